@@ -1,0 +1,4 @@
+/**
+ * @statecraft/acceptance — (being built).
+ */
+export {};

@@ -1,0 +1,4 @@
+/**
+ * @statecraft/adapter-claude-code — (being built).
+ */
+export {};

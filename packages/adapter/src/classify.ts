@@ -1,0 +1,86 @@
+import type { InterruptionCause, Outcome } from './outcome.js';
+import type { AdapterIdentity, AttemptResult } from './result.js';
+import type { SupervisedAttempt } from './supervise/attempt.js';
+import type { Manifest } from './protocol/manifest.js';
+import type { Negotiation } from './negotiate.js';
+import { findUnappliedCapabilities } from './negotiate.js';
+
+type Negotiated = Extract<Negotiation, { kind: 'negotiated' }>;
+
+/**
+ * The supervisor's reading of an attempt (R8.2, R10.4). Order matters and is fixed so two
+ * adapters cannot disagree: the deadline and stream diagnostics first (nothing after them is
+ * trusted), then refusals (read before any error flag), then the terminal state. The exit
+ * status is never consulted (R7.6); the adapter's claim is kept beside, never used.
+ */
+export function classifyOutcome(attempt: SupervisedAttempt): { outcome: Outcome; cause: InterruptionCause } {
+  if (attempt.timedOut) return { outcome: 'interrupted', cause: 'deadline' };
+  const diagnostic = attempt.streamDiagnostic;
+  if (diagnostic !== 'none') {
+    const cause = diagnostic.kind === 'malformed' ? 'stream-malformed' : diagnostic.kind === 'read-failure' ? 'stream-read-failure' : 'stream-no-result';
+    return { outcome: 'interrupted', cause };
+  }
+  if (attempt.refusals.length > 0) return { outcome: 'refused', cause: 'none' };
+  const terminal = attempt.terminal;
+  if (terminal === 'not-recorded') return { outcome: 'interrupted', cause: 'stream-no-result' };
+  if (terminal.type === 'error') return { outcome: 'interrupted', cause: 'adapter-error' };
+  switch (terminal.terminal) {
+    case 'completed':
+      return { outcome: 'completed', cause: 'none' };
+    case 'turn-limit':
+      return { outcome: 'interrupted', cause: 'turn-limit' };
+    case 'provider-error':
+      return { outcome: 'interrupted', cause: 'provider-error' };
+    case 'unmapped':
+      return { outcome: 'interrupted', cause: 'unmapped-terminal' };
+  }
+}
+
+/** Folds one supervised attempt into the result the supervisor records (R1.2). */
+export function classifyAttempt(
+  attempt: SupervisedAttempt,
+  context: { manifest: Manifest; negotiation: Negotiated; adapter: AdapterIdentity },
+): AttemptResult {
+  const { outcome, cause } = classifyOutcome(attempt);
+  const init = attempt.init;
+  const terminal = attempt.terminal;
+  const result = terminal !== 'not-recorded' && terminal.type === 'result' ? terminal : undefined;
+  const cost = result?.cost;
+  return {
+    outcome,
+    cause,
+    refusalCount: attempt.refusals.length,
+    refusals: attempt.refusals,
+    providerClaim: result ? result.claim : 'not-recorded',
+    terminal: terminal === 'not-recorded' ? 'not-recorded' : terminal.type === 'error' ? 'adapter-error' : terminal.terminal,
+    cost: cost === undefined || cost === 'unknown' ? 'unknown' : cost.usd,
+    turns: result ? result.turns : 'not-recorded',
+    timedOut: attempt.timedOut,
+    streamDiagnostic: attempt.streamDiagnostic,
+    capabilities: {
+      required: context.negotiation.required,
+      preferred: context.negotiation.preferred,
+      declared: context.manifest.capabilities,
+      applied: init === 'not-recorded' ? 'not-recorded' : init.applied.capabilities,
+      degraded: context.negotiation.degraded,
+      notApplied: init === 'not-recorded' ? [] : findUnappliedCapabilities(context.manifest, init),
+    },
+    unverifiableRefusalAccount: context.negotiation.unverifiableRefusalAccount,
+    adapter: context.adapter,
+    provider: init === 'not-recorded' ? 'not-recorded' : init.provider,
+    exit: attempt.exit,
+    containment: attempt.containment,
+    survivors: attempt.survivors,
+    events: {
+      count: attempt.counts.events,
+      progress: attempt.counts.progress,
+      toolUses: attempt.counts.toolUses,
+      linesAfterTerminal: attempt.counts.linesAfterTerminal,
+    },
+    stdout: attempt.stdout,
+    stderr: attempt.stderr,
+    startedAt: attempt.startedAt,
+    endedAt: attempt.endedAt,
+    durationMs: attempt.durationMs,
+  };
+}

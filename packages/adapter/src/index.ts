@@ -1,0 +1,37 @@
+/**
+ * @statecraft/adapter — the seam. Every agent runs through this package, and it names no
+ * provider (R1.1).
+ *
+ * Modules:
+ * - capabilities.ts        the closed six-token vocabulary (R2.1)
+ * - protocol/version.ts    the protocol version every request and event carries (R1.5)
+ * - protocol/manifest.ts   the adapter manifest schema (R2.2)
+ * - protocol/request.ts    the request the supervisor writes (R1.2)
+ * - protocol/events.ts     the NDJSON events the adapter emits: init, progress, refusal, result, error
+ * - read-manifest.ts       reads a manifest without executing anything
+ * - negotiate.ts           required / preferred tokens against the manifest; init discrepancies (R2.3, R2.4)
+ * - supervise/attempt.ts   what the supervisor observed of one process (shapes)
+ * - supervise/options.ts   what the supervisor needs, and its answer
+ * - outcome.ts             the five outcomes (R8.1) and interruption causes
+ * - classify.ts            the supervisor's reading of an attempt into an outcome (R8.2, R10.4)
+ * - result.ts              the recorded attempt result (R1.2)
+ * - schema-errors.ts       zod errors as sentences naming file and field
+ * - content-digest.ts      sha256 digests of files and bytes
+ *
+ * What this package does not claim: containment of hostile code (R5.3); that a program run by
+ * another program is seen by command coverage (R9.3).
+ */
+export * from './capabilities.js';
+export * from './protocol/version.js';
+export * from './protocol/manifest.js';
+export * from './protocol/request.js';
+export * from './protocol/events.js';
+export * from './read-manifest.js';
+export * from './negotiate.js';
+export * from './supervise/attempt.js';
+export * from './supervise/options.js';
+export * from './outcome.js';
+export * from './classify.js';
+export * from './result.js';
+export * from './schema-errors.js';
+export * from './content-digest.js';

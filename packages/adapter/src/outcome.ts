@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** The five attempt outcomes (R8.1). Nothing else is an outcome. */
+export const OUTCOMES = ['completed', 'failed', 'refused', 'interrupted', 'cancelled'] as const;
+export const OutcomeSchema = z.enum(OUTCOMES);
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+/** Why an attempt was `interrupted` (or `none`): the supervisor's reading, never the adapter's. */
+export const InterruptionCauseSchema = z.enum([
+  'none',
+  'deadline',
+  'stream-malformed',
+  'stream-read-failure',
+  'stream-no-result',
+  'turn-limit',
+  'provider-error',
+  'adapter-error',
+  'unmapped-terminal',
+  'operator-cancel',
+]);
+export type InterruptionCause = z.infer<typeof InterruptionCauseSchema>;

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import semver from 'semver';
+import { CapabilityListSchema } from '../capabilities.js';
+import { ProtocolVersionSchema } from './version.js';
+
+/** A bare program name (R9.1): letters, digits and `_ . + -`; no `/`, no whitespace. */
+export const BareProgramNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_.+-]+$/, { message: 'must be a bare program name (no "/", no whitespace)' })
+  .refine((name) => name !== '.' && name !== '..', { message: 'must be a bare program name, not "." or ".."' });
+
+/** A name the adapter needs carried from the operator's environment into the child (R5.4). */
+export const PassedNameSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be an environment variable name' }),
+  /** A secret's value is never written to a record; only its name. */
+  secret: z.boolean(),
+  /** Why the adapter needs it, e.g. "credential path: ~/.claude/.credentials.json". */
+  why: z.string().min(1),
+});
+export type PassedName = z.infer<typeof PassedNameSchema>;
+
+/** Something that must be present before the adapter may claim its managed paths (R10.6). */
+export const PrerequisiteSchema = z.discriminatedUnion('kind', [
+  /** An executable resolvable on the constructed PATH. */
+  z.strictObject({ kind: z.literal('command'), command: BareProgramNameSchema }),
+  /** A qualification record for this exact adapter (and provider, if it fronts one). */
+  z.strictObject({ kind: z.literal('qualification') }),
+  /** The provider's credential path: any one of these is enough. `~` is the constructed HOME. */
+  z.strictObject({
+    kind: z.literal('credential'),
+    anyOf: z
+      .array(z.union([z.strictObject({ env: z.string().min(1) }), z.strictObject({ file: z.string().min(1) })]))
+      .min(1),
+  }),
+]);
+export type Prerequisite = z.infer<typeof PrerequisiteSchema>;
+
+/**
+ * An adapter's manifest (R2.2): read first, every time, without executing anything. It sits
+ * beside the executable as `<executable>.manifest.json`, or is named on the command line.
+ */
+export const ManifestSchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { message: 'must be lower-case letters, digits and "-"' }),
+  version: z.string().refine((v) => semver.valid(v) !== null, { message: 'must be a semantic version (x.y.z)' }),
+  protocol: ProtocolVersionSchema,
+  capabilities: CapabilityListSchema,
+  requiresCommands: z
+    .array(BareProgramNameSchema)
+    .refine((names) => new Set(names).size === names.length, { message: 'a command is listed twice' }),
+  /** Names carried from the operator's environment when set (the provider's credential path). */
+  environment: z.strictObject({ pass: z.array(PassedNameSchema) }).optional(),
+  /** Paths (with `~` for the constructed HOME) the adapter's provider writes and manages. */
+  managedPaths: z.array(z.string().min(1)).optional(),
+  prerequisites: z.array(PrerequisiteSchema).optional(),
+});
+export type Manifest = z.infer<typeof ManifestSchema>;

@@ -1,0 +1,40 @@
+import { readFile } from 'node:fs/promises';
+import { ManifestSchema, type Manifest } from './protocol/manifest.js';
+import { describeSchemaIssues } from './schema-errors.js';
+
+export type ManifestReading =
+  | { kind: 'read'; manifest: Manifest; path: string }
+  | { kind: 'refused'; path: string; reason: 'missing' | 'unreadable' | 'not-json' | 'invalid'; message: string };
+
+/** The sidecar manifest's path: `<executable>.manifest.json` (R2.2). */
+export function sidecarManifestPath(executable: string): string {
+  return `${executable}.manifest.json`;
+}
+
+/**
+ * Reads and validates a manifest. Nothing is executed: the manifest is data beside the
+ * executable (R2.2), so a broken adapter cannot lie about its capabilities by running.
+ */
+export async function readManifest(path: string): Promise<ManifestReading> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      return { kind: 'refused', path, reason: 'missing', message: `${path}: no manifest here; give one with --manifest <file>` };
+    }
+    return { kind: 'refused', path, reason: 'unreadable', message: `${path}: cannot read the manifest (${code ?? String(error)})` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'refused', path, reason: 'not-json', message: `${path}: not JSON (${(error as Error).message})` };
+  }
+  const parsed = ManifestSchema.safeParse(json);
+  if (!parsed.success) {
+    return { kind: 'refused', path, reason: 'invalid', message: describeSchemaIssues(path, parsed.error) };
+  }
+  return { kind: 'read', manifest: parsed.data, path };
+}

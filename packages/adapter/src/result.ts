@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { CapabilityListSchema } from './capabilities.js';
+import {
+  NotRecordedSchema,
+  ProviderClaimSchema,
+  ProviderIdentitySchema,
+  RefusalEventSchema,
+  TerminalStateSchema,
+} from './protocol/events.js';
+import { InterruptionCauseSchema, OutcomeSchema } from './outcome.js';
+import {
+  ContainmentSchema,
+  ExitSchema,
+  StreamDiagnosticSchema,
+  StreamDigestSchema,
+  SurvivorSchema,
+} from './supervise/attempt.js';
+
+export const AdapterIdentitySchema = z.strictObject({
+  name: z.string().min(1),
+  version: z.string().min(1),
+  /** `sha256:<hex>` of the adapter executable's bytes. */
+  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+});
+export type AdapterIdentity = z.infer<typeof AdapterIdentitySchema>;
+
+/**
+ * The result the supervisor records for one attempt (R1.2): the outcome **it** classified,
+ * beside what the provider claimed. Every absence is named, never left undefined (R8.3).
+ */
+export const AttemptResultSchema = z.strictObject({
+  outcome: OutcomeSchema,
+  cause: InterruptionCauseSchema,
+  /** Derived from the refusal events of the trusted prefix (R1.4). */
+  refusalCount: z.int().nonnegative(),
+  refusals: z.array(RefusalEventSchema),
+  providerClaim: z.union([ProviderClaimSchema, NotRecordedSchema]),
+  /** The adapter's neutral reading of the provider's ending, or `adapter-error`. */
+  terminal: z.union([TerminalStateSchema, z.literal('adapter-error'), NotRecordedSchema]),
+  cost: z.union([z.number().nonnegative(), z.literal('unknown')]),
+  turns: z.union([z.int().nonnegative(), NotRecordedSchema]),
+  timedOut: z.boolean(),
+  streamDiagnostic: StreamDiagnosticSchema,
+  capabilities: z.strictObject({
+    required: CapabilityListSchema,
+    preferred: CapabilityListSchema,
+    declared: CapabilityListSchema,
+    applied: z.union([CapabilityListSchema, NotRecordedSchema]),
+    degraded: CapabilityListSchema,
+    /** Declared by the manifest, not applied according to init (R2.4). */
+    notApplied: CapabilityListSchema,
+  }),
+  unverifiableRefusalAccount: z.boolean(),
+  adapter: AdapterIdentitySchema,
+  provider: z.union([ProviderIdentitySchema, z.literal('none'), NotRecordedSchema]),
+  /** Kept as evidence only: exit status supplies no success authority (R7.6). */
+  exit: ExitSchema,
+  containment: ContainmentSchema,
+  survivors: z.array(SurvivorSchema),
+  events: z.strictObject({
+    count: z.int().nonnegative(),
+    progress: z.int().nonnegative(),
+    toolUses: z.int().nonnegative(),
+    linesAfterTerminal: z.int().nonnegative(),
+  }),
+  stdout: StreamDigestSchema,
+  stderr: StreamDigestSchema,
+  startedAt: z.iso.datetime(),
+  endedAt: z.iso.datetime(),
+  durationMs: z.number().nonnegative(),
+});
+export type AttemptResult = z.infer<typeof AttemptResultSchema>;

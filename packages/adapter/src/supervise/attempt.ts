@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import {
+  ErrorEventSchema,
+  InitEventSchema,
+  NotRecordedSchema,
+  RefusalEventSchema,
+  ResultEventSchema,
+} from '../protocol/events.js';
+
+/**
+ * What the supervisor observed of one adapter process: the shapes shared by the supervisor
+ * (which produces them), the classifier and the records (which keep them).
+ */
+
+/** How the process tree was contained (R7.3); part of the posture. */
+export const ContainmentMechanismSchema = z.enum(['pid-namespace', 'process-group']);
+export type ContainmentMechanism = z.infer<typeof ContainmentMechanismSchema>;
+
+export const ContainmentSchema = z.strictObject({
+  mechanism: ContainmentMechanismSchema,
+  /** What this mechanism cannot see, in words (e.g. a descendant that scrubs its environment). */
+  blindSpots: z.array(z.string()),
+});
+export type Containment = z.infer<typeof ContainmentSchema>;
+
+/** A process of the attempt still alive after the kill and the bounded reaping wait. */
+export const SurvivorSchema = z.strictObject({
+  pid: z.int().positive(),
+  command: z.union([z.string(), NotRecordedSchema]),
+});
+export type Survivor = z.infer<typeof SurvivorSchema>;
+
+/** Stream diagnostics in precedence order (R7.5): malformed > read-failure > no-result. */
+export const StreamDiagnosticSchema = z.union([
+  z.literal('none'),
+  z.strictObject({
+    kind: z.literal('malformed'),
+    /** 1-based line number of the offending line. */
+    lineNumber: z.int().positive(),
+    reason: z.string(),
+    /** The offending line verbatim (decoded as UTF-8; cut at `lineBytesKept` bytes when oversize). */
+    line: z.string(),
+    lineBytes: z.int().nonnegative(),
+    lineBytesKept: z.int().nonnegative(),
+  }),
+  z.strictObject({
+    kind: z.literal('read-failure'),
+    lineNumber: z.int().positive(),
+    reason: z.string(),
+  }),
+  z.strictObject({ kind: z.literal('no-result') }),
+]);
+export type StreamDiagnostic = z.infer<typeof StreamDiagnosticSchema>;
+
+export const ExitSchema = z.union([
+  z.strictObject({ code: z.int().nullable(), signal: z.string().nullable() }),
+  /** The supervisor stopped waiting (deadline) before the child's exit was seen. */
+  z.literal('not-observed'),
+]);
+
+export const StreamDigestSchema = z.strictObject({
+  bytes: z.int().nonnegative(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+/**
+ * One supervised adapter process, as observed. Memory is bounded: only the init, the
+ * refusals and the terminal event are kept; the raw stream goes to a file.
+ */
+export const SupervisedAttemptSchema = z.strictObject({
+  init: z.union([InitEventSchema, NotRecordedSchema]),
+  refusals: z.array(RefusalEventSchema),
+  terminal: z.union([ResultEventSchema, ErrorEventSchema, NotRecordedSchema]),
+  counts: z.strictObject({
+    events: z.int().nonnegative(),
+    progress: z.int().nonnegative(),
+    toolUses: z.int().nonnegative(),
+    /** Lines after the terminal event: drained, not interpreted (R7.4). */
+    linesAfterTerminal: z.int().nonnegative(),
+  }),
+  streamDiagnostic: StreamDiagnosticSchema,
+  timedOut: z.boolean(),
+  exit: ExitSchema,
+  containment: ContainmentSchema,
+  survivors: z.array(SurvivorSchema),
+  startedAt: z.iso.datetime(),
+  endedAt: z.iso.datetime(),
+  durationMs: z.number().nonnegative(),
+  stdout: StreamDigestSchema,
+  stderr: StreamDigestSchema,
+});
+export type SupervisedAttempt = z.infer<typeof SupervisedAttemptSchema>;

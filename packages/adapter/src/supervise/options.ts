@@ -1,0 +1,46 @@
+import type { ContainmentMechanism } from './attempt.js';
+import type { ProtocolEvent } from '../protocol/events.js';
+
+/** What `superviseAdapter` needs to run one adapter process. */
+export interface SuperviseOptions {
+  /** Absolute path of the adapter executable. */
+  executable: string;
+  /** Arguments after the executable, normally `['run', '--request', <file>]`. No shell. */
+  args: readonly string[];
+  /** The child's working directory (R7.1); refused before spawn if missing or not a directory. */
+  workspace: string;
+  /** The constructed environment, passed whole (`extendEnv: false`, R5.1). */
+  environment: Readonly<Record<string, string>>;
+  /** Written to the child's stdin, then closed (R1.3). */
+  prompt: string;
+  /** The deadline, from spawn (R7.2). */
+  deadlineMs: number;
+  /** A unique tag placed in the child's environment so escaped descendants can be found. */
+  attemptTag: string;
+  /** Where to write the raw stdout bytes (the event stream), if anywhere. */
+  streamFile?: string;
+  /** Where to write the raw stderr bytes, if anywhere. */
+  stderrFile?: string;
+  /** Called for each event of the trusted prefix, in order (live status, qualification). */
+  onEvent?: (event: ProtocolEvent) => void;
+  /** `auto` probes for a PID namespace once and falls back to the process group. */
+  containment?: 'auto' | ContainmentMechanism;
+  /** Longest accepted line in bytes; a longer one is malformed (R7.5). */
+  maxLineBytes?: number;
+}
+
+/** The environment variable carrying the attempt tag into every descendant. */
+export const ATTEMPT_TAG_VARIABLE = 'STATECRAFT_ATTEMPT_TAG';
+
+import type { SupervisedAttempt } from './attempt.js';
+
+/** Expected refusals are values, not exceptions (STYLE.md practice 3). */
+export type SuperviseAnswer =
+  | {
+      kind: 'refused';
+      reason: 'workspace-missing' | 'workspace-not-directory';
+      path: string;
+      /** Names the path and says nothing was spawned. */
+      message: string;
+    }
+  | { kind: 'supervised'; attempt: SupervisedAttempt };

@@ -1,0 +1,4 @@
+/**
+ * @statecraft/environment — (being built).
+ */
+export {};

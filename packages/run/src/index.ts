@@ -1,0 +1,4 @@
+/**
+ * @statecraft/run — (being built).
+ */
+export {};
