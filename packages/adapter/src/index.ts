@@ -17,6 +17,7 @@
  * - result.ts              the recorded attempt result (R1.2)
  * - schema-errors.ts       zod errors as sentences naming file and field
  * - content-digest.ts      sha256 digests of files and bytes
+ * - suite/driver.ts        how the negative suite provokes behaviour from one adapter
  *
  * What this package does not claim: containment of hostile code (R5.3); that a program run by
  * another program is seen by command coverage (R9.3).
@@ -35,3 +36,4 @@ export * from './classify.js';
 export * from './result.js';
 export * from './schema-errors.js';
 export * from './content-digest.js';
+export * from "./suite/driver.js";

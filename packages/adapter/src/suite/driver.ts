@@ -1,0 +1,71 @@
+import type { Request } from '../protocol/request.js';
+import type { CapabilityToken } from '../capabilities.js';
+
+/**
+ * How the negative suite provokes behaviour from one adapter. The suite itself is the same
+ * table for every adapter (R4); a driver only says how to make *this* adapter refuse, hang,
+ * emit a malformed stream … The fixture adapter's driver uses the prompt `scenario: <name>`;
+ * a provider adapter's driver points the provider at a scripted double, or replays a recorded
+ * stream through a real child.
+ */
+
+/** The kind of evidence a case rests on (R3.1). */
+export type EvidenceKind = 'live' | 'replayed' | 'fixture';
+
+/** Behaviours the suite asks a driver to provoke. */
+export type DriverScenario =
+  | 'complete'
+  | 'refuse'
+  | 'hang'
+  | 'malformed'
+  | 'read-failure'
+  | 'no-result'
+  | 'no-cost';
+
+/** One provocation: what the suite sends so the adapter shows the behaviour. */
+export interface Provocation {
+  /** Sent on the adapter's stdin. */
+  prompt: string;
+  /** Added to the constructed environment (e.g. a double's base URL and a test credential). */
+  environment?: Readonly<Record<string, string>>;
+  /** Overrides of the request's limits (deny rules, turn cap, hooks …). */
+  limits?: Partial<Request['limits']>;
+  /** A provider executable to name in the request (e.g. a replay child standing in for it). */
+  provider?: string;
+  /** Deadline for this provocation; the suite uses a generous default where time is not the subject. */
+  deadlineMs?: number;
+  evidence: EvidenceKind;
+}
+
+/** One declared token, measured against the running adapter (R10.5; suite row 6). */
+export interface TokenMeasurement {
+  token: CapabilityToken;
+  honored: boolean;
+  /** What was observed, in a sentence. */
+  detail: string;
+  evidence: EvidenceKind;
+}
+
+/** What a driver's token measurement may use: a way to run one provocation and read the result. */
+export interface MeasurementContext {
+  /** Runs one provocation through the real supervisor and returns the recorded result and raw stream. */
+  provoke(provocation: Provocation): Promise<{ result: import('../result.js').AttemptResult; rawStream: string }>;
+}
+
+export interface SuiteDriver {
+  /** A short name for reports, e.g. `fixture`, `claude-code`. */
+  name: string;
+  /** Starts whatever the provocations need (a scripted double); called once before the suite. */
+  setUp?(): Promise<void>;
+  /** Stops it; called once after the suite, even when a case failed. */
+  tearDown?(): Promise<void>;
+  /** How to provoke a scenario, or `not-applicable` when this adapter cannot be made to show it. */
+  provocation(scenario: DriverScenario): Provocation | 'not-applicable';
+  /**
+   * Row 6: one measurement per declared token. Without it, the suite checks only that the init
+   * event applies every declared token.
+   */
+  measureDeclaredTokens?(context: MeasurementContext): Promise<TokenMeasurement[]>;
+  /** The provider binary this driver qualifies with the adapter (the pair, R3.1), if any. */
+  provider?: { executable: string };
+}
