@@ -10,6 +10,12 @@ import { registerRun } from './commands/register-run.js';
 import { registerEnv } from './commands/register-env.js';
 import { registerDoctor } from './commands/register-doctor.js';
 
+// A reader that goes away (`statecraft … | head`) is not a failure of ours: stop quietly.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+  throw error;
+});
+
 const program = new Command('statecraft')
   .description(
     'Supervise coding agents through a provider-neutral adapter, and record — in a tamper-evident ' +
