@@ -18,6 +18,7 @@
  * - schema-errors.ts       zod errors as sentences naming file and field
  * - content-digest.ts      sha256 digests of files and bytes
  * - suite/driver.ts        how the negative suite provokes behaviour from one adapter
+ * - stream/*               the bounded NDJSON event-stream reader: trusted prefix, diagnostics (R7.4, R7.5)
  *
  * What this package does not claim: containment of hostile code (R5.3); that a program run by
  * another program is seen by command coverage (R9.3).
@@ -37,3 +38,6 @@ export * from './result.js';
 export * from './schema-errors.js';
 export * from './content-digest.js';
 export * from "./suite/driver.js";
+export * from './stream/line-splitter.js';
+export * from './stream/event-stream-reader.js';
+export * from './stream/read-event-stream.js';

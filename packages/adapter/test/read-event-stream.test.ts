@@ -1,0 +1,251 @@
+import { describe, expect, it } from 'vitest';
+import { readEventStream, DEFAULT_MAX_LINE_BYTES, OVERSIZE_EVIDENCE_BYTES } from '@statecraft/adapter';
+import type { ProtocolEvent } from '@statecraft/adapter';
+
+// Real byte buffers, fed in chunks the way a pipe delivers them (R7.4, R7.5).
+
+const init = (seq = 0) => ({
+  type: 'init',
+  protocol: 1,
+  seq,
+  adapter: { name: 'fixture', version: '1.0.0' },
+  provider: 'none',
+  requested: { capabilities: [] },
+  applied: { capabilities: [], tools: 'not-recorded', allowlist: 'not-recorded' },
+  detail: {},
+});
+const progress = (seq: number, tools: string[] = []) => ({ type: 'progress', protocol: 1, seq, kind: 'message', tools, detail: null });
+const refusal = (seq: number) => ({ type: 'refusal', protocol: 1, seq, tool: 'shell', verbatim: { why: 'denied' } });
+const result = (seq: number) => ({
+  type: 'result',
+  protocol: 1,
+  seq,
+  terminal: 'completed',
+  claim: { status: 'success', isError: false, reason: 'not-recorded', detail: {} },
+  cost: 'unknown',
+  turns: 1,
+});
+
+const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+
+/** Lets the event loop turn between chunks, as a pipe does. */
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** Delivers the bytes in chunks of `size`, so lines straddle chunk boundaries. */
+async function* chunked(bytes: Buffer, size = 7): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += size) {
+    if (at % (size * 64) === 0) await tick();
+    yield bytes.subarray(at, at + size);
+  }
+}
+
+const read = (text: string | Buffer, size?: number, maxLineBytes?: number) =>
+  readEventStream(chunked(Buffer.isBuffer(text) ? text : Buffer.from(text), size), maxLineBytes === undefined ? {} : { maxLineBytes });
+
+const complete = line(init()) + line(progress(1, ['shell', 'edit'])) + line(refusal(2)) + line(result(3));
+
+describe('readEventStream', () => {
+  it('reads a complete stream into init, refusals, terminal and counts with no diagnostic (R7.5)', async () => {
+    const reading = await read(complete);
+    expect(reading.streamDiagnostic).toBe('none');
+    expect(reading.init).toMatchObject({ type: 'init', seq: 0 });
+    expect(reading.refusals).toHaveLength(1);
+    expect(reading.terminal).toMatchObject({ type: 'result', seq: 3 });
+    expect(reading.counts).toEqual({ events: 4, progress: 1, toolUses: 2, linesAfterTerminal: 0 });
+  });
+
+  it('gives the same reading whether the bytes arrive one at a time or all at once', async () => {
+    const oneByOne = await read(complete, 1);
+    const whole = await read(complete, 1 << 20);
+    expect(oneByOne).toEqual(whole);
+  });
+
+  it('tolerates CRLF line endings (R7.5)', async () => {
+    const reading = await read(complete.replaceAll('\n', '\r\n'), 3);
+    expect(reading.streamDiagnostic).toBe('none');
+    expect(reading.counts.events).toBe(4);
+  });
+
+  it('reads a final line that has no newline (R7.5)', async () => {
+    const reading = await read(complete.slice(0, -1));
+    expect(reading.streamDiagnostic).toBe('none');
+    expect(reading.terminal).toMatchObject({ type: 'result' });
+  });
+
+  it('calls onEvent for each event of the trusted prefix, in order', async () => {
+    const seen: ProtocolEvent[] = [];
+    await readEventStream(chunked(Buffer.from(complete + 'garbage\n')), { onEvent: (event) => seen.push(event) });
+    expect(seen.map((event) => event.seq)).toEqual([0, 1, 2, 3]);
+  });
+
+  it('reports no-result when the stream ends without a terminal event (R7.5)', async () => {
+    const reading = await read(line(init()) + line(progress(1)));
+    expect(reading.streamDiagnostic).toEqual({ kind: 'no-result' });
+    expect(reading.terminal).toBe('not-recorded');
+    expect(reading.counts.events).toBe(2);
+  });
+
+  it('reports no-result for an empty stream', async () => {
+    expect((await read('')).streamDiagnostic).toEqual({ kind: 'no-result' });
+  });
+
+  it('keeps the events before a malformed line and the line itself verbatim (R7.5)', async () => {
+    const reading = await read(line(init()) + line(progress(1)) + '{"type":"progress", not json\n' + line(result(2)));
+    expect(reading.streamDiagnostic).toMatchObject({
+      kind: 'malformed',
+      lineNumber: 3,
+      line: '{"type":"progress", not json',
+      lineBytes: 28,
+      lineBytesKept: 28,
+    });
+    expect(reading.counts.events).toBe(2);
+    expect(reading.terminal).toBe('not-recorded');
+  });
+
+  it('names the zod field when a line is JSON but not a protocol event (R7.5)', async () => {
+    const bad = { ...progress(1), tools: 'shell' };
+    const reading = await read(line(init()) + line(bad) + line(result(2)));
+    expect(reading.streamDiagnostic).toMatchObject({ kind: 'malformed', lineNumber: 2 });
+    const diagnostic = reading.streamDiagnostic as { reason: string };
+    expect(diagnostic.reason).toContain('event stream line 2');
+    expect(diagnostic.reason).toContain('"tools"');
+  });
+
+  it('treats an event of another protocol version as malformed, not guessed at (R1.5)', async () => {
+    const reading = await read(line(init()) + line({ ...progress(1), protocol: 2 }) + line(result(2)));
+    expect(reading.streamDiagnostic).toMatchObject({ kind: 'malformed', lineNumber: 2 });
+    expect((reading.streamDiagnostic as { reason: string }).reason).toContain('"protocol"');
+  });
+
+  it('treats a blank line as malformed (R7.5)', async () => {
+    const reading = await read(line(init()) + '\n' + line(result(1)));
+    expect(reading.streamDiagnostic).toMatchObject({ kind: 'malformed', lineNumber: 2, line: '', lineBytes: 0 });
+  });
+
+  it('treats an event before init as malformed (R1.2)', async () => {
+    const reading = await read(line(progress(0)) + line(result(1)));
+    expect(reading.streamDiagnostic).toMatchObject({ kind: 'malformed', lineNumber: 1 });
+    expect(reading.init).toBe('not-recorded');
+  });
+
+  it('treats an init whose seq is not 0 as malformed (R1.2)', async () => {
+    const reading = await read(line(init(1)) + line(result(2)));
+    expect(reading.streamDiagnostic).toMatchObject({ kind: 'malformed', lineNumber: 1 });
+  });
+
+  it('treats a second init as malformed (R1.2)', async () => {
+    const reading = await read(line(init()) + line(init(1)) + line(result(2)));
+    expect(reading.streamDiagnostic).toMatchObject({ kind: 'malformed', lineNumber: 2 });
+    expect((reading.streamDiagnostic as { reason: string }).reason).toContain('second "init"');
+  });
+
+  it('treats a gap or a repeat in seq as malformed (R1.2)', async () => {
+    const gap = await read(line(init()) + line(progress(2)) + line(result(3)));
+    expect(gap.streamDiagnostic).toMatchObject({ kind: 'malformed', lineNumber: 2 });
+    const repeat = await read(line(init()) + line(progress(1)) + line(progress(1)) + line(result(2)));
+    expect(repeat.streamDiagnostic).toMatchObject({ kind: 'malformed', lineNumber: 3 });
+  });
+
+  it('treats a line over the bound as malformed and keeps only its first bytes as evidence (R7.5)', async () => {
+    const huge = 'x'.repeat(100_000);
+    const reading = await read(line(init()) + huge + '\n' + line(result(1)), 4096, 50_000);
+    expect(reading.streamDiagnostic).toMatchObject({
+      kind: 'malformed',
+      lineNumber: 2,
+      lineBytes: 100_000,
+      lineBytesKept: OVERSIZE_EVIDENCE_BYTES,
+      line: 'x'.repeat(OVERSIZE_EVIDENCE_BYTES),
+    });
+    expect((reading.streamDiagnostic as { reason: string }).reason).toContain('over the limit of 50000 bytes');
+  });
+
+  it('accepts a line of exactly the bound, with or without CRLF, and refuses one byte more', async () => {
+    // Padded so this line, not the init before it, is the longest.
+    const event = JSON.stringify({ ...result(1), usage: 'p'.repeat(400) });
+    const bound = Buffer.byteLength(event);
+    for (const ending of ['\n', '\r\n']) {
+      const atBound = await read(line(init()) + event + ending, 5, bound);
+      expect(atBound.streamDiagnostic).toBe('none');
+      const wholeChunk = await read(line(init()) + event + ending, 1 << 20, bound);
+      expect(wholeChunk.streamDiagnostic).toBe('none');
+      const over = await read(line(init()) + event + ending, 5, bound - 1);
+      expect(over.streamDiagnostic).toMatchObject({ kind: 'malformed', lineNumber: 2, lineBytes: bound });
+    }
+  });
+
+  it('uses a 1 MiB bound by default (R7.5)', async () => {
+    expect(DEFAULT_MAX_LINE_BYTES).toBe(1024 * 1024);
+    const reading = await read(line(init()) + 'y'.repeat(DEFAULT_MAX_LINE_BYTES + 1) + '\n', 65536);
+    expect(reading.streamDiagnostic).toMatchObject({ kind: 'malformed', lineBytes: DEFAULT_MAX_LINE_BYTES + 1 });
+  });
+
+  it('reports a line that is not valid UTF-8 as a read failure (R7.5)', async () => {
+    const bytes = Buffer.concat([Buffer.from(line(init())), Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a]), Buffer.from(line(result(1)))]);
+    const reading = await read(bytes);
+    expect(reading.streamDiagnostic).toMatchObject({ kind: 'read-failure', lineNumber: 2 });
+    expect(reading.terminal).toBe('not-recorded');
+  });
+
+  it('reports a source that throws as a read failure, not an exception (R7.5)', async () => {
+    async function* failing(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from(line(init()) + '{"partial');
+      await tick();
+      throw new Error('pipe broke');
+    }
+    const reading = await readEventStream(failing());
+    expect(reading.streamDiagnostic).toEqual({ kind: 'read-failure', lineNumber: 2, reason: 'the stream could not be read: pipe broke' });
+    expect(reading.counts.events).toBe(1);
+  });
+
+  it('puts malformed before read-failure: a malformed line followed by invalid UTF-8 and a broken source stays malformed (R7.5)', async () => {
+    async function* stream(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from(line(init()) + 'not json\n');
+      yield Buffer.from([0xff, 0x0a]);
+      await tick();
+      throw new Error('pipe broke');
+    }
+    const reading = await readEventStream(stream());
+    expect(reading.streamDiagnostic).toMatchObject({ kind: 'malformed', lineNumber: 2 });
+  });
+
+  it('puts read-failure before no-result: invalid UTF-8 in a stream with no terminal is a read failure (R7.5)', async () => {
+    const reading = await read(Buffer.concat([Buffer.from(line(init())), Buffer.from([0xc3, 0x28, 0x0a])]));
+    expect(reading.streamDiagnostic).toMatchObject({ kind: 'read-failure' });
+  });
+
+  it('drains and counts lines after the terminal event without interpreting them (R7.4)', async () => {
+    const after = 'not json\n' + line(init()) + '\n' + Buffer.from([0xff]).toString('latin1') + '\n' + 'z'.repeat(5000) + '\nlast';
+    const reading = await read(complete + after, 11, 1000);
+    expect(reading.streamDiagnostic).toBe('none');
+    expect(reading.terminal).toMatchObject({ type: 'result' });
+    expect(reading.counts).toEqual({ events: 4, progress: 1, toolUses: 2, linesAfterTerminal: 6 });
+  });
+
+  it('treats an error event as terminal like a result', async () => {
+    const error = { type: 'error', protocol: 1, seq: 1, code: 'unknown-scenario', message: 'no such scenario' };
+    const reading = await read(line(init()) + line(error) + line(progress(2)));
+    expect(reading.terminal).toMatchObject({ type: 'error' });
+    expect(reading.streamDiagnostic).toBe('none');
+    expect(reading.counts.linesAfterTerminal).toBe(1);
+  });
+
+  it('keeps memory bounded over a long stream: only init, refusals, terminal and counts are kept (R7.5)', async () => {
+    const events = 200_000;
+    async function* long(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from(line(init()));
+      await tick();
+      const batch: string[] = [];
+      for (let seq = 1; seq < events; seq += 1) {
+        batch.push(line(progress(seq, ['t'])));
+        if (batch.length === 1000) yield Buffer.from(batch.splice(0).join(''));
+      }
+      yield Buffer.from(batch.join('') + line(result(events)));
+    }
+    const before = process.memoryUsage().heapUsed;
+    const reading = await readEventStream(long());
+    expect(reading.counts.events).toBe(events + 1);
+    expect(reading.counts.toolUses).toBe(events - 1);
+    // 200 000 events of ~80 bytes is ~16 MB of text; a reader that kept them would keep far more than this.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
+  });
+});
