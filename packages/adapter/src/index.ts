@@ -19,6 +19,7 @@
  * - content-digest.ts      sha256 digests of files and bytes
  * - suite/driver.ts        how the negative suite provokes behaviour from one adapter
  * - stream/*               the bounded NDJSON event-stream reader: trusted prefix, diagnostics (R7.4, R7.5)
+ * - coverage/*             command coverage: check commands against the allowance (R9)
  *
  * What this package does not claim: containment of hostile code (R5.3); that a program run by
  * another program is seen by command coverage (R9.3).
@@ -41,3 +42,4 @@ export * from "./suite/driver.js";
 export * from './stream/line-splitter.js';
 export * from './stream/event-stream-reader.js';
 export * from './stream/read-event-stream.js';
+export * from './coverage/index.js';

@@ -1,0 +1,76 @@
+import { sha256Hex } from '../content-digest.js';
+import { buildAllowance, type DeclarationInput } from './allowance.js';
+import { classifyCommand } from './command-reading.js';
+import { compareCoverage } from './compare-coverage.js';
+import type { CoverageReadFrom, RecordedCoverage } from './coverage-record.js';
+import { extractVerificationCommands, type VerificationRefusalReason } from './verification-commands.js';
+
+/** The two inputs whose digests the launch compares with the plan's (R9.4). */
+export type CoverageInputName = 'allowance' | 'suite plan';
+
+/**
+ * One digest per input. `allowance`: the declaration file's bytes, or `absent`. `suite plan`: the
+ * Verification commands only (not the rest of the spec), or `none` without a spec.
+ */
+export interface CoverageDigests {
+  allowance: string;
+  suitePlan: string;
+}
+
+export type CoverageAssessment =
+  | { kind: 'assessed'; coverage: Exclude<RecordedCoverage, { verdict: 'not-checked' }>; digests: CoverageDigests }
+  | { kind: 'refused'; input: 'suite plan'; reason: VerificationRefusalReason; message: string };
+
+/**
+ * Everything between reading the two inputs and a verdict, with no I/O (R9.2, R9.3): extract and
+ * classify the Verification commands, build the allowance, compare. The caller reads the spec and
+ * validates the declaration (`parseProjectDeclaration`); the negative suite (row 8) calls this
+ * directly with texts it holds.
+ */
+export function assessCoverage(input: {
+  readFrom: CoverageReadFrom;
+  spec: { id: string; path: string; text: string } | 'none';
+  declaration: DeclarationInput;
+  adapterCommands: readonly string[];
+}): CoverageAssessment {
+  const allowance = buildAllowance({ adapterCommands: input.adapterCommands, declaration: input.declaration });
+  const allowanceDigest = input.declaration.kind === 'declared' ? input.declaration.digest : 'absent';
+  const { spec } = input;
+  if (spec === 'none') {
+    const { limits } = compareCoverage({ allowance, commands: 'no-spec' });
+    return {
+      kind: 'assessed',
+      coverage: { verdict: 'not-applicable', readFrom: input.readFrom, spec: 'none', allowance, limits },
+      digests: { allowance: allowanceDigest, suitePlan: 'none' },
+    };
+  }
+  const extraction = extractVerificationCommands(spec.text, spec.path);
+  if (extraction.kind === 'refused') {
+    return { kind: 'refused', input: 'suite plan', reason: extraction.reason, message: extraction.message };
+  }
+  const texts = extraction.commands.map((command) => command.text);
+  const commands = texts.map(classifyCommand);
+  const { verdict, missing, notChecked, limits } = compareCoverage({ allowance, commands });
+  if (verdict === 'not-applicable') throw new Error('a spec was given, yet the comparison read no spec');
+  const planDigest = suitePlanDigest(texts);
+  return {
+    kind: 'assessed',
+    coverage: {
+      verdict,
+      readFrom: input.readFrom,
+      spec: { id: spec.id, path: spec.path, digest: `sha256:${sha256Hex(spec.text)}` },
+      planDigest,
+      commands,
+      allowance,
+      missing,
+      notChecked,
+      limits,
+    },
+    digests: { allowance: allowanceDigest, suitePlan: planDigest },
+  };
+}
+
+/** `sha256:` of the command texts in order; comments, blank lines and line numbers do not count. */
+export function suitePlanDigest(commandTexts: readonly string[]): string {
+  return `sha256:${sha256Hex(JSON.stringify(commandTexts))}`;
+}

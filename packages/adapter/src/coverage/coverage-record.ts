@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { AllowanceSchema } from './allowance.js';
+import { CommandReadingSchema } from './command-reading.js';
+import { MissingProgramSchema } from './compare-coverage.js';
+import { CoverageLimitsSchema, coverageLimits } from './limits.js';
+
+const DigestSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+
+/** Where both inputs were read (R9.4): the working tree at planning, the base commit at launch. */
+export const CoverageReadFromSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('working-tree') }),
+  z.strictObject({ kind: z.literal('commit'), commit: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/) }),
+]);
+export type CoverageReadFrom = z.infer<typeof CoverageReadFromSchema>;
+
+export const CoverageSpecSchema = z.strictObject({
+  /** As given to `--spec`. */
+  id: z.string().min(1),
+  /** Repository-relative path the lookup found (`specs/<id>/spec.md` or `specs/<id>.md`). */
+  path: z.string().min(1),
+  /** `sha256:` of the whole spec file. */
+  digest: DigestSchema,
+});
+export type CoverageSpec = z.infer<typeof CoverageSpecSchema>;
+
+/** A run with a spec: its commands were read and compared (R9.2, R9.3). */
+export const CheckedCoverageSchema = z.strictObject({
+  verdict: z.enum(['refused', 'partial', 'direct']),
+  readFrom: CoverageReadFromSchema,
+  spec: CoverageSpecSchema,
+  /** `sha256:` of the Verification commands only, so an edit elsewhere in the spec is not drift. */
+  planDigest: DigestSchema,
+  commands: z.array(CommandReadingSchema),
+  allowance: AllowanceSchema,
+  missing: z.array(MissingProgramSchema),
+  notChecked: z.array(z.string()),
+  limits: CoverageLimitsSchema,
+});
+
+/** A run without a spec: nothing to compare; the allowance is still recorded. */
+export const NotApplicableCoverageSchema = z.strictObject({
+  verdict: z.literal('not-applicable'),
+  readFrom: CoverageReadFromSchema,
+  spec: z.literal('none'),
+  allowance: AllowanceSchema,
+  limits: CoverageLimitsSchema,
+});
+
+/** An attempt recorded before coverage existed: never read as covered (issue 5, item 5). */
+export const NotCheckedCoverageSchema = z.strictObject({
+  verdict: z.literal('not-checked'),
+  reason: z.string().min(1),
+  limits: CoverageLimitsSchema,
+});
+
+/** `posture.coverage` of an attempt record (R6, R9.4): the launch reading. */
+export const RecordedCoverageSchema = z.discriminatedUnion('verdict', [
+  CheckedCoverageSchema,
+  NotApplicableCoverageSchema,
+  NotCheckedCoverageSchema,
+]);
+export type RecordedCoverage = z.infer<typeof RecordedCoverageSchema>;
+
+/**
+ * Reads `posture.coverage` from a stored record: absent (written before coverage existed) is
+ * `not-checked`; anything present must parse.
+ */
+export function readRecordedCoverage(
+  value: unknown,
+): { kind: 'read'; coverage: RecordedCoverage } | { kind: 'malformed'; error: z.ZodError } {
+  if (value === undefined) {
+    return {
+      kind: 'read',
+      coverage: {
+        verdict: 'not-checked',
+        reason: 'this attempt was recorded before command coverage existed; nothing was compared',
+        limits: coverageLimits(),
+      },
+    };
+  }
+  const parsed = RecordedCoverageSchema.safeParse(value);
+  return parsed.success ? { kind: 'read', coverage: parsed.data } : { kind: 'malformed', error: parsed.error };
+}

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+/**
+ * The target repository's committed `.statecraft/environment.json` (R9.1). Only
+ * `project.commands` is read here; every other member is kept as written, not dropped, so a
+ * newer file read by an older statecraft loses nothing.
+ */
+
+/** Where the declaration lives, relative to the target repository's root. */
+export const PROJECT_DECLARATION_PATH = '.statecraft/environment.json';
+
+/** Letters, digits and `_ . + -`: the alphabet of a bare program name (R9.1, R9.2). */
+const BARE_PROGRAM_NAME = /^[A-Za-z0-9_.+-]+$/;
+
+/** One `project.commands` entry: a bare program name, each problem named in its own words (R9.1). */
+const ProjectCommandSchema = z.unknown().transform((entry, context): string => {
+  const problem = describeEntryProblem(entry);
+  if (problem !== null) {
+    context.addIssue({ code: 'custom', message: problem });
+    return z.NEVER;
+  }
+  return entry as string;
+});
+
+/** `project.commands`: non-empty when present, no duplicates (R9.1). */
+export const ProjectCommandsSchema = z
+  .array(ProjectCommandSchema, { error: 'must be a list of program names' })
+  .min(1, { message: 'is an empty list; name at least one program, or leave "commands" out' })
+  .superRefine((commands, context) => {
+    const firstAt = new Map<string, number>();
+    for (const [index, command] of commands.entries()) {
+      const earlier = firstAt.get(command);
+      if (earlier === undefined) firstAt.set(command, index);
+      else context.addIssue({ code: 'custom', path: [index], message: `"${command}" is listed twice (also at [${earlier}])` });
+    }
+  });
+
+export const ProjectSectionSchema = z.looseObject({
+  commands: ProjectCommandsSchema.optional(),
+});
+
+export const ProjectDeclarationSchema = z.looseObject({
+  project: ProjectSectionSchema.optional(),
+});
+export type ProjectDeclaration = z.infer<typeof ProjectDeclarationSchema>;
+
+export type ProjectDeclarationParse =
+  | {
+      kind: 'parsed';
+      file: string;
+      declaration: ProjectDeclaration;
+      /** The declared programs; empty when the file does not declare `project.commands`. */
+      commands: string[];
+    }
+  | { kind: 'refused'; file: string; reason: 'not-json' | 'invalid'; message: string };
+
+/**
+ * Parses the declaration's text (no I/O: the caller read it from the working tree or from a
+ * commit). A malformed entry refuses, naming the file, the field and the entry (R9.1).
+ */
+export function parseProjectDeclaration(text: string, file: string): ProjectDeclarationParse {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'refused', file, reason: 'not-json', message: `${file}: not JSON (${(error as Error).message})` };
+  }
+  const parsed = ProjectDeclarationSchema.safeParse(json);
+  if (!parsed.success) {
+    return { kind: 'refused', file, reason: 'invalid', message: describeIssues(file, parsed.error) };
+  }
+  return { kind: 'parsed', file, declaration: parsed.data, commands: parsed.data.project?.commands ?? [] };
+}
+
+function describeEntryProblem(entry: unknown): string | null {
+  if (typeof entry !== 'string') return `must be a string naming a program, not ${entry === null ? 'null' : typeof entry} ${JSON.stringify(entry)}`;
+  const shown = JSON.stringify(entry);
+  if (entry === '') return 'is an empty string; name a program';
+  if (entry.includes('/')) return `${shown} contains "/"; a declared command is a bare program name, never a path`;
+  if (/\s/.test(entry)) return `${shown} contains whitespace; a declared command is one bare program name, without arguments`;
+  if (entry === '.' || entry === '..') return `${shown} is not a program name`;
+  if (!BARE_PROGRAM_NAME.test(entry)) return `${shown} is not a bare program name (letters, digits and _ . + - only)`;
+  return null;
+}
+
+/** One sentence per problem: `<file>: field "project.commands[1]": "bin/cargo" contains "/" …`. */
+function describeIssues(file: string, error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const field = issue.path.length === 0 ? '(the document)' : `"${formatPath(issue.path)}"`;
+      return `${file}: field ${field}: ${issue.message}`;
+    })
+    .join('\n');
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`))
+    .join('');
+}
