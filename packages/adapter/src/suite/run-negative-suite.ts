@@ -1,0 +1,137 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { digestFile } from '../content-digest.js';
+import type { ProtocolEvent, ProviderIdentity } from '../protocol/events.js';
+import { PROTOCOL_VERSION } from '../protocol/version.js';
+import { readManifest, sidecarManifestPath } from '../read-manifest.js';
+import { CASE_CHECKS } from './case-checks.js';
+import { SUITE_CASES, SUITE_VERSION, type SuiteCase } from './case-table.js';
+import type { CaseVerdict } from './cases/verdict.js';
+import type { SuiteDriver } from './driver.js';
+import { createSuiteContext, type SuiteContext } from './suite-context.js';
+import type { CaseReport, QualifiedProvider, SuiteReport } from './suite-report.js';
+
+export interface RunNegativeSuiteOptions {
+  /** The adapter executable under test. */
+  executable: string;
+  /** Its manifest; default the sidecar `<executable>.manifest.json`. */
+  manifest?: string;
+  /** How to provoke behaviour from this adapter (`fixtureDriver` for the fixture). */
+  driver: SuiteDriver;
+  /** Where workspaces, requests and streams go; default a private temporary directory, removed after. */
+  scratchDir?: string;
+  onCaseStart?: (entry: SuiteCase) => void;
+  onCaseEnd?: (entry: SuiteCase, report: CaseReport) => void;
+}
+
+export type NegativeSuiteAnswer =
+  | { kind: 'refused'; stage: 'manifest' | 'executable'; path: string; message: string }
+  | { kind: 'ran'; report: SuiteReport };
+
+/**
+ * Runs the negative suite (R4) against any adapter binary: every row of the table, in order,
+ * through the real supervisor. The answer binds the adapter's name, version and content digest,
+ * and the provider's when the driver names one (R3.1). A refusal to start (no manifest, no
+ * executable) is a value, not an exception.
+ */
+export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promise<NegativeSuiteAnswer> {
+  const executable = resolve(options.executable);
+  const manifestPath = resolve(options.manifest ?? sidecarManifestPath(executable));
+  const reading = await readManifest(manifestPath);
+  if (reading.kind === 'refused') return { kind: 'refused', stage: 'manifest', path: manifestPath, message: reading.message };
+  let digest: string;
+  try {
+    digest = await digestFile(executable);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return { kind: 'refused', stage: 'executable', path: executable, message: `${executable}: cannot read the adapter executable (${code})` };
+  }
+  const scratchDir = options.scratchDir ?? (await mkdtemp(join(tmpdir(), 'statecraft-suite-')));
+  const startedAt = new Date().toISOString();
+  try {
+    await mkdir(join(scratchDir, 'workspace'), { recursive: true });
+    await mkdir(join(scratchDir, 'home'), { recursive: true });
+    const context = createSuiteContext({
+      executable,
+      manifestPath,
+      manifest: reading.manifest,
+      driver: options.driver,
+      scratchDir,
+      workspace: join(scratchDir, 'workspace'),
+    });
+    const observed = observeProvider(context);
+    const cases = await runCases(context, options);
+    const provider = options.driver.provider === undefined ? 'none' : await providerIdentity(options.driver.provider.executable, observed.provider);
+    const report: SuiteReport = {
+      passed: cases.every((entry) => entry.status === 'pass'),
+      suiteVersion: SUITE_VERSION,
+      protocol: PROTOCOL_VERSION,
+      adapter: { name: reading.manifest.name, version: reading.manifest.version, digest },
+      provider,
+      driver: options.driver.name,
+      cases,
+      startedAt,
+      endedAt: new Date().toISOString(),
+    };
+    return { kind: 'ran', report };
+  } finally {
+    if (options.scratchDir === undefined) await rm(scratchDir, { recursive: true, force: true });
+  }
+}
+
+async function runCases(context: SuiteContext, options: RunNegativeSuiteOptions): Promise<CaseReport[]> {
+  const reports: CaseReport[] = [];
+  await options.driver.setUp?.();
+  try {
+    for (const entry of SUITE_CASES) {
+      options.onCaseStart?.(entry);
+      const verdict = await runOneCase(context, entry.row);
+      const report: CaseReport = { row: entry.row, title: entry.title, ...verdict };
+      reports.push(report);
+      options.onCaseEnd?.(entry, report);
+    }
+  } finally {
+    await options.driver.tearDown?.();
+  }
+  return reports;
+}
+
+/** An unexpected exception fails its case, with the message kept; the other rows still run. */
+async function runOneCase(context: SuiteContext, row: SuiteCase['row']): Promise<CaseVerdict> {
+  const check = CASE_CHECKS[row as keyof typeof CASE_CHECKS];
+  try {
+    return await check(context);
+  } catch (error) {
+    return { status: 'fail', evidence: 'none', detail: `the case could not be completed: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+/** Keeps the first provider identity an init event reports, for the record's pair (R3.1). */
+function observeProvider(context: SuiteContext): { provider: ProviderIdentity | undefined } {
+  const observed: { provider: ProviderIdentity | undefined } = { provider: undefined };
+  const provoke = context.provoke.bind(context);
+  context.provoke = async (provocation, overrides = {}) => {
+    const onEvent = overrides.onEvent;
+    return provoke(provocation, {
+      ...overrides,
+      onEvent: (event: ProtocolEvent) => {
+        if (event.type === 'init' && event.provider !== 'none' && observed.provider === undefined) observed.provider = event.provider;
+        onEvent?.(event);
+      },
+    });
+  };
+  return observed;
+}
+
+/**
+ * The provider half of the pair: name and version as the adapter reported them, the digest
+ * computed here from the binary itself — the adapter's word is not taken for the bytes (R3.1).
+ */
+async function providerIdentity(executable: string, reported: ProviderIdentity | undefined): Promise<QualifiedProvider> {
+  return {
+    name: reported?.name ?? basename(executable),
+    version: reported?.version ?? 'not-recorded',
+    digest: await digestFile(executable),
+  };
+}

@@ -1,0 +1,107 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ProtocolEvent } from '../protocol/events.js';
+import type { Manifest } from '../protocol/manifest.js';
+import type { DriverScenario, Provocation, SuiteDriver } from './driver.js';
+import { runAdapterOnce, type RunAdapterOnceAnswer, type RunAdapterOnceOptions } from './run-adapter-once.js';
+
+/** Where time is not the subject, a deadline no healthy adapter comes near. */
+export const GENEROUS_DEADLINE_MS = 60_000;
+
+/** One provocation's outcome, with everything a case may inspect. */
+export interface Provoked {
+  answer: RunAdapterOnceAnswer;
+  /** The trusted prefix of the stream, in order, as the supervisor handed it over. */
+  events: ProtocolEvent[];
+  provocation: Provocation;
+}
+
+/** What every case is given: the adapter under test, its driver and a way to run one attempt. */
+export interface SuiteContext {
+  executable: string;
+  manifestPath: string;
+  manifest: Manifest;
+  driver: SuiteDriver;
+  scratchDir: string;
+  /** A directory that exists: every attempt's working directory (R7.1). */
+  workspace: string;
+  /** The driver's provocation for a scenario, or `not-applicable`. */
+  provocationFor(scenario: DriverScenario): Provocation | 'not-applicable';
+  /** Runs one provocation through the real supervisor; `overrides` change the attempt's plan. */
+  provoke(provocation: Provocation, overrides?: Partial<RunAdapterOnceOptions>): Promise<Provoked>;
+  /** The next attempt's identity and directory (each attempt keeps its own files). */
+  nextAttempt(): { runId: string; number: number; dir: string };
+}
+
+export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | 'provoke' | 'nextAttempt'>): SuiteContext {
+  let attempts = 0;
+  const context: SuiteContext = {
+    ...base,
+    provocationFor: (scenario) => base.driver.provocation(scenario),
+    nextAttempt() {
+      attempts += 1;
+      return { runId: 'negative-suite', number: attempts, dir: join(base.scratchDir, `attempt-${attempts}`) };
+    },
+    async provoke(provocation, overrides = {}) {
+      const attempt = context.nextAttempt();
+      const events: ProtocolEvent[] = [];
+      const { onEvent: alsoOnEvent, ...plan } = overrides;
+      const answer = await runAdapterOnce({
+        executable: base.executable,
+        manifestPath: base.manifestPath,
+        workspace: base.workspace,
+        baseRevision: 'negative-suite',
+        attempt: { runId: attempt.runId, number: attempt.number },
+        required: [],
+        // Ask for everything declared, so the init event shows what was applied of each (R2.4).
+        preferred: base.manifest.capabilities,
+        ...(provocation.limits === undefined ? {} : { limits: provocation.limits }),
+        prompt: provocation.prompt,
+        deadlineMs: provocation.deadlineMs ?? GENEROUS_DEADLINE_MS,
+        environment: suiteEnvironment(base.scratchDir, attempt, provocation),
+        // The pair under test (R3.1): the driver's provider, unless this provocation names another.
+        ...providerFor(provocation, base.driver),
+        attemptDir: attempt.dir,
+        onEvent: (event) => {
+          events.push(event);
+          alsoOnEvent?.(event);
+        },
+        ...plan,
+      });
+      return { answer, events, provocation };
+    },
+  };
+  return context;
+}
+
+/**
+ * The child's environment, constructed from an allowed set (R5.1): a PATH to find `node` and the
+ * adapter's required commands, a private HOME and TMPDIR, the attempt-binding names (R5.5), then
+ * whatever the driver's provocation adds (a double's address, a test credential).
+ */
+function suiteEnvironment(
+  scratchDir: string,
+  attempt: { runId: string; number: number; dir: string },
+  provocation: Provocation,
+): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    HOME: join(scratchDir, 'home'),
+    TMPDIR: scratchDir,
+    LANG: 'C.UTF-8',
+    STATECRAFT_RUN_ID: attempt.runId,
+    STATECRAFT_ATTEMPT: String(attempt.number),
+    ...provocation.environment,
+  };
+}
+
+/** The raw bytes the adapter wrote to stdout, as the supervisor kept them. */
+export async function readRawStream(answer: RunAdapterOnceAnswer): Promise<string> {
+  if (answer.kind !== 'ran') return '';
+  return readFile(answer.files.stream, 'utf8');
+}
+
+function providerFor(provocation: Provocation, driver: SuiteDriver): { provider?: string } {
+  const executable = provocation.provider ?? driver.provider?.executable;
+  return executable === undefined ? {} : { provider: executable };
+}
