@@ -19,6 +19,7 @@
  * - content-digest.ts      sha256 digests of files and bytes
  * - suite/driver.ts        how the negative suite provokes behaviour from one adapter
  * - stream/*               the bounded NDJSON event-stream reader: trusted prefix, diagnostics (R7.4, R7.5)
+ * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7)
  * - coverage/*             command coverage: check commands against the allowance (R9)
  *
  * What this package does not claim: containment of hostile code (R5.3); that a program run by
@@ -43,3 +44,6 @@ export * from './stream/line-splitter.js';
 export * from './stream/event-stream-reader.js';
 export * from './stream/read-event-stream.js';
 export * from './coverage/index.js';
+export * from './supervise/supervise-adapter.js';
+export * from './supervise/probe-containment.js';
+export * from './supervise/find-attempt-processes.js';

@@ -50,6 +50,7 @@ export class EventStreamReader {
 
   /** The source failed before its end (R7.5: read failure), unless a worse diagnostic came first. */
   fail(error: unknown): void {
+    if (this.ended) return;
     if (this.phase === 'prefix') {
       const message = error instanceof Error ? error.message : String(error);
       this.stop({ kind: 'read-failure', lineNumber: this.lineNumber + 1, reason: `the stream could not be read: ${message}` });

@@ -1,0 +1,65 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { ATTEMPT_TAG_VARIABLE } from './options.js';
+
+/**
+ * Finds the living processes of one attempt by reading /proc (R7.3): every process whose
+ * environment carries the attempt tag — which finds descendants that left the process group or
+ * the session — and, when given, every member of the attempt's process group. Zombies are dead
+ * (they only wait to be reaped) and are not counted. Synchronous: one pass over /proc takes a few
+ * milliseconds and must see a consistent moment, not interleave with the processes it looks for.
+ */
+export function findAttemptProcesses(attemptTag: string, processGroup?: number): number[] {
+  const marker = Buffer.from(`${ATTEMPT_TAG_VARIABLE}=${attemptTag}\0`);
+  const found: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return found; // No /proc (not Linux): the sweep sees nothing, and the blind spots say so.
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const pid = Number(entry);
+    if (pid === process.pid) continue;
+    const status = readStat(pid);
+    if (status === undefined || status.state === 'Z' || status.state === 'X') continue;
+    if ((processGroup !== undefined && status.processGroup === processGroup) || carriesTag(pid, marker)) found.push(pid);
+  }
+  return found;
+}
+
+/** Fields of /proc/<pid>/stat after the command name, which may itself contain spaces and parens. */
+function readStat(pid: number): { state: string; processGroup: number } | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return undefined; // Gone between the listing and the read.
+  }
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const state = fields[0];
+  const processGroup = Number(fields[2]);
+  return state === undefined ? undefined : { state, processGroup };
+}
+
+function carriesTag(pid: number, marker: Buffer): boolean {
+  let environ: Buffer;
+  try {
+    environ = readFileSync(`/proc/${pid}/environ`);
+  } catch {
+    return false; // Another user's process, or gone: not one of ours to see.
+  }
+  const at = environ.indexOf(marker);
+  // The name must start a variable: at the beginning, or right after the previous one's NUL.
+  return at === 0 || (at > 0 && environ[at - 1] === 0);
+}
+
+/** A process's command line for the record, or `not-recorded` when it cannot be read. */
+export function describeCommand(pid: number): string {
+  try {
+    const text = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((part) => part !== '').join(' ');
+    return text === '' ? 'not-recorded' : text;
+  } catch {
+    return 'not-recorded';
+  }
+}

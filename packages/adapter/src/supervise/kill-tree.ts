@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import type { ContainmentMechanism } from './attempt.js';
+import { findAttemptProcesses } from './find-attempt-processes.js';
+
+/**
+ * Kills the attempt's whole process tree with SIGKILL (R7.3): nothing it runs gets to bargain
+ * with the deadline. In a PID namespace, killing its first process makes the kernel kill every
+ * other process in it, `setsid` ones included; `unshare --kill-child` ties that process to the
+ * `unshare` we spawned, and both are killed. In the process-group fallback, the group is killed,
+ * then every process carrying the attempt tag (those that left the group or session).
+ */
+export function killTree(mechanism: ContainmentMechanism, pid: number, attemptTag: string): void {
+  if (mechanism === 'pid-namespace') {
+    for (const child of childrenOf(pid)) sendKill(child);
+    sendKill(pid);
+  } else {
+    sendKill(-pid);
+  }
+  for (const tagged of findAttemptProcesses(attemptTag, mechanism === 'process-group' ? pid : undefined)) sendKill(tagged);
+}
+
+/** SIGKILL, where a process already gone (ESRCH) is success. Anything else is left to the survivor probe. */
+export function sendKill(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // ESRCH: already gone. EPERM: not ours to kill; the survivor probe will report it.
+  }
+}
+
+/** The namespace's first process is the `unshare` process's only child. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(' ')
+      .filter((part) => part !== '')
+      .map(Number);
+  } catch {
+    return [];
+  }
+}

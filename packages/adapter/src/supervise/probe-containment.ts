@@ -1,0 +1,85 @@
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { execa } from 'execa';
+import type { Containment, ContainmentMechanism } from './attempt.js';
+
+/**
+ * Forces the process-group fallback when set to `process-group`, so tests and CI can exercise
+ * both containment paths on a machine where a PID namespace is available.
+ */
+export const CONTAINMENT_OVERRIDE_VARIABLE = 'STATECRAFT_CONTAINMENT';
+
+/** The flags that put the child in its own PID namespace, killed with its first process (R7.3). */
+export const UNSHARE_FLAGS = ['--map-current-user', '--pid', '--fork', '--kill-child', '--mount-proc'] as const;
+
+export type PidNamespaceProbe = { available: true; unshare: string } | { available: false; reason: string };
+
+/** What each mechanism cannot see, in words (R6, R7.3): recorded on every attempt. */
+export const BLIND_SPOTS: Readonly<Record<ContainmentMechanism, readonly string[]>> = {
+  'pid-namespace': [
+    'a process started on the attempt\'s behalf by a service outside the namespace (for example through a socket to a daemon) is not a descendant and is not killed',
+  ],
+  'process-group': [
+    'a descendant that leaves the process group and removes STATECRAFT_ATTEMPT_TAG from its environment (for example by exec with a new environment) is not found by the sweep',
+    'a process started on the attempt\'s behalf by a service outside the attempt (for example through a socket to a daemon) is not a descendant and is not killed',
+  ],
+};
+
+let probed: Promise<PidNamespaceProbe> | undefined;
+
+/**
+ * Whether a PID namespace can be made here, asked once per process and cached: the answer does
+ * not change while the supervisor runs, and the probe costs a process spawn.
+ */
+export function probeContainment(): Promise<PidNamespaceProbe> {
+  probed ??= probePidNamespace();
+  return probed;
+}
+
+async function probePidNamespace(): Promise<PidNamespaceProbe> {
+  if (process.platform !== 'linux') return { available: false, reason: `PID namespaces are a Linux mechanism; this is ${process.platform}` };
+  const unshare = findOnPath('unshare');
+  if (unshare === undefined) return { available: false, reason: 'no unshare executable (util-linux) on PATH' };
+  const probe = await execa(unshare, [...UNSHARE_FLAGS, 'true'], { reject: false, timeout: 10_000, stdin: 'ignore' });
+  if (probe.exitCode === 0) return { available: true, unshare };
+  const said = typeof probe.stderr === 'string' && probe.stderr.trim() !== '' ? probe.stderr.trim() : `exit ${String(probe.exitCode)}`;
+  return { available: false, reason: `${unshare} ${UNSHARE_FLAGS.join(' ')} failed: ${said}` };
+}
+
+/** The supervisor's own PATH finds util-linux; the child's constructed environment may have none. */
+function findOnPath(program: string): string | undefined {
+  for (const directory of (process.env.PATH ?? '').split(delimiter)) {
+    if (directory === '') continue;
+    const candidate = join(directory, program);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here; keep looking.
+    }
+  }
+  return undefined;
+}
+
+/** The mechanism an attempt will use, and how to start it under that mechanism. */
+export type ContainmentChoice =
+  | { containment: Containment & { mechanism: 'pid-namespace' }; unshare: string }
+  | { containment: Containment & { mechanism: 'process-group' } };
+
+/**
+ * Chooses the mechanism (R7.3): a PID namespace where one can be made, else the process group.
+ * `STATECRAFT_CONTAINMENT=process-group` in the supervisor's environment forces the fallback. A
+ * requested PID namespace that is unavailable falls back, and the record says which ran and why.
+ */
+export async function chooseContainment(requested: 'auto' | ContainmentMechanism = 'auto'): Promise<ContainmentChoice> {
+  const forced = process.env[CONTAINMENT_OVERRIDE_VARIABLE];
+  if (requested === 'process-group' || (requested === 'auto' && forced === 'process-group')) {
+    return { containment: { mechanism: 'process-group', blindSpots: [...BLIND_SPOTS['process-group']] } };
+  }
+  const probe = await probeContainment();
+  if (probe.available) {
+    return { containment: { mechanism: 'pid-namespace', blindSpots: [...BLIND_SPOTS['pid-namespace']] }, unshare: probe.unshare };
+  }
+  const fellBack = `no PID namespace could be made (${probe.reason}); the process group was used instead`;
+  return { containment: { mechanism: 'process-group', blindSpots: [fellBack, ...BLIND_SPOTS['process-group']] } };
+}
