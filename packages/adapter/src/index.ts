@@ -18,6 +18,9 @@
  * - schema-errors.ts       zod errors as sentences naming file and field
  * - content-digest.ts      sha256 digests of files and bytes
  * - suite/driver.ts        how the negative suite provokes behaviour from one adapter
+ * - suite/index.ts         the negative suite: case table, runner, runAdapterOnce, the fixture driver (R4)
+ * - qualification/         qualification records: write once, list, show, check a binary (R3)
+ * - fixture-adapter-path.ts where the shipped fixture adapter and replay child live
  * - stream/*               the bounded NDJSON event-stream reader: trusted prefix, diagnostics (R7.4, R7.5)
  * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7)
  * - coverage/*             command coverage: check commands against the allowance (R9)
@@ -47,3 +50,6 @@ export * from './coverage/index.js';
 export * from './supervise/supervise-adapter.js';
 export * from './supervise/probe-containment.js';
 export * from './supervise/find-attempt-processes.js';
+export * from './fixture-adapter-path.js';
+export * from './suite/index.js';
+export * from './qualification/index.js';

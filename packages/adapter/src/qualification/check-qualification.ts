@@ -1,0 +1,106 @@
+import type { ProviderIdentity } from '../protocol/events.js';
+import { PROTOCOL_VERSION } from '../protocol/version.js';
+import type { AdapterIdentity } from '../result.js';
+import { SUITE_VERSION } from '../suite/case-table.js';
+import type { QualificationRecord } from './qualification-record.js';
+import { listQualificationRecords, thisPlatform, type StoredRecord } from './qualification-store.js';
+
+export interface QualificationVerdict {
+  verdict: 'qualified' | 'unqualified';
+  /** Why, in a sentence naming what matched or what differed. */
+  reason: string;
+  /** The record that qualifies this binary (or pair). */
+  record?: StoredRecord;
+}
+
+/**
+ * Says whether this exact binary (and provider binary, for an adapter that fronts one) has a
+ * recorded pass (R3.1, R3.3). Nothing transfers: not a record of another version, not one with the
+ * same version string and another digest, not a sibling adapter's, not one made with another
+ * provider binary — a provider upgrade invalidates a byte-identical adapter (R3.1). An adapter
+ * with no record still runs, labelled `unqualified` (R3.2); this only says which.
+ */
+export async function checkQualification(input: {
+  home: string;
+  adapter: AdapterIdentity;
+  provider?: ProviderIdentity;
+}): Promise<QualificationVerdict> {
+  const { records } = await listQualificationRecords(input.home);
+  const { adapter } = input;
+  const named = records.filter((entry) => entry.record.adapter.name === adapter.name);
+  if (named.length === 0) {
+    return unqualified(`no qualification record for an adapter named ${adapter.name} (a sibling adapter's pass does not transfer)`);
+  }
+  const sameVersion = named.filter((entry) => entry.record.adapter.version === adapter.version);
+  if (sameVersion.length === 0) {
+    const versions = [...new Set(named.map((entry) => entry.record.adapter.version))].join(', ');
+    return unqualified(`${adapter.name} is qualified at version ${versions}, not ${adapter.version} (a record for another version does not transfer)`);
+  }
+  const sameBinary = sameVersion.filter((entry) => entry.record.adapter.digest === adapter.digest);
+  if (sameBinary.length === 0) {
+    const digests = [...new Set(sameVersion.map((entry) => entry.record.adapter.digest))].join(', ');
+    return unqualified(
+      `${adapter.name} ${adapter.version} is qualified with digest ${digests}, but this binary's digest is ${adapter.digest}: ` +
+        'the same version string with different content is not the qualified binary (R3.3)',
+    );
+  }
+  const current = sameBinary.filter((entry) => fitsThisSuite(entry.record));
+  if (current.length === 0) {
+    const suites = [...new Set(sameBinary.map((entry) => `${entry.record.suiteVersion} (protocol ${entry.record.protocol})`))].join(', ');
+    return unqualified(`this binary passed ${suites}; the current suite is ${SUITE_VERSION} (protocol ${PROTOCOL_VERSION}), which it has not passed`);
+  }
+  const platform = thisPlatform();
+  const here = current.filter((entry) => entry.record.platform.os === platform.os && entry.record.platform.arch === platform.arch);
+  if (here.length === 0) {
+    const elsewhere = [...new Set(current.map((entry) => `${entry.record.platform.os}/${entry.record.platform.arch}`))].join(', ');
+    return unqualified(`this binary is qualified on ${elsewhere}, not on ${platform.os}/${platform.arch}`);
+  }
+  const paired = here.filter((entry) => sameProvider(entry.record, input.provider));
+  const chosen = paired.at(-1);
+  if (chosen === undefined) return unqualified(providerMismatch(here, input.provider));
+  return {
+    verdict: 'qualified',
+    reason:
+      `${adapter.name} ${adapter.version} (${adapter.digest})` +
+      (input.provider === undefined ? '' : ` with ${input.provider.name} ${input.provider.version} (${input.provider.digest})`) +
+      ` passed ${chosen.record.suiteVersion} on ${chosen.record.date}: record ${chosen.id}`,
+    record: chosen,
+  };
+}
+
+function unqualified(reason: string): QualificationVerdict {
+  return { verdict: 'unqualified', reason };
+}
+
+/** A record counts only for the suite and protocol in force, and only if every case passed. */
+function fitsThisSuite(record: QualificationRecord): boolean {
+  return (
+    record.suiteVersion === SUITE_VERSION &&
+    record.protocol === PROTOCOL_VERSION &&
+    record.cases.every((entry) => entry.status === 'pass')
+  );
+}
+
+/** The pair (R3.1): the record's provider must be this provider binary, byte for byte. */
+function sameProvider(record: QualificationRecord, provider: ProviderIdentity | undefined): boolean {
+  if (provider === undefined) return record.provider === 'none';
+  if (record.provider === 'none') return false;
+  return (
+    record.provider.name === provider.name &&
+    record.provider.version === provider.version &&
+    record.provider.digest !== 'not-recorded' &&
+    record.provider.digest === provider.digest
+  );
+}
+
+function providerMismatch(records: readonly StoredRecord[], provider: ProviderIdentity | undefined): string {
+  const recorded = [
+    ...new Set(
+      records.map((entry) =>
+        entry.record.provider === 'none' ? 'no provider' : `${entry.record.provider.name} ${entry.record.provider.version} (${entry.record.provider.digest})`,
+      ),
+    ),
+  ].join(', ');
+  const asked = provider === undefined ? 'no provider' : `${provider.name} ${provider.version} (${provider.digest})`;
+  return `this adapter binary is qualified with ${recorded}, not with ${asked}: what is qualified is the pair, and a provider upgrade invalidates it (R3.1)`;
+}

@@ -1,0 +1,153 @@
+import { link, mkdir, open, readFile, readdir, unlink } from 'node:fs/promises';
+import { arch, platform } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { describeSchemaIssues } from '../schema-errors.js';
+import type { SuiteReport } from '../suite/suite-report.js';
+import { QualificationIdSchema, QualificationRecordSchema, type Platform, type QualificationRecord } from './qualification-record.js';
+
+/**
+ * Qualification records in the product home: `<home>/qualifications/<id>.json` (R3.1, R8.4). The
+ * home is a parameter: resolving `$STATECRAFT_HOME` is the caller's business, so this module
+ * depends on no other package. A missing home is an empty home.
+ */
+export function qualificationsDir(home: string): string {
+  return join(home, 'qualifications');
+}
+
+export function thisPlatform(): Platform {
+  return { os: platform(), arch: arch(), node: process.version };
+}
+
+export type WriteQualificationAnswer =
+  | { kind: 'written'; record: QualificationRecord; path: string }
+  | { kind: 'refused'; reason: 'not-passed'; message: string };
+
+/** Writes the record of a full pass; anything less is not a qualification and writes nothing. */
+export async function writeQualificationRecord(home: string, report: SuiteReport): Promise<WriteQualificationAnswer> {
+  const notPassing = report.cases.filter((entry) => entry.status !== 'pass');
+  if (!report.passed || notPassing.length > 0) {
+    return {
+      kind: 'refused',
+      reason: 'not-passed',
+      message: `not a full pass (${notPassing.map((entry) => `row ${entry.row} ${entry.status}`).join(', ')}); no record written`,
+    };
+  }
+  const record: QualificationRecord = QualificationRecordSchema.parse({
+    kind: 'statecraft-qualification',
+    recordVersion: 1,
+    id: recordId(report),
+    adapter: report.adapter,
+    provider: report.provider,
+    suiteVersion: report.suiteVersion,
+    protocol: report.protocol,
+    platform: thisPlatform(),
+    date: report.endedAt,
+    driver: report.driver,
+    cases: report.cases,
+  });
+  const dir = qualificationsDir(home);
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${record.id}.json`);
+  await writeOnce(path, `${JSON.stringify(record, null, 2)}\n`);
+  return { kind: 'written', record, path };
+}
+
+/** `<name>-<version>-<digest prefix>-<yyyymmddThhmmssZ>`: unique per binary and moment, readable. */
+function recordId(report: SuiteReport): string {
+  const digest = report.adapter.digest.replace(/^sha256:/, '').slice(0, 12);
+  const when = report.endedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').toLowerCase();
+  return `${report.adapter.name}-${report.adapter.version}-${digest}-${when}`.replace(/[^a-z0-9.+-]/g, '-');
+}
+
+/**
+ * Atomic and never rewritten (ARCHITECTURE, Records): write a temporary file, fsync it, then
+ * hard-link it into place — a link fails if the name exists, where a rename would replace it —
+ * and fsync the directory so the name survives a crash.
+ */
+async function writeOnce(path: string, text: string): Promise<void> {
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  const handle = await open(temporary, 'wx', 0o644);
+  try {
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(temporary, path);
+  } finally {
+    await unlink(temporary);
+  }
+  const dir = await open(join(path, '..'), 'r');
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
+  }
+}
+
+export interface StoredRecord {
+  id: string;
+  path: string;
+  record: QualificationRecord;
+}
+
+export interface UnreadableRecord {
+  path: string;
+  message: string;
+}
+
+/** Every record, oldest first by date; a file that is not a valid record is reported, not skipped silently. */
+export async function listQualificationRecords(home: string): Promise<{ records: StoredRecord[]; unreadable: UnreadableRecord[] }> {
+  const dir = qualificationsDir(home);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], unreadable: [] };
+    throw new Error(`${dir}: cannot list qualification records`, { cause: error });
+  }
+  const records: StoredRecord[] = [];
+  const unreadable: UnreadableRecord[] = [];
+  for (const name of names.filter((entry) => entry.endsWith('.json')).sort()) {
+    const reading = await readRecordFile(join(dir, name));
+    if (reading.kind === 'found') records.push({ id: reading.record.id, path: reading.path, record: reading.record });
+    else unreadable.push({ path: reading.path, message: reading.message });
+  }
+  records.sort((left, right) => left.record.date.localeCompare(right.record.date) || left.id.localeCompare(right.id));
+  return { records, unreadable };
+}
+
+export type ShowQualificationAnswer =
+  | { kind: 'found'; record: QualificationRecord; path: string }
+  | { kind: 'not-found'; path: string; message: string }
+  | { kind: 'invalid'; path: string; message: string };
+
+/** One record by id. */
+export async function showQualificationRecord(home: string, id: string): Promise<ShowQualificationAnswer> {
+  const parsedId = QualificationIdSchema.safeParse(id);
+  const path = join(qualificationsDir(home), `${id}.json`);
+  if (!parsedId.success) return { kind: 'invalid', path, message: `"${id}" is not a qualification record id (${parsedId.error.issues[0]?.message ?? 'invalid'})` };
+  return readRecordFile(path);
+}
+
+async function readRecordFile(path: string): Promise<ShowQualificationAnswer> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'not-found', path, message: `${path}: no such qualification record` };
+    return { kind: 'invalid', path, message: `${path}: cannot read (${code ?? String(error)})` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'invalid', path, message: `${path}: not JSON (${(error as Error).message})` };
+  }
+  const parsed = QualificationRecordSchema.safeParse(json);
+  if (!parsed.success) return { kind: 'invalid', path, message: describeSchemaIssues(path, parsed.error) };
+  return { kind: 'found', record: parsed.data, path };
+}

@@ -1,0 +1,22 @@
+/**
+ * The negative suite (R4), runnable against any adapter binary.
+ *
+ * - driver.ts                  how the suite provokes behaviour from one adapter (the contract)
+ * - case-table.ts              the eight rows and the suite version
+ * - case-checks.ts             each row's check; cases/row-N-*.ts hold them, one file per row
+ * - run-adapter-once.ts        plan and supervise one attempt: manifest → negotiate → request → supervise → classify
+ * - suite-context.ts           what every case is given: the adapter, its driver, a way to provoke
+ * - scenario-prompt-driver.ts  the `scenario: <name>` prompt convention (the fixture's, and the default)
+ * - run-negative-suite.ts      runs every row and reports, binding the adapter (and provider) identity
+ * - suite-report.ts            the report's schema
+ * - tagged-processes.ts        the suite's own witness of an attempt's processes (/proc)
+ */
+export * from './case-table.js';
+export * from './run-adapter-once.js';
+export * from './suite-context.js';
+export * from './scenario-prompt-driver.js';
+export * from './run-negative-suite.js';
+export * from './suite-report.js';
+export * from './tagged-processes.js';
+export { comparableResult } from './cases/row-7-records-identical.js';
+export type { CaseVerdict, CaseStatus } from './cases/verdict.js';
