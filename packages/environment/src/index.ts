@@ -1,4 +1,21 @@
 /**
- * @statecraft/environment — (being built).
+ * @statecraft/environment — what a supervised child is given to run with, and where statecraft
+ * keeps its own records. Depends on no internal package.
+ *
+ * Modules:
+ * - product-home.ts           `$STATECRAFT_HOME` (default `~/.statecraft`), the target key, the home's layout (R8.4)
+ * - credential-families.ts    known publication-credential families, refused on construction (R5.2)
+ * - residuals.ts              what a constructed environment does not buy, named on every attempt (R5.3)
+ * - environment-record.ts     the recorded account of a child's environment: every name it received (R5.1, R6)
+ * - construct-environment.ts  selects names from an allowlist, refuses credentials, adds the attempt's bindings (R5.1, R5.5)
+ *
+ * What this package does not claim: that the child cannot publish or cannot read the operator's
+ * files (R5.3); that a name absent from the credential families is harmless — the allowlist, not
+ * the family list, is what keeps names out.
  */
-export {};
+export * from './product-home.js';
+export * from './credential-families.js';
+export * from './residuals.js';
+export * from './environment-record.js';
+export * from './construct-environment.js';
+export * from './project-declaration.js'; // the target's .statecraft/environment.json, project.commands (R9.1)

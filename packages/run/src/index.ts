@@ -1,4 +1,45 @@
 /**
- * @statecraft/run — (being built).
+ * @statecraft/run — one attempt's life: plan → intent → launch → conclusion, and the records
+ * that make it durable and tamper-evident.
+ *
+ * Modules:
+ * - plan/plan-run.ts              everything decided before anything is appended; refusals exit 2 (issue 3 item 2)
+ * - plan/plan-coverage.ts         the seam where command coverage (R9) plugs in; `not-checked` until it does
+ * - plan/label-qualification.ts   the qualification label: unqualified adapters run, labelled (R3.2)
+ * - launch/launch-attempt.ts      lock → workspace → environment → intent (fsync) → supervise → classify → outcome
+ * - launch/build-request.ts       the request file the adapter is pointed at (R1.2)
+ * - launch/compose-posture.ts     the posture on the intent and on the outcome (R6)
+ * - launch/artifacts.ts           request, prompt, stream, stderr, result kept beside the chain with digests (R8.4)
+ * - launch/temporary-directory.ts the private per-attempt TMPDIR (R5.5)
+ * - chain/record-schemas.ts       the chain's record kinds (intent, outcome), one zod schema each
+ * - chain/open-chain.ts           reads and verifies every link; torn tail reported, corruption refused (R8.4)
+ * - chain/append-record.ts        links, appends and fsyncs one record; truncates a torn tail first
+ * - chain/chain-paths.ts          where a target's records live in the product home
+ * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
+ * - workspace/*                   the target, its base commit, the git worktree under .statecraft/state (R8.6)
+ * - posture.ts                    the posture schema (R6)
+ * - durable-write.ts              write-temporary-fsync-rename and directory fsync
+ * - run-id.ts                     run ids
+ * - refusal.ts                    refusals (exit 2) and i/o failures (exit 4) as values
+ *
+ * What this package does not claim: that a record is safe from a process running as the same
+ * user (R12 is later: the chain is tamper-evident, not tamper-proof, and the last record has no
+ * successor to vouch for it); that the workspace confines the agent's writes (R5.3).
  */
-export {};
+export * from './posture.js';
+export * from './refusal.js';
+export * from './run-id.js';
+export * from './durable-write.js';
+export * from './chain/chain-paths.js';
+export * from './chain/record-schemas.js';
+export * from './chain/open-chain.js';
+export * from './chain/append-record.js';
+export * from './lock/repository-lock.js';
+export * from './workspace/git.js';
+export * from './workspace/resolve-target.js';
+export * from './workspace/exclude-state.js';
+export * from './workspace/prepare-workspace.js';
+export * from './plan/plan-run.js';
+export * from './plan/plan-coverage.js';
+export * from './plan/label-qualification.js';
+export * from './launch/launch-attempt.js';

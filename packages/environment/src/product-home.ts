@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { homedir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+
+/** Where the product home came from: the operator's `STATECRAFT_HOME`, or the default `~/.statecraft`. */
+export type ProductHomeSource = 'STATECRAFT_HOME' | 'default';
+
+export interface ProductHome {
+  /** Absolute path; it may not exist yet (a missing home is an empty home). */
+  path: string;
+  source: ProductHomeSource;
+}
+
+/**
+ * Resolves the product home (R8.4): `$STATECRAFT_HOME`, else `~/.statecraft`. Records live here,
+ * never in the target repository or the workspace. A relative `STATECRAFT_HOME` is resolved
+ * against the working directory so every record names an absolute place.
+ */
+export function resolveProductHome(environment: Readonly<Record<string, string | undefined>> = process.env): ProductHome {
+  const configured = environment['STATECRAFT_HOME'];
+  if (configured !== undefined && configured !== '') {
+    return { path: isAbsolute(configured) ? configured : resolve(configured), source: 'STATECRAFT_HOME' };
+  }
+  return { path: join(homedir(), '.statecraft'), source: 'default' };
+}
+
+/**
+ * The key a target repository's records are filed under: a digest of its absolute real path, so
+ * two spellings of one repository (a symlink, a trailing slash) share one chain.
+ */
+export function targetKey(realTargetPath: string): string {
+  return createHash('sha256').update(realTargetPath).digest('hex').slice(0, 32);
+}
+
+/** The directories of the product home, in one place so readers and writers agree. */
+export function productHomeLayout(home: string) {
+  const targets = join(home, 'targets');
+  return {
+    home,
+    targets,
+    qualifications: join(home, 'qualifications'),
+    /** Everything statecraft keeps about one target repository. */
+    target: (key: string) => join(targets, key),
+  };
+}
+export type ProductHomeLayout = ReturnType<typeof productHomeLayout>;

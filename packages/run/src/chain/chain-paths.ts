@@ -1,0 +1,29 @@
+import { join } from 'node:path';
+
+/** Where one target's records live inside the product home (R8.4): never in the target or the workspace. */
+export function chainPaths(targetDirectory: string) {
+  return {
+    directory: targetDirectory,
+    /** The append-only, hash-linked record chain. */
+    chain: join(targetDirectory, 'chain.jsonl'),
+    /** Held for the life of an attempt (R8.5). */
+    lock: join(targetDirectory, 'lock'),
+    /** Names the target repository this directory belongs to, for `doctor`. */
+    target: join(targetDirectory, 'target.json'),
+    /** Per attempt: request, prompt, raw event stream, adapter stderr, result. */
+    attempt: (runId: string, attempt: number) => join(targetDirectory, 'attempts', runId, String(attempt)),
+  };
+}
+export type ChainPaths = ReturnType<typeof chainPaths>;
+
+/** The files kept for one attempt, relative to the target directory (so a moved home still reads). */
+export function attemptArtifactNames(runId: string, attempt: number) {
+  const base = `attempts/${runId}/${attempt}`;
+  return {
+    request: `${base}/request.json`,
+    prompt: `${base}/prompt.txt`,
+    stream: `${base}/stream.ndjson`,
+    stderr: `${base}/stderr.log`,
+    result: `${base}/result.json`,
+  };
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { AttemptResultSchema, InterruptionCauseSchema, NotRecordedSchema, OutcomeSchema } from '@statecraft/adapter';
+import { PostureSchema } from '../posture.js';
+
+const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
+const CommitId = z.string().regex(/^[0-9a-f]{40,64}$/);
+
+/**
+ * Every record opens with its link: `prev` is the sha256 of the previous line's exact bytes
+ * (`genesis` for the first), `seq` its position. Altering any earlier byte breaks a link (R8.4).
+ */
+const link = {
+  prev: z.union([z.literal('genesis'), Sha256Hex]),
+  seq: z.int().nonnegative(),
+  format: z.literal(1),
+  at: z.iso.datetime(),
+};
+
+/** A file kept beside the chain; its digest is in the chain so a changed file is detected. */
+export const ArtifactSchema = z.strictObject({
+  /** Relative to the target's directory in the product home. */
+  path: z.string().min(1),
+  sha256: Sha256Hex,
+  bytes: z.int().nonnegative(),
+});
+export type Artifact = z.infer<typeof ArtifactSchema>;
+
+/** A torn final line found on opening and cut off before this record was appended. */
+export const TruncatedTailSchema = z.strictObject({
+  offset: z.int().nonnegative(),
+  bytes: z.int().positive(),
+  sha256: Sha256Hex,
+});
+
+/** Written and fsync'd before the spawn (R8.4): an attempt that has an intent was, or was about to be, run. */
+export const IntentRecordSchema = z.strictObject({
+  ...link,
+  kind: z.literal('intent'),
+  runId: z.string().min(1),
+  attempt: z.int().positive(),
+  target: z.strictObject({ path: z.string().min(1), key: z.string().min(1) }),
+  /** Resolved and recorded at run start (R8.6). */
+  baseCommit: CommitId,
+  branch: z.string().min(1),
+  workspace: z.string().min(1),
+  prompt: z.strictObject({ sha256: Sha256Hex, bytes: z.int().nonnegative() }),
+  artifacts: z.strictObject({ request: ArtifactSchema, prompt: ArtifactSchema }),
+  deadline: z.strictObject({ milliseconds: z.int().positive(), at: z.iso.datetime() }),
+  supervisor: z.strictObject({ pid: z.int().positive(), host: z.string() }),
+  posture: PostureSchema,
+  truncatedTail: z.union([z.literal('none'), TruncatedTailSchema]),
+});
+export type IntentRecord = z.infer<typeof IntentRecordSchema>;
+
+/** Appended after the attempt ends: the outcome statecraft classified, never the adapter's word (R8.2). */
+export const OutcomeRecordSchema = z.strictObject({
+  ...link,
+  kind: z.literal('outcome'),
+  runId: z.string().min(1),
+  attempt: z.int().positive(),
+  /** The sha256 of the intent line this outcome concludes. */
+  intent: Sha256Hex,
+  outcome: OutcomeSchema,
+  cause: InterruptionCauseSchema,
+  result: AttemptResultSchema,
+  headCommit: z.union([CommitId, NotRecordedSchema]),
+  /** Uncommitted changes left in the workspace at the end; `not-recorded` if git could not say. */
+  workspaceDirty: z.union([z.boolean(), NotRecordedSchema]),
+  artifacts: z.strictObject({
+    stream: z.union([ArtifactSchema, NotRecordedSchema]),
+    stderr: z.union([ArtifactSchema, NotRecordedSchema]),
+    result: ArtifactSchema,
+  }),
+  /** The per-attempt TMPDIR is removed after the attempt; a failure is evidence, not an outcome. */
+  temporaryDirectory: z.union([z.literal('removed'), z.strictObject({ notRemoved: z.string() })]),
+  posture: PostureSchema,
+});
+export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;
+
+export const ChainRecordSchema = z.discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema]);
+export type ChainRecord = z.infer<typeof ChainRecordSchema>;
+
+/** A record before it is linked: the chain supplies `prev`, `seq`, `format`. */
+export type UnlinkedRecord =
+  | Omit<IntentRecord, 'prev' | 'seq' | 'format'>
+  | Omit<OutcomeRecord, 'prev' | 'seq' | 'format'>;

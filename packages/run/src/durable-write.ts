@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { open, rename, unlink } from 'node:fs/promises';
+import { dirname, basename, join } from 'node:path';
+
+/**
+ * Writes a whole file durably: a temporary sibling is written and fsync'd, renamed over the
+ * name, and the directory fsync'd, so a crash leaves either nothing or the complete file
+ * (ARCHITECTURE: writes are atomic or append + fsync).
+ */
+export async function writeFileDurably(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
+  const handle = await open(temporary, 'wx', mode);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temporary, path);
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+  await syncDirectory(dirname(path));
+}
+
+/** Makes a directory entry (a created or renamed file) durable. */
+export async function syncDirectory(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Flushes a file another writer produced (the supervisor's stream files) before its digest is recorded. */
+export async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

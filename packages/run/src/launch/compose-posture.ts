@@ -1,0 +1,34 @@
+import type { AttemptResult } from '@statecraft/adapter';
+import type { EnvironmentRecord } from '@statecraft/environment';
+import type { RunPlan } from '../plan/plan-run.js';
+import type { Posture } from '../posture.js';
+
+/** The posture known before the spawn, carried on the intent (R6): what was applied is not yet known. */
+export function plannedPosture(plan: RunPlan, environment: EnvironmentRecord): Posture {
+  return {
+    adapter: plan.adapter,
+    qualification: plan.qualification,
+    capabilities: {
+      requested: { required: [...plan.negotiation.required], preferred: [...plan.negotiation.preferred] },
+      declared: [...plan.manifest.capabilities],
+      applied: 'not-recorded',
+      degraded: [...plan.negotiation.degraded],
+      notApplied: [],
+      unverifiableRefusalAccount: plan.negotiation.unverifiableRefusalAccount,
+    },
+    environment,
+    containment: plan.containment,
+    survivors: 'not-recorded',
+    coverage: plan.coverage,
+  };
+}
+
+/** The posture as the attempt ran it, carried on the outcome: applied tokens, containment used, survivors. */
+export function concludedPosture(planned: Posture, result: AttemptResult): Posture {
+  return {
+    ...planned,
+    capabilities: { ...planned.capabilities, applied: result.capabilities.applied, notApplied: result.capabilities.notApplied },
+    containment: result.containment,
+    survivors: result.survivors,
+  };
+}

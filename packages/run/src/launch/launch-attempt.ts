@@ -1,0 +1,233 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import {
+  ATTEMPT_TAG_VARIABLE,
+  classifyAttempt,
+  findAttemptProcesses,
+  superviseAdapter,
+  type AttemptResult,
+  type ProtocolEvent,
+  type SupervisedAttempt,
+} from '@statecraft/adapter';
+import { constructEnvironment } from '@statecraft/environment';
+import { appendRecord, type AppendedRecord, type ChainPosition } from '../chain/append-record.js';
+import { attemptArtifactNames } from '../chain/chain-paths.js';
+import { openChain } from '../chain/open-chain.js';
+import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
+import { writeFileDurably } from '../durable-write.js';
+import { acquireRepositoryLock, type LockHolder } from '../lock/repository-lock.js';
+import type { RunPlan } from '../plan/plan-run.js';
+import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
+import { newRunId } from '../run-id.js';
+import { prepareWorkspace, readWorkspaceHead, resolveBaseCommit } from '../workspace/prepare-workspace.js';
+import { digestWrittenArtifact, keepArtifact } from './artifacts.js';
+import { buildRequest } from './build-request.js';
+import { concludedPosture, plannedPosture } from './compose-posture.js';
+import { createAttemptTemporaryDirectory, removeAttemptTemporaryDirectory } from './temporary-directory.js';
+
+export interface LaunchHooks {
+  /** Each event of the trusted prefix, for the live status line. */
+  onEvent?: (event: ProtocolEvent) => void;
+  /** Called once the intent is durable and the child is about to be spawned. */
+  onIntent?: (intent: IntentRecord) => void;
+  /** The operator's interrupt: the attempt's tree is killed and the outcome is `cancelled` (R8.1). */
+  signal?: AbortSignal;
+}
+
+export type Launch =
+  | {
+      kind: 'concluded';
+      intent: AppendedRecord & { record: IntentRecord };
+      outcome: AppendedRecord & { record: OutcomeRecord };
+      /** A torn final line found on opening, cut before the intent was appended (R8.4). */
+      truncatedTail: IntentRecord['truncatedTail'];
+      /** A stale lock of a dead supervisor that was taken over. */
+      reclaimedLock: 'none' | LockHolder | 'unreadable';
+    }
+  | RunRefusal
+  | RunFailure;
+
+/**
+ * One attempt's life after planning: lock → base commit → workspace → environment → request →
+ * intent (fsync'd, R8.4) → spawn and supervise → classify (R8.2) → artifacts → outcome. Refusals
+ * before the intent append nothing; the lock is held throughout and released at the end.
+ */
+export async function launchAttempt(plan: RunPlan, hooks: LaunchHooks = {}): Promise<Launch> {
+  const retry = plan.retry;
+  const runId = retry === 'none' ? newRunId() : retry.firstIntent.runId;
+  const number = retry === 'none' ? 1 : retry.lastAttempt + 1;
+  const lock = await acquireRepositoryLock(plan.paths.lock, { runId, attempt: number });
+  if (lock.kind === 'refused') return refused('launch', 'live-attempt', lock.message, lock.holder);
+  try {
+    return await launchHoldingLock(plan, hooks, runId, number, lock.reclaimed);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function launchHoldingLock(
+  plan: RunPlan,
+  hooks: LaunchHooks,
+  runId: string,
+  number: number,
+  reclaimedLock: 'none' | LockHolder | 'unreadable',
+): Promise<Launch> {
+  // Re-read under the lock: the head may have moved since planning.
+  const opening = await openChain(plan.paths.chain);
+  if (opening.kind === 'unreadable') return { kind: 'failed', stage: 'intent', path: plan.paths.chain, message: opening.message, spawned: false };
+  if (opening.kind === 'broken') return refused('launch', 'chain-broken', opening.message, { path: opening.path, lineNumber: opening.lineNumber });
+
+  const base = plan.retry === 'none' ? await resolveBaseCommit(plan.target.path, plan.request.base ?? 'HEAD') : { kind: 'resolved' as const, commit: plan.retry.firstIntent.baseCommit };
+  if (base.kind === 'refused') return refused('launch', 'base-commit', `${base.message}; refused before spawn, nothing appended`, null);
+  const prepared = await prepareWorkspace({ target: plan.target, runId, baseCommit: base.commit, mode: plan.retry === 'none' ? 'new-run' : 'retry' });
+  if (prepared.kind === 'refused') return refused('launch', 'workspace', prepared.message, { path: prepared.path, reason: prepared.reason });
+  const workspace = prepared.workspace;
+  if (hooks.signal?.aborted === true) return refused('launch', 'cancelled', 'the operator interrupted before the spawn; nothing appended', null);
+
+  const names = attemptArtifactNames(runId, number);
+  const attemptTag = `statecraft-${runId}-${number}-${randomUUID()}`;
+  const temporaryDirectory = await createAttemptTemporaryDirectory(runId, number);
+  const environment = constructEnvironment(plan.selection, {
+    runId,
+    attempt: number,
+    temporaryDirectory,
+    extra: [{ name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group (R7.3)' }],
+  });
+  const posture = plannedPosture(plan, environment.record);
+
+  let intent: AppendedRecord & { record: IntentRecord };
+  let requestArtifact;
+  try {
+    await mkdir(plan.paths.attempt(runId, number), { recursive: true, mode: 0o700 });
+    await writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`);
+    const request = buildRequest(plan, { runId, number, workspace: workspace.path, baseCommit: base.commit }, new Date());
+    requestArtifact = await keepArtifact(plan.paths.directory, names.request, `${JSON.stringify(request, null, 2)}\n`);
+    const promptArtifact = await keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt);
+    const position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, torn: opening.torn };
+    const appended = await appendRecord(plan.paths.chain, position, {
+      kind: 'intent',
+      at: new Date().toISOString(),
+      runId,
+      attempt: number,
+      target: { path: plan.target.path, key: plan.target.key },
+      baseCommit: base.commit,
+      branch: workspace.branch,
+      workspace: workspace.path,
+      prompt: request.prompt,
+      artifacts: { request: requestArtifact, prompt: promptArtifact },
+      deadline: request.deadline,
+      supervisor: { pid: process.pid, host: hostname() },
+      posture,
+      truncatedTail: opening.torn,
+    });
+    intent = appended as AppendedRecord & { record: IntentRecord };
+  } catch (error) {
+    await removeAttemptTemporaryDirectory(temporaryDirectory);
+    return { kind: 'failed', stage: 'intent', path: plan.paths.directory, message: `cannot write the intent (${(error as Error).message}); nothing was spawned`, spawned: false, cause: error };
+  }
+  hooks.onIntent?.(intent.record);
+
+  const supervised = await superviseWithCancel(plan, hooks, {
+    workspace: workspace.path,
+    environment: environment.variables,
+    attemptTag,
+    requestFile: `${plan.paths.directory}/${names.request}`,
+    streamFile: `${plan.paths.directory}/${names.stream}`,
+    stderrFile: `${plan.paths.directory}/${names.stderr}`,
+  });
+  if (supervised.kind === 'refused') {
+    await removeAttemptTemporaryDirectory(temporaryDirectory);
+    return refused('launch', 'workspace', `${supervised.message} (the intent stays without an outcome)`, supervised);
+  }
+  if (supervised.kind === 'failed') {
+    await removeAttemptTemporaryDirectory(temporaryDirectory);
+    return { kind: 'failed', stage: 'spawn', path: plan.adapter.path, message: `${supervised.message}; the intent stays without an outcome`, spawned: false, cause: supervised.cause };
+  }
+
+  const classified = classifyAttempt(supervised.attempt, { manifest: plan.manifest, negotiation: plan.negotiation, adapter: { name: plan.adapter.name, version: plan.adapter.version, digest: plan.adapter.digest } });
+  // The adapter never produces `cancelled`; only the operator's interrupt does (R8.1).
+  const result: AttemptResult = supervised.cancelled ? { ...classified, outcome: 'cancelled', cause: 'operator-cancel' } : classified;
+
+  try {
+    const resultArtifact = await keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`);
+    const [stream, stderr] = await Promise.all([
+      digestWrittenArtifact(plan.paths.directory, names.stream),
+      digestWrittenArtifact(plan.paths.directory, names.stderr),
+    ]);
+    const temporary = await removeAttemptTemporaryDirectory(temporaryDirectory);
+    const head = await readWorkspaceHead(workspace.path);
+    const appended = await appendRecord(plan.paths.chain, intent.position, {
+      kind: 'outcome',
+      at: new Date().toISOString(),
+      runId,
+      attempt: number,
+      intent: intent.digest,
+      outcome: result.outcome,
+      cause: result.cause,
+      result,
+      headCommit: head.head,
+      workspaceDirty: head.dirty,
+      artifacts: { stream, stderr, result: resultArtifact },
+      temporaryDirectory: temporary,
+      posture: concludedPosture(posture, result),
+    });
+    return {
+      kind: 'concluded',
+      intent,
+      outcome: appended as AppendedRecord & { record: OutcomeRecord },
+      truncatedTail: opening.torn,
+      reclaimedLock,
+    };
+  } catch (error) {
+    return { kind: 'failed', stage: 'outcome', path: plan.paths.directory, message: `cannot write the outcome (${(error as Error).message}); the attempt ran and its intent stays without an outcome`, spawned: true, cause: error };
+  }
+}
+
+type Supervised =
+  | { kind: 'supervised'; attempt: SupervisedAttempt; cancelled: boolean }
+  | { kind: 'refused'; message: string; path: string }
+  | { kind: 'failed'; message: string; cause: unknown };
+
+/**
+ * Supervises the adapter; an operator interrupt kills every process carrying the attempt tag,
+ * so the supervisor sees the tree end and returns what it read, and the outcome is `cancelled`.
+ */
+async function superviseWithCancel(
+  plan: RunPlan,
+  hooks: LaunchHooks,
+  files: { workspace: string; environment: Record<string, string>; attemptTag: string; requestFile: string; streamFile: string; stderrFile: string },
+): Promise<Supervised> {
+  let cancelled = false;
+  const cancel = (): void => {
+    cancelled = true;
+    for (const pid of findAttemptProcesses(files.attemptTag)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone; the supervisor's survivor probe reports anything that is not.
+      }
+    }
+  };
+  hooks.signal?.addEventListener('abort', cancel, { once: true });
+  try {
+    const answer = await superviseAdapter({
+      executable: plan.adapter.path,
+      args: ['run', '--request', files.requestFile],
+      workspace: files.workspace,
+      environment: files.environment,
+      prompt: plan.request.prompt,
+      deadlineMs: plan.request.deadlineMs,
+      attemptTag: files.attemptTag,
+      streamFile: files.streamFile,
+      stderrFile: files.stderrFile,
+      ...(hooks.onEvent === undefined ? {} : { onEvent: hooks.onEvent }),
+    });
+    if (answer.kind === 'refused') return { kind: 'refused', message: answer.message, path: answer.path };
+    return { kind: 'supervised', attempt: answer.attempt, cancelled };
+  } catch (error) {
+    return { kind: 'failed', message: `could not start the adapter ${plan.adapter.path}: ${(error as Error).message}`, cause: error };
+  } finally {
+    hooks.signal?.removeEventListener('abort', cancel);
+  }
+}

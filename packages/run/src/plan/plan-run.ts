@@ -1,0 +1,151 @@
+import { access, constants, stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import {
+  chooseContainment,
+  digestFile,
+  negotiateCapabilities,
+  readManifest,
+  sidecarManifestPath,
+  type AdapterIdentity,
+  type CapabilityToken,
+  type Containment,
+  type Manifest,
+  type Negotiation,
+} from '@statecraft/adapter';
+import { productHomeLayout, selectPassedNames, type NameSelection } from '@statecraft/environment';
+import { chainPaths, type ChainPaths } from '../chain/chain-paths.js';
+import { openChain, type ChainEntry } from '../chain/open-chain.js';
+import type { IntentRecord } from '../chain/record-schemas.js';
+import type { CoverageVerdict, QualificationLabel } from '../posture.js';
+import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
+import { isRunId } from '../run-id.js';
+import { resolveTarget, type ResolvedTarget } from '../workspace/resolve-target.js';
+import { labelQualification } from './label-qualification.js';
+import { planCommandCoverage } from './plan-coverage.js';
+
+/** What the operator asked for (`statecraft run`). */
+export interface RunRequest {
+  /** The product home (R8.4). */
+  home: string;
+  target: string;
+  adapter: { executable: string; manifest?: string };
+  /** A provider executable to name in the request; the adapter resolves its own when absent. */
+  provider?: string;
+  prompt: string;
+  required: readonly CapabilityToken[];
+  preferred: readonly CapabilityToken[];
+  deadlineMs: number;
+  maxTurns: number | null;
+  allow: readonly string[];
+  deny: readonly string[];
+  /** Extra names the operator asks to pass into the child (`--pass`). */
+  pass: readonly string[];
+  /** Retry an existing run: a new attempt in its workspace, at its base (R8.5). */
+  retryOf?: string;
+  /** The revision the workspace is based on; default HEAD, resolved and recorded at launch. */
+  base?: string;
+  spec?: string;
+  /** The operator's environment: only allowlisted names are read from it (R5.1). */
+  source: Readonly<Record<string, string | undefined>>;
+}
+
+/** Everything decided before anything is appended (issue 3, item 2). */
+export interface RunPlan {
+  request: RunRequest;
+  target: ResolvedTarget;
+  paths: ChainPaths;
+  adapter: AdapterIdentity & { path: string };
+  manifest: Manifest;
+  negotiation: Extract<Negotiation, { kind: 'negotiated' }>;
+  qualification: QualificationLabel;
+  selection: Extract<NameSelection, { kind: 'selected' }>;
+  coverage: CoverageVerdict;
+  containment: Containment;
+  /** For a retry: the run's first intent, whose base commit and workspace the attempt reuses. */
+  retry: 'none' | { firstIntent: IntentRecord; lastAttempt: number };
+}
+
+export type Planning = { kind: 'planned'; plan: RunPlan } | RunRefusal | RunFailure;
+
+/**
+ * Plans one attempt without appending or spawning anything: resolve the target, read the
+ * manifest (nothing executed, R2.2), negotiate the tokens (R2.3), label the qualification
+ * (R3.2), select the environment's names and refuse credentials (R5.2), compare command
+ * coverage (R9, a seam for now), and open the chain (a broken one refuses, R8.4).
+ */
+export async function planRun(request: RunRequest): Promise<Planning> {
+  const resolution = await resolveTarget(request.target);
+  if (resolution.kind === 'refused') return refused('plan', 'target', `${resolution.message}; refused before spawn, nothing appended`, resolution);
+  const target = resolution.target;
+
+  const executable = isAbsolute(request.adapter.executable) ? request.adapter.executable : resolve(request.adapter.executable);
+  const usable = await checkAdapterExecutable(executable);
+  if (usable !== 'usable') return refused('plan', 'adapter', `${executable}: ${usable}; refused before spawn, nothing appended`, { path: executable });
+  const manifestPath = request.adapter.manifest ?? sidecarManifestPath(executable);
+  const reading = await readManifest(manifestPath);
+  if (reading.kind === 'refused') return refused('plan', 'manifest', `${reading.message}; refused before spawn, nothing appended`, reading);
+  const manifest = reading.manifest;
+
+  const negotiation = negotiateCapabilities(manifest, request.required, request.preferred);
+  if (negotiation.kind === 'refused') return refused('plan', 'negotiation', negotiation.message, negotiation);
+
+  const selection = selectPassedNames({ source: request.source, adapterPass: manifest.environment?.pass ?? [], operatorPass: request.pass });
+  if (selection.kind === 'refused') {
+    return refused('plan', 'environment', `${selection.message}\nrefused before spawn, nothing appended`, { state: 'refused', refusals: selection.refusals });
+  }
+
+  const coverage = await planCommandCoverage({ targetPath: target.path, spec: request.spec, requiresCommands: manifest.requiresCommands });
+  if (coverage.kind === 'refused') return refused('plan', 'coverage', coverage.message, coverage.detail);
+
+  const paths = chainPaths(productHomeLayout(request.home).target(target.key));
+  const opening = await openChain(paths.chain);
+  if (opening.kind === 'unreadable') return { kind: 'failed', stage: 'plan', path: paths.chain, message: opening.message, spawned: false };
+  if (opening.kind === 'broken') return refused('plan', 'chain-broken', opening.message, { path: opening.path, lineNumber: opening.lineNumber, reason: opening.reason });
+
+  let retry: RunPlan['retry'] = 'none';
+  if (request.retryOf !== undefined) {
+    const found = findRun(opening.entries, request.retryOf);
+    if (found === undefined) {
+      return refused('plan', 'unknown-run', `run ${request.retryOf} has no record for ${target.path}; refused, nothing appended`, { runId: request.retryOf });
+    }
+    retry = found;
+  }
+
+  let digest: string;
+  try {
+    digest = await digestFile(executable);
+  } catch (error) {
+    return { kind: 'failed', stage: 'plan', path: executable, message: `cannot read the adapter to digest it (${(error as Error).message})`, spawned: false };
+  }
+  const adapter = { name: manifest.name, version: manifest.version, digest, path: executable };
+  const qualification = await labelQualification(request.home, adapter);
+  const { containment } = await chooseContainment('auto');
+  return {
+    kind: 'planned',
+    plan: { request, target, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, containment, retry },
+  };
+}
+
+async function checkAdapterExecutable(path: string): Promise<'usable' | string> {
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined) return 'no adapter executable here';
+  if (!info.isFile()) return 'the adapter is not a file';
+  try {
+    await access(path, constants.X_OK);
+  } catch {
+    return 'the adapter is not executable';
+  }
+  return 'usable';
+}
+
+function findRun(entries: readonly ChainEntry[], runId: string): { firstIntent: IntentRecord; lastAttempt: number } | undefined {
+  if (!isRunId(runId)) return undefined;
+  let firstIntent: IntentRecord | undefined;
+  let lastAttempt = 0;
+  for (const { record } of entries) {
+    if (record.runId !== runId || record.kind !== 'intent') continue;
+    firstIntent ??= record;
+    lastAttempt = Math.max(lastAttempt, record.attempt);
+  }
+  return firstIntent === undefined ? undefined : { firstIntent, lastAttempt };
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { AdapterIdentitySchema, CapabilityListSchema, ContainmentSchema, NotRecordedSchema, SurvivorSchema } from '@statecraft/adapter';
+import { EnvironmentRecordSchema } from '@statecraft/environment';
+
+/** R3.2: an adapter with no matching record runs, labelled `unqualified`; never refused for that. */
+export const QualificationLabelSchema = z.strictObject({
+  verdict: z.enum(['qualified', 'unqualified']),
+  /** Why, in a sentence: which record matched, or why none did. */
+  reason: z.string().min(1),
+});
+export type QualificationLabel = z.infer<typeof QualificationLabelSchema>;
+
+/**
+ * The command-coverage verdict (R9.3). `not-checked`: the comparison was not made for this
+ * attempt. Loose, so the coverage check can add its own fields without a change here.
+ */
+export const CoverageVerdictSchema = z.looseObject({
+  verdict: z.enum(['not-checked', 'refused', 'partial', 'direct', 'not-applicable']),
+});
+export type CoverageVerdict = z.infer<typeof CoverageVerdictSchema>;
+
+/**
+ * The posture an attempt ran with (R6): carried on every intent and outcome record and in
+ * every answer, so an operator never has to ask what posture a run had.
+ */
+export const PostureSchema = z.strictObject({
+  adapter: AdapterIdentitySchema.extend({
+    /** The executable that was run, as an absolute path. */
+    path: z.string().min(1),
+  }),
+  qualification: QualificationLabelSchema,
+  capabilities: z.strictObject({
+    requested: z.strictObject({ required: CapabilityListSchema, preferred: CapabilityListSchema }),
+    declared: CapabilityListSchema,
+    /** What the init event said was applied; `not-recorded` before the spawn or with no init. */
+    applied: z.union([CapabilityListSchema, NotRecordedSchema]),
+    degraded: CapabilityListSchema,
+    /** Declared by the manifest but not applied according to init (R2.4). */
+    notApplied: CapabilityListSchema,
+    unverifiableRefusalAccount: z.boolean(),
+  }),
+  environment: EnvironmentRecordSchema,
+  /** The mechanism probed before the spawn (intent) or reported by the supervisor (outcome). */
+  containment: ContainmentSchema,
+  /** Processes alive after the kill and the reaping wait; `not-recorded` until the attempt ends. */
+  survivors: z.union([z.array(SurvivorSchema), NotRecordedSchema]),
+  coverage: CoverageVerdictSchema,
+});
+export type Posture = z.infer<typeof PostureSchema>;

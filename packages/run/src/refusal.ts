@@ -1,0 +1,41 @@
+/**
+ * Why a run was refused before anything was spawned or appended (exit 2), or failed on i/o
+ * (exit 4). Values, not exceptions (STYLE.md practice 3); each message names the thing refused.
+ */
+export type RefusalReason =
+  | 'target'
+  | 'adapter'
+  | 'manifest'
+  | 'negotiation'
+  | 'environment'
+  | 'coverage'
+  | 'chain-broken'
+  | 'unknown-run'
+  | 'base-commit'
+  | 'live-attempt'
+  | 'workspace'
+  | 'cancelled';
+
+export interface RunRefusal {
+  kind: 'refused';
+  stage: 'plan' | 'launch';
+  reason: RefusalReason;
+  /** Names what was refused and says that nothing was spawned and nothing appended. */
+  message: string;
+  /** Structured evidence for `--json` (the missing tokens, the live holder, the refused names …). */
+  detail: unknown;
+}
+
+/** An i/o failure (exit 4), naming the path; `spawned` says whether an attempt ran before it. */
+export interface RunFailure {
+  kind: 'failed';
+  stage: 'plan' | 'intent' | 'spawn' | 'outcome';
+  path: string;
+  message: string;
+  spawned: boolean;
+  cause?: unknown;
+}
+
+export function refused(stage: RunRefusal['stage'], reason: RefusalReason, message: string, detail: unknown = null): RunRefusal {
+  return { kind: 'refused', stage, reason, message, detail };
+}

@@ -1,0 +1,95 @@
+import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runGit } from './git.js';
+import { STATE_DIRECTORY, excludeStateDirectory } from './exclude-state.js';
+import type { ResolvedTarget } from './resolve-target.js';
+
+export interface WorkspaceRequest {
+  target: ResolvedTarget;
+  runId: string;
+  baseCommit: string;
+  /** A retry of an existing run reuses its workspace (R8.6); a new run must find the place empty. */
+  mode: 'new-run' | 'retry';
+}
+
+export interface PreparedWorkspace {
+  path: string;
+  branch: string;
+  /** `created`: a new worktree; `reused`: the run's own worktree, found in place; `restored`: re-added from the run's branch. */
+  how: 'created' | 'reused' | 'restored';
+}
+
+export type WorkspacePreparation =
+  | { kind: 'prepared'; workspace: PreparedWorkspace }
+  | { kind: 'refused'; reason: 'foreign-directory' | 'branch-exists' | 'git-failed'; path: string; message: string };
+
+/** The run's workspace directory and branch names, derived from the run id. */
+export function workspaceLocation(targetPath: string, runId: string): { path: string; branch: string } {
+  return { path: join(targetPath, STATE_DIRECTORY, 'workspaces', runId), branch: `statecraft/${runId}` };
+}
+
+/**
+ * Prepares the attempt's workspace (R8.6): a git worktree of the target at the recorded base
+ * commit, on the run's own branch, under `.statecraft/state/` (kept out of git). The operator's
+ * checkout is not modified: worktree bookkeeping lives in the git directory, and the exclude
+ * pattern in `info/exclude`. Anything at the workspace path that is not this run's worktree is
+ * refused by name, never removed.
+ */
+export async function prepareWorkspace(request: WorkspaceRequest): Promise<WorkspacePreparation> {
+  const { path, branch } = workspaceLocation(request.target.path, request.runId);
+  await excludeStateDirectory(request.target.path);
+  const existing = await lstat(path).catch(() => 'absent' as const);
+  if (existing !== 'absent') {
+    if (request.mode === 'retry' && existing.isDirectory() && (await isThisRunsWorktree(request.target, path, branch))) {
+      return { kind: 'prepared', workspace: { path, branch, how: 'reused' } };
+    }
+    return {
+      kind: 'refused',
+      reason: 'foreign-directory',
+      path,
+      message: `${path}: something that is not run ${request.runId}'s worktree is already there; refused, nothing was removed`,
+    };
+  }
+  const branchExists = (await runGit(request.target.path, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
+  if (branchExists && request.mode === 'new-run') {
+    return { kind: 'refused', reason: 'branch-exists', path, message: `branch ${branch} already exists in ${request.target.path}; refused, nothing was changed` };
+  }
+  await mkdir(join(request.target.path, STATE_DIRECTORY, 'workspaces'), { recursive: true });
+  // A retry whose worktree was deleted is restored from the run's branch, keeping its commits.
+  await runGit(request.target.path, ['worktree', 'prune']);
+  const args = branchExists ? ['worktree', 'add', path, branch] : ['worktree', 'add', '--no-track', '-b', branch, path, request.baseCommit];
+  const added = await runGit(request.target.path, args);
+  if (!added.ok) {
+    return { kind: 'refused', reason: 'git-failed', path, message: `${path}: git worktree add failed: ${added.stderr}` };
+  }
+  return { kind: 'prepared', workspace: { path: await realpath(path), branch, how: branchExists ? 'restored' : 'created' } };
+}
+
+/** The directory is a worktree of this very repository with the run's branch checked out. */
+async function isThisRunsWorktree(target: ResolvedTarget, path: string, branch: string): Promise<boolean> {
+  const topLevel = await runGit(path, ['rev-parse', '--show-toplevel']);
+  const common = await runGit(path, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
+  const head = await runGit(path, ['symbolic-ref', '--quiet', 'HEAD']);
+  if (!topLevel.ok || !common.ok || !head.ok) return false;
+  const [realTop, realPath, realCommon] = await Promise.all([realpath(topLevel.stdout), realpath(path), realpath(common.stdout)]);
+  return realTop === realPath && realCommon === target.commonDirectory && head.stdout === `refs/heads/${branch}`;
+}
+
+/** Resolves the base commit at run start (R8.6); refuses when the target has no such commit. */
+export async function resolveBaseCommit(
+  targetPath: string,
+  revision: string,
+): Promise<{ kind: 'resolved'; commit: string } | { kind: 'refused'; message: string }> {
+  const answer = await runGit(targetPath, ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`]);
+  if (!answer.ok || answer.stdout === '') {
+    return { kind: 'refused', message: `${targetPath}: revision ${revision} does not name a commit (a workspace needs a base commit)` };
+  }
+  return { kind: 'resolved', commit: answer.stdout };
+}
+
+/** The workspace's HEAD and whether it has uncommitted changes, read after the attempt. */
+export async function readWorkspaceHead(path: string): Promise<{ head: string | 'not-recorded'; dirty: boolean | 'not-recorded' }> {
+  const head = await runGit(path, ['rev-parse', '--verify', '--quiet', 'HEAD']);
+  const status = await runGit(path, ['status', '--porcelain', '--untracked-files=all']);
+  return { head: head.ok && head.stdout !== '' ? head.stdout : 'not-recorded', dirty: status.ok ? status.stdout !== '' : 'not-recorded' };
+}
