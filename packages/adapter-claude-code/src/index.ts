@@ -1,4 +1,46 @@
 /**
- * @statecraft/adapter-claude-code — (being built).
+ * @statecraft/adapter-claude-code — the first provider behind the seam: an adapter executable
+ * that runs Claude Code (`claude --print --output-format stream-json …`) and speaks the protocol.
+ *
+ * Modules:
+ * - manifest.ts                     the manifest: tokens, commands, credential path, managed paths, prerequisites (R10.5, R10.6)
+ * - paths.ts                        where the bundled executable, scenarios, recorded streams and the pinned claude live
+ * - adapter/main.ts                 the executable's entry: `run --request <file>`, prompt on stdin
+ * - adapter/start-session.ts        request → provider → settings file → argv → session
+ * - adapter/provider.ts             resolves `claude` on the constructed PATH; version and digest (R10.7)
+ * - adapter/settings-document.ts    allow/deny rules and hooks as a Claude Code settings document (R10.1)
+ * - adapter/settings-file.ts        the private, exclusive, 0600 settings file outside the workspace (R10.1)
+ * - adapter/argv.ts                 claude's argv; refuses a second --settings (R10.1)
+ * - adapter/run-session.ts          spawns claude, feeds the prompt, translates, cleans up
+ * - adapter/native-events.ts        the native stream-json shapes the mapping reads
+ * - adapter/native-stream-mapper.ts native events → protocol events (R10.2, R10.3)
+ * - adapter/terminal-state.ts       the provider's ending in neutral terms (R10.4)
+ * - adapter/event-writer.ts         NDJSON out, protocol + seq stamped, schema-checked
+ * - model-double/*                  a scripted Anthropic Messages API server on 127.0.0.1 (tests, the suite)
+ * - suite-driver.ts                 how the negative suite provokes this adapter (live and replayed)
+ *
+ * What this package does not claim: that the session cannot write outside the workspace
+ * (`workspace-write` is not declared; FACTS.md item 12); that the allowlist in force is observable
+ * (it is recorded `not-recorded`, R10.3); containment of hostile code (R5.3).
  */
-export {};
+export { CLAUDE_CODE_MANIFEST } from './manifest.js';
+export {
+  CLAUDE_CODE_ADAPTER_FILE,
+  claudeCodeAdapterPath,
+  scenariosDirectory,
+  scenarioPath,
+  recordedStreamsDirectory,
+  replayClaudePath,
+  pinnedClaudePath,
+} from './paths.js';
+export { buildClaudeArgv, BASE_CLAUDE_ARGS } from './adapter/argv.js';
+export type { ClaudeArgv, ClaudeInvocation } from './adapter/argv.js';
+export { settingsDocumentFor } from './adapter/settings-document.js';
+export type { ClaudeSettingsDocument } from './adapter/settings-document.js';
+export { terminalStateFor } from './adapter/terminal-state.js';
+export { NativeStreamMapper } from './adapter/native-stream-mapper.js';
+export type { MappedLine, MapperContext } from './adapter/native-stream-mapper.js';
+export { startModelDouble, MODEL_DOUBLE_API_KEY } from './model-double/server.js';
+export type { ModelDouble, DoubleRequestLog } from './model-double/server.js';
+export { loadScenario, ScenarioSchema, ScriptedReplySchema } from './model-double/scenario.js';
+export type { Scenario, ScriptedReply } from './model-double/scenario.js';

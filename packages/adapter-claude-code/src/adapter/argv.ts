@@ -1,0 +1,45 @@
+/** What the provider invocation is built from: the request's limits, already checked. */
+export interface ClaudeInvocation {
+  /** The private settings file carrying allow and deny rules and hooks (R10.1). */
+  settingsPath: string;
+  maxTurns: number | null;
+  removeTools: readonly string[];
+  /** Arguments added by the caller (tests); each is checked like the rest. */
+  extraArgs?: readonly string[];
+}
+
+export type ClaudeArgv =
+  | { kind: 'argv'; argv: string[] }
+  | { kind: 'refused'; reason: 'second-settings' | 'option-like-value'; message: string };
+
+/** Always passed: print mode, the structured stream, and hook events (FACTS.md item 8). */
+export const BASE_CLAUDE_ARGS = ['--print', '--output-format', 'stream-json', '--verbose', '--include-hook-events'] as const;
+
+function isSettingsFlag(arg: string): boolean {
+  return arg === '--settings' || arg.startsWith('--settings=');
+}
+
+/**
+ * Builds claude's argv (no shell, no prompt: the prompt goes on stdin, R1.3). Refuses a second
+ * `--settings` (R10.1): a later settings document could quietly replace the deny rules. A value
+ * starting with `-` is refused too, because claude would read it as an option (a tool named
+ * `--settings` would smuggle in exactly that second document).
+ */
+export function buildClaudeArgv(invocation: ClaudeInvocation): ClaudeArgv {
+  const values = [...invocation.removeTools];
+  for (const value of values) {
+    if (value.startsWith('-')) {
+      return { kind: 'refused', reason: 'option-like-value', message: `tool name ${JSON.stringify(value)} starts with "-" and would be read as an option; refused` };
+    }
+  }
+  const argv: string[] = [...BASE_CLAUDE_ARGS, '--settings', invocation.settingsPath];
+  if (invocation.maxTurns !== null) argv.push('--max-turns', String(invocation.maxTurns));
+  // Removal leaves no refusal record (R10.3): it is only for tools the request removes outright.
+  if (values.length > 0) argv.push('--disallowedTools', ...values);
+  argv.push(...(invocation.extraArgs ?? []));
+  const settingsFlags = argv.filter(isSettingsFlag).length;
+  if (settingsFlags > 1) {
+    return { kind: 'refused', reason: 'second-settings', message: `the invocation carries ${settingsFlags} --settings options; only the adapter's private settings file may be given (R10.1)` };
+  }
+  return { kind: 'argv', argv };
+}

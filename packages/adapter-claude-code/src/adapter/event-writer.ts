@@ -1,0 +1,35 @@
+import { EventSchema, PROTOCOL_VERSION } from '@statecraft/adapter';
+import type { EventDraft } from './event-draft.js';
+
+/**
+ * Writes protocol events to stdout as NDJSON, stamping `protocol` and a rising `seq` (R1.2).
+ * Each event is checked against the seam's schema first: an adapter bug must not reach the
+ * supervisor as a plausible event. On Linux, stdout to a pipe or file is written synchronously, so a signal cannot cut a line in half.
+ */
+export class EventWriter {
+  private seq = 0;
+
+  write(draft: EventDraft): void {
+    const event = EventSchema.parse({ ...draft, protocol: PROTOCOL_VERSION, seq: this.seq });
+    this.seq += 1;
+    writeLine(`${JSON.stringify(event)}\n`);
+  }
+
+  get written(): number {
+    return this.seq;
+  }
+
+  /**
+   * A provider line the adapter cannot stand behind ends its stream with a line that is
+   * deliberately not JSON, so the supervisor's own reader reports the stream `malformed` and
+   * keeps the line (R7.5); the offending native line is quoted, cut at 4 KiB.
+   */
+  writeMalformed(nativeLineNumber: number, reason: string, line: string): void {
+    const excerpt = line.length > 4096 ? `${line.slice(0, 4096)}…` : line;
+    writeLine(`malformed provider stream: native line ${nativeLineNumber}: ${reason}: ${excerpt.replace(/[\r\n]/g, ' ')}\n`);
+  }
+}
+
+function writeLine(text: string): void {
+  process.stdout.write(text);
+}

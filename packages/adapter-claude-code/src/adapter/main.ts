@@ -1,0 +1,26 @@
+/**
+ * The Claude Code adapter executable (bundled into one file): `run --request <file>`, the prompt
+ * on stdin, protocol events on stdout (R1.2). Usage errors go to stderr with exit status 3;
+ * everything after the request is read is spoken in the protocol.
+ */
+import { CLAUDE_CODE_MANIFEST } from '../manifest.js';
+import { EventWriter } from './event-writer.js';
+import { startSession } from './start-session.js';
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [verb, flag, requestPath, ...rest] = argv;
+  if (verb !== 'run' || flag !== '--request' || requestPath === undefined || rest.length > 0) {
+    process.stderr.write('usage: statecraft-adapter-claude-code run --request <file>   (the prompt on stdin)\n');
+    return 3;
+  }
+  const prompt = await readStdin();
+  return startSession(CLAUDE_CODE_MANIFEST, requestPath, prompt, new EventWriter());
+}
+
+process.exitCode = await main(process.argv.slice(2));

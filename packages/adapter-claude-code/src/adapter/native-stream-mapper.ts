@@ -1,0 +1,159 @@
+import type { CapabilityToken, ProviderIdentity } from '@statecraft/adapter';
+import type { EventDraft } from './event-draft.js';
+import {
+  NativeAssistantSchema,
+  NativeInitSchema,
+  NativeLineSchema,
+  NativeResultSchema,
+} from './native-events.js';
+import type { NativeInit, NativeResult } from './native-events.js';
+import { terminalStateFor } from './terminal-state.js';
+
+export interface MapperContext {
+  adapter: { name: string; version: string };
+  provider: ProviderIdentity;
+  requested: CapabilityToken[];
+  /** What this invocation wired up (settings file, hook events, turn cap flag, stream parsing). */
+  applied: CapabilityToken[];
+}
+
+/** What one native line became. `ending` events (refusals, then the result) are held by the caller until claude exits. */
+export type MappedLine =
+  | { kind: 'events'; events: EventDraft[] }
+  | { kind: 'ending'; events: EventDraft[] }
+  | { kind: 'malformed'; reason: string }
+  | { kind: 'ignored' };
+
+/** Progress kinds for native `system` subtypes; the rest are `notice`. */
+const SYSTEM_KINDS: Readonly<Record<string, string>> = {
+  hook_started: 'hook',
+  hook_response: 'hook',
+  // The mid-stream notice of a denial: progress, never counted (the terminal list is, R10.2).
+  permission_denied: 'permission-denied-notice',
+};
+
+/**
+ * Maps Claude Code's native stream-json onto protocol events (R10.2, R10.3), one line at a
+ * time. Lines before `system/init` are held so the init is always first; after the terminal
+ * `result` nothing is mapped. A line that is not JSON, or a `result` lacking what the ending is
+ * read from, is `malformed`: the adapter cannot stand behind anything it would emit for it.
+ */
+export class NativeStreamMapper {
+  private init: NativeInit | undefined;
+  private readonly held: EventDraft[] = [];
+  private ended = false;
+
+  constructor(private readonly context: MapperContext) {}
+
+  get sawInit(): boolean {
+    return this.init !== undefined;
+  }
+
+  mapLine(line: string): MappedLine {
+    if (this.ended || line.trim() === '') return { kind: 'ignored' };
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (error) {
+      return { kind: 'malformed', reason: `not JSON (${(error as Error).message})` };
+    }
+    const native = NativeLineSchema.safeParse(json);
+    if (!native.success) return { kind: 'malformed', reason: 'not an object with a "type"' };
+    const { type, subtype } = native.data;
+    if (type === 'system' && subtype === 'init') return this.mapInit(json);
+    if (type === 'result') return this.mapResult(json);
+    return this.release([this.progressFor(type, subtype, json)]);
+  }
+
+  /** At the end of a native stream that never sent its init: an init naming what is unknown, then what was held. */
+  finish(): EventDraft[] {
+    if (this.init !== undefined) return [];
+    this.init = { type: 'system', subtype: 'init', tools: [] };
+    return [this.initEvent(undefined), ...this.held.splice(0)];
+  }
+
+  private mapInit(json: unknown): MappedLine {
+    const parsed = NativeInitSchema.safeParse(json);
+    if (!parsed.success) return { kind: 'malformed', reason: 'a system/init event without its tool list' };
+    if (this.init !== undefined) return this.release([this.progressFor('system', 'init', json)]);
+    this.init = parsed.data;
+    return { kind: 'events', events: [this.initEvent(parsed.data), ...this.held.splice(0)] };
+  }
+
+  private mapResult(json: unknown): MappedLine {
+    const parsed = NativeResultSchema.safeParse(json);
+    if (!parsed.success) return { kind: 'malformed', reason: 'a result event without subtype, is_error and permission_denials' };
+    this.ended = true;
+    const before = this.init === undefined ? this.finish() : [];
+    return { kind: 'ending', events: [...before, ...this.refusalsFor(parsed.data), this.resultFor(parsed.data)] };
+  }
+
+  private release(events: EventDraft[]): MappedLine {
+    if (this.init === undefined) {
+      this.held.push(...events);
+      return { kind: 'events', events: [] };
+    }
+    return { kind: 'events', events };
+  }
+
+  private initEvent(init: NativeInit | undefined): EventDraft {
+    const detail: Record<string, unknown> = {};
+    if (init !== undefined) {
+      const { model, permissionMode, cwd, apiKeySource, claude_code_version, session_id } = init;
+      Object.assign(detail, { model, permissionMode, cwd, apiKeySource, claudeCodeVersion: claude_code_version, sessionId: session_id });
+    } else detail.missing = 'the provider stream ended without a system/init event';
+    return {
+      type: 'init',
+      adapter: this.context.adapter,
+      provider: this.context.provider,
+      requested: { capabilities: this.context.requested },
+      // Without the provider's init nothing was confirmed applied (R2.4).
+      applied: {
+        capabilities: init === undefined ? [] : this.context.applied,
+        tools: init === undefined ? 'not-recorded' : init.tools,
+        // Claude Code does not report the allowlist in force; never restate the request (R10.3).
+        allowlist: 'not-recorded',
+      },
+      detail: JSON.parse(JSON.stringify(detail)) as Record<string, unknown>,
+    };
+  }
+
+  private progressFor(type: string, subtype: string | undefined, json: unknown): EventDraft {
+    if (type === 'assistant') {
+      const assistant = NativeAssistantSchema.safeParse(json);
+      const tools = assistant.success
+        ? assistant.data.message.content.filter((block) => block.type === 'tool_use' && block.name !== undefined).map((block) => block.name as string)
+        : [];
+      return { type: 'progress', kind: tools.length > 0 ? 'tool-use' : 'message', tools, detail: json };
+    }
+    if (type === 'user') return { type: 'progress', kind: 'tool-result', tools: [], detail: json };
+    if (type === 'system') return { type: 'progress', kind: SYSTEM_KINDS[subtype ?? ''] ?? 'notice', tools: [], detail: json };
+    return { type: 'progress', kind: 'native', tools: [], detail: json };
+  }
+
+  /** One refusal per terminal denial, verbatim and once (R10.2); the supervisor counts them (R1.4). */
+  private refusalsFor(result: NativeResult): EventDraft[] {
+    return result.permission_denials.map((denial) => ({
+      type: 'refusal' as const,
+      tool: typeof denial.tool_name === 'string' && denial.tool_name !== '' ? denial.tool_name : ('not-recorded' as const),
+      verbatim: denial,
+    }));
+  }
+
+  private resultFor(result: NativeResult): EventDraft {
+    const detail: Record<string, unknown> = { permission_denials: result.permission_denials };
+    for (const key of ['num_turns', 'total_cost_usd', 'usage', 'api_error_status', 'stop_reason'] as const) {
+      if (result[key] !== undefined) detail[key] = result[key];
+    }
+    const draft: EventDraft = {
+      type: 'result',
+      terminal: terminalStateFor(result),
+      claim: { status: result.subtype, isError: result.is_error, reason: result.terminal_reason ?? 'not-recorded', detail },
+      turns: result.num_turns ?? 'not-recorded',
+    };
+    // An absent cost is omitted, so the supervisor records `unknown`, never zero (R4 row 5).
+    if (result.total_cost_usd !== undefined) draft.cost = { usd: result.total_cost_usd };
+    if (result.usage !== undefined) draft.usage = result.usage;
+    return draft;
+  }
+}

@@ -1,0 +1,51 @@
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { digestFile } from '@statecraft/adapter';
+import type { ProviderIdentity } from '@statecraft/adapter';
+
+export type ProviderResolution =
+  | { kind: 'resolved'; executable: string; identity: ProviderIdentity }
+  | { kind: 'not-found'; message: string };
+
+function isExecutableFile(path: string): boolean {
+  try {
+    if (!statSync(path).isFile()) return false;
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `claude` on the constructed PATH, the way a shell would find it; nothing else is searched. */
+function findOnPath(name: string, path: string | undefined): string | undefined {
+  for (const directory of (path ?? '').split(delimiter)) {
+    if (directory === '' || !isAbsolute(directory)) continue;
+    const candidate = join(directory, name);
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** `claude --version` answers `2.1.328 (Claude Code)`; the first word is the version. */
+function readVersion(executable: string, environment: NodeJS.ProcessEnv): string {
+  const answer = spawnSync(executable, ['--version'], { env: environment, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const first = (answer.stdout ?? '').trim().split(/\s+/)[0];
+  return answer.status === 0 && first !== undefined && first !== '' ? first : 'not-recorded';
+}
+
+/**
+ * The provider binary: the one the operator named, else `claude` on the constructed PATH
+ * (issue 4 item 1). Its version and content digest go into the init event, so what is qualified
+ * is the pair (R10.7). The digest is of the real file behind any symlink.
+ */
+export async function resolveProvider(named: string | null, environment: NodeJS.ProcessEnv): Promise<ProviderResolution> {
+  const executable = named !== null ? resolve(named) : findOnPath('claude', environment.PATH);
+  if (executable === undefined) {
+    return { kind: 'not-found', message: `no executable "claude" on the constructed PATH (${environment.PATH ?? 'PATH not set'})` };
+  }
+  if (!isExecutableFile(executable)) return { kind: 'not-found', message: `the named provider ${executable} is not an executable file` };
+  const digest = await digestFile(realpathSync(executable));
+  return { kind: 'resolved', executable, identity: { name: 'claude', version: readVersion(executable, environment), digest } };
+}

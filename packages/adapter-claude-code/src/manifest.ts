@@ -1,0 +1,30 @@
+import type { Manifest } from '@statecraft/adapter';
+
+/**
+ * The Claude Code adapter's manifest, written once here; the bundle script validates it against
+ * the seam's schema and writes it beside the bundled executable as `<file>.manifest.json` (R2.2).
+ *
+ * Each declared token is measured by the suite driver (R10.5); `workspace-write` is not declared
+ * until measured. The credential path is Linux's (FACTS.md item 11): `HOME` locates
+ * `~/.claude/.credentials.json`, `ANTHROPIC_API_KEY` is a key, `ANTHROPIC_BASE_URL` a gateway.
+ */
+export const CLAUDE_CODE_MANIFEST: Manifest = {
+  name: 'claude-code',
+  version: '0.1.0',
+  protocol: 1,
+  capabilities: ['tool-allowlist', 'turn-limit', 'hook-enforcement', 'cost-report', 'structured-refusals'],
+  requiresCommands: ['claude'],
+  environment: {
+    pass: [
+      { name: 'HOME', secret: false, why: 'credential path: ~/.claude/.credentials.json (an OAuth login) and the provider configuration directory' },
+      { name: 'ANTHROPIC_API_KEY', secret: true, why: 'credential: an API key, when the provider authenticates with one' },
+      { name: 'ANTHROPIC_BASE_URL', secret: false, why: 'the API endpoint, when a gateway or proxy stands in front of it' },
+    ],
+  },
+  managedPaths: ['~/.claude'],
+  prerequisites: [
+    { kind: 'command', command: 'claude' },
+    { kind: 'qualification' },
+    { kind: 'credential', anyOf: [{ env: 'ANTHROPIC_API_KEY' }, { file: '~/.claude/.credentials.json' }] },
+  ],
+};
