@@ -1,9 +1,18 @@
-import type { ProviderIdentity } from '../protocol/events.js';
 import { PROTOCOL_VERSION } from '../protocol/version.js';
 import type { AdapterIdentity } from '../result.js';
 import { SUITE_VERSION } from '../suite/case-table.js';
 import type { QualificationRecord } from './qualification-record.js';
 import { listQualificationRecords, thisPlatform, type StoredRecord } from './qualification-store.js';
+
+/**
+ * The provider binary of the pair. Its digest decides; name and version are compared when known
+ * (learning them would mean running the binary, and checking executes nothing).
+ */
+export interface ProviderToCheck {
+  digest: string;
+  name?: string;
+  version?: string;
+}
 
 export interface QualificationVerdict {
   verdict: 'qualified' | 'unqualified';
@@ -23,7 +32,7 @@ export interface QualificationVerdict {
 export async function checkQualification(input: {
   home: string;
   adapter: AdapterIdentity;
-  provider?: ProviderIdentity;
+  provider?: ProviderToCheck;
 }): Promise<QualificationVerdict> {
   const { records } = await listQualificationRecords(input.home);
   const { adapter } = input;
@@ -62,7 +71,7 @@ export async function checkQualification(input: {
     verdict: 'qualified',
     reason:
       `${adapter.name} ${adapter.version} (${adapter.digest})` +
-      (input.provider === undefined ? '' : ` with ${input.provider.name} ${input.provider.version} (${input.provider.digest})`) +
+      (input.provider === undefined ? '' : ` with ${describeProvider(input.provider)}`) +
       ` passed ${chosen.record.suiteVersion} on ${chosen.record.date}: record ${chosen.id}`,
     record: chosen,
   };
@@ -82,18 +91,22 @@ function fitsThisSuite(record: QualificationRecord): boolean {
 }
 
 /** The pair (R3.1): the record's provider must be this provider binary, byte for byte. */
-function sameProvider(record: QualificationRecord, provider: ProviderIdentity | undefined): boolean {
+function sameProvider(record: QualificationRecord, provider: ProviderToCheck | undefined): boolean {
   if (provider === undefined) return record.provider === 'none';
   if (record.provider === 'none') return false;
   return (
-    record.provider.name === provider.name &&
-    record.provider.version === provider.version &&
+    (provider.name === undefined || record.provider.name === provider.name) &&
+    (provider.version === undefined || record.provider.version === provider.version) &&
     record.provider.digest !== 'not-recorded' &&
     record.provider.digest === provider.digest
   );
 }
 
-function providerMismatch(records: readonly StoredRecord[], provider: ProviderIdentity | undefined): string {
+function describeProvider(provider: ProviderToCheck): string {
+  return [provider.name, provider.version, `(${provider.digest})`].filter((part) => part !== undefined).join(' ');
+}
+
+function providerMismatch(records: readonly StoredRecord[], provider: ProviderToCheck | undefined): string {
   const recorded = [
     ...new Set(
       records.map((entry) =>
@@ -101,6 +114,6 @@ function providerMismatch(records: readonly StoredRecord[], provider: ProviderId
       ),
     ),
   ].join(', ');
-  const asked = provider === undefined ? 'no provider' : `${provider.name} ${provider.version} (${provider.digest})`;
+  const asked = provider === undefined ? 'no provider' : `provider ${describeProvider(provider)}`;
   return `this adapter binary is qualified with ${recorded}, not with ${asked}: what is qualified is the pair, and a provider upgrade invalidates it (R3.1)`;
 }

@@ -1,4 +1,108 @@
 import type { Command } from 'commander';
+import { resolveProductHome } from '@statecraft/environment';
+import { emit } from '../answer.js';
+import { liveLineFor } from '../render/live-line.js';
+import { qualify } from './qualify.js';
+import { renderCaseEnded, renderCaseStarted } from './qualify-render.js';
+import { checkQualifications, listQualifications, showQualification } from './qualifications.js';
 
-/** Registers the `qualify` verb(s) on the program. (Being built.) */
-export function registerQualify(_program: Command): void {}
+/** Registers `qualify` and `qualifications` (R3, R4, R11). Computing is in qualify.ts / qualifications.ts. */
+export function registerQualify(program: Command): void {
+  program
+    .command('qualify')
+    .summary('run the negative suite against an adapter binary; record a full pass')
+    .description(
+      'Run the negative suite (eight cases, R4) against an adapter executable through the real supervisor.\n' +
+        'On a full pass, write a qualification record to $STATECRAFT_HOME/qualifications/ bound to the\n' +
+        "binary's name, version and content digest (and the provider binary's, with --provider).",
+    )
+    .argument('[binary]', 'the adapter executable (its manifest is <binary>.manifest.json unless --manifest)')
+    .option('--fixture', 'qualify the fixture adapter shipped with the suite', false)
+    .option('--manifest <file>', "the adapter's manifest, when it is not beside the executable")
+    .option('--provider <path>', 'the provider binary the adapter fronts: the pair is qualified')
+    .option('--json', 'print one JSON document instead of text', false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  statecraft qualify --fixture                      qualify the bundled fixture adapter
+  statecraft qualify ./my-adapter --json            CI: one JSON document, exit 0 only on a full pass
+  statecraft qualify ./my-adapter --manifest m.json a manifest kept elsewhere
+
+An arbitrary binary is provoked with prompts of the form "scenario: <name>" (see
+qualification/README.md). Exit: 0 every case passed and a record was written; 1 a case failed
+or did not run (no record); 2 refused (no manifest, no executable).`,
+    )
+    .action(async (binary: string | undefined, flags: { fixture: boolean; manifest?: string; provider?: string; json: boolean }) => {
+      const live = flags.json ? undefined : liveLineFor(process.stdout);
+      const answer = await qualify({
+        ...(binary === undefined ? {} : { binary }),
+        fixture: flags.fixture,
+        ...(flags.manifest === undefined ? {} : { manifest: flags.manifest }),
+        ...(flags.provider === undefined ? {} : { provider: flags.provider }),
+        home: resolveProductHome().path,
+        ...(live === undefined
+          ? {}
+          : {
+              onCaseStart: (entry) => live.show(renderCaseStarted(entry.row, entry.title)),
+              onCaseEnd: (entry, report) => live.commit(renderCaseEnded(entry.row, entry.title, report.status, report.evidence)),
+            }),
+      });
+      emit(answer, flags.json);
+    });
+
+  const qualifications = program
+    .command('qualifications')
+    .summary('list, show and check qualification records')
+    .description('Read the qualification records in $STATECRAFT_HOME/qualifications/ (R3.4).')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  statecraft qualifications                         list every record
+  statecraft qualifications show <id>               one record, every case with its evidence
+  statecraft qualifications check ./my-adapter      qualified or unqualified, and why (exit 0 / 1)`,
+    );
+
+  qualifications
+    .command('list', { isDefault: true })
+    .description('list every qualification record')
+    .option('--json', 'print one JSON document instead of text', false)
+    .action(async (flags: { json: boolean }) => {
+      emit(await listQualifications({ home: resolveProductHome().path }), flags.json);
+    });
+
+  qualifications
+    .command('show')
+    .description('show one qualification record')
+    .argument('<id>', 'the record id, as `qualifications list` prints it')
+    .option('--json', 'print one JSON document instead of text', false)
+    .action(async (id: string, flags: { json: boolean }) => {
+      emit(await showQualification({ home: resolveProductHome().path, id }), flags.json);
+    });
+
+  qualifications
+    .command('check')
+    .description('say whether this exact binary is qualified, and why (runs nothing)')
+    .argument('<binary>', 'the adapter executable')
+    .option('--manifest <file>', "the adapter's manifest, when it is not beside the executable")
+    .option('--provider <path>', 'the provider binary the adapter fronts (the pair is what is qualified)')
+    .option('--json', 'print one JSON document instead of text', false)
+    .addHelpText(
+      'after',
+      `
+Exit: 0 qualified; 1 unqualified (the reason says what differs: version, digest, provider, suite).
+A binary with the qualified version string but different bytes is unqualified (R3.3).`,
+    )
+    .action(async (binary: string, flags: { manifest?: string; provider?: string; json: boolean }) => {
+      emit(
+        await checkQualifications({
+          home: resolveProductHome().path,
+          binary,
+          ...(flags.manifest === undefined ? {} : { manifest: flags.manifest }),
+          ...(flags.provider === undefined ? {} : { provider: flags.provider }),
+        }),
+        flags.json,
+      );
+    });
+}

@@ -1,0 +1,39 @@
+import type { CheckValue, ListValue, ShowValue } from './qualifications.js';
+import { caseStatusLabel } from '../render/case-status.js';
+
+export function renderList(value: ListValue): string {
+  const lines: string[] = [];
+  if (value.records.length === 0) {
+    lines.push(`no qualification records in ${value.home}/qualifications`, '  qualify an adapter with: statecraft qualify <binary>  (or --fixture)');
+  }
+  for (const entry of value.records) {
+    const provider = entry.provider === 'none' ? '' : `  with ${entry.provider.name} ${entry.provider.version}`;
+    lines.push(
+      `${entry.id}`,
+      `  ${entry.adapter.name} ${entry.adapter.version}${provider}  ${entry.suiteVersion}  ${entry.cases.passed}/${entry.cases.total} passed  ${entry.date}  ${entry.platform.os}/${entry.platform.arch}`,
+    );
+  }
+  for (const bad of value.unreadable) lines.push(`unreadable: ${bad.message}`);
+  return lines.join('\n');
+}
+
+export function renderShow(value: ShowValue): string {
+  const { record } = value;
+  const lines = [
+    `record    ${record.id}  (${value.path})`,
+    `adapter   ${record.adapter.name} ${record.adapter.version}  ${record.adapter.digest}`,
+    `provider  ${record.provider === 'none' ? 'none' : `${record.provider.name} ${record.provider.version}  ${record.provider.digest}`}`,
+    `suite     ${record.suiteVersion}  protocol ${record.protocol}  driver ${record.driver}`,
+    `platform  ${record.platform.os}/${record.platform.arch}  node ${record.platform.node}`,
+    `date      ${record.date}`,
+    '',
+  ];
+  for (const entry of record.cases) {
+    lines.push(`${caseStatusLabel(entry.status)}  row ${entry.row}  ${entry.title}  [${entry.evidence}]`, `           ${entry.detail}`);
+  }
+  return lines.join('\n');
+}
+
+export function renderCheck(value: CheckValue): string {
+  return [`${value.verdict}: ${value.adapter.name} ${value.adapter.version}  ${value.adapter.digest}`, `  ${value.reason}`].join('\n');
+}

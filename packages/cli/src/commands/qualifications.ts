@@ -1,0 +1,129 @@
+import { resolve } from 'node:path';
+import {
+  checkQualification,
+  digestFile,
+  listQualificationRecords,
+  readManifest,
+  showQualificationRecord,
+  sidecarManifestPath,
+  type AdapterIdentity,
+  type QualificationRecord,
+  type UnreadableRecord,
+} from '@statecraft/adapter';
+import type { Answer } from '../answer.js';
+import { CliError, IoFailure, UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { renderCheck, renderList, renderShow } from './qualifications-render.js';
+
+export interface RecordSummary {
+  id: string;
+  path: string;
+  adapter: QualificationRecord['adapter'];
+  provider: QualificationRecord['provider'];
+  suiteVersion: string;
+  protocol: number;
+  platform: QualificationRecord['platform'];
+  date: string;
+  cases: { passed: number; total: number };
+}
+
+export interface ListValue {
+  home: string;
+  records: RecordSummary[];
+  /** Files under qualifications/ that are not valid records: reported, never skipped silently. */
+  unreadable: UnreadableRecord[];
+}
+
+/** `statecraft qualifications list`: every record in the product home (R3.4). Exit 1 if any is unreadable. */
+export async function listQualifications(options: { home: string }): Promise<Answer<ListValue>> {
+  const { records, unreadable } = await listQualificationRecords(options.home);
+  const value: ListValue = {
+    home: options.home,
+    records: records.map(({ id, path, record }) => ({
+      id,
+      path,
+      adapter: record.adapter,
+      provider: record.provider,
+      suiteVersion: record.suiteVersion,
+      protocol: record.protocol,
+      platform: record.platform,
+      date: record.date,
+      cases: { passed: record.cases.filter((entry) => entry.status === 'pass').length, total: record.cases.length },
+    })),
+    unreadable,
+  };
+  return { value, exitCode: unreadable.length > 0 ? EXIT.finding : EXIT.ok, human: renderList };
+}
+
+export interface ShowValue {
+  path: string;
+  record: QualificationRecord;
+}
+
+/** `statecraft qualifications show <id>`: one record, whole (R3.4). */
+export async function showQualification(options: { home: string; id: string }): Promise<Answer<ShowValue>> {
+  const shown = await showQualificationRecord(options.home, options.id);
+  if (shown.kind === 'not-found') {
+    throw new CliError(`refused: ${shown.message}`, EXIT.refused, { hint: 'list the records with: statecraft qualifications list' });
+  }
+  if (shown.kind === 'invalid') {
+    if (!/^[a-z0-9]/.test(options.id) || options.id.includes('/')) throw new UsageError(shown.message, 'statecraft qualifications list shows the ids');
+    throw new IoFailure(shown.path, `not a valid qualification record:\n${shown.message}`);
+  }
+  return { value: { path: shown.path, record: shown.record }, exitCode: EXIT.ok, human: renderShow };
+}
+
+export interface CheckValue {
+  verdict: 'qualified' | 'unqualified';
+  reason: string;
+  adapter: AdapterIdentity;
+  provider: { executable: string; digest: string } | 'none';
+  record: { id: string; path: string } | null;
+}
+
+/**
+ * `statecraft qualifications check <binary>`: whether this exact binary (or pair) is qualified and
+ * why (R3.3, R3.4). Executes nothing: the manifest is read and the bytes digested. Exit 0
+ * qualified, 1 unqualified.
+ */
+export async function checkQualifications(options: {
+  home: string;
+  binary: string;
+  manifest?: string;
+  provider?: string;
+}): Promise<Answer<CheckValue>> {
+  const executable = resolve(options.binary);
+  const manifestPath = resolve(options.manifest ?? sidecarManifestPath(executable));
+  const reading = await readManifest(manifestPath);
+  if (reading.kind === 'refused') {
+    throw new CliError(`refused: ${reading.message}`, EXIT.refused, { hint: 'name the manifest with --manifest <file>' });
+  }
+  const digest = await digestOrFail(executable);
+  const provider = options.provider === undefined ? undefined : { executable: resolve(options.provider), digest: await digestOrFail(resolve(options.provider)) };
+  const adapter: AdapterIdentity = { name: reading.manifest.name, version: reading.manifest.version, digest };
+  const verdict = await checkQualification({
+    home: options.home,
+    adapter,
+    ...(provider === undefined ? {} : { provider: { digest: provider.digest } }),
+  });
+  const value: CheckValue = {
+    verdict: verdict.verdict,
+    reason: verdict.reason,
+    adapter,
+    provider: provider ?? 'none',
+    record: verdict.record === undefined ? null : { id: verdict.record.id, path: verdict.record.path },
+  };
+  return { value, exitCode: verdict.verdict === 'qualified' ? EXIT.ok : EXIT.finding, human: renderCheck };
+}
+
+async function digestOrFail(path: string): Promise<string> {
+  try {
+    return await digestFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(`refused: ${path}: ${code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? String(error)})`}`, EXIT.refused, {
+      cause: error,
+      hint: 'check the path',
+    });
+  }
+}

@@ -1,0 +1,22 @@
+import { fixtureDriver, scenarioPromptDriver, type Manifest, type SuiteDriver } from '@statecraft/adapter';
+
+/**
+ * Which driver provokes behaviour from a named adapter. Only the CLI knows adapters by name
+ * (ARCHITECTURE); a provider adapter registers its driver here. Any other binary gets the prompt
+ * convention `scenario: <name>` (docs/decisions.md), its evidence kind `live`.
+ */
+const NAMED_DRIVERS: Readonly<Record<string, (options: DriverOptions) => SuiteDriver>> = {
+  fixture: () => fixtureDriver,
+};
+
+export interface DriverOptions {
+  /** The provider binary to qualify with the adapter (the pair, R3.1), from `--provider`. */
+  provider?: string;
+}
+
+export function driverFor(manifest: Manifest, options: DriverOptions): SuiteDriver {
+  const named = NAMED_DRIVERS[manifest.name];
+  const driver = named === undefined ? scenarioPromptDriver({ name: 'scenario-prompt', evidence: 'live' }) : named(options);
+  if (options.provider === undefined || driver.provider !== undefined) return driver;
+  return { ...driver, provider: { executable: options.provider } };
+}

@@ -1,0 +1,34 @@
+import { caseStatusLabel } from '../render/case-status.js';
+import type { QualifyValue } from './qualify.js';
+
+/** The person's reading of a qualify answer: the same value `--json` prints. */
+export function renderQualifyReport(value: QualifyValue): string {
+  const lines = [
+    `adapter   ${value.adapter.name} ${value.adapter.version}  ${value.adapter.digest}`,
+    `provider  ${value.provider === 'none' ? 'none (the adapter fronts no provider)' : `${value.provider.name} ${value.provider.version}  ${value.provider.digest}`}`,
+    `suite     ${value.suiteVersion}  (driver: ${value.driver})`,
+    '',
+  ];
+  for (const entry of value.cases) {
+    lines.push(`${caseStatusLabel(entry.status)}  row ${entry.row}  ${entry.title}  [${entry.evidence}]`);
+    lines.push(`           ${entry.detail}`);
+  }
+  lines.push('');
+  if (value.record !== null) {
+    lines.push(`qualified: every case passed; record ${value.record.id}`, `  written to ${value.record.path}`);
+  } else {
+    const failing = value.cases.filter((entry) => entry.status !== 'pass').map((entry) => `row ${entry.row}`);
+    lines.push(`not qualified: ${failing.join(', ')} did not pass; no record written`);
+    lines.push('  the binary still runs, labelled unqualified (R3.2); fix the rows above and qualify again');
+  }
+  return lines.join('\n');
+}
+
+/** A case's line while it runs, and once it has ended (TTY only). */
+export function renderCaseStarted(row: number, title: string): string {
+  return `  …        row ${row}  ${title}`;
+}
+
+export function renderCaseEnded(row: number, title: string, status: 'pass' | 'fail' | 'not-run', evidence: string): string {
+  return `  ${caseStatusLabel(status)}  row ${row}  ${title}  [${evidence}]`;
+}

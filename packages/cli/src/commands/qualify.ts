@@ -1,0 +1,106 @@
+import { access, constants } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import {
+  fixtureAdapterPath,
+  readManifest,
+  runNegativeSuite,
+  sidecarManifestPath,
+  writeQualificationRecord,
+  type AdapterIdentity,
+  type CaseReport,
+  type QualifiedProvider,
+  type SuiteCase,
+} from '@statecraft/adapter';
+import type { Answer } from '../answer.js';
+import { CliError, UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { renderQualifyReport } from './qualify-render.js';
+import { driverFor } from './qualify-drivers.js';
+
+export interface QualifyOptions {
+  /** The adapter executable; exactly one of `binary` and `fixture`. */
+  binary?: string;
+  /** Qualify the fixture adapter shipped with the suite. */
+  fixture: boolean;
+  manifest?: string;
+  /** The provider binary the adapter fronts: the pair is what is qualified (R3.1). */
+  provider?: string;
+  /** The product home, resolved by the caller. */
+  home: string;
+  onCaseStart?: (entry: SuiteCase) => void;
+  onCaseEnd?: (entry: SuiteCase, report: CaseReport) => void;
+}
+
+/** The `--json` document (R11: camelCase, fields only ever added). */
+export interface QualifyValue {
+  passed: boolean;
+  suiteVersion: string;
+  adapter: AdapterIdentity;
+  provider: QualifiedProvider;
+  driver: string;
+  cases: CaseReport[];
+  /** The record written on a full pass; `null` when nothing was written. */
+  record: { id: string; path: string } | null;
+}
+
+/**
+ * Runs the negative suite against one adapter binary (R4) and, on a full pass, writes a
+ * qualification record bound to that exact binary (R3.1). Exit 0 with a record; 1 when any case
+ * did not pass (no record); 2 when the suite could not start (no manifest, no executable).
+ */
+export async function qualify(options: QualifyOptions): Promise<Answer<QualifyValue>> {
+  const executable = await chooseExecutable(options);
+  const manifestPath = resolve(options.manifest ?? sidecarManifestPath(executable));
+  const reading = await readManifest(manifestPath);
+  if (reading.kind === 'refused') {
+    throw new CliError(`refused: ${reading.message}`, EXIT.refused, {
+      hint: `write a manifest beside the executable (${sidecarManifestPath(executable)}) or name one with --manifest <file>`,
+    });
+  }
+  const driver = driverFor(reading.manifest, options.provider === undefined ? {} : { provider: resolve(options.provider) });
+  const answer = await runNegativeSuite({
+    executable,
+    manifest: manifestPath,
+    driver,
+    ...(options.onCaseStart === undefined ? {} : { onCaseStart: options.onCaseStart }),
+    ...(options.onCaseEnd === undefined ? {} : { onCaseEnd: options.onCaseEnd }),
+  });
+  if (answer.kind === 'refused') {
+    throw new CliError(`refused: ${answer.message}`, EXIT.refused, { hint: 'check the path and try again' });
+  }
+  const { report } = answer;
+  const written = report.passed ? await writeQualificationRecord(options.home, report) : undefined;
+  const record = written?.kind === 'written' ? { id: written.record.id, path: written.path } : null;
+  const value: QualifyValue = {
+    passed: report.passed,
+    suiteVersion: report.suiteVersion,
+    adapter: report.adapter,
+    provider: report.provider,
+    driver: report.driver,
+    cases: report.cases,
+    record,
+  };
+  return { value, exitCode: record === null ? EXIT.finding : EXIT.ok, human: renderQualifyReport };
+}
+
+async function chooseExecutable(options: QualifyOptions): Promise<string> {
+  if (options.fixture && options.binary !== undefined) {
+    throw new UsageError('give either an adapter binary or --fixture, not both', 'statecraft qualify --fixture, or statecraft qualify <binary>');
+  }
+  if (options.fixture) return fixtureAdapterPath();
+  if (options.binary === undefined) {
+    throw new UsageError('which adapter? give its executable, or --fixture for the bundled fixture', 'statecraft qualify <binary>  or  statecraft qualify --fixture');
+  }
+  const executable = resolve(options.binary);
+  try {
+    await access(executable, constants.X_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CliError(
+      `refused: ${executable}: ${code === 'ENOENT' ? 'no such file' : 'not an executable file'}; nothing was run`,
+      EXIT.refused,
+      { cause: error, hint: code === 'ENOENT' ? 'check the path' : `make it executable (chmod +x ${executable})` },
+    );
+  }
+  return executable;
+}
