@@ -29,7 +29,8 @@ export type CoverageAssessment =
  */
 export function assessCoverage(input: {
   readFrom: CoverageReadFrom;
-  spec: { id: string; path: string; text: string } | 'none';
+  /** `digest`: of the file's bytes when the caller read them; else of the text. */
+  spec: { id: string; path: string; text: string; digest?: string } | 'none';
   declaration: DeclarationInput;
   adapterCommands: readonly string[];
 }): CoverageAssessment {
@@ -58,7 +59,7 @@ export function assessCoverage(input: {
     coverage: {
       verdict,
       readFrom: input.readFrom,
-      spec: { id: spec.id, path: spec.path, digest: `sha256:${sha256Hex(spec.text)}` },
+      spec: { id: spec.id, path: spec.path, digest: spec.digest ?? `sha256:${sha256Hex(spec.text)}` },
       planDigest,
       commands,
       allowance,

@@ -36,6 +36,7 @@ export const CheckedCoverageSchema = z.strictObject({
   notChecked: z.array(z.string()),
   limits: CoverageLimitsSchema,
 });
+export type CheckedCoverage = z.infer<typeof CheckedCoverageSchema>;
 
 /** A run without a spec: nothing to compare; the allowance is still recorded. */
 export const NotApplicableCoverageSchema = z.strictObject({
@@ -45,6 +46,7 @@ export const NotApplicableCoverageSchema = z.strictObject({
   allowance: AllowanceSchema,
   limits: CoverageLimitsSchema,
 });
+export type NotApplicableCoverage = z.infer<typeof NotApplicableCoverageSchema>;
 
 /** An attempt recorded before coverage existed: never read as covered (issue 5, item 5). */
 export const NotCheckedCoverageSchema = z.strictObject({

@@ -1,0 +1,37 @@
+import type { CoverageInputName } from '@statecraft/adapter';
+import { compareReadings, driftMessage } from './compare-readings.js';
+import { planCoverageAt, type CoverageRefusal, type PlannedCoverage } from './plan-coverage-at.js';
+
+export type LaunchCoverage =
+  /** Record `coverage` under `posture.coverage`: the launch reading is the recorded one (R9.4). */
+  | { kind: 'ready'; coverage: PlannedCoverage['coverage'] }
+  /** An input differs from the planning reading; refuse the launch naming it. */
+  | { kind: 'drifted'; inputs: CoverageInputName[]; message: string }
+  | CoverageRefusal;
+
+/**
+ * The second reading (R9.4): both inputs as git holds them at the base commit, compared with the
+ * planning reading. An input that read at planning but cannot be read at the base (a spec not
+ * yet committed, a declaration malformed only at the base) has drifted too, and is named.
+ */
+export async function checkCoverageAtLaunch(input: {
+  repository: string;
+  spec?: string | undefined;
+  baseCommit: string;
+  adapterCommands: readonly string[];
+  plan: PlannedCoverage;
+}): Promise<LaunchCoverage> {
+  const launch = await planCoverageAt({
+    repository: input.repository,
+    spec: input.spec,
+    source: { kind: 'commit', commit: input.baseCommit },
+    adapterCommands: input.adapterCommands,
+  });
+  if (launch.kind === 'refused') {
+    if (launch.input === 'repository' || launch.reason === 'missing-programs') return launch;
+    return { kind: 'drifted', inputs: [launch.input], message: driftMessage([`${launch.input}: ${launch.message}`]) };
+  }
+  const comparison = compareReadings(input.plan, launch);
+  if (comparison.kind === 'drifted') return comparison;
+  return { kind: 'ready', coverage: launch.coverage };
+}

@@ -1,0 +1,94 @@
+import {
+  assessCoverage,
+  type CheckedCoverage,
+  describeCoverage,
+  type CoverageAssessment,
+  type CoverageDigests,
+  type DeclarationInput,
+  type VerificationRefusalReason,
+} from '@statecraft/adapter';
+import { parseProjectDeclaration } from '@statecraft/environment';
+import { readCoverageInputs, type CoverageInputsRefusalReason } from './read-coverage-inputs.js';
+import type { CoverageSource } from './read-input-file.js';
+
+/** A coverage that was compared (`refused` / `partial` / `direct` / `not-applicable`). */
+export type AssessedCoverage = Extract<CoverageAssessment, { kind: 'assessed' }>['coverage'];
+
+export type CoverageRefusalReason =
+  | CoverageInputsRefusalReason
+  | VerificationRefusalReason
+  | 'declaration-invalid'
+  /** The comparison itself: a program the checks name is missing from the allowance (R9.3). */
+  | 'missing-programs';
+
+export interface CoverageRefusal {
+  kind: 'refused';
+  /** The input the refusal is about; `repository` when git could not read the commit at all. */
+  input: 'suite plan' | 'allowance' | 'repository';
+  reason: CoverageRefusalReason;
+  /** Names the file, the field, the program or the command; ends with the coverage and its limits when compared. */
+  message: string;
+  /** Set for `missing-programs`: the comparison that refused, for `--json`. */
+  coverage?: AssessedCoverage;
+}
+
+/** A reading that may go ahead: the coverage to show or record, and the digests launch compares. */
+export interface PlannedCoverage {
+  kind: 'planned';
+  /** `partial`, `direct` or `not-applicable`: a `refused` verdict is returned as a refusal. */
+  coverage: AssessedCoverage;
+  digests: CoverageDigests;
+}
+
+/**
+ * Reads both inputs from one source and compares them (R9.1-R9.3). Planning calls it with the
+ * working tree, launch with the base commit (R9.4). Any refusal is a value: a plan refusal
+ * exits 2 with nothing appended and nothing spawned.
+ */
+export async function planCoverageAt(input: {
+  repository: string;
+  spec?: string | undefined;
+  source: CoverageSource;
+  /** The adapter manifest's `requiresCommands`. */
+  adapterCommands: readonly string[];
+}): Promise<PlannedCoverage | CoverageRefusal> {
+  const inputs = await readCoverageInputs(input);
+  if (inputs.kind === 'refused') return inputs;
+
+  let declaration: DeclarationInput = { kind: 'absent', path: inputs.declaration.path };
+  if (inputs.declaration.kind === 'present') {
+    const parsed = parseProjectDeclaration(inputs.declaration.text, describeWhere(inputs.declaration.path, inputs.readFrom));
+    if (parsed.kind === 'refused') return { kind: 'refused', input: 'allowance', reason: 'declaration-invalid', message: parsed.message };
+    declaration = { kind: 'declared', path: inputs.declaration.path, digest: inputs.declaration.digest, commands: parsed.commands };
+  }
+
+  const assessment = assessCoverage({ readFrom: inputs.readFrom, spec: inputs.spec, declaration, adapterCommands: input.adapterCommands });
+  if (assessment.kind === 'refused') {
+    return {
+      kind: 'refused',
+      input: 'suite plan',
+      reason: assessment.reason,
+      message: assessment.message.replace(/^[^:]*/, (file) => describeWhere(file, inputs.readFrom)),
+    };
+  }
+  const { coverage, digests } = assessment;
+  if (coverage.verdict === 'refused') {
+    return { kind: 'refused', input: 'allowance', reason: 'missing-programs', message: describeMissingPrograms(coverage), coverage };
+  }
+  return { kind: 'planned', coverage, digests };
+}
+
+/** `specs/004.md` in the working tree; `specs/004.md at <commit>` when read through git. */
+function describeWhere(path: string, readFrom: AssessedCoverage['readFrom']): string {
+  return readFrom.kind === 'commit' ? `${path} at ${readFrom.commit}` : path;
+}
+
+function describeMissingPrograms(coverage: CheckedCoverage): string {
+  const programs = coverage.missing.map((missing) => missing.program);
+  return [
+    `command coverage refused: the checks of spec ${coverage.spec.id} name ${programs.join(', ')}, ` +
+      `which the allowance omits (R9.3); declare ${programs.length === 1 ? 'it' : 'each'} in ` +
+      `${coverage.allowance.declaration.path} under "project.commands" and commit it. Nothing was started, nothing appended.`,
+    ...describeCoverage(coverage),
+  ].join('\n');
+}
