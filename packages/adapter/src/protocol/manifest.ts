@@ -14,7 +14,7 @@ export const PassedNameSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be an environment variable name' }),
   /** A secret's value is never written to a record; only its name. */
   secret: z.boolean(),
-  /** Why the adapter needs it, e.g. "credential path: ~/.claude/.credentials.json". */
+  /** Why the adapter needs it, e.g. "credential path: ~/.provider/credentials.json". */
   why: z.string().min(1),
 });
 export type PassedName = z.infer<typeof PassedNameSchema>;

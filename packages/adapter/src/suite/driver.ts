@@ -53,7 +53,7 @@ export interface MeasurementContext {
 }
 
 export interface SuiteDriver {
-  /** A short name for reports, e.g. `fixture`, `claude-code`. */
+  /** A short name for reports, e.g. `fixture`, or a provider adapter's name. */
   name: string;
   /** Starts whatever the provocations need (a scripted double); called once before the suite. */
   setUp?(): Promise<void>;
