@@ -10,7 +10,7 @@ import { ManifestSchema } from '@statecraft/adapter';
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { CLAUDE_CODE_MANIFEST } = await import(join(packageRoot, 'dist', 'manifest.js'));
 const { CLAUDE_CODE_ADAPTER_FILE } = await import(join(packageRoot, 'dist', 'paths.js'));
-const outfile = join(packageRoot, 'dist-bundle', CLAUDE_CODE_ADAPTER_FILE);
+const outfile = join(packageRoot, 'dist', 'bundle', CLAUDE_CODE_ADAPTER_FILE);
 
 await mkdir(dirname(outfile), { recursive: true });
 await build({

@@ -12,7 +12,7 @@ export const CLAUDE_CODE_ADAPTER_FILE = 'statecraft-adapter-claude-code.mjs';
  * every line it runs (R3.1). Built by `npm run build` (scripts/bundle.mjs).
  */
 export function claudeCodeAdapterPath(): string {
-  return resolve(here, '..', 'dist-bundle', CLAUDE_CODE_ADAPTER_FILE);
+  return resolve(here, 'bundle', CLAUDE_CODE_ADAPTER_FILE);
 }
 
 /** The model-double scenario files (qualification/scenarios/*.json) of this repository. */
