@@ -1,4 +1,20 @@
 /**
- * @statecraft/acceptance — (being built).
+ * @statecraft/acceptance — read-only: folds records into the account an operator reads, for
+ * `run show`, `run list` and `doctor`. It writes nothing and repairs nothing.
+ *
+ * Modules:
+ * - attempt-account.ts       the account of one attempt: the JSON contract of `run --json` / `run show --json`
+ * - fold-attempts.ts         pairs intents with outcomes; an intent alone is dangling, never completed (R8.3)
+ * - open-target-records.ts   opens one target's chain and lock read-only; a broken chain is refused
+ * - list-attempts.ts         one summary line per attempt, for `run list`
+ * - examine-product-home.ts  every chain in the product home: links, torn tails, dangling intents, stale locks
+ *
+ * What this package does not claim: that a verified chain was not rewritten whole by someone
+ * who recomputed every link (tamper-evident, not tamper-proof; R12 is later); that an attempt
+ * `completed` was accepted — acceptance of the work is not judged here (R8.1).
  */
-export {};
+export * from './attempt-account.js';
+export * from './fold-attempts.js';
+export * from './open-target-records.js';
+export * from './list-attempts.js';
+export * from './examine-product-home.js';

@@ -1,4 +1,152 @@
 import type { Command } from 'commander';
+import { resolveProductHome } from '@statecraft/environment';
+import { emit } from '../answer.js';
+import { UsageError } from '../errors.js';
+import { liveLineFor } from '../render/live-line.js';
+import { RunStatus } from '../render/run-status.js';
+import { run } from './run.js';
+import { resolveAdapterArgument } from './run-adapters.js';
+import { collect, parseDuration, parsePositiveInteger, parseTokens, readPrompt } from './run-options.js';
+import { runList, runShow } from './run-show.js';
 
-/** Registers the `run` verb(s) on the program. (Being built.) */
-export function registerRun(_program: Command): void {}
+interface RunFlags {
+  spec?: string;
+  prompt?: string;
+  promptFile?: string;
+  adapter?: string;
+  manifest?: string;
+  provider?: string;
+  require: string[];
+  prefer: string[];
+  deadline: string;
+  maxTurns?: string;
+  allow: string[];
+  deny: string[];
+  pass: string[];
+  retry?: string;
+  base?: string;
+  json: boolean;
+}
+
+/** Registers `run`, `run list` and `run show` (R8, R11). Computing is in run.ts / run-show.ts. */
+export function registerRun(program: Command): void {
+  const runCommand = program
+    .command('run')
+    .summary('run an agent against a repository through an adapter, and record what happened')
+    .description(
+      'Run one attempt: a git worktree of <target> at a recorded base commit, a constructed environment,\n' +
+        'an intent fsync\'d to the chain before the spawn, the adapter supervised to its deadline, and an\n' +
+        'outcome statecraft classifies itself. Records go to $STATECRAFT_HOME (default ~/.statecraft).',
+    )
+    .enablePositionalOptions()
+    .argument('[target]', 'the git repository to work on')
+    .option('--prompt <text>', 'the prompt (sent on the adapter\'s stdin, never in argv)')
+    .option('--prompt-file <file>', 'read the prompt from a file')
+    .option('--adapter <name|path>', 'a known adapter (fixture) or the path of an adapter executable')
+    .option('--manifest <file>', "the adapter's manifest, when it is not beside the executable")
+    .option('--provider <path>', 'the provider executable the adapter should run')
+    .option('--spec <id>', 'the spec the run works from (its checks feed command coverage)')
+    .option('--require <token>', 'a capability the adapter must declare (repeatable)', collect, [])
+    .option('--prefer <token>', 'a capability wanted but not required (repeatable)', collect, [])
+    .option('--deadline <duration>', 'how long the attempt may run, from the spawn (e.g. 90s, 30m)', '30m')
+    .option('--max-turns <n>', 'a turn cap carried in the request')
+    .option('--allow <rule>', 'a tool rule allowed, e.g. "Bash(npm test:*)" (repeatable)', collect, [])
+    .option('--deny <rule>', 'a tool rule denied; a denied call leaves a refusal record (repeatable)', collect, [])
+    .option('--pass <name>', "an environment name to carry into the child (never a credential family; repeatable)", collect, [])
+    .option('--retry <run>', "a new attempt of an existing run, in that run's workspace and at its base")
+    .option('--base <revision>', 'the revision the workspace starts from (default HEAD)')
+    .option('--json', 'print one JSON document instead of text', false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  statecraft run ./repo --adapter fixture --prompt 'scenario: refuse'
+  statecraft run ./repo --adapter ./my-adapter --prompt-file task.md --deadline 10m --json
+  statecraft run list ./repo
+  statecraft run show ./repo <run-id> --attempt 2
+
+Exit: 0 completed; 1 another outcome (refused, interrupted, failed, cancelled); 2 refused before
+spawn, nothing appended; 3 usage; 4 an i/o error writing records.`,
+    )
+    .action(async (target: string | undefined, flags: RunFlags) => {
+      if (target === undefined) throw new UsageError('name the target repository: statecraft run <target> --adapter <name|path> --prompt <text>');
+      if (flags.adapter === undefined) throw new UsageError('name an adapter with --adapter <name|path>', 'the fixture adapter needs no provider: --adapter fixture');
+      const adapter = resolveAdapterArgument(flags.adapter);
+      if (adapter.kind === 'unknown') throw new UsageError(`--adapter ${flags.adapter}: no adapter of that name`, `known names: ${adapter.known.join(', ')}; or give a path`);
+      const prompt = await readPrompt(flags.prompt, flags.promptFile);
+      const status = new RunStatus();
+      const live = flags.json ? undefined : liveLineFor(process.stdout);
+      const ticker = live === undefined ? undefined : setInterval(() => status.running && live.show(status.line()), 250);
+      // The operator's interrupt cancels the attempt (R8.1): its tree is killed and the outcome recorded.
+      const interrupt = new AbortController();
+      const onSigint = (): void => interrupt.abort();
+      process.once('SIGINT', onSigint);
+      try {
+        const answer = await run({
+          home: resolveProductHome().path,
+          target,
+          adapter: { executable: adapter.executable, ...(flags.manifest !== undefined ? { manifest: flags.manifest } : adapter.manifest !== undefined ? { manifest: adapter.manifest } : {}) },
+          ...(flags.provider === undefined ? {} : { provider: flags.provider }),
+          prompt,
+          required: parseTokens('--require', flags.require),
+          preferred: parseTokens('--prefer', flags.prefer),
+          deadlineMs: parseDuration('--deadline', flags.deadline),
+          maxTurns: flags.maxTurns === undefined ? null : parsePositiveInteger('--max-turns', flags.maxTurns),
+          allow: flags.allow,
+          deny: flags.deny,
+          pass: flags.pass,
+          ...(flags.retry === undefined ? {} : { retryOf: flags.retry }),
+          ...(flags.base === undefined ? {} : { base: flags.base }),
+          ...(flags.spec === undefined ? {} : { spec: flags.spec }),
+          source: process.env,
+          onSpawn: (at) => {
+            status.started(at);
+            live?.show(status.line());
+          },
+          onEvent: (event) => {
+            status.observe(event);
+            if (status.running) live?.show(status.line());
+          },
+          signal: interrupt.signal,
+        });
+        if (live !== undefined && status.running) live.commit(status.line());
+        if (answer.exitCode !== 0 && 'refused' in answer.value) process.stderr.write(`statecraft: ${answer.value.refused.message}\n`);
+        emit(answer, flags.json);
+      } finally {
+        if (ticker !== undefined) clearInterval(ticker);
+        process.removeListener('SIGINT', onSigint);
+      }
+    });
+
+  runCommand
+    .command('list')
+    .description("List every attempt recorded for <target>, read-only from its chain; a broken link refuses (exit 2).")
+    .argument('<target>', 'the git repository')
+    .option('--json', 'print one JSON document instead of text', false)
+    .action(async (target: string, _flags: { json: boolean }, command: Command) => {
+      const answer = await runList({ home: resolveProductHome().path, target });
+      emit(answer, wantsJson(command));
+    });
+
+  runCommand
+    .command('show')
+    .description("Show one attempt's account (the same value `run --json` printed). Default: the run's latest attempt.")
+    .argument('<target>', 'the git repository')
+    .argument('<run>', 'the run id')
+    .option('--attempt <n>', 'which attempt of the run')
+    .option('--json', 'print one JSON document instead of text', false)
+    .action(async (target: string, runId: string, flags: { attempt?: string }, command: Command) => {
+      const answer = await runShow({
+        home: resolveProductHome().path,
+        target,
+        runId,
+        ...(flags.attempt === undefined ? {} : { attempt: parsePositiveInteger('--attempt', flags.attempt) }),
+      });
+      emit(answer, wantsJson(command));
+    });
+}
+
+/** `--json` may land on `run` or on the subcommand (commander parses the parent's options too). */
+function wantsJson(command: Command): boolean {
+  return command.optsWithGlobals<{ json?: boolean }>().json === true;
+}

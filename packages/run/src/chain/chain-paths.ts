@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { productHomeLayout, targetKey } from '@statecraft/environment';
 
 /** Where one target's records live inside the product home (R8.4): never in the target or the workspace. */
 export function chainPaths(targetDirectory: string) {
@@ -27,3 +28,16 @@ export function attemptArtifactNames(runId: string, attempt: number) {
     result: `${base}/result.json`,
   };
 }
+
+/** A target's directory in the product home, for readers that name the home and the key. */
+export function targetDirectoryIn(home: string, key: string): string {
+  return productHomeLayout(home).target(key);
+}
+
+/** All target directories of a home live here. */
+export function targetsDirectoryIn(home: string): string {
+  return productHomeLayout(home).targets;
+}
+
+/** The key of a target path, as `run` files it (re-exported so readers need not know the environment package). */
+export { targetKey };

@@ -28,6 +28,8 @@ export async function runGitForReading(repository: string, args: readonly string
     reject: false,
     encoding: 'buffer',
     stdin: 'ignore',
+    // The bytes as stored: a stripped newline would change the digest against the working tree.
+    stripFinalNewline: false,
   });
   if (answer.exitCode === 0) return { ok: true, stdout: answer.stdout };
   const stderr = new TextDecoder().decode(answer.stderr).trim();

@@ -118,7 +118,7 @@ export async function planRun(request: RunRequest): Promise<Planning> {
     return { kind: 'failed', stage: 'plan', path: executable, message: `cannot read the adapter to digest it (${(error as Error).message})`, spawned: false };
   }
   const adapter = { name: manifest.name, version: manifest.version, digest, path: executable };
-  const qualification = await labelQualification(request.home, adapter);
+  const qualification = await labelQualification(request.home, adapter, request.provider);
   const { containment } = await chooseContainment('auto');
   return {
     kind: 'planned',

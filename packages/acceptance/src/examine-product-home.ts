@@ -1,0 +1,108 @@
+import { readFile, readdir, stat } from 'node:fs/promises';
+
+
+import { chainPaths, isLive, openChain, readLockHolder, targetDirectoryIn, targetsDirectoryIn } from '@statecraft/run';
+import { foldAttempts } from './fold-attempts.js';
+
+export type FindingKind = 'broken-chain' | 'unreadable-chain' | 'torn-tail' | 'dangling-intent' | 'stale-lock' | 'home-not-directory';
+
+/** Something `doctor` found. It repairs nothing; it names what it saw and what follows. */
+export interface Finding {
+  kind: FindingKind;
+  /** The chain, lock or directory concerned. */
+  path: string;
+  message: string;
+}
+
+export interface TargetExamination {
+  key: string;
+  /** The repository these records belong to, as recorded; `not-recorded` when no attempt wrote it. */
+  target: string | 'not-recorded';
+  chain: string;
+  state: 'verified' | 'broken' | 'unreadable' | 'empty';
+  records: number;
+  attempts: number;
+  dangling: { runId: string; attempt: number; startedAt: string }[];
+  running: { runId: string; attempt: number }[];
+}
+
+export interface HomeExamination {
+  home: string;
+  exists: boolean;
+  targets: TargetExamination[];
+  findings: Finding[];
+}
+
+/**
+ * Checks the product home and every chain it holds — links, torn tails, dangling intents, stale
+ * locks — read-only (issue 3 item 8). A missing home is an empty home, not a finding.
+ */
+export async function examineProductHome(home: string): Promise<HomeExamination> {
+  const info = await stat(home).catch(() => undefined);
+  if (info === undefined) return { home, exists: false, targets: [], findings: [] };
+  if (!info.isDirectory()) {
+    return { home, exists: true, targets: [], findings: [{ kind: 'home-not-directory', path: home, message: `${home}: the product home is not a directory` }] };
+  }
+  const keys = await readdir(targetsDirectoryIn(home)).catch(() => [] as string[]);
+  const targets: TargetExamination[] = [];
+  const findings: Finding[] = [];
+  for (const key of keys.sort()) {
+    const examined = await examineTarget(targetDirectoryIn(home, key), key);
+    targets.push(examined.target);
+    findings.push(...examined.findings);
+  }
+  return { home, exists: true, targets, findings };
+}
+
+async function examineTarget(directory: string, key: string): Promise<{ target: TargetExamination; findings: Finding[] }> {
+  const paths = chainPaths(directory);
+  const findings: Finding[] = [];
+  const target = await readFile(paths.target, 'utf8')
+    .then((text) => (JSON.parse(text) as { path?: unknown }).path)
+    .then((path) => (typeof path === 'string' ? path : 'not-recorded'))
+    .catch(() => 'not-recorded' as const);
+  const examination: TargetExamination = { key, target, chain: paths.chain, state: 'empty', records: 0, attempts: 0, dangling: [], running: [] };
+
+  const holder = await readLockHolder(paths.lock).catch(() => 'unreadable' as const);
+  const liveHolder = holder !== 'gone' && holder !== 'unreadable' && isLive(holder) ? holder : undefined;
+  if (holder !== 'gone' && liveHolder === undefined) {
+    const who = holder === 'unreadable' ? 'an unreadable lock' : `a lock of run ${holder.runId} attempt ${holder.attempt} whose supervisor (pid ${holder.pid}) is gone`;
+    findings.push({ kind: 'stale-lock', path: paths.lock, message: `${paths.lock}: ${who}; the next run takes it over` });
+  }
+
+  const opening = await openChain(paths.chain);
+  if (opening.kind === 'broken') {
+    examination.state = 'broken';
+    findings.push({ kind: 'broken-chain', path: paths.chain, message: opening.message });
+    return { target: examination, findings };
+  }
+  if (opening.kind === 'unreadable') {
+    examination.state = 'unreadable';
+    findings.push({ kind: 'unreadable-chain', path: paths.chain, message: opening.message });
+    return { target: examination, findings };
+  }
+  examination.state = opening.entries.length === 0 ? 'empty' : 'verified';
+  examination.records = opening.entries.length;
+  if (opening.torn !== 'none') {
+    findings.push({
+      kind: 'torn-tail',
+      path: paths.chain,
+      message: `${paths.chain}: a torn final line of ${opening.torn.bytes} bytes at offset ${opening.torn.offset} (an append that never finished); the next run truncates it before appending`,
+    });
+  }
+  const live = liveHolder === undefined ? 'none' : { runId: liveHolder.runId, attempt: liveHolder.attempt };
+  const accounts = foldAttempts(paths.chain, directory, opening.entries, live);
+  examination.attempts = accounts.length;
+  for (const account of accounts) {
+    if (account.state === 'running') examination.running.push({ runId: account.runId, attempt: account.attempt });
+    if (account.state !== 'dangling') continue;
+    examination.dangling.push({ runId: account.runId, attempt: account.attempt, startedAt: account.startedAt });
+    findings.push({
+      kind: 'dangling-intent',
+      path: paths.chain,
+      message: `${paths.chain}: run ${account.runId} attempt ${account.attempt} has an intent (line ${account.records.intent.line}, ${account.startedAt}) and no outcome: its supervisor stopped before concluding; not completed`,
+    });
+  }
+  return { target: examination, findings };
+}
+

@@ -1,0 +1,48 @@
+import { resolve } from 'node:path';
+
+import { chainPaths, isLive, openChain, readLockHolder, resolveTarget, targetDirectoryIn, targetKey, type ChainEntry, type TornTail } from '@statecraft/run';
+import type { LiveHolder } from './fold-attempts.js';
+
+export type TargetRecords =
+  | {
+      kind: 'opened';
+      target: string;
+      targetDirectory: string;
+      chain: string;
+      entries: ChainEntry[];
+      torn: 'none' | TornTail;
+      live: LiveHolder;
+    }
+  | { kind: 'refused'; path: string; lineNumber: number; message: string }
+  | { kind: 'failed'; path: string; message: string };
+
+/**
+ * Opens one target's records read-only. The target is named the way `run` names it (its git top
+ * level); a target that is no longer a repository is looked up by its absolute path, so records
+ * outlive the checkout. A missing chain is an empty one; a broken one is refused, naming the record.
+ */
+export async function openTargetRecords(home: string, given: string): Promise<TargetRecords> {
+  const resolution = await resolveTarget(given);
+  const target = resolution.kind === 'resolved' ? resolution.target.path : resolve(given);
+  const key = resolution.kind === 'resolved' ? resolution.target.key : targetKey(target);
+  const paths = chainPaths(targetDirectoryIn(home, key));
+  const opening = await openChain(paths.chain);
+  if (opening.kind === 'broken') return { kind: 'refused', path: opening.path, lineNumber: opening.lineNumber, message: opening.message };
+  if (opening.kind === 'unreadable') return { kind: 'failed', path: opening.path, message: opening.message };
+  return {
+    kind: 'opened',
+    target,
+    targetDirectory: paths.directory,
+    chain: paths.chain,
+    entries: opening.entries,
+    torn: opening.torn,
+    live: await readLiveHolder(paths.lock),
+  };
+}
+
+/** Who holds the target's lock, when that supervisor is alive. */
+export async function readLiveHolder(lockFile: string): Promise<LiveHolder> {
+  const holder = await readLockHolder(lockFile).catch(() => 'unreadable' as const);
+  if (holder === 'gone' || holder === 'unreadable' || !isLive(holder)) return 'none';
+  return { runId: holder.runId, attempt: holder.attempt };
+}

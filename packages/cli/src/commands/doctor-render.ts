@@ -1,0 +1,16 @@
+import type { HomeExamination } from '@statecraft/acceptance';
+
+export function renderExamination(value: HomeExamination): string {
+  if (!value.exists) return `${value.home}: no product home yet (an empty home); nothing to check`;
+  const lines = [`${value.home}: ${value.targets.length} target${value.targets.length === 1 ? '' : 's'}`];
+  for (const target of value.targets) {
+    lines.push(`  ${target.target} (${target.key}): chain ${target.state}, ${target.records} records, ${target.attempts} attempts, ${target.dangling.length} dangling`);
+  }
+  if (value.findings.length === 0) {
+    lines.push('no findings');
+  } else {
+    lines.push(`${value.findings.length} finding${value.findings.length === 1 ? '' : 's'} (nothing was repaired):`);
+    for (const finding of value.findings) lines.push(`  ${finding.kind}: ${finding.message}`);
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,13 @@
+import { examineProductHome, type HomeExamination } from '@statecraft/acceptance';
+import type { Answer } from '../answer.js';
+import { EXIT } from '../exit-codes.js';
+import { renderExamination } from './doctor-render.js';
+
+/**
+ * `statecraft doctor`: checks the product home and every chain in it (links, torn tails,
+ * dangling intents, stale locks). Repairs nothing. Exit 0 nothing found; 1 findings.
+ */
+export async function doctor(options: { home: string }): Promise<Answer<HomeExamination>> {
+  const value = await examineProductHome(options.home);
+  return { value, exitCode: value.findings.length === 0 ? EXIT.ok : EXIT.finding, human: renderExamination };
+}

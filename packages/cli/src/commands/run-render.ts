@@ -1,0 +1,89 @@
+import type { AttemptAccount, AttemptList } from '@statecraft/acceptance';
+import type { RunFailure, RunRefusal } from '@statecraft/run';
+
+const short = (commit: string): string => (commit === 'not-recorded' ? commit : commit.slice(0, 12));
+
+function describeCost(cost: AttemptAccount['cost']): string {
+  return typeof cost === 'number' ? `$${cost.toFixed(4)}` : cost;
+}
+
+function describeStream(streamError: AttemptAccount['streamError']): string {
+  if (streamError === 'none' || streamError === 'not-recorded') return streamError;
+  if (streamError.kind === 'malformed') return `malformed at line ${streamError.lineNumber}: ${streamError.reason}`;
+  if (streamError.kind === 'read-failure') return `read failure at line ${streamError.lineNumber}: ${streamError.reason}`;
+  return 'no result: the stream ended without a terminal event';
+}
+
+function describeClaim(claim: AttemptAccount['providerClaim']): string {
+  if (claim === 'not-recorded') return claim;
+  return `${claim.status} (error: ${String(claim.isError)}, reason: ${claim.reason}) — a claim, not the outcome`;
+}
+
+function list(items: readonly string[]): string {
+  return items.length === 0 ? 'none' : items.join(', ');
+}
+
+/** The human rendering of one attempt: the same value `--json` prints (R11). */
+export function renderAccount(account: AttemptAccount): string {
+  const p = account.posture;
+  const headline =
+    account.state === 'concluded'
+      ? `${account.outcome}${account.cause !== 'none' && account.cause !== 'not-recorded' ? ` (${account.cause})` : ''}`
+      : account.state === 'running'
+        ? 'running: intent recorded, supervisor alive, no outcome yet'
+        : 'dangling: intent recorded, no outcome (the supervisor stopped before concluding) — not completed';
+  const refusals =
+    account.refusals === 'not-recorded'
+      ? ['not-recorded']
+      : account.refusals.length === 0
+        ? ['none']
+        : account.refusals.map((refusal) => `${refusal.tool}: ${JSON.stringify(refusal.verbatim)}`);
+  const names = p.environment.names.map((entry) => `${entry.name}${entry.value === 'redacted' ? ' (redacted)' : ''}`);
+  const lines = [
+    `run ${account.runId} attempt ${account.attempt}: ${headline}`,
+    `  target          ${account.target}`,
+    `  workspace       ${account.workspace} (branch ${account.branch})`,
+    `  commits         base ${short(account.baseCommit)} → head ${short(account.headCommit)}${account.workspaceDirty === true ? ' + uncommitted changes' : ''}`,
+    `  provider claim  ${describeClaim(account.providerClaim)}`,
+    `  refusals        ${account.refusalCount === 'not-recorded' ? 'not-recorded' : String(account.refusalCount)}${account.unverifiableRefusalAccount ? ' (unverifiable: structured-refusals degraded)' : ''}`,
+    ...refusals.map((line) => `                  ${line}`),
+    `  cost            ${describeCost(account.cost)}`,
+    `  turns           ${String(account.turns)}`,
+    `  timed out       ${String(account.timedOut)} (deadline ${account.deadline.milliseconds} ms)`,
+    `  stream          ${describeStream(account.streamError)}`,
+    'posture',
+    `  adapter         ${p.adapter.name} ${p.adapter.version} ${p.adapter.digest}`,
+    `  qualification   ${p.qualification.verdict}: ${p.qualification.reason}`,
+    `  capabilities    required ${list(p.capabilities.requested.required)}; preferred ${list(p.capabilities.requested.preferred)}`,
+    `                  applied ${p.capabilities.applied === 'not-recorded' ? 'not-recorded' : list(p.capabilities.applied)}; degraded ${list(p.capabilities.degraded)}`,
+    `  environment     ${p.environment.state}: ${list(names)}`,
+    ...(p.environment.absent.length === 0 ? [] : [`                  absent: ${p.environment.absent.map((entry) => entry.name).join(', ')}`]),
+    '  residuals',
+    ...p.environment.residuals.map((residual) => `    - ${residual.statement}`),
+    `  containment     ${p.containment.mechanism}`,
+    `  survivors       ${p.survivors === 'not-recorded' ? 'not-recorded' : p.survivors.length === 0 ? 'none' : p.survivors.map((s) => `${s.pid} ${s.command}`).join('; ')}`,
+    `  coverage        ${p.coverage.verdict} (the allowance is compared, not enforced; a program run by another program is not seen)`,
+    `records           ${account.records.chain} (intent line ${account.records.intent.line}${account.records.outcome === 'not-recorded' ? ', outcome not-recorded' : `, outcome line ${account.records.outcome.line}`})`,
+  ];
+  return lines.join('\n');
+}
+
+export function renderList(value: AttemptList): string {
+  const lines = [`${value.target}: ${value.attempts.length} attempt${value.attempts.length === 1 ? '' : 's'} (${value.chain})`];
+  if (value.tornTail !== 'none') lines.push(`  a torn final line of ${value.tornTail.bytes} bytes: the next run truncates it`);
+  for (const attempt of value.attempts) {
+    const outcome = attempt.state === 'concluded' ? attempt.outcome : attempt.state;
+    lines.push(
+      `  ${attempt.runId}  #${attempt.attempt}  ${outcome.padEnd(11)}  refusals ${String(attempt.refusalCount).padEnd(3)}  cost ${describeCost(attempt.cost).padEnd(9)}  ${attempt.adapter} (${attempt.qualification})  ${attempt.startedAt}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+export function renderRefusal(refusal: Omit<RunRefusal, 'kind'>): string {
+  return `refused (${refusal.reason}): ${refusal.message}`;
+}
+
+export function renderFailure(failure: Omit<RunFailure, 'kind' | 'cause'>): string {
+  return `failed (${failure.stage}): ${failure.path}: ${failure.message}`;
+}

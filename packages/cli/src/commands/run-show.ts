@@ -1,0 +1,38 @@
+import { foldAttempts, openTargetRecords, summarizeAttempt, type AttemptAccount, type AttemptList } from '@statecraft/acceptance';
+import type { Answer } from '../answer.js';
+import { CliError, IoFailure } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { renderAccount, renderList } from './run-render.js';
+
+/** Opens the target's chain read-only; a broken link refuses (exit 2) naming the record (R8.4). */
+async function openOrRefuse(home: string, target: string) {
+  const records = await openTargetRecords(home, target);
+  if (records.kind === 'refused') throw new CliError(`refused: ${records.message}`, EXIT.refused, { hint: 'statecraft doctor reports every chain; nothing was repaired' });
+  if (records.kind === 'failed') throw new IoFailure(records.path, records.message);
+  return { ...records, accounts: foldAttempts(records.chain, records.targetDirectory, records.entries, records.live) };
+}
+
+/**
+ * `statecraft run list <target>`: every attempt in the target's chain, folded read-only. A
+ * dangling intent shows as `dangling`, never completed (R8.3). Exit 0: the list was read.
+ */
+export async function runList(options: { home: string; target: string }): Promise<Answer<AttemptList>> {
+  const opened = await openOrRefuse(options.home, options.target);
+  const value: AttemptList = { target: opened.target, chain: opened.chain, tornTail: opened.torn, attempts: opened.accounts.map(summarizeAttempt) };
+  return { value, exitCode: EXIT.ok, human: renderList };
+}
+
+/**
+ * `statecraft run show <target> <run> [--attempt n]`: one attempt's account, the same value
+ * `run --json` printed. Default: the run's latest attempt. Exit 0 `completed`, 1 otherwise.
+ */
+export async function runShow(options: { home: string; target: string; runId: string; attempt?: number }): Promise<Answer<AttemptAccount>> {
+  const opened = await openOrRefuse(options.home, options.target);
+  const ofRun = opened.accounts.filter((account) => account.runId === options.runId);
+  if (ofRun.length === 0) throw new CliError(`refused: run ${options.runId} has no record for ${opened.target}`, EXIT.refused, { hint: `statecraft run list ${opened.target}` });
+  const account = options.attempt === undefined ? ofRun.at(-1) : ofRun.find((candidate) => candidate.attempt === options.attempt);
+  if (account === undefined) {
+    throw new CliError(`refused: run ${options.runId} has no attempt ${String(options.attempt)} (attempts: ${ofRun.map((a) => a.attempt).join(', ')})`, EXIT.refused);
+  }
+  return { value: account, exitCode: account.outcome === 'completed' ? EXIT.ok : EXIT.finding, human: renderAccount };
+}

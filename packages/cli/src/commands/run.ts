@@ -1,0 +1,98 @@
+import { foldAttempts, type AttemptAccount } from '@statecraft/acceptance';
+import type { CapabilityToken, ProtocolEvent } from '@statecraft/adapter';
+import { launchAttempt, planRun, type Launch, type LockHolder, type RunFailure, type RunRefusal } from '@statecraft/run';
+import type { Answer } from '../answer.js';
+import { EXIT } from '../exit-codes.js';
+import { renderAccount, renderFailure, renderRefusal } from './run-render.js';
+
+export interface RunOptions {
+  home: string;
+  target: string;
+  adapter: { executable: string; manifest?: string };
+  provider?: string;
+  prompt: string;
+  required: CapabilityToken[];
+  preferred: CapabilityToken[];
+  deadlineMs: number;
+  maxTurns: number | null;
+  allow: string[];
+  deny: string[];
+  pass: string[];
+  retryOf?: string;
+  base?: string;
+  spec?: string;
+  /** The operator's environment; only allowlisted names are read from it (R5.1). */
+  source: Readonly<Record<string, string | undefined>>;
+  onEvent?: (event: ProtocolEvent) => void;
+  onSpawn?: (at: { runId: string; attempt: number; deadlineMs: number }) => void;
+  signal?: AbortSignal;
+}
+
+/** What `run --json` prints: the attempt's account (issue 3 item 10), plus what opening the chain found. */
+export type RunValue =
+  | (AttemptAccount & {
+      /** A torn final line found on opening, truncated before this attempt's intent (R8.4). */
+      truncatedTail: 'none' | { offset: number; bytes: number; sha256: string };
+      /** A lock left by a dead supervisor, taken over for this attempt. */
+      reclaimedLock: 'none' | LockHolder | 'unreadable';
+    })
+  | { refused: Omit<RunRefusal, 'kind'> }
+  | { failed: Omit<RunFailure, 'kind' | 'cause'> };
+
+/**
+ * `statecraft run`: plan (refusals exit 2, nothing appended), launch, and answer with the
+ * account folded from the very records appended — so `run --json` and `run show --json` are the
+ * same value. Exit 0 `completed`; 1 any other outcome; 2 refused before spawn; 4 i/o failure.
+ */
+export async function run(options: RunOptions): Promise<Answer<RunValue>> {
+  const planning = await planRun({
+    home: options.home,
+    target: options.target,
+    adapter: options.adapter,
+    ...(options.provider === undefined ? {} : { provider: options.provider }),
+    prompt: options.prompt,
+    required: options.required,
+    preferred: options.preferred,
+    deadlineMs: options.deadlineMs,
+    maxTurns: options.maxTurns,
+    allow: options.allow,
+    deny: options.deny,
+    pass: options.pass,
+    ...(options.retryOf === undefined ? {} : { retryOf: options.retryOf }),
+    ...(options.base === undefined ? {} : { base: options.base }),
+    ...(options.spec === undefined ? {} : { spec: options.spec }),
+    source: options.source,
+  });
+  if (planning.kind !== 'planned') return answerOf(planning);
+  const launch = await launchAttempt(planning.plan, {
+    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onIntent: (intent) => options.onSpawn?.({ runId: intent.runId, attempt: intent.attempt, deadlineMs: intent.deadline.milliseconds }),
+  });
+  if (launch.kind !== 'concluded') return answerOf(launch);
+  return answerOf(launch, planning.plan.paths);
+}
+
+function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { chain: string; directory: string }): Answer<RunValue> {
+  if (outcome.kind === 'refused') {
+    const { kind: _kind, ...refusal } = outcome;
+    return { value: { refused: refusal }, exitCode: EXIT.refused, human: () => renderRefusal(refusal) };
+  }
+  if (outcome.kind === 'failed') {
+    const { kind: _kind, cause: _cause, ...failure } = outcome;
+    return { value: { failed: failure }, exitCode: EXIT.failed, human: () => renderFailure(failure) };
+  }
+  if (paths === undefined) throw new Error('a concluded launch needs its chain paths');
+  const entries = [
+    { record: outcome.intent.record, digest: outcome.intent.digest, lineNumber: outcome.intent.record.seq + 1 },
+    { record: outcome.outcome.record, digest: outcome.outcome.digest, lineNumber: outcome.outcome.record.seq + 1 },
+  ];
+  const [account] = foldAttempts(paths.chain, paths.directory, entries, 'none');
+  if (account === undefined) throw new Error('the appended intent did not fold into an account');
+  const value = { ...account, truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock };
+  return {
+    value,
+    exitCode: account.outcome === 'completed' ? EXIT.ok : EXIT.finding,
+    human: (shown) => ('runId' in shown ? renderAccount(shown) : ''),
+  };
+}
