@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { describeSchemaIssues } from '../schema-errors.js';
 import type { SuiteReport } from '../suite/suite-report.js';
+import { SUITE_CASES, SUITE_VERSION } from '../suite/case-table.js';
 import { QualificationIdSchema, QualificationRecordSchema, type Platform, type QualificationRecord } from './qualification-record.js';
 
 /**
@@ -26,11 +27,12 @@ export type WriteQualificationAnswer =
 /** Writes the record of a full pass; anything less is not a qualification and writes nothing. */
 export async function writeQualificationRecord(home: string, report: SuiteReport): Promise<WriteQualificationAnswer> {
   const notPassing = report.cases.filter((entry) => entry.status !== 'pass');
-  if (!report.passed || notPassing.length > 0) {
+  const absent = SUITE_CASES.filter((entry) => !report.cases.some((ran) => ran.row === entry.row)).map((entry) => `row ${entry.row} absent`);
+  if (!report.passed || notPassing.length > 0 || absent.length > 0 || report.suiteVersion !== SUITE_VERSION) {
     return {
       kind: 'refused',
       reason: 'not-passed',
-      message: `not a full pass (${notPassing.map((entry) => `row ${entry.row} ${entry.status}`).join(', ')}); no record written`,
+      message: `not a full pass of ${SUITE_VERSION} (${[...notPassing.map((entry) => `row ${entry.row} ${entry.status}`), ...absent].join(', ') || `suite ${report.suiteVersion}`}); no record written`,
     };
   }
   const record: QualificationRecord = QualificationRecordSchema.parse({

@@ -6,7 +6,8 @@ import type { ProtocolEvent, ProviderIdentity } from '../protocol/events.js';
 import { PROTOCOL_VERSION } from '../protocol/version.js';
 import { readManifest, sidecarManifestPath } from '../read-manifest.js';
 import { CASE_CHECKS } from './case-checks.js';
-import { SUITE_CASES, SUITE_VERSION, type SuiteCase } from './case-table.js';
+import { SUITE_CASES, SUITE_VERSION, type SuiteCase, type SuiteRow } from './case-table.js';
+import type { ContainmentMechanism } from '../supervise/attempt.js';
 import type { CaseVerdict } from './cases/verdict.js';
 import type { SuiteDriver } from './driver.js';
 import { createSuiteContext, type SuiteContext } from './suite-context.js';
@@ -23,6 +24,10 @@ export interface RunNegativeSuiteOptions {
   scratchDir?: string;
   onCaseStart?: (entry: SuiteCase) => void;
   onCaseEnd?: (entry: SuiteCase, report: CaseReport) => void;
+  /** Run only these rows (a partial run never counts as a pass). Default: every row. */
+  rows?: readonly SuiteRow[];
+  /** Force a containment mechanism for every attempt; default `auto` (the supervisor probes). */
+  containment?: 'auto' | ContainmentMechanism;
 }
 
 export type NegativeSuiteAnswer =
@@ -59,12 +64,14 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
       driver: options.driver,
       scratchDir,
       workspace: join(scratchDir, 'workspace'),
+      ...(options.containment === undefined ? {} : { containment: options.containment }),
     });
     const observed = observeProvider(context);
     const cases = await runCases(context, options);
     const provider = options.driver.provider === undefined ? 'none' : await providerIdentity(options.driver.provider.executable, observed.provider);
     const report: SuiteReport = {
-      passed: cases.every((entry) => entry.status === 'pass'),
+      // A partial run is never a pass: qualification needs every row of this suite version.
+      passed: cases.length === SUITE_CASES.length && cases.every((entry) => entry.status === 'pass'),
       suiteVersion: SUITE_VERSION,
       protocol: PROTOCOL_VERSION,
       adapter: { name: reading.manifest.name, version: reading.manifest.version, digest },
@@ -84,7 +91,7 @@ async function runCases(context: SuiteContext, options: RunNegativeSuiteOptions)
   const reports: CaseReport[] = [];
   await options.driver.setUp?.();
   try {
-    for (const entry of SUITE_CASES) {
+    for (const entry of SUITE_CASES.filter((candidate) => options.rows?.includes(candidate.row) ?? true)) {
       options.onCaseStart?.(entry);
       const verdict = await runOneCase(context, entry.row);
       const report: CaseReport = { row: entry.row, title: entry.title, ...verdict };

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProtocolEvent } from '../protocol/events.js';
 import type { Manifest } from '../protocol/manifest.js';
+import type { ContainmentMechanism } from '../supervise/attempt.js';
 import type { DriverScenario, Provocation, SuiteDriver } from './driver.js';
 import { runAdapterOnce, type RunAdapterOnceAnswer, type RunAdapterOnceOptions } from './run-adapter-once.js';
 
@@ -25,6 +26,8 @@ export interface SuiteContext {
   scratchDir: string;
   /** A directory that exists: every attempt's working directory (R7.1). */
   workspace: string;
+  /** Forced containment for every attempt, when the caller chose one. */
+  containment?: 'auto' | ContainmentMechanism;
   /** The driver's provocation for a scenario, or `not-applicable`. */
   provocationFor(scenario: DriverScenario): Provocation | 'not-applicable';
   /** Runs one provocation through the real supervisor; `overrides` change the attempt's plan. */
@@ -62,6 +65,7 @@ export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | '
         // The pair under test (R3.1): the driver's provider, unless this provocation names another.
         ...providerFor(provocation, base.driver),
         attemptDir: attempt.dir,
+        ...(base.containment === undefined ? {} : { containment: base.containment }),
         onEvent: (event) => {
           events.push(event);
           alsoOnEvent?.(event);
