@@ -1,6 +1,6 @@
 import type { CoverageInputName } from '@statecraft/adapter';
 import { compareReadings, driftMessage } from './compare-readings.js';
-import { planCoverageAt, type CoverageRefusal, type PlannedCoverage } from './plan-coverage-at.js';
+import { describeMissingPrograms, readCoverageAt, type CoverageRefusal, type PlannedCoverage } from './plan-coverage-at.js';
 
 export type LaunchCoverage =
   /** Record `coverage` under `posture.coverage`: the launch reading is the recorded one (R9.4). */
@@ -21,17 +21,21 @@ export async function checkCoverageAtLaunch(input: {
   adapterCommands: readonly string[];
   plan: PlannedCoverage;
 }): Promise<LaunchCoverage> {
-  const launch = await planCoverageAt({
+  const launch = await readCoverageAt({
     repository: input.repository,
     spec: input.spec,
     source: { kind: 'commit', commit: input.baseCommit },
     adapterCommands: input.adapterCommands,
   });
   if (launch.kind === 'refused') {
-    if (launch.input === 'repository' || launch.reason === 'missing-programs') return launch;
+    if (launch.input === 'repository') return launch;
     return { kind: 'drifted', inputs: [launch.input], message: driftMessage([`${launch.input}: ${launch.message}`]) };
   }
   const comparison = compareReadings(input.plan, launch);
   if (comparison.kind === 'drifted') return comparison;
+  // Same digests as a plan that was not refused, so this needs a change in the adapter's commands.
+  if (launch.coverage.verdict === 'refused') {
+    return { kind: 'refused', input: 'allowance', reason: 'missing-programs', message: describeMissingPrograms(launch.coverage), coverage: launch.coverage };
+  }
   return { kind: 'ready', coverage: launch.coverage };
 }

@@ -40,18 +40,41 @@ export interface PlannedCoverage {
   digests: CoverageDigests;
 }
 
+/** A reading compared, whatever the verdict, with the digests launch compares (R9.4). */
+export interface CoverageReading {
+  kind: 'assessed';
+  coverage: AssessedCoverage;
+  digests: CoverageDigests;
+}
+
 /**
  * Reads both inputs from one source and compares them (R9.1-R9.3). Planning calls it with the
  * working tree, launch with the base commit (R9.4). Any refusal is a value: a plan refusal
  * exits 2 with nothing appended and nothing spawned.
  */
-export async function planCoverageAt(input: {
+export async function planCoverageAt(input: CoverageReadingRequest): Promise<PlannedCoverage | CoverageRefusal> {
+  const reading = await readCoverageAt(input);
+  if (reading.kind === 'refused') return reading;
+  const { coverage, digests } = reading;
+  if (coverage.verdict === 'refused') {
+    return { kind: 'refused', input: 'allowance', reason: 'missing-programs', message: describeMissingPrograms(coverage), coverage };
+  }
+  return { kind: 'planned', coverage, digests };
+}
+
+export interface CoverageReadingRequest {
   repository: string;
   spec?: string | undefined;
   source: CoverageSource;
   /** The adapter manifest's `requiresCommands`. */
   adapterCommands: readonly string[];
-}): Promise<PlannedCoverage | CoverageRefusal> {
+}
+
+/**
+ * The reading without the verdict's refusal lifted out: launch needs the digests of a reading
+ * whose verdict is `refused`, to name drift before the missing program.
+ */
+export async function readCoverageAt(input: CoverageReadingRequest): Promise<CoverageReading | CoverageRefusal> {
   const inputs = await readCoverageInputs(input);
   if (inputs.kind === 'refused') return inputs;
 
@@ -71,11 +94,7 @@ export async function planCoverageAt(input: {
       message: assessment.message.replace(/^[^:]*/, (file) => describeWhere(file, inputs.readFrom)),
     };
   }
-  const { coverage, digests } = assessment;
-  if (coverage.verdict === 'refused') {
-    return { kind: 'refused', input: 'allowance', reason: 'missing-programs', message: describeMissingPrograms(coverage), coverage };
-  }
-  return { kind: 'planned', coverage, digests };
+  return assessment;
 }
 
 /** `specs/004.md` in the working tree; `specs/004.md at <commit>` when read through git. */
@@ -83,7 +102,7 @@ function describeWhere(path: string, readFrom: AssessedCoverage['readFrom']): st
   return readFrom.kind === 'commit' ? `${path} at ${readFrom.commit}` : path;
 }
 
-function describeMissingPrograms(coverage: CheckedCoverage): string {
+export function describeMissingPrograms(coverage: CheckedCoverage): string {
   const programs = coverage.missing.map((missing) => missing.program);
   return [
     `command coverage refused: the checks of spec ${coverage.spec.id} name ${programs.join(', ')}, ` +
