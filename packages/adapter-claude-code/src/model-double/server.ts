@@ -44,7 +44,7 @@ async function readBody(request: IncomingMessage): Promise<string> {
 function parseBody(text: string): MessagesBody {
   try {
     const json: unknown = JSON.parse(text);
-    return typeof json === 'object' && json !== null ? (json as MessagesBody) : {};
+    return typeof json === 'object' && json !== null ? json : {};
   } catch {
     return {};
   }
