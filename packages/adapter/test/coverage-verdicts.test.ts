@@ -192,3 +192,13 @@ describe('reading and rendering a recorded coverage (R9.3, R9.4)', () => {
     expect(lines).toContain('not checked: `a | b`');
   });
 });
+
+describe('coverage recorded before it was wired (issue 5, item 5)', () => {
+  it('reads the placeholder { verdict: not-checked, reason } as not-checked, keeping the reason and adding the limits', () => {
+    const reading = readRecordedCoverage({ verdict: 'not-checked', reason: 'the coverage check is not wired yet' });
+    expect(reading).toEqual({
+      kind: 'read',
+      coverage: { verdict: 'not-checked', reason: 'the coverage check is not wired yet', limits: [...COVERAGE_LIMITS] },
+    });
+  });
+});

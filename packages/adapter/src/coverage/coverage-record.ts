@@ -65,21 +65,24 @@ export type RecordedCoverage = z.infer<typeof RecordedCoverageSchema>;
 
 /**
  * Reads `posture.coverage` from a stored record: absent (written before coverage existed) is
- * `not-checked`; anything present must parse.
+ * `not-checked`, and so is a `not-checked` written before the limits were recorded (its reason
+ * kept); anything else present must parse.
  */
 export function readRecordedCoverage(
   value: unknown,
 ): { kind: 'read'; coverage: RecordedCoverage } | { kind: 'malformed'; error: z.ZodError } {
   if (value === undefined) {
-    return {
-      kind: 'read',
-      coverage: {
-        verdict: 'not-checked',
-        reason: 'this attempt was recorded before command coverage existed; nothing was compared',
-        limits: coverageLimits(),
-      },
-    };
+    return { kind: 'read', coverage: notChecked('this attempt was recorded before command coverage existed; nothing was compared') };
   }
+  const older = OlderNotCheckedSchema.safeParse(value);
+  if (older.success) return { kind: 'read', coverage: notChecked(older.data.reason ?? 'nothing was compared for this attempt') };
   const parsed = RecordedCoverageSchema.safeParse(value);
   return parsed.success ? { kind: 'read', coverage: parsed.data } : { kind: 'malformed', error: parsed.error };
+}
+
+/** The placeholder `run` recorded before coverage was wired: `{ verdict: 'not-checked', reason }`. */
+const OlderNotCheckedSchema = z.looseObject({ verdict: z.literal('not-checked'), reason: z.string().min(1).optional() });
+
+function notChecked(reason: string): RecordedCoverage {
+  return { verdict: 'not-checked', reason, limits: coverageLimits() };
 }
