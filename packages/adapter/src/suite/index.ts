@@ -20,3 +20,4 @@ export * from './suite-report.js';
 export * from './tagged-processes.js';
 export { comparableResult } from './cases/row-7-records-identical.js';
 export type { CaseVerdict, CaseStatus } from './cases/verdict.js';
+export { reportedDescendant } from './cases/row-3-hung-child-killed.js';
