@@ -173,7 +173,18 @@ describe('readEventStream', () => {
     }
   });
 
-  it('uses a 1 MiB bound by default (R7.5)', async () => {
+  it('keeps exactly the oversize line as evidence, not the bytes after it, when it arrives whole in one chunk (R7.5)', async () => {
+    const oversize = 'o'.repeat(300);
+    const reading = await read(line(init()) + oversize + '\n' + line(result(1)), 1 << 20, 250);
+    expect(reading.streamDiagnostic).toMatchObject({ kind: 'malformed', lineNumber: 2, line: oversize, lineBytes: 300, lineBytesKept: 300 });
+  });
+
+  it('stops at the first bad line even when later bad lines arrive in the same chunk (R7.5)', async () => {
+    const reading = await read(line(init()) + 'first bad\nsecond bad\n' + 'z'.repeat(500) + '\n', 1 << 20, 250);
+    expect(reading.streamDiagnostic).toMatchObject({ kind: 'malformed', lineNumber: 2, line: 'first bad' });
+  });
+
+    it('uses a 1 MiB bound by default (R7.5)', async () => {
     expect(DEFAULT_MAX_LINE_BYTES).toBe(1024 * 1024);
     const reading = await read(line(init()) + 'y'.repeat(DEFAULT_MAX_LINE_BYTES + 1) + '\n', 65536);
     expect(reading.streamDiagnostic).toMatchObject({ kind: 'malformed', lineBytes: DEFAULT_MAX_LINE_BYTES + 1 });

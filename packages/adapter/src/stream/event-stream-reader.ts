@@ -82,6 +82,8 @@ export class EventStreamReader {
   }
 
   private onLine(line: SplitLine): void {
+    // A chunk may complete several lines after the first bad one; none of them is looked at.
+    if (this.phase === 'stopped') return;
     this.lineNumber += 1;
     if (this.phase === 'after-terminal') {
       this.counts.linesAfterTerminal += 1;

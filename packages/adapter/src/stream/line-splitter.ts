@@ -81,7 +81,7 @@ export class LineSplitter {
     }
     if (!this.oversize) this.becomeOversize();
     const evidenceRoom = OVERSIZE_EVIDENCE_BYTES - this.pieceBytes;
-    if (evidenceRoom > 0) this.keep(buffer.subarray(from, from + evidenceRoom));
+    if (evidenceRoom > 0) this.keep(buffer.subarray(from, Math.min(to, from + evidenceRoom)));
   }
 
   private keep(piece: Buffer): void {

@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
-import type { Writable } from 'node:stream';
+import { close, createWriteStream, fsync, open } from 'node:fs';
+import type { WriteStream } from 'node:fs';
+import { promisify } from 'node:util';
 import type { z } from 'zod';
 import type { StreamDigestSchema } from './attempt.js';
 
 type StreamDigest = z.infer<typeof StreamDigestSchema>;
+
+const openFile = promisify(open);
+const syncFile = promisify(fsync);
+const closeFile = promisify(close);
 
 /**
  * Counts, hashes and (when given a file) keeps the raw bytes of one of the child's pipes, so the
@@ -17,46 +21,43 @@ export class StreamTee {
   private bytes = 0;
   private failure: Error | undefined;
 
-  private constructor(
-    private readonly path?: string,
-    private readonly handle?: FileHandle,
-    private readonly file?: Writable,
-  ) {
-    file?.on('error', (error) => {
-      this.failure = new Error(`Could not write ${String(path)}`, { cause: error });
+  private constructor(private readonly target?: { path: string; fd: number; file: WriteStream }) {
+    target?.file.on('error', (error) => {
+      this.failure = new Error(`Could not write ${target.path}`, { cause: error });
     });
   }
 
   static async open(path?: string): Promise<StreamTee> {
     if (path === undefined) return new StreamTee();
-    const handle = await open(path, 'w', 0o600).catch((error: unknown) => {
+    const fd = await openFile(path, 'w', 0o600).catch((error: unknown) => {
       throw new Error(`Could not open ${path} for writing`, { cause: error });
     });
-    return new StreamTee(path, handle, handle.createWriteStream({ autoClose: false }));
+    // A plain descriptor, not a FileHandle: the descriptor stays ours to fsync and close after the stream ends.
+    return new StreamTee({ path, fd, file: createWriteStream('', { fd, autoClose: false }) });
   }
 
   /** Returns false when the file is behind, so the caller can pause the pipe (backpressure). */
   write(chunk: Buffer): boolean {
     this.bytes += chunk.length;
     this.hash.update(chunk);
-    return this.file === undefined || this.failure !== undefined ? true : this.file.write(chunk);
+    return this.target === undefined || this.failure !== undefined ? true : this.target.file.write(chunk);
   }
 
   onDrain(listener: () => void): void {
-    this.file?.once('drain', listener);
+    this.target?.file.once('drain', listener);
   }
 
   async finish(): Promise<StreamDigest> {
     const digest = { bytes: this.bytes, sha256: this.hash.digest('hex') };
-    const { file, handle } = this;
-    if (file === undefined || handle === undefined) return digest;
-    if (this.failure === undefined) await new Promise<void>((resolve) => file.end(resolve));
+    const target = this.target;
+    if (target === undefined) return digest;
+    if (this.failure === undefined) await new Promise<void>((resolve) => target.file.end(resolve));
     if (this.failure === undefined) {
-      await handle.sync().catch((error: unknown) => {
-        this.failure = new Error(`Could not fsync ${String(this.path)}`, { cause: error });
+      await syncFile(target.fd).catch((error: unknown) => {
+        this.failure = new Error(`Could not fsync ${target.path}`, { cause: error });
       });
     }
-    await handle.close().catch(() => undefined);
+    await closeFile(target.fd).catch(() => undefined);
     if (this.failure !== undefined) throw this.failure;
     return digest;
   }
