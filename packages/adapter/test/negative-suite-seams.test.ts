@@ -63,8 +63,8 @@ describe('the workspace (R7.1)', () => {
     const events: ProtocolEvent[] = [];
     const attempt = ran(await runFixtureOnce({ prompt: 'scenario: report-cwd', workspace, onEvent: (event) => events.push(event) }));
     expect(attempt.result.outcome).toBe('completed');
-    const reported = events.find((event) => event.type === 'progress' && (event.detail as { cwd?: string }).cwd !== undefined);
-    expect((reported?.detail as { cwd: string }).cwd).toBe(workspace);
+    const reported = events.flatMap((event) => (event.type === 'progress' ? [event.detail as { cwd?: string }] : [])).find((detail) => detail.cwd !== undefined);
+    expect(reported?.cwd).toBe(workspace);
     expect(readFileSync(join(workspace, 'statecraft-fixture-marker.txt'), 'utf8')).toBe('test-run\n');
   });
 });

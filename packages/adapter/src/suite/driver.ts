@@ -1,5 +1,6 @@
 import type { Request } from '../protocol/request.js';
 import type { CapabilityToken } from '../capabilities.js';
+import type { AttemptResult } from '../result.js';
 
 /**
  * How the negative suite provokes behaviour from one adapter. The suite itself is the same
@@ -49,7 +50,7 @@ export interface TokenMeasurement {
 /** What a driver's token measurement may use: a way to run one provocation and read the result. */
 export interface MeasurementContext {
   /** Runs one provocation through the real supervisor and returns the recorded result and raw stream. */
-  provoke(provocation: Provocation): Promise<{ result: import('../result.js').AttemptResult; rawStream: string }>;
+  provoke(provocation: Provocation): Promise<{ result: AttemptResult; rawStream: string }>;
 }
 
 export interface SuiteDriver {

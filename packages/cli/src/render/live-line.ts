@@ -25,5 +25,5 @@ export class LiveLine {
 
 /** The live line for a writable that is a terminal; `undefined` when it is not. */
 export function liveLineFor(stream: NodeJS.WriteStream): LiveLine | undefined {
-  return stream.isTTY ? new LiveLine(stream as WriteStream) : undefined;
+  return stream.isTTY ? new LiveLine(stream) : undefined;
 }

@@ -1,0 +1,168 @@
+import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  SUITE_CASES,
+  SUITE_VERSION,
+  checkQualification,
+  listQualificationRecords,
+  qualificationsDir,
+  showQualificationRecord,
+  writeQualificationRecord,
+  type SuiteReport,
+} from '@statecraft/adapter';
+import { freshDirectory } from './suite-helpers.js';
+
+// Qualification records (R3): written once on a full pass, bound to exact binaries, never transferred.
+
+const DIGEST_A = `sha256:${'a'.repeat(64)}`;
+const DIGEST_B = `sha256:${'b'.repeat(64)}`;
+const PROVIDER_1 = { name: 'provider', version: '2.0.0', digest: `sha256:${'1'.repeat(64)}` };
+const PROVIDER_2 = { name: 'provider', version: '2.0.1', digest: `sha256:${'2'.repeat(64)}` };
+
+let clock = Date.parse('2026-11-30T04:00:00.000Z');
+
+function passingReport(changes: Partial<SuiteReport> = {}): SuiteReport {
+  clock += 1000;
+  return {
+    passed: true,
+    suiteVersion: SUITE_VERSION,
+    protocol: 1,
+    adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A },
+    provider: 'none',
+    driver: 'fixture',
+    cases: SUITE_CASES.map((entry) => ({ row: entry.row, title: entry.title, status: 'pass', evidence: 'fixture', detail: 'held' })),
+    startedAt: new Date(clock - 500).toISOString(),
+    endedAt: new Date(clock).toISOString(),
+    ...changes,
+  };
+}
+
+async function homeWith(...reports: SuiteReport[]): Promise<string> {
+  const home = freshDirectory('statecraft-home-');
+  for (const report of reports) {
+    const written = await writeQualificationRecord(home, report);
+    if (written.kind !== 'written') throw new Error(written.message);
+  }
+  return home;
+}
+
+describe('writing a qualification record (R3.1)', () => {
+  it('binds adapter, provider, suite, protocol, platform, date and every case with its evidence', async () => {
+    const home = freshDirectory('statecraft-home-');
+    const written = await writeQualificationRecord(home, passingReport({ provider: PROVIDER_1 }));
+    if (written.kind !== 'written') throw new Error(written.message);
+    expect(written.path).toBe(join(qualificationsDir(home), `${written.record.id}.json`));
+    const onDisk = JSON.parse(readFileSync(written.path, 'utf8')) as Record<string, unknown>;
+    expect(onDisk).toMatchObject({
+      adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A },
+      provider: PROVIDER_1,
+      suiteVersion: SUITE_VERSION,
+      protocol: 1,
+      platform: { os: process.platform, arch: process.arch, node: process.version },
+    });
+    expect((onDisk.cases as unknown[]).length).toBe(8);
+    expect(onDisk.cases).toContainEqual(expect.objectContaining({ row: 3, evidence: 'fixture', status: 'pass' }));
+    // Atomic: no temporary file is left beside the record.
+    expect(readdirSync(qualificationsDir(home))).toEqual([`${written.record.id}.json`]);
+  });
+
+  it('writes nothing for a report with a failed, not-run or missing case', async () => {
+    const home = freshDirectory('statecraft-home-');
+    const failed = passingReport();
+    failed.cases[2] = { ...failed.cases[2]!, status: 'fail' };
+    failed.passed = false;
+    expect(await writeQualificationRecord(home, failed)).toMatchObject({ kind: 'refused', reason: 'not-passed' });
+    const partial = passingReport({ cases: passingReport().cases.slice(0, 7) });
+    expect(await writeQualificationRecord(home, partial)).toMatchObject({ kind: 'refused' });
+    expect((await listQualificationRecords(home)).records).toEqual([]);
+  });
+
+  it('never rewrites a record: a second write under the same id fails and the first is intact', async () => {
+    const report = passingReport();
+    const home = await homeWith(report);
+    const [first] = (await listQualificationRecords(home)).records;
+    const before = statSync(first!.path).mtimeMs;
+    await expect(writeQualificationRecord(home, report)).rejects.toThrow(/EEXIST/);
+    expect(statSync(first!.path).mtimeMs).toBe(before);
+  });
+});
+
+describe('reading records (R3.4)', () => {
+  it('a missing home is an empty home', async () => {
+    expect(await listQualificationRecords(join(freshDirectory(), 'nowhere'))).toEqual({ records: [], unreadable: [] });
+  });
+
+  it('lists records oldest first and shows one by id', async () => {
+    const home = await homeWith(passingReport(), passingReport({ adapter: { name: 'other', version: '0.1.0', digest: DIGEST_B } }));
+    const { records } = await listQualificationRecords(home);
+    expect(records.map((entry) => entry.record.adapter.name)).toEqual(['fixture', 'other']);
+    const shown = await showQualificationRecord(home, records[1]!.id);
+    expect(shown).toMatchObject({ kind: 'found', record: { adapter: { name: 'other' } } });
+  });
+
+  it('reports a file that is not a valid record instead of skipping it, and refuses an id that is a path', async () => {
+    const home = await homeWith(passingReport());
+    writeFileSync(join(qualificationsDir(home), 'broken.json'), '{"kind":"statecraft-qualification"}');
+    const { records, unreadable } = await listQualificationRecords(home);
+    expect(records).toHaveLength(1);
+    expect(unreadable[0]?.path).toContain('broken.json');
+    expect(await showQualificationRecord(home, '../../etc/passwd')).toMatchObject({ kind: 'invalid' });
+    expect(await showQualificationRecord(home, 'absent-1.0.0')).toMatchObject({ kind: 'not-found' });
+  });
+});
+
+describe('checking a binary (R3.1, R3.3)', () => {
+  it('the exact binary of a recorded pass is qualified, naming the record', async () => {
+    const home = await homeWith(passingReport());
+    const verdict = await checkQualification({ home, adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A } });
+    expect(verdict.verdict).toBe('qualified');
+    expect(verdict.reason).toContain(verdict.record!.id);
+  });
+
+  it('the same version string with a different digest is unqualified, and the reason says so (R3.3)', async () => {
+    const home = await homeWith(passingReport());
+    const verdict = await checkQualification({ home, adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_B } });
+    expect(verdict.verdict).toBe('unqualified');
+    expect(verdict.reason).toContain(`this binary's digest is ${DIGEST_B}`);
+    expect(verdict.reason).toContain('R3.3');
+  });
+
+  it('a record for another version does not transfer (R3.3)', async () => {
+    const home = await homeWith(passingReport());
+    const verdict = await checkQualification({ home, adapter: { name: 'fixture', version: '1.0.1', digest: DIGEST_A } });
+    expect(verdict).toMatchObject({ verdict: 'unqualified' });
+    expect(verdict.reason).toContain('not 1.0.1');
+  });
+
+  it("a sibling adapter's pass does not transfer, even with the same bytes (R3.3)", async () => {
+    const home = await homeWith(passingReport());
+    const verdict = await checkQualification({ home, adapter: { name: 'sibling', version: '1.0.0', digest: DIGEST_A } });
+    expect(verdict.verdict).toBe('unqualified');
+  });
+
+  it('a provider upgrade invalidates the pair even when the adapter is byte-identical (R3.1)', async () => {
+    const home = await homeWith(passingReport({ provider: PROVIDER_1 }));
+    const adapter = { name: 'fixture', version: '1.0.0', digest: DIGEST_A };
+    expect((await checkQualification({ home, adapter, provider: PROVIDER_1 })).verdict).toBe('qualified');
+    const upgraded = await checkQualification({ home, adapter, provider: PROVIDER_2 });
+    expect(upgraded.verdict).toBe('unqualified');
+    expect(upgraded.reason).toContain('a provider upgrade invalidates');
+    expect((await checkQualification({ home, adapter, provider: { digest: PROVIDER_2.digest } })).verdict).toBe('unqualified');
+    expect((await checkQualification({ home, adapter })).verdict).toBe('unqualified');
+  });
+
+  it('a record of an older suite version does not qualify under the current one', async () => {
+    const home = freshDirectory('statecraft-home-');
+    const written = await writeQualificationRecord(home, passingReport());
+    if (written.kind !== 'written') throw new Error(written.message);
+    // A record as an older suite would have written it: same binary, another suite version.
+    const older = { ...written.record, id: 'fixture-older', suiteVersion: 'negative-suite/0' };
+    const onlyOlder = freshDirectory('statecraft-home-');
+    mkdirSync(qualificationsDir(onlyOlder), { recursive: true });
+    writeFileSync(join(qualificationsDir(onlyOlder), 'fixture-older.json'), JSON.stringify(older));
+    const verdict = await checkQualification({ home: onlyOlder, adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A } });
+    expect(verdict.verdict).toBe('unqualified');
+    expect(verdict.reason).toContain('negative-suite/0');
+  });
+});
