@@ -80,7 +80,8 @@ spawn, nothing appended; 3 usage; 4 an i/o error writing records.`,
       // The operator's interrupt cancels the attempt (R8.1): its tree is killed and the outcome recorded.
       const interrupt = new AbortController();
       const onSigint = (): void => interrupt.abort();
-      process.once('SIGINT', onSigint);
+      // `on`, not `once`: execa's exit hook re-raises SIGINT when it finds itself the only listener left.
+      process.on('SIGINT', onSigint);
       try {
         const answer = await run({
           home: resolveProductHome().path,

@@ -21,6 +21,7 @@ import type { RunPlan } from '../plan/plan-run.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { newRunId } from '../run-id.js';
 import { prepareWorkspace, readWorkspaceHead, resolveBaseCommit } from '../workspace/prepare-workspace.js';
+import { checkCoverageAtLaunch } from '../coverage/check-launch-coverage.js';
 import { digestWrittenArtifact, keepArtifact } from './artifacts.js';
 import { buildRequest } from './build-request.js';
 import { concludedPosture, plannedPosture } from './compose-posture.js';
@@ -80,6 +81,18 @@ async function launchHoldingLock(
 
   const base = plan.retry === 'none' ? await resolveBaseCommit(plan.target.path, plan.request.base ?? 'HEAD') : { kind: 'resolved' as const, commit: plan.retry.firstIntent.baseCommit };
   if (base.kind === 'refused') return refused('launch', 'base-commit', `${base.message}; refused before spawn, nothing appended`, null);
+  // R9.4: coverage again, from the base commit as git holds it; drift refuses naming the input.
+  const coverage = await checkCoverageAtLaunch({
+    repository: plan.target.path,
+    spec: plan.request.spec,
+    baseCommit: base.commit,
+    adapterCommands: plan.manifest.requiresCommands,
+    plan: plan.coverageReading,
+  });
+  if (coverage.kind === 'drifted') return refused('launch', 'coverage', coverage.message, { inputs: coverage.inputs });
+  if (coverage.kind === 'refused') {
+    return refused('launch', 'coverage', `${coverage.message}\nrefused before spawn, nothing appended`, { input: coverage.input, reason: coverage.reason });
+  }
   const prepared = await prepareWorkspace({ target: plan.target, runId, baseCommit: base.commit, mode: plan.retry === 'none' ? 'new-run' : 'retry' });
   if (prepared.kind === 'refused') return refused('launch', 'workspace', prepared.message, { path: prepared.path, reason: prepared.reason });
   const workspace = prepared.workspace;
@@ -94,7 +107,8 @@ async function launchHoldingLock(
     temporaryDirectory,
     extra: [{ name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group (R7.3)' }],
   });
-  const posture = plannedPosture(plan, environment.record);
+  // The launch reading is the recorded one (R9.4).
+  const posture = plannedPosture({ ...plan, coverage: coverage.coverage }, environment.record);
 
   let intent: AppendedRecord & { record: IntentRecord };
   let requestArtifact;
@@ -199,8 +213,8 @@ async function superviseWithCancel(
   files: { workspace: string; environment: Record<string, string>; attemptTag: string; requestFile: string; streamFile: string; stderrFile: string },
 ): Promise<Supervised> {
   let cancelled = false;
-  const cancel = (): void => {
-    cancelled = true;
+  let sweeper: NodeJS.Timeout | undefined;
+  const killTagged = (): void => {
     for (const pid of findAttemptProcesses(files.attemptTag)) {
       try {
         process.kill(pid, 'SIGKILL');
@@ -209,6 +223,13 @@ async function superviseWithCancel(
       }
     }
   };
+  // The interrupt may land between the intent and the spawn: keep sweeping until supervision returns.
+  const cancel = (): void => {
+    cancelled = true;
+    killTagged();
+    sweeper = setInterval(killTagged, 100);
+  };
+  if (hooks.signal?.aborted === true) cancel();
   hooks.signal?.addEventListener('abort', cancel, { once: true });
   try {
     const answer = await superviseAdapter({
@@ -229,5 +250,6 @@ async function superviseWithCancel(
     return { kind: 'failed', message: `could not start the adapter ${plan.adapter.path}: ${(error as Error).message}`, cause: error };
   } finally {
     hooks.signal?.removeEventListener('abort', cancel);
+    if (sweeper !== undefined) clearInterval(sweeper);
   }
 }

@@ -1,3 +1,4 @@
+import { planCoverageAt, type PlannedCoverage } from '../coverage/plan-coverage-at.js';
 import type { CoverageVerdict } from '../posture.js';
 
 export interface CoverageInput {
@@ -8,18 +9,26 @@ export interface CoverageInput {
   requiresCommands: readonly string[];
 }
 
-export type CoveragePlanning = { kind: 'checked'; coverage: CoverageVerdict } | { kind: 'refused'; message: string; detail: unknown };
+export type CoveragePlanning =
+  /** `reading` keeps the planning digests: launch compares the base commit's against them (R9.4). */
+  | { kind: 'checked'; coverage: CoverageVerdict; reading: PlannedCoverage }
+  | { kind: 'refused'; message: string; detail: unknown };
 
 /**
- * The seam where command coverage (R9) plugs into planning. Until it lands the verdict is
- * `not-checked`, recorded as such on every attempt — never `direct`, never silently absent.
+ * Command coverage at planning (R9): the spec and `.statecraft/environment.json` as the working
+ * tree holds them, compared with the allowance. A refusal (a missing program, a malformed
+ * declaration, a spec without its Verification block) exits 2, nothing appended, nothing spawned.
  */
-export function planCommandCoverage(input: CoverageInput): Promise<CoveragePlanning> {
-  return Promise.resolve({
-    kind: 'checked',
-    coverage: {
-      verdict: 'not-checked',
-      reason: input.spec === undefined ? 'no spec was given and the coverage check is not wired yet' : 'the coverage check is not wired yet',
-    },
+export async function planCommandCoverage(input: CoverageInput): Promise<CoveragePlanning> {
+  const plan = await planCoverageAt({
+    repository: input.targetPath,
+    spec: input.spec,
+    source: { kind: 'working-tree' },
+    adapterCommands: input.requiresCommands,
   });
+  if (plan.kind === 'refused') {
+    const message = plan.reason === 'missing-programs' ? plan.message : `${plan.message}\nrefused before spawn, nothing appended`;
+    return { kind: 'refused', message, detail: { input: plan.input, reason: plan.reason, coverage: plan.coverage ?? 'not-compared' } };
+  }
+  return { kind: 'checked', coverage: plan.coverage, reading: plan };
 }

@@ -22,6 +22,7 @@ import { isRunId } from '../run-id.js';
 import { resolveTarget, type ResolvedTarget } from '../workspace/resolve-target.js';
 import { labelQualification } from './label-qualification.js';
 import { planCommandCoverage } from './plan-coverage.js';
+import type { PlannedCoverage } from '../coverage/plan-coverage-at.js';
 
 /** What the operator asked for (`statecraft run`). */
 export interface RunRequest {
@@ -60,6 +61,8 @@ export interface RunPlan {
   qualification: QualificationLabel;
   selection: Extract<NameSelection, { kind: 'selected' }>;
   coverage: CoverageVerdict;
+  /** The planning reading of command coverage, whose digests launch compares (R9.4). */
+  coverageReading: PlannedCoverage;
   containment: Containment;
   /** For a retry: the run's first intent, whose base commit and workspace the attempt reuses. */
   retry: 'none' | { firstIntent: IntentRecord; lastAttempt: number };
@@ -71,7 +74,7 @@ export type Planning = { kind: 'planned'; plan: RunPlan } | RunRefusal | RunFail
  * Plans one attempt without appending or spawning anything: resolve the target, read the
  * manifest (nothing executed, R2.2), negotiate the tokens (R2.3), label the qualification
  * (R3.2), select the environment's names and refuse credentials (R5.2), compare command
- * coverage (R9, a seam for now), and open the chain (a broken one refuses, R8.4).
+ * coverage from the working tree (R9), and open the chain (a broken one refuses, R8.4).
  */
 export async function planRun(request: RunRequest): Promise<Planning> {
   const resolution = await resolveTarget(request.target);
@@ -122,7 +125,7 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   const { containment } = await chooseContainment('auto');
   return {
     kind: 'planned',
-    plan: { request, target, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, containment, retry },
+    plan: { request, target, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, retry },
   };
 }
 

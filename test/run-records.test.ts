@@ -1,0 +1,200 @@
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAlive } from './fixtures/attempt-stream.js';
+import { createProductHome, createSampleRepository, type SampleRepository } from './fixtures/sample-repository.js';
+import { parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft-cli.js';
+
+interface Account {
+  runId: string;
+  attempt: number;
+  state: string;
+  outcome: string;
+  workspace: string;
+  headCommit: string;
+  refusalCount: number | string;
+  records: { chain: string; intent: { line: number }; outcome: { line: number } | 'not-recorded' };
+}
+interface List {
+  tornTail: 'none' | { bytes: number };
+  attempts: { runId: string; attempt: number; state: string; outcome: string }[];
+}
+
+let home: { path: string; remove: () => Promise<void> };
+const repositories: SampleRepository[] = [];
+
+beforeAll(async () => {
+  home = await createProductHome();
+});
+afterAll(async () => {
+  for (const repository of repositories) await repository.remove();
+  await home.remove();
+});
+
+async function freshRepository(): Promise<SampleRepository> {
+  const repository = await createSampleRepository();
+  repositories.push(repository);
+  return repository;
+}
+
+const run = (target: string, scenario: string, ...extra: string[]) =>
+  runStatecraft(['run', target, '--adapter', 'fixture', '--prompt', `scenario: ${scenario}`, '--json', ...extra], { home: home.path });
+
+/** Waits until the chain holds an intent with no outcome: the supervisor has spawned. */
+async function waitForIntent(target: string): Promise<List['attempts'][number]> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const list = await runStatecraft(['run', 'list', target, '--json'], { home: home.path });
+    if (list.exitCode === 0) {
+      const running = parseJson<List>(list).attempts.find((attempt) => attempt.state === 'running');
+      if (running !== undefined) return running;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('no intent appeared within 30 s');
+}
+
+/** Kills every living process whose environment carries this run id (what a dead supervisor left). */
+async function killProcessesOfRun(runId: string): Promise<void> {
+  const { readdir } = await import('node:fs/promises');
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const environ = await readFile(`/proc/${entry}/environ`, 'latin1').catch(() => '');
+    if (environ.includes(`STATECRAFT_RUN_ID=${runId}\0`)) {
+      try {
+        process.kill(Number(entry), 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  }
+}
+
+describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)', () => {
+  it('run show --json prints the same value run --json printed', async () => {
+    const target = await freshRepository();
+    const first = await run(target.path, 'refuse');
+    const account = parseJson<Account>(first);
+    const shown = await runStatecraft(['run', 'show', target.path, account.runId, '--json'], { home: home.path });
+    expect(shown.exitCode).toBe(1);
+    const { truncatedTail: _t, reclaimedLock: _r, ...expected } = parseJson<Account & { truncatedTail: unknown; reclaimedLock: unknown }>(first);
+    expect(parseJson(shown)).toEqual(expected);
+  });
+
+  it('a second run while an attempt is live is refused naming the live one; nothing is appended (R8.5)', async () => {
+    const target = await freshRepository();
+    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '20s', '--json'], { home: home.path });
+    const live = await waitForIntent(target.path);
+    const second = await run(target.path, 'complete');
+    expect(second.exitCode).toBe(2);
+    const refusal = parseJson<{ refused: { reason: string; message: string } }>(second);
+    expect(refusal.refused.reason).toBe('live-attempt');
+    expect(refusal.refused.message).toContain(`run ${live.runId} attempt 1`);
+    hung.kill('SIGINT');
+    const ended = await hung;
+    const cancelled = parseJson<Account>({ exitCode: ended.exitCode ?? -1, stdout: String(ended.stdout), stderr: String(ended.stderr) });
+    // The operator's interrupt is `cancelled`, an outcome the adapter never produces (R8.1).
+    expect(cancelled.outcome).toBe('cancelled');
+    expect(ended.exitCode).toBe(1);
+    const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: home.path }));
+    expect(list.attempts).toEqual([expect.objectContaining({ runId: live.runId, state: 'concluded', outcome: 'cancelled' })]);
+  });
+
+  it('kill -9 of the supervisor during hang leaves a dangling intent that run show and doctor report; a later run still appends', async () => {
+    const target = await freshRepository();
+    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], { home: home.path });
+    const live = await waitForIntent(target.path);
+    hung.kill('SIGKILL');
+    await hung;
+    expect(await isAlive(hung.pid ?? 0)).toBe(false);
+    // A supervisor killed with -9 cannot kill its child; the test clears what it left.
+    await killProcessesOfRun(live.runId);
+
+    const shown = await runStatecraft(['run', 'show', target.path, live.runId, '--json'], { home: home.path });
+    expect(shown.exitCode).toBe(1);
+    const dangling = parseJson<Account>(shown);
+    expect(dangling).toMatchObject({ state: 'dangling', outcome: 'not-recorded', refusalCount: 'not-recorded', headCommit: 'not-recorded' });
+    expect(dangling.records.outcome).toBe('not-recorded');
+
+    const doctor = await runStatecraft(['doctor', '--json'], { home: home.path });
+    expect(doctor.exitCode).toBe(1);
+    const findings = parseJson<{ findings: { kind: string; message: string }[] }>(doctor).findings;
+    expect(findings).toContainEqual(expect.objectContaining({ kind: 'dangling-intent', message: expect.stringContaining(live.runId) as unknown }));
+    expect(findings).toContainEqual(expect.objectContaining({ kind: 'stale-lock' }));
+
+    const later = await run(target.path, 'complete');
+    expect(later.exitCode).toBe(0);
+    const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: home.path }));
+    expect(list.attempts.map((attempt) => attempt.state)).toEqual(['dangling', 'concluded']);
+  });
+
+  it('flipping one byte in an earlier record makes run list refuse with exit 2, naming the record', async () => {
+    const target = await freshRepository();
+    const first = parseJson<Account>(await run(target.path, 'complete'));
+    await run(target.path, 'refuse');
+    const chain = first.records.chain;
+    const bytes = await readFile(chain);
+    // Flip one byte inside the first record's run id (a digit), keeping the JSON valid.
+    const at = bytes.indexOf(Buffer.from(`"runId":"${first.runId}"`)) + '"runId":"'.length;
+    bytes[at] = bytes[at] === 0x31 ? 0x32 : 0x31;
+    await writeFile(chain, bytes);
+    const list = await runStatecraft(['run', 'list', target.path], { home: home.path });
+    expect(list.exitCode).toBe(2);
+    expect(list.stderr).toContain('line 1');
+    expect(list.stderr).toContain('broken link');
+    const again = await run(target.path, 'complete');
+    expect(again.exitCode).toBe(2);
+    // Nothing was repaired: the altered bytes are still there.
+    expect(await readFile(chain)).toEqual(bytes);
+  });
+
+  it('a torn final line is reported, then truncated before the next append; earlier bytes are untouched', async () => {
+    const target = await freshRepository();
+    const first = parseJson<Account>(await run(target.path, 'complete'));
+    const before = await readFile(first.records.chain);
+    await appendFile(first.records.chain, '{"prev":"torn');
+    const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: home.path }));
+    expect(list.tornTail).toMatchObject({ bytes: 13 });
+    const second = await run(target.path, 'complete');
+    expect(second.exitCode).toBe(0);
+    expect(parseJson<{ truncatedTail: unknown }>(second).truncatedTail).toMatchObject({ offset: before.length, bytes: 13 });
+    const after = await readFile(first.records.chain);
+    expect(after.subarray(0, before.length)).toEqual(before);
+    expect(after.includes(Buffer.from('"prev":"torn'))).toBe(false);
+    const relisted = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: home.path }));
+    expect(relisted.tornTail).toBe('none');
+    expect(relisted.attempts).toHaveLength(2);
+  });
+
+  it("a retry appends a new attempt in the run's own workspace; earlier records are not edited (R8.5, R8.6)", async () => {
+    const target = await freshRepository();
+    const first = parseJson<Account>(await run(target.path, 'refuse'));
+    const before = await readFile(first.records.chain);
+    const retry = parseJson<Account>(await run(target.path, 'complete', '--retry', first.runId));
+    expect(retry).toMatchObject({ runId: first.runId, attempt: 2, workspace: first.workspace, outcome: 'completed' });
+    expect((await readFile(first.records.chain)).subarray(0, before.length)).toEqual(before);
+  });
+
+  it('a foreign directory where a workspace would go is refused by name (R8.6)', async () => {
+    const target = await freshRepository();
+    const first = parseJson<Account>(await run(target.path, 'complete'));
+    const { rm, mkdir } = await import('node:fs/promises');
+    await target.git('worktree', 'remove', '--force', first.workspace);
+    await mkdir(first.workspace, { recursive: true });
+    await writeFile(`${first.workspace}/not-a-worktree.txt`, 'mine\n');
+    const retry = await run(target.path, 'complete', '--retry', first.runId);
+    expect(retry.exitCode).toBe(2);
+    const refusal = parseJson<{ refused: { reason: string; message: string } }>(retry);
+    expect(refusal.refused.reason).toBe('workspace');
+    expect(refusal.refused.message).toContain(first.workspace);
+    expect(await readFile(`${first.workspace}/not-a-worktree.txt`, 'utf8')).toBe('mine\n');
+    await rm(first.workspace, { recursive: true });
+  });
+
+  it('output carries no ANSI control sequence when stdout is not a terminal (issue 3 item 9)', async () => {
+    const target = await freshRepository();
+    const human = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete'], { home: home.path });
+    expect(human.exitCode).toBe(0);
+    expect(human.stdout).toContain('completed');
+    expect(human.stdout).not.toContain('\u001b');
+  });
+});
