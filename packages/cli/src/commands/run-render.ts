@@ -1,4 +1,5 @@
 import type { AttemptAccount, AttemptList } from '@statecraft/acceptance';
+import { describeCoverage, readRecordedCoverage } from '@statecraft/adapter';
 import type { RunFailure, RunRefusal } from '@statecraft/run';
 
 const short = (commit: string): string => (commit === 'not-recorded' ? commit : commit.slice(0, 12));
@@ -12,6 +13,18 @@ function describeStream(streamError: AttemptAccount['streamError']): string {
   if (streamError.kind === 'malformed') return `malformed at line ${streamError.lineNumber}: ${streamError.reason}`;
   if (streamError.kind === 'read-failure') return `read failure at line ${streamError.lineNumber}: ${streamError.reason}`;
   return 'no result: the stream ended without a terminal event';
+}
+
+/**
+ * The recorded coverage with both limits, whatever the verdict (R9.3); a record written before
+ * coverage existed reads `not-checked`, never as covered.
+ */
+function describeRecordedCoverage(coverage: unknown): string[] {
+  const reading = readRecordedCoverage(coverage);
+  if (reading.kind === 'malformed') {
+    return [`  coverage        malformed in the record (${reading.error.issues.map((issue) => issue.message).join('; ')}); not read as covered`];
+  }
+  return describeCoverage(reading.coverage).map((line) => `  ${line}`);
 }
 
 function describeClaim(claim: AttemptAccount['providerClaim']): string {
@@ -62,7 +75,7 @@ export function renderAccount(account: AttemptAccount): string {
     ...p.environment.residuals.map((residual) => `    - ${residual.statement}`),
     `  containment     ${p.containment.mechanism}`,
     `  survivors       ${p.survivors === 'not-recorded' ? 'not-recorded' : p.survivors.length === 0 ? 'none' : p.survivors.map((s) => `${s.pid} ${s.command}`).join('; ')}`,
-    `  coverage        ${p.coverage.verdict} (the allowance is compared, not enforced; a program run by another program is not seen)`,
+    ...describeRecordedCoverage(p.coverage),
     `records           ${account.records.chain} (intent line ${account.records.intent.line}${account.records.outcome === 'not-recorded' ? ', outcome not-recorded' : `, outcome line ${account.records.outcome.line}`})`,
   ];
   return lines.join('\n');
