@@ -28,6 +28,17 @@ export function findAttemptProcesses(attemptTag: string, processGroup?: number):
   return found;
 }
 
+/**
+ * Whether a process exists and is not yet a zombie. Used for pids already known to be the
+ * attempt's: a process that is dying has released its memory, so its environment reads empty and
+ * the tag no longer finds it, though it has not finished exiting (a namespace's first process waits
+ * in its exit for every other process in the namespace).
+ */
+export function isLiving(pid: number): boolean {
+  const status = readStat(pid);
+  return status !== undefined && status.state !== 'Z' && status.state !== 'X';
+}
+
 /** Fields of /proc/<pid>/stat after the command name, which may itself contain spaces and parens. */
 function readStat(pid: number): { state: string; processGroup: number } | undefined {
   let text: string;

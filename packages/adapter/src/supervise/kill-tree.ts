@@ -7,16 +7,16 @@ import { findAttemptProcesses } from './find-attempt-processes.js';
  * with the deadline. In a PID namespace, killing its first process makes the kernel kill every
  * other process in it, `setsid` ones included; `unshare --kill-child` ties that process to the
  * `unshare` we spawned, and both are killed. In the process-group fallback, the group is killed,
- * then every process carrying the attempt tag (those that left the group or session).
+ * then every process carrying the attempt tag (those that left the group or session). Returns the
+ * pids it sent SIGKILL to.
  */
-export function killTree(mechanism: ContainmentMechanism, pid: number, attemptTag: string): void {
-  if (mechanism === 'pid-namespace') {
-    for (const child of childrenOf(pid)) sendKill(child);
-    sendKill(pid);
-  } else {
-    sendKill(-pid);
-  }
-  for (const tagged of findAttemptProcesses(attemptTag, mechanism === 'process-group' ? pid : undefined)) sendKill(tagged);
+export function killTree(mechanism: ContainmentMechanism, pid: number, attemptTag: string): number[] {
+  const found = findAttemptProcesses(attemptTag, mechanism === 'process-group' ? pid : undefined);
+  const targets = mechanism === 'pid-namespace' ? [...childrenOf(pid), pid] : [pid];
+  if (mechanism === 'process-group') sendKill(-pid);
+  for (const target of [...targets, ...found]) sendKill(target);
+  // Returned so the survivor probe can follow them until they have finished exiting.
+  return [...new Set([...targets, ...found])];
 }
 
 /** SIGKILL, where a process already gone (ESRCH) is success. Anything else is left to the survivor probe. */

@@ -58,12 +58,12 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
     // R7.2, in this order: stop waiting, keep what was read, kill the tree, probe for survivors.
     watched.stopListening();
     reading = reader.reading();
-    if (child.pid !== undefined) killTree(choice.containment.mechanism, child.pid, options.attemptTag);
+    const killed = child.pid === undefined ? [] : killTree(choice.containment.mechanism, child.pid, options.attemptTag);
     // Destroyed, never awaited: a survivor could hold these pipes open for ever.
     child.stdin?.destroy();
     child.stdout?.destroy();
     child.stderr?.destroy();
-    survivors = await probeSurvivors(options.attemptTag, processGroup);
+    survivors = await probeSurvivors(options.attemptTag, processGroup, killed);
   } else {
     deadline.cancel();
     reading = reader.reading();

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Survivor } from './attempt.js';
-import { describeCommand, findAttemptProcesses } from './find-attempt-processes.js';
+import { describeCommand, findAttemptProcesses, isLiving } from './find-attempt-processes.js';
 import { sendKill } from './kill-tree.js';
 
 /** How long the survivor probe allows for killed processes to die and be reaped (R7.2). */
@@ -10,13 +10,19 @@ const POLL_MS = 5;
 /**
  * The bounded survivor probe (R7.2, R7.3): looks for the attempt's processes until none is left or
  * the window closes, killing any it finds again (one may have forked while the tree was killed).
- * Whatever is still alive at the end is a survivor, reported with its command line, never as a
- * clean termination.
+ * Processes already known to be the attempt's (`known`) are followed by pid until they have
+ * finished exiting: a dying process no longer shows its tag. Whatever is still alive at the end is
+ * a survivor, reported with its command line, never as a clean termination.
  */
-export async function probeSurvivors(attemptTag: string, processGroup?: number, windowMs = SURVIVOR_PROBE_MS): Promise<Survivor[]> {
+export async function probeSurvivors(
+  attemptTag: string,
+  processGroup?: number,
+  known: readonly number[] = [],
+  windowMs = SURVIVOR_PROBE_MS,
+): Promise<Survivor[]> {
   const until = performance.now() + windowMs;
   for (;;) {
-    const alive = findAttemptProcesses(attemptTag, processGroup);
+    const alive = [...new Set([...findAttemptProcesses(attemptTag, processGroup), ...known.filter(isLiving)])];
     if (alive.length === 0) return [];
     if (performance.now() >= until) return alive.map((pid) => ({ pid, command: describeCommand(pid) }));
     for (const pid of alive) sendKill(pid);
@@ -33,7 +39,7 @@ export async function sweepLeftovers(attemptTag: string, processGroup?: number):
   if (leftovers.length === 0) return [];
   for (const { pid } of leftovers) sendKill(pid);
   if (processGroup !== undefined) sendKill(-processGroup);
-  const stillAlive = await probeSurvivors(attemptTag, processGroup);
+  const stillAlive = await probeSurvivors(attemptTag, processGroup, [...leftovers.map((survivor) => survivor.pid)]);
   const known = new Set(leftovers.map((survivor) => survivor.pid));
   return [...leftovers, ...stillAlive.filter((survivor) => !known.has(survivor.pid))];
 }
