@@ -1,0 +1,136 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// End to end through the built `statecraft` binary, as CI would run it (R3, R4, R11), with a
+// private product home per test.
+
+const repository = fileURLToPath(new URL('..', import.meta.url));
+const statecraft = join(repository, 'packages/cli/bin/statecraft.js');
+const fixture = join(repository, 'packages/adapter/fixture/statecraft-fixture-adapter');
+
+interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], home: string): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [statecraft, ...args],
+      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', STATECRAFT_HOME: home }, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+const freshHome = () => mkdtempSync(join(tmpdir(), 'statecraft-e2e-home-'));
+
+interface QualifyDocument {
+  passed: boolean;
+  suiteVersion: string;
+  adapter: { name: string; version: string; digest: string };
+  cases: { row: number; title: string; status: string; evidence: string; detail: string }[];
+  record: { id: string; path: string } | null;
+}
+
+/** A copy of the fixture (and its manifest) with one byte more: same version string, other bytes. */
+function alteredFixture(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'statecraft-altered-'));
+  const copy = join(dir, 'statecraft-fixture-adapter');
+  copyFileSync(fixture, copy);
+  copyFileSync(`${fixture}.manifest.json`, `${copy}.manifest.json`);
+  writeFileSync(copy, Buffer.concat([readFileSync(copy), Buffer.from('\n')]), { mode: 0o755 });
+  return copy;
+}
+
+describe('statecraft qualify (R3.1, R4)', () => {
+  it('qualify --fixture --json exits 0 with eight passing cases and writes a record the list then shows', async () => {
+    const home = freshHome();
+    const qualified = await run(['qualify', '--fixture', '--json'], home);
+    expect(qualified.code).toBe(0);
+    const document = JSON.parse(qualified.stdout) as QualifyDocument;
+    expect(document.passed).toBe(true);
+    expect(document.suiteVersion).toMatch(/^negative-suite\//);
+    expect(document.adapter).toMatchObject({ name: 'fixture', version: '1.0.0' });
+    expect(document.cases.map((entry) => entry.row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(document.cases.every((entry) => entry.status === 'pass')).toBe(true);
+    expect(document.record).not.toBeNull();
+    expect(readdirSync(join(home, 'qualifications'))).toEqual([`${document.record!.id}.json`]);
+
+    const listed = await run(['qualifications', 'list', '--json'], home);
+    expect(listed.code).toBe(0);
+    const list = JSON.parse(listed.stdout) as { records: { id: string; adapter: { digest: string } }[] };
+    expect(list.records.map((entry) => entry.id)).toEqual([document.record!.id]);
+    expect(list.records[0]?.adapter.digest).toBe(document.adapter.digest);
+
+    const human = await run(['qualifications'], home);
+    expect(human.stdout).toContain(document.record!.id);
+
+    const shown = await run(['qualifications', 'show', document.record!.id, '--json'], home);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ record: { id: document.record!.id, suiteVersion: document.suiteVersion } });
+
+    const checked = await run(['qualifications', 'check', fixture, '--json'], home);
+    expect(checked.code).toBe(0);
+    expect(JSON.parse(checked.stdout)).toMatchObject({ verdict: 'qualified', record: { id: document.record!.id } });
+  });
+
+  it('a copy of the fixture with one byte changed is unqualified by qualifications check, exit 1 (R3.3)', async () => {
+    const home = freshHome();
+    expect((await run(['qualify', '--fixture', '--json'], home)).code).toBe(0);
+    const checked = await run(['qualifications', 'check', alteredFixture()], home);
+    expect(checked.code).toBe(1);
+    expect(checked.stdout).toContain('unqualified');
+    expect(checked.stdout).toContain('the same version string with different content is not the qualified binary');
+  });
+
+  it('an adapter that fails a row exits 1 and writes no record', async () => {
+    const home = freshHome();
+    const manifest = join(mkdtempSync(join(tmpdir(), 'statecraft-manifest-')), 'lying.manifest.json');
+    const declared = JSON.parse(readFileSync(`${fixture}.manifest.json`, 'utf8')) as { capabilities: string[] };
+    writeFileSync(manifest, JSON.stringify({ ...declared, capabilities: [...declared.capabilities, 'workspace-write'] }));
+    const qualified = await run(['qualify', fixture, '--manifest', manifest, '--json'], home);
+    expect(qualified.code).toBe(1);
+    const document = JSON.parse(qualified.stdout) as QualifyDocument;
+    expect(document.passed).toBe(false);
+    expect(document.record).toBeNull();
+    expect(document.cases.find((entry) => entry.row === 6)).toMatchObject({ status: 'fail' });
+    expect((await run(['qualifications', 'list', '--json'], home)).stdout).toContain('"records": []');
+  });
+
+  it('refusals name the path and say what to do next', async () => {
+    const home = freshHome();
+    const missing = await run(['qualify', join(home, 'no-such-adapter')], home);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(join(home, 'no-such-adapter'));
+    expect(missing.stderr).toContain('next:');
+
+    const noManifest = join(mkdtempSync(join(tmpdir(), 'statecraft-bare-')), 'adapter');
+    copyFileSync(fixture, noManifest);
+    const unmanifested = await run(['qualify', noManifest], home);
+    expect(unmanifested.code).toBe(2);
+    expect(unmanifested.stderr).toContain(`${noManifest}.manifest.json`);
+    expect(unmanifested.stderr).toContain('--manifest');
+
+    expect((await run(['qualify'], home)).code).toBe(3);
+    const unknown = await run(['qualifications', 'show', 'no-such-record'], home);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('statecraft qualifications list');
+  });
+
+  it('help teaches with examples', async () => {
+    const help = await run(['qualify', '--help'], freshHome());
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('statecraft qualify --fixture');
+    expect(help.stdout).toContain('--provider');
+  });
+});
