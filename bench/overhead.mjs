@@ -1,5 +1,6 @@
 // (a) Supervisor overhead: superviseAdapter of an adapter that emits 10 events and exits, against
 // spawning the same executable bare with child_process and reading its output.
+import { performance } from 'node:perf_hooks';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';

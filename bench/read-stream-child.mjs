@@ -1,5 +1,6 @@
 // Runs in its own process so its peak RSS is the reader's alone: reads <file> through
 // readEventStream and prints one JSON line with the elapsed time, the reading and maxRSS.
+import { performance } from 'node:perf_hooks';
 import { createReadStream } from 'node:fs';
 import { readEventStream } from '@statecraft/adapter';
 

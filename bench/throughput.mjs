@@ -1,5 +1,6 @@
 // (b) Stream throughput: a 200 MB NDJSON event stream through readEventStream, in a child process
 // so its peak RSS is the reader's own, beside `cat file > /dev/null` as the physical limit.
+import { performance } from 'node:perf_hooks';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
