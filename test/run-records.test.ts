@@ -76,7 +76,10 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const account = parseJson<Account>(first);
     const shown = await runStatecraft(['run', 'show', target.path, account.runId, '--json'], { home: home.path });
     expect(shown.exitCode).toBe(1);
-    const { truncatedTail: _t, reclaimedLock: _r, ...expected } = parseJson<Account & { truncatedTail: unknown; reclaimedLock: unknown }>(first);
+    const expected: Record<string, unknown> = parseJson(first);
+    // What opening the chain found is about that run's opening, not about the attempt.
+    delete expected['truncatedTail'];
+    delete expected['reclaimedLock'];
     expect(parseJson(shown)).toEqual(expected);
   });
 

@@ -41,10 +41,12 @@ export interface AttemptAccount {
   workspace: string;
   branch: string;
   baseCommit: string;
-  headCommit: string | NotRecorded;
+  /** A commit id, or `not-recorded`. */
+  headCommit: string;
   workspaceDirty: boolean | NotRecorded;
   startedAt: string;
-  endedAt: string | NotRecorded;
+  /** ISO 8601, or `not-recorded`. */
+  endedAt: string;
   durationMs: number | NotRecorded;
   deadline: IntentRecord['deadline'];
   exit: AttemptResult['exit'] | NotRecorded;

@@ -17,7 +17,7 @@ export interface Finding {
 export interface TargetExamination {
   key: string;
   /** The repository these records belong to, as recorded; `not-recorded` when no attempt wrote it. */
-  target: string | 'not-recorded';
+  target: string;
   chain: string;
   state: 'verified' | 'broken' | 'unreadable' | 'empty';
   records: number;

@@ -28,8 +28,8 @@ export const CREDENTIAL_FAMILIES: readonly CredentialFamily[] = [
   { family: 'other-clouds', names: ['HEROKU_API_KEY', 'DIGITALOCEAN_ACCESS_TOKEN', 'VAULT_TOKEN', 'CLOUDFLARE_API_TOKEN', 'FLY_API_TOKEN', 'VERCEL_TOKEN', 'NETLIFY_AUTH_TOKEN'], prefixes: [] },
 ];
 
-/** The family a name belongs to, or `none`. */
-export function credentialFamilyOf(name: string): string | 'none' {
+/** The family a name belongs to, or the word `none`. */
+export function credentialFamilyOf(name: string): string {
   const upper = name.toUpperCase();
   for (const family of CREDENTIAL_FAMILIES) {
     if (family.names.some((known) => known.toUpperCase() === upper)) return family.family;

@@ -75,11 +75,11 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
 
 function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { chain: string; directory: string }): Answer<RunValue> {
   if (outcome.kind === 'refused') {
-    const { kind: _kind, ...refusal } = outcome;
+    const refusal = { stage: outcome.stage, reason: outcome.reason, message: outcome.message, detail: outcome.detail };
     return { value: { refused: refusal }, exitCode: EXIT.refused, human: () => renderRefusal(refusal) };
   }
   if (outcome.kind === 'failed') {
-    const { kind: _kind, cause: _cause, ...failure } = outcome;
+    const failure = { stage: outcome.stage, path: outcome.path, message: outcome.message, spawned: outcome.spawned };
     return { value: { failed: failure }, exitCode: EXIT.failed, human: () => renderFailure(failure) };
   }
   if (paths === undefined) throw new Error('a concluded launch needs its chain paths');

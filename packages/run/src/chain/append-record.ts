@@ -7,7 +7,8 @@ import type { TornTail } from './open-chain.js';
 
 /** Where the chain stands before an append: its head digest, next seq, and a torn tail to cut. */
 export interface ChainPosition {
-  head: 'genesis' | string;
+  /** The last line's sha256, or `genesis` for an empty chain. */
+  head: string;
   nextSeq: number;
   torn: 'none' | TornTail;
 }

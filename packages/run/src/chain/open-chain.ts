@@ -23,7 +23,8 @@ export type ChainOpening =
       kind: 'opened';
       path: string;
       entries: ChainEntry[];
-      head: 'genesis' | string;
+      /** The last line's sha256, or `genesis` for an empty chain. */
+      head: string;
       nextSeq: number;
       torn: 'none' | TornTail;
     }
@@ -55,7 +56,7 @@ export async function openChain(path: string): Promise<ChainOpening> {
     return { kind: 'unreadable', path, message: `${path}: cannot read the record chain (${(error as Error).message})` };
   }
   const entries: ChainEntry[] = [];
-  let head: 'genesis' | string = 'genesis';
+  let head = 'genesis';
   let start = 0;
   for (let end = bytes.indexOf(NEWLINE, start); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
     const lineNumber = entries.length + 1;

@@ -129,7 +129,8 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   };
 }
 
-async function checkAdapterExecutable(path: string): Promise<'usable' | string> {
+/** `usable`, or what is wrong with the path, in words. */
+async function checkAdapterExecutable(path: string): Promise<string> {
   const info = await stat(path).catch(() => undefined);
   if (info === undefined) return 'no adapter executable here';
   if (!info.isFile()) return 'the adapter is not a file';

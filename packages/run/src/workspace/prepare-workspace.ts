@@ -88,7 +88,7 @@ export async function resolveBaseCommit(
 }
 
 /** The workspace's HEAD and whether it has uncommitted changes, read after the attempt. */
-export async function readWorkspaceHead(path: string): Promise<{ head: string | 'not-recorded'; dirty: boolean | 'not-recorded' }> {
+export async function readWorkspaceHead(path: string): Promise<{ head: string; dirty: boolean | 'not-recorded' }> {
   const head = await runGit(path, ['rev-parse', '--verify', '--quiet', 'HEAD']);
   const status = await runGit(path, ['status', '--porcelain', '--untracked-files=all']);
   return { head: head.ok && head.stdout !== '' ? head.stdout : 'not-recorded', dirty: status.ok ? status.stdout !== '' : 'not-recorded' };
