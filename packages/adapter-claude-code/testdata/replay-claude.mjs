@@ -23,7 +23,8 @@ if (process.env.STATECRAFT_REPLAY_INSPECT) {
   const settings = path === undefined ? null : { path, mode: statSync(path).mode & 0o777, content: JSON.parse(readFileSync(path, 'utf8')) };
   writeFileSync(process.env.STATECRAFT_REPLAY_INSPECT, JSON.stringify({ argv: args, cwd: process.cwd(), prompt: Buffer.concat(chunks).toString('utf8'), settings }));
 }
-const stream = readFileSync(process.env.STATECRAFT_REPLAY_NATIVE_STREAM ?? '/dev/null', 'utf8');
-for (const line of stream.split('\n')) if (line !== '') process.stdout.write(`${line}\n`);
+// Bytes, not text: a stream altered to carry invalid UTF-8 must reach the adapter as it is.
+const stream = readFileSync(process.env.STATECRAFT_REPLAY_NATIVE_STREAM ?? '/dev/null');
+process.stdout.write(stream);
 if (process.env.STATECRAFT_REPLAY_HANG === '1') setInterval(() => undefined, 60_000);
 else process.exitCode = Number(process.env.STATECRAFT_REPLAY_EXIT ?? '0');

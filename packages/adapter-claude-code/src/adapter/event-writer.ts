@@ -28,6 +28,15 @@ export class EventWriter {
     const excerpt = line.length > 4096 ? `${line.slice(0, 4096)}…` : line;
     writeLine(`malformed provider stream: native line ${nativeLineNumber}: ${reason}: ${excerpt.replace(/[\r\n]/g, ' ')}\n`);
   }
+
+  /**
+   * A provider line that is not valid UTF-8 is passed on with its bytes (cut at 512 KiB, under
+   * the supervisor's line limit), so the supervisor's reader reports a read failure (R7.5).
+   */
+  writeUnreadable(nativeLineNumber: number, bytes: Buffer): void {
+    const prefix = Buffer.from(`unreadable provider stream: native line ${nativeLineNumber} is not UTF-8: `, 'utf8');
+    process.stdout.write(Buffer.concat([prefix, bytes.subarray(0, 512 * 1024), Buffer.from('\n')]));
+  }
 }
 
 function writeLine(text: string): void {

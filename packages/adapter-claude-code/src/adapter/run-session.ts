@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { isUtf8 } from 'node:buffer';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { EventDraft } from './event-draft.js';
 import type { EventWriter } from './event-writer.js';
 import type { NativeStreamMapper } from './native-stream-mapper.js';
+import { nativeLines } from './native-lines.js';
 import type { SettingsFile } from './settings-file.js';
 
 /** How long claude may take to exit after its terminal result before it is asked to stop. */
@@ -54,9 +55,17 @@ export async function runSession(plan: SessionPlan): Promise<number> {
 
   let ending: EventDraft[] | undefined;
   let lineNumber = 0;
-  const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
-  for await (const line of lines) {
+  const lines = nativeLines(child.stdout);
+  for await (const bytes of lines) {
     lineNumber += 1;
+    if (!isUtf8(bytes)) {
+      // Passed on as the same defect, so the supervisor reports a read failure (R7.5).
+      child.kill('SIGTERM');
+      await cleanUp(plan);
+      plan.writer.writeUnreadable(lineNumber, bytes);
+      return 1;
+    }
+    const line = bytes.toString('utf8');
     const mapped = plan.mapper.mapLine(line);
     if (mapped.kind === 'events') mapped.events.forEach((event) => plan.writer.write(event));
     if (mapped.kind === 'malformed') {

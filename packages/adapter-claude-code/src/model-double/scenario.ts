@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -45,4 +46,10 @@ export async function loadScenario(path: string): Promise<Scenario> {
   const parsed = ScenarioSchema.safeParse(json);
   if (!parsed.success) throw new Error(`${path}: not a model-double scenario: ${z.prettifyError(parsed.error)}`);
   return parsed.data;
+}
+
+/** Every scenario file in a directory (`*.json`), by name order. */
+export async function loadScenarios(directory: string): Promise<Scenario[]> {
+  const names = (await readdir(directory)).filter((name) => name.endsWith('.json')).sort();
+  return Promise.all(names.map((name) => loadScenario(join(directory, name))));
 }

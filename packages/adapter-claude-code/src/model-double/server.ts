@@ -6,6 +6,8 @@ import { messageFor, sseEventsFor } from './sse.js';
 
 /** One request the provider made, as the double saw it: what was asked and what was answered. */
 export interface DoubleRequestLog {
+  /** The scenario that answered (chosen by the `/s/<name>` prefix of the base URL). */
+  scenario: string;
   method: string;
   path: string;
   stream: boolean;
@@ -18,8 +20,10 @@ export interface DoubleRequestLog {
 }
 
 export interface ModelDouble {
-  /** `http://127.0.0.1:<port>`: give it to the provider as ANTHROPIC_BASE_URL. */
+  /** `http://127.0.0.1:<port>`: give it to the provider as ANTHROPIC_BASE_URL; the first scenario answers. */
   baseUrl: string;
+  /** The base URL at which the named scenario answers: `<baseUrl>/s/<name>`. */
+  baseUrlFor(name: string): string;
   /** Every request, in arrival order. */
   requests: DoubleRequestLog[];
   stop(): Promise<void>;
@@ -61,12 +65,25 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
   response.end(JSON.stringify(body));
 }
 
+/** `/s/<name>/v1/messages` → that scenario and `/v1/messages`; an unknown name is answered by nothing (404). */
+function route(path: string, byName: ReadonlyMap<string, Scenario>, fallback: Scenario): { scenario: Scenario; path: string } {
+  const match = /^\/s\/([a-z0-9-]+)(\/.*)?$/.exec(path);
+  if (match === null) return { scenario: fallback, path };
+  const scenario = byName.get(match[1] ?? '');
+  return scenario === undefined ? { scenario: fallback, path: '/unknown-scenario' } : { scenario, path: match[2] ?? '/' };
+}
+
 /**
  * Starts a scripted Anthropic Messages API server on 127.0.0.1 at an ephemeral port
  * (FACTS.md item 3). Main-loop requests get the scenario's replies in order; anything else the
  * provider asks for (a title, token counting, probes) gets a short, sensible answer and is logged.
+ * Several scenarios can share one server: each answers under its own base URL (`baseUrlFor`).
  */
-export async function startModelDouble(scenario: Scenario): Promise<ModelDouble> {
+export async function startModelDouble(scenarios: Scenario | readonly Scenario[]): Promise<ModelDouble> {
+  const list: readonly Scenario[] = Array.isArray(scenarios) ? scenarios : [scenarios as Scenario];
+  const byName = new Map(list.map((entry) => [entry.name, entry]));
+  const fallback = list[0];
+  if (fallback === undefined) throw new Error('the model double needs at least one scenario');
   const requests: DoubleRequestLog[] = [];
   const sockets = new Set<Socket>();
   let requestNumber = 0;
@@ -75,12 +92,13 @@ export async function startModelDouble(scenario: Scenario): Promise<ModelDouble>
     void (async () => {
       const text = await readBody(request);
       const body = parseBody(text);
-      const path = (request.url ?? '/').split('?')[0] ?? '/';
+      const routed = route((request.url ?? '/').split('?')[0] ?? '/', byName, fallback);
+      const { scenario, path } = routed;
       const model = typeof body.model === 'string' ? body.model : null;
       const stream = body.stream === true;
       const mainLoop = Array.isArray(body.tools) && body.tools.length > 0;
       const turn = assistantTurns(body.messages);
-      const log: DoubleRequestLog = { method: request.method ?? 'GET', path, stream, model, mainLoop, turn, answer: 'not-found' };
+      const log: DoubleRequestLog = { scenario: scenario.name, method: request.method ?? 'GET', path, stream, model, mainLoop, turn, answer: 'not-found' };
       requests.push(log);
       requestNumber += 1;
 
@@ -129,8 +147,13 @@ export async function startModelDouble(scenario: Scenario): Promise<ModelDouble>
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
+    baseUrlFor(name: string) {
+      if (!byName.has(name)) throw new Error(`the model double has no scenario named ${name}`);
+      return `${baseUrl}/s/${name}`;
+    },
     requests,
     async stop() {
       // A hung reply holds its socket open: destroy them, or close() would wait forever.
