@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ATTEMPT_TAG_VARIABLE, superviseAdapter } from '@statecraft/adapter';
+import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, superviseAdapter } from '@statecraft/adapter';
 import type { ProtocolEvent } from '@statecraft/adapter';
-import { baseEnvironment, fixture, freshDirectory, freshTag, supervise } from './supervise-helpers.js';
+import { baseEnvironment, fixture, freshDirectory, freshTag, isAlive, supervise } from './supervise-helpers.js';
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
@@ -124,5 +124,22 @@ describe('superviseAdapter', () => {
   it('throws, naming the path, for an adapter executable that cannot be run; nothing is spawned', async () => {
     const missing = join(freshDirectory(), 'no-such-adapter');
     await expect(supervise({ executable: missing })).rejects.toThrow(missing);
+  });
+
+  it('kills the process tree and rethrows when the onEvent callback throws: a failing caller never leaves the child running', async () => {
+    const tag = freshTag();
+    const seen: number[] = [];
+    const supervised = supervise({
+      executable: fixture('hang-with-descendant.mjs'),
+      attemptTag: tag,
+      onEvent: (event) => {
+        if (event.type !== 'progress') return;
+        seen.push(...findAttemptProcesses(tag));
+        throw new Error('a broken status line');
+      },
+    });
+    await expect(supervised).rejects.toThrow('onEvent');
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    expect(seen.filter(isAlive)).toEqual([]);
   });
 });
