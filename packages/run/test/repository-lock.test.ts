@@ -1,0 +1,59 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { acquireRepositoryLock } from '@statecraft/run';
+
+let directory: string;
+let lock: string;
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'statecraft-lock-'));
+  lock = join(directory, 'lock');
+});
+afterEach(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+/** A pid that certainly belonged to a process and certainly no longer does. */
+async function deadPid(): Promise<number> {
+  const child = await execa(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+  return Number(child.stdout);
+}
+
+describe('one live attempt per target (R8.5)', () => {
+  it('a second acquisition is refused naming the live holder', async () => {
+    const first = await acquireRepositoryLock(lock, { runId: 'run-a', attempt: 1 });
+    expect(first.kind).toBe('acquired');
+    const second = await acquireRepositoryLock(lock, { runId: 'run-b', attempt: 1 });
+    expect(second.kind).toBe('refused');
+    if (second.kind === 'refused') {
+      expect(second.message).toContain('run run-a attempt 1');
+      expect(second.message).toContain(`pid ${process.pid}`);
+    }
+    if (first.kind === 'acquired') await first.release();
+    const third = await acquireRepositoryLock(lock, { runId: 'run-c', attempt: 1 });
+    expect(third).toMatchObject({ kind: 'acquired', reclaimed: 'none' });
+  });
+
+  it("a lock whose supervisor's pid is dead on this host is stale: taken over and reported", async () => {
+    const stale = { pid: await deadPid(), host: hostname(), runId: 'run-dead', attempt: 2, since: '2026-11-30T04:00:00.000Z' };
+    await writeFile(lock, JSON.stringify(stale));
+    const taken = await acquireRepositoryLock(lock, { runId: 'run-new', attempt: 1 });
+    expect(taken).toMatchObject({ kind: 'acquired', reclaimed: stale });
+    expect(JSON.parse(await readFile(lock, 'utf8'))).toMatchObject({ runId: 'run-new', pid: process.pid });
+  });
+
+  it('a lock from another host is treated as live: its pid cannot be checked from here', async () => {
+    await writeFile(lock, JSON.stringify({ pid: await deadPid(), host: `not-${hostname()}`, runId: 'run-far', attempt: 1, since: '2026-11-30T04:00:00.000Z' }));
+    expect((await acquireRepositoryLock(lock, { runId: 'run-new', attempt: 1 })).kind).toBe('refused');
+  });
+
+  it('release removes only a lock that is still its own', async () => {
+    const first = await acquireRepositoryLock(lock, { runId: 'run-a', attempt: 1 });
+    const other = { pid: process.pid, host: hostname(), runId: 'run-other', attempt: 1, since: '2026-11-30T04:00:00.000Z' };
+    await writeFile(lock, JSON.stringify(other));
+    if (first.kind === 'acquired') await first.release();
+    expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual(other);
+  });
+});
