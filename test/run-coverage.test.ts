@@ -173,3 +173,15 @@ describe('statecraft run reads coverage again at the base commit, and refuses dr
     expect(parseJson<Account>(answer).posture.coverage.verdict).toBe('direct');
   });
 });
+
+describe('statecraft run --spec without a prompt (issue 5, item 2)', () => {
+  it('sends the spec\'s text as the prompt', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const text = spec(['node --test']);
+    const repository = await repositoryWith({ 'specs/004.md': text });
+    const answer = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--spec', '004', '--json'], { home: home.path });
+    const account = parseJson<Account & { artifacts: { prompt: { path: string } } }>(answer);
+    expect(account.posture.coverage.verdict).toBe('direct');
+    expect(await readFile(account.artifacts.prompt.path, 'utf8')).toBe(text);
+  });
+});

@@ -73,7 +73,9 @@ spawn, nothing appended; 3 usage; 4 an i/o error writing records.`,
       if (flags.adapter === undefined) throw new UsageError('name an adapter with --adapter <name|path>', 'the fixture adapter needs no provider: --adapter fixture');
       const adapter = resolveAdapterArgument(flags.adapter);
       if (adapter.kind === 'unknown') throw new UsageError(`--adapter ${flags.adapter}: no adapter of that name`, `known names: ${adapter.known.join(', ')}; or give a path`);
-      const prompt = await readPrompt(flags.prompt, flags.promptFile);
+      // With --spec and no prompt, the spec's text is the prompt (issue 5, item 2).
+      const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
+      const prompt = promptFromSpec ? undefined : await readPrompt(flags.prompt, flags.promptFile);
       const status = new RunStatus();
       const live = flags.json ? undefined : liveLineFor(process.stdout);
       const ticker = live === undefined ? undefined : setInterval(() => status.running && live.show(status.line()), 250);
@@ -88,7 +90,7 @@ spawn, nothing appended; 3 usage; 4 an i/o error writing records.`,
           target,
           adapter: { executable: adapter.executable, ...(flags.manifest !== undefined ? { manifest: flags.manifest } : adapter.manifest !== undefined ? { manifest: adapter.manifest } : {}) },
           ...(flags.provider === undefined ? {} : { provider: flags.provider }),
-          prompt,
+          ...(prompt === undefined ? {} : { prompt }),
           required: parseTokens('--require', flags.require),
           preferred: parseTokens('--prefer', flags.prefer),
           deadlineMs: parseDuration('--deadline', flags.deadline),

@@ -10,7 +10,8 @@ export interface RunOptions {
   target: string;
   adapter: { executable: string; manifest?: string };
   provider?: string;
-  prompt: string;
+  /** Absent with `spec`: the spec's text is the prompt. */
+  prompt?: string;
   required: CapabilityToken[];
   preferred: CapabilityToken[];
   deadlineMs: number;
@@ -50,7 +51,7 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
     target: options.target,
     adapter: options.adapter,
     ...(options.provider === undefined ? {} : { provider: options.provider }),
-    prompt: options.prompt,
+    ...(options.prompt === undefined ? {} : { prompt: options.prompt }),
     required: options.required,
     preferred: options.preferred,
     deadlineMs: options.deadlineMs,

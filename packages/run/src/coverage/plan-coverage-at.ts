@@ -35,6 +35,8 @@ export interface CoverageRefusal {
 /** A reading that may go ahead: the coverage to show or record, and the digests launch compares. */
 export interface PlannedCoverage {
   kind: 'planned';
+  /** The spec's text as this reading found it (`none` without `--spec`): the prompt when none is given. */
+  specText: { text: string } | 'none';
   /** `partial`, `direct` or `not-applicable`: a `refused` verdict is returned as a refusal. */
   coverage: AssessedCoverage;
   digests: CoverageDigests;
@@ -43,6 +45,7 @@ export interface PlannedCoverage {
 /** A reading compared, whatever the verdict, with the digests launch compares (R9.4). */
 export interface CoverageReading {
   kind: 'assessed';
+  specText: { text: string } | 'none';
   coverage: AssessedCoverage;
   digests: CoverageDigests;
 }
@@ -55,11 +58,11 @@ export interface CoverageReading {
 export async function planCoverageAt(input: CoverageReadingRequest): Promise<PlannedCoverage | CoverageRefusal> {
   const reading = await readCoverageAt(input);
   if (reading.kind === 'refused') return reading;
-  const { coverage, digests } = reading;
+  const { coverage, digests, specText } = reading;
   if (coverage.verdict === 'refused') {
     return { kind: 'refused', input: 'allowance', reason: 'missing-programs', message: describeMissingPrograms(coverage), coverage };
   }
-  return { kind: 'planned', coverage, digests };
+  return { kind: 'planned', coverage, digests, specText };
 }
 
 export interface CoverageReadingRequest {
@@ -94,7 +97,7 @@ export async function readCoverageAt(input: CoverageReadingRequest): Promise<Cov
       message: assessment.message.replace(/^[^:]*/, (file) => describeWhere(file, inputs.readFrom)),
     };
   }
-  return assessment;
+  return { ...assessment, specText: inputs.spec === 'none' ? 'none' : { text: inputs.spec.text } };
 }
 
 /** `specs/004.md` in the working tree; `specs/004.md at <commit>` when read through git. */

@@ -32,7 +32,8 @@ export interface RunRequest {
   adapter: { executable: string; manifest?: string };
   /** A provider executable to name in the request; the adapter resolves its own when absent. */
   provider?: string;
-  prompt: string;
+  /** Absent with `spec`: the spec's text (as planning read it) is the prompt (issue 5, item 2). */
+  prompt?: string;
   required: readonly CapabilityToken[];
   preferred: readonly CapabilityToken[];
   deadlineMs: number;
@@ -52,7 +53,8 @@ export interface RunRequest {
 
 /** Everything decided before anything is appended (issue 3, item 2). */
 export interface RunPlan {
-  request: RunRequest;
+  /** The request, its prompt settled (given, or the spec's text). */
+  request: RunRequest & { prompt: string };
   target: ResolvedTarget;
   paths: ChainPaths;
   adapter: AdapterIdentity & { path: string };
@@ -99,6 +101,8 @@ export async function planRun(request: RunRequest): Promise<Planning> {
 
   const coverage = await planCommandCoverage({ targetPath: target.path, spec: request.spec, requiresCommands: manifest.requiresCommands });
   if (coverage.kind === 'refused') return refused('plan', 'coverage', coverage.message, coverage.detail);
+  const prompt = request.prompt ?? (coverage.reading.specText === 'none' ? undefined : coverage.reading.specText.text);
+  if (prompt === undefined) return refused('plan', 'target', 'no prompt and no --spec whose text could stand for it; refused before spawn, nothing appended', null);
 
   const paths = chainPaths(productHomeLayout(request.home).target(target.key));
   const opening = await openChain(paths.chain);
@@ -125,7 +129,7 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   const { containment } = await chooseContainment('auto');
   return {
     kind: 'planned',
-    plan: { request, target, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, retry },
+    plan: { request: { ...request, prompt }, target, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, retry },
   };
 }
 
