@@ -1,8 +1,9 @@
+import { isUtf8 } from 'node:buffer';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordedStreamsDirectory, replayClaudePath } from '@statecraft/adapter-claude-code';
+import { recordedStreamsDirectory, replayClaudePath, writeAlteredStreams } from '@statecraft/adapter-claude-code';
 import { baseEnvironment, eventsOfType, makeSandbox, runAdapter } from './support/adapter-process.js';
 import type { AdapterRun } from './support/adapter-process.js';
 
@@ -92,6 +93,16 @@ describe('recorded Claude Code streams replayed through a real child', () => {
     expect(terminalOf(run)).toBeUndefined();
     expect(eventsOfType(run, 'refusal')).toHaveLength(0);
     expect(run.otherLines[0]).toContain('permission_denials');
+  });
+
+  it('passes a native line that is not UTF-8 on as bytes, so the supervisor reads a read failure, and emits no result (R7.5 read failure, R4 row 4)', async () => {
+    const streams = await writeAlteredStreams(await mkdtemp(join(tmpdir(), 'statecraft-altered-')));
+    const run = await replay(streams['read-failure']);
+    expect(run.events.map((event) => event.type)).toEqual(['init']);
+    expect(run.otherLines).toHaveLength(1);
+    expect(run.otherLines[0]).toContain('is not UTF-8');
+    const lastLine = run.stdoutBytes.subarray(run.stdoutBytes.lastIndexOf(0x0a, run.stdoutBytes.length - 2) + 1);
+    expect(isUtf8(lastLine)).toBe(false);
   });
 
   it('invents no result for a truncated stream: the supervisor will read no-result (R7.5)', async () => {

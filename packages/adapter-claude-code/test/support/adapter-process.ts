@@ -46,6 +46,8 @@ export interface AdapterRun {
   /** Lines of stdout that are not protocol events, verbatim. */
   otherLines: string[];
   stdout: string;
+  /** stdout as bytes: the text form decodes leniently, these do not. */
+  stdoutBytes: Buffer;
   stderr: string;
   exit: { code: number | null; signal: NodeJS.Signals | null };
 }
@@ -81,18 +83,20 @@ export async function runAdapter(options: AdapterRunOptions): Promise<AdapterRun
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stdin.end(prompt);
-  let stdout = '';
+  const chunks: Buffer[] = [];
   let stderr = '';
   let signalled = false;
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
-    if (options.signalAfterInit !== undefined && !signalled && stdout.includes('"type":"init"') && stdout.includes('\n')) {
+  child.stdout.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    if (options.signalAfterInit !== undefined && !signalled && Buffer.concat(chunks).includes('"type":"init"') && Buffer.concat(chunks).includes('\n')) {
       signalled = true;
       child.kill(options.signalAfterInit);
     }
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exit = await new Promise<AdapterRun['exit']>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const stdoutBytes = Buffer.concat(chunks);
+  const stdout = stdoutBytes.toString('utf8');
   const events: ProtocolEvent[] = [];
   const otherLines: string[] = [];
   for (const line of stdout.split('\n').filter((l) => l !== '')) {
@@ -107,7 +111,7 @@ export async function runAdapter(options: AdapterRunOptions): Promise<AdapterRun
     if (parsed.success) events.push(parsed.data);
     else otherLines.push(line);
   }
-  return { events, otherLines, stdout, stderr, exit };
+  return { events, otherLines, stdout, stdoutBytes, stderr, exit };
 }
 
 export function eventsOfType<T extends ProtocolEvent['type']>(run: AdapterRun, type: T): Array<Extract<ProtocolEvent, { type: T }>> {
