@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SUITE_CASES, SUITE_VERSION, findTaggedProcesses, fixtureDriver } from '@statecraft/adapter';
+import { SUITE_CASES, SUITE_VERSION, comparableResult, findTaggedProcesses, fixtureDriver } from '@statecraft/adapter';
 import { freshDirectory, misbehavingDriver, onlyCase, ran, runFixtureOnce, runRows, writeManifest } from './suite-helpers.js';
 
 // The negative suite (R4), one test per row, run against the shipped fixture adapter through the
@@ -187,6 +187,14 @@ describe('row 7: records are identical whichever implementation produced them (R
   it('row 7: the live record and the record of its own stream replayed through a real child are equal', async () => {
     const verdict = onlyCase(await runRows([7]));
     expect(verdict).toMatchObject({ status: 'pass', evidence: 'replayed' });
+  });
+
+  it('row 7: the comparison ignores only identity, timing and stderr, so records of different behaviour differ', async () => {
+    const first = ran(await runFixtureOnce({ prompt: 'scenario: refuse' })).result;
+    const other = ran(await runFixtureOnce({ prompt: 'scenario: no-cost' })).result;
+    expect(comparableResult(other)).not.toEqual(comparableResult(first));
+    expect(comparableResult({ ...first, cost: 'unknown' })).not.toEqual(comparableResult(first));
+    expect(comparableResult({ ...first, durationMs: 1, startedAt: new Date(0).toISOString() })).toEqual(comparableResult(first));
   });
 });
 
