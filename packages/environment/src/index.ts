@@ -19,3 +19,4 @@ export * from './residuals.js';
 export * from './environment-record.js';
 export * from './construct-environment.js';
 export * from './project-declaration.js'; // the target's .statecraft/environment.json, project.commands (R9.1)
+export * from './adapter-declarations.js'; // adapters' managed paths, prerequisites, collisions (R10.6)
