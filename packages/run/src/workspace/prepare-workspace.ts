@@ -56,7 +56,7 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
   }
   await mkdir(join(request.target.path, STATE_DIRECTORY, 'workspaces'), { recursive: true });
   // A retry whose worktree was deleted is restored from the run's branch, keeping its commits.
-  await runGit(request.target.path, ['worktree', 'prune']);
+  if (branchExists) await runGit(request.target.path, ['worktree', 'prune']);
   const args = branchExists ? ['worktree', 'add', path, branch] : ['worktree', 'add', '--no-track', '-b', branch, path, request.baseCommit];
   const added = await runGit(request.target.path, args);
   if (!added.ok) {

@@ -28,11 +28,12 @@ export async function resolveTarget(given: string): Promise<TargetResolution> {
   if (!(await stat(real)).isDirectory()) {
     return { kind: 'refused', reason: 'not-a-directory', path: absolute, message: `${absolute}: the target is not a directory` };
   }
-  const topLevel = await runGit(real, ['rev-parse', '--show-toplevel']);
-  const commonDirectory = await runGit(real, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
-  if (!topLevel.ok || !commonDirectory.ok || topLevel.stdout === '') {
+  // One git call for both answers: every spawn is paid on every run.
+  const answer = await runGit(real, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir']);
+  const [topLevel, commonDirectory] = answer.ok ? answer.stdout.split('\n') : [];
+  if (topLevel === undefined || topLevel === '' || commonDirectory === undefined || commonDirectory === '') {
     return { kind: 'refused', reason: 'not-a-repository', path: absolute, message: `${absolute}: not a git repository (a target must be one)` };
   }
-  const path = await realpath(topLevel.stdout);
-  return { kind: 'resolved', target: { path, key: targetKey(path), commonDirectory: await realpath(commonDirectory.stdout) } };
+  const path = await realpath(topLevel);
+  return { kind: 'resolved', target: { path, key: targetKey(path), commonDirectory: await realpath(commonDirectory) } };
 }
