@@ -61,6 +61,17 @@ function findOnPath(program: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The override, checked strictly: a misspelt value silently ignored would let CI believe it tested
+ * the fallback when it did not. `auto` or unset: no override.
+ */
+function readOverride(): 'auto' | 'process-group' {
+  const value = process.env[CONTAINMENT_OVERRIDE_VARIABLE];
+  if (value === undefined || value === '' || value === 'auto') return 'auto';
+  if (value === 'process-group') return 'process-group';
+  throw new Error(`${CONTAINMENT_OVERRIDE_VARIABLE}=${value} is not understood; use "process-group" to force the fallback, or "auto"`);
+}
+
 /** The mechanism an attempt will use, and how to start it under that mechanism. */
 export type ContainmentChoice =
   | { containment: Containment & { mechanism: 'pid-namespace' }; unshare: string }
@@ -72,7 +83,7 @@ export type ContainmentChoice =
  * requested PID namespace that is unavailable falls back, and the record says which ran and why.
  */
 export async function chooseContainment(requested: 'auto' | ContainmentMechanism = 'auto'): Promise<ContainmentChoice> {
-  const forced = process.env[CONTAINMENT_OVERRIDE_VARIABLE];
+  const forced = readOverride();
   if (requested === 'process-group' || (requested === 'auto' && forced === 'process-group')) {
     return { containment: { mechanism: 'process-group', blindSpots: [...BLIND_SPOTS['process-group']] } };
   }
