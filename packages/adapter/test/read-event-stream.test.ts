@@ -54,7 +54,7 @@ describe('readEventStream', () => {
     expect(reading.counts).toEqual({ events: 4, progress: 1, toolUses: 2, linesAfterTerminal: 0 });
   });
 
-  it('gives the same reading whether the bytes arrive one at a time or all at once', async () => {
+  it('gives the same reading whether the bytes arrive one at a time or all at once (R7.5)', async () => {
     const oneByOne = await read(complete, 1);
     const whole = await read(complete, 1 << 20);
     expect(oneByOne).toEqual(whole);
@@ -72,7 +72,7 @@ describe('readEventStream', () => {
     expect(reading.terminal).toMatchObject({ type: 'result' });
   });
 
-  it('calls onEvent for each event of the trusted prefix, in order', async () => {
+  it('calls onEvent for each event of the trusted prefix, in order, and for nothing after it (R7.4)', async () => {
     const seen: ProtocolEvent[] = [];
     await readEventStream(chunked(Buffer.from(complete + 'garbage\n')), { onEvent: (event) => seen.push(event) });
     expect(seen.map((event) => event.seq)).toEqual([0, 1, 2, 3]);
@@ -85,7 +85,7 @@ describe('readEventStream', () => {
     expect(reading.counts.events).toBe(2);
   });
 
-  it('reports no-result for an empty stream', async () => {
+  it('reports no-result for an empty stream (R7.5)', async () => {
     expect((await read('')).streamDiagnostic).toEqual({ kind: 'no-result' });
   });
 
@@ -232,7 +232,7 @@ describe('readEventStream', () => {
     expect(reading.counts).toEqual({ events: 4, progress: 1, toolUses: 2, linesAfterTerminal: 6 });
   });
 
-  it('treats an error event as terminal like a result', async () => {
+  it('treats an error event as terminal like a result, ending the trusted prefix (R7.4)', async () => {
     const error = { type: 'error', protocol: 1, seq: 1, code: 'unknown-scenario', message: 'no such scenario' };
     const reading = await read(line(init()) + line(error) + line(progress(2)));
     expect(reading.terminal).toMatchObject({ type: 'error' });

@@ -71,7 +71,7 @@ describe('superviseAdapter', () => {
     });
   });
 
-  it('keeps the raw stdout and stderr bytes in files with their byte counts and sha256', async () => {
+  it('keeps the raw stdout and stderr bytes in files with their byte counts and sha256 (R8.4)', async () => {
     const scratch = freshDirectory();
     const streamFile = join(scratch, 'stream.ndjson');
     const stderrFile = join(scratch, 'stderr.log');
@@ -121,12 +121,12 @@ describe('superviseAdapter', () => {
     expect(attempt.survivors).toEqual([]);
   });
 
-  it('throws, naming the path, for an adapter executable that cannot be run; nothing is spawned', async () => {
+  it('throws, naming the path, for an adapter executable that cannot be run; nothing is spawned (R7.1)', async () => {
     const missing = join(freshDirectory(), 'no-such-adapter');
     await expect(supervise({ executable: missing })).rejects.toThrow(missing);
   });
 
-  it('kills the process tree and rethrows when the onEvent callback throws: a failing caller never leaves the child running', async () => {
+  it('kills the process tree and rethrows when the onEvent callback throws: a failing caller never leaves the child running (R7.3)', async () => {
     const tag = freshTag();
     const seen: number[] = [];
     const supervised = supervise({
