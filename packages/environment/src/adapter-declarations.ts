@@ -106,8 +106,9 @@ export function checkPrerequisite(prerequisite: PrerequisiteDeclaration, context
       const found = prerequisite.anyOf.find((option) =>
         'env' in option ? (environment[option.env] ?? '') !== '' : isReadableFile(expandHome(option.file, environment) ?? ''),
       );
-      const options = prerequisite.anyOf.map((option) => ('env' in option ? `$${option.env}` : option.file)).join(' or ');
-      if (found === undefined) return { prerequisite, state: 'absent', detail: `no credential: neither ${options} is present in the constructed environment` };
+      const options = prerequisite.anyOf.map((option) => ('env' in option ? `$${option.env}` : option.file));
+      const none = options.length === 1 ? `${options[0] ?? ''} is absent` : `none of ${options.join(', ')} is present`;
+      if (found === undefined) return { prerequisite, state: 'absent', detail: `no credential: ${none} in the constructed environment` };
       return { prerequisite, state: 'present', detail: `credential path: ${'env' in found ? `$${found.env} is set` : `${found.file} exists`}` };
     }
   }

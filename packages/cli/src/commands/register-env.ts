@@ -1,4 +1,37 @@
 import type { Command } from 'commander';
+import { resolveProductHome } from '@statecraft/environment';
+import { emit } from '../answer.js';
+import { envPlan } from './env-plan.js';
 
-/** Registers the `env` verb(s) on the program. (Being built.) */
-export function registerEnv(_program: Command): void {}
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/** Registers `env plan` (R10.6, R11). Computing is in env-plan.ts; rendering in env-plan-render.ts. */
+export function registerEnv(program: Command): void {
+  const env = program.command('env').summary("the child's environment and the adapters' managed paths");
+  env
+    .command('plan')
+    .summary("show each adapter's managed paths and prerequisites; claim nothing that is not ready; write nothing")
+    .description(
+      "For <target>, show each adapter's managed paths, its prerequisites (a command on the constructed PATH,\n" +
+        'a qualification record for the pair, the credential path) and the names its child would receive.\n' +
+        'An adapter missing a prerequisite claims nothing and the absent one is named. Two adapters declaring\n' +
+        'the same managed path are refused, naming both and the path. Nothing is executed or written.\n' +
+        'Exit: 0 every adapter may claim its paths; 1 an adapter claims nothing; 2 refused (a collision).',
+    )
+    .argument('<target>', 'the git repository the run would work on')
+    .option('--adapter <name|path>', 'an adapter to plan (repeatable); default: every adapter known by name', collect, [])
+    .option('--provider <path>', 'the provider binary of the pair, for its qualification record')
+    .option('--json', 'print one JSON document instead of text', false)
+    .action(async (target: string, flags: { adapter: string[]; provider?: string; json: boolean }) => {
+      const answer = await envPlan({
+        home: resolveProductHome().path,
+        target,
+        adapters: flags.adapter,
+        ...(flags.provider === undefined ? {} : { provider: flags.provider }),
+        source: process.env,
+      });
+      emit(answer, flags.json);
+    });
+}

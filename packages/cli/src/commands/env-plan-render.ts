@@ -1,0 +1,27 @@
+import type { EnvPlanValue, PlannedAdapter } from './env-plan.js';
+
+function renderAdapter(adapter: PlannedAdapter): string[] {
+  const lines = [`adapter   ${adapter.name} ${adapter.version}  ${adapter.executable}`];
+  lines.push(`  managed paths  ${adapter.managedPaths.length === 0 ? 'none declared' : adapter.managedPaths.join(', ')}`);
+  lines.push(`  provider       ${adapter.provider === 'none' ? 'none found' : `${adapter.provider.executable}  ${adapter.provider.digest}`}`);
+  lines.push(`  qualification  ${adapter.qualification.verdict}: ${adapter.qualification.reason}`);
+  for (const check of adapter.prerequisites) lines.push(`  ${check.state === 'present' ? 'present' : 'ABSENT '}        ${check.detail}`);
+  const names = adapter.environment.names.map((entry) => `${entry.name}${entry.value === 'redacted' ? ' (secret, redacted)' : ''}`);
+  lines.push(`  child env      ${names.join(', ') || 'nothing'}${adapter.environment.absent.length > 0 ? `; absent: ${adapter.environment.absent.map((entry) => entry.name).join(', ')}` : ''}`);
+  lines.push(`  allowance      ${adapter.allowance.join(', ') || 'none'} (compared, not enforced)`);
+  lines.push(adapter.claim.kind === 'claimed' ? `  claims         ${adapter.claim.paths.join(', ') || 'nothing to claim'}` : `  claims nothing: ${adapter.claim.message}`);
+  return lines;
+}
+
+/** The human rendering of `env plan`: the same value as `--json` (R11). */
+export function renderEnvPlan(value: EnvPlanValue): string {
+  const lines = [`target    ${value.target}`, `declared  ${value.declaration === 'none' ? 'no .statecraft/environment.json' : `${value.declaration.path}: ${value.declaration.commands.join(', ') || 'no commands'}`}`];
+  if (value.verdict === 'refused') {
+    lines.push(`refused   ${value.message}`);
+  } else {
+    for (const adapter of value.adapters) lines.push('', ...renderAdapter(adapter));
+    lines.push('', value.verdict === 'claimed' ? 'every adapter may claim its managed paths' : `not claimed: ${value.message}`);
+  }
+  lines.push('wrote nothing');
+  return lines.join('\n');
+}

@@ -1,0 +1,164 @@
+import { readFile, stat } from 'node:fs/promises';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
+import { checkQualification, digestFile, readManifest, sidecarManifestPath } from '@statecraft/adapter';
+import type { Manifest } from '@statecraft/adapter';
+import {
+  PROJECT_DECLARATION_PATH,
+  parseProjectDeclaration,
+  planAdapterPaths,
+  selectPassedNames,
+} from '@statecraft/environment';
+import type { AbsentName, AdapterClaim, ManagedPathCollision, PlacedName, QualificationState } from '@statecraft/environment';
+import type { Answer } from '../answer.js';
+import { CliError, UsageError } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import { renderEnvPlan } from './env-plan-render.js';
+import { KNOWN_ADAPTERS, resolveAdapterArgument } from './run-adapters.js';
+
+export interface EnvPlanOptions {
+  home: string;
+  target: string;
+  /** Adapter names or paths; none: every adapter the CLI knows by name. */
+  adapters: readonly string[];
+  /** The provider binary of the pair, for the qualification prerequisite (R10.7). */
+  provider?: string;
+  /** The operator's environment: only allowlisted names are read from it (R5.1). */
+  source: Readonly<Record<string, string | undefined>>;
+}
+
+export interface PlannedAdapter extends AdapterClaim {
+  executable: string;
+  /** The provider of the pair: `--provider`, else the adapter's first command prerequisite on the constructed PATH. */
+  provider: { executable: string; digest: string } | 'none';
+  qualification: { verdict: 'qualified' | 'unqualified'; reason: string };
+  environment: { names: PlacedName[]; absent: AbsentName[] };
+  /** The allowance this adapter contributes with the target's declaration (R9.1). */
+  allowance: string[];
+}
+
+export interface EnvPlanValue {
+  target: string;
+  declaration: { path: string; commands: string[] } | 'none';
+  verdict: 'claimed' | 'not-claimed' | 'refused';
+  adapters: PlannedAdapter[];
+  collisions: ManagedPathCollision[];
+  message: string;
+  /** Planning writes nothing: not the product home, not the target, not the provider's paths (R10.6). */
+  wrote: 'nothing';
+}
+
+function findOnPath(command: string, path: string | undefined): string | undefined {
+  for (const directory of (path ?? '').split(delimiter)) {
+    if (directory === '' || !isAbsolute(directory)) continue;
+    const candidate = join(directory, command);
+    try {
+      if (statSync(candidate).isFile()) {
+        accessSync(candidate, constants.X_OK);
+        return candidate;
+      }
+    } catch {
+      // Not here: keep looking, as a shell would.
+    }
+  }
+  return undefined;
+}
+
+async function readDeclaration(target: string): Promise<EnvPlanValue['declaration']> {
+  const path = join(target, PROJECT_DECLARATION_PATH);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return 'none';
+  }
+  const parsed = parseProjectDeclaration(text, path);
+  if (parsed.kind === 'refused') throw new CliError(`refused: ${parsed.message}`, EXIT.refused, { hint: `fix ${PROJECT_DECLARATION_PATH} in the target` });
+  return { path, commands: parsed.commands };
+}
+
+async function loadAdapter(given: string): Promise<{ executable: string; manifest: Manifest }> {
+  const resolved = resolveAdapterArgument(given);
+  if (resolved.kind === 'unknown') throw new UsageError(`no adapter is named ${given}`, `known names: ${resolved.known.join(', ')}; or give a path`);
+  const executable = resolve(resolved.executable);
+  const reading = await readManifest(resolve(resolved.manifest ?? sidecarManifestPath(executable)));
+  if (reading.kind === 'refused') throw new CliError(`refused: ${reading.message}`, EXIT.refused, { hint: 'give the adapter executable whose manifest sits beside it' });
+  return { executable, manifest: reading.manifest };
+}
+
+/** The environment the adapter's child would be given: names and values read from the allowlist only. */
+function plannedEnvironment(manifest: Manifest, source: EnvPlanOptions['source']) {
+  const selection = selectPassedNames({ source, adapterPass: manifest.environment?.pass ?? [], operatorPass: [] });
+  if (selection.kind === 'refused') throw new CliError(`refused: ${selection.message}`, EXIT.refused);
+  return { variables: Object.fromEntries(selection.values), names: selection.placed, absent: selection.absent };
+}
+
+async function qualificationOf(
+  home: string,
+  executable: string,
+  manifest: Manifest,
+  provider: PlannedAdapter['provider'],
+): Promise<PlannedAdapter['qualification']> {
+  const adapter = { name: manifest.name, version: manifest.version, digest: await digestFile(executable) };
+  const verdict = await checkQualification({ home, adapter, ...(provider === 'none' ? {} : { provider: { digest: provider.digest } }) });
+  return { verdict: verdict.verdict, reason: verdict.reason };
+}
+
+/**
+ * `statecraft env plan <target>`: each adapter's managed paths and prerequisites against the
+ * environment its child would be given (R10.6, R5.4). Two adapters declaring one path refuse the
+ * plan (exit 2) naming both and the path; an adapter missing a prerequisite claims nothing and
+ * names which (exit 1). Nothing is executed and nothing is written.
+ */
+export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanValue>> {
+  const target = resolve(options.target);
+  const targetStat = await stat(target).catch(() => undefined);
+  if (targetStat?.isDirectory() !== true) throw new CliError(`refused: ${target} is not a directory`, EXIT.refused, { hint: 'name the target repository' });
+  const declaration = await readDeclaration(target);
+  const names = options.adapters.length > 0 ? options.adapters : Object.keys(KNOWN_ADAPTERS);
+  const loaded = await Promise.all(names.map(loadAdapter));
+
+  const planned = await Promise.all(
+    loaded.map(async ({ executable, manifest }) => {
+      const environment = plannedEnvironment(manifest, options.source);
+      const firstCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
+      const providerPath = options.provider !== undefined ? resolve(options.provider) : firstCommand === undefined ? undefined : findOnPath(firstCommand.command, environment.variables.PATH);
+      const provider: PlannedAdapter['provider'] = providerPath === undefined ? 'none' : { executable: providerPath, digest: await digestFile(providerPath) };
+      const qualification = await qualificationOf(options.home, executable, manifest, provider);
+      const state: QualificationState = qualification.verdict === 'qualified' ? { kind: 'qualified' } : { kind: 'unqualified', reason: qualification.reason };
+      return { executable, manifest, environment, provider, qualification, context: { environment: environment.variables, qualification: state } };
+    }),
+  );
+  const plan = planAdapterPaths(planned.map((entry) => ({ declaration: entry.manifest, context: entry.context })));
+  const commands = declaration === 'none' ? [] : declaration.commands;
+  const adapters: PlannedAdapter[] =
+    plan.kind === 'refused'
+      ? []
+      : plan.adapters.map((claim, index) => {
+          const entry = planned[index];
+          if (entry === undefined) throw new Error('unreachable: a claim without its adapter');
+          return {
+            ...claim,
+            executable: entry.executable,
+            provider: entry.provider,
+            qualification: entry.qualification,
+            environment: { names: entry.environment.names, absent: entry.environment.absent },
+            allowance: [...new Set([...entry.manifest.requiresCommands, ...commands])],
+          };
+        });
+  const unclaimed = adapters.filter((adapter) => adapter.claim.kind === 'not-claimed');
+  const value: EnvPlanValue = {
+    target,
+    declaration,
+    verdict: plan.kind === 'refused' ? 'refused' : unclaimed.length > 0 ? 'not-claimed' : 'claimed',
+    adapters,
+    collisions: plan.kind === 'refused' ? plan.collisions : [],
+    message:
+      plan.kind === 'refused'
+        ? plan.message
+        : unclaimed.map((adapter) => (adapter.claim.kind === 'not-claimed' ? adapter.claim.message : '')).join('; ') || 'every adapter may claim its managed paths',
+    wrote: 'nothing',
+  };
+  const exitCode = value.verdict === 'refused' ? EXIT.refused : value.verdict === 'not-claimed' ? EXIT.finding : EXIT.ok;
+  return { value, exitCode, human: renderEnvPlan };
+}
