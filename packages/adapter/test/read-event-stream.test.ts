@@ -120,6 +120,7 @@ describe('readEventStream', () => {
   it('treats a blank line as malformed (R7.5)', async () => {
     const reading = await read(line(init()) + '\n' + line(result(1)));
     expect(reading.streamDiagnostic).toMatchObject({ kind: 'malformed', lineNumber: 2, line: '', lineBytes: 0 });
+    expect((reading.streamDiagnostic as { reason: string }).reason).toContain('a blank line');
   });
 
   it('treats an event before init as malformed (R1.2)', async () => {
