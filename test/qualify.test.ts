@@ -93,6 +93,26 @@ describe('statecraft qualify (R3.1, R4)', () => {
     expect(checked.stdout).toContain('the same version string with different content is not the qualified binary');
   });
 
+  it('with --provider the pair is qualified: another provider binary beside the same adapter is unqualified (R3.1)', async () => {
+    const home = freshHome();
+    const dir = mkdtempSync(join(tmpdir(), 'statecraft-provider-'));
+    const provider = join(dir, 'provider-v1');
+    const upgraded = join(dir, 'provider-v2');
+    writeFileSync(provider, '#!/bin/sh\necho v1\n', { mode: 0o755 });
+    writeFileSync(upgraded, '#!/bin/sh\necho v2\n', { mode: 0o755 });
+    const qualified = await run(['qualify', '--fixture', '--provider', provider, '--json'], home);
+    expect(qualified.code).toBe(0);
+    const document = JSON.parse(qualified.stdout) as QualifyDocument & { provider: { name: string; digest: string } };
+    expect(document.provider).toMatchObject({ name: 'provider-v1' });
+    expect(document.provider.digest).toMatch(/^sha256:/);
+
+    expect((await run(['qualifications', 'check', fixture, '--provider', provider], home)).code).toBe(0);
+    const other = await run(['qualifications', 'check', fixture, '--provider', upgraded], home);
+    expect(other.code).toBe(1);
+    expect(other.stdout).toContain('a provider upgrade invalidates');
+    expect((await run(['qualifications', 'check', fixture], home)).code).toBe(1);
+  });
+
   it('an adapter that fails a row exits 1 and writes no record', async () => {
     const home = freshHome();
     const manifest = join(mkdtempSync(join(tmpdir(), 'statecraft-manifest-')), 'lying.manifest.json');

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { digestFile } from '../content-digest.js';
-import type { ProtocolEvent, ProviderIdentity } from '../protocol/events.js';
+import type { ProviderIdentity } from '../protocol/events.js';
 import { PROTOCOL_VERSION } from '../protocol/version.js';
 import { readManifest, sidecarManifestPath } from '../read-manifest.js';
 import { CASE_CHECKS } from './case-checks.js';
@@ -66,9 +66,8 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
       workspace: join(scratchDir, 'workspace'),
       ...(options.containment === undefined ? {} : { containment: options.containment }),
     });
-    const observed = observeProvider(context);
     const cases = await runCases(context, options);
-    const provider = options.driver.provider === undefined ? 'none' : await providerIdentity(options.driver.provider.executable, observed.provider);
+    const provider = options.driver.provider === undefined ? 'none' : await providerIdentity(options.driver.provider.executable, context.observedProvider());
     const report: SuiteReport = {
       // A partial run is never a pass: qualification needs every row of this suite version.
       passed: cases.length === SUITE_CASES.length && cases.every((entry) => entry.status === 'pass'),
@@ -112,23 +111,6 @@ async function runOneCase(context: SuiteContext, row: SuiteCase['row']): Promise
   } catch (error) {
     return { status: 'fail', evidence: 'none', detail: `the case could not be completed: ${error instanceof Error ? error.message : String(error)}` };
   }
-}
-
-/** Keeps the first provider identity an init event reports, for the record's pair (R3.1). */
-function observeProvider(context: SuiteContext): { provider: ProviderIdentity | undefined } {
-  const observed: { provider: ProviderIdentity | undefined } = { provider: undefined };
-  const provoke = context.provoke.bind(context);
-  context.provoke = async (provocation, overrides = {}) => {
-    const onEvent = overrides.onEvent;
-    return provoke(provocation, {
-      ...overrides,
-      onEvent: (event: ProtocolEvent) => {
-        if (event.type === 'init' && event.provider !== 'none' && observed.provider === undefined) observed.provider = event.provider;
-        onEvent?.(event);
-      },
-    });
-  };
-  return observed;
 }
 
 /**

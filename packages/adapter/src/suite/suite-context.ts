@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProtocolEvent } from '../protocol/events.js';
+import type { ProtocolEvent, ProviderIdentity } from '../protocol/events.js';
 import type { Manifest } from '../protocol/manifest.js';
 import type { ContainmentMechanism } from '../supervise/attempt.js';
 import type { DriverScenario, Provocation, SuiteDriver } from './driver.js';
@@ -34,12 +34,16 @@ export interface SuiteContext {
   provoke(provocation: Provocation, overrides?: Partial<RunAdapterOnceOptions>): Promise<Provoked>;
   /** The next attempt's identity and directory (each attempt keeps its own files). */
   nextAttempt(): { runId: string; number: number; dir: string };
+  /** The first provider identity an init event reported, for the record's pair (R3.1). */
+  observedProvider(): ProviderIdentity | undefined;
 }
 
-export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | 'provoke' | 'nextAttempt'>): SuiteContext {
+export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | 'provoke' | 'nextAttempt' | 'observedProvider'>): SuiteContext {
   let attempts = 0;
+  let provider: ProviderIdentity | undefined;
   const context: SuiteContext = {
     ...base,
+    observedProvider: () => provider,
     provocationFor: (scenario) => base.driver.provocation(scenario),
     nextAttempt() {
       attempts += 1;
@@ -68,6 +72,7 @@ export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | '
         ...(base.containment === undefined ? {} : { containment: base.containment }),
         onEvent: (event) => {
           events.push(event);
+          if (event.type === 'init' && event.provider !== 'none') provider ??= event.provider;
           alsoOnEvent?.(event);
         },
         ...plan,
