@@ -2,6 +2,9 @@ import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'n
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  QualificationRecordSchema,
+  digestFile,
+  fixtureAdapterPath,
   SUITE_CASES,
   SUITE_VERSION,
   checkQualification,
@@ -164,5 +167,18 @@ describe('checking a binary (R3.1, R3.3)', () => {
     const verdict = await checkQualification({ home: onlyOlder, adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A } });
     expect(verdict.verdict).toBe('unqualified');
     expect(verdict.reason).toContain('negative-suite/0');
+  });
+});
+
+describe("the repository's reference record (qualification/records/)", () => {
+  it('binds the fixture adapter as it is now and the current suite; regenerate it when this fails', async () => {
+    const recordsDir = new URL('../../../qualification/records/', import.meta.url);
+    const names = readdirSync(recordsDir).filter((name) => name.startsWith('fixture-'));
+    expect(names).toHaveLength(1);
+    const record = QualificationRecordSchema.parse(JSON.parse(readFileSync(new URL(names[0]!, recordsDir), 'utf8')));
+    const why = 'stale: run `npx tsc -b && node packages/adapter/scripts/record-reference-qualification.mjs`';
+    expect(record.adapter.digest, why).toBe(await digestFile(fixtureAdapterPath()));
+    expect(record.suiteVersion, why).toBe(SUITE_VERSION);
+    expect(record.cases.map((entry) => entry.status)).toEqual(SUITE_CASES.map(() => 'pass'));
   });
 });
