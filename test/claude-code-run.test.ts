@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODEL_DOUBLE_API_KEY, claudeCodeAdapterPath, loadScenarios, pinnedClaudePath, scenariosDirectory, startModelDouble } from '@statecraft/adapter-claude-code';
+import type { ModelDouble } from '@statecraft/adapter-claude-code';
+import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
+import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
+
+// Issue 4, done-when, through the built CLI: the real pinned claude behind the bundled adapter,
+// talking only to the model double on 127.0.0.1. The operator's PATH holds `claude` (a symlink
+// to the pinned binary) and node; the double's address and a test key are the operator's
+// environment, carried into the child by the adapter's manifest (R5.4). No network, no real key.
+
+interface RunJson {
+  outcome: string;
+  cause: string;
+  refusalCount: number;
+  providerClaim: { status: string; isError: boolean | string; reason: string } | string;
+  cost: number | string;
+  workspace: string;
+  exit: unknown;
+}
+
+let double: ModelDouble;
+let bin: string;
+beforeAll(async () => {
+  double = await startModelDouble(await loadScenarios(scenariosDirectory()));
+  bin = await mkdtemp(join(tmpdir(), 'statecraft-cc-bin-'));
+  await symlink(pinnedClaudePath(), join(bin, 'claude'));
+});
+afterAll(async () => {
+  await double.stop();
+});
+
+async function run(scenario: string | null, extra: readonly string[]) {
+  const repository = await createSampleRepository();
+  const home = await createProductHome();
+  const operatorHome = await mkdtemp(join(tmpdir(), 'statecraft-cc-operator-home-'));
+  const env: Record<string, string> = { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: operatorHome };
+  if (scenario !== null) Object.assign(env, { ANTHROPIC_BASE_URL: double.baseUrlFor(scenario), ANTHROPIC_API_KEY: MODEL_DOUBLE_API_KEY });
+  const answer = await runStatecraft(
+    ['run', repository.path, '--adapter', claudeCodeAdapterPath(), '--prompt', 'Do the scripted work.', '--deadline', '120s', '--json', ...extra],
+    { home: home.path, env, timeoutMs: 150_000 },
+  );
+  return { answer, value: parseJson<RunJson>(answer), repository };
+}
+
+describe('statecraft run with the Claude Code adapter', () => {
+  it('records a denied tool call as refused while the provider claims success, with the cost carried (R10.4, R8.2)', async () => {
+    const { answer, value } = await run('bash-touch', []);
+    expect(value.outcome).toBe('refused');
+    expect(value.refusalCount).toBe(1);
+    expect(value.providerClaim).toMatchObject({ status: 'success', isError: false });
+    expect(typeof value.cost === 'number' && value.cost > 0).toBe(true);
+    expect(answer.exitCode).toBe(1);
+  });
+
+  it('lets an allowed call run: its effect lands in the workspace and never in the operator checkout (R10.1, R8.6)', async () => {
+    const { value, repository } = await run('bash-touch', ['--allow', 'Bash(touch:*)']);
+    expect(value.outcome).toBe('completed');
+    expect(existsSync(join(value.workspace, 'statecraft-marker.txt'))).toBe(true);
+    expect(existsSync(join(repository.path, 'statecraft-marker.txt'))).toBe(false);
+  });
+
+  it('records --max-turns 1 on a tool-calling scenario as interrupted, the provider exit 1 ignored (R10.4, R7.6)', async () => {
+    const { value } = await run('bash-echo', ['--max-turns', '1']);
+    expect(value.outcome).toBe('interrupted');
+    expect(value.cause).toBe('turn-limit');
+    expect(value.providerClaim).toMatchObject({ status: 'error_max_turns', reason: 'max_turns' });
+  });
+
+  it('records "Not logged in" (no key, no base URL) as interrupted with the claim kept (R10.4, R5.4)', async () => {
+    const { value } = await run(null, []);
+    expect(value.outcome).toBe('interrupted');
+    expect(value.cause).toBe('provider-error');
+    expect(value.providerClaim).toMatchObject({ status: 'success', isError: true, reason: 'api_error' });
+  });
+});
