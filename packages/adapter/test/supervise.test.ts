@@ -121,7 +121,16 @@ describe('superviseAdapter', () => {
     expect(attempt.survivors).toEqual([]);
   });
 
-  it('throws, naming the path, for an adapter executable that cannot be run; nothing is spawned (R7.1)', async () => {
+  it('is not released by end of file while the child still lives (R7.4)', async () => {
+    const liveMs = 1500;
+    const attempt = await supervise({ executable: fixture('close-pipes-then-live.mjs'), args: [String(liveMs)] });
+    expect(attempt.terminal).toMatchObject({ type: 'result' });
+    expect(attempt.timedOut).toBe(false);
+    expect(attempt.exit).toEqual({ code: 0, signal: null });
+    expect(attempt.durationMs).toBeGreaterThanOrEqual(liveMs);
+  });
+
+    it('throws, naming the path, for an adapter executable that cannot be run; nothing is spawned (R7.1)', async () => {
     const missing = join(freshDirectory(), 'no-such-adapter');
     await expect(supervise({ executable: missing })).rejects.toThrow(missing);
   });
