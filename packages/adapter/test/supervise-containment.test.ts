@@ -55,7 +55,7 @@ describe.each(paths)('containment: $requested requested ($expected runs)', ({ re
   it('kills a hung child at the deadline with its setsid descendant, leaving no process behind, and records the mechanism (R7.2, R7.3; suite row 3)', async () => {
     const tag = freshTag();
     const capture = captureProcessesAt('descendant-started', tag);
-    const deadlineMs = 2000;
+    const deadlineMs = 3000;
     const attempt = await supervise({ executable: fixture('hang-with-descendant.mjs'), attemptTag: tag, deadlineMs, containment: requested, onEvent: capture.onEvent });
     expect(attempt.timedOut).toBe(true);
     expect(attempt.durationMs).toBeGreaterThanOrEqual(deadlineMs);
@@ -106,7 +106,7 @@ describe.each(paths)('containment: $requested requested ($expected runs)', ({ re
   it('enforces the deadline after the result when a descendant holds stdout for ever (R7.2, R7.4)', async () => {
     const tag = freshTag();
     const markerFile = join(freshDirectory(), 'descendant-wrote');
-    const deadlineMs = 2500;
+    const deadlineMs = 3000;
     const attempt = await supervise({ executable: fixture('linger.mjs'), args: [markerFile, 'forever'], attemptTag: tag, deadlineMs, containment: requested });
     expect(attempt.terminal).toMatchObject({ type: 'result' });
     expect(attempt.survivors).toEqual([]);
@@ -127,7 +127,7 @@ describe('what each mechanism cannot see (R7.3: the blind spots are real, and re
   it('the process-group fallback misses a descendant that left the session and dropped the tag, as its blind spot says', async () => {
     const marker = `escaped-${randomUUID()}`;
     try {
-      const attempt = await supervise({ executable: fixture('escape-tag.mjs'), args: [marker], deadlineMs: 2000, containment: 'process-group' });
+      const attempt = await supervise({ executable: fixture('escape-tag.mjs'), args: [marker], deadlineMs: 3000, containment: 'process-group' });
       expect(attempt.timedOut).toBe(true);
       expect(attempt.containment.blindSpots.join('\n')).toContain('removes STATECRAFT_ATTEMPT_TAG');
       // Not reported, because not seen: exactly the recorded blind spot.
@@ -141,7 +141,7 @@ describe('what each mechanism cannot see (R7.3: the blind spots are real, and re
   it('a PID namespace takes that descendant down with the adapter; where none can be made, the fallback is recorded with its reason', async () => {
     const marker = `escaped-${randomUUID()}`;
     try {
-      const attempt = await supervise({ executable: fixture('escape-tag.mjs'), args: [marker], deadlineMs: 2000, containment: 'pid-namespace' });
+      const attempt = await supervise({ executable: fixture('escape-tag.mjs'), args: [marker], deadlineMs: 3000, containment: 'pid-namespace' });
       expect(attempt.timedOut).toBe(true);
       if (probe.available) {
         expect(attempt.containment.mechanism).toBe('pid-namespace');
