@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Artifact, ChainEntry, IntentRecord, LockHolder, OutcomeRecord } from '@statecraft/run';
+import { concludedPosture, type Artifact, type ChainEntry, type IntentRecord, type LockHolder, type OutcomeRecord } from '@statecraft/run';
 import type { AttemptAccount, AttemptState } from './attempt-account.js';
 
 /** A live lock's holder, if any: an intent it names is `running`, not `dangling`. */
@@ -36,7 +36,7 @@ function accountOf(
   const r = o?.result;
   const isLive = live !== 'none' && live.runId === i.runId && live.attempt === i.attempt;
   const state: AttemptState = o !== undefined ? 'concluded' : isLive ? 'running' : 'dangling';
-  const posture = o?.posture ?? i.posture;
+  const posture = r === undefined ? i.posture : concludedPosture(i.posture, r);
   const absolute = (artifact: Artifact): Artifact => ({ ...artifact, path: join(targetDirectory, artifact.path) });
   const maybe = (artifact: Artifact | 'not-recorded' | undefined): Artifact | 'not-recorded' =>
     artifact === undefined || artifact === 'not-recorded' ? 'not-recorded' : absolute(artifact);

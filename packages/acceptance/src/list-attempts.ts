@@ -1,4 +1,5 @@
-import type { TornTail } from '@statecraft/run';
+import type { ChainEntry, ChainSummary, TornTail } from '@statecraft/run';
+import type { LiveHolder } from './fold-attempts.js';
 import type { AttemptAccount } from './attempt-account.js';
 
 /** One line of `run list`: enough to pick an attempt to show. */
@@ -38,4 +39,33 @@ export function summarizeAttempt(account: AttemptAccount): AttemptSummary {
     adapter: `${account.posture.adapter.name} ${account.posture.adapter.version}`,
     qualification: account.posture.qualification.verdict,
   };
+}
+
+/**
+ * One summary per attempt from summary-read records (R8.3): an intent with no outcome is
+ * `dangling` (or `running` while its supervisor holds the lock), never completed.
+ */
+export function summarizeChain(entries: readonly ChainEntry<ChainSummary>[], live: LiveHolder): AttemptSummary[] {
+  const outcomes = new Map<string, Extract<ChainSummary, { kind: 'outcome' }>>();
+  for (const { record } of entries) if (record.kind === 'outcome') outcomes.set(record.intent, record);
+  const summaries: AttemptSummary[] = [];
+  for (const { record, digest } of entries) {
+    if (record.kind !== 'intent') continue;
+    const outcome = outcomes.get(digest);
+    const isLive = live !== 'none' && live.runId === record.runId && live.attempt === record.attempt;
+    summaries.push({
+      runId: record.runId,
+      attempt: record.attempt,
+      state: outcome !== undefined ? 'concluded' : isLive ? 'running' : 'dangling',
+      outcome: outcome?.outcome ?? 'not-recorded',
+      cause: outcome?.cause ?? 'not-recorded',
+      refusalCount: outcome?.refusalCount ?? 'not-recorded',
+      cost: outcome?.cost ?? 'not-recorded',
+      timedOut: outcome?.timedOut ?? 'not-recorded',
+      startedAt: record.at,
+      adapter: `${record.adapter.name} ${record.adapter.version}`,
+      qualification: record.qualification,
+    });
+  }
+  return summaries;
 }

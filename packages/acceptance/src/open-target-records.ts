@@ -1,15 +1,29 @@
 import { resolve } from 'node:path';
 
-import { chainPaths, isLive, openChain, readLockHolder, resolveTarget, targetDirectoryIn, targetKey, type ChainEntry, type TornTail } from '@statecraft/run';
+import {
+  chainPaths,
+  isLive,
+  openChain,
+  openChainSummaries,
+  readLockHolder,
+  resolveTarget,
+  targetDirectoryIn,
+  targetKey,
+  type ChainEntry,
+  type ChainOpening,
+  type ChainSummary,
+  type LinkedRecord,
+  type TornTail,
+} from '@statecraft/run';
 import type { LiveHolder } from './fold-attempts.js';
 
-export type TargetRecords =
+export type TargetRecords<R extends LinkedRecord = ChainEntry['record']> =
   | {
       kind: 'opened';
       target: string;
       targetDirectory: string;
       chain: string;
-      entries: ChainEntry[];
+      entries: ChainEntry<R>[];
       torn: 'none' | TornTail;
       live: LiveHolder;
     }
@@ -21,12 +35,21 @@ export type TargetRecords =
  * level); a target that is no longer a repository is looked up by its absolute path, so records
  * outlive the checkout. A missing chain is an empty one; a broken one is refused, naming the record.
  */
-export async function openTargetRecords(home: string, given: string): Promise<TargetRecords> {
+export function openTargetRecords(home: string, given: string): Promise<TargetRecords> {
+  return openTargetWith(home, given, openChain);
+}
+
+/** The same, reading each record as a summary: for `run list` over long chains. */
+export function openTargetSummaries(home: string, given: string): Promise<TargetRecords<ChainSummary>> {
+  return openTargetWith(home, given, openChainSummaries);
+}
+
+async function openTargetWith<R extends LinkedRecord>(home: string, given: string, open: (path: string) => Promise<ChainOpening<R>>): Promise<TargetRecords<R>> {
   const resolution = await resolveTarget(given);
   const target = resolution.kind === 'resolved' ? resolution.target.path : resolve(given);
   const key = resolution.kind === 'resolved' ? resolution.target.key : targetKey(target);
   const paths = chainPaths(targetDirectoryIn(home, key));
-  const opening = await openChain(paths.chain);
+  const opening = await open(paths.chain);
   if (opening.kind === 'broken') return { kind: 'refused', path: opening.path, lineNumber: opening.lineNumber, message: opening.message };
   if (opening.kind === 'unreadable') return { kind: 'failed', path: opening.path, message: opening.message };
   return {

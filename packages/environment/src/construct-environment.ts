@@ -71,7 +71,7 @@ export function selectPassedNames(request: NameSelectionRequest): NameSelection 
       name: entry.name,
       origin: entry.origin,
       value: entry.secret ? 'redacted' : { recorded: value },
-      why: entry.why,
+      ...(entry.origin === 'baseline' ? {} : { why: entry.why }),
     });
     values.set(entry.name, value);
   }
@@ -100,10 +100,10 @@ export interface ConstructedEnvironment {
  */
 export function constructEnvironment(selection: Extract<NameSelection, { kind: 'selected' }>, bindings: AttemptBindings): ConstructedEnvironment {
   const supervisorNames: PlacedName[] = [
-    { name: 'STATECRAFT_RUN_ID', origin: 'supervisor', value: { recorded: bindings.runId }, why: 'binds the child to its run (R5.5)' },
-    { name: 'STATECRAFT_ATTEMPT', origin: 'supervisor', value: { recorded: String(bindings.attempt) }, why: 'binds the child to its attempt (R5.5)' },
-    { name: 'TMPDIR', origin: 'supervisor', value: { recorded: bindings.temporaryDirectory }, why: 'a private per-attempt temporary directory (R5.5)' },
-    ...(bindings.extra ?? []).map((entry) => ({ name: entry.name, origin: 'supervisor' as const, value: { recorded: entry.value }, why: entry.why })),
+    { name: 'STATECRAFT_RUN_ID', origin: 'supervisor', value: { recorded: bindings.runId } },
+    { name: 'STATECRAFT_ATTEMPT', origin: 'supervisor', value: { recorded: String(bindings.attempt) } },
+    { name: 'TMPDIR', origin: 'supervisor', value: { recorded: bindings.temporaryDirectory } },
+    ...(bindings.extra ?? []).map((entry) => ({ name: entry.name, origin: 'supervisor' as const, value: { recorded: entry.value } })),
   ];
   const variables: Record<string, string> = Object.create(null) as Record<string, string>;
   const names: PlacedName[] = [];

@@ -14,12 +14,16 @@ export const NameOriginSchema = z.enum([
 ]);
 export type NameOrigin = z.infer<typeof NameOriginSchema>;
 
-/** One name the child received. A secret's value is never recorded, only the word `redacted`. */
+/**
+ * One name the child received. A secret's value is never recorded, only the word `redacted`.
+ * `why` is kept for names an adapter or the operator asked for; a baseline or supervisor name's
+ * reason is fixed by its origin, and repeating it on every record would only lengthen the chain.
+ */
 export const PlacedNameSchema = z.strictObject({
   name: z.string().min(1),
   origin: NameOriginSchema,
   value: z.union([z.strictObject({ recorded: z.string() }), z.literal('redacted')]),
-  why: z.string().min(1),
+  why: z.string().min(1).optional(),
 });
 export type PlacedName = z.infer<typeof PlacedNameSchema>;
 

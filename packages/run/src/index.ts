@@ -43,4 +43,6 @@ export * from './plan/plan-run.js';
 export * from './plan/plan-coverage.js';
 export * from './plan/label-qualification.js';
 export * from './launch/launch-attempt.js';
+export * from './launch/compose-posture.js';
+export * from './chain/chain-summary.js';
 export * from './coverage/index.js'; // command coverage read from the working tree and the base commit (R9.4)

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendRecord, openChain, type ChainPosition, type UnlinkedRecord } from '@statecraft/run';
+import { appendRecord, openChain, openChainSummaries, type ChainPosition, type UnlinkedRecord } from '@statecraft/run';
 import { sampleIntent } from './sample-records.js';
 
 let directory: string;
@@ -79,5 +79,33 @@ describe('the record chain (R8.4)', () => {
     const text = await readFile(chain, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
     expect(text.split('\n')).toHaveLength(2);
+  });
+
+  it('the summary reading used by run list verifies the same links and reads the same leading fields', async () => {
+    await appendIntents(3);
+    const whole = await openChain(chain);
+    const summaries = await openChainSummaries(chain);
+    expect(summaries.kind).toBe('opened');
+    if (whole.kind !== 'opened' || summaries.kind !== 'opened') return;
+    expect(summaries.head).toBe(whole.head);
+    expect(summaries.entries.map((entry) => [entry.record.runId, entry.record.attempt, entry.digest])).toEqual(
+      whole.entries.map((entry) => [entry.record.runId, entry.record.attempt, entry.digest]),
+    );
+  });
+
+  it('an altered record is refused by the summary reading too, naming it', async () => {
+    await appendIntents(3);
+    const bytes = await readFile(chain);
+    const at = bytes.indexOf(Buffer.from('"attempt":1'));
+    bytes[at + '"attempt":'.length] = 0x37;
+    await writeFile(chain, bytes);
+    const summaries = await openChainSummaries(chain);
+    expect(summaries).toMatchObject({ kind: 'broken', reason: 'broken-link', lineNumber: 2 });
+  });
+
+  it('a repeated summary field that disagrees with the field it repeats is not a record', async () => {
+    const record = { ...sampleIntent(1), qualification: 'qualified' };
+    await appendRecord(chain, { head: 'genesis', nextSeq: 0, torn: 'none' }, record as UnlinkedRecord);
+    expect(await openChain(chain)).toMatchObject({ kind: 'broken', reason: 'not-a-record', lineNumber: 1 });
   });
 });

@@ -7,6 +7,8 @@ export function sampleIntent(attempt: number): Record<string, unknown> {
     at: '2026-11-30T04:00:00.000Z',
     runId: '20261130T040000Z-abcdef',
     attempt,
+    adapter: { name: 'fixture', version: '1.0.0' },
+    qualification: 'unqualified',
     target: { path: '/tmp/target', key: 'k' },
     baseCommit: 'b'.repeat(40),
     branch: 'statecraft/20261130T040000Z-abcdef',

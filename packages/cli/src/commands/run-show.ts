@@ -1,4 +1,4 @@
-import { foldAttempts, openTargetRecords, summarizeAttempt, type AttemptAccount, type AttemptList } from '@statecraft/acceptance';
+import { foldAttempts, openTargetRecords, openTargetSummaries, summarizeChain, type AttemptAccount, type AttemptList } from '@statecraft/acceptance';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -17,8 +17,10 @@ async function openOrRefuse(home: string, target: string) {
  * dangling intent shows as `dangling`, never completed (R8.3). Exit 0: the list was read.
  */
 export async function runList(options: { home: string; target: string }): Promise<Answer<AttemptList>> {
-  const opened = await openOrRefuse(options.home, options.target);
-  const value: AttemptList = { target: opened.target, chain: opened.chain, tornTail: opened.torn, attempts: opened.accounts.map(summarizeAttempt) };
+  const records = await openTargetSummaries(options.home, options.target);
+  if (records.kind === 'refused') throw new CliError(`refused: ${records.message}`, EXIT.refused, { hint: 'statecraft doctor reports every chain; nothing was repaired' });
+  if (records.kind === 'failed') throw new IoFailure(records.path, records.message);
+  const value: AttemptList = { target: records.target, chain: records.chain, tornTail: records.torn, attempts: summarizeChain(records.entries, records.live) };
   return { value, exitCode: EXIT.ok, human: renderList };
 }
 

@@ -2,9 +2,18 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { ChainRecordSchema, type ChainRecord } from './record-schemas.js';
 
+/** What every reading of a record needs: its link and its name. */
+export interface LinkedRecord {
+  prev: string;
+  seq: number;
+  kind: string;
+  runId: string;
+  attempt: number;
+}
+
 /** One verified line of the chain. */
-export interface ChainEntry {
-  record: ChainRecord;
+export interface ChainEntry<R extends LinkedRecord = ChainRecord> {
+  record: R;
   /** sha256 of the line's exact bytes: what the next record's `prev` must carry. */
   digest: string;
   /** 1-based. */
@@ -18,11 +27,11 @@ export interface TornTail {
   sha256: string;
 }
 
-export type ChainOpening =
+export type ChainOpening<R extends LinkedRecord = ChainRecord> =
   | {
       kind: 'opened';
       path: string;
-      entries: ChainEntry[];
+      entries: ChainEntry<R>[];
       /** The last line's sha256, or `genesis` for an empty chain. */
       head: string;
       nextSeq: number;
@@ -45,7 +54,32 @@ const NEWLINE = 0x0a;
  * fixed here (the next append truncates it); any other damage is corruption: refused, naming
  * the record, never repaired. A missing chain is an empty chain.
  */
-export async function openChain(path: string): Promise<ChainOpening> {
+export function openChain(path: string): Promise<ChainOpening> {
+  return verifyChainWith(path, readWholeRecord);
+}
+
+/** How one line's bytes are read into a record (whole, or only its leading fields). */
+export type LineReading<R> = { kind: 'read'; record: R } | { kind: 'not-json' } | { kind: 'not-a-record'; detail: string };
+
+function readWholeRecord(line: Buffer): LineReading<ChainRecord> {
+  let json: unknown;
+  try {
+    json = JSON.parse(line.toString('utf8'));
+  } catch {
+    return { kind: 'not-json' };
+  }
+  const parsed = ChainRecordSchema.safeParse(json);
+  if (parsed.success) return { kind: 'read', record: parsed.data };
+  const first = parsed.error.issues[0];
+  return { kind: 'not-a-record', detail: first === undefined ? 'invalid' : `field "${first.path.join('.')}": ${first.message}` };
+}
+
+/**
+ * Verifies every link of a chain — each record's `prev` against the sha256 of the previous
+ * line's exact bytes — reading each record with the given reader. Every link is checked
+ * whichever reader is used.
+ */
+export async function verifyChainWith<R extends LinkedRecord>(path: string, read: (line: Buffer) => LineReading<R>): Promise<ChainOpening<R>> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
@@ -55,13 +89,13 @@ export async function openChain(path: string): Promise<ChainOpening> {
     }
     return { kind: 'unreadable', path, message: `${path}: cannot read the record chain (${(error as Error).message})` };
   }
-  const entries: ChainEntry[] = [];
+  const entries: ChainEntry<R>[] = [];
   let head = 'genesis';
   let start = 0;
   for (let end = bytes.indexOf(NEWLINE, start); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
     const lineNumber = entries.length + 1;
     const line = bytes.subarray(start, end);
-    const verdict = verifyLine(path, line, lineNumber, head, entries.at(-1));
+    const verdict = verifyLine(path, read, line, lineNumber, head, entries.at(-1));
     if (verdict.kind === 'broken') return verdict;
     entries.push(verdict.entry);
     head = verdict.entry.digest;
@@ -74,10 +108,18 @@ export async function openChain(path: string): Promise<ChainOpening> {
   return { kind: 'opened', path, entries, head, nextSeq: entries.length, torn };
 }
 
-type LineVerdict = { kind: 'verified'; entry: ChainEntry } | Extract<ChainOpening, { kind: 'broken' }>;
+type Broken = Extract<ChainOpening, { kind: 'broken' }>;
+type LineVerdict<R extends LinkedRecord> = { kind: 'verified'; entry: ChainEntry<R> } | Broken;
 
-function verifyLine(path: string, line: Buffer, lineNumber: number, expectedPrev: string, previous: ChainEntry | undefined): LineVerdict {
-  const broken = (reason: Extract<ChainOpening, { kind: 'broken' }>['reason'], what: string): LineVerdict => ({
+function verifyLine<R extends LinkedRecord>(
+  path: string,
+  read: (line: Buffer) => LineReading<R>,
+  line: Buffer,
+  lineNumber: number,
+  expectedPrev: string,
+  previous: ChainEntry<R> | undefined,
+): LineVerdict<R> {
+  const broken = (reason: Broken['reason'], what: string): Broken => ({
     kind: 'broken',
     path,
     lineNumber,
@@ -85,19 +127,10 @@ function verifyLine(path: string, line: Buffer, lineNumber: number, expectedPrev
     message: `${path}: ${what}; the chain is refused as corrupt and nothing was repaired`,
   });
   if (line.length === 0) return broken('empty-line', `line ${lineNumber} is empty`);
-  let json: unknown;
-  try {
-    json = JSON.parse(line.toString('utf8'));
-  } catch {
-    return broken('not-json', `record at line ${lineNumber} does not parse as JSON (altered or corrupted)`);
-  }
-  const parsed = ChainRecordSchema.safeParse(json);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    const field = first === undefined ? '' : ` (field "${first.path.join('.')}": ${first.message})`;
-    return broken('not-a-record', `record at line ${lineNumber} is not a valid chain record${field}`);
-  }
-  const record = parsed.data;
+  const reading = read(line);
+  if (reading.kind === 'not-json') return broken('not-json', `record at line ${lineNumber} does not parse as JSON (altered or corrupted)`);
+  if (reading.kind === 'not-a-record') return broken('not-a-record', `record at line ${lineNumber} is not a valid chain record (${reading.detail})`);
+  const record = reading.record;
   if (record.seq !== lineNumber - 1) {
     return broken('out-of-sequence', `record at line ${lineNumber} carries seq ${record.seq}, expected ${lineNumber - 1}`);
   }
@@ -112,6 +145,6 @@ function verifyLine(path: string, line: Buffer, lineNumber: number, expectedPrev
 }
 
 /** `intent of run <id> attempt <n>`: how a record is named in messages. */
-export function describeRecord(record: ChainRecord): string {
+export function describeRecord(record: LinkedRecord): string {
   return `${record.kind} of run ${record.runId} attempt ${record.attempt}`;
 }

@@ -38,6 +38,9 @@ export const IntentRecordSchema = z.strictObject({
   kind: z.literal('intent'),
   runId: z.string().min(1),
   attempt: z.int().positive(),
+  /** Repeats posture.adapter's name and version and the qualification verdict: read by `run list` without parsing the rest (see chain-summary.ts). */
+  adapter: z.strictObject({ name: z.string().min(1), version: z.string().min(1) }),
+  qualification: z.enum(['qualified', 'unqualified']),
   target: z.strictObject({ path: z.string().min(1), key: z.string().min(1) }),
   /** Resolved and recorded at run start (R8.6). */
   baseCommit: CommitId,
@@ -62,6 +65,10 @@ export const OutcomeRecordSchema = z.strictObject({
   intent: Sha256Hex,
   outcome: OutcomeSchema,
   cause: InterruptionCauseSchema,
+  /** Repeat the result's: read by `run list` without parsing the rest (see chain-summary.ts). */
+  refusalCount: z.int().nonnegative(),
+  cost: z.union([z.number().nonnegative(), z.literal('unknown')]),
+  timedOut: z.boolean(),
   result: AttemptResultSchema,
   headCommit: z.union([CommitId, NotRecordedSchema]),
   /** Uncommitted changes left in the workspace at the end; `not-recorded` if git could not say. */
@@ -73,11 +80,25 @@ export const OutcomeRecordSchema = z.strictObject({
   }),
   /** The per-attempt TMPDIR is removed after the attempt; a failure is evidence, not an outcome. */
   temporaryDirectory: z.union([z.literal('removed'), z.strictObject({ notRemoved: z.string() })]),
-  posture: PostureSchema,
+  // No posture here: the intent carries it, and what only the end can tell (applied tokens,
+  // containment used, survivors) is in \`result\`. Repeating it would double every chain (10k attempts).
 });
 export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;
 
-export const ChainRecordSchema = z.discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema]);
+/** The repeated fields must agree with what they repeat; a record where they differ is not a record. */
+export const ChainRecordSchema = z.discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema]).superRefine((record, context) => {
+  const agrees =
+    record.kind === 'intent'
+      ? record.adapter.name === record.posture.adapter.name &&
+        record.adapter.version === record.posture.adapter.version &&
+        record.qualification === record.posture.qualification.verdict
+      : record.outcome === record.result.outcome &&
+        record.cause === record.result.cause &&
+        record.refusalCount === record.result.refusalCount &&
+        record.cost === record.result.cost &&
+        record.timedOut === record.result.timedOut;
+  if (!agrees) context.addIssue({ code: 'custom', message: 'a repeated summary field disagrees with the field it repeats' });
+});
 export type ChainRecord = z.infer<typeof ChainRecordSchema>;
 
 /** A record before it is linked: the chain supplies `prev`, `seq`, `format`. */

@@ -24,7 +24,7 @@ import { prepareWorkspace, readWorkspaceHead, resolveBaseCommit } from '../works
 import { checkCoverageAtLaunch } from '../coverage/check-launch-coverage.js';
 import { digestWrittenArtifact, keepArtifact } from './artifacts.js';
 import { buildRequest } from './build-request.js';
-import { concludedPosture, plannedPosture } from './compose-posture.js';
+import { plannedPosture } from './compose-posture.js';
 import { createAttemptTemporaryDirectory, removeAttemptTemporaryDirectory } from './temporary-directory.js';
 
 export interface LaunchHooks {
@@ -114,7 +114,7 @@ async function launchHoldingLock(
   let requestArtifact;
   try {
     await mkdir(plan.paths.attempt(runId, number), { recursive: true, mode: 0o700 });
-    await writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`);
+    if (opening.nextSeq === 0) await writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`);
     const request = buildRequest(plan, { runId, number, workspace: workspace.path, baseCommit: base.commit }, new Date());
     requestArtifact = await keepArtifact(plan.paths.directory, names.request, `${JSON.stringify(request, null, 2)}\n`);
     const promptArtifact = await keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt);
@@ -124,6 +124,8 @@ async function launchHoldingLock(
       at: new Date().toISOString(),
       runId,
       attempt: number,
+      adapter: { name: plan.adapter.name, version: plan.adapter.version },
+      qualification: plan.qualification.verdict,
       target: { path: plan.target.path, key: plan.target.key },
       baseCommit: base.commit,
       branch: workspace.branch,
@@ -179,12 +181,14 @@ async function launchHoldingLock(
       intent: intent.digest,
       outcome: result.outcome,
       cause: result.cause,
+      refusalCount: result.refusalCount,
+      cost: result.cost,
+      timedOut: result.timedOut,
       result,
       headCommit: head.head,
       workspaceDirty: head.dirty,
       artifacts: { stream, stderr, result: resultArtifact },
       temporaryDirectory: temporary,
-      posture: concludedPosture(posture, result),
     });
     return {
       kind: 'concluded',

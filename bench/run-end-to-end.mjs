@@ -1,0 +1,55 @@
+// `statecraft run` of the fixture's `complete` scenario, end to end through the built binary,
+// against spawning the bare fixture adapter with the same request and prompt (issue 3: added
+// time ≤ 150 ms median). Rounds are interleaved so load on the machine falls on both alike.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { median } from './common.mjs';
+import { FIXTURE, STATECRAFT, productHome, sampleRepository, timed } from './run-statecraft-helpers.mjs';
+
+const PROMPT = 'scenario: complete';
+
+function bareRequest(workspace) {
+  const prompt = Buffer.from(PROMPT);
+  const request = {
+    protocol: 1,
+    attempt: { runId: 'bench', number: 1 },
+    workspace,
+    baseRevision: 'HEAD',
+    capabilities: { required: [], preferred: [] },
+    limits: { maxTurns: null, allow: [], deny: [], removeTools: [], hooks: [] },
+    deadline: { milliseconds: 60_000, at: new Date(Date.now() + 60_000).toISOString() },
+    prompt: { sha256: createHash('sha256').update(prompt).digest('hex'), bytes: prompt.length },
+    provider: null,
+  };
+  const file = join(mkdtempSync(join(tmpdir(), 'statecraft-bench-request-')), 'request.json');
+  writeFileSync(file, JSON.stringify(request));
+  return file;
+}
+
+export async function measureRunEndToEnd(rounds = 15) {
+  const repository = sampleRepository();
+  const home = productHome();
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, STATECRAFT_HOME: home };
+  const request = bareRequest(repository);
+  const bare = [];
+  const run = [];
+  const startup = [];
+  // One warm-up of each, not counted: the first run pays the file cache and the namespace probe.
+  await timed(FIXTURE, ['run', '--request', request], { env, input: PROMPT, cwd: repository });
+  await timed(process.execPath, [STATECRAFT, 'run', repository, '--adapter', 'fixture', '--prompt', PROMPT, '--json'], { env });
+  for (let round = 0; round < rounds; round += 1) {
+    bare.push((await timed(FIXTURE, ['run', '--request', request], { env, input: PROMPT, cwd: repository })).ms);
+    const answer = await timed(process.execPath, [STATECRAFT, 'run', repository, '--adapter', 'fixture', '--prompt', PROMPT, '--json'], { env });
+    if (answer.code !== 0) throw new Error(`statecraft run exited ${answer.code}:\n${answer.stdout}`);
+    run.push(answer.ms);
+    startup.push((await timed(process.execPath, [STATECRAFT, '--help'], { env })).ms);
+  }
+  const bareMedianMs = median(bare);
+  const runMedianMs = median(run);
+  const startupMedianMs = median(startup);
+  return { rounds, bareMedianMs, runMedianMs, startupMedianMs, addedMs: runMedianMs - bareMedianMs, ratio: runMedianMs / bareMedianMs };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await measureRunEndToEnd()));
