@@ -1,0 +1,81 @@
+import { realpathSync } from 'node:fs';
+import { chmod, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { digestFile, runNegativeSuite, writeQualificationRecord } from '@statecraft/adapter';
+import type { SuiteReport } from '@statecraft/adapter';
+import { claudeCodeAdapterPath, claudeCodeSuiteDriver, pinnedClaudePath } from '@statecraft/adapter-claude-code';
+import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
+import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
+
+// Live qualification of the pair (R3.1, R3.3, R10.5, R10.7): the negative suite runs once against
+// the bundled adapter fronting the pinned claude through the model double (rows 4, 5 and 7
+// replayed through real children); its record is then read through the built CLI.
+
+let report: SuiteReport;
+let home: string;
+let bin: string;
+
+beforeAll(async () => {
+  const answer = await runNegativeSuite({ executable: claudeCodeAdapterPath(), driver: claudeCodeSuiteDriver({ provider: pinnedClaudePath() }) });
+  if (answer.kind !== 'ran') throw new Error(answer.message);
+  report = answer.report;
+  home = (await createProductHome()).path;
+  if (report.passed) {
+    const written = await writeQualificationRecord(home, report);
+    if (written.kind !== 'written') throw new Error(`the record was not written: ${JSON.stringify(written)}`);
+  }
+  bin = await mkdtemp(join(tmpdir(), 'statecraft-cc-bin-'));
+  await symlink(pinnedClaudePath(), join(bin, 'claude'));
+}, 300_000);
+
+describe('qualification of the Claude Code adapter with the pinned claude', () => {
+  it('passes every row, names each case its evidence, and binds the adapter digest and the provider version and digest (R3.1, R4, R10.7)', async () => {
+    expect(report.cases.filter((entry) => entry.status !== 'pass').map((entry) => `row ${entry.row}: ${entry.detail}`)).toEqual([]);
+    expect(report.passed).toBe(true);
+    expect(Object.fromEntries(report.cases.map((entry) => [entry.row, entry.evidence]))).toEqual({
+      1: 'live',
+      2: 'live',
+      3: 'live',
+      4: 'replayed',
+      5: 'replayed',
+      6: 'live',
+      7: 'replayed',
+      8: 'live',
+    });
+    expect(report.adapter.digest).toBe(await digestFile(claudeCodeAdapterPath()));
+    expect(report.provider).toEqual({ name: 'claude', version: '2.1.328', digest: await digestFile(realpathSync(pinnedClaudePath())) });
+    // Row 6 rests on one live measurement per declared token (R10.5), not on the init event alone.
+    const row6 = report.cases.find((entry) => entry.row === 6)?.detail ?? '';
+    for (const token of ['turn-limit', 'cost-report', 'hook-enforcement', 'structured-refusals', 'tool-allowlist']) expect(row6).toContain(`${token}:`);
+  });
+
+  it('reads the pair as qualified through the CLI (R3.4)', async () => {
+    const answer = await runStatecraft(['qualifications', 'check', claudeCodeAdapterPath(), '--provider', pinnedClaudePath(), '--json'], { home });
+    expect(parseJson<{ verdict: string }>(answer).verdict).toBe('qualified');
+    expect(answer.exitCode).toBe(0);
+  });
+
+  it('reads a different provider binary claiming the same version string as unqualified (R3.3, R10.7)', async () => {
+    const impostor = join(await mkdtemp(join(tmpdir(), 'statecraft-cc-impostor-')), 'claude');
+    await writeFile(impostor, '#!/bin/sh\necho "2.1.328 (Claude Code)"\n');
+    await chmod(impostor, 0o755);
+    const answer = await runStatecraft(['qualifications', 'check', claudeCodeAdapterPath(), '--provider', impostor, '--json'], { home });
+    expect(parseJson<{ verdict: string }>(answer).verdict).toBe('unqualified');
+    expect(answer.exitCode).toBe(1);
+  });
+
+  it('lets env plan claim ~/.claude once claude resolves, the pair is qualified and a credential is present (R10.6)', async () => {
+    const repository = await createSampleRepository();
+    const operatorHome = await mkdtemp(join(tmpdir(), 'statecraft-cc-operator-home-'));
+    const answer = await runStatecraft(['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath(), '--json'], {
+      home,
+      env: { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: operatorHome, ANTHROPIC_API_KEY: 'sk-ant-statecraft-model-double-test-credential' },
+    });
+    const plan = parseJson<{ verdict: string; adapters: Array<{ claim: unknown }> }>(answer);
+    expect(plan.verdict).toBe('claimed');
+    expect(plan.adapters[0]?.claim).toEqual({ kind: 'claimed', paths: ['~/.claude'] });
+    expect(answer.exitCode).toBe(0);
+  });
+});
