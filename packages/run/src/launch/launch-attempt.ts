@@ -111,13 +111,14 @@ async function launchHoldingLock(
   const posture = plannedPosture({ ...plan, coverage: coverage.coverage }, environment.record);
 
   let intent: AppendedRecord & { record: IntentRecord };
-  let requestArtifact;
   try {
     await mkdir(plan.paths.attempt(runId, number), { recursive: true, mode: 0o700 });
     if (opening.nextSeq === 0) await writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`);
     const request = buildRequest(plan, { runId, number, workspace: workspace.path, baseCommit: base.commit }, new Date());
-    requestArtifact = await keepArtifact(plan.paths.directory, names.request, `${JSON.stringify(request, null, 2)}\n`);
-    const promptArtifact = await keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt);
+    const [requestArtifact, promptArtifact] = await Promise.all([
+      keepArtifact(plan.paths.directory, names.request, `${JSON.stringify(request, null, 2)}\n`),
+      keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt),
+    ]);
     const position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, torn: opening.torn };
     const appended = await appendRecord(plan.paths.chain, position, {
       kind: 'intent',
@@ -166,13 +167,14 @@ async function launchHoldingLock(
   const result: AttemptResult = supervised.cancelled ? { ...classified, outcome: 'cancelled', cause: 'operator-cancel' } : classified;
 
   try {
-    const resultArtifact = await keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`);
-    const [stream, stderr] = await Promise.all([
+    // Independent steps, run together: each fsync and git call is paid on every attempt.
+    const [resultArtifact, stream, stderr, temporary, head] = await Promise.all([
+      keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`),
       digestWrittenArtifact(plan.paths.directory, names.stream),
       digestWrittenArtifact(plan.paths.directory, names.stderr),
+      removeAttemptTemporaryDirectory(temporaryDirectory),
+      readWorkspaceHead(workspace.path),
     ]);
-    const temporary = await removeAttemptTemporaryDirectory(temporaryDirectory);
-    const head = await readWorkspaceHead(workspace.path);
     const appended = await appendRecord(plan.paths.chain, intent.position, {
       kind: 'outcome',
       at: new Date().toISOString(),

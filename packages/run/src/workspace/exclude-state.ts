@@ -1,6 +1,5 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join } from 'node:path';
-import { runGit } from './git.js';
+import { dirname, join } from 'node:path';
 
 /** The target-relative directory holding workspaces; never committed. */
 export const STATE_DIRECTORY = '.statecraft/state';
@@ -8,13 +7,12 @@ const EXCLUDE_PATTERN = `/${STATE_DIRECTORY}/`;
 
 /**
  * Keeps `.statecraft/state/` out of git without touching the operator's checkout: the pattern
- * goes into the repository's `info/exclude`, which is not a tracked file, so `git status` and
- * HEAD are unchanged (R8.6). Adding to `.gitignore` would have modified the checkout.
+ * goes into the repository's `info/exclude` (in its common git directory, shared by its
+ * worktrees), which is not a tracked file, so `git status` and HEAD are unchanged (R8.6). Adding
+ * to `.gitignore` would have modified the checkout.
  */
-export async function excludeStateDirectory(targetPath: string): Promise<void> {
-  const answer = await runGit(targetPath, ['rev-parse', '--git-path', 'info/exclude']);
-  if (!answer.ok) throw new Error(`${targetPath}: cannot locate info/exclude (${answer.stderr})`);
-  const excludeFile = isAbsolute(answer.stdout) ? answer.stdout : join(targetPath, answer.stdout);
+export async function excludeStateDirectory(commonDirectory: string): Promise<void> {
+  const excludeFile = join(commonDirectory, 'info', 'exclude');
   let current = '';
   try {
     current = await readFile(excludeFile, 'utf8');

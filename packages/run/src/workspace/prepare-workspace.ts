@@ -37,7 +37,7 @@ export function workspaceLocation(targetPath: string, runId: string): { path: st
  */
 export async function prepareWorkspace(request: WorkspaceRequest): Promise<WorkspacePreparation> {
   const { path, branch } = workspaceLocation(request.target.path, request.runId);
-  await excludeStateDirectory(request.target.path);
+  await excludeStateDirectory(request.target.commonDirectory);
   const existing = await lstat(path).catch(() => 'absent' as const);
   if (existing !== 'absent') {
     if (request.mode === 'retry' && existing.isDirectory() && (await isThisRunsWorktree(request.target, path, branch))) {
@@ -50,10 +50,8 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
       message: `${path}: something that is not run ${request.runId}'s worktree is already there; refused, nothing was removed`,
     };
   }
-  const branchExists = (await runGit(request.target.path, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
-  if (branchExists && request.mode === 'new-run') {
-    return { kind: 'refused', reason: 'branch-exists', path, message: `branch ${branch} already exists in ${request.target.path}; refused, nothing was changed` };
-  }
+  // A new run's branch is new (its id is fresh); should it exist, `worktree add -b` refuses and says so.
+  const branchExists = request.mode === 'retry' && (await runGit(request.target.path, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
   await mkdir(join(request.target.path, STATE_DIRECTORY, 'workspaces'), { recursive: true });
   // A retry whose worktree was deleted is restored from the run's branch, keeping its commits.
   if (branchExists) await runGit(request.target.path, ['worktree', 'prune']);
@@ -87,9 +85,11 @@ export async function resolveBaseCommit(
   return { kind: 'resolved', commit: answer.stdout };
 }
 
-/** The workspace's HEAD and whether it has uncommitted changes, read after the attempt. */
+/** The workspace's HEAD and whether it has uncommitted changes, read after the attempt, in one git call. */
 export async function readWorkspaceHead(path: string): Promise<{ head: string; dirty: boolean | 'not-recorded' }> {
-  const head = await runGit(path, ['rev-parse', '--verify', '--quiet', 'HEAD']);
-  const status = await runGit(path, ['status', '--porcelain', '--untracked-files=all']);
-  return { head: head.ok && head.stdout !== '' ? head.stdout : 'not-recorded', dirty: status.ok ? status.stdout !== '' : 'not-recorded' };
+  const status = await runGit(path, ['status', '--porcelain=v2', '--branch', '--untracked-files=all']);
+  if (!status.ok) return { head: 'not-recorded', dirty: 'not-recorded' };
+  const lines = status.stdout.split('\n').filter((line) => line !== '');
+  const oid = lines.find((line) => line.startsWith('# branch.oid '))?.slice('# branch.oid '.length);
+  return { head: oid !== undefined && /^[0-9a-f]{40,64}$/.test(oid) ? oid : 'not-recorded', dirty: lines.some((line) => !line.startsWith('#')) };
 }
