@@ -54,11 +54,13 @@ describe('recorded Claude Code streams replayed through a real child', () => {
     expect(init?.provider).not.toMatchObject({ version: '2.1.328' });
   });
 
-  it('carries each terminal denial verbatim, exactly once, and counts nothing itself (R1.4, R10.2)', async () => {
+  it('carries each terminal denial verbatim, exactly once, before the result, and counts nothing itself (R1.4, R10.2, R7.4)', async () => {
     const native = (await readFile(recorded('denied'), 'utf8')).split('\n').filter((line) => line.includes('"type":"result"'))[0] ?? '';
     const denials = (JSON.parse(native) as { permission_denials: unknown[] }).permission_denials;
     const run = await replay(recorded('denied'));
     expect(eventsOfType(run, 'refusal').map((event) => event.verbatim)).toEqual(denials);
+    // Refusals come before the terminal result: after it, the supervisor interprets nothing (R7.4).
+    expect(run.events.map((event) => event.type).slice(-2)).toEqual(['refusal', 'result']);
     expect(JSON.stringify(terminalOf(run))).not.toMatch(/"refusalCount"|"refusals"/);
   });
 
