@@ -4,7 +4,10 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
+import { fixtureAdapterPath } from '@statecraft/adapter';
+import { launchAttempt, planRun } from '@statecraft/run';
 import { median } from './common.mjs';
 import { FIXTURE, STATECRAFT, productHome, sampleRepository, timed } from './run-statecraft-helpers.mjs';
 
@@ -46,10 +49,31 @@ export async function measureRunEndToEnd(rounds = 15) {
     run.push(answer.ms);
     startup.push((await timed(process.execPath, [STATECRAFT, '--help'], { env })).ms);
   }
+  // The run path alone, in this process: plan + launch, no CLI start-up (module loading) to pay.
+  const inProcess = [];
+  const runRequest = { home, target: repository, adapter: { executable: fixtureAdapterPath() }, prompt: PROMPT, required: [], preferred: [], deadlineMs: 60_000, maxTurns: null, allow: [], deny: [], pass: [], source: env };
+  for (let round = 0; round < rounds; round += 1) {
+    const started = performance.now();
+    const planning = await planRun(runRequest);
+    if (planning.kind !== 'planned') throw new Error(planning.message);
+    const launch = await launchAttempt(planning.plan);
+    if (launch.kind !== 'concluded') throw new Error(launch.message);
+    inProcess.push(performance.now() - started);
+  }
   const bareMedianMs = median(bare);
   const runMedianMs = median(run);
   const startupMedianMs = median(startup);
-  return { rounds, bareMedianMs, runMedianMs, startupMedianMs, addedMs: runMedianMs - bareMedianMs, ratio: runMedianMs / bareMedianMs };
+  const inProcessMedianMs = median(inProcess);
+  return {
+    rounds,
+    bareMedianMs,
+    runMedianMs,
+    startupMedianMs,
+    inProcessMedianMs,
+    addedMs: runMedianMs - bareMedianMs,
+    addedInProcessMs: inProcessMedianMs - bareMedianMs,
+    ratio: runMedianMs / bareMedianMs,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await measureRunEndToEnd()));

@@ -31,3 +31,6 @@ for (const [path, figure] of Object.entries(latency)) {
 }
 
 console.log(`\n${JSON.stringify({ overhead, throughput, latency })}`);
+
+// Issue 3's figures (statecraft run end to end; run list over 10,000 attempts).
+await import('./run-statecraft.mjs');

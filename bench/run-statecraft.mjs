@@ -1,0 +1,21 @@
+// The figures of issue 3 (`statecraft run`), measured in one run on this machine against their
+// targets. Runnable alone (`node bench/run-statecraft.mjs`) or from bench/run.mjs.
+import { loadavg } from 'node:os';
+import { measureRunEndToEnd } from './run-end-to-end.mjs';
+import { measureRunList } from './run-list.mjs';
+
+const fixed = (value, digits = 1) => value.toFixed(digits);
+const verdict = (ok) => (ok ? 'meets target' : 'MISSES target');
+
+const endToEnd = await measureRunEndToEnd();
+console.log(`\n(d) statecraft run, fixture "complete", end to end (${endToEnd.rounds} rounds interleaved; load average ${loadavg().map((n) => fixed(n, 2)).join(' ')})`);
+console.log(`    bare fixture spawn     median ${fixed(endToEnd.bareMedianMs)} ms`);
+console.log(`    statecraft run (CLI)   median ${fixed(endToEnd.runMedianMs)} ms  added ${fixed(endToEnd.addedMs)} ms (≤ 150)  ${verdict(endToEnd.addedMs <= 150)}`);
+console.log(`    of which CLI start-up  median ${fixed(endToEnd.startupMedianMs)} ms (statecraft --help: node and module loading)`);
+console.log(`    run path in-process    median ${fixed(endToEnd.inProcessMedianMs)} ms  added ${fixed(endToEnd.addedInProcessMs)} ms (plan + launch, no start-up)  ${verdict(endToEnd.addedInProcessMs <= 150)}`);
+
+const list = await measureRunList();
+console.log(`\n(e) statecraft run list over ${list.attempts} attempts (${list.records} records, ${fixed(list.chainMB)} MB chain)`);
+console.log(`    median ${fixed(list.medianMs)} ms, max ${fixed(list.maxMs)} ms over ${list.rounds} rounds (≤ 1000)  ${verdict(list.medianMs <= 1000)}`);
+
+console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list })}`);
