@@ -13,7 +13,7 @@ export class RunStatus {
   started(at: { runId: string; attempt: number; deadlineMs: number }): void {
     this.startedAt = Date.now();
     this.deadlineMs = at.deadlineMs;
-    this.label = `run ${at.runId} #${at.attempt}`;
+    this.label = `attempt ${at.attempt}`;
   }
 
   get running(): boolean {
@@ -27,12 +27,12 @@ export class RunStatus {
     if (event.type === 'result' && event.cost !== undefined && event.cost !== 'unknown') this.cost = event.cost.usd;
   }
 
-  /** e.g. `run … #1  12s / 30m  ·  14 events  ·  3 tool uses  ·  1 refusal  ·  cost unknown` */
+  /** e.g. `attempt 1 · 12s / 30m · 14 events · 3 tool uses · 1 refusal · cost unknown` (fits 80 columns). */
   line(): string {
     const elapsed = formatDuration(Date.now() - this.startedAt);
     const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
     const cost = this.cost === 'unknown' ? 'cost unknown' : `cost $${this.cost.toFixed(4)}`;
-    return `${this.label}  ${elapsed} / ${formatDuration(this.deadlineMs)}  ·  ${plural(this.events, 'event')}  ·  ${plural(this.toolUses, 'tool use')}  ·  ${plural(this.refusals, 'refusal')}  ·  ${cost}`;
+    return `${this.label} · ${elapsed} / ${formatDuration(this.deadlineMs)} · ${plural(this.events, 'event')} · ${plural(this.toolUses, 'tool use')} · ${plural(this.refusals, 'refusal')} · ${cost}`;
   }
 }
 
@@ -40,6 +40,6 @@ function formatDuration(milliseconds: number): string {
   const seconds = Math.floor(milliseconds / 1000);
   if (seconds < 60) return `${seconds}s`;
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
-  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+  if (minutes < 60) return seconds % 60 === 0 ? `${minutes}m` : `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
+  return minutes % 60 === 0 ? `${minutes / 60}h` : `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 }
