@@ -20,7 +20,9 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  // No timestamps or absolute paths in the output: the same sources give the same digest.
+  // No timestamps, and the path comments relative to the repository root whatever the caller's
+  // working directory: the same sources give the same digest.
+  absWorkingDir: join(packageRoot, '..', '..'),
   legalComments: 'none',
   banner: { js: '#!/usr/bin/env node' },
   logLevel: 'warning',
