@@ -48,3 +48,7 @@ export { claudeCodeSuiteDriver, CLAUDE_HANG_DEADLINE_MS } from './suite-driver.j
 export type { ClaudeCodeDriverOptions } from './suite-driver.js';
 export { writeAlteredStreams } from './suite/altered-streams.js';
 export type { StreamAlteration } from './suite/altered-streams.js';
+// The adapter's inner steps, exported so tests can drive one session in-process against a real child.
+export { runSession } from './adapter/run-session.js';
+export type { SessionPlan } from './adapter/run-session.js';
+export { EventWriter } from './adapter/event-writer.js';

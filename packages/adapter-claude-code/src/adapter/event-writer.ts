@@ -9,10 +9,13 @@ import type { EventDraft } from './event-draft.js';
 export class EventWriter {
   private seq = 0;
 
+  /** `write` defaults to stdout; a test may collect the lines instead. */
+  constructor(private readonly output: (bytes: string | Buffer) => void = (bytes) => process.stdout.write(bytes)) {}
+
   write(draft: EventDraft): void {
     const event = EventSchema.parse({ ...draft, protocol: PROTOCOL_VERSION, seq: this.seq });
     this.seq += 1;
-    writeLine(`${JSON.stringify(event)}\n`);
+    this.output(`${JSON.stringify(event)}\n`);
   }
 
   get written(): number {
@@ -26,7 +29,7 @@ export class EventWriter {
    */
   writeMalformed(nativeLineNumber: number, reason: string, line: string): void {
     const excerpt = line.length > 4096 ? `${line.slice(0, 4096)}…` : line;
-    writeLine(`malformed provider stream: native line ${nativeLineNumber}: ${reason}: ${excerpt.replace(/[\r\n]/g, ' ')}\n`);
+    this.output(`malformed provider stream: native line ${nativeLineNumber}: ${reason}: ${excerpt.replace(/[\r\n]/g, ' ')}\n`);
   }
 
   /**
@@ -35,10 +38,6 @@ export class EventWriter {
    */
   writeUnreadable(nativeLineNumber: number, bytes: Buffer): void {
     const prefix = Buffer.from(`unreadable provider stream: native line ${nativeLineNumber} is not UTF-8: `, 'utf8');
-    process.stdout.write(Buffer.concat([prefix, bytes.subarray(0, 512 * 1024), Buffer.from('\n')]));
+    this.output(Buffer.concat([prefix, bytes.subarray(0, 512 * 1024), Buffer.from('\n')]));
   }
-}
-
-function writeLine(text: string): void {
-  process.stdout.write(text);
 }

@@ -19,6 +19,8 @@ export interface SessionPlan {
   settings: Extract<SettingsFile, { kind: 'written' }>;
   mapper: NativeStreamMapper;
   writer: EventWriter;
+  /** claude's environment: the adapter's own, which the supervisor constructed (R5.1). */
+  environment: NodeJS.ProcessEnv;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface SessionPlan {
  * nowhere (R7.6). Returns the adapter's exit status: 0 when a result was emitted.
  */
 export async function runSession(plan: SessionPlan): Promise<number> {
-  const child = spawn(plan.executable, plan.argv, { cwd: plan.workspace, env: process.env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(plan.executable, plan.argv, { cwd: plan.workspace, env: plan.environment, stdio: ['pipe', 'pipe', 'inherit'] });
   const removeOnSignal = (signal: NodeJS.Signals, status: number) => () => {
     // Interrupted: stop claude and remove the settings file before going (R10.1). A SIGKILL of
     // the adapter cannot be caught; that file is the named residual.
