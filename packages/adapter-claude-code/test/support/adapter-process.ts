@@ -37,6 +37,8 @@ export interface AdapterRunOptions {
   limits?: Partial<Request['limits']>;
   provider?: string | null;
   prompt?: string;
+  /** What is actually sent on stdin, when a test wants it to differ from the request's prompt. */
+  stdinPrompt?: string;
   /** Sent to the adapter once its init event has been read. */
   signalAfterInit?: NodeJS.Signals;
 }
@@ -82,7 +84,7 @@ export async function runAdapter(options: AdapterRunOptions): Promise<AdapterRun
     env: options.environment,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  child.stdin.end(prompt);
+  child.stdin.end(options.stdinPrompt ?? prompt);
   const chunks: Buffer[] = [];
   let stderr = '';
   let signalled = false;
