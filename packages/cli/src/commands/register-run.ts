@@ -113,8 +113,15 @@ spawn, nothing appended; 3 usage; 4 an i/o error writing records.`,
           signal: interrupt.signal,
         });
         if (live !== undefined && status.running) live.commit(status.line());
-        if (answer.exitCode !== 0 && 'refused' in answer.value) process.stderr.write(`statecraft: ${answer.value.refused.message}\n`);
-        emit(answer, flags.json);
+        const value = answer.value;
+        if ('refused' in value || 'failed' in value) {
+          // A refusal or failure goes to stderr; with --json, stdout still carries the document.
+          process.stderr.write(`statecraft: ${answer.human(value)}\n`);
+          if (flags.json) emit(answer, true);
+          else process.exitCode = answer.exitCode;
+        } else {
+          emit(answer, flags.json);
+        }
       } finally {
         if (ticker !== undefined) clearInterval(ticker);
         process.removeListener('SIGINT', onSigint);
