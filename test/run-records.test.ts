@@ -1,4 +1,5 @@
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from './fixtures/attempt-stream.js';
 import { createProductHome, createSampleRepository, type SampleRepository } from './fixtures/sample-repository.js';
@@ -199,5 +200,36 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(human.exitCode).toBe(0);
     expect(human.stdout).toContain('completed');
     expect(human.stdout).not.toContain('\u001b');
+  });
+
+  it('an i/o failure writing the intent exits 4 naming the path, and nothing is spawned or appended', async () => {
+    const target = await freshRepository();
+    const first = parseJson<Account>(await run(target.path, 'complete'));
+    const targetDirectory = dirname(first.records.chain);
+    // `attempts` becomes a file: the next attempt's directory cannot be made.
+    await rename(join(targetDirectory, 'attempts'), join(targetDirectory, 'attempts-moved'));
+    await writeFile(join(targetDirectory, 'attempts'), 'not a directory\n');
+    const chainBefore = await readFile(first.records.chain);
+    const spawnLog = join(targetDirectory, 'spawn.log');
+    const failed = await runStatecraft(
+      ['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--pass', 'STATECRAFT_FIXTURE_SPAWN_LOG', '--json'],
+      { home: home.path, env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog } },
+    );
+    expect(failed.exitCode).toBe(4);
+    const answer = parseJson<{ failed: { stage: string; path: string; spawned: boolean } }>(failed);
+    expect(answer.failed).toMatchObject({ stage: 'intent', path: targetDirectory, spawned: false });
+    expect(failed.stderr).toContain(targetDirectory);
+    expect(await readFile(first.records.chain)).toEqual(chainBefore);
+    await expect(readFile(spawnLog, 'utf8')).rejects.toThrow();
+    // The same run with the directory back does spawn, and the log shows it: the check above can fail.
+    const { rm } = await import('node:fs/promises');
+    await rm(join(targetDirectory, 'attempts'));
+    await rename(join(targetDirectory, 'attempts-moved'), join(targetDirectory, 'attempts'));
+    const ran = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--pass', 'STATECRAFT_FIXTURE_SPAWN_LOG'], {
+      home: home.path,
+      env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog },
+    });
+    expect(ran.exitCode).toBe(0);
+    expect(await readFile(spawnLog, 'utf8')).toMatch(/^\d+\n$/);
   });
 });
