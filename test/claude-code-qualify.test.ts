@@ -1,13 +1,24 @@
 import { realpathSync } from 'node:fs';
-import { chmod, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestFile, runNegativeSuite, writeQualificationRecord } from '@statecraft/adapter';
 import type { SuiteReport } from '@statecraft/adapter';
 import { claudeCodeAdapterPath, claudeCodeSuiteDriver, pinnedClaudePath } from '@statecraft/adapter-claude-code';
 import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
+
+/** Every temporary directory this file makes, removed when it is done. */
+const scratch: string[] = [];
+afterAll(async () => {
+  await Promise.all(scratch.splice(0).map((path) => rm(path, { recursive: true, force: true })));
+});
+async function scratchDir(prefix: string): Promise<string> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  scratch.push(path);
+  return path;
+}
 
 // Live qualification of the pair (R3.1, R3.3, R10.5, R10.7): the negative suite runs once against
 // the bundled adapter fronting the pinned claude through the model double (rows 4, 5 and 7
@@ -22,11 +33,12 @@ beforeAll(async () => {
   if (answer.kind !== 'ran') throw new Error(answer.message);
   report = answer.report;
   home = (await createProductHome()).path;
+  scratch.push(home);
   if (report.passed) {
     const written = await writeQualificationRecord(home, report);
     if (written.kind !== 'written') throw new Error(`the record was not written: ${JSON.stringify(written)}`);
   }
-  bin = await mkdtemp(join(tmpdir(), 'statecraft-cc-bin-'));
+  bin = await scratchDir('statecraft-cc-bin-');
   await symlink(pinnedClaudePath(), join(bin, 'claude'));
 }, 300_000);
 
@@ -58,7 +70,7 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
   });
 
   it('reads a different provider binary claiming the same version string as unqualified (R3.3, R10.7)', async () => {
-    const impostor = join(await mkdtemp(join(tmpdir(), 'statecraft-cc-impostor-')), 'claude');
+    const impostor = join(await scratchDir('statecraft-cc-impostor-'), 'claude');
     await writeFile(impostor, '#!/bin/sh\necho "2.1.328 (Claude Code)"\n');
     await chmod(impostor, 0o755);
     const answer = await runStatecraft(['qualifications', 'check', claudeCodeAdapterPath(), '--provider', impostor, '--json'], { home });
@@ -68,7 +80,8 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
 
   it('lets env plan claim ~/.claude once claude resolves, the pair is qualified and a credential is present (R10.6)', async () => {
     const repository = await createSampleRepository();
-    const operatorHome = await mkdtemp(join(tmpdir(), 'statecraft-cc-operator-home-'));
+    scratch.push(repository.path);
+    const operatorHome = await scratchDir('statecraft-cc-operator-home-');
     const answer = await runStatecraft(['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath(), '--json'], {
       home,
       env: { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: operatorHome, ANTHROPIC_API_KEY: 'sk-ant-statecraft-model-double-test-credential' },

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, symlink } from 'node:fs/promises';
+import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,17 @@ import { MODEL_DOUBLE_API_KEY, claudeCodeAdapterPath, loadScenarios, pinnedClaud
 import type { ModelDouble } from '@statecraft/adapter-claude-code';
 import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
+
+/** Every temporary directory this file makes, removed when it is done. */
+const scratch: string[] = [];
+afterAll(async () => {
+  await Promise.all(scratch.splice(0).map((path) => rm(path, { recursive: true, force: true })));
+});
+async function scratchDir(prefix: string): Promise<string> {
+  const path = await mkdtemp(join(tmpdir(), prefix));
+  scratch.push(path);
+  return path;
+}
 
 // Issue 4, done-when, through the built CLI: the real pinned claude behind the bundled adapter,
 // talking only to the model double on 127.0.0.1. The operator's PATH holds `claude` (a symlink
@@ -27,7 +38,7 @@ let double: ModelDouble;
 let bin: string;
 beforeAll(async () => {
   double = await startModelDouble(await loadScenarios(scenariosDirectory()));
-  bin = await mkdtemp(join(tmpdir(), 'statecraft-cc-bin-'));
+  bin = await scratchDir('statecraft-cc-bin-');
   await symlink(pinnedClaudePath(), join(bin, 'claude'));
 });
 afterAll(async () => {
@@ -36,8 +47,10 @@ afterAll(async () => {
 
 async function run(scenario: string | null, extra: readonly string[]) {
   const repository = await createSampleRepository();
+  scratch.push(repository.path);
   const home = await createProductHome();
-  const operatorHome = await mkdtemp(join(tmpdir(), 'statecraft-cc-operator-home-'));
+  scratch.push(home.path);
+  const operatorHome = await scratchDir('statecraft-cc-operator-home-');
   const env: Record<string, string> = { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: operatorHome };
   if (scenario !== null) Object.assign(env, { ANTHROPIC_BASE_URL: double.baseUrlFor(scenario), ANTHROPIC_API_KEY: MODEL_DOUBLE_API_KEY });
   const answer = await runStatecraft(
