@@ -232,4 +232,13 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(ran.exitCode).toBe(0);
     expect(await readFile(spawnLog, 'utf8')).toMatch(/^\d+\n$/);
   });
+
+  it('run show re-digests the files kept beside the chain: an altered result file is reported as altered (R8.4)', async () => {
+    const target = await freshRepository();
+    const first = parseJson<Account & { artifactCheck: Record<string, string>; artifacts: { result: { path: string } } }>(await run(target.path, 'refuse'));
+    expect(first.artifactCheck).toEqual({ request: 'verified', prompt: 'verified', stream: 'verified', stderr: 'verified', result: 'verified' });
+    await appendFile(first.artifacts.result.path, ' ');
+    const shown = parseJson<{ artifactCheck: Record<string, string> }>(await runStatecraft(['run', 'show', target.path, first.runId, '--json'], { home: home.path }));
+    expect(shown.artifactCheck).toMatchObject({ result: 'altered', request: 'verified' });
+  });
 });

@@ -8,6 +8,7 @@
  * - open-target-records.ts   opens one target's chain and lock read-only; a broken chain is refused
  * - list-attempts.ts         one summary line per attempt, for `run list`
  * - examine-product-home.ts  every chain in the product home: links, torn tails, dangling intents, stale locks
+ * - check-artifacts.ts       re-digests the files kept beside the chain: verified, altered or missing
  *
  * What this package does not claim: that a verified chain was not rewritten whole by someone
  * who recomputed every link (tamper-evident, not tamper-proof; R12 is later); that an attempt
@@ -18,3 +19,4 @@ export * from './fold-attempts.js';
 export * from './open-target-records.js';
 export * from './list-attempts.js';
 export * from './examine-product-home.js';
+export * from './check-artifacts.js';

@@ -37,7 +37,7 @@ function list(items: readonly string[]): string {
 }
 
 /** The human rendering of one attempt: the same value `--json` prints (R11). */
-export function renderAccount(account: AttemptAccount): string {
+export function renderAccount(account: AttemptAccount & { artifactCheck?: Record<string, string> }): string {
   const p = account.posture;
   const headline =
     account.state === 'concluded'
@@ -77,6 +77,7 @@ export function renderAccount(account: AttemptAccount): string {
     `  survivors       ${p.survivors === 'not-recorded' ? 'not-recorded' : p.survivors.length === 0 ? 'none' : p.survivors.map((s) => `${s.pid} ${s.command}`).join('; ')}`,
     ...describeRecordedCoverage(p.coverage),
     `records           ${account.records.chain} (intent line ${account.records.intent.line}${account.records.outcome === 'not-recorded' ? ', outcome not-recorded' : `, outcome line ${account.records.outcome.line}`})`,
+    ...(account.artifactCheck === undefined ? [] : [`artifacts         ${Object.entries(account.artifactCheck).map(([name, state]) => `${name} ${state}`).join(', ')}`]),
   ];
   return lines.join('\n');
 }

@@ -1,4 +1,4 @@
-import { foldAttempts, type AttemptAccount } from '@statecraft/acceptance';
+import { checkArtifacts, foldAttempts, type ArtifactCheck, type AttemptAccount } from '@statecraft/acceptance';
 import type { CapabilityToken, ProtocolEvent } from '@statecraft/adapter';
 import { launchAttempt, planRun, type Launch, type LockHolder, type RunFailure, type RunRefusal } from '@statecraft/run';
 import type { Answer } from '../answer.js';
@@ -32,6 +32,8 @@ export interface RunOptions {
 /** What `run --json` prints: the attempt's account (issue 3 item 10), plus what opening the chain found. */
 export type RunValue =
   | (AttemptAccount & {
+      /** The kept files re-digested against the chain, as `run show` does. */
+      artifactCheck: ArtifactCheck;
       /** A torn final line found on opening, truncated before this attempt's intent (R8.4). */
       truncatedTail: 'none' | { offset: number; bytes: number; sha256: string };
       /** A lock left by a dead supervisor, taken over for this attempt. */
@@ -74,7 +76,7 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
   return answerOf(launch, planning.plan.paths);
 }
 
-function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { chain: string; directory: string }): Answer<RunValue> {
+async function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { chain: string; directory: string }): Promise<Answer<RunValue>> {
   if (outcome.kind === 'refused') {
     const refusal = { stage: outcome.stage, reason: outcome.reason, message: outcome.message, detail: outcome.detail };
     return { value: { refused: refusal }, exitCode: EXIT.refused, human: () => renderRefusal(refusal) };
@@ -90,7 +92,7 @@ function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { chain: st
   ];
   const [account] = foldAttempts(paths.chain, paths.directory, entries, 'none');
   if (account === undefined) throw new Error('the appended intent did not fold into an account');
-  const value = { ...account, truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock };
+  const value = { ...account, artifactCheck: await checkArtifacts(account.artifacts), truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock };
   return {
     value,
     exitCode: account.outcome === 'completed' ? EXIT.ok : EXIT.finding,

@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { Artifact } from '@statecraft/run';
+import type { AttemptAccount } from './attempt-account.js';
+
+/** Whether a kept file still has the digest the chain holds (R8.4). */
+export type ArtifactState = 'verified' | 'altered' | 'missing' | 'not-recorded';
+
+export type ArtifactCheck = Record<keyof AttemptAccount['artifacts'], ArtifactState>;
+
+/** Re-digests every file kept beside the chain for one attempt; read-only. */
+export async function checkArtifacts(artifacts: AttemptAccount['artifacts']): Promise<ArtifactCheck> {
+  const [request, prompt, stream, stderr, result] = await Promise.all([
+    checkOne(artifacts.request),
+    checkOne(artifacts.prompt),
+    checkOne(artifacts.stream),
+    checkOne(artifacts.stderr),
+    checkOne(artifacts.result),
+  ]);
+  return { request, prompt, stream, stderr, result };
+}
+
+async function checkOne(artifact: Artifact | 'not-recorded'): Promise<ArtifactState> {
+  if (artifact === 'not-recorded') return 'not-recorded';
+  const hash = createHash('sha256');
+  let bytes = 0;
+  try {
+    for await (const chunk of createReadStream(artifact.path)) {
+      hash.update(chunk as Buffer);
+      bytes += (chunk as Buffer).length;
+    }
+  } catch {
+    return 'missing';
+  }
+  return bytes === artifact.bytes && hash.digest('hex') === artifact.sha256 ? 'verified' : 'altered';
+}
