@@ -4,7 +4,7 @@
  *
  * Modules:
  * - plan/plan-run.ts              everything decided before anything is appended; refusals exit 2 (issue 3 item 2)
- * - plan/plan-coverage.ts         the seam where command coverage (R9) plugs in; `not-checked` until it does
+ * - plan/plan-coverage.ts         command coverage at planning (R9); coverage/* compares again at launch (R9.4)
  * - plan/label-qualification.ts   the qualification label: unqualified adapters run, labelled (R3.2)
  * - launch/launch-attempt.ts      lock → workspace → environment → intent (fsync) → supervise → classify → outcome
  * - launch/build-request.ts       the request file the adapter is pointed at (R1.2)
@@ -14,6 +14,7 @@
  * - chain/record-schemas.ts       the chain's record kinds (intent, outcome), one zod schema each
  * - chain/open-chain.ts           reads and verifies every link; torn tail reported, corruption refused (R8.4)
  * - chain/append-record.ts        links, appends and fsyncs one record; truncates a torn tail first
+ * - chain/chain-summary.ts        `run list`'s reading: every link verified, only each record's leading fields parsed
  * - chain/chain-paths.ts          where a target's records live in the product home
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
  * - workspace/*                   the target, its base commit, the git worktree under .statecraft/state (R8.6)
