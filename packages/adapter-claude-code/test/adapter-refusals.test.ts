@@ -27,6 +27,13 @@ describe('the adapter before claude starts', () => {
     expect(eventsOfType(run, 'error')[0]?.code).toBe('prompt-mismatch');
   });
 
+  it('refuses a named provider given as a relative path, which would resolve against the workspace (issue 4 item 1)', async () => {
+    const sandbox = await makeSandbox();
+    const run = await runAdapter({ sandbox, environment: baseEnvironment(sandbox), provider: 'bin/claude' });
+    expect(run.events.map((event) => event.type)).toEqual(['init', 'error']);
+    expect(eventsOfType(run, 'error')[0]).toMatchObject({ code: 'provider-not-found', message: 'the named provider bin/claude is not an absolute path' });
+  });
+
   it('answers a request that is not valid with an init and an error naming the field (R1.2)', async () => {
     const sandbox = await makeSandbox();
     const request = join(sandbox.root, 'bad-request.json');

@@ -114,6 +114,7 @@ export class NativeStreamMapper {
         // Claude Code does not report the allowlist in force; never restate the request (R10.3).
         allowlist: 'not-recorded',
       },
+      // Through JSON once, so fields claude did not send are absent rather than `undefined`.
       detail: JSON.parse(JSON.stringify(detail)) as Record<string, unknown>,
     };
   }

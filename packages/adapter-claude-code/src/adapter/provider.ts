@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { digestFile } from '@statecraft/adapter';
 import type { ProviderIdentity } from '@statecraft/adapter';
 
@@ -41,7 +41,9 @@ function readVersion(executable: string, environment: NodeJS.ProcessEnv): string
  * is the pair (R10.7). The digest is of the real file behind any symlink.
  */
 export async function resolveProvider(named: string | null, environment: NodeJS.ProcessEnv): Promise<ProviderResolution> {
-  const executable = named !== null ? resolve(named) : findOnPath('claude', environment.PATH);
+  // A relative name would resolve against the workspace (the adapter's cwd), not where the operator meant.
+  if (named !== null && !isAbsolute(named)) return { kind: 'not-found', message: `the named provider ${named} is not an absolute path` };
+  const executable = named !== null ? named : findOnPath('claude', environment.PATH);
   if (executable === undefined) {
     return { kind: 'not-found', message: `no executable "claude" on the constructed PATH (${environment.PATH ?? 'PATH not set'})` };
   }
