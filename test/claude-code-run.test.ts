@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,7 @@ interface RunJson {
   cost: number | string;
   workspace: string;
   exit: unknown;
+  artifacts: { stream: { path: string } };
 }
 
 let double: ModelDouble;
@@ -45,13 +46,13 @@ afterAll(async () => {
   await double.stop();
 });
 
-async function run(scenario: string | null, extra: readonly string[]) {
+async function run(scenario: string | null, extra: readonly string[], path?: string) {
   const repository = await createSampleRepository();
   scratch.push(repository.path);
   const home = await createProductHome();
   scratch.push(home.path);
   const operatorHome = await scratchDir('statecraft-cc-operator-home-');
-  const env: Record<string, string> = { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: operatorHome };
+  const env: Record<string, string> = { PATH: path ?? `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: operatorHome };
   if (scenario !== null) Object.assign(env, { ANTHROPIC_BASE_URL: double.baseUrlFor(scenario), ANTHROPIC_API_KEY: MODEL_DOUBLE_API_KEY });
   const answer = await runStatecraft(
     ['run', repository.path, '--adapter', claudeCodeAdapterPath(), '--prompt', 'Do the scripted work.', '--deadline', '120s', '--json', ...extra],
@@ -89,5 +90,15 @@ describe('statecraft run with the Claude Code adapter', () => {
     expect(value.outcome).toBe('interrupted');
     expect(value.cause).toBe('provider-error');
     expect(value.providerClaim).toMatchObject({ status: 'success', isError: true, reason: 'api_error' });
+  });
+
+  it('fails visibly when claude is absent from the constructed PATH: interrupted, and the stream records why (R5.4, R10.6)', async () => {
+    const withoutClaude = `${dirname(process.execPath)}:/usr/bin:/bin`;
+    const { value } = await run('completed', [], withoutClaude);
+    expect(value.outcome).toBe('interrupted');
+    expect(value.cause).toBe('adapter-error');
+    const stream = await readFile(value.artifacts.stream.path, 'utf8');
+    expect(stream).toContain('"code":"provider-not-found"');
+    expect(stream).toContain(`no executable \\"claude\\" on the constructed PATH (${withoutClaude})`);
   });
 });
