@@ -13,7 +13,7 @@ import {
 import { constructEnvironment } from '@statecraft/environment';
 import { appendRecord, type AppendedRecord, type ChainPosition } from '../chain/append-record.js';
 import { attemptArtifactNames } from '../chain/chain-paths.js';
-import { openChain } from '../chain/open-chain.js';
+import { openChainSummaries } from '../chain/chain-summary.js';
 import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
 import { writeFileDurably } from '../durable-write.js';
 import { acquireRepositoryLock, type LockHolder } from '../lock/repository-lock.js';
@@ -75,7 +75,8 @@ async function launchHoldingLock(
   reclaimedLock: 'none' | LockHolder | 'unreadable',
 ): Promise<Launch> {
   // Re-read under the lock: the head may have moved since planning.
-  const opening = await openChain(plan.paths.chain);
+  // Only the head is needed here; every link is still verified.
+  const opening = await openChainSummaries(plan.paths.chain);
   if (opening.kind === 'unreadable') return { kind: 'failed', stage: 'intent', path: plan.paths.chain, message: opening.message, spawned: false };
   if (opening.kind === 'broken') return refused('launch', 'chain-broken', opening.message, { path: opening.path, lineNumber: opening.lineNumber });
 

@@ -15,6 +15,7 @@ import {
 import { productHomeLayout, selectPassedNames, type NameSelection } from '@statecraft/environment';
 import { chainPaths, type ChainPaths } from '../chain/chain-paths.js';
 import { openChain, type ChainEntry } from '../chain/open-chain.js';
+import { openChainSummaries } from '../chain/chain-summary.js';
 import type { IntentRecord } from '../chain/record-schemas.js';
 import type { CoverageVerdict, QualificationLabel } from '../posture.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
@@ -105,13 +106,15 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   if (prompt === undefined) return refused('plan', 'target', 'no prompt and no --spec whose text could stand for it; refused before spawn, nothing appended', null);
 
   const paths = chainPaths(productHomeLayout(request.home).target(target.key));
-  const opening = await openChain(paths.chain);
+  const opening = await openChainSummaries(paths.chain);
   if (opening.kind === 'unreadable') return { kind: 'failed', stage: 'plan', path: paths.chain, message: opening.message, spawned: false };
   if (opening.kind === 'broken') return refused('plan', 'chain-broken', opening.message, { path: opening.path, lineNumber: opening.lineNumber, reason: opening.reason });
 
   let retry: RunPlan['retry'] = 'none';
   if (request.retryOf !== undefined) {
-    const found = findRun(opening.entries, request.retryOf);
+    // A retry needs its run's first intent whole (base commit, workspace): read the chain in full.
+    const full = await openChain(paths.chain);
+    const found = full.kind === 'opened' ? findRun(full.entries, request.retryOf) : undefined;
     if (found === undefined) {
       return refused('plan', 'unknown-run', `run ${request.retryOf} has no record for ${target.path}; refused, nothing appended`, { runId: request.retryOf });
     }
