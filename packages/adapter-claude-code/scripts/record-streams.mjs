@@ -38,7 +38,12 @@ function redact(text, places) {
   return out
     .replace(/"(session_id|uuid|hook_id)":"[0-9a-f-]{36}"/g, '"$1":"00000000-0000-4000-8000-000000000000"')
     .replace(/"timestamp":"[^"]+"/g, '"timestamp":"2026-11-30T00:00:00.000Z"')
-    .replace(/"messaging_socket_path":"[^"]+"/g, '"messaging_socket_path":"/tmp/cc-socks/0.sock"');
+    .replace(/"messaging_socket_path":"[^"]+"/g, '"messaging_socket_path":"/tmp/cc-socks/0.sock"')
+    // The per-project memory directory encodes the (temporary) workspace path.
+    .replace(/\/\.claude\/projects\/[^/"]+\//g, '/.claude/projects/-workspace/')
+    // Timings of this run, and the id claude invents for its synthetic "Not logged in" message.
+    .replace(/"(duration_ms|duration_api_ms|ttft_ms|ttft_stream_ms|time_to_request_ms|first_content_frame_ms)":\d+/g, '"$1":0')
+    .replace(/"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"/g, '"id":"00000000-0000-4000-8000-000000000000"');
 }
 
 async function record({ name, scenario, limits, loggedIn }) {
