@@ -3,6 +3,7 @@
 // model double, invoked exactly as the adapter invokes it (buildClaudeArgv + settingsDocumentFor).
 // Run after `npm run build`:  node packages/adapter-claude-code/scripts/record-streams.mjs
 // Nothing leaves 127.0.0.1; the only credential is the double's dummy key. Provenance: testdata/stream/README.md.
+// STATECRAFT_RECORD_INTO=<dir> writes elsewhere (the test that the committed streams are current).
 import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -67,7 +68,7 @@ async function record({ name, scenario, limits, loggedIn }) {
   const code = await new Promise((resolve) => child.on('close', (status) => resolve(status)));
   await double.stop();
   const text = redact(stdout, [[settingsPath, '/tmp/statecraft-claude-settings/settings.json'], [workspace, '/workspace'], [home, '/home/statecraft'], [root, '/tmp/statecraft-record']]);
-  const file = join(recordedStreamsDirectory(), `${name}.jsonl`);
+  const file = join(process.env.STATECRAFT_RECORD_INTO ?? recordedStreamsDirectory(), `${name}.jsonl`);
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, text);
   await rm(root, { recursive: true, force: true });
