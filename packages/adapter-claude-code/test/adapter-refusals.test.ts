@@ -34,6 +34,15 @@ describe('the adapter before claude starts', () => {
     expect(eventsOfType(run, 'error')[0]).toMatchObject({ code: 'provider-not-found', message: 'the named provider bin/claude is not an absolute path' });
   });
 
+  it('reports a provider that cannot be started as an init and a provider-spawn-failed error, never a hang (R5.4)', async () => {
+    const sandbox = await makeSandbox();
+    const broken = join(sandbox.bin, 'claude-with-no-interpreter');
+    await writeFile(broken, '#!/nonexistent/interpreter\n', { mode: 0o755 });
+    const run = await runAdapter({ sandbox, environment: baseEnvironment(sandbox), provider: broken });
+    expect(run.events.map((event) => event.type)).toEqual(['init', 'error']);
+    expect(eventsOfType(run, 'error')[0]?.code).toBe('provider-spawn-failed');
+  });
+
   it('answers a request that is not valid with an init and an error naming the field (R1.2)', async () => {
     const sandbox = await makeSandbox();
     const request = join(sandbox.root, 'bad-request.json');
