@@ -241,4 +241,13 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const shown = parseJson<{ artifactCheck: Record<string, string> }>(await runStatecraft(['run', 'show', target.path, first.runId, '--json'], { home: home.path }));
     expect(shown.artifactCheck).toMatchObject({ result: 'altered', request: 'verified' });
   });
+
+  it("an attempt's head becomes stale once its run's branch moves on; it was current when recorded (R8.3)", async () => {
+    const target = await freshRepository();
+    const first = parseJson<Account & { headIs: string }>(await run(target.path, 'complete'));
+    expect(first.headIs).toBe('current');
+    await target.git('-C', first.workspace, 'commit', '--quiet', '--allow-empty', '-m', 'a later commit on the run branch');
+    const shown = parseJson<{ headIs: string; headCommit: string }>(await runStatecraft(['run', 'show', target.path, first.runId, '--json'], { home: home.path }));
+    expect(shown).toMatchObject({ headIs: 'stale', headCommit: first.headCommit });
+  });
 });

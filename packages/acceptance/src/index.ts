@@ -9,6 +9,7 @@
  * - list-attempts.ts         one summary line per attempt, for `run list`
  * - examine-product-home.ts  every chain in the product home: links, torn tails, dangling intents, stale locks
  * - check-artifacts.ts       re-digests the files kept beside the chain: verified, altered or missing
+ * - workspace-freshness.ts   whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
  *
  * What this package does not claim: that a verified chain was not rewritten whole by someone
  * who recomputed every link (tamper-evident, not tamper-proof; R12 is later); that an attempt
@@ -20,3 +21,4 @@ export * from './open-target-records.js';
 export * from './list-attempts.js';
 export * from './examine-product-home.js';
 export * from './check-artifacts.js';
+export * from './workspace-freshness.js';

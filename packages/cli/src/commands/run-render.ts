@@ -37,7 +37,7 @@ function list(items: readonly string[]): string {
 }
 
 /** The human rendering of one attempt: the same value `--json` prints (R11). */
-export function renderAccount(account: AttemptAccount & { artifactCheck?: Record<string, string> }): string {
+export function renderAccount(account: AttemptAccount & { artifactCheck?: Record<string, string>; headIs?: string }): string {
   const p = account.posture;
   const headline =
     account.state === 'concluded'
@@ -56,7 +56,7 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
     `run ${account.runId} attempt ${account.attempt}: ${headline}`,
     `  target          ${account.target}`,
     `  workspace       ${account.workspace} (branch ${account.branch})`,
-    `  commits         base ${short(account.baseCommit)} → head ${short(account.headCommit)}${account.workspaceDirty === true ? ' + uncommitted changes' : ''}`,
+    `  commits         base ${short(account.baseCommit)} → head ${short(account.headCommit)}${account.workspaceDirty === true ? ' + uncommitted changes' : ''}${account.headIs === 'stale' ? ' (stale: the run branch has moved on)' : ''}`,
     `  provider claim  ${describeClaim(account.providerClaim)}`,
     `  refusals        ${account.refusalCount === 'not-recorded' ? 'not-recorded' : String(account.refusalCount)}${account.unverifiableRefusalAccount ? ' (unverifiable: structured-refusals degraded)' : ''}`,
     ...refusals.map((line) => `                  ${line}`),

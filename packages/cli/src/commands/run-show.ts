@@ -1,4 +1,4 @@
-import { checkArtifacts, foldAttempts, openTargetRecords, openTargetSummaries, summarizeChain, type AttemptAccount, type ArtifactCheck, type AttemptList } from '@statecraft/acceptance';
+import { checkArtifacts, readWorkspaceFreshness, foldAttempts, openTargetRecords, openTargetSummaries, summarizeChain, type AttemptAccount, type ArtifactCheck, type AttemptList } from '@statecraft/acceptance';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -28,7 +28,7 @@ export async function runList(options: { home: string; target: string }): Promis
  * `statecraft run show <target> <run> [--attempt n]`: one attempt's account, the same value
  * `run --json` printed. Default: the run's latest attempt. Exit 0 `completed`, 1 otherwise.
  */
-export async function runShow(options: { home: string; target: string; runId: string; attempt?: number }): Promise<Answer<AttemptAccount & { artifactCheck: ArtifactCheck }>> {
+export async function runShow(options: { home: string; target: string; runId: string; attempt?: number }): Promise<Answer<AttemptAccount & { artifactCheck: ArtifactCheck; headIs: 'current' | 'stale' | 'not-recorded' }>> {
   const opened = await openOrRefuse(options.home, options.target);
   const ofRun = opened.accounts.filter((account) => account.runId === options.runId);
   if (ofRun.length === 0) throw new CliError(`refused: run ${options.runId} has no record for ${opened.target}`, EXIT.refused, { hint: `statecraft run list ${opened.target}` });
@@ -37,6 +37,6 @@ export async function runShow(options: { home: string; target: string; runId: st
     throw new CliError(`refused: run ${options.runId} has no attempt ${String(options.attempt)} (attempts: ${ofRun.map((a) => a.attempt).join(', ')})`, EXIT.refused);
   }
   // The files beside the chain are re-digested against the digests the chain holds (R8.4).
-  const value = { ...account, artifactCheck: await checkArtifacts(account.artifacts) };
+  const value = { ...account, artifactCheck: await checkArtifacts(account.artifacts), headIs: await readWorkspaceFreshness(account) };
   return { value, exitCode: account.outcome === 'completed' ? EXIT.ok : EXIT.finding, human: renderAccount };
 }

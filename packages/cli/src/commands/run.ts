@@ -1,4 +1,4 @@
-import { checkArtifacts, foldAttempts, type ArtifactCheck, type AttemptAccount } from '@statecraft/acceptance';
+import { checkArtifacts, readWorkspaceFreshness, foldAttempts, type ArtifactCheck, type AttemptAccount } from '@statecraft/acceptance';
 import type { CapabilityToken, ProtocolEvent } from '@statecraft/adapter';
 import { launchAttempt, planRun, type Launch, type LockHolder, type RunFailure, type RunRefusal } from '@statecraft/run';
 import type { Answer } from '../answer.js';
@@ -34,6 +34,8 @@ export type RunValue =
   | (AttemptAccount & {
       /** The kept files re-digested against the chain, as `run show` does. */
       artifactCheck: ArtifactCheck;
+      /** Whether the recorded head is still the run branch's tip: `stale` once a later attempt moved it (R8.3). */
+      headIs: 'current' | 'stale' | 'not-recorded';
       /** A torn final line found on opening, truncated before this attempt's intent (R8.4). */
       truncatedTail: 'none' | { offset: number; bytes: number; sha256: string };
       /** A lock left by a dead supervisor, taken over for this attempt. */
@@ -92,7 +94,7 @@ async function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { cha
   ];
   const [account] = foldAttempts(paths.chain, paths.directory, entries, 'none');
   if (account === undefined) throw new Error('the appended intent did not fold into an account');
-  const value = { ...account, artifactCheck: await checkArtifacts(account.artifacts), truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock };
+  const value = { ...account, artifactCheck: await checkArtifacts(account.artifacts), headIs: await readWorkspaceFreshness(account), truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock };
   return {
     value,
     exitCode: account.outcome === 'completed' ? EXIT.ok : EXIT.finding,
