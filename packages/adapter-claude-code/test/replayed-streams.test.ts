@@ -115,6 +115,21 @@ describe('recorded Claude Code streams replayed through a real child', () => {
     expect(run.otherLines).toEqual([]);
   });
 
+  it('summarises a progress event whose native line is huge, so one large tool result does not make the stream malformed (R7.5)', async () => {
+    const huge = 'x'.repeat(2 * 1024 * 1024);
+    const stream = await altered('completed', (lines) => [
+      lines[0] ?? '',
+      JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', content: huge, tool_use_id: 'toolu_1' }] } }),
+      ...lines.slice(1),
+    ]);
+    const run = await replay(stream);
+    expect(run.otherLines).toEqual([]);
+    const toolResult = eventsOfType(run, 'progress').find((event) => event.kind === 'tool-result');
+    expect(toolResult?.detail).toMatchObject({ type: 'user', truncated: true, nativeBytes: expect.any(Number) as unknown });
+    expect(Math.max(...run.stdout.split('\n').map((line) => Buffer.byteLength(line)))).toBeLessThan(1024 * 1024);
+    expect(terminalOf(run)?.terminal).toBe('completed');
+  });
+
   it('reads no exit code of claude: a completed stream from a provider exiting 1 is still completed (R7.6)', async () => {
     const run = await replay(recorded('completed'), { STATECRAFT_REPLAY_EXIT: '1' });
     expect(terminalOf(run)?.terminal).toBe('completed');

@@ -33,6 +33,18 @@ const SYSTEM_KINDS: Readonly<Record<string, string>> = {
 };
 
 /**
+ * A progress event carries its native event verbatim up to this size; beyond it, a summary. The
+ * supervisor bounds lines (1 MiB by default, R7.5) and a large tool result is not worth an
+ * attempt read as malformed. Refusals and the result are never cut: they are the evidence.
+ */
+export const MAX_PROGRESS_DETAIL_BYTES = 256 * 1024;
+
+function summaryOf(json: unknown, line: string): Record<string, unknown> {
+  const { type, subtype } = json as { type?: unknown; subtype?: unknown };
+  return { type, ...(subtype === undefined ? {} : { subtype }), truncated: true, nativeBytes: Buffer.byteLength(line), excerpt: line.slice(0, 4096) };
+}
+
+/**
  * Maps Claude Code's native stream-json onto protocol events (R10.2, R10.3), one line at a
  * time. Lines before `system/init` are held so the init is always first; after the terminal
  * `result` nothing is mapped. A line that is not JSON, or a `result` lacking what the ending is
@@ -62,7 +74,8 @@ export class NativeStreamMapper {
     const { type, subtype } = native.data;
     if (type === 'system' && subtype === 'init') return this.mapInit(json);
     if (type === 'result') return this.mapResult(json);
-    return this.release([this.progressFor(type, subtype, json)]);
+    const detail = Buffer.byteLength(line) > MAX_PROGRESS_DETAIL_BYTES ? summaryOf(json, line) : json;
+    return this.release([this.progressFor(type, subtype, json, detail)]);
   }
 
   /** At the end of a native stream that never sent its init: an init naming what is unknown, then what was held. */
@@ -75,7 +88,7 @@ export class NativeStreamMapper {
   private mapInit(json: unknown): MappedLine {
     const parsed = NativeInitSchema.safeParse(json);
     if (!parsed.success) return { kind: 'malformed', reason: 'a system/init event without its tool list' };
-    if (this.init !== undefined) return this.release([this.progressFor('system', 'init', json)]);
+    if (this.init !== undefined) return this.release([this.progressFor('system', 'init', json, json)]);
     this.init = parsed.data;
     return { kind: 'events', events: [this.initEvent(parsed.data), ...this.held.splice(0)] };
   }
@@ -119,17 +132,18 @@ export class NativeStreamMapper {
     };
   }
 
-  private progressFor(type: string, subtype: string | undefined, json: unknown): EventDraft {
+  /** `json` is read for tool names; `detail` is what the event carries (the native event, or its summary). */
+  private progressFor(type: string, subtype: string | undefined, json: unknown, detail: unknown): EventDraft {
     if (type === 'assistant') {
       const assistant = NativeAssistantSchema.safeParse(json);
       const tools = assistant.success
         ? assistant.data.message.content.filter((block) => block.type === 'tool_use' && block.name !== undefined).map((block) => block.name as string)
         : [];
-      return { type: 'progress', kind: tools.length > 0 ? 'tool-use' : 'message', tools, detail: json };
+      return { type: 'progress', kind: tools.length > 0 ? 'tool-use' : 'message', tools, detail };
     }
-    if (type === 'user') return { type: 'progress', kind: 'tool-result', tools: [], detail: json };
-    if (type === 'system') return { type: 'progress', kind: SYSTEM_KINDS[subtype ?? ''] ?? 'notice', tools: [], detail: json };
-    return { type: 'progress', kind: 'native', tools: [], detail: json };
+    if (type === 'user') return { type: 'progress', kind: 'tool-result', tools: [], detail };
+    if (type === 'system') return { type: 'progress', kind: SYSTEM_KINDS[subtype ?? ''] ?? 'notice', tools: [], detail };
+    return { type: 'progress', kind: 'native', tools: [], detail };
   }
 
   /** One refusal per terminal denial, verbatim and once (R10.2); the supervisor counts them (R1.4). */
