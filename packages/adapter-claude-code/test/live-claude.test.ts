@@ -113,6 +113,13 @@ describe('the Claude Code adapter against the real claude and the model double',
     expect(end.cost).toEqual({ usd: 0 });
   });
 
+  it('reports an API error the provider does not retry as provider-error, the claim and its status kept (R10.4)', async () => {
+    const { run } = await live('http-error');
+    const end = result(run);
+    expect(end.terminal).toBe('provider-error');
+    expect(end.claim).toMatchObject({ status: 'success', isError: true, reason: 'api_error', detail: { api_error_status: 400 } });
+  });
+
   it('fails visibly when claude is not on the constructed PATH: an init that applied nothing, then an error naming the PATH (R5.4, R10.6)', async () => {
     const sandbox = await makeSandbox({ withClaude: false });
     const run = await runAdapter({ sandbox, environment: baseEnvironment(sandbox) });
