@@ -110,7 +110,9 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     hung.kill('SIGKILL');
     await hung;
     expect(await isAlive(hung.pid ?? 0)).toBe(false);
-    // A supervisor killed with -9 cannot kill its child; the test clears what it left.
+    // A supervisor killed with -9 cannot kill its child: doctor names what is left, and kills nothing.
+    const withOrphans = parseJson<{ findings: { kind: string; message: string }[] }>(await runStatecraft(['doctor', '--json'], { home: home.path }));
+    expect(withOrphans.findings).toContainEqual(expect.objectContaining({ kind: 'orphaned-processes', message: expect.stringContaining(live.runId) as unknown }));
     await killProcessesOfRun(live.runId);
 
     const shown = await runStatecraft(['run', 'show', target.path, live.runId, '--json'], { home: home.path });
@@ -124,6 +126,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const findings = parseJson<{ findings: { kind: string; message: string }[] }>(doctor).findings;
     expect(findings).toContainEqual(expect.objectContaining({ kind: 'dangling-intent', message: expect.stringContaining(live.runId) as unknown }));
     expect(findings).toContainEqual(expect.objectContaining({ kind: 'stale-lock' }));
+    expect(findings.map((finding) => finding.kind)).not.toContain('orphaned-processes');
 
     const later = await run(target.path, 'complete');
     expect(later.exitCode).toBe(0);

@@ -2,9 +2,11 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 
 
 import { chainPaths, isLive, openChain, readLockHolder, targetDirectoryIn, targetsDirectoryIn } from '@statecraft/run';
+import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses } from '@statecraft/adapter';
+import type { AttemptAccount } from './attempt-account.js';
 import { foldAttempts } from './fold-attempts.js';
 
-export type FindingKind = 'broken-chain' | 'unreadable-chain' | 'torn-tail' | 'dangling-intent' | 'stale-lock' | 'home-not-directory';
+export type FindingKind = 'broken-chain' | 'unreadable-chain' | 'torn-tail' | 'dangling-intent' | 'orphaned-processes' | 'stale-lock' | 'home-not-directory';
 
 /** Something `doctor` found. It repairs nothing; it names what it saw and what follows. */
 export interface Finding {
@@ -22,7 +24,8 @@ export interface TargetExamination {
   state: 'verified' | 'broken' | 'unreadable' | 'empty';
   records: number;
   attempts: number;
-  dangling: { runId: string; attempt: number; startedAt: string }[];
+  /** Intents with no outcome and no live supervisor; `orphans`: processes of that attempt still alive. */
+  dangling: { runId: string; attempt: number; startedAt: string; orphans: number[] }[];
   running: { runId: string; attempt: number }[];
 }
 
@@ -96,13 +99,31 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
   for (const account of accounts) {
     if (account.state === 'running') examination.running.push({ runId: account.runId, attempt: account.attempt });
     if (account.state !== 'dangling') continue;
-    examination.dangling.push({ runId: account.runId, attempt: account.attempt, startedAt: account.startedAt });
+    const orphans = findOrphans(account);
+    examination.dangling.push({ runId: account.runId, attempt: account.attempt, startedAt: account.startedAt, orphans });
     findings.push({
       kind: 'dangling-intent',
       path: paths.chain,
       message: `${paths.chain}: run ${account.runId} attempt ${account.attempt} has an intent (line ${account.records.intent.line}, ${account.startedAt}) and no outcome: its supervisor stopped before concluding; not completed`,
     });
+    if (orphans.length > 0) {
+      findings.push({
+        kind: 'orphaned-processes',
+        path: paths.chain,
+        message: `run ${account.runId} attempt ${account.attempt}: its supervisor is gone but process${orphans.length === 1 ? '' : 'es'} ${orphans.join(', ')} of the attempt ${orphans.length === 1 ? 'is' : 'are'} still running (found by the attempt tag); doctor kills nothing`,
+      });
+    }
   }
   return { target: examination, findings };
 }
 
+
+/**
+ * Processes of a dangling attempt still alive: a supervisor killed with SIGKILL cannot kill its
+ * child. Found by the attempt tag the intent recorded among the names the child received.
+ */
+function findOrphans(account: AttemptAccount): number[] {
+  const tag = account.posture.environment.names.find((entry) => entry.name === ATTEMPT_TAG_VARIABLE)?.value;
+  if (tag === undefined || tag === 'redacted') return [];
+  return findAttemptProcesses(tag.recorded).sort((a, b) => a - b);
+}
