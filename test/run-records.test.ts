@@ -253,4 +253,15 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const shown = parseJson<{ headIs: string; headCommit: string }>(await runStatecraft(['run', 'show', target.path, first.runId, '--json'], { home: home.path }));
     expect(shown).toMatchObject({ headIs: 'stale', headCommit: first.headCommit });
   });
+
+  it('a retry of a run the target has no record of, or showing one, is refused (exit 2) naming it', async () => {
+    const target = await freshRepository();
+    const unknown = '20261130T000000Z-000000';
+    const retry = await run(target.path, 'complete', '--retry', unknown);
+    expect(retry.exitCode).toBe(2);
+    expect(parseJson<{ refused: { reason: string; message: string } }>(retry).refused).toMatchObject({ reason: 'unknown-run', message: expect.stringContaining(unknown) as unknown });
+    const shown = await runStatecraft(['run', 'show', target.path, unknown], { home: home.path });
+    expect(shown.exitCode).toBe(2);
+    expect(shown.stderr).toContain(unknown);
+  });
 });
