@@ -94,10 +94,12 @@ async function launchHoldingLock(
   if (coverage.kind === 'refused') {
     return refused('launch', 'coverage', `${coverage.message}\nrefused before spawn, nothing appended`, { input: coverage.input, reason: coverage.reason });
   }
+  // Interrupted before anything exists: nothing to record. From here on, an interrupt is an
+  // attempt recorded as `cancelled` (the sweep in superviseWithCancel starts at once).
+  if (hooks.signal?.aborted === true) return refused('launch', 'cancelled', 'the operator interrupted before the workspace was made; nothing appended', null);
   const prepared = await prepareWorkspace({ target: plan.target, runId, baseCommit: base.commit, mode: plan.retry === 'none' ? 'new-run' : 'retry' });
   if (prepared.kind === 'refused') return refused('launch', 'workspace', prepared.message, { path: prepared.path, reason: prepared.reason });
   const workspace = prepared.workspace;
-  if (hooks.signal?.aborted === true) return refused('launch', 'cancelled', 'the operator interrupted before the spawn; nothing appended', null);
 
   const names = attemptArtifactNames(runId, number);
   const attemptTag = `statecraft-${runId}-${number}-${randomUUID()}`;
