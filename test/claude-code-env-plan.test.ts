@@ -58,6 +58,18 @@ describe('statecraft env plan with the Claude Code adapter', () => {
     expect(await repository.git('status', '--porcelain')).toBe('');
   });
 
+  it('renders the same plan for a person: the absent prerequisite named, and that nothing was written (R11)', async () => {
+    const repository = await createSampleRepository();
+    scratch.push(repository.path);
+    const home = await createProductHome();
+    scratch.push(home.path);
+    const answer = await runStatecraft(['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath()], { home: home.path, env: { PATH: PATH_WITHOUT_CLAUDE } });
+    expect(answer.exitCode).toBe(1);
+    expect(answer.stdout).toContain('managed paths  ~/.claude');
+    expect(answer.stdout).toMatch(/ABSENT\s+claude is not on the constructed PATH/);
+    expect(answer.stdout).toContain('wrote nothing');
+  });
+
   it('refuses two adapters declaring the same managed path, naming both and the path (R10.6)', async () => {
     const repository = await createSampleRepository();
     scratch.push(repository.path);
