@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -25,7 +25,11 @@ async function scratchDir(prefix: string): Promise<string> {
 // environment, carried into the child by the adapter's manifest (R5.4). No network, no real key.
 
 interface RunJson {
+  runId: string;
   outcome: string;
+  timedOut: boolean;
+  adapterError: unknown;
+  posture: { survivors: unknown[] };
   cause: string;
   refusalCount: number;
   providerClaim: { status: string; isError: boolean | string; reason: string } | string;
@@ -100,5 +104,55 @@ describe('statecraft run with the Claude Code adapter', () => {
     const stream = await readFile(value.artifacts.stream.path, 'utf8');
     expect(stream).toContain('"code":"provider-not-found"');
     expect(stream).toContain(`no executable \\"claude\\" on the constructed PATH (${withoutClaude})`);
+    // The reason reaches the record and the account, not only the raw stream (R5.4).
+    expect(value.adapterError).toMatchObject({ code: 'provider-not-found' });
+  });
+
+  it('kills the setsid descendant of a Bash tool call at the deadline: nothing of the run survives (R7.2, R7.3)', async () => {
+    // Watch, while the CLI runs, for the `sleep 600` the scripted Bash call starts in a new session
+    // (FACTS.md item 10), identified by the run id the supervisor placed in its environment.
+    const seen = new Map<number, string>();
+    const watcher = setInterval(() => {
+      for (const pid of processIds()) {
+        const runId = runIdOf(pid);
+        if (runId !== undefined && commandOf(pid) === 'sleep 600') seen.set(pid, runId);
+      }
+    }, 200);
+    let outcome: Awaited<ReturnType<typeof run>>;
+    try {
+      outcome = await run('bash-setsid', ['--allow', 'Bash', '--deadline', '20s']);
+    } finally {
+      clearInterval(watcher);
+    }
+    const { value, answer } = outcome;
+    expect(value.outcome).toBe('interrupted');
+    expect(value.timedOut).toBe(true);
+    expect(answer.exitCode).toBe(1);
+    const ours = [...seen].filter(([, runId]) => runId === value.runId).map(([pid]) => pid);
+    expect(ours.length).toBe(1);
+    for (const pid of ours) expect(existsSync(`/proc/${pid}`)).toBe(false);
+    expect(processIds().filter((pid) => runIdOf(pid) === value.runId)).toEqual([]);
+    expect(value.posture.survivors).toEqual([]);
   });
 });
+
+function processIds(): number[] {
+  return readdirSync('/proc').filter((name) => /^[0-9]+$/.test(name)).map(Number);
+}
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
+}
+
+function runIdOf(pid: number): string | undefined {
+  try {
+    const entry = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((line) => line.startsWith('STATECRAFT_RUN_ID='));
+    return entry?.slice('STATECRAFT_RUN_ID='.length);
+  } catch {
+    return undefined;
+  }
+}

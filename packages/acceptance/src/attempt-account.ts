@@ -35,6 +35,8 @@ export interface AttemptAccount {
   timedOut: boolean | NotRecorded;
   /** `none`: the stream was read cleanly to its terminal event. */
   streamError: AttemptResult['streamDiagnostic'] | NotRecorded;
+  /** The adapter's `error` event (what it could not do, e.g. a provider it could not find), or `none`. */
+  adapterError: AttemptResult['adapterError'] | NotRecorded;
   unverifiableRefusalAccount: boolean;
   turns: AttemptResult['turns'] | NotRecorded;
   target: string;

@@ -52,6 +52,7 @@ function accountOf(
     cost: r?.cost ?? 'not-recorded',
     timedOut: r?.timedOut ?? 'not-recorded',
     streamError: r?.streamDiagnostic ?? 'not-recorded',
+    adapterError: r?.adapterError ?? 'not-recorded',
     unverifiableRefusalAccount: posture.capabilities.unverifiableRefusalAccount,
     turns: r?.turns ?? 'not-recorded',
     target: i.target.path,

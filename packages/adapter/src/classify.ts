@@ -54,6 +54,7 @@ export function classifyAttempt(
     providerClaim: result ? result.claim : 'not-recorded',
     terminal: terminal === 'not-recorded' ? 'not-recorded' : terminal.type === 'error' ? 'adapter-error' : terminal.terminal,
     cost: cost === undefined || cost === 'unknown' ? 'unknown' : cost.usd,
+    adapterError: terminal !== 'not-recorded' && terminal.type === 'error' ? { code: terminal.code, message: terminal.message } : 'none',
     turns: result ? result.turns : 'not-recorded',
     timedOut: attempt.timedOut,
     streamDiagnostic: attempt.streamDiagnostic,

@@ -38,6 +38,8 @@ export const AttemptResultSchema = z.strictObject({
   /** The adapter's neutral reading of the provider's ending, or `adapter-error`. */
   terminal: z.union([TerminalStateSchema, z.literal('adapter-error'), NotRecordedSchema]),
   cost: z.union([z.number().nonnegative(), z.literal('unknown')]),
+  /** The adapter's own `error` event, when it ended the stream with one (it could not do its job). */
+  adapterError: z.union([z.strictObject({ code: z.string(), message: z.string() }), z.literal('none')]),
   turns: z.union([z.int().nonnegative(), NotRecordedSchema]),
   timedOut: z.boolean(),
   streamDiagnostic: StreamDiagnosticSchema,

@@ -1,12 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
-import { accessSync, constants, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { checkQualification, digestFile, readManifest, sidecarManifestPath } from '@statecraft/adapter';
 import type { Manifest } from '@statecraft/adapter';
 import {
   PROJECT_DECLARATION_PATH,
   parseProjectDeclaration,
   planAdapterPaths,
+  resolveCommandOnPath,
   selectPassedNames,
 } from '@statecraft/environment';
 import type { AbsentName, AdapterClaim, ManagedPathCollision, PlacedName, QualificationState } from '@statecraft/environment';
@@ -48,21 +48,6 @@ export interface EnvPlanValue {
   wrote: 'nothing';
 }
 
-function findOnPath(command: string, path: string | undefined): string | undefined {
-  for (const directory of (path ?? '').split(delimiter)) {
-    if (directory === '' || !isAbsolute(directory)) continue;
-    const candidate = join(directory, command);
-    try {
-      if (statSync(candidate).isFile()) {
-        accessSync(candidate, constants.X_OK);
-        return candidate;
-      }
-    } catch {
-      // Not here: keep looking, as a shell would.
-    }
-  }
-  return undefined;
-}
 
 async function readDeclaration(target: string): Promise<EnvPlanValue['declaration']> {
   const path = join(target, PROJECT_DECLARATION_PATH);
@@ -122,7 +107,7 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
     loaded.map(async ({ executable, manifest }) => {
       const environment = plannedEnvironment(manifest, options.source);
       const firstCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
-      const providerPath = options.provider !== undefined ? resolve(options.provider) : firstCommand === undefined ? undefined : findOnPath(firstCommand.command, environment.variables.PATH);
+      const providerPath = options.provider !== undefined ? resolve(options.provider) : firstCommand === undefined ? undefined : resolveCommandOnPath(firstCommand.command, environment.variables.PATH);
       const provider: PlannedAdapter['provider'] = providerPath === undefined ? 'none' : { executable: providerPath, digest: await digestFile(providerPath) };
       const qualification = await qualificationOf(options.home, executable, manifest, provider);
       const state: QualificationState = qualification.verdict === 'qualified' ? { kind: 'qualified' } : { kind: 'unqualified', reason: qualification.reason };

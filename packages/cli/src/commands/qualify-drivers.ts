@@ -1,4 +1,5 @@
 import { fixtureDriver, scenarioPromptDriver, type Manifest, type SuiteDriver } from '@statecraft/adapter';
+import { claudeCodeSuiteDriver } from '@statecraft/adapter-claude-code';
 
 /**
  * Which driver provokes behaviour from a named adapter. Only the CLI knows adapters by name
@@ -7,6 +8,8 @@ import { fixtureDriver, scenarioPromptDriver, type Manifest, type SuiteDriver } 
  */
 const NAMED_DRIVERS: Readonly<Record<string, (options: DriverOptions) => SuiteDriver>> = {
   fixture: () => fixtureDriver,
+  // The pair is qualified live through the model double; rows 4, 5 and 7 replay recorded streams (R10.7).
+  'claude-code': (options) => claudeCodeSuiteDriver(options.provider === undefined ? {} : { provider: options.provider }),
 };
 
 export interface DriverOptions {

@@ -1,4 +1,5 @@
 import { fixtureAdapterPath } from '@statecraft/adapter';
+import { claudeCodeAdapterPath } from '@statecraft/adapter-claude-code';
 
 /**
  * The adapters `--adapter` knows by name (only the CLI knows adapters by name, ARCHITECTURE).
@@ -7,6 +8,7 @@ import { fixtureAdapterPath } from '@statecraft/adapter';
  */
 export const KNOWN_ADAPTERS: Record<string, () => { executable: string; manifest?: string }> = {
   fixture: () => ({ executable: fixtureAdapterPath() }),
+  'claude-code': () => ({ executable: claudeCodeAdapterPath() }),
 };
 
 /** A known name, or a path (anything else: a name nobody registered is a usage error, not a file lookup). */

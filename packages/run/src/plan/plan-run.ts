@@ -12,7 +12,7 @@ import {
   type Manifest,
   type Negotiation,
 } from '@statecraft/adapter';
-import { productHomeLayout, selectPassedNames, type NameSelection } from '@statecraft/environment';
+import { productHomeLayout, resolveCommandOnPath, selectPassedNames, type NameSelection } from '@statecraft/environment';
 import { chainPaths, type ChainPaths } from '../chain/chain-paths.js';
 import { openChain, type ChainEntry } from '../chain/open-chain.js';
 import { openChainSummaries } from '../chain/chain-summary.js';
@@ -128,11 +128,16 @@ export async function planRun(request: RunRequest): Promise<Planning> {
     return { kind: 'failed', stage: 'plan', path: executable, message: `cannot read the adapter to digest it (${(error as Error).message})`, spawned: false };
   }
   const adapter = { name: manifest.name, version: manifest.version, digest, path: executable };
-  const qualification = await labelQualification(request.home, adapter, request.provider);
+  const provider = request.provider === undefined ? undefined : isAbsolute(request.provider) ? request.provider : resolve(request.provider);
+  // What is qualified is the pair (R3.1): without --provider, the provider is the one the adapter
+  // will itself resolve — its `command` prerequisite on the same PATH the child receives.
+  const providerCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
+  const labelledProvider = provider ?? (providerCommand === undefined ? undefined : resolveCommandOnPath(providerCommand.command, request.source.PATH));
+  const qualification = await labelQualification(request.home, adapter, labelledProvider);
   const { containment } = await chooseContainment('auto');
   return {
     kind: 'planned',
-    plan: { request: { ...request, prompt }, target, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, retry },
+    plan: { request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) }, target, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, retry },
   };
 }
 
