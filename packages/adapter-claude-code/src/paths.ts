@@ -1,8 +1,15 @@
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const here = dirname(fileURLToPath(import.meta.url));
+/**
+ * This package's root directory, found by package name rather than from this module's own
+ * location: the CLI is shipped as one bundle (packages/cli/dist/bundle), where `import.meta.url`
+ * is the bundle's, not this module's. Resolving `@statecraft/adapter-claude-code/package.json`
+ * works both unbundled (self-reference) and bundled (through the workspace's node_modules).
+ */
+function packageRoot(): string {
+  return dirname(createRequire(import.meta.url).resolve('@statecraft/adapter-claude-code/package.json'));
+}
 
 /** The bundled file's name; its sidecar manifest is `<file>.manifest.json` (R2.2). */
 export const CLAUDE_CODE_ADAPTER_FILE = 'statecraft-adapter-claude-code.mjs';
@@ -12,12 +19,12 @@ export const CLAUDE_CODE_ADAPTER_FILE = 'statecraft-adapter-claude-code.mjs';
  * every line it runs (R3.1). Built by `npm run build` (scripts/bundle.mjs).
  */
 export function claudeCodeAdapterPath(): string {
-  return resolve(here, 'bundle', CLAUDE_CODE_ADAPTER_FILE);
+  return join(packageRoot(), 'dist', 'bundle', CLAUDE_CODE_ADAPTER_FILE);
 }
 
 /** The model-double scenario files (qualification/scenarios/*.json) of this repository. */
 export function scenariosDirectory(): string {
-  return resolve(here, '..', '..', '..', 'qualification', 'scenarios');
+  return resolve(packageRoot(), '..', '..', 'qualification', 'scenarios');
 }
 
 /** One scenario file by name. */
@@ -27,15 +34,17 @@ export function scenarioPath(name: string): string {
 
 /** The recorded native streams (testdata/stream/*.jsonl) and the fake `claude` that replays them. */
 export function recordedStreamsDirectory(): string {
-  return resolve(here, '..', 'testdata', 'stream');
+  return join(packageRoot(), 'testdata', 'stream');
 }
 
 export function replayClaudePath(): string {
-  return resolve(here, '..', 'testdata', 'replay-claude.mjs');
+  return join(packageRoot(), 'testdata', 'replay-claude.mjs');
 }
 
 /** The pinned provider binary (devDependency `@anthropic-ai/claude-code`), for tests and the suite. */
 export function pinnedClaudePath(): string {
-  const require = createRequire(import.meta.url);
+  // Resolved from this package's own package.json, as this package's devDependency, wherever the
+  // calling code was bundled.
+  const require = createRequire(join(packageRoot(), 'package.json'));
   return join(dirname(require.resolve('@anthropic-ai/claude-code/package.json')), 'bin', 'claude.exe');
 }

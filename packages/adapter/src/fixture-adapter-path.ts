@@ -1,14 +1,25 @@
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 /**
- * Where the shipped fixture adapter lives. The `fixture/` directory sits beside `dist/` in this
- * package, so the path is resolved from this module's own location, not from the working directory.
+ * This package's root directory, found by package name rather than from this module's own
+ * location: the CLI is shipped as one bundle (packages/cli/dist/bundle), where `import.meta.url`
+ * is the bundle's, not this module's. Resolving `@statecraft/adapter/package.json` works both
+ * unbundled (self-reference) and bundled (through the workspace's node_modules).
+ */
+function packageRoot(): string {
+  return dirname(createRequire(import.meta.url).resolve('@statecraft/adapter/package.json'));
+}
+
+/**
+ * Where the shipped fixture adapter lives: the `fixture/` directory at the root of this package,
+ * resolved from the package's location, not from the working directory.
  */
 export function fixtureAdapterPath(): string {
-  return fileURLToPath(new URL('../fixture/statecraft-fixture-adapter', import.meta.url));
+  return join(packageRoot(), 'fixture', 'statecraft-fixture-adapter');
 }
 
 /** The generic replay child: writes a recorded stream's bytes to stdout (evidence kind `replayed`). */
 export function replayAdapterPath(): string {
-  return fileURLToPath(new URL('../fixture/statecraft-replay-adapter', import.meta.url));
+  return join(packageRoot(), 'fixture', 'statecraft-replay-adapter');
 }

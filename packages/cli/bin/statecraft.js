@@ -1,2 +1,4 @@
 #!/usr/bin/env node
-import "../dist/main.js";
+// One bundle (packages/cli/scripts/bundle.mjs, built by `npm run build`) rather than dist/main.js:
+// loading one file instead of hundreds through the ESM loader halves start-up.
+import "../dist/bundle/statecraft.mjs";
