@@ -3,9 +3,8 @@ import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { digestFile, runNegativeSuite, writeQualificationRecord } from '@statecraft/adapter';
-import type { SuiteReport } from '@statecraft/adapter';
-import { claudeCodeAdapterPath, claudeCodeSuiteDriver, pinnedClaudePath } from '@statecraft/adapter-claude-code';
+import { digestFile } from '@statecraft/adapter';
+import { claudeCodeAdapterPath, pinnedClaudePath } from '@statecraft/adapter-claude-code';
 import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
@@ -24,20 +23,25 @@ async function scratchDir(prefix: string): Promise<string> {
 // the bundled adapter fronting the pinned claude through the model double (rows 4, 5 and 7
 // replayed through real children); its record is then read through the built CLI.
 
-let report: SuiteReport;
+interface QualifyJson {
+  passed: boolean;
+  adapter: { name: string; version: string; digest: string };
+  provider: unknown;
+  cases: Array<{ row: number; status: string; evidence: string; detail: string }>;
+  record: { id: string; path: string } | null;
+}
+
+let report: QualifyJson;
 let home: string;
 let bin: string;
 
 beforeAll(async () => {
-  const answer = await runNegativeSuite({ executable: claudeCodeAdapterPath(), driver: claudeCodeSuiteDriver({ provider: pinnedClaudePath() }) });
-  if (answer.kind !== 'ran') throw new Error(answer.message);
-  report = answer.report;
+  // Through the built CLI, exactly as CI qualifies the pair (docs/ci.md).
   home = (await createProductHome()).path;
   scratch.push(home);
-  if (report.passed) {
-    const written = await writeQualificationRecord(home, report);
-    if (written.kind !== 'written') throw new Error(`the record was not written: ${JSON.stringify(written)}`);
-  }
+  const answer = await runStatecraft(['qualify', claudeCodeAdapterPath(), '--provider', pinnedClaudePath(), '--json'], { home, timeoutMs: 280_000 });
+  report = parseJson<QualifyJson>(answer);
+  if (report.passed !== (answer.exitCode === 0)) throw new Error(`exit ${answer.exitCode} disagrees with passed=${String(report.passed)}`);
   bin = await scratchDir('statecraft-cc-bin-');
   await symlink(pinnedClaudePath(), join(bin, 'claude'));
 }, 300_000);
@@ -46,6 +50,7 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
   it('passes every row, names each case its evidence, and binds the adapter digest and the provider version and digest (R3.1, R4, R10.7)', async () => {
     expect(report.cases.filter((entry) => entry.status !== 'pass').map((entry) => `row ${entry.row}: ${entry.detail}`)).toEqual([]);
     expect(report.passed).toBe(true);
+    expect(report.record).not.toBeNull();
     expect(Object.fromEntries(report.cases.map((entry) => [entry.row, entry.evidence]))).toEqual({
       1: 'live',
       2: 'live',
