@@ -1,9 +1,9 @@
-import { realpathSync } from 'node:fs';
+import { readFileSync, readdirSync, realpathSync } from 'node:fs';
 import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { digestFile } from '@statecraft/adapter';
+import { QualificationRecordSchema, SUITE_VERSION, digestFile } from '@statecraft/adapter';
 import { claudeCodeAdapterPath, pinnedClaudePath } from '@statecraft/adapter-claude-code';
 import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
@@ -66,6 +66,20 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
     // Row 6 rests on one live measurement per declared token (R10.5), not on the init event alone.
     const row6 = report.cases.find((entry) => entry.row === 6)?.detail ?? '';
     for (const token of ['turn-limit', 'cost-report', 'hook-enforcement', 'structured-refusals', 'tool-allowlist']) expect(row6).toContain(`${token}:`);
+  });
+
+  it("matches the repository's reference record of the pair: same adapter digest, provider digest and suite (R3.1, R10.7)", () => {
+    // CI qualifies the pair live on every run (above); the record kept in qualification/records/ must
+    // bind exactly the pair it just qualified, or it is stale and must be regenerated.
+    const recordsDir = new URL('../qualification/records/', import.meta.url);
+    const names = readdirSync(recordsDir).filter((name) => name.startsWith('claude-code-'));
+    expect(names).toHaveLength(1);
+    const record = QualificationRecordSchema.parse(JSON.parse(readFileSync(new URL(names[0]!, recordsDir), 'utf8')));
+    const why = 'stale: run `npm run build && node packages/adapter-claude-code/scripts/record-reference-qualification.mjs`';
+    expect(record.adapter, why).toEqual(report.adapter);
+    expect(record.provider, why).toEqual(report.provider);
+    expect(record.suiteVersion, why).toBe(SUITE_VERSION);
+    expect(record.cases.map((entry) => [entry.row, entry.status, entry.evidence])).toEqual(report.cases.map((entry) => [entry.row, entry.status, entry.evidence]));
   });
 
   it('reads the pair as qualified through the CLI (R3.4)', async () => {
