@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, normalize } from 'node:path';
+import { join, normalize } from 'node:path';
+import { resolveCommandOnPath } from './resolve-command.js';
 
 /**
  * What an adapter declares about the machine it runs on (R10.6): the paths its provider writes
@@ -56,16 +57,6 @@ export interface PrerequisiteContext {
   qualification: QualificationState;
 }
 
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function isReadableFile(path: string): boolean {
   try {
     accessSync(path, constants.R_OK);
@@ -83,8 +74,7 @@ export function expandHome(path: string, environment: Readonly<Record<string, st
 }
 
 function checkCommand(command: string, environment: Readonly<Record<string, string>>): PrerequisiteCheck['state'] {
-  const directories = (environment.PATH ?? '').split(delimiter).filter((directory) => directory !== '' && isAbsolute(directory));
-  return directories.some((directory) => isExecutableFile(join(directory, command))) ? 'present' : 'absent';
+  return resolveCommandOnPath(command, environment.PATH) === undefined ? 'absent' : 'present';
 }
 
 /** Checks one prerequisite against the constructed environment; nothing is executed or written. */
