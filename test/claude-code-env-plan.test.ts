@@ -1,21 +1,13 @@
-import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claudeCodeAdapterPath } from '@statecraft/adapter-claude-code';
 import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
+import { scratchDirectories } from './fixtures/scratch-directories.js';
 
 /** Every temporary directory this file makes, removed when it is done. */
-const scratch: string[] = [];
-afterAll(async () => {
-  await Promise.all(scratch.splice(0).map((path) => rm(path, { recursive: true, force: true })));
-});
-async function scratchDir(prefix: string): Promise<string> {
-  const path = await mkdtemp(join(tmpdir(), prefix));
-  scratch.push(path);
-  return path;
-}
+const scratch = scratchDirectories();
 
 // R10.6 through the built CLI: `statecraft env plan` shows the Claude Code adapter's managed paths
 // and prerequisites, names the absent one, claims nothing and writes nothing; two adapters
@@ -35,10 +27,10 @@ const PATH_WITHOUT_CLAUDE = `${dirname(process.execPath)}:/usr/bin:/bin`;
 describe('statecraft env plan with the Claude Code adapter', () => {
   it('names the absent claude when it is not on the constructed PATH, claims nothing and writes nothing (R10.6, R5.4)', async () => {
     const repository = await createSampleRepository();
-    scratch.push(repository.path);
+    scratch.keep(repository.path);
     const home = await createProductHome();
-    scratch.push(home.path);
-    const operatorHome = await scratchDir('statecraft-cc-operator-home-');
+    scratch.keep(home.path);
+    const operatorHome = await scratch.make('statecraft-cc-operator-home-');
     const answer = await runStatecraft(['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath(), '--json'], {
       home: home.path,
       env: { PATH: PATH_WITHOUT_CLAUDE, HOME: operatorHome },
@@ -60,9 +52,9 @@ describe('statecraft env plan with the Claude Code adapter', () => {
 
   it('renders the same plan for a person: the absent prerequisite named, and that nothing was written (R11)', async () => {
     const repository = await createSampleRepository();
-    scratch.push(repository.path);
+    scratch.keep(repository.path);
     const home = await createProductHome();
-    scratch.push(home.path);
+    scratch.keep(home.path);
     const answer = await runStatecraft(['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath()], { home: home.path, env: { PATH: PATH_WITHOUT_CLAUDE } });
     expect(answer.exitCode).toBe(1);
     expect(answer.stdout).toContain('managed paths  ~/.claude');
@@ -72,11 +64,11 @@ describe('statecraft env plan with the Claude Code adapter', () => {
 
   it('refuses two adapters declaring the same managed path, naming both and the path (R10.6)', async () => {
     const repository = await createSampleRepository();
-    scratch.push(repository.path);
+    scratch.keep(repository.path);
     const home = await createProductHome();
-    scratch.push(home.path);
+    scratch.keep(home.path);
     // A sibling: the same bundle under another name, declaring the same ~/.claude.
-    const siblingDirectory = await scratchDir('statecraft-cc-sibling-');
+    const siblingDirectory = await scratch.make('statecraft-cc-sibling-');
     const sibling = join(siblingDirectory, 'statecraft-adapter-claude-code-sibling.mjs');
     await copyFile(claudeCodeAdapterPath(), sibling);
     const manifest = JSON.parse(await readFile(`${claudeCodeAdapterPath()}.manifest.json`, 'utf8')) as Record<string, unknown>;

@@ -1,23 +1,15 @@
 import { readFileSync, readdirSync, realpathSync } from 'node:fs';
-import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { QualificationRecordSchema, SUITE_VERSION, digestFile } from '@statecraft/adapter';
 import { claudeCodeAdapterPath, pinnedClaudePath } from '@statecraft/adapter-claude-code';
 import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
+import { scratchDirectories } from './fixtures/scratch-directories.js';
 
 /** Every temporary directory this file makes, removed when it is done. */
-const scratch: string[] = [];
-afterAll(async () => {
-  await Promise.all(scratch.splice(0).map((path) => rm(path, { recursive: true, force: true })));
-});
-async function scratchDir(prefix: string): Promise<string> {
-  const path = await mkdtemp(join(tmpdir(), prefix));
-  scratch.push(path);
-  return path;
-}
+const scratch = scratchDirectories();
 
 // Live qualification of the pair (R3.1, R3.3, R10.5, R10.7): the negative suite runs once against
 // the bundled adapter fronting the pinned claude through the model double (rows 4, 5 and 7
@@ -38,11 +30,11 @@ let bin: string;
 beforeAll(async () => {
   // Through the built CLI, exactly as CI qualifies the pair (docs/ci.md).
   home = (await createProductHome()).path;
-  scratch.push(home);
+  scratch.keep(home);
   const answer = await runStatecraft(['qualify', claudeCodeAdapterPath(), '--provider', pinnedClaudePath(), '--json'], { home, timeoutMs: 280_000 });
   report = parseJson<QualifyJson>(answer);
   if (report.passed !== (answer.exitCode === 0)) throw new Error(`exit ${answer.exitCode} disagrees with passed=${String(report.passed)}`);
-  bin = await scratchDir('statecraft-cc-bin-');
+  bin = await scratch.make('statecraft-cc-bin-');
   await symlink(pinnedClaudePath(), join(bin, 'claude'));
 }, 300_000);
 
@@ -89,7 +81,7 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
   });
 
   it('reads a different provider binary claiming the same version string as unqualified (R3.3, R10.7)', async () => {
-    const impostor = join(await scratchDir('statecraft-cc-impostor-'), 'claude');
+    const impostor = join(await scratch.make('statecraft-cc-impostor-'), 'claude');
     await writeFile(impostor, '#!/bin/sh\necho "2.1.328 (Claude Code)"\n');
     await chmod(impostor, 0o755);
     const answer = await runStatecraft(['qualifications', 'check', claudeCodeAdapterPath(), '--provider', impostor, '--json'], { home });
@@ -99,8 +91,8 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
 
   it('lets env plan claim ~/.claude once claude resolves, the pair is qualified and a credential is present (R10.6)', async () => {
     const repository = await createSampleRepository();
-    scratch.push(repository.path);
-    const operatorHome = await scratchDir('statecraft-cc-operator-home-');
+    scratch.keep(repository.path);
+    const operatorHome = await scratch.make('statecraft-cc-operator-home-');
     const answer = await runStatecraft(['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath(), '--json'], {
       home,
       env: { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: operatorHome, ANTHROPIC_API_KEY: 'sk-ant-statecraft-model-double-test-credential' },

@@ -1,23 +1,15 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODEL_DOUBLE_API_KEY, claudeCodeAdapterPath, loadScenarios, pinnedClaudePath, scenariosDirectory, startModelDouble } from '@statecraft/adapter-claude-code';
 import type { ModelDouble } from '@statecraft/adapter-claude-code';
 import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
+import { scratchDirectories } from './fixtures/scratch-directories.js';
 
 /** Every temporary directory this file makes, removed when it is done. */
-const scratch: string[] = [];
-afterAll(async () => {
-  await Promise.all(scratch.splice(0).map((path) => rm(path, { recursive: true, force: true })));
-});
-async function scratchDir(prefix: string): Promise<string> {
-  const path = await mkdtemp(join(tmpdir(), prefix));
-  scratch.push(path);
-  return path;
-}
+const scratch = scratchDirectories();
 
 // Issue 4, done-when, through the built CLI: the real pinned claude behind the bundled adapter,
 // talking only to the model double on 127.0.0.1. The operator's PATH holds `claude` (a symlink
@@ -43,7 +35,7 @@ let double: ModelDouble;
 let bin: string;
 beforeAll(async () => {
   double = await startModelDouble(await loadScenarios(scenariosDirectory()));
-  bin = await scratchDir('statecraft-cc-bin-');
+  bin = await scratch.make('statecraft-cc-bin-');
   await symlink(pinnedClaudePath(), join(bin, 'claude'));
 });
 afterAll(async () => {
@@ -52,10 +44,10 @@ afterAll(async () => {
 
 async function run(scenario: string | null, extra: readonly string[], path?: string) {
   const repository = await createSampleRepository();
-  scratch.push(repository.path);
+  scratch.keep(repository.path);
   const home = await createProductHome();
-  scratch.push(home.path);
-  const operatorHome = await scratchDir('statecraft-cc-operator-home-');
+  scratch.keep(home.path);
+  const operatorHome = await scratch.make('statecraft-cc-operator-home-');
   const env: Record<string, string> = { PATH: path ?? `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: operatorHome };
   if (scenario !== null) Object.assign(env, { ANTHROPIC_BASE_URL: double.baseUrlFor(scenario), ANTHROPIC_API_KEY: MODEL_DOUBLE_API_KEY });
   const answer = await runStatecraft(
