@@ -54,18 +54,38 @@ async function waitForIntent(target: string): Promise<List['attempts'][number]> 
   throw new Error('no intent appeared within 30 s');
 }
 
-/** Kills every living process whose environment carries this run id (what a dead supervisor left). */
-async function killProcessesOfRun(runId: string): Promise<void> {
+/** The living processes whose environment carries this run id. */
+async function processesOfRun(runId: string): Promise<number[]> {
   const { readdir } = await import('node:fs/promises');
+  const found: number[] = [];
   for (const entry of await readdir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const environ = await readFile(`/proc/${entry}/environ`, 'latin1').catch(() => '');
-    if (environ.includes(`STATECRAFT_RUN_ID=${runId}\0`)) {
-      try {
-        process.kill(Number(entry), 'SIGKILL');
-      } catch {
-        // gone already
-      }
+    if (environ.includes(`STATECRAFT_RUN_ID=${runId}\0`)) found.push(Number(entry));
+  }
+  return found;
+}
+
+/**
+ * Waits until the adapter and the descendant it starts are alive: the intent is durable before
+ * the spawn (R8.4), so a kill timed on the intent alone could land before any child exists.
+ */
+async function waitForProcessesOfRun(runId: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if ((await processesOfRun(runId)).length >= 2) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no adapter process of run ${runId} appeared within 30 s`);
+}
+
+/** Kills every living process whose environment carries this run id (what a dead supervisor left). */
+async function killProcessesOfRun(runId: string): Promise<void> {
+  for (const pid of await processesOfRun(runId)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone already
     }
   }
 }
@@ -107,6 +127,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const target = await freshRepository();
     const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], { home: home.path });
     const live = await waitForIntent(target.path);
+    await waitForProcessesOfRun(live.runId);
     hung.kill('SIGKILL');
     await hung;
     expect(await isAlive(hung.pid ?? 0)).toBe(false);
