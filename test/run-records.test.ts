@@ -155,6 +155,21 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(list.attempts.map((attempt) => attempt.state)).toEqual(['dangling', 'concluded']);
   });
 
+  it('an edit to the last record that its own body contradicts makes run list refuse, as run show does (R8.4)', async () => {
+    // No later link vouches for the final record, so run list reads it whole rather than skimming it.
+    const target = await freshRepository();
+    const refused = parseJson<Account>(await run(target.path, 'refuse'));
+    const chain = refused.records.chain;
+    const text = await readFile(chain, 'utf8');
+    const forged = text.replace('"outcome":"refused","cause":"none","refusalCount":1', '"outcome":"completed","cause":"none","refusalCount":0');
+    expect(forged).not.toBe(text);
+    await writeFile(chain, forged);
+    const list = await runStatecraft(['run', 'list', target.path], { home: home.path });
+    expect(list.exitCode).toBe(2);
+    expect(list.stderr).toContain('line 2');
+    expect(list.stderr).toContain('repeated summary field disagrees');
+  });
+
   it('flipping one byte in an earlier record makes run list refuse with exit 2, naming the record', async () => {
     const target = await freshRepository();
     const first = parseJson<Account>(await run(target.path, 'complete'));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InterruptionCauseSchema, OutcomeSchema } from '@statecraft/adapter';
-import { verifyChainWith, type ChainOpening, type LineReading } from './open-chain.js';
+import { readWholeRecord, verifyChainWith, type ChainOpening, type LineReading } from './open-chain.js';
 
 const link = {
   prev: z.union([z.literal('genesis'), z.string().regex(/^[0-9a-f]{64}$/)]),
@@ -68,7 +68,17 @@ function readLeadingFields(line: Buffer): LineReading<ChainSummary> {
   return { kind: 'read', record: parsed.data };
 }
 
-/** Opens a chain for listing: every link verified over the whole line, each record read by its leading fields. */
+/**
+ * Opens a chain for listing: every link verified over the whole line, each record read by its
+ * leading fields — except the last, which no later link vouches for: it is read whole, so an
+ * edit to its leading fields that its body contradicts is refused here as in `run show` (R8.4).
+ */
 export function openChainSummaries(path: string): Promise<ChainOpening<ChainSummary>> {
-  return verifyChainWith(path, readLeadingFields);
+  return verifyChainWith(path, (line, isLast) => {
+    if (isLast) {
+      const whole = readWholeRecord(line);
+      if (whole.kind !== 'read') return whole;
+    }
+    return readLeadingFields(line);
+  });
 }

@@ -61,7 +61,13 @@ export function openChain(path: string): Promise<ChainOpening> {
 /** How one line's bytes are read into a record (whole, or only its leading fields). */
 export type LineReading<R> = { kind: 'read'; record: R } | { kind: 'not-json' } | { kind: 'not-a-record'; detail: string };
 
-function readWholeRecord(line: Buffer): LineReading<ChainRecord> {
+/**
+ * Reads one line. `isLast`: the chain's final complete line — the one record no later link
+ * vouches for, so a reader that skims the others must read it whole.
+ */
+export type LineReader<R> = (line: Buffer, isLast: boolean) => LineReading<R>;
+
+export function readWholeRecord(line: Buffer): LineReading<ChainRecord> {
   let json: unknown;
   try {
     json = JSON.parse(line.toString('utf8'));
@@ -79,7 +85,7 @@ function readWholeRecord(line: Buffer): LineReading<ChainRecord> {
  * line's exact bytes — reading each record with the given reader. Every link is checked
  * whichever reader is used.
  */
-export async function verifyChainWith<R extends LinkedRecord>(path: string, read: (line: Buffer) => LineReading<R>): Promise<ChainOpening<R>> {
+export async function verifyChainWith<R extends LinkedRecord>(path: string, read: LineReader<R>): Promise<ChainOpening<R>> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
@@ -95,7 +101,8 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
   for (let end = bytes.indexOf(NEWLINE, start); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
     const lineNumber = entries.length + 1;
     const line = bytes.subarray(start, end);
-    const verdict = verifyLine(path, read, line, lineNumber, head, entries.at(-1));
+    const isLast = bytes.indexOf(NEWLINE, end + 1) === -1;
+    const verdict = verifyLine(path, (bytesOfLine) => read(bytesOfLine, isLast), line, lineNumber, head, entries.at(-1));
     if (verdict.kind === 'broken') return verdict;
     entries.push(verdict.entry);
     head = verdict.entry.digest;
