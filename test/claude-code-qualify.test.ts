@@ -85,7 +85,11 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
     await writeFile(impostor, '#!/bin/sh\necho "2.1.328 (Claude Code)"\n');
     await chmod(impostor, 0o755);
     const answer = await runStatecraft(['qualifications', 'check', claudeCodeAdapterPath(), '--provider', impostor, '--json'], { home });
-    expect(parseJson<{ verdict: string }>(answer).verdict).toBe('unqualified');
+    const verdict = parseJson<{ verdict: string; reason: string }>(answer);
+    expect(verdict.verdict).toBe('unqualified');
+    // Unqualified for the right reason: the provider's digest, not a missing record or another version.
+    expect(verdict.reason).toContain(await digestFile(impostor));
+    expect(verdict.reason).toContain('what is qualified is the pair');
     expect(answer.exitCode).toBe(1);
   });
 

@@ -1,5 +1,6 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProductHome, createSampleRepository, type SampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
@@ -69,8 +70,15 @@ async function attemptCount(target: string): Promise<number> {
 describe('statecraft run compares command coverage at planning (R9.1-R9.3, R4 case 8)', () => {
   it('refuses a spec whose Verification names cargo with no declaration, naming cargo: exit 2, nothing appended', async () => {
     const repository = await repositoryWith({ 'specs/004.md': spec(['cargo test']) });
-    const answer = await run(repository.path, '--spec', '004');
+    // The fixture adapter writes its pid here first thing: the file's absence shows no adapter started.
+    const spawnLog = join(repository.path, '..', `${basename(repository.path)}-spawn.log`);
+    const answer = await runStatecraft(
+      ['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', '--spec', '004', '--pass', 'STATECRAFT_FIXTURE_SPAWN_LOG'],
+      { home: home.path, env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog } },
+    );
     expect(answer.exitCode).toBe(2);
+    expect(existsSync(spawnLog)).toBe(false);
+    expect(existsSync(join(repository.path, '.statecraft', 'state'))).toBe(false);
     const { refused } = parseJson<Refusal>(answer);
     expect(refused).toMatchObject({ stage: 'plan', reason: 'coverage' });
     expect(refused.message).toContain('name cargo, which the allowance omits');
@@ -78,6 +86,14 @@ describe('statecraft run compares command coverage at planning (R9.1-R9.3, R4 ca
     expect(refused.message).toContain('is not seen');
     expect(refused.message).toContain('compared, not enforced');
     expect(await attemptCount(repository.path)).toBe(0);
+    // The witness works: the same invocation without the spec does start the adapter.
+    const control = await runStatecraft(
+      ['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', '--pass', 'STATECRAFT_FIXTURE_SPAWN_LOG'],
+      { home: home.path, env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog } },
+    );
+    expect(control.exitCode).toBe(0);
+    expect(existsSync(spawnLog)).toBe(true);
+    await rm(spawnLog, { force: true });
   });
 
   it('runs the same spec once "project.commands" declares cargo, recording the launch reading as direct', async () => {
