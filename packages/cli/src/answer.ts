@@ -13,7 +13,16 @@ export interface Answer<T> {
 
 /** Prints an answer and sets the process's exit code. */
 export function emit<T>(answer: Answer<T>, json: boolean): void {
-  const text = json ? JSON.stringify(answer.value, null, 2) : answer.human(answer.value);
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  if (json) printJson(answer.value);
+  else printText(answer.human(answer.value));
   process.exitCode = answer.exitCode;
+}
+
+/** One JSON document on stdout: what `--json` promises, whatever the verb and however it ended. */
+export function printJson(value: unknown): void {
+  printText(JSON.stringify(value, null, 2));
+}
+
+function printText(text: string): void {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
 }

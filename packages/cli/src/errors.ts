@@ -30,3 +30,23 @@ export class IoFailure extends CliError {
     this.path = path;
   }
 }
+
+/**
+ * The one JSON document a verb prints on stdout under `--json` when it does not answer: a refusal
+ * (exit 2), a failure (exit 4, naming the path when there is one) or a usage error (exit 3). The
+ * member is named after the exit code, as `run --json` names its own refusals and failures (R11).
+ */
+export type ErrorDocument =
+  | { refused: { message: string; next?: string } }
+  | { failed: { path: string | null; message: string; next?: string } }
+  | { usage: { message: string; next?: string } };
+
+export function errorDocument(error: unknown): ErrorDocument {
+  if (!(error instanceof CliError)) {
+    return { failed: { path: null, message: `unexpected failure: ${error instanceof Error ? error.message : String(error)}` } };
+  }
+  const next = error.hint === undefined ? {} : { next: error.hint };
+  if (error.exitCode === EXIT.refused) return { refused: { message: error.message.replace(/^refused: /, ''), ...next } };
+  if (error.exitCode === EXIT.usage) return { usage: { message: error.message, ...next } };
+  return { failed: { path: error instanceof IoFailure ? error.path : null, message: error.message, ...next } };
+}

@@ -3,8 +3,9 @@
  * returns an Answer that is rendered as text or JSON (R11). Nothing here decides anything.
  */
 import { Command, CommanderError } from 'commander';
+import { printJson } from './answer.js';
 import { EXIT } from './exit-codes.js';
-import { CliError } from './errors.js';
+import { CliError, errorDocument } from './errors.js';
 import { registerQualify } from './commands/register-qualify.js';
 import { registerRun } from './commands/register-run.js';
 import { registerEnv } from './commands/register-env.js';
@@ -33,8 +34,21 @@ Exit codes (every verb):
   3  usage error
   4  failed: an i/o error (the path is named)
 
-Records live in $STATECRAFT_HOME (default ~/.statecraft), never in the target repository.`,
+With --json, stdout carries one JSON document whatever the exit: the verb's
+answer, or { "refused": { message, ... } }, { "failed": { path, message } } or
+{ "usage": { message } }; the sentence for a person still goes to stderr.
+
+Records live in $STATECRAFT_HOME (default ~/.statecraft), never in the target
+repository.`,
   );
+
+// Whether the verb being run was asked for --json, read once its options are parsed: on `run` or
+// on the subcommand (`run list`/`run show` see the parent's via optsWithGlobals). A verb that
+// refuses or fails then still prints one JSON document on stdout (R11); stderr keeps the sentence.
+let jsonRequested = false;
+program.hook('preAction', (_program, actionCommand) => {
+  jsonRequested = actionCommand.optsWithGlobals<{ json?: boolean }>().json === true;
+});
 
 registerQualify(program);
 registerRun(program);
@@ -45,14 +59,27 @@ try {
   await program.parseAsync(process.argv);
 } catch (error) {
   if (error instanceof CommanderError) {
-    // --help and --version end here with code 0; anything else commander refused is usage.
+    // --help and --version end here with code 0; anything else commander refused is usage, and
+    // commander has said why on stderr. Its options were never parsed, so --json is read from argv.
+    if (error.exitCode !== 0 && argvAsksForJson(process.argv.slice(2))) {
+      const message = error.code === 'commander.help' ? 'a subcommand is needed: the help above lists them' : error.message.replace(/^error: /, '');
+      printJson({ usage: { message } });
+    }
     process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   } else if (error instanceof CliError) {
     process.stderr.write(`statecraft: ${error.message}\n`);
     if (error.hint !== undefined) process.stderr.write(`  next: ${error.hint}\n`);
+    if (jsonRequested) printJson(errorDocument(error));
     process.exitCode = error.exitCode;
   } else {
     process.stderr.write(`statecraft: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    if (jsonRequested) printJson(errorDocument(error));
     process.exitCode = EXIT.failed;
   }
+}
+
+/** `--json` among the words before a `--`: how a usage error commander raised honours it. */
+function argvAsksForJson(words: readonly string[]): boolean {
+  const end = words.indexOf('--');
+  return (end === -1 ? words : words.slice(0, end)).includes('--json');
 }

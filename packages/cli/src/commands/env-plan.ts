@@ -44,6 +44,11 @@ export interface EnvPlanValue {
   adapters: PlannedAdapter[];
   collisions: ManagedPathCollision[];
   message: string;
+  /**
+   * Present only when the plan is refused (exit 2), so that every verb's refusal under `--json`
+   * carries a `refused` member (R11): the collision, naming both adapters and the path.
+   */
+  refused?: { message: string; collisions: ManagedPathCollision[] };
   /** Planning writes nothing: not the product home, not the target, not the provider's paths (R10.6). */
   wrote: 'nothing';
 }
@@ -142,6 +147,7 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
       plan.kind === 'refused'
         ? plan.message
         : unclaimed.map((adapter) => (adapter.claim.kind === 'not-claimed' ? adapter.claim.message : '')).join('; ') || 'every adapter may claim its managed paths',
+    ...(plan.kind === 'refused' ? { refused: { message: plan.message, collisions: plan.collisions } } : {}),
     wrote: 'nothing',
   };
   const exitCode = value.verdict === 'refused' ? EXIT.refused : value.verdict === 'not-claimed' ? EXIT.finding : EXIT.ok;

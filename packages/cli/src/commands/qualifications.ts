@@ -3,6 +3,7 @@ import {
   checkQualification,
   digestFile,
   listQualificationRecords,
+  QualificationIdSchema,
   readManifest,
   showQualificationRecord,
   sidecarManifestPath,
@@ -60,16 +61,26 @@ export interface ShowValue {
   record: QualificationRecord;
 }
 
-/** `statecraft qualifications show <id>`: one record, whole (R3.4). */
+/**
+ * `statecraft qualifications show <id>`: one record, whole (R3.4). An id that is not an id is a
+ * usage error (exit 3); a well-formed id with no record is a refusal (exit 2): the arguments were
+ * right, the precondition — a record — was not met (docs/decisions.md). An unreadable record fails (exit 4).
+ */
 export async function showQualification(options: { home: string; id: string }): Promise<Answer<ShowValue>> {
+  const parsedId = QualificationIdSchema.safeParse(options.id);
+  if (!parsedId.success) {
+    throw new UsageError(
+      `${JSON.stringify(options.id)} is not a qualification record id (${parsedId.error.issues[0]?.message ?? 'invalid'})`,
+      'statecraft qualifications list prints the ids',
+    );
+  }
   const shown = await showQualificationRecord(options.home, options.id);
   if (shown.kind === 'not-found') {
-    throw new CliError(`refused: ${shown.message}`, EXIT.refused, { hint: 'list the records with: statecraft qualifications list' });
+    throw new CliError(`refused: no qualification record has the id ${options.id} (${shown.path} does not exist)`, EXIT.refused, {
+      hint: 'statecraft qualifications list prints the ids of the records there are; statecraft qualify <binary> writes one',
+    });
   }
-  if (shown.kind === 'invalid') {
-    if (!/^[a-z0-9]/.test(options.id) || options.id.includes('/')) throw new UsageError(shown.message, 'statecraft qualifications list shows the ids');
-    throw new IoFailure(shown.path, `not a valid qualification record:\n${shown.message}`);
-  }
+  if (shown.kind === 'invalid') throw new IoFailure(shown.path, `not a valid qualification record:\n${shown.message}`);
   return { value: { path: shown.path, record: shown.record }, exitCode: EXIT.ok, human: renderShow };
 }
 

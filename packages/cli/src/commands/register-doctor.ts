@@ -9,11 +9,23 @@ export function registerDoctor(program: Command): void {
     .command('doctor')
     .summary('check the product home and every record chain in it; repair nothing')
     .description(
-      'Verify every chain in $STATECRAFT_HOME: broken links (corruption), torn final lines, intents with no\n' +
-        'outcome (a supervisor that died), stale locks. Reports findings; repairs nothing.\n' +
-        'Exit: 0 nothing found; 1 findings.',
+      'Verify every chain in $STATECRAFT_HOME: broken links (corruption), torn final lines, intents with no ' +
+        'outcome (a supervisor that died), stale locks. Reports findings; repairs nothing.',
     )
     .option('--json', 'print one JSON document instead of text', false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  statecraft doctor                      every chain, and what was found in it
+  statecraft doctor --json               CI: exit 1 when anything was found
+  STATECRAFT_HOME=/srv/sc statecraft doctor
+                                         another product home
+
+JSON: { home, exists, targets, findings }: each target's chain state, record
+and attempt counts and dangling intents; each finding a { kind, path, message }.
+Exit: 0 nothing found; 1 findings.`,
+    )
     .action(async (flags: { json: boolean }) => {
       emit(await doctor({ home: resolveProductHome().path }), flags.json);
     });

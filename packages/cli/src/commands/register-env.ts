@@ -14,16 +14,29 @@ export function registerEnv(program: Command): void {
     .command('plan')
     .summary("show each adapter's managed paths and prerequisites; claim nothing that is not ready; write nothing")
     .description(
-      "For <target>, show each adapter's managed paths, its prerequisites (a command on the constructed PATH,\n" +
-        'a qualification record for the pair, the credential path) and the names its child would receive.\n' +
-        'An adapter missing a prerequisite claims nothing and the absent one is named. Two adapters declaring\n' +
-        'the same managed path are refused, naming both and the path. Nothing is executed or written.\n' +
-        'Exit: 0 every adapter may claim its paths; 1 an adapter claims nothing; 2 refused (a collision).',
+      "For <target>, show each adapter's managed paths, its prerequisites (a command on the constructed PATH, " +
+        'a qualification record for the pair, the credential path) and the names its child would receive. ' +
+        'An adapter missing a prerequisite claims nothing and the absent one is named. Two adapters declaring ' +
+        'the same managed path are refused, naming both and the path. Nothing is executed or written.',
     )
     .argument('<target>', 'the git repository the run would work on')
     .option('--adapter <name|path>', 'an adapter to plan (repeatable); default: every adapter known by name', collect, [])
     .option('--provider <path>', 'the provider binary of the pair, for its qualification record')
     .option('--json', 'print one JSON document instead of text', false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  statecraft env plan ./repo             every adapter known by name
+  statecraft env plan ./repo --adapter claude-code --provider $(which claude)
+  statecraft env plan ./repo --adapter ./my-adapter --json
+
+JSON: { target, declaration, verdict, adapters, collisions, message, wrote }:
+each adapter with its managedPaths, prerequisites, provider, qualification,
+environment, allowance and claim; a refused plan also carries { refused }.
+Exit: 0 every adapter may claim its paths; 1 an adapter claims nothing;
+2 refused (a collision, an unreadable manifest or declaration, no target).`,
+    )
     .action(async (target: string, flags: { adapter: string[]; provider?: string; json: boolean }) => {
       const answer = await envPlan({
         home: resolveProductHome().path,

@@ -12,8 +12,8 @@ export function registerQualify(program: Command): void {
     .command('qualify')
     .summary('run the negative suite against an adapter binary; record a full pass')
     .description(
-      'Run the negative suite (eight cases, R4) against an adapter executable through the real supervisor.\n' +
-        'On a full pass, write a qualification record to $STATECRAFT_HOME/qualifications/ bound to the\n' +
+      'Run the negative suite (eight cases, R4) against an adapter executable through the real supervisor. ' +
+        'On a full pass, write a qualification record to $STATECRAFT_HOME/qualifications/ bound to the ' +
         "binary's name, version and content digest (and the provider binary's, with --provider).",
     )
     .argument('[binary]', 'the adapter executable (its manifest is <binary>.manifest.json unless --manifest)')
@@ -25,13 +25,19 @@ export function registerQualify(program: Command): void {
       'after',
       `
 Examples:
-  statecraft qualify --fixture                      qualify the bundled fixture adapter
-  statecraft qualify ./my-adapter --json            CI: one JSON document, exit 0 only on a full pass
-  statecraft qualify ./my-adapter --manifest m.json a manifest kept elsewhere
+  statecraft qualify --fixture           qualify the bundled fixture adapter
+  statecraft qualify ./my-adapter --json
+                                         CI: exit 0 only on a full pass
+  statecraft qualify ./my-adapter --manifest m.json
+                                         a manifest kept elsewhere
 
-An arbitrary binary is provoked with prompts of the form "scenario: <name>" (see
-qualification/README.md). Exit: 0 every case passed and a record was written; 1 a case failed
-or did not run (no record); 2 refused (no manifest, no executable).`,
+An arbitrary binary is provoked with prompts of the form "scenario: <name>"
+(see qualification/README.md).
+JSON: { passed, suiteVersion, adapter, provider, driver, cases, record }: each
+case a { row, title, status, evidence, detail }; record the { id, path }
+written, or null.
+Exit: 0 every case passed and a record was written; 1 a case failed or did
+not run (no record); 2 refused (no manifest, no executable).`,
     )
     .action(async (binary: string | undefined, flags: { fixture: boolean; manifest?: string; provider?: string; json: boolean }) => {
       const live = flags.json ? undefined : liveLineFor(process.stdout);
@@ -59,15 +65,29 @@ or did not run (no record); 2 refused (no manifest, no executable).`,
       'after',
       `
 Examples:
-  statecraft qualifications                         list every record
-  statecraft qualifications show <id>               one record, every case with its evidence
-  statecraft qualifications check ./my-adapter      qualified or unqualified, and why (exit 0 / 1)`,
+  statecraft qualifications              list every record
+  statecraft qualifications show <id>    one record, each case and its evidence
+  statecraft qualifications check ./my-adapter
+                                         qualified or unqualified, and why`,
     );
 
   qualifications
     .command('list', { isDefault: true })
     .description('list every qualification record')
     .option('--json', 'print one JSON document instead of text', false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  statecraft qualifications list         every record: id, adapter, provider,
+                                         suite, cases passed, date, platform
+  statecraft qualifications list --json
+
+JSON: { home, records, unreadable }: each record an { id, path, adapter,
+provider, suiteVersion, protocol, platform, date, cases: { passed, total } };
+unreadable names each file that is not a valid record.
+Exit: 0 listed; 1 a file is not a valid record.`,
+    )
     .action(async (flags: { json: boolean }) => {
       emit(await listQualifications({ home: resolveProductHome().path }), flags.json);
     });
@@ -77,6 +97,19 @@ Examples:
     .description('show one qualification record')
     .argument('<id>', 'the record id, as `qualifications list` prints it')
     .option('--json', 'print one JSON document instead of text', false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  statecraft qualifications list         find the id
+  statecraft qualifications show <id>    the record, each case and its evidence
+  statecraft qualifications show <id> --json
+
+JSON: { path, record }: the record whole (adapter, provider, suiteVersion,
+protocol, driver, platform, date, cases).
+Exit: 0 shown; 2 refused: no record has that id ({ refused } with --json);
+3 not an id; 4 the record cannot be read.`,
+    )
     .action(async (id: string, flags: { json: boolean }) => {
       emit(await showQualification({ home: resolveProductHome().path, id }), flags.json);
     });
@@ -91,8 +124,17 @@ Examples:
     .addHelpText(
       'after',
       `
-Exit: 0 qualified; 1 unqualified (the reason says what differs: version, digest, provider, suite).
-A binary with the qualified version string but different bytes is unqualified (R3.3).`,
+Examples:
+  statecraft qualifications check ./my-adapter
+                                         is this exact binary qualified?
+  statecraft qualifications check ./my-adapter --provider $(which claude) --json
+
+JSON: { verdict, reason, adapter: { name, version, digest }, provider, record }:
+verdict qualified or unqualified; record the { id, path } that qualifies it,
+or null.
+Exit: 0 qualified; 1 unqualified (the reason says what differs: version,
+digest, provider, suite). A binary with the qualified version string but
+different bytes is unqualified (R3.3).`,
     )
     .action(async (binary: string, flags: { manifest?: string; provider?: string; json: boolean }) => {
       emit(

@@ -34,8 +34,8 @@ export function registerRun(program: Command): void {
     .command('run')
     .summary('run an agent against a repository through an adapter, and record what happened')
     .description(
-      'Run one attempt: a git worktree of <target> at a recorded base commit, a constructed environment,\n' +
-        'an intent fsync\'d to the chain before the spawn, the adapter supervised to its deadline, and an\n' +
+      'Run one attempt: a git worktree of <target> at a recorded base commit, a constructed environment, ' +
+        "an intent fsync'd to the chain before the spawn, the adapter supervised to its deadline, and an " +
         'outcome statecraft classifies itself. Records go to $STATECRAFT_HOME (default ~/.statecraft).',
     )
     .enablePositionalOptions()
@@ -61,12 +61,17 @@ export function registerRun(program: Command): void {
       `
 Examples:
   statecraft run ./repo --adapter fixture --prompt 'scenario: refuse'
-  statecraft run ./repo --adapter ./my-adapter --prompt-file task.md --deadline 10m --json
+  statecraft run ./repo --adapter ./my-adapter --prompt-file task.md \\
+      --deadline 10m --json
   statecraft run list ./repo
   statecraft run show ./repo <run-id> --attempt 2
 
-Exit: 0 completed; 1 another outcome (refused, interrupted, failed, cancelled); 2 refused before
-spawn, nothing appended; 3 usage; 4 an i/o error writing records.`,
+JSON: the attempt's account, the value \`run show --json\` prints (runId,
+attempt, outcome, cause, commits, posture, artifacts, ...); a refusal before
+the spawn is { refused: { stage, reason, message, detail } }.
+Exit: 0 completed; 1 another outcome (refused, interrupted, failed,
+cancelled); 2 refused before spawn, nothing appended; 3 usage; 4 an i/o
+error writing records.`,
     )
     .action(async (target: string | undefined, flags: RunFlags) => {
       if (target === undefined) throw new UsageError('name the target repository: statecraft run <target> --adapter <name|path> --prompt <text>');
@@ -133,6 +138,19 @@ spawn, nothing appended; 3 usage; 4 an i/o error writing records.`,
     .description("List every attempt recorded for <target>, read-only from its chain; a broken link refuses (exit 2).")
     .argument('<target>', 'the git repository')
     .option('--json', 'print one JSON document instead of text', false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  statecraft run list ./repo             every attempt: run id, attempt,
+                                         outcome, cost, adapter, qualification
+  statecraft run list ./repo --json
+
+JSON: { target, chain, tornTail, attempts }: each attempt a { runId, attempt,
+state, outcome, cause, refusalCount, cost, timedOut, startedAt, adapter,
+qualification }.
+Exit: 0 listed; 2 refused (a broken chain).`,
+    )
     .action(async (target: string, _flags: { json: boolean }, command: Command) => {
       const answer = await runList({ home: resolveProductHome().path, target });
       emit(answer, wantsJson(command));
@@ -145,6 +163,20 @@ spawn, nothing appended; 3 usage; 4 an i/o error writing records.`,
     .argument('<run>', 'the run id')
     .option('--attempt <n>', 'which attempt of the run')
     .option('--json', 'print one JSON document instead of text', false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  statecraft run list ./repo             find the run id
+  statecraft run show ./repo <run-id>    its latest attempt
+  statecraft run show ./repo <run-id> --attempt 1 --json
+
+JSON: the attempt's account, the value \`run --json\` printed (runId, attempt,
+state, outcome, cause, commits, posture, artifacts, ...), with artifactCheck
+and headIs.
+Exit: 0 completed; 1 another outcome, or none recorded; 2 refused (no such
+run or attempt, a broken chain).`,
+    )
     .action(async (target: string, runId: string, flags: { attempt?: string }, command: Command) => {
       const answer = await runShow({
         home: resolveProductHome().path,
