@@ -1,0 +1,26 @@
+/**
+ * @statecraft/cli — `statecraft`: the thin command line. commander maps argv onto one function
+ * per verb; each returns an Answer (a value and an exit code) rendered as text or, with --json,
+ * as the same value in JSON (R11). Nothing imports this package; its entry is main.ts.
+ *
+ * Modules:
+ * - main.ts                         the entry: registers the verbs, turns errors into messages, JSON documents and exit codes
+ * - answer.ts                       Answer: what every verb returns, and how it is printed
+ * - exit-codes.ts                   0 ok, 1 finding, 2 refused, 3 usage, 4 failed (R11)
+ * - errors.ts                       CliError / UsageError / IoFailure, and their --json documents
+ * - commands/register-*.ts          each verb's commander wiring: options, help text and examples
+ * - commands/qualify.ts             `qualify`: the negative suite against a binary; a record on a full pass (R3, R4)
+ * - commands/qualify-drivers.ts     which suite driver provokes a named adapter (only the CLI knows adapters by name)
+ * - commands/qualifications.ts      `qualifications list | show | check` (R3.4)
+ * - commands/run.ts                 `run`: plan, launch, and the account folded back from the records (R5–R9)
+ * - commands/run-adapters.ts        the adapters `--adapter` knows by name
+ * - commands/run-options.ts         parsing `run`'s options (durations, tokens, prompt sources)
+ * - commands/run-show.ts            `run list` and `run show`, read-only
+ * - commands/env-plan.ts            `env plan`: the constructed environment, managed paths, prerequisites (R10.6)
+ * - commands/doctor.ts              `doctor`: checks the product home and every chain; repairs nothing
+ * - commands/*-render.ts            the human renderings of each verb's value
+ * - render/*                        terminal helpers: the live status line and per-case progress (TTY only)
+ *
+ * What this package does not claim: anything the packages below it do not; it decides nothing.
+ */
+export {};
