@@ -51,6 +51,7 @@ describe('statecraft run drives every fixture scenario to the outcome the superv
     { scenario: 'complete', outcome: 'completed', cause: 'none', exitCode: 0 },
     { scenario: 'no-cost', outcome: 'completed', cause: 'none', exitCode: 0 },
     { scenario: 'under-apply', outcome: 'completed', cause: 'none', exitCode: 0 },
+    { scenario: 'dump-env', outcome: 'completed', cause: 'none', exitCode: 0 },
     { scenario: 'malformed', outcome: 'interrupted', cause: 'stream-malformed', exitCode: 1 },
     { scenario: 'read-failure', outcome: 'interrupted', cause: 'stream-read-failure', exitCode: 1 },
     { scenario: 'no-result', outcome: 'interrupted', cause: 'stream-no-result', exitCode: 1 },
@@ -127,7 +128,7 @@ describe('statecraft run drives every fixture scenario to the outcome the superv
     expect(await processesOfRun(account.runId)).toEqual([]);
   });
 
-  it('a descendant holding stdout after the adapter exits: completed when the namespace ends it, interrupted at the deadline otherwise (R7.4)', async () => {
+  it('a descendant holding stdout after the adapter exits: completed and exit 0 when the namespace ends it, interrupted at the deadline and exit 1 otherwise (R7.4, R11)', async () => {
     const { run, account } = await runScenario('linger', '--deadline', '3s');
     if (account.posture.containment.mechanism === 'pid-namespace') {
       expect(account.outcome).toBe('completed');
@@ -135,13 +136,24 @@ describe('statecraft run drives every fixture scenario to the outcome the superv
     } else {
       expect(account.outcome).toBe('interrupted');
       expect(account.timedOut).toBe(true);
+      expect(run.exitCode).toBe(1);
     }
     expect(await processesOfRun(account.runId)).toEqual([]);
   });
 
-  it('report-cwd proves the adapter ran in the workspace, not in the operator checkout (R7.1, R8.6)', async () => {
-    const { account } = await runScenario('report-cwd');
+  it('a lingering descendant under the process-group fallback is interrupted at the deadline and exits 1 (R7.4, R11)', async () => {
+    const { run, account } = await runScenarioWith({ STATECRAFT_CONTAINMENT: 'process-group' }, 'linger', '--deadline', '3s');
+    expect(account.posture.containment.mechanism).toBe('process-group');
+    expect(account.outcome).toBe('interrupted');
+    expect(account.timedOut).toBe(true);
+    expect(run.exitCode).toBe(1);
+    expect(await processesOfRun(account.runId)).toEqual([]);
+  });
+
+  it('report-cwd proves the adapter ran in the workspace, not in the operator checkout, and exits 0 (R7.1, R8.6, R11)', async () => {
+    const { run, account } = await runScenario('report-cwd');
     expect(account.outcome).toBe('completed');
+    expect(run.exitCode).toBe(0);
     const events = await readKeptEvents(account);
     const { cwd, marker } = progressDetail(events, 'marker') as { cwd: string; marker: string };
     expect(cwd).toBe(account.workspace);

@@ -1,0 +1,66 @@
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProductHome } from './fixtures/sample-repository.js';
+import { runStatecraft, STATECRAFT_BIN } from './fixtures/statecraft-cli.js';
+
+let home: { path: string; remove: () => Promise<void> };
+beforeAll(async () => {
+  home = await createProductHome();
+});
+afterAll(async () => {
+  await home.remove();
+});
+
+const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** Runs statecraft under a pseudo-terminal (util-linux `script`), the way an operator sees it. */
+async function runOnTerminal(...args: string[]) {
+  const command = [process.execPath, STATECRAFT_BIN, ...args].map(quote).join(' ');
+  const answer = await execa('script', ['-qec', command, '/dev/null'], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', STATECRAFT_HOME: home.path, TERM: 'xterm' },
+    extendEnv: false,
+    reject: false,
+    timeout: 60_000,
+  });
+  return { exitCode: answer.exitCode, output: String(answer.stdout) };
+}
+
+const ROWS = [1, 2, 3, 4, 5, 6, 7, 8];
+/** The live line a case shows while it runs, and the line it commits when it ends (render/live-line.ts). */
+const started = (row: number): string => `\r\u001b[2K  …        row ${row}  `;
+const passed = (row: number): string => `\r\u001b[2K  pass     row ${row}  `;
+
+describe('qualify shows each negative-suite case as it starts and ends on a terminal (issue 2 item 8, R11)', () => {
+  it('on a terminal, each row 1..8 is shown while it runs, then committed as a pass, in order, before the final report', async () => {
+    const { exitCode, output } = await runOnTerminal('qualify', '--fixture');
+    expect(exitCode).toBe(0);
+    let cursor = 0;
+    for (const row of ROWS) {
+      const start = output.indexOf(started(row), cursor);
+      expect(start, `row ${row} shown as it starts`).toBeGreaterThanOrEqual(cursor);
+      const end = output.indexOf(passed(row), start);
+      expect(end, `row ${row} committed as a pass after it starts`).toBeGreaterThan(start);
+      cursor = end;
+    }
+    const report = output.indexOf('qualified: every case passed', cursor);
+    expect(report).toBeGreaterThan(cursor);
+  });
+
+  it('with stdout not a terminal, qualify prints the report and no ANSI escape sequence', async () => {
+    const run = await runStatecraft(['qualify', '--fixture'], { home: home.path });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).not.toContain('\u001b[');
+    expect(run.stdout).not.toContain('…        row');
+    for (const row of ROWS) expect(run.stdout).toContain(`pass     row ${row}  `);
+    expect(run.stdout).toContain('qualified: every case passed');
+  });
+
+  it('--json on a terminal prints one JSON document and no control sequence', async () => {
+    const { exitCode, output } = await runOnTerminal('qualify', '--fixture', '--json');
+    expect(exitCode).toBe(0);
+    expect(output).not.toContain('\u001b');
+    const value = JSON.parse(output.replace(/\r\n/g, '\n')) as { passed: boolean; cases: { row: number; status: string }[] };
+    expect(value.passed).toBe(true);
+    expect(value.cases.map((entry) => [entry.row, entry.status])).toEqual(ROWS.map((row) => [row, 'pass']));
+  });
+});
