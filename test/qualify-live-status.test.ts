@@ -1,7 +1,6 @@
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProductHome } from './fixtures/sample-repository.js';
-import { runStatecraft, STATECRAFT_BIN } from './fixtures/statecraft-cli.js';
+import { runStatecraft, runStatecraftOnTerminal } from './fixtures/statecraft-cli.js';
 
 let home: { path: string; remove: () => Promise<void> };
 beforeAll(async () => {
@@ -11,19 +10,8 @@ afterAll(async () => {
   await home.remove();
 });
 
-const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
-
-/** Runs statecraft under a pseudo-terminal (util-linux `script`), the way an operator sees it. */
-async function runOnTerminal(...args: string[]) {
-  const command = [process.execPath, STATECRAFT_BIN, ...args].map(quote).join(' ');
-  const answer = await execa('script', ['-qec', command, '/dev/null'], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', STATECRAFT_HOME: home.path, TERM: 'xterm' },
-    extendEnv: false,
-    reject: false,
-    timeout: 60_000,
-  });
-  return { exitCode: answer.exitCode, output: String(answer.stdout) };
-}
+/** Runs statecraft under a pseudo-terminal, the way an operator sees it. */
+const runOnTerminal = (...args: string[]) => runStatecraftOnTerminal(args, { home: home.path });
 
 const ROWS = [1, 2, 3, 4, 5, 6, 7, 8];
 /** The live line a case shows while it runs, and the line it commits when it ends (render/live-line.ts). */

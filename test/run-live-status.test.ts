@@ -1,7 +1,6 @@
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProductHome, createSampleRepository, type SampleRepository } from './fixtures/sample-repository.js';
-import { STATECRAFT_BIN } from './fixtures/statecraft-cli.js';
+import { runStatecraftOnTerminal } from './fixtures/statecraft-cli.js';
 
 let repository: SampleRepository;
 let home: { path: string; remove: () => Promise<void> };
@@ -14,19 +13,8 @@ afterAll(async () => {
   await home.remove();
 });
 
-const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
-
-/** Runs statecraft under a pseudo-terminal (util-linux `script`), the way an operator sees it. */
-async function runOnTerminal(...args: string[]) {
-  const command = [process.execPath, STATECRAFT_BIN, ...args].map(quote).join(' ');
-  const answer = await execa('script', ['-qec', command, '/dev/null'], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', STATECRAFT_HOME: home.path, TERM: 'xterm' },
-    extendEnv: false,
-    reject: false,
-    timeout: 60_000,
-  });
-  return { exitCode: answer.exitCode, output: String(answer.stdout) };
-}
+/** Runs statecraft under a pseudo-terminal, the way an operator sees it. */
+const runOnTerminal = (...args: string[]) => runStatecraftOnTerminal(args, { home: home.path });
 
 describe('live progress on a terminal (issue 3 item 9)', () => {
   it('a run on a terminal shows a live status line, then the final summary', async () => {
