@@ -1,4 +1,36 @@
 #!/usr/bin/env node
-// One bundle (packages/cli/scripts/bundle.mjs, built by `npm run build`) rather than dist/main.js:
-// loading one file instead of hundreds through the ESM loader halves start-up.
-import "../dist/bundle/statecraft.mjs";
+// Loads the CLI's one bundle (packages/cli/scripts/bundle.mjs, built by `npm run build`) as a
+// classic script with a V8 code cache kept beside it: compiling 1.4 MB of JavaScript was most of
+// every start, and Node 20 has no module compile cache. V8 checks the cache against the source
+// and itself; a cache it rejects (another Node, a rebuilt bundle) is written anew when this run
+// ends, and one that cannot be written is simply not used — it never changes what runs.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import Module, { createRequire } from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+
+const bundle = fileURLToPath(new URL('../dist/bundle/statecraft.cjs', import.meta.url));
+const cacheFile = `${bundle}.v8-cache`;
+
+let cachedData;
+try {
+  cachedData = readFileSync(cacheFile);
+} catch {
+  cachedData = undefined;
+}
+const script = new vm.Script(Module.wrap(readFileSync(bundle, 'utf8')), { filename: bundle, ...(cachedData === undefined ? {} : { cachedData }) });
+if (cachedData === undefined || script.cachedDataRejected === true) {
+  process.once('beforeExit', () => {
+    const partial = `${cacheFile}.${process.pid}`;
+    try {
+      writeFileSync(partial, script.createCachedData());
+      renameSync(partial, cacheFile);
+    } catch {
+      // A read-only install runs without a cache: slower to start, otherwise the same.
+    }
+  });
+}
+const bundleModule = new Module(bundle);
+bundleModule.filename = bundle;
+script.runInThisContext()(bundleModule.exports, createRequire(bundle), bundleModule, bundle, dirname(bundle));

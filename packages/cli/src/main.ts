@@ -55,28 +55,33 @@ registerRun(program);
 registerEnv(program);
 registerDoctor(program);
 
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) {
-    // --help and --version end here with code 0; anything else commander refused is usage, and
-    // commander has said why on stderr. Its options were never parsed, so --json is read from argv.
-    if (error.exitCode !== 0 && argvAsksForJson(process.argv.slice(2))) {
-      const message = error.code === 'commander.help' ? 'a subcommand is needed: the help above lists them' : error.message.replace(/^error: /, '');
-      printJson({ usage: { message } });
+// No top-level await: the bundle is CommonJS, so that bin/statecraft.js can give V8 a code cache.
+async function main(): Promise<void> {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here with code 0; anything else commander refused is usage, and
+      // commander has said why on stderr. Its options were never parsed, so --json is read from argv.
+      if (error.exitCode !== 0 && argvAsksForJson(process.argv.slice(2))) {
+        const message = error.code === 'commander.help' ? 'a subcommand is needed: the help above lists them' : error.message.replace(/^error: /, '');
+        printJson({ usage: { message } });
+      }
+      process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    } else if (error instanceof CliError) {
+      process.stderr.write(`statecraft: ${error.message}\n`);
+      if (error.hint !== undefined) process.stderr.write(`  next: ${error.hint}\n`);
+      if (jsonRequested) printJson(errorDocument(error));
+      process.exitCode = error.exitCode;
+    } else {
+      process.stderr.write(`statecraft: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      if (jsonRequested) printJson(errorDocument(error));
+      process.exitCode = EXIT.failed;
     }
-    process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  } else if (error instanceof CliError) {
-    process.stderr.write(`statecraft: ${error.message}\n`);
-    if (error.hint !== undefined) process.stderr.write(`  next: ${error.hint}\n`);
-    if (jsonRequested) printJson(errorDocument(error));
-    process.exitCode = error.exitCode;
-  } else {
-    process.stderr.write(`statecraft: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    if (jsonRequested) printJson(errorDocument(error));
-    process.exitCode = EXIT.failed;
   }
 }
+
+void main();
 
 /** `--json` among the words before a `--`: how a usage error commander raised honours it. */
 function argvAsksForJson(words: readonly string[]): boolean {

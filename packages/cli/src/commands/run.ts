@@ -1,4 +1,4 @@
-import { checkArtifacts, readWorkspaceFreshness, foldAttempts, type ArtifactCheck, type AttemptAccount } from '@statecraft/acceptance';
+import { checkArtifacts, foldAttempts, type ArtifactCheck, type AttemptAccount } from '@statecraft/acceptance';
 import type { CapabilityToken, ProtocolEvent } from '@statecraft/adapter';
 import { launchAttempt, planRun, type Launch, type LockHolder, type RunFailure, type RunRefusal } from '@statecraft/run';
 import type { Answer } from '../answer.js';
@@ -94,7 +94,10 @@ async function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { cha
   ];
   const [account] = foldAttempts(paths.chain, paths.directory, entries, 'none');
   if (account === undefined) throw new Error('the appended intent did not fold into an account');
-  const value = { ...account, artifactCheck: await checkArtifacts(account.artifacts), headIs: await readWorkspaceFreshness(account), truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock };
+  // The head was read from the run's branch as this attempt concluded, an instant ago: it is that
+  // branch's tip by construction. `run show` reads the branch again, since later it may have moved.
+  const headIs = account.headCommit === 'not-recorded' ? 'not-recorded' : 'current';
+  const value = { ...account, artifactCheck: await checkArtifacts(account.artifacts), headIs, truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock } satisfies RunValue;
   return {
     value,
     exitCode: account.outcome === 'completed' ? EXIT.ok : EXIT.finding,

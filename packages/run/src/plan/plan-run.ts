@@ -80,6 +80,10 @@ export type Planning = { kind: 'planned'; plan: RunPlan } | RunRefusal | RunFail
  * coverage from the working tree (R9), and open the chain (a broken one refuses, R8.4).
  */
 export async function planRun(request: RunRequest): Promise<Planning> {
+  // The PID-namespace probe spawns a process: let it run while the rest is planned (it is
+  // awaited, and its failure surfaces, only once the plan needs it).
+  const containmentChoice = chooseContainment('auto');
+  containmentChoice.catch(() => undefined);
   const resolution = await resolveTarget(request.target);
   if (resolution.kind === 'refused') return refused('plan', 'target', `${resolution.message}; refused before spawn, nothing appended`, resolution);
   const target = resolution.target;
@@ -134,7 +138,7 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   const providerCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
   const labelledProvider = provider ?? (providerCommand === undefined ? undefined : resolveCommandOnPath(providerCommand.command, request.source.PATH));
   const qualification = await labelQualification(request.home, adapter, labelledProvider);
-  const { containment } = await chooseContainment('auto');
+  const { containment } = await containmentChoice;
   return {
     kind: 'planned',
     plan: { request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) }, target, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, retry },
