@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { liveLineFor } from '../render/live-line.js';
 import { RunStatus } from '../render/run-status.js';
 import { run } from './run.js';
-import { resolveAdapterArgument } from './run-adapters.js';
+import { KNOWN_ADAPTERS, resolveAdapterArgument } from './run-adapters.js';
 import { collect, parseDuration, parsePositiveInteger, parseTokens, readPrompt } from './run-options.js';
 import { runList, runShow } from './run-show.js';
 
@@ -42,7 +42,7 @@ export function registerRun(program: Command): void {
     .argument('[target]', 'the git repository to work on')
     .option('--prompt <text>', 'the prompt (sent on the adapter\'s stdin, never in argv)')
     .option('--prompt-file <file>', 'read the prompt from a file')
-    .option('--adapter <name|path>', 'a known adapter (fixture) or the path of an adapter executable')
+    .option('--adapter <name|path>', `a known adapter (${Object.keys(KNOWN_ADAPTERS).join(', ')}) or the path of an adapter executable`)
     .option('--manifest <file>', "the adapter's manifest, when it is not beside the executable")
     .option('--provider <path>', 'the provider executable the adapter should run')
     .option('--spec <id>', 'the spec the run works from (its checks feed command coverage)')
