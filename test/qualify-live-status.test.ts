@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProductHome } from './fixtures/sample-repository.js';
+import { describe, expect, it } from 'vitest';
+import { useTestTargets } from './fixtures/sample-repository.js';
 import { runStatecraft, runStatecraftOnTerminal } from './fixtures/statecraft-cli.js';
 
-let home: { path: string; remove: () => Promise<void> };
-beforeAll(async () => {
-  home = await createProductHome();
-});
-afterAll(async () => {
-  await home.remove();
-});
+const targets = useTestTargets({ sharedRepository: false });
 
 /** Runs statecraft under a pseudo-terminal, the way an operator sees it. */
-const runOnTerminal = (...args: string[]) => runStatecraftOnTerminal(args, { home: home.path });
+const runOnTerminal = (...args: string[]) => runStatecraftOnTerminal(args, { home: targets.home.path });
 
 const ROWS = [1, 2, 3, 4, 5, 6, 7, 8];
 /** The live line a case shows while it runs, and the line it commits when it ends (render/live-line.ts). */
@@ -35,7 +29,7 @@ describe('qualify shows each negative-suite case as it starts and ends on a term
   });
 
   it('with stdout not a terminal, qualify prints the report and no ANSI escape sequence', async () => {
-    const run = await runStatecraft(['qualify', '--fixture'], { home: home.path });
+    const run = await runStatecraft(['qualify', '--fixture'], { home: targets.home.path });
     expect(run.exitCode).toBe(0);
     expect(run.stdout).not.toContain('\u001b[');
     expect(run.stdout).not.toContain('…        row');

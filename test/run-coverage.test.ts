@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProductHome, createSampleRepository, type SampleRepository } from './fixtures/sample-repository.js';
+import { describe, expect, it } from 'vitest';
+import { type SampleRepository, useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 // Issue 5 through the built binary and the fixture adapter (requiresCommands: ["node"]):
@@ -26,24 +26,14 @@ interface Refusal {
   refused: { stage: string; reason: string; message: string; detail: unknown };
 }
 
-let home: { path: string; remove: () => Promise<void> };
-const repositories: SampleRepository[] = [];
-
-beforeAll(async () => {
-  home = await createProductHome();
-});
-afterAll(async () => {
-  for (const repository of repositories) await repository.remove();
-  await home.remove();
-});
+const targets = useTestTargets({ sharedRepository: false });
 
 function spec(commands: readonly string[], prose = 'Do the work.'): string {
   return ['# Spec 004', '', prose, '', '## Verification', '', '```sh', ...commands, '```', ''].join('\n');
 }
 
 async function repositoryWith(files: Record<string, string>): Promise<SampleRepository> {
-  const repository = await createSampleRepository();
-  repositories.push(repository);
+  const repository = await targets.fresh();
   await write(repository, files);
   await repository.git('add', '--all');
   await repository.git('commit', '--quiet', '--allow-empty', '-m', 'spec and declaration');
@@ -60,10 +50,10 @@ async function write(repository: SampleRepository, files: Record<string, string>
 const declaration = (commands: unknown[]) => JSON.stringify({ project: { commands } });
 
 const run = (target: string, ...extra: string[]) =>
-  runStatecraft(['run', target, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', ...extra], { home: home.path });
+  runStatecraft(['run', target, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', ...extra], { home: targets.home.path });
 
 async function attemptCount(target: string): Promise<number> {
-  const list = await runStatecraft(['run', 'list', target, '--json'], { home: home.path });
+  const list = await runStatecraft(['run', 'list', target, '--json'], { home: targets.home.path });
   return parseJson<{ attempts: unknown[] }>(list).attempts.length;
 }
 
@@ -74,7 +64,7 @@ describe('statecraft run compares command coverage at planning (R9.1-R9.3, R4 ca
     const spawnLog = join(repository.path, '..', `${basename(repository.path)}-spawn.log`);
     const answer = await runStatecraft(
       ['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', '--spec', '004', '--pass', 'STATECRAFT_FIXTURE_SPAWN_LOG'],
-      { home: home.path, env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog } },
+      { home: targets.home.path, env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog } },
     );
     expect(answer.exitCode).toBe(2);
     expect(existsSync(spawnLog)).toBe(false);
@@ -89,7 +79,7 @@ describe('statecraft run compares command coverage at planning (R9.1-R9.3, R4 ca
     // The witness works: the same invocation without the spec does start the adapter.
     const control = await runStatecraft(
       ['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', '--pass', 'STATECRAFT_FIXTURE_SPAWN_LOG'],
-      { home: home.path, env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog } },
+      { home: targets.home.path, env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog } },
     );
     expect(control.exitCode).toBe(0);
     expect(existsSync(spawnLog)).toBe(true);
@@ -152,7 +142,7 @@ describe('statecraft run compares command coverage at planning (R9.1-R9.3, R4 ca
   it('shows the coverage and both limits in run show', async () => {
     const repository = await repositoryWith({ 'specs/004.md': spec(['node --test', 'a | b']) });
     const account = parseJson<Account>(await run(repository.path, '--spec', '004'));
-    const shown = await runStatecraft(['run', 'show', repository.path, account.runId], { home: home.path });
+    const shown = await runStatecraft(['run', 'show', repository.path, account.runId], { home: targets.home.path });
     expect(shown.stdout).toContain('coverage: partial — spec 004 (specs/004.md)');
     expect(shown.stdout).toContain('not checked: `a | b`');
     expect(shown.stdout).toContain(account.posture.coverage.limits[0]);
@@ -195,7 +185,7 @@ describe('statecraft run --spec without a prompt (issue 5, item 2)', () => {
     const { readFile } = await import('node:fs/promises');
     const text = spec(['node --test']);
     const repository = await repositoryWith({ 'specs/004.md': text });
-    const answer = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--spec', '004', '--json'], { home: home.path });
+    const answer = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--spec', '004', '--json'], { home: targets.home.path });
     const account = parseJson<Account & { artifacts: { prompt: { path: string } } }>(answer);
     expect(account.posture.coverage.verdict).toBe('direct');
     expect(await readFile(account.artifacts.prompt.path, 'utf8')).toBe(text);

@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { progressDetail, readKeptEvents } from './fixtures/attempt-stream.js';
 import { createCustomAdapter } from './fixtures/custom-adapter.js';
-import { createProductHome, createSampleRepository, type SampleRepository } from './fixtures/sample-repository.js';
+import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 interface PlacedName {
@@ -20,17 +20,7 @@ interface Account {
   artifacts: { stream: { path: string } | 'not-recorded' };
 }
 
-let repository: SampleRepository;
-let home: { path: string; remove: () => Promise<void> };
-
-beforeAll(async () => {
-  repository = await createSampleRepository();
-  home = await createProductHome();
-});
-afterAll(async () => {
-  await repository.remove();
-  await home.remove();
-});
+const targets = useTestTargets();
 
 /** Credentials planted in the supervisor's own environment: none may reach the child (R5.1, R5.2). */
 const PLANTED = {
@@ -42,7 +32,7 @@ const PLANTED = {
 };
 
 async function dumpEnvironment(adapter: string, env: Record<string, string>, ...extra: string[]) {
-  const run = await runStatecraft(['run', repository.path, '--adapter', adapter, '--prompt', 'scenario: dump-env', '--json', ...extra], { home: home.path, env });
+  const run = await runStatecraft(['run', targets.repository.path, '--adapter', adapter, '--prompt', 'scenario: dump-env', '--json', ...extra], { home: targets.home.path, env });
   const account = parseJson<Account>(run);
   const events = await readKeptEvents(account);
   const received = progressDetail(events, 'env')['env'] as Record<string, string>;
@@ -70,7 +60,7 @@ describe('the child environment is constructed from an allowlist and recorded co
     const temporary = received['TMPDIR'] ?? '';
     expect(temporary).not.toBe('');
     expect(temporary.startsWith(account.workspace)).toBe(false);
-    expect(temporary.startsWith(home.path)).toBe(false);
+    expect(temporary.startsWith(targets.home.path)).toBe(false);
     await expect(stat(temporary)).rejects.toThrow();
   });
 
@@ -120,17 +110,17 @@ describe('the child environment is constructed from an allowlist and recorded co
   });
 
   it('an operator request to pass GITHUB_TOKEN is refused on construction: exit 2, nothing appended (R5.2)', async () => {
-    const fresh = await createSampleRepository();
+    const fresh = await targets.fresh();
     try {
       const run = await runStatecraft(['run', fresh.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--pass', 'GITHUB_TOKEN', '--json'], {
-        home: home.path,
+        home: targets.home.path,
         env: PLANTED,
       });
       expect(run.exitCode).toBe(2);
       const answer = parseJson<{ refused: { reason: string; message: string; detail: { refusals: { name: string; family: string }[] } } }>(run);
       expect(answer.refused.reason).toBe('environment');
       expect(answer.refused.detail.refusals).toEqual([expect.objectContaining({ name: 'GITHUB_TOKEN', family: 'github' })]);
-      const list = parseJson<{ attempts: unknown[] }>(await runStatecraft(['run', 'list', fresh.path, '--json'], { home: home.path }));
+      const list = parseJson<{ attempts: unknown[] }>(await runStatecraft(['run', 'list', fresh.path, '--json'], { home: targets.home.path }));
       expect(list.attempts).toEqual([]);
     } finally {
       await fresh.remove();
@@ -140,7 +130,7 @@ describe('the child environment is constructed from an allowlist and recorded co
   it("a manifest asking for a credential family (AWS_*) is refused before spawn, naming it (R5.2)", async () => {
     const adapter = await createCustomAdapter({ environment: { pass: [{ name: 'AWS_SESSION_TOKEN', secret: true, why: 'deploys' }] } });
     try {
-      const run = await runStatecraft(['run', repository.path, '--adapter', adapter.executable, '--prompt', 'scenario: complete'], { home: home.path, env: PLANTED });
+      const run = await runStatecraft(['run', targets.repository.path, '--adapter', adapter.executable, '--prompt', 'scenario: complete'], { home: targets.home.path, env: PLANTED });
       expect(run.exitCode).toBe(2);
       expect(run.stderr).toContain('AWS_SESSION_TOKEN');
       expect(run.stderr).toContain("adapter's manifest");
@@ -152,17 +142,17 @@ describe('the child environment is constructed from an allowlist and recorded co
 
 describe('the operator checkout is never modified (R8.6)', () => {
   it('git status and HEAD of the operator checkout are the same before and after a run', async () => {
-    const statusBefore = await repository.git('status', '--porcelain', '--untracked-files=all');
-    const headBefore = await repository.git('rev-parse', 'HEAD');
-    const branchBefore = await repository.git('symbolic-ref', 'HEAD');
-    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: report-cwd', '--json'], { home: home.path });
+    const statusBefore = await targets.repository.git('status', '--porcelain', '--untracked-files=all');
+    const headBefore = await targets.repository.git('rev-parse', 'HEAD');
+    const branchBefore = await targets.repository.git('symbolic-ref', 'HEAD');
+    const run = await runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: report-cwd', '--json'], { home: targets.home.path });
     expect(run.exitCode).toBe(0);
-    expect(await repository.git('status', '--porcelain', '--untracked-files=all')).toBe(statusBefore);
-    expect(await repository.git('rev-parse', 'HEAD')).toBe(headBefore);
-    expect(await repository.git('symbolic-ref', 'HEAD')).toBe(branchBefore);
+    expect(await targets.repository.git('status', '--porcelain', '--untracked-files=all')).toBe(statusBefore);
+    expect(await targets.repository.git('rev-parse', 'HEAD')).toBe(headBefore);
+    expect(await targets.repository.git('symbolic-ref', 'HEAD')).toBe(branchBefore);
     const account = parseJson<Account>(run);
     // The records are in the product home, never in the target (R8.4).
-    expect(account.records.chain.startsWith(home.path)).toBe(true);
-    expect(account.workspace.startsWith(join(repository.path, '.statecraft', 'state'))).toBe(true);
+    expect(account.records.chain.startsWith(targets.home.path)).toBe(true);
+    expect(account.workspace.startsWith(join(targets.repository.path, '.statecraft', 'state'))).toBe(true);
   });
 });

@@ -1,24 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProductHome, createSampleRepository, type SampleRepository } from './fixtures/sample-repository.js';
+import { describe, expect, it } from 'vitest';
+import { useTestTargets } from './fixtures/sample-repository.js';
 import { runStatecraftOnTerminal } from './fixtures/statecraft-cli.js';
 
-let repository: SampleRepository;
-let home: { path: string; remove: () => Promise<void> };
-beforeAll(async () => {
-  repository = await createSampleRepository();
-  home = await createProductHome();
-});
-afterAll(async () => {
-  await repository.remove();
-  await home.remove();
-});
+const targets = useTestTargets();
 
 /** Runs statecraft under a pseudo-terminal, the way an operator sees it. */
-const runOnTerminal = (...args: string[]) => runStatecraftOnTerminal(args, { home: home.path });
+const runOnTerminal = (...args: string[]) => runStatecraftOnTerminal(args, { home: targets.home.path });
 
 describe('live progress on a terminal (issue 3 item 9)', () => {
   it('a run on a terminal shows a live status line, then the final summary', async () => {
-    const { exitCode, output } = await runOnTerminal('run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: refuse');
+    const { exitCode, output } = await runOnTerminal('run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: refuse');
     expect(exitCode).toBe(1);
     expect(output).toContain('\r\u001b[2K');
     expect(output).toMatch(/attempt 1 · \d+s \/ 30m · \d+ events? · 1 tool use · 1 refusal · cost \$0\.0125/);
@@ -27,7 +18,7 @@ describe('live progress on a terminal (issue 3 item 9)', () => {
   });
 
   it('--json on a terminal prints one JSON document and no control sequence', async () => {
-    const { output } = await runOnTerminal('run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json');
+    const { output } = await runOnTerminal('run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json');
     expect(output).not.toContain('\u001b');
     expect(JSON.parse(output.replace(/\r\n/g, '\n'))).toMatchObject({ outcome: 'completed' });
   });

@@ -1,8 +1,8 @@
 import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAlive } from './fixtures/attempt-stream.js';
-import { createProductHome, createSampleRepository, type SampleRepository } from './fixtures/sample-repository.js';
+import { type SampleRepository, useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft-cli.js';
 
 interface Account {
@@ -20,31 +20,21 @@ interface List {
   attempts: { runId: string; attempt: number; state: string; outcome: string }[];
 }
 
-let home: { path: string; remove: () => Promise<void> };
-const repositories: SampleRepository[] = [];
-
-beforeAll(async () => {
-  home = await createProductHome();
-});
-afterAll(async () => {
-  for (const repository of repositories) await repository.remove();
-  await home.remove();
-});
+const targets = useTestTargets({ sharedRepository: false });
 
 async function freshRepository(): Promise<SampleRepository> {
-  const repository = await createSampleRepository();
-  repositories.push(repository);
+  const repository = await targets.fresh();
   return repository;
 }
 
 const run = (target: string, scenario: string, ...extra: string[]) =>
-  runStatecraft(['run', target, '--adapter', 'fixture', '--prompt', `scenario: ${scenario}`, '--json', ...extra], { home: home.path });
+  runStatecraft(['run', target, '--adapter', 'fixture', '--prompt', `scenario: ${scenario}`, '--json', ...extra], { home: targets.home.path });
 
 /** Waits until the chain holds an intent with no outcome: the supervisor has spawned. */
 async function waitForIntent(target: string): Promise<List['attempts'][number]> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const list = await runStatecraft(['run', 'list', target, '--json'], { home: home.path });
+    const list = await runStatecraft(['run', 'list', target, '--json'], { home: targets.home.path });
     if (list.exitCode === 0) {
       const running = parseJson<List>(list).attempts.find((attempt) => attempt.state === 'running');
       if (running !== undefined) return running;
@@ -95,7 +85,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const target = await freshRepository();
     const first = await run(target.path, 'refuse');
     const account = parseJson<Account>(first);
-    const shown = await runStatecraft(['run', 'show', target.path, account.runId, '--json'], { home: home.path });
+    const shown = await runStatecraft(['run', 'show', target.path, account.runId, '--json'], { home: targets.home.path });
     expect(shown.exitCode).toBe(1);
     const expected: Record<string, unknown> = parseJson(first);
     // What opening the chain found is about that run's opening, not about the attempt.
@@ -106,7 +96,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
 
   it('a second run while an attempt is live is refused naming the live one; nothing is appended (R8.5)', async () => {
     const target = await freshRepository();
-    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '20s', '--json'], { home: home.path });
+    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '20s', '--json'], { home: targets.home.path });
     const live = await waitForIntent(target.path);
     const second = await run(target.path, 'complete');
     expect(second.exitCode).toBe(2);
@@ -119,30 +109,30 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     // The operator's interrupt is `cancelled`, an outcome the adapter never produces (R8.1).
     expect(cancelled.outcome).toBe('cancelled');
     expect(ended.exitCode).toBe(1);
-    const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: home.path }));
+    const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: targets.home.path }));
     expect(list.attempts).toEqual([expect.objectContaining({ runId: live.runId, state: 'concluded', outcome: 'cancelled' })]);
   });
 
   it('kill -9 of the supervisor during hang leaves a dangling intent that run show and doctor report; a later run still appends', async () => {
     const target = await freshRepository();
-    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], { home: home.path });
+    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], { home: targets.home.path });
     const live = await waitForIntent(target.path);
     await waitForProcessesOfRun(live.runId);
     hung.kill('SIGKILL');
     await hung;
     expect(await isAlive(hung.pid ?? 0)).toBe(false);
     // A supervisor killed with -9 cannot kill its child: doctor names what is left, and kills nothing.
-    const withOrphans = parseJson<{ findings: { kind: string; message: string }[] }>(await runStatecraft(['doctor', '--json'], { home: home.path }));
+    const withOrphans = parseJson<{ findings: { kind: string; message: string }[] }>(await runStatecraft(['doctor', '--json'], { home: targets.home.path }));
     expect(withOrphans.findings).toContainEqual(expect.objectContaining({ kind: 'orphaned-processes', message: expect.stringContaining(live.runId) as unknown }));
     await killProcessesOfRun(live.runId);
 
-    const shown = await runStatecraft(['run', 'show', target.path, live.runId, '--json'], { home: home.path });
+    const shown = await runStatecraft(['run', 'show', target.path, live.runId, '--json'], { home: targets.home.path });
     expect(shown.exitCode).toBe(1);
     const dangling = parseJson<Account>(shown);
     expect(dangling).toMatchObject({ state: 'dangling', outcome: 'not-recorded', refusalCount: 'not-recorded', headCommit: 'not-recorded' });
     expect(dangling.records.outcome).toBe('not-recorded');
 
-    const doctor = await runStatecraft(['doctor', '--json'], { home: home.path });
+    const doctor = await runStatecraft(['doctor', '--json'], { home: targets.home.path });
     expect(doctor.exitCode).toBe(1);
     const findings = parseJson<{ findings: { kind: string; message: string }[] }>(doctor).findings;
     expect(findings).toContainEqual(expect.objectContaining({ kind: 'dangling-intent', message: expect.stringContaining(live.runId) as unknown }));
@@ -151,7 +141,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
 
     const later = await run(target.path, 'complete');
     expect(later.exitCode).toBe(0);
-    const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: home.path }));
+    const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: targets.home.path }));
     expect(list.attempts.map((attempt) => attempt.state)).toEqual(['dangling', 'concluded']);
   });
 
@@ -164,7 +154,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const forged = text.replace('"outcome":"refused","cause":"none","refusalCount":1', '"outcome":"completed","cause":"none","refusalCount":0');
     expect(forged).not.toBe(text);
     await writeFile(chain, forged);
-    const list = await runStatecraft(['run', 'list', target.path], { home: home.path });
+    const list = await runStatecraft(['run', 'list', target.path], { home: targets.home.path });
     expect(list.exitCode).toBe(2);
     expect(list.stderr).toContain('line 2');
     expect(list.stderr).toContain('repeated summary field disagrees');
@@ -180,7 +170,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const at = bytes.indexOf(Buffer.from(`"runId":"${first.runId}"`)) + '"runId":"'.length;
     bytes[at] = bytes[at] === 0x31 ? 0x32 : 0x31;
     await writeFile(chain, bytes);
-    const list = await runStatecraft(['run', 'list', target.path], { home: home.path });
+    const list = await runStatecraft(['run', 'list', target.path], { home: targets.home.path });
     expect(list.exitCode).toBe(2);
     expect(list.stderr).toContain('line 1');
     expect(list.stderr).toContain('broken link');
@@ -195,7 +185,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const first = parseJson<Account>(await run(target.path, 'complete'));
     const before = await readFile(first.records.chain);
     await appendFile(first.records.chain, '{"prev":"torn');
-    const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: home.path }));
+    const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: targets.home.path }));
     expect(list.tornTail).toMatchObject({ bytes: 13 });
     const second = await run(target.path, 'complete');
     expect(second.exitCode).toBe(0);
@@ -203,7 +193,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const after = await readFile(first.records.chain);
     expect(after.subarray(0, before.length)).toEqual(before);
     expect(after.includes(Buffer.from('"prev":"torn'))).toBe(false);
-    const relisted = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: home.path }));
+    const relisted = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: targets.home.path }));
     expect(relisted.tornTail).toBe('none');
     expect(relisted.attempts).toHaveLength(2);
   });
@@ -235,7 +225,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
 
   it('output carries no ANSI control sequence when stdout is not a terminal (issue 3 item 9)', async () => {
     const target = await freshRepository();
-    const human = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete'], { home: home.path });
+    const human = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete'], { home: targets.home.path });
     expect(human.exitCode).toBe(0);
     expect(human.stdout).toContain('completed');
     expect(human.stdout).not.toContain('\u001b');
@@ -252,7 +242,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const spawnLog = join(targetDirectory, 'spawn.log');
     const failed = await runStatecraft(
       ['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--pass', 'STATECRAFT_FIXTURE_SPAWN_LOG', '--json'],
-      { home: home.path, env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog } },
+      { home: targets.home.path, env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog } },
     );
     expect(failed.exitCode).toBe(4);
     const answer = parseJson<{ failed: { stage: string; path: string; spawned: boolean } }>(failed);
@@ -265,7 +255,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     await rm(join(targetDirectory, 'attempts'));
     await rename(join(targetDirectory, 'attempts-moved'), join(targetDirectory, 'attempts'));
     const ran = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--pass', 'STATECRAFT_FIXTURE_SPAWN_LOG'], {
-      home: home.path,
+      home: targets.home.path,
       env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog },
     });
     expect(ran.exitCode).toBe(0);
@@ -277,7 +267,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const first = parseJson<Account & { artifactCheck: Record<string, string>; artifacts: { result: { path: string } } }>(await run(target.path, 'refuse'));
     expect(first.artifactCheck).toEqual({ request: 'verified', prompt: 'verified', stream: 'verified', stderr: 'verified', result: 'verified' });
     await appendFile(first.artifacts.result.path, ' ');
-    const shown = parseJson<{ artifactCheck: Record<string, string> }>(await runStatecraft(['run', 'show', target.path, first.runId, '--json'], { home: home.path }));
+    const shown = parseJson<{ artifactCheck: Record<string, string> }>(await runStatecraft(['run', 'show', target.path, first.runId, '--json'], { home: targets.home.path }));
     expect(shown.artifactCheck).toMatchObject({ result: 'altered', request: 'verified' });
   });
 
@@ -286,7 +276,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const first = parseJson<Account & { headIs: string }>(await run(target.path, 'complete'));
     expect(first.headIs).toBe('current');
     await target.git('-C', first.workspace, 'commit', '--quiet', '--allow-empty', '-m', 'a later commit on the run branch');
-    const shown = parseJson<{ headIs: string; headCommit: string }>(await runStatecraft(['run', 'show', target.path, first.runId, '--json'], { home: home.path }));
+    const shown = parseJson<{ headIs: string; headCommit: string }>(await runStatecraft(['run', 'show', target.path, first.runId, '--json'], { home: targets.home.path }));
     expect(shown).toMatchObject({ headIs: 'stale', headCommit: first.headCommit });
   });
 
@@ -296,7 +286,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const retry = await run(target.path, 'complete', '--retry', unknown);
     expect(retry.exitCode).toBe(2);
     expect(parseJson<{ refused: { reason: string; message: string } }>(retry).refused).toMatchObject({ reason: 'unknown-run', message: expect.stringContaining(unknown) as unknown });
-    const shown = await runStatecraft(['run', 'show', target.path, unknown], { home: home.path });
+    const shown = await runStatecraft(['run', 'show', target.path, unknown], { home: targets.home.path });
     expect(shown.exitCode).toBe(2);
     expect(shown.stderr).toContain(unknown);
   });

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isAlive, progressDetail, readKeptEvents } from './fixtures/attempt-stream.js';
-import { createProductHome, createSampleRepository, type SampleRepository } from './fixtures/sample-repository.js';
+import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 interface Account {
@@ -25,24 +25,14 @@ interface Account {
   artifacts: { stream: { path: string } | 'not-recorded' };
 }
 
-let repository: SampleRepository;
-let home: { path: string; remove: () => Promise<void> };
-
-beforeAll(async () => {
-  repository = await createSampleRepository();
-  home = await createProductHome();
-});
-afterAll(async () => {
-  await repository.remove();
-  await home.remove();
-});
+const targets = useTestTargets();
 
 async function runScenario(scenario: string, ...extra: string[]) {
   return runScenarioWith({}, scenario, ...extra);
 }
 
 async function runScenarioWith(env: Record<string, string>, scenario: string, ...extra: string[]) {
-  const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', `scenario: ${scenario}`, '--json', ...extra], { home: home.path, env });
+  const run = await runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', `scenario: ${scenario}`, '--json', ...extra], { home: targets.home.path, env });
   return { run, account: parseJson<Account>(run) };
 }
 
@@ -157,10 +147,10 @@ describe('statecraft run drives every fixture scenario to the outcome the superv
     const events = await readKeptEvents(account);
     const { cwd, marker } = progressDetail(events, 'marker') as { cwd: string; marker: string };
     expect(cwd).toBe(account.workspace);
-    expect(account.workspace).not.toBe(repository.path);
-    expect(account.workspace.startsWith(join(repository.path, '.statecraft', 'state') + '/')).toBe(true);
+    expect(account.workspace).not.toBe(targets.repository.path);
+    expect(account.workspace.startsWith(join(targets.repository.path, '.statecraft', 'state') + '/')).toBe(true);
     expect(existsSync(join(account.workspace, marker))).toBe(true);
-    expect(existsSync(join(repository.path, marker))).toBe(false);
+    expect(existsSync(join(targets.repository.path, marker))).toBe(false);
   });
 });
 
