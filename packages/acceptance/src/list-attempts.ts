@@ -25,22 +25,6 @@ export interface AttemptList {
   attempts: AttemptSummary[];
 }
 
-export function summarizeAttempt(account: AttemptAccount): AttemptSummary {
-  return {
-    runId: account.runId,
-    attempt: account.attempt,
-    state: account.state,
-    outcome: account.outcome,
-    cause: account.cause,
-    refusalCount: account.refusalCount,
-    cost: account.cost,
-    timedOut: account.timedOut,
-    startedAt: account.startedAt,
-    adapter: `${account.posture.adapter.name} ${account.posture.adapter.version}`,
-    qualification: account.posture.qualification.verdict,
-  };
-}
-
 /**
  * One summary per attempt from summary-read records (R8.3): an intent with no outcome is
  * `dangling` (or `running` while its supervisor holds the lock), never completed.
