@@ -2,28 +2,14 @@
 // repository's reference record (qualification/records/), replacing the previous fixture record. Run
 // after `tsc -b`, whenever the fixture adapter or the suite changes (a test says when it is stale):
 //   node packages/adapter/scripts/record-reference-qualification.mjs
-import { copyFile, mkdtemp, readdir, rm, unlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fixtureAdapterPath, fixtureDriver, runNegativeSuite, writeQualificationRecord } from '../dist/index.js';
-
-const recordsDir = fileURLToPath(new URL('../../../qualification/records/', import.meta.url));
+import { fixtureAdapterPath, fixtureDriver, keepReferenceRecord, runNegativeSuite } from '../dist/index.js';
 
 const answer = await runNegativeSuite({ executable: fixtureAdapterPath(), driver: fixtureDriver });
 if (answer.kind !== 'ran') throw new Error(answer.message);
-const home = await mkdtemp(join(tmpdir(), 'statecraft-reference-'));
-try {
-  const written = await writeQualificationRecord(home, answer.report);
-  if (written.kind !== 'written') {
-    process.stderr.write(`the fixture did not pass: ${written.message}\n`);
-    process.exit(1);
-  }
-  for (const name of await readdir(recordsDir).catch(() => [])) {
-    if (name.startsWith('fixture-')) await unlink(join(recordsDir, name));
-  }
-  await copyFile(written.path, join(recordsDir, `${written.record.id}.json`));
-  process.stdout.write(`${join(recordsDir, `${written.record.id}.json`)}\n`);
-} finally {
-  await rm(home, { recursive: true, force: true });
+const kept = await keepReferenceRecord(answer.report, fileURLToPath(new URL('../../../qualification/records/', import.meta.url)));
+if (kept.kind !== 'kept') {
+  process.stderr.write(`the fixture did not pass: ${kept.message}\n`);
+  process.exit(1);
 }
+process.stdout.write(`${kept.path}\n`);
