@@ -57,16 +57,23 @@ async function processesOfRun(runId: string): Promise<number[]> {
 }
 
 /**
- * Waits until the adapter and the descendant it starts are alive: the intent is durable before
- * the spawn (R8.4), so a kill timed on the intent alone could land before any child exists.
+ * Waits until the hung adapter has written all it will write — its progress event naming the
+ * descendant it started has reached the kept stream. The intent is durable before the spawn
+ * (R8.4), so a kill timed on the intent alone could land before any child exists; and an adapter
+ * still writing when its supervisor dies meets a closed pipe and ends, leaving nothing to report.
  */
-async function waitForProcessesOfRun(runId: string): Promise<void> {
+async function waitForHungAdapter(runId: string): Promise<void> {
+  const { readdir } = await import('node:fs/promises');
+  const targetsDir = join(targets.home.path, 'targets');
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    if ((await processesOfRun(runId)).length >= 2) return;
+    for (const key of await readdir(targetsDir).catch(() => [])) {
+      const stream = await readFile(join(targetsDir, key, 'attempts', runId, '1', 'stream.ndjson'), 'utf8').catch(() => '');
+      if (stream.includes('"descendantPid"')) return;
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`no adapter process of run ${runId} appeared within 30 s`);
+  throw new Error(`the hung adapter of run ${runId} did not report its descendant within 30 s`);
 }
 
 /** Kills every living process whose environment carries this run id (what a dead supervisor left). */
@@ -117,7 +124,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const target = await freshRepository();
     const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], { home: targets.home.path });
     const live = await waitForIntent(target.path);
-    await waitForProcessesOfRun(live.runId);
+    await waitForHungAdapter(live.runId);
     hung.kill('SIGKILL');
     await hung;
     expect(await isAlive(hung.pid ?? 0)).toBe(false);
