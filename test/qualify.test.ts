@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 // private product home per test.
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
-const statecraft = join(repository, 'packages/cli/bin/statecraft.js');
+const statecraft = join(repository, 'packages/cli/bin/statecraft.cjs');
 const fixture = join(repository, 'packages/adapter/fixture/statecraft-fixture-adapter');
 
 interface Ran {

@@ -61,15 +61,17 @@ async function processesOfRun(runId: string): Promise<number[]> {
  * descendant it started has reached the kept stream. The intent is durable before the spawn
  * (R8.4), so a kill timed on the intent alone could land before any child exists; and an adapter
  * still writing when its supervisor dies meets a closed pipe and ends, leaving nothing to report.
+ * Answers the kept stream's path.
  */
-async function waitForHungAdapter(runId: string): Promise<void> {
+async function waitForHungAdapter(runId: string): Promise<string> {
   const { readdir } = await import('node:fs/promises');
   const targetsDir = join(targets.home.path, 'targets');
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     for (const key of await readdir(targetsDir).catch(() => [])) {
-      const stream = await readFile(join(targetsDir, key, 'attempts', runId, '1', 'stream.ndjson'), 'utf8').catch(() => '');
-      if (stream.includes('"descendantPid"')) return;
+      const path = join(targetsDir, key, 'attempts', runId, '1', 'stream.ndjson');
+      const stream = await readFile(path, 'utf8').catch(() => '');
+      if (stream.includes('"descendantPid"')) return path;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -150,6 +152,20 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(later.exitCode).toBe(0);
     const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: targets.home.path }));
     expect(list.attempts.map((attempt) => attempt.state)).toEqual(['dangling', 'concluded']);
+  });
+
+  it('bytes added to the kept stream while the attempt runs are never sealed into the chain: the stream reads as altered (R8.4)', async () => {
+    const target = await freshRepository();
+    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '3s', '--json'], { home: targets.home.path });
+    const live = await waitForIntent(target.path);
+    const streamFile = await waitForHungAdapter(live.runId);
+    await appendFile(streamFile, '{"kind":"result","forged":true}\n');
+    const ended = await hung;
+    const account = parseJson<Account & { artifactCheck: Record<string, string> }>({ exitCode: ended.exitCode ?? -1, stdout: String(ended.stdout), stderr: String(ended.stderr) });
+    // The chain holds the digest of what the supervisor read from the pipe, not of the file at the end.
+    expect(account).toMatchObject({ outcome: 'interrupted', artifactCheck: { stream: 'altered', stderr: 'verified', request: 'verified', result: 'verified' } });
+    const shown = parseJson<{ artifactCheck: Record<string, string> }>(await runStatecraft(['run', 'show', target.path, live.runId, '--json'], { home: targets.home.path }));
+    expect(shown.artifactCheck.stream).toBe('altered');
   });
 
   it('an edit to the last record that its own body contradicts makes run list refuse, as run show does (R8.4)', async () => {
@@ -285,6 +301,25 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     await target.git('-C', first.workspace, 'commit', '--quiet', '--allow-empty', '-m', 'a later commit on the run branch');
     const shown = parseJson<{ headIs: string; headCommit: string }>(await runStatecraft(['run', 'show', target.path, first.runId, '--json'], { home: targets.home.path }));
     expect(shown).toMatchObject({ headIs: 'stale', headCommit: first.headCommit });
+  });
+
+  it('--base names the commit the workspace starts from; a revision that names none is refused before anything is appended (R8.6)', async () => {
+    const target = await freshRepository();
+    const first = await target.git('rev-parse', 'HEAD');
+    await writeFile(join(target.path, 'later.txt'), 'later\n');
+    await target.git('add', 'later.txt');
+    await target.git('commit', '--quiet', '-m', 'a later commit');
+    const based = parseJson<Account & { baseCommit: string }>(await run(target.path, 'complete', '--base', 'HEAD~1'));
+    expect(based.baseCommit).toBe(first);
+    expect(await target.git('-C', based.workspace, 'rev-parse', 'HEAD')).toBe(first);
+    const refused = await run(target.path, 'complete', '--base', 'no-such-revision');
+    expect(refused.exitCode).toBe(2);
+    expect(parseJson<{ refused: { reason: string; message: string } }>(refused).refused).toMatchObject({
+      reason: 'base-commit',
+      message: expect.stringContaining('revision no-such-revision does not name a commit') as unknown,
+    });
+    const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: targets.home.path }));
+    expect(list.attempts).toHaveLength(1);
   });
 
   it('a retry of a run the target has no record of, or showing one, is refused (exit 2) naming it', async () => {

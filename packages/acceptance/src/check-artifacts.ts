@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { hashFile } from '@statecraft/adapter';
 import type { Artifact } from '@statecraft/run';
 import type { AttemptAccount } from './attempt-account.js';
 
@@ -22,15 +21,7 @@ export async function checkArtifacts(artifacts: AttemptAccount['artifacts']): Pr
 
 async function checkOne(artifact: Artifact | 'not-recorded'): Promise<ArtifactState> {
   if (artifact === 'not-recorded') return 'not-recorded';
-  const hash = createHash('sha256');
-  let bytes = 0;
-  try {
-    for await (const chunk of createReadStream(artifact.path)) {
-      hash.update(chunk as Buffer);
-      bytes += (chunk as Buffer).length;
-    }
-  } catch {
-    return 'missing';
-  }
-  return bytes === artifact.bytes && hash.digest('hex') === artifact.sha256 ? 'verified' : 'altered';
+  const found = await hashFile(artifact.path).catch(() => undefined);
+  if (found === undefined) return 'missing';
+  return found.bytes === artifact.bytes && found.sha256 === artifact.sha256 ? 'verified' : 'altered';
 }

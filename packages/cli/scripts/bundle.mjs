@@ -1,5 +1,5 @@
 // Bundles the `statecraft` CLI into ONE CommonJS file (dist/bundle/statecraft.cjs), which
-// bin/statecraft.js compiles with a V8 code cache: start-up then reads one script instead of
+// bin/statecraft.cjs compiles with a V8 code cache: start-up then reads one script instead of
 // walking hundreds of small ESM files through Node's loader (zod, execa, commander and the
 // @statecraft/* packages), and skips most of compiling it.
 // Run after `tsc -b` (root `npm run build`): the bundle is made from the tsc output
@@ -25,7 +25,7 @@ await build({
   bundle: true,
   platform: 'node',
   // CommonJS, not ESM: only a classic script can be compiled with V8 cached data on Node 20
-  // (bin/statecraft.js), which saves most of the bundle's compile time at every start.
+  // (bin/statecraft.cjs), which saves most of the bundle's compile time at every start.
   format: 'cjs',
   target: 'node20',
   // The provider's own package (huge, with a native binary) is never inlined: it is only
@@ -57,7 +57,7 @@ async function primeCodeCache() {
     git('init', '--quiet');
     git('commit', '--quiet', '--allow-empty', '-m', 'prime');
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, STATECRAFT_HOME: join(scratch, 'home') };
-    const bin = join(packageRoot, 'bin', 'statecraft.js');
+    const bin = join(packageRoot, 'bin', 'statecraft.cjs');
     execFileSync(process.execPath, [bin, 'run', repository, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { env, stdio: 'ignore' });
   } catch (error) {
     // Not fatal: without a primed cache the first start writes one (for whatever it ran).

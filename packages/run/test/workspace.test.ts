@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { prepareWorkspace, resolveBaseCommit, resolveTarget, type ResolvedTarget } from '@statecraft/run';
+import { prepareWorkspace, resolveTarget, type ResolvedTarget } from '@statecraft/run';
 import { createSampleRepository, type SampleRepository } from '../../../test/fixtures/sample-repository.js';
 
 let repository: SampleRepository;
@@ -16,10 +16,11 @@ afterEach(async () => {
   await repository.remove();
 });
 
-async function base(): Promise<string> {
-  const resolved = await resolveBaseCommit(repository.path, 'HEAD');
-  if (resolved.kind !== 'resolved') throw new Error(resolved.message);
-  return resolved.commit;
+async function base(revision = 'HEAD'): Promise<string> {
+  const resolution = await resolveTarget(repository.path, revision);
+  if (resolution.kind !== 'resolved') throw new Error(resolution.message);
+  if (resolution.base === 'not-asked' || resolution.base.kind === 'refused') throw new Error(`no base for ${revision}`);
+  return resolution.base.commit;
 }
 
 describe('the workspace is an isolated git worktree at a recorded base commit (R8.6)', () => {
@@ -56,6 +57,20 @@ describe('the workspace is an isolated git worktree at a recorded base commit (R
     expect(prepared).toMatchObject({ kind: 'refused', reason: 'foreign-directory', path });
     if (prepared.kind === 'refused') expect(prepared.message).toContain(path);
     expect(await readFile(join(path, 'precious.txt'), 'utf8')).toBe('keep me\n');
+  });
+
+  it('resolves the base revision in the same call as the target: a commit by its full name, or a refusal naming the revision', async () => {
+    expect(await base()).toBe(await repository.git('rev-parse', 'HEAD^{commit}'));
+    const tag = await repository.git('rev-parse', 'HEAD');
+    await repository.git('tag', '-a', '-m', 'annotated', 'v1');
+    // An annotated tag peels to its commit: the workspace is based on a commit, never a tag object.
+    expect(await base('v1')).toBe(tag);
+    const unknown = await resolveTarget(repository.path, 'no-such-revision');
+    expect(unknown).toMatchObject({ kind: 'resolved', target: { path: target.path }, base: { kind: 'refused' } });
+    if (unknown.kind === 'resolved' && unknown.base !== 'not-asked') expect(unknown.base).toMatchObject({ message: expect.stringContaining('revision no-such-revision does not name a commit') as unknown });
+    // A revision that looks like an option is a revision, never an option to git.
+    expect(await resolveTarget(repository.path, '--all')).toMatchObject({ kind: 'resolved', base: { kind: 'refused' } });
+    expect(await resolveTarget(repository.path)).toMatchObject({ kind: 'resolved', base: 'not-asked' });
   });
 
   it('a target that is not a git repository is refused naming it', async () => {

@@ -1,6 +1,6 @@
+import { execFile } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { execa } from 'execa';
 import type { Containment, ContainmentMechanism } from './attempt.js';
 
 /**
@@ -40,10 +40,17 @@ async function probePidNamespace(): Promise<PidNamespaceProbe> {
   if (process.platform !== 'linux') return { available: false, reason: `PID namespaces are a Linux mechanism; this is ${process.platform}` };
   const unshare = findOnPath('unshare');
   if (unshare === undefined) return { available: false, reason: 'no unshare executable (util-linux) on PATH' };
-  const probe = await execa(unshare, [...UNSHARE_FLAGS, 'true'], { reject: false, timeout: 10_000, stdin: 'ignore' });
-  if (probe.exitCode === 0) return { available: true, unshare };
-  const said = typeof probe.stderr === 'string' && probe.stderr.trim() !== '' ? probe.stderr.trim() : `exit ${String(probe.exitCode)}`;
-  return { available: false, reason: `${unshare} ${UNSHARE_FLAGS.join(' ')} failed: ${said}` };
+  // Node's own execFile: this probe runs at the start of every `statecraft run`, where execa's
+  // per-call set-up was a measurable part of the start.
+  const failure = await new Promise<string | undefined>((resolve) => {
+    const child = execFile(unshare, [...UNSHARE_FLAGS, 'true'], { timeout: 10_000 }, (error, _stdout, stderr) => {
+      if (error === null) resolve(undefined);
+      else resolve(stderr.trim() !== '' ? stderr.trim() : error.message);
+    });
+    child.stdin?.end();
+  });
+  if (failure === undefined) return { available: true, unshare };
+  return { available: false, reason: `${unshare} ${UNSHARE_FLAGS.join(' ')} failed: ${failure}` };
 }
 
 /** The supervisor's own PATH finds util-linux; the child's constructed environment may have none. */

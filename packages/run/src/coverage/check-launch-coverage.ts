@@ -17,6 +17,7 @@ export type LaunchCoverage =
 export async function checkCoverageAtLaunch(input: {
   repository: string;
   spec?: string | undefined;
+  /** A full object name, resolved at planning (plan.baseCommit). */
   baseCommit: string;
   adapterCommands: readonly string[];
   plan: PlannedCoverage;
@@ -24,7 +25,8 @@ export async function checkCoverageAtLaunch(input: {
   const launch = await readCoverageAt({
     repository: input.repository,
     spec: input.spec,
-    source: { kind: 'commit', commit: input.baseCommit },
+    // Resolved to its full object name at planning (resolve-target.ts): not asked of git again.
+    source: { kind: 'commit', commit: input.baseCommit, resolved: true },
     adapterCommands: input.adapterCommands,
   });
   if (launch.kind === 'refused') {

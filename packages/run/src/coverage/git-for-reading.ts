@@ -1,4 +1,4 @@
-import { execa } from 'execa';
+import { runGitProcess } from '../git-process.js';
 
 /**
  * The only environment git gets when coverage reads the base commit (R9.4). Built, not filtered
@@ -21,17 +21,9 @@ export type GitReadAnswer = { ok: true; stdout: Uint8Array } | { ok: false; mess
 
 /** Runs one read-only git command in the repository, with no shell and the environment above. */
 export async function runGitForReading(repository: string, args: readonly string[]): Promise<GitReadAnswer> {
-  const answer = await execa('git', ['--literal-pathspecs', '-c', 'core.hooksPath=/dev/null', ...args], {
-    cwd: repository,
-    env: gitReadingEnvironment(),
-    extendEnv: false,
-    reject: false,
-    encoding: 'buffer',
-    stdin: 'ignore',
-    // The bytes as stored: a stripped newline would change the digest against the working tree.
-    stripFinalNewline: false,
-  });
+  // The bytes as stored, final newline kept: a stripped one would change the digest against the working tree.
+  const answer = await runGitProcess(repository, ['--literal-pathspecs', '-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment());
   if (answer.exitCode === 0) return { ok: true, stdout: answer.stdout };
-  const stderr = new TextDecoder().decode(answer.stderr).trim();
-  return { ok: false, message: stderr === '' ? (answer.shortMessage ?? 'git failed') : stderr };
+  const stderr = answer.stderr.toString('utf8').trim();
+  return { ok: false, message: stderr === '' ? (answer.failure ?? 'git failed') : stderr };
 }

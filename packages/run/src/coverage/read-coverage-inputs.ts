@@ -48,7 +48,9 @@ export async function readCoverageInputs(input: {
   const { repository } = input;
   let source = input.source;
   let readFrom: CoverageReadFrom = { kind: 'working-tree' };
-  if (source.kind === 'commit') {
+  if (source.kind === 'commit' && source.resolved === true) {
+    readFrom = { kind: 'commit', commit: source.commit };
+  } else if (source.kind === 'commit') {
     const resolved = await resolveCommit(repository, source.commit);
     if (!resolved.ok) return { kind: 'refused', input: 'repository', reason: 'unknown-commit', message: resolved.message };
     source = { kind: 'commit', commit: resolved.commit };

@@ -4,9 +4,10 @@ import { runGitForReading } from './git-for-reading.js';
 
 /**
  * Where a coverage input is read from (R9.4): the working tree at planning, a commit (as git
- * holds it) at launch. The commit is resolved to its full object name before anything is read.
+ * holds it) at launch. The commit is resolved to its full object name before anything is read,
+ * unless the caller says it already was (`resolved`: launch's base, resolved at planning).
  */
-export type CoverageSource = { kind: 'working-tree' } | { kind: 'commit'; commit: string };
+export type CoverageSource = { kind: 'working-tree' } | { kind: 'commit'; commit: string; resolved?: boolean };
 
 export type InputFileReading =
   | { kind: 'found'; bytes: Uint8Array }
@@ -55,6 +56,6 @@ export async function resolveCommit(repository: string, commit: string): Promise
   return { ok: true, commit: new TextDecoder().decode(answer.stdout).trim() };
 }
 
-export function readInputFile(repository: string, source: { kind: 'working-tree' } | { kind: 'commit'; commit: string }, path: string): Promise<InputFileReading> {
+export function readInputFile(repository: string, source: CoverageSource, path: string): Promise<InputFileReading> {
   return source.kind === 'working-tree' ? readWorkingTreeFile(repository, path) : readCommittedFile(repository, source.commit, path);
 }

@@ -20,9 +20,9 @@ import { acquireRepositoryLock, type LockHolder } from '../lock/repository-lock.
 import type { RunPlan } from '../plan/plan-run.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { newRunId } from '../run-id.js';
-import { prepareWorkspace, readWorkspaceHead, resolveBaseCommit } from '../workspace/prepare-workspace.js';
+import { prepareWorkspace, readWorkspaceHead } from '../workspace/prepare-workspace.js';
 import { checkCoverageAtLaunch } from '../coverage/check-launch-coverage.js';
-import { digestWrittenArtifact, keepArtifact } from './artifacts.js';
+import { keepArtifact } from './artifacts.js';
 import { buildRequest } from './build-request.js';
 import { plannedPosture } from './compose-posture.js';
 import { createAttemptTemporaryDirectory, removeAttemptTemporaryDirectory } from './temporary-directory.js';
@@ -50,7 +50,7 @@ export type Launch =
   | RunFailure;
 
 /**
- * One attempt's life after planning: lock → base commit → workspace → environment → request →
+ * One attempt's life after planning: lock → coverage at the base commit → workspace → environment → request →
  * intent (fsync'd, R8.4) → spawn and supervise → classify (R8.2) → artifacts → outcome. Refusals
  * before the intent append nothing; the lock is held throughout and released at the end.
  */
@@ -74,22 +74,22 @@ async function launchHoldingLock(
   number: number,
   reclaimedLock: 'none' | LockHolder | 'unreadable',
 ): Promise<Launch> {
-  // Re-read under the lock: the head may have moved since planning.
-  // Only the head is needed here; every link is still verified.
-  const opening = await openChainSummaries(plan.paths.chain);
+  // Under the lock, so the head read is the one the intent links to: every link verified, a broken
+  // chain refused before anything is written (R8.4). Coverage is read again at the base commit
+  // (R9.4); both only read, so they run together, the chain's checking while git answers.
+  const [opening, coverage] = await Promise.all([
+    openChainSummaries(plan.paths.chain),
+    checkCoverageAtLaunch({
+      repository: plan.target.path,
+      spec: plan.request.spec,
+      baseCommit: plan.baseCommit,
+      adapterCommands: plan.manifest.requiresCommands,
+      plan: plan.coverageReading,
+    }),
+  ]);
   if (opening.kind === 'unreadable') return { kind: 'failed', stage: 'intent', path: plan.paths.chain, message: opening.message, spawned: false };
   if (opening.kind === 'broken') return refused('launch', 'chain-broken', opening.message, { path: opening.path, lineNumber: opening.lineNumber });
-
-  const base = plan.retry === 'none' ? await resolveBaseCommit(plan.target.path, plan.request.base ?? 'HEAD') : { kind: 'resolved' as const, commit: plan.retry.firstIntent.baseCommit };
-  if (base.kind === 'refused') return refused('launch', 'base-commit', `${base.message}; refused before spawn, nothing appended`, null);
-  // R9.4: coverage again, from the base commit as git holds it; drift refuses naming the input.
-  const coverage = await checkCoverageAtLaunch({
-    repository: plan.target.path,
-    spec: plan.request.spec,
-    baseCommit: base.commit,
-    adapterCommands: plan.manifest.requiresCommands,
-    plan: plan.coverageReading,
-  });
+  // Drift refuses naming the input.
   if (coverage.kind === 'drifted') return refused('launch', 'coverage', coverage.message, { inputs: coverage.inputs });
   if (coverage.kind === 'refused') {
     return refused('launch', 'coverage', `${coverage.message}\nrefused before spawn, nothing appended`, { input: coverage.input, reason: coverage.reason });
@@ -97,7 +97,7 @@ async function launchHoldingLock(
   // Interrupted before anything exists: nothing to record. From here on, an interrupt is an
   // attempt recorded as `cancelled` (the sweep in superviseWithCancel starts at once).
   if (hooks.signal?.aborted === true) return refused('launch', 'cancelled', 'the operator interrupted before the workspace was made; nothing appended', null);
-  const prepared = await prepareWorkspace({ target: plan.target, runId, baseCommit: base.commit, mode: plan.retry === 'none' ? 'new-run' : 'retry' });
+  const prepared = await prepareWorkspace({ target: plan.target, runId, baseCommit: plan.baseCommit, mode: plan.retry === 'none' ? 'new-run' : 'retry' });
   if (prepared.kind === 'refused') return refused('launch', 'workspace', prepared.message, { path: prepared.path, reason: prepared.reason });
   const workspace = prepared.workspace;
 
@@ -117,7 +117,7 @@ async function launchHoldingLock(
   try {
     await mkdir(plan.paths.attempt(runId, number), { recursive: true, mode: 0o700 });
     if (opening.nextSeq === 0) await writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`);
-    const request = buildRequest(plan, { runId, number, workspace: workspace.path, baseCommit: base.commit }, new Date());
+    const request = buildRequest(plan, { runId, number, workspace: workspace.path, baseCommit: plan.baseCommit }, new Date());
     const [requestArtifact, promptArtifact] = await Promise.all([
       keepArtifact(plan.paths.directory, names.request, `${JSON.stringify(request, null, 2)}\n`),
       keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt),
@@ -131,7 +131,7 @@ async function launchHoldingLock(
       adapter: { name: plan.adapter.name, version: plan.adapter.version },
       qualification: plan.qualification.verdict,
       target: { path: plan.target.path, key: plan.target.key },
-      baseCommit: base.commit,
+      baseCommit: plan.baseCommit,
       branch: workspace.branch,
       workspace: workspace.path,
       prompt: request.prompt,
@@ -171,13 +171,17 @@ async function launchHoldingLock(
 
   try {
     // Independent steps, run together: each fsync and git call is paid on every attempt.
-    const [resultArtifact, stream, stderr, temporary, head] = await Promise.all([
+    const [resultArtifact, temporary, head] = await Promise.all([
       keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`),
-      digestWrittenArtifact(plan.paths.directory, names.stream),
-      digestWrittenArtifact(plan.paths.directory, names.stderr),
       removeAttemptTemporaryDirectory(temporaryDirectory),
       readWorkspaceHead(workspace.path),
     ]);
+    // The digests of the very bytes the supervisor read from the child's pipes, written and fsync'd
+    // by its tee (supervise/stream-tee.ts) — not of whatever the files hold by now, so an edit made
+    // to them during the attempt is never sealed into the chain. The result's write above fsyncs
+    // the directory that holds both files.
+    const stream = { path: names.stream, ...supervised.attempt.stdout };
+    const stderr = { path: names.stderr, ...supervised.attempt.stderr };
     const appended = await appendRecord(plan.paths.chain, intent.position, {
       kind: 'outcome',
       at: new Date().toISOString(),

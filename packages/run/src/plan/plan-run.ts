@@ -15,7 +15,6 @@ import {
 import { productHomeLayout, resolveCommandOnPath, selectPassedNames, type NameSelection } from '@statecraft/environment';
 import { chainPaths, type ChainPaths } from '../chain/chain-paths.js';
 import { openChain, type ChainEntry } from '../chain/open-chain.js';
-import { openChainSummaries } from '../chain/chain-summary.js';
 import type { IntentRecord } from '../chain/record-schemas.js';
 import type { CoverageVerdict, QualificationLabel } from '../posture.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
@@ -57,6 +56,8 @@ export interface RunPlan {
   /** The request, its prompt settled (given, or the spec's text). */
   request: RunRequest & { prompt: string };
   target: ResolvedTarget;
+  /** The commit the workspace is based on: resolved at planning for a new run, the run's recorded one for a retry (R8.6). */
+  baseCommit: string;
   paths: ChainPaths;
   adapter: AdapterIdentity & { path: string };
   manifest: Manifest;
@@ -77,16 +78,22 @@ export type Planning = { kind: 'planned'; plan: RunPlan } | RunRefusal | RunFail
  * Plans one attempt without appending or spawning anything: resolve the target, read the
  * manifest (nothing executed, R2.2), negotiate the tokens (R2.3), label the qualification
  * (R3.2), select the environment's names and refuse credentials (R5.2), compare command
- * coverage from the working tree (R9), and open the chain (a broken one refuses, R8.4).
+ * coverage from the working tree (R9), and, for a retry, find its run in the chain.
  */
 export async function planRun(request: RunRequest): Promise<Planning> {
   // The PID-namespace probe spawns a process: let it run while the rest is planned (it is
   // awaited, and its failure surfaces, only once the plan needs it).
   const containmentChoice = chooseContainment('auto');
   containmentChoice.catch(() => undefined);
-  const resolution = await resolveTarget(request.target);
+  // A new run's base commit is resolved here, at run start, in the target's own git call (R8.6);
+  // a retry reuses its run's recorded base.
+  const resolution = await resolveTarget(request.target, request.retryOf === undefined ? (request.base ?? 'HEAD') : undefined);
   if (resolution.kind === 'refused') return refused('plan', 'target', `${resolution.message}; refused before spawn, nothing appended`, resolution);
   const target = resolution.target;
+  if (resolution.base !== 'not-asked' && resolution.base.kind === 'refused') {
+    return refused('plan', 'base-commit', `${resolution.base.message}; refused before spawn, nothing appended`, { revision: request.base ?? 'HEAD' });
+  }
+  const newRunBase = resolution.base === 'not-asked' ? undefined : resolution.base.commit;
 
   const executable = isAbsolute(request.adapter.executable) ? request.adapter.executable : resolve(request.adapter.executable);
   const usable = await checkAdapterExecutable(executable);
@@ -109,16 +116,16 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   const prompt = request.prompt ?? (coverage.reading.specText === 'none' ? undefined : coverage.reading.specText.text);
   if (prompt === undefined) return refused('plan', 'target', 'no prompt and no --spec whose text could stand for it; refused before spawn, nothing appended', null);
 
+  // The chain is verified once, under the lock, right before the intent is appended
+  // (launch-attempt.ts): a broken one is refused there, before anything is written (R8.4).
   const paths = chainPaths(productHomeLayout(request.home).target(target.key));
-  const opening = await openChainSummaries(paths.chain);
-  if (opening.kind === 'unreadable') return { kind: 'failed', stage: 'plan', path: paths.chain, message: opening.message, spawned: false };
-  if (opening.kind === 'broken') return refused('plan', 'chain-broken', opening.message, { path: opening.path, lineNumber: opening.lineNumber, reason: opening.reason });
-
   let retry: RunPlan['retry'] = 'none';
   if (request.retryOf !== undefined) {
     // A retry needs its run's first intent whole (base commit, workspace): read the chain in full.
     const full = await openChain(paths.chain);
-    const found = full.kind === 'opened' ? findRun(full.entries, request.retryOf) : undefined;
+    if (full.kind === 'unreadable') return { kind: 'failed', stage: 'plan', path: paths.chain, message: full.message, spawned: false };
+    if (full.kind === 'broken') return refused('plan', 'chain-broken', full.message, { path: full.path, lineNumber: full.lineNumber, reason: full.reason });
+    const found = findRun(full.entries, request.retryOf);
     if (found === undefined) {
       return refused('plan', 'unknown-run', `run ${request.retryOf} has no record for ${target.path}; refused, nothing appended`, { runId: request.retryOf });
     }
@@ -139,9 +146,12 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   const labelledProvider = provider ?? (providerCommand === undefined ? undefined : resolveCommandOnPath(providerCommand.command, request.source.PATH));
   const qualification = await labelQualification(request.home, adapter, labelledProvider);
   const { containment } = await containmentChoice;
+  const baseCommit = retry === 'none' ? newRunBase : retry.firstIntent.baseCommit;
+  // Unreachable: a new run asked for its base above. Refused rather than assumed.
+  if (baseCommit === undefined) return refused('plan', 'base-commit', 'no base commit was resolved; refused before spawn, nothing appended', null);
   return {
     kind: 'planned',
-    plan: { request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) }, target, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, retry },
+    plan: { request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) }, target, baseCommit, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, retry },
   };
 }
 

@@ -73,18 +73,6 @@ async function isThisRunsWorktree(target: ResolvedTarget, path: string, branch: 
   return realTop === realPath && realCommon === target.commonDirectory && head.stdout === `refs/heads/${branch}`;
 }
 
-/** Resolves the base commit at run start (R8.6); refuses when the target has no such commit. */
-export async function resolveBaseCommit(
-  targetPath: string,
-  revision: string,
-): Promise<{ kind: 'resolved'; commit: string } | { kind: 'refused'; message: string }> {
-  const answer = await runGit(targetPath, ['rev-parse', '--verify', '--quiet', `${revision}^{commit}`]);
-  if (!answer.ok || answer.stdout === '') {
-    return { kind: 'refused', message: `${targetPath}: revision ${revision} does not name a commit (a workspace needs a base commit)` };
-  }
-  return { kind: 'resolved', commit: answer.stdout };
-}
-
 /** The workspace's HEAD and whether it has uncommitted changes, read after the attempt, in one git call. */
 export async function readWorkspaceHead(path: string): Promise<{ head: string; dirty: boolean | 'not-recorded' }> {
   const status = await runGit(path, ['status', '--porcelain=v2', '--branch', '--untracked-files=all']);

@@ -12,12 +12,19 @@ export interface ResolvedTarget {
   commonDirectory: string;
 }
 
+/** The base commit (R8.6): the revision's full object name, or why it names no commit. */
+export type BaseResolution = { kind: 'resolved'; commit: string } | { kind: 'refused'; message: string };
+
 export type TargetResolution =
-  | { kind: 'resolved'; target: ResolvedTarget }
+  | { kind: 'resolved'; target: ResolvedTarget; base: BaseResolution | 'not-asked' }
   | { kind: 'refused'; reason: 'missing' | 'not-a-directory' | 'not-a-repository'; path: string; message: string };
 
-/** Resolves `<target>` to the top level of a git repository, or refuses naming the path. */
-export async function resolveTarget(given: string): Promise<TargetResolution> {
+/**
+ * Resolves `<target>` to the top level of a git repository, or refuses naming the path; with a
+ * `base` revision, resolves it to the commit a new run's workspace starts from (R8.6) in the same
+ * git call.
+ */
+export async function resolveTarget(given: string, base?: string): Promise<TargetResolution> {
   const absolute = isAbsolute(given) ? given : resolve(given);
   let real: string;
   try {
@@ -28,12 +35,19 @@ export async function resolveTarget(given: string): Promise<TargetResolution> {
   if (!(await stat(real)).isDirectory()) {
     return { kind: 'refused', reason: 'not-a-directory', path: absolute, message: `${absolute}: the target is not a directory` };
   }
-  // One git call for both answers: every spawn is paid on every run.
-  const answer = await runGit(real, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir']);
-  const [topLevel, commonDirectory] = answer.ok ? answer.stdout.split('\n') : [];
+  // One git call for every answer: each spawn is paid on every run. With --verify, git still
+  // prints the first two answers when the revision names no commit, and exits 1.
+  const revision = base === undefined ? [] : ['--verify', '--quiet', '--end-of-options', `${base}^{commit}`];
+  const answer = await runGit(real, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', ...revision]);
+  const [topLevel, commonDirectory, commit] = answer.ok || answer.exitCode === 1 ? answer.stdout.split('\n') : [];
   if (topLevel === undefined || topLevel === '' || commonDirectory === undefined || commonDirectory === '') {
     return { kind: 'refused', reason: 'not-a-repository', path: absolute, message: `${absolute}: not a git repository (a target must be one)` };
   }
   const path = await realpath(topLevel);
-  return { kind: 'resolved', target: { path, key: targetKey(path), commonDirectory: await realpath(commonDirectory) } };
+  const target = { path, key: targetKey(path), commonDirectory: await realpath(commonDirectory) };
+  if (base === undefined) return { kind: 'resolved', target, base: 'not-asked' };
+  if (!answer.ok || commit === undefined || !/^[0-9a-f]{40,64}$/.test(commit)) {
+    return { kind: 'resolved', target, base: { kind: 'refused', message: `${path}: revision ${base} does not name a commit (a workspace needs a base commit)` } };
+  }
+  return { kind: 'resolved', target, base: { kind: 'resolved', commit } };
 }

@@ -4,13 +4,14 @@
 // every start, and Node 20 has no module compile cache. V8 checks the cache against the source
 // and itself; a cache it rejects (another Node, a rebuilt bundle) is written anew when this run
 // ends, and one that cannot be written is simply not used — it never changes what runs.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import Module, { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+// This file is CommonJS itself: an ES module entry costs every start the ESM loader (~4 ms).
+'use strict';
+const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const Module = require('node:module');
+const { dirname, join } = require('node:path');
+const vm = require('node:vm');
 
-const bundle = fileURLToPath(new URL('../dist/bundle/statecraft.cjs', import.meta.url));
+const bundle = join(__dirname, '..', 'dist', 'bundle', 'statecraft.cjs');
 const cacheFile = `${bundle}.v8-cache`;
 
 let cachedData;
@@ -33,4 +34,4 @@ if (cachedData === undefined || script.cachedDataRejected === true) {
 }
 const bundleModule = new Module(bundle);
 bundleModule.filename = bundle;
-script.runInThisContext()(bundleModule.exports, createRequire(bundle), bundleModule, bundle, dirname(bundle));
+script.runInThisContext()(bundleModule.exports, Module.createRequire(bundle), bundleModule, bundle, dirname(bundle));

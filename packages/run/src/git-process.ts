@@ -1,0 +1,34 @@
+import { execFile } from 'node:child_process';
+
+/** What one git process did: its exit code (undefined when it could not start) and its bytes. */
+export interface GitProcessAnswer {
+  exitCode: number | undefined;
+  stdout: Buffer;
+  stderr: Buffer;
+  /** Why the process failed, in words, when it did not exit 0 (for messages when git said nothing). */
+  failure: string | undefined;
+}
+
+/** Larger than any file or listing coverage reads (execa's default, which these calls used before). */
+const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Runs one short git command to its end — no shell, stdin closed, the given environment whole.
+ * Node's own `execFile` rather than execa: every `statecraft run` makes five of these calls
+ * before its adapter starts, and execa's per-call set-up (~1.5 ms each, cold) was paid on every
+ * one; the adapter itself is still spawned through execa (supervise/spawn-adapter.ts).
+ */
+export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<GitProcessAnswer> {
+  return new Promise((resolve) => {
+    const child = execFile('git', args, { cwd, env, encoding: 'buffer', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
+      if (error === null) {
+        resolve({ exitCode: 0, stdout, stderr, failure: undefined });
+        return;
+      }
+      // A number: git's exit code. A string (ENOENT, ERR_CHILD_PROCESS_STDIO_MAXBUFFER …): it did not run to its end.
+      const exitCode = typeof error.code === 'number' ? error.code : undefined;
+      resolve({ exitCode, stdout, stderr, failure: exitCode === undefined ? `git could not run: ${error.message}` : `git exited ${exitCode}` });
+    });
+    child.stdin?.end();
+  });
+}
