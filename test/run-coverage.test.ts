@@ -52,6 +52,12 @@ const declaration = (commands: unknown[]) => JSON.stringify({ project: { command
 const run = (target: string, ...extra: string[]) =>
   runStatecraft(['run', target, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', ...extra], { home: targets.home.path });
 
+/** The repository's worktrees and statecraft branches: a refused launch withdraws what it prepared. */
+async function workspacesOf(repository: SampleRepository): Promise<{ worktrees: number; branches: string }> {
+  const worktrees = (await repository.git('worktree', 'list', '--porcelain')).split('\n').filter((line) => line.startsWith('worktree ')).length;
+  return { worktrees, branches: await repository.git('branch', '--list', 'statecraft/*') };
+}
+
 async function attemptCount(target: string): Promise<number> {
   const list = await runStatecraft(['run', 'list', target, '--json'], { home: targets.home.path });
   return parseJson<{ attempts: unknown[] }>(list).attempts.length;
@@ -160,6 +166,8 @@ describe('statecraft run reads coverage again at the base commit, and refuses dr
     expect(refused).toMatchObject({ stage: 'launch', reason: 'coverage', detail: { inputs: ['allowance'] } });
     expect(refused.message).toContain('drifted between planning and launch: allowance');
     expect(await attemptCount(repository.path)).toBe(0);
+    // The workspace prepared beside the reading was withdrawn: the operator's repository is as found.
+    expect(await workspacesOf(repository)).toEqual({ worktrees: 1, branches: '' });
   });
 
   it('refuses an uncommitted edit to the Verification block, naming the suite plan', async () => {
@@ -169,6 +177,7 @@ describe('statecraft run reads coverage again at the base commit, and refuses dr
     expect(answer.exitCode).toBe(2);
     expect(parseJson<Refusal>(answer).refused).toMatchObject({ stage: 'launch', reason: 'coverage', detail: { inputs: ['suite plan'] } });
     expect(await attemptCount(repository.path)).toBe(0);
+    expect(await workspacesOf(repository)).toEqual({ worktrees: 1, branches: '' });
   });
 
   it('does not refuse an uncommitted edit elsewhere in the spec', async () => {

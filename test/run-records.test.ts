@@ -197,10 +197,14 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(list.exitCode).toBe(2);
     expect(list.stderr).toContain('line 1');
     expect(list.stderr).toContain('broken link');
+    const branches = await target.git('branch', '--list', 'statecraft/*');
     const again = await run(target.path, 'complete');
     expect(again.exitCode).toBe(2);
     // Nothing was repaired: the altered bytes are still there.
     expect(await readFile(chain)).toEqual(bytes);
+    // The refused attempt's workspace, prepared beside the chain's reading, was withdrawn.
+    expect(await target.git('branch', '--list', 'statecraft/*')).toBe(branches);
+    expect((await target.git('worktree', 'list')).split('\n')).toHaveLength(3);
   });
 
   it('a torn final line is reported, then truncated before the next append; earlier bytes are untouched', async () => {

@@ -13,15 +13,16 @@ import {
 import { constructEnvironment } from '@statecraft/environment';
 import { appendRecord, type AppendedRecord, type ChainPosition } from '../chain/append-record.js';
 import { attemptArtifactNames } from '../chain/chain-paths.js';
-import { openChainSummaries } from '../chain/chain-summary.js';
+import { openChainSummaries, type ChainSummary } from '../chain/chain-summary.js';
+import type { ChainOpening } from '../chain/open-chain.js';
 import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
 import { writeFileDurably } from '../durable-write.js';
 import { acquireRepositoryLock, type LockHolder } from '../lock/repository-lock.js';
 import type { RunPlan } from '../plan/plan-run.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { newRunId } from '../run-id.js';
-import { prepareWorkspace, readWorkspaceHead } from '../workspace/prepare-workspace.js';
-import { checkCoverageAtLaunch } from '../coverage/check-launch-coverage.js';
+import { prepareWorkspace, readWorkspaceHead, withdrawWorkspace } from '../workspace/prepare-workspace.js';
+import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/check-launch-coverage.js';
 import { keepArtifact } from './artifacts.js';
 import { buildRequest } from './build-request.js';
 import { plannedPosture } from './compose-posture.js';
@@ -50,9 +51,10 @@ export type Launch =
   | RunFailure;
 
 /**
- * One attempt's life after planning: lock → coverage at the base commit → workspace → environment → request →
- * intent (fsync'd, R8.4) → spawn and supervise → classify (R8.2) → artifacts → outcome. Refusals
- * before the intent append nothing; the lock is held throughout and released at the end.
+ * One attempt's life after planning: lock → chain, coverage at the base commit and workspace
+ * (together) → environment → request → intent (fsync'd, R8.4) → spawn and supervise → classify
+ * (R8.2) → artifacts → outcome. Refusals before the intent append nothing and withdraw the
+ * workspace; the lock is held throughout and released at the end.
  */
 export async function launchAttempt(plan: RunPlan, hooks: LaunchHooks = {}): Promise<Launch> {
   const retry = plan.retry;
@@ -76,9 +78,11 @@ async function launchHoldingLock(
 ): Promise<Launch> {
   // Under the lock, so the head read is the one the intent links to: every link verified, a broken
   // chain refused before anything is written (R8.4). Coverage is read again at the base commit
-  // (R9.4); both only read, so they run together, the chain's checking while git answers.
-  const [opening, coverage] = await Promise.all([
-    openChainSummaries(plan.paths.chain),
+  // (R9.4). The workspace is prepared meanwhile (R8.6): git answers while the chain is checked, and
+  // a refusal from either reading withdraws it, so a refused attempt leaves the repository as found.
+  // In this order: each git process is started before the chain's checking holds the event loop.
+  const [prepared, launchCoverage, chainOpening] = await Promise.all([
+    prepareWorkspace({ target: plan.target, runId, baseCommit: plan.baseCommit, mode: plan.retry === 'none' ? 'new-run' : 'retry' }),
     checkCoverageAtLaunch({
       repository: plan.target.path,
       spec: plan.request.spec,
@@ -86,19 +90,17 @@ async function launchHoldingLock(
       adapterCommands: plan.manifest.requiresCommands,
       plan: plan.coverageReading,
     }),
+    openChainSummaries(plan.paths.chain),
   ]);
-  if (opening.kind === 'unreadable') return { kind: 'failed', stage: 'intent', path: plan.paths.chain, message: opening.message, spawned: false };
-  if (opening.kind === 'broken') return refused('launch', 'chain-broken', opening.message, { path: opening.path, lineNumber: opening.lineNumber });
-  // Drift refuses naming the input.
-  if (coverage.kind === 'drifted') return refused('launch', 'coverage', coverage.message, { inputs: coverage.inputs });
-  if (coverage.kind === 'refused') {
-    return refused('launch', 'coverage', `${coverage.message}\nrefused before spawn, nothing appended`, { input: coverage.input, reason: coverage.reason });
+  const readings = judgeReadings(chainOpening, launchCoverage, hooks.signal);
+  if (readings.kind !== 'go') {
+    if (prepared.kind === 'refused') return readings;
+    const withdrawn = await withdrawWorkspace(plan.target, prepared.workspace);
+    if (withdrawn === 'withdrawn') return readings;
+    return { ...readings, message: `${readings.message}\nthe workspace prepared for it could not be withdrawn (${withdrawn.failed})` };
   }
-  // Interrupted before anything exists: nothing to record. From here on, an interrupt is an
-  // attempt recorded as `cancelled` (the sweep in superviseWithCancel starts at once).
-  if (hooks.signal?.aborted === true) return refused('launch', 'cancelled', 'the operator interrupted before the workspace was made; nothing appended', null);
-  const prepared = await prepareWorkspace({ target: plan.target, runId, baseCommit: plan.baseCommit, mode: plan.retry === 'none' ? 'new-run' : 'retry' });
   if (prepared.kind === 'refused') return refused('launch', 'workspace', prepared.message, { path: prepared.path, reason: prepared.reason });
+  const { opening, coverage } = readings;
   const workspace = prepared.workspace;
 
   const names = attemptArtifactNames(runId, number);
@@ -265,4 +267,29 @@ async function superviseWithCancel(
     hooks.signal?.removeEventListener('abort', cancel);
     if (sweeper !== undefined) clearInterval(sweeper);
   }
+}
+
+/** Both readings taken before the intent, when neither stops the attempt. */
+interface ReadingsToGoOn {
+  kind: 'go';
+  opening: Extract<ChainOpening<ChainSummary>, { kind: 'opened' }>;
+  coverage: Extract<LaunchCoverage, { kind: 'ready' }>;
+}
+
+/**
+ * What stops an attempt before its intent, in order: a chain that cannot be read or is broken
+ * (R8.4), coverage that drifted or is refused at the base (R9.4), the operator's interrupt.
+ */
+function judgeReadings(opening: ChainOpening<ChainSummary>, coverage: LaunchCoverage, signal: AbortSignal | undefined): ReadingsToGoOn | RunRefusal | RunFailure {
+  if (opening.kind === 'unreadable') return { kind: 'failed', stage: 'intent', path: opening.path, message: opening.message, spawned: false };
+  if (opening.kind === 'broken') return refused('launch', 'chain-broken', opening.message, { path: opening.path, lineNumber: opening.lineNumber });
+  // Drift refuses naming the input.
+  if (coverage.kind === 'drifted') return refused('launch', 'coverage', coverage.message, { inputs: coverage.inputs });
+  if (coverage.kind === 'refused') {
+    return refused('launch', 'coverage', `${coverage.message}\nrefused before spawn, nothing appended`, { input: coverage.input, reason: coverage.reason });
+  }
+  // Interrupted before the intent: nothing to record. From the intent on, an interrupt is an
+  // attempt recorded as `cancelled` (the sweep in superviseWithCancel starts at once).
+  if (signal?.aborted === true) return refused('launch', 'cancelled', 'the operator interrupted before the intent was written; nothing appended', null);
+  return { kind: 'go', opening, coverage };
 }

@@ -1,4 +1,5 @@
-import { lstat, mkdir, realpath } from 'node:fs/promises';
+import { lstatSync, mkdirSync } from 'node:fs';
+import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGit } from './git.js';
 import { STATE_DIRECTORY, excludeStateDirectory } from './exclude-state.js';
@@ -37,8 +38,10 @@ export function workspaceLocation(targetPath: string, runId: string): { path: st
  */
 export async function prepareWorkspace(request: WorkspaceRequest): Promise<WorkspacePreparation> {
   const { path, branch } = workspaceLocation(request.target.path, request.runId);
-  await excludeStateDirectory(request.target.commonDirectory);
-  const existing = await lstat(path).catch(() => 'absent' as const);
+  // Synchronous up to `git worktree add` for a new run: launch checks the chain — CPU work that
+  // holds the event loop — while git makes the worktree, so git has to be started first.
+  excludeStateDirectory(request.target.commonDirectory);
+  const existing = lstatSync(path, { throwIfNoEntry: false }) ?? 'absent';
   if (existing !== 'absent') {
     if (request.mode === 'retry' && existing.isDirectory() && (await isThisRunsWorktree(request.target, path, branch))) {
       return { kind: 'prepared', workspace: { path, branch, how: 'reused' } };
@@ -52,7 +55,7 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
   }
   // A new run's branch is new (its id is fresh); should it exist, `worktree add -b` refuses and says so.
   const branchExists = request.mode === 'retry' && (await runGit(request.target.path, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
-  await mkdir(join(request.target.path, STATE_DIRECTORY, 'workspaces'), { recursive: true });
+  mkdirSync(join(request.target.path, STATE_DIRECTORY, 'workspaces'), { recursive: true });
   // A retry whose worktree was deleted is restored from the run's branch, keeping its commits.
   if (branchExists) await runGit(request.target.path, ['worktree', 'prune']);
   const args = branchExists ? ['worktree', 'add', path, branch] : ['worktree', 'add', '--no-track', '-b', branch, path, request.baseCommit];
@@ -61,6 +64,20 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
     return { kind: 'refused', reason: 'git-failed', path, message: `${path}: git worktree add failed: ${added.stderr}` };
   }
   return { kind: 'prepared', workspace: { path: await realpath(path), branch, how: branchExists ? 'restored' : 'created' } };
+}
+
+/**
+ * Takes back a workspace prepared for an attempt that was then refused before its intent: a new
+ * worktree and its branch are removed, a restored worktree is removed (its branch stays, as it
+ * was), a reused one is left as found. Answers `withdrawn`, or what git said when it could not be.
+ */
+export async function withdrawWorkspace(target: ResolvedTarget, workspace: PreparedWorkspace): Promise<'withdrawn' | { failed: string }> {
+  if (workspace.how === 'reused') return 'withdrawn';
+  const removed = await runGit(target.path, ['worktree', 'remove', '--force', workspace.path]);
+  if (!removed.ok) return { failed: `git worktree remove ${workspace.path}: ${removed.stderr}` };
+  if (workspace.how === 'restored') return 'withdrawn';
+  const deleted = await runGit(target.path, ['branch', '--delete', '--force', workspace.branch]);
+  return deleted.ok ? 'withdrawn' : { failed: `git branch --delete ${workspace.branch}: ${deleted.stderr}` };
 }
 
 /** The directory is a worktree of this very repository with the run's branch checked out. */
