@@ -2,8 +2,9 @@
  * The `statecraft` entry point: commander maps argv onto one function per verb; each verb
  * returns an Answer that is rendered as text or JSON (R11). Nothing here decides anything.
  */
+// First: zod's configuration must be set before any schema is built (see the module).
+import './zod-jitless.js';
 import { Command, CommanderError } from 'commander';
-import { z } from 'zod';
 import { printJson } from './answer.js';
 import { EXIT } from './exit-codes.js';
 import { CliError, errorDocument } from './errors.js';
@@ -11,11 +12,6 @@ import { registerQualify } from './commands/register-qualify.js';
 import { registerRun } from './commands/register-run.js';
 import { registerEnv } from './commands/register-env.js';
 import { registerDoctor } from './commands/register-doctor.js';
-
-// zod compiles a fast path for each object schema with `new Function` on its first parse. A CLI
-// process parses each schema a handful of times and exits, so the compile is never repaid (it
-// was ~14 ms of every `statecraft run`), and no code cache can keep it. Same checks, same errors.
-z.config({ jitless: true });
 
 // A reader that goes away (`statecraft … | head`) is not a failure of ours: stop quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
