@@ -17,12 +17,17 @@ export function findAttemptProcesses(attemptTag: string, processGroup?: number):
   } catch {
     return found; // No /proc (not Linux): the sweep sees nothing, and the blind spots say so.
   }
+  // A process started before this supervisor cannot be one of its attempts': the tag did not
+  // exist yet, and the attempt's group was made later. Skipping them spares reading the
+  // environment of every process on the machine (start times are in clock ticks since boot).
+  const ownStart = readStat(process.pid)?.startTime;
+  const notBefore = ownStart !== undefined && Number.isFinite(ownStart) ? ownStart : 0;
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
     if (pid === process.pid) continue;
     const status = readStat(pid);
-    if (status === undefined || status.state === 'Z' || status.state === 'X') continue;
+    if (status === undefined || status.state === 'Z' || status.state === 'X' || status.startTime < notBefore) continue;
     if ((processGroup !== undefined && status.processGroup === processGroup) || carriesTag(pid, marker)) found.push(pid);
   }
   return found;
@@ -40,7 +45,7 @@ export function isLiving(pid: number): boolean {
 }
 
 /** Fields of /proc/<pid>/stat after the command name, which may itself contain spaces and parens. */
-function readStat(pid: number): { state: string; processGroup: number } | undefined {
+function readStat(pid: number): { state: string; processGroup: number; startTime: number } | undefined {
   let text: string;
   try {
     text = readFileSync(`/proc/${pid}/stat`, 'latin1');
@@ -48,9 +53,11 @@ function readStat(pid: number): { state: string; processGroup: number } | undefi
     return undefined; // Gone between the listing and the read.
   }
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  // proc(5): state is field 3, pgrp field 5, starttime field 22; fields[0] is field 3.
   const state = fields[0];
   const processGroup = Number(fields[2]);
-  return state === undefined ? undefined : { state, processGroup };
+  const startTime = Number(fields[19]);
+  return state === undefined ? undefined : { state, processGroup, startTime: Number.isFinite(startTime) ? startTime : Number.POSITIVE_INFINITY };
 }
 
 function carriesTag(pid: number, marker: Buffer): boolean {
