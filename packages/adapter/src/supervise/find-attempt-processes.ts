@@ -8,7 +8,7 @@ import { ATTEMPT_TAG_VARIABLE } from './options.js';
  * (they only wait to be reaped) and are not counted. Synchronous: one pass over /proc takes a few
  * milliseconds and must see a consistent moment, not interleave with the processes it looks for.
  */
-export function findAttemptProcesses(attemptTag: string, processGroup?: number): number[] {
+export function findAttemptProcesses(attemptTag: string, processGroup?: number, age: ProcessAge = 'any'): number[] {
   const marker = Buffer.from(`${ATTEMPT_TAG_VARIABLE}=${attemptTag}\0`);
   const found: number[] = [];
   let entries: string[];
@@ -17,11 +17,7 @@ export function findAttemptProcesses(attemptTag: string, processGroup?: number):
   } catch {
     return found; // No /proc (not Linux): the sweep sees nothing, and the blind spots say so.
   }
-  // A process started before this supervisor cannot be one of its attempts': the tag did not
-  // exist yet, and the attempt's group was made later. Skipping them spares reading the
-  // environment of every process on the machine (start times are in clock ticks since boot).
-  const ownStart = readStat(process.pid)?.startTime;
-  const notBefore = ownStart !== undefined && Number.isFinite(ownStart) ? ownStart : 0;
+  const notBefore = age === 'started-since-this-process' ? ownStartTime() : 0;
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
@@ -31,6 +27,20 @@ export function findAttemptProcesses(attemptTag: string, processGroup?: number):
     if ((processGroup !== undefined && status.processGroup === processGroup) || carriesTag(pid, marker)) found.push(pid);
   }
   return found;
+}
+
+/**
+ * `started-since-this-process`: for the supervisor that spawned the attempt. A process started
+ * before it cannot be one of that attempt's — the tag did not exist yet, and the attempt's group
+ * was made later — so its environment is not read (most of the machine's processes, every sweep).
+ * `any`: for a later reader (doctor), to whom the attempt's processes are all older.
+ */
+export type ProcessAge = 'any' | 'started-since-this-process';
+
+/** This process's start, in clock ticks since boot; 0 (nothing skipped) when it cannot be read. */
+function ownStartTime(): number {
+  const own = readStat(process.pid)?.startTime;
+  return own !== undefined && Number.isFinite(own) ? own : 0;
 }
 
 /**

@@ -11,7 +11,7 @@ import { findAttemptProcesses } from './find-attempt-processes.js';
  * pids it sent SIGKILL to.
  */
 export function killTree(mechanism: ContainmentMechanism, pid: number, attemptTag: string): number[] {
-  const found = findAttemptProcesses(attemptTag, mechanism === 'process-group' ? pid : undefined);
+  const found = findAttemptProcesses(attemptTag, mechanism === 'process-group' ? pid : undefined, 'started-since-this-process');
   const targets = mechanism === 'pid-namespace' ? [...childrenOf(pid), pid] : [pid];
   if (mechanism === 'process-group') sendKill(-pid);
   for (const target of [...targets, ...found]) sendKill(target);

@@ -22,7 +22,7 @@ export async function probeSurvivors(
 ): Promise<Survivor[]> {
   const until = performance.now() + windowMs;
   for (;;) {
-    const alive = [...new Set([...findAttemptProcesses(attemptTag, processGroup), ...known.filter(isLiving)])];
+    const alive = [...new Set([...findAttemptProcesses(attemptTag, processGroup, 'started-since-this-process'), ...known.filter(isLiving)])];
     if (alive.length === 0) return [];
     if (performance.now() >= until) return alive.map((pid) => ({ pid, command: describeCommand(pid) }));
     for (const pid of alive) sendKill(pid);
@@ -35,7 +35,7 @@ export async function probeSurvivors(
  * was left behind: it is recorded as a survivor — the attempt did not end clean — and killed.
  */
 export async function sweepLeftovers(attemptTag: string, processGroup?: number): Promise<Survivor[]> {
-  const leftovers = findAttemptProcesses(attemptTag, processGroup).map((pid) => ({ pid, command: describeCommand(pid) }));
+  const leftovers = findAttemptProcesses(attemptTag, processGroup, 'started-since-this-process').map((pid) => ({ pid, command: describeCommand(pid) }));
   if (leftovers.length === 0) return [];
   for (const { pid } of leftovers) sendKill(pid);
   if (processGroup !== undefined) sendKill(-processGroup);

@@ -230,7 +230,7 @@ async function superviseWithCancel(
   let cancelled = false;
   let sweeper: NodeJS.Timeout | undefined;
   const killTagged = (): void => {
-    for (const pid of findAttemptProcesses(files.attemptTag)) {
+    for (const pid of findAttemptProcesses(files.attemptTag, undefined, 'started-since-this-process')) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
