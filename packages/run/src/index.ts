@@ -17,9 +17,10 @@
  * - chain/chain-summary.ts        `run list`'s reading: every link verified, only each record's leading fields parsed
  * - chain/chain-paths.ts          where a target's records live in the product home
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
- * - workspace/*                   the target, its base commit, the git worktree under .statecraft/state (R8.6)
+ * - workspace/*                   the target and its base commit (one rev-parse), the git worktree under .statecraft/state (R8.6)
  * - posture.ts                    the posture schema (R6)
  * - durable-write.ts              write-temporary-fsync-rename and directory fsync
+ * - git-process.ts                one short git process, run to its end (workspace/git.ts, coverage/git-for-reading.ts)
  * - run-id.ts                     run ids
  * - refusal.ts                    refusals (exit 2) and i/o failures (exit 4) as values
  *
