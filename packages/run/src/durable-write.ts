@@ -34,13 +34,3 @@ export async function syncDirectory(path: string): Promise<void> {
     await handle.close();
   }
 }
-
-/** Flushes a file another writer produced (the supervisor's stream files) before its digest is recorded. */
-export async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { sha256Hex } from '@statecraft/adapter';
 import { syncDirectory } from '../durable-write.js';
 import type { ChainRecord, UnlinkedRecord } from './record-schemas.js';
 import type { TornTail } from './open-chain.js';
@@ -44,6 +44,6 @@ export async function appendRecord(chainFile: string, position: ChainPosition, u
     await handle.close();
   }
   if (created) await syncDirectory(dirname(chainFile));
-  const digest = createHash('sha256').update(line).digest('hex');
+  const digest = sha256Hex(line);
   return { record, digest, position: { head: digest, nextSeq: position.nextSeq + 1, torn: 'none' } };
 }

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { sha256Hex } from '@statecraft/adapter';
 import { ChainRecordSchema, type ChainRecord } from './record-schemas.js';
 
 /** What every reading of a record needs: its link and its name. */
@@ -110,7 +110,7 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
   }
   const torn: 'none' | TornTail =
     start < bytes.length
-      ? { offset: start, bytes: bytes.length - start, sha256: createHash('sha256').update(bytes.subarray(start)).digest('hex') }
+      ? { offset: start, bytes: bytes.length - start, sha256: sha256Hex(bytes.subarray(start)) }
       : 'none';
   return { kind: 'opened', path, entries, head, nextSeq: entries.length, torn };
 }
@@ -148,7 +148,7 @@ function verifyLine<R extends LinkedRecord>(
       `broken link: ${earlier} no longer matches the digest carried by record at line ${lineNumber} (${describeRecord(record)}); one of them was altered`,
     );
   }
-  return { kind: 'verified', entry: { record, digest: createHash('sha256').update(line).digest('hex'), lineNumber } };
+  return { kind: 'verified', entry: { record, digest: sha256Hex(line), lineNumber } };
 }
 
 /** `intent of run <id> attempt <n>`: how a record is named in messages. */

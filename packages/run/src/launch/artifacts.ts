@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { join } from 'node:path';
+import { sha256Hex } from '@statecraft/adapter';
 import type { Artifact } from '../chain/record-schemas.js';
 import { writeFileDurably } from '../durable-write.js';
 
@@ -7,5 +7,5 @@ import { writeFileDurably } from '../durable-write.js';
 export async function keepArtifact(targetDirectory: string, relativePath: string, data: string | Uint8Array): Promise<Artifact> {
   await writeFileDurably(join(targetDirectory, relativePath), data);
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-  return { path: relativePath, sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
+  return { path: relativePath, sha256: sha256Hex(bytes), bytes: bytes.length };
 }
