@@ -17,6 +17,8 @@
  * - result.ts              the recorded attempt result (R1.2)
  * - schema-errors.ts       zod errors as sentences naming file and field
  * - content-digest.ts      sha256 digests of files and bytes
+ * - file-identity.ts       what identifies a file's bytes without reading them (device, inode, size, times)
+ * - digest-cache.ts        file digests remembered by identity, and handed to the adapter in the request
  * - suite/driver.ts        how the negative suite provokes behaviour from one adapter
  * - suite/index.ts         the negative suite: case table, runner, runAdapterOnce, the fixture driver (R4)
  * - qualification/         qualification records: write once, list, show, check a binary (R3)
@@ -42,6 +44,8 @@ export * from './classify.js';
 export * from './result.js';
 export * from './schema-errors.js';
 export * from './content-digest.js';
+export * from './file-identity.js';
+export * from './digest-cache.js';
 export * from "./suite/driver.js";
 export * from './stream/line-splitter.js';
 export * from './stream/event-stream-reader.js';

@@ -2,7 +2,8 @@ import { access, constants, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import {
   chooseContainment,
-  digestFile,
+  digestFileCached,
+  type KnownDigest,
   negotiateCapabilities,
   readManifest,
   sidecarManifestPath,
@@ -70,6 +71,8 @@ export interface RunPlan {
   containment: Containment;
   /** For a retry: the run's first intent, whose base commit and workspace the attempt reuses. */
   retry: 'none' | { firstIntent: IntentRecord; lastAttempt: number };
+  /** Digests taken at planning that the adapter may reuse (the provider's): handed over in the request. */
+  knownDigests: KnownDigest[];
 }
 
 export type Planning = { kind: 'planned'; plan: RunPlan } | RunRefusal | RunFailure;
@@ -132,9 +135,10 @@ export async function planRun(request: RunRequest): Promise<Planning> {
     retry = found;
   }
 
+  const digests = productHomeLayout(request.home).digests;
   let digest: string;
   try {
-    digest = await digestFile(executable);
+    digest = await digestFileCached(executable, digests);
   } catch (error) {
     return { kind: 'failed', stage: 'plan', path: executable, message: `cannot read the adapter to digest it (${(error as Error).message})`, spawned: false };
   }
@@ -144,14 +148,14 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   // will itself resolve — its `command` prerequisite on the same PATH the child receives.
   const providerCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
   const labelledProvider = provider ?? (providerCommand === undefined ? undefined : resolveCommandOnPath(providerCommand.command, request.source.PATH));
-  const qualification = await labelQualification(request.home, adapter, labelledProvider);
+  const { qualification, providerDigest } = await labelQualification(request.home, adapter, labelledProvider, digests);
   const { containment } = await containmentChoice;
   const baseCommit = retry === 'none' ? newRunBase : retry.firstIntent.baseCommit;
   // Unreachable: a new run asked for its base above. Refused rather than assumed.
   if (baseCommit === undefined) return refused('plan', 'base-commit', 'no base commit was resolved; refused before spawn, nothing appended', null);
   return {
     kind: 'planned',
-    plan: { request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) }, target, baseCommit, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, retry },
+    plan: { request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) }, target, baseCommit, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, retry, knownDigests: providerDigest === undefined ? [] : [providerDigest] },
   };
 }
 
