@@ -3,6 +3,7 @@
 import { loadavg } from 'node:os';
 import { measureRunEndToEnd } from './run-end-to-end.mjs';
 import { measureRunList } from './run-list.mjs';
+import { measureRealProvider } from './real-provider.mjs';
 
 const fixed = (value, digits = 1) => value.toFixed(digits);
 const verdict = (ok) => (ok ? 'meets target' : 'MISSES target');
@@ -18,4 +19,9 @@ const list = await measureRunList();
 console.log(`\n(e) statecraft run list over ${list.attempts} attempts (${list.records} records, ${fixed(list.chainMB)} MB chain)`);
 console.log(`    median ${fixed(list.medianMs)} ms, max ${fixed(list.maxMs)} ms over ${list.rounds} rounds (≤ 1000)  ${verdict(list.medianMs <= 1000)}`);
 
-console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list })}`);
+const real = await measureRealProvider();
+console.log(`\n(f) statecraft run of the real pinned claude against the model double (${real.rounds} rounds interleaved; load average ${loadavg().map((n) => fixed(n, 2)).join(' ')})`);
+console.log(`    bare claude            median ${fixed(real.bareMedianMs)} ms (the adapter's own flags, same double)`);
+console.log(`    statecraft run (CLI)   median ${fixed(real.runMedianMs)} ms  added ${fixed(real.addedMs)} ms (≤ 300)  ${verdict(real.addedMs <= 300)}`);
+
+console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list, realProvider: real })}`);
