@@ -3,12 +3,13 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// ARCHITECTURE.md: cli → run → {adapter, environment}, acceptance → {adapter, run},
+// The architecture: cli → run → {adapter, environment}, environment → adapter (its PATH search),
+// acceptance → {adapter, run},
 // adapter-claude-code → adapter; only cli knows adapters by name; nothing imports cli.
 // The graph is checked twice: in each package.json and in every @statecraft/* import under src/.
 const ALLOWED: Record<string, readonly string[]> = {
   adapter: [],
-  environment: [],
+  environment: ['adapter'],
   'adapter-claude-code': ['adapter'],
   run: ['adapter', 'environment'],
   acceptance: ['adapter', 'run'],

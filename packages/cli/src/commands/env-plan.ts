@@ -1,12 +1,11 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { checkQualification, digestFile, readManifest, sidecarManifestPath } from '@statecraft/adapter';
+import { checkQualification, digestFile, findExecutableOnPath, readManifest, sidecarManifestPath } from '@statecraft/adapter';
 import type { Manifest } from '@statecraft/adapter';
 import {
   PROJECT_DECLARATION_PATH,
   parseProjectDeclaration,
   planAdapterPaths,
-  resolveCommandOnPath,
   selectPassedNames,
 } from '@statecraft/environment';
 import type { AbsentName, AdapterClaim, ManagedPathCollision, PlacedName, QualificationState } from '@statecraft/environment';
@@ -112,7 +111,7 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
     loaded.map(async ({ executable, manifest }) => {
       const environment = plannedEnvironment(manifest, options.source);
       const firstCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
-      const providerPath = options.provider !== undefined ? resolve(options.provider) : firstCommand === undefined ? undefined : resolveCommandOnPath(firstCommand.command, environment.variables.PATH);
+      const providerPath = options.provider !== undefined ? resolve(options.provider) : firstCommand === undefined ? undefined : findExecutableOnPath(firstCommand.command, environment.variables.PATH);
       const provider: PlannedAdapter['provider'] = providerPath === undefined ? 'none' : { executable: providerPath, digest: await digestFile(providerPath) };
       const qualification = await qualificationOf(options.home, executable, manifest, provider);
       const state: QualificationState = qualification.verdict === 'qualified' ? { kind: 'qualified' } : { kind: 'unqualified', reason: qualification.reason };

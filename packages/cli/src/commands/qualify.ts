@@ -1,6 +1,6 @@
-import { access, constants } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
+  checkExecutableFile,
   fixtureAdapterPath,
   readManifest,
   runNegativeSuite,
@@ -92,15 +92,11 @@ async function chooseExecutable(options: QualifyOptions): Promise<string> {
     throw new UsageError('which adapter? give its executable, or --fixture for the bundled fixture', 'statecraft qualify <binary>  or  statecraft qualify --fixture');
   }
   const executable = resolve(options.binary);
-  try {
-    await access(executable, constants.X_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(
-      `refused: ${executable}: ${code === 'ENOENT' ? 'no such file' : 'not an executable file'}; nothing was run`,
-      EXIT.refused,
-      { cause: error, hint: code === 'ENOENT' ? 'check the path' : `make it executable (chmod +x ${executable})` },
-    );
+  const check = await checkExecutableFile(executable);
+  if (check !== 'usable') {
+    throw new CliError(`refused: ${executable}: ${check === 'missing' ? 'no such file' : 'not an executable file'}; nothing was run`, EXIT.refused, {
+      hint: check === 'missing' ? 'check the path' : `make it executable (chmod +x ${executable})`,
+    });
   }
   return executable;
 }
