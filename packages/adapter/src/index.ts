@@ -17,6 +17,7 @@
  * - result.ts              the recorded attempt result (R1.2)
  * - schema-errors.ts       zod errors as sentences naming file and field
  * - content-digest.ts      sha256 digests of files and bytes
+ * - durable-write.ts       whole files written atomically and fsync'd (once, with `exclusive`); directory fsync
  * - executable-file.ts     whether a path can be executed, and the one PATH search every package uses
  * - file-identity.ts       what identifies a file's bytes without reading them (device, inode, size, times)
  * - digest-cache.ts        file digests remembered by identity, and handed to the adapter in the request
@@ -45,6 +46,7 @@ export * from './classify.js';
 export * from './result.js';
 export * from './schema-errors.js';
 export * from './content-digest.js';
+export * from './durable-write.js';
 export * from './executable-file.js';
 export * from './file-identity.js';
 export * from './digest-cache.js';

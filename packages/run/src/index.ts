@@ -19,7 +19,6 @@
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
  * - workspace/*                   the target and its base commit (one rev-parse), the git worktree under .statecraft/state (R8.6)
  * - posture.ts                    the posture schema (R6)
- * - durable-write.ts              write-temporary-fsync-rename and directory fsync
  * - git-process.ts                one short git process, run to its end (workspace/git.ts, coverage/git-for-reading.ts)
  * - run-id.ts                     run ids
  * - refusal.ts                    refusals (exit 2) and i/o failures (exit 4) as values
@@ -31,7 +30,6 @@
 export * from './posture.js';
 export * from './refusal.js';
 export * from './run-id.js';
-export * from './durable-write.js';
 export * from './chain/chain-paths.js';
 export * from './chain/record-schemas.js';
 export * from './chain/open-chain.js';

@@ -1,7 +1,6 @@
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { sha256Hex } from '@statecraft/adapter';
-import { syncDirectory } from '../durable-write.js';
+import { sha256Hex, syncDirectory } from '@statecraft/adapter';
 import type { ChainRecord, UnlinkedRecord } from './record-schemas.js';
 import type { TornTail } from './open-chain.js';
 

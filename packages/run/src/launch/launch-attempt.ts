@@ -9,6 +9,7 @@ import {
   type AttemptResult,
   type ProtocolEvent,
   type SupervisedAttempt,
+  writeFileDurably,
 } from '@statecraft/adapter';
 import { constructEnvironment } from '@statecraft/environment';
 import { appendRecord, type AppendedRecord, type ChainPosition } from '../chain/append-record.js';
@@ -16,7 +17,6 @@ import { attemptArtifactNames } from '../chain/chain-paths.js';
 import { openChainSummaries, type ChainSummary } from '../chain/chain-summary.js';
 import type { ChainOpening } from '../chain/open-chain.js';
 import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
-import { writeFileDurably } from '../durable-write.js';
 import { acquireRepositoryLock, type LockHolder } from '../lock/repository-lock.js';
 import type { RunPlan } from '../plan/plan-run.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
