@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { open, readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useTestTargets } from './fixtures/sample-repository.js';
@@ -154,4 +154,29 @@ describe('a flood of valid refusal events is counted, digested and excerpted, ne
     expect(doctor.run.exitCode, doctor.run.stdout).toBe(0);
     expect(doctor.peakMB).toBeLessThanOrEqual(150);
   }, 300_000);
+
+  it('an outcome record written before refusals were bounded (every refusal, no digest) is still read, its digest named not-recorded (R8.3)', async () => {
+    const repository = await targets.fresh();
+    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: refuse', '--json'], { home: targets.home.path });
+    const account = parseJson<Account>(run);
+    // Rewrite the last record in the older shape: twelve refusals held whole, no refusalDigest. It
+    // is the chain's tip, so no later link vouches for it and the chain stays whole.
+    const lines = (await readFile(account.records.chain, 'utf8')).trimEnd().split('\n');
+    const outcome = JSON.parse(lines.at(-1) ?? '{}') as { refusalCount: number; result: Record<string, unknown> & { refusals: { seq: number }[] } };
+    const [first] = outcome.result.refusals;
+    const older = Array.from({ length: 12 }, (_, index) => ({ ...first, seq: index + 1 }));
+    delete outcome.result['refusalDigest'];
+    outcome.result.refusals = older;
+    outcome.result['refusalCount'] = older.length;
+    outcome.refusalCount = older.length;
+    lines[lines.length - 1] = JSON.stringify(outcome);
+    await writeFile(account.records.chain, `${lines.join('\n')}\n`);
+
+    const shown = await runStatecraft(['run', 'show', repository.path, account.runId, '--json'], { home: targets.home.path });
+    expect(shown.exitCode, shown.stderr).toBe(1);
+    expect(parseJson<Account>(shown)).toMatchObject({ outcome: 'refused', refusalCount: 12, refusalDigest: 'not-recorded' });
+    expect(parseJson<Account>(shown).refusals).toHaveLength(12);
+    const listed = await runStatecraft(['run', 'list', repository.path], { home: targets.home.path });
+    expect(listed.exitCode, listed.stderr).toBe(0);
+  });
 });
