@@ -26,6 +26,7 @@
  * - qualification/         qualification records: write once, list, show, check a binary (R3)
  * - fixture-adapter-path.ts where the shipped fixture adapter and replay child live
  * - stream/*               the bounded NDJSON event-stream reader: trusted prefix, diagnostics (R7.4, R7.5)
+ * - stream/refusal-tally.ts refusals kept bounded: a count, a running digest, the first few (issue 9)
  * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7)
  * - coverage/*             command coverage: check commands against the allowance (R9)
  *
@@ -54,6 +55,7 @@ export * from "./suite/driver.js";
 export * from './stream/line-splitter.js';
 export * from './stream/event-stream-reader.js';
 export * from './stream/read-event-stream.js';
+export * from './stream/refusal-tally.js';
 export * from './coverage/index.js';
 export * from './supervise/supervise-adapter.js';
 export * from './supervise/probe-containment.js';

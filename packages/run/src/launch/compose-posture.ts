@@ -24,7 +24,7 @@ export function plannedPosture(plan: RunPlan, environment: EnvironmentRecord): P
 }
 
 /** The posture as the attempt ran it, carried on the outcome: applied tokens, containment used, survivors. */
-export function concludedPosture(planned: Posture, result: AttemptResult): Posture {
+export function concludedPosture(planned: Posture, result: Pick<AttemptResult, 'capabilities' | 'containment' | 'survivors'>): Posture {
   return {
     ...planned,
     capabilities: { ...planned.capabilities, applied: result.capabilities.applied, notApplied: result.capabilities.notApplied },
