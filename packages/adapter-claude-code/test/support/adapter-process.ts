@@ -49,6 +49,8 @@ export interface AdapterRunOptions {
   stdinPrompt?: string;
   /** Sent to the adapter once its init event has been read. */
   signalAfterInit?: NodeJS.Signals;
+  /** Told the adapter's process id once it is spawned, e.g. to watch its memory. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface AdapterRun {
@@ -92,6 +94,7 @@ export async function runAdapter(options: AdapterRunOptions): Promise<AdapterRun
     env: options.environment,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
   child.stdin.end(options.stdinPrompt ?? prompt);
   const chunks: Buffer[] = [];
   let stderr = '';
