@@ -136,7 +136,7 @@ describe('statecraft run with the Claude Code adapter', () => {
 
   it('kills the setsid descendant of a Bash tool call at the deadline: nothing of the run survives (R7.2, R7.3)', async () => {
     // Watch, while the CLI runs, for the `sleep 600` the scripted Bash call starts in a new session
-    // (FACTS.md item 10), identified by the run id the supervisor placed in its environment.
+    // (docs/facts.md item 10), identified by the run id the supervisor placed in its environment.
     const seen = new Map<number, string>();
     const watcher = setInterval(() => {
       for (const pid of processIds()) {

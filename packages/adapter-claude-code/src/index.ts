@@ -21,7 +21,7 @@
  * - suite-driver.ts                 how the negative suite provokes this adapter (live and replayed)
  *
  * What this package does not claim: that the session cannot write outside the workspace
- * (`workspace-write` is not declared; FACTS.md item 12); that the allowlist in force is observable
+ * (`workspace-write` is not declared; docs/facts.md item 12); that the allowlist in force is observable
  * (it is recorded `not-recorded`, R10.3); containment of hostile code (R5.3).
  */
 export { CLAUDE_CODE_MANIFEST } from './manifest.js';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A stand-in for `claude` that replays a recorded native stream: a real child process, so the
-// adapter's mapping is tested across a real process boundary without a model (ARCHITECTURE.md,
+// adapter's mapping is tested across a real process boundary without a model (docs/architecture.md,
 // Testing). It reads its stdin to the end as claude does, then prints the file named by
 // STATECRAFT_REPLAY_NATIVE_STREAM line by line.
 //   STATECRAFT_REPLAY_INSPECT=<file>  first writes what it was given (argv, cwd, the --settings

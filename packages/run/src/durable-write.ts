@@ -5,7 +5,7 @@ import { dirname, basename, join } from 'node:path';
 /**
  * Writes a whole file durably: a temporary sibling is written and fsync'd, renamed over the
  * name, and the directory fsync'd, so a crash leaves either nothing or the complete file
- * (ARCHITECTURE: writes are atomic or append + fsync).
+ * (docs/architecture.md, The records: writes are atomic or append + fsync).
  */
 export async function writeFileDurably(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);

@@ -63,7 +63,7 @@ function recordId(report: SuiteReport): string {
 }
 
 /**
- * Atomic and never rewritten (ARCHITECTURE, Records): write a temporary file, fsync it, then
+ * Atomic and never rewritten (docs/architecture.md, The records): write a temporary file, fsync it, then
  * hard-link it into place — a link fails if the name exists, where a rename would replace it —
  * and fsync the directory so the name survives a crash.
  */
