@@ -46,7 +46,7 @@ export interface ManagedPathCollision {
   adapters: [string, string];
 }
 
-/** Expected refusals are values (STYLE.md practice 3). */
+/** Expected refusals are values (docs/architecture.md, convention 3). */
 export type AdapterPathsPlan =
   | { kind: 'refused'; reason: 'managed-path-collision'; collisions: ManagedPathCollision[]; message: string }
   | { kind: 'planned'; adapters: AdapterClaim[] };

@@ -51,6 +51,8 @@ export interface AdapterRunOptions {
   signalAfterInit?: NodeJS.Signals;
   /** Digests handed over in the request, as the supervisor hands over the provider's. */
   knownDigests?: KnownDigest[];
+  /** Told the adapter's process id once it is spawned, e.g. to watch its memory. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface AdapterRun {
@@ -101,6 +103,7 @@ export async function runAdapter(options: AdapterRunOptions): Promise<AdapterRun
     env: options.environment,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
   child.stdin.end(options.stdinPrompt ?? prompt);
   const chunks: Buffer[] = [];
   let stderr = '';

@@ -47,7 +47,7 @@ export interface AttemptFiles {
   stderr: string;
 }
 
-/** Expected refusals are values (STYLE.md practice 3); each says which step refused. */
+/** Expected refusals are values (docs/architecture.md, convention 3); each says which step refused. */
 export type RunAdapterOnceAnswer =
   | { kind: 'refused'; stage: 'manifest'; reading: Extract<ManifestReading, { kind: 'refused' }>; message: string }
   | { kind: 'refused'; stage: 'negotiation'; negotiation: Extract<Negotiation, { kind: 'refused' }>; message: string; attemptTag: string; files: AttemptFiles }

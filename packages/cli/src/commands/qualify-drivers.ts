@@ -3,7 +3,7 @@ import { claudeCodeSuiteDriver } from '@statecraft/adapter-claude-code';
 
 /**
  * Which driver provokes behaviour from a named adapter. Only the CLI knows adapters by name
- * (ARCHITECTURE); a provider adapter registers its driver here. Any other binary gets the prompt
+ * (docs/architecture.md); a provider adapter registers its driver here. Any other binary gets the prompt
  * convention `scenario: <name>` (docs/decisions.md), its evidence kind `live`.
  */
 const NAMED_DRIVERS: Readonly<Record<string, (options: DriverOptions) => SuiteDriver>> = {
