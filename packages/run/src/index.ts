@@ -17,6 +17,8 @@
  * - chain/chain-summary.ts        `run list`'s reading: every link verified, only each record's leading fields parsed
  * - chain/chain-paths.ts          where a target's records live in the product home
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
+ * - lock/take-over-stale-lock.ts  a stale lock has exactly one taker: a claim per lock file, created with link(2)
+ * - lock/lock-holder.ts           the lock record, its identity (inode and bytes), and whether its holder lives
  * - workspace/*                   the target and its base commit (one rev-parse), the git worktree under .statecraft/state (R8.6)
  * - posture.ts                    the posture schema (R6)
  * - durable-write.ts              write-temporary-fsync-rename and directory fsync
