@@ -14,6 +14,7 @@
  * - chain/record-schemas.ts       the chain's record kinds (intent, outcome), one zod schema each
  * - chain/open-chain.ts           reads and verifies every link; torn tail reported, corruption refused (R8.4)
  * - chain/append-record.ts        links, appends and fsyncs one record; truncates a torn tail first
+ * - chain/check-chain-tip.ts      before an append: the position is still the chain's tip, read from its tail only
  * - chain/chain-summary.ts        `run list`'s reading: every link verified, only each record's leading fields parsed
  * - chain/chain-paths.ts          where a target's records live in the product home
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
@@ -38,6 +39,7 @@ export * from './chain/chain-paths.js';
 export * from './chain/record-schemas.js';
 export * from './chain/open-chain.js';
 export * from './chain/append-record.js';
+export * from './chain/check-chain-tip.js';
 export * from './lock/repository-lock.js';
 export * from './workspace/git.js';
 export * from './workspace/resolve-target.js';
