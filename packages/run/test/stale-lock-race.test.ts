@@ -20,14 +20,16 @@ interface RaceAnswer {
   message?: string;
 }
 
+const RACER_OPTIONS = { stdin: 'pipe', reject: false } as const;
+
 /** One racer process and the answers it has written, line by line. */
 interface Racer {
-  child: ResultPromise;
+  child: ResultPromise<typeof RACER_OPTIONS>;
   next: () => Promise<RaceAnswer>;
 }
 
 function startRacer(lock: string, chain: string, name: string): Racer {
-  const child = execa(process.execPath, [RACER, lock, chain, name, JSON.stringify(sampleIntent(1))], { stdin: 'pipe', reject: false });
+  const child = execa(process.execPath, [RACER, lock, chain, name, JSON.stringify(sampleIntent(1))], RACER_OPTIONS);
   const waiting: ((answer: RaceAnswer) => void)[] = [];
   const answered: RaceAnswer[] = [];
   createInterface({ input: child.stdout }).on('line', (line) => {
@@ -83,7 +85,7 @@ describe('taking over a stale lock is as exclusive as taking a free one (R8.5)',
         if (!isDead(dead)) dead = await deadPid();
         const stale = { pid: dead, host: hostname(), runId: `dead-round-${round}`, attempt: 1, since: new Date().toISOString() };
         await writeFile(lock, JSON.stringify(stale));
-        for (const racer of racers) racer.child.stdin?.write(`go ${round}\n`);
+        for (const racer of racers) racer.child.stdin.write(`go ${round}\n`);
         const answers = await Promise.all(racers.map((racer) => racer.next()));
         const won = answers.filter((answer) => answer.kind === 'acquired');
         if (won.length !== 1) contested.push({ round, winners: won.map((answer) => answer.name) });
@@ -91,7 +93,7 @@ describe('taking over a stale lock is as exclusive as taking a free one (R8.5)',
         failures.push(...answers.filter((answer) => answer.kind === 'error' || (answer.kind === 'acquired' && answer.appended !== 'yes')));
       }
     } finally {
-      for (const racer of racers) racer.child.stdin?.end();
+      for (const racer of racers) racer.child.stdin.end();
       await Promise.all(racers.map((racer) => racer.child));
     }
     expect(contested).toEqual([]);
