@@ -42,7 +42,8 @@ export async function readLockInstance(lockFile: string): Promise<LockInstance> 
     throw error;
   }
   try {
-    const [status, bytes] = [await handle.stat({ bigint: true }), await handle.readFile()];
+    const status = await handle.stat({ bigint: true });
+    const bytes = await handle.readFile();
     const identity = createHash('sha256').update(`${status.dev}:${status.ino}:`).update(bytes).digest('hex').slice(0, 32);
     return { kind: 'found', holder: parseLockHolder(bytes.toString('utf8')), identity };
   } finally {

@@ -43,8 +43,8 @@ export type StaleLockTakeover =
   | { kind: 'claim-unreadable'; path: string };
 
 /**
- * Takes over the stale lock `stale` (read a moment ago from `lockFile`), claiming it with the
- * caller's complete staged holder record `staging`.
+ * Takes over the stale lock file whose identity is `staleIdentity` (read a moment ago from
+ * `lockFile`), claiming it with the caller's complete staged holder record `staging`.
  */
 export async function takeOverStaleLock(lockFile: string, staleIdentity: string, staging: string): Promise<StaleLockTakeover> {
   for (let generation = 0; ; generation += 1) {
