@@ -10,6 +10,7 @@ export type RefusalReason =
   | 'environment'
   | 'coverage'
   | 'chain-broken'
+  | 'chain-moved'
   | 'unknown-run'
   | 'base-commit'
   | 'live-attempt'
