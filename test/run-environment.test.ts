@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ATTEMPT_TAG_VARIABLE } from '@statecraft/adapter';
 import { progressDetail, readKeptEvents } from './fixtures/attempt-stream.js';
 import { createCustomAdapter } from './fixtures/custom-adapter.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
@@ -136,6 +137,25 @@ describe('the child environment is constructed from an allowlist and recorded co
       expect(run.stderr).toContain("adapter's manifest");
     } finally {
       await adapter.remove();
+    }
+  });
+
+  it.each([ATTEMPT_TAG_VARIABLE, 'STATECRAFT_RUN_ID', 'TMPDIR'])('--pass %s, a name the supervisor sets, is refused before spawn: exit 2, nothing appended (R5.5)', async (name) => {
+    const fresh = await targets.fresh();
+    try {
+      const run = await runStatecraft(['run', fresh.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--pass', name, '--json'], {
+        home: targets.home.path,
+        env: { [name]: 'the-operators-own-value' },
+      });
+      expect(run.exitCode).toBe(2);
+      const answer = parseJson<{ refused: { reason: string; message: string; detail: { refusals: { name: string; origin: string; family: string }[] } } }>(run);
+      expect(answer.refused.reason).toBe('environment');
+      expect(answer.refused.detail.refusals).toEqual([expect.objectContaining({ name, origin: 'operator', family: 'supervisor-set' })]);
+      expect(run.stderr).toContain(`${name} requested by the operator (--pass): refused; the supervisor sets it`);
+      const list = parseJson<{ attempts: unknown[] }>(await runStatecraft(['run', 'list', fresh.path, '--json'], { home: targets.home.path }));
+      expect(list.attempts).toEqual([]);
+    } finally {
+      await fresh.remove();
     }
   });
 });

@@ -95,6 +95,19 @@ describe('a request to place a credential family in the child is refused on cons
     if (selection.kind === 'refused') expect(selection.message).toContain("adapter's manifest");
   });
 
+  it.each(['STATECRAFT_ATTEMPT_TAG', 'STATECRAFT_RUN_ID', 'STATECRAFT_ATTEMPT', 'TMPDIR'])('%s, set by the supervisor, is refused from the operator and from a manifest (R5.5)', (name) => {
+    for (const request of [
+      { source: OPERATOR, adapterPass: [], operatorPass: [name] },
+      { source: OPERATOR, adapterPass: [{ name, secret: false, why: 'wants it' }], operatorPass: [] },
+    ]) {
+      const selection = selectPassedNames(request);
+      expect(selection.kind).toBe('refused');
+      if (selection.kind !== 'refused') return;
+      expect(selection.refusals).toEqual([expect.objectContaining({ name, family: 'supervisor-set' })]);
+      expect(selection.message).toContain('R5.5');
+    }
+  });
+
   it('every family names at least one name or prefix', () => {
     for (const family of CREDENTIAL_FAMILIES) expect(family.names.length + family.prefixes.length).toBeGreaterThan(0);
     expect(credentialFamilyOf('PATH')).toBe('none');
