@@ -69,4 +69,27 @@ describe('a qualification binds the bytes that ran every case (R3.1, R4)', () =>
     for (const entry of later) expect(entry).toMatchObject({ status: 'not-run', evidence: 'none', detail: expect.stringContaining(`the suite stopped after row ${changed.row}`) as unknown });
     expect(await readdir(home)).not.toContain('qualifications');
   });
+
+  it('a modified copy of the fixture whose manifest still says fixture is qualified on live evidence, not fixture evidence', async () => {
+    const home = await scratch.make('statecraft-home-');
+    const adapter = await fixtureCopy((text) => `${text}\n// one comment more than the shipped fixture\n`);
+    const answer = await runStatecraft(['qualify', adapter, '--json'], { home, timeoutMs: 120_000 });
+    const document = parseJson<QualifyDocument>(answer);
+    expect(document.adapter.name).toBe('fixture');
+    expect(document.driver).toBe('scenario-prompt');
+    const evidence = new Set(document.cases.map((entry) => entry.evidence));
+    expect(evidence.has('fixture')).toBe(false);
+    expect(evidence.has('live')).toBe(true);
+    expect(answer.exitCode).toBe(0);
+  });
+
+  it("the shipped fixture's own bytes, qualified by path, keep the evidence kind fixture", async () => {
+    const home = await scratch.make('statecraft-home-');
+    const answer = await runStatecraft(['qualify', fixtureAdapterPath(), '--json'], { home, timeoutMs: 120_000 });
+    const document = parseJson<QualifyDocument>(answer);
+    expect(document.driver).toBe('fixture');
+    expect(document.cases.filter((entry) => entry.evidence !== 'none').every((entry) => entry.evidence === 'fixture' || entry.evidence === 'replayed')).toBe(true);
+    expect(document.cases.some((entry) => entry.evidence === 'fixture')).toBe(true);
+    expect(answer.exitCode).toBe(0);
+  });
 });
