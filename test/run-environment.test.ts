@@ -17,7 +17,7 @@ interface Account {
   outcome: string;
   workspace: string;
   records: { chain: string };
-  posture: { environment: { state: string; names: PlacedName[]; absent: { name: string }[]; residuals: { id: string }[] } };
+  posture: { containment: { mechanism: string }; environment: { state: string; names: PlacedName[]; absent: { name: string }[]; residuals: { id: string; statement: string }[] } };
   artifacts: { stream: { path: string } | 'not-recorded' };
 }
 
@@ -65,14 +65,40 @@ describe('the child environment is constructed from an allowlist and recorded co
     await expect(stat(temporary)).rejects.toThrow();
   });
 
-  it('the residuals of R5.3 are recorded on every attempt', async () => {
+  it('the residuals of R5.3, and that the request path names the product home, are recorded on every attempt', async () => {
     const { account } = await dumpEnvironment('fixture', {});
+    expect(account.posture.containment.mechanism).toBe('pid-namespace');
     expect(account.posture.environment.residuals.map((residual) => residual.id)).toEqual([
       'absolute-path-bypass',
       'home-readable',
       'stored-credentials-answer',
       'publish-around-supervisor',
+      'request-path-reveals-product-home',
     ]);
+  });
+
+  it("an attempt under the process-group fallback records that its child can read the supervisor's environment and signal it, on the intent and the outcome (R5.3, R6)", async () => {
+    const { account } = await dumpEnvironment('fixture', { STATECRAFT_CONTAINMENT: 'process-group' });
+    expect(account.posture.containment.mechanism).toBe('process-group');
+    const expected = [
+      'absolute-path-bypass',
+      'home-readable',
+      'stored-credentials-answer',
+      'publish-around-supervisor',
+      'request-path-reveals-product-home',
+      'supervisor-environment-readable',
+      'supervisor-signalable',
+    ];
+    expect(account.posture.environment.residuals.map((residual) => residual.id)).toEqual(expected);
+    const records = (await readFile(account.records.chain, 'utf8'))
+      .split('\n')
+      .filter((line) => line.includes(account.runId))
+      .map((line) => JSON.parse(line) as { kind: string; posture?: { environment: { residuals: { id: string; statement: string }[] } } });
+    const intent = records.find((record) => record.kind === 'intent');
+    expect(intent?.posture?.environment.residuals.map((residual) => residual.id)).toEqual(expected);
+    const statements = account.posture.environment.residuals.map((residual) => residual.statement).join('\n');
+    expect(statements).toContain('/proc/<supervisor pid>/environ');
+    expect(statements).toContain('stop or kill its supervisor');
   });
 
   it("names an adapter's manifest declares are passed; a secret's value reaches the child but never the record (R5.1, R5.4)", async () => {

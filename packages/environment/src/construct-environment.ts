@@ -1,5 +1,5 @@
 import { credentialFamilyOf } from './credential-families.js';
-import { ENVIRONMENT_RESIDUALS } from './residuals.js';
+import { residualsFor, type ContainmentKind } from './residuals.js';
 import type { AbsentName, EnvironmentRecord, EnvironmentRefusal, PlacedName } from './environment-record.js';
 
 /** A name an adapter's manifest asks to have carried in (the shape of the manifest's `environment.pass`). */
@@ -102,6 +102,8 @@ export interface AttemptBindings {
   temporaryDirectory: string;
   /** Further supervisor-set names (e.g. the attempt tag that finds escaped descendants). */
   extra?: readonly { name: string; value: string; why: string }[];
+  /** How the attempt's process tree is contained: the fallback has residuals of its own. */
+  containment: ContainmentKind;
 }
 
 export interface ConstructedEnvironment {
@@ -142,7 +144,7 @@ export function constructEnvironment(selection: Extract<NameSelection, { kind: '
       names,
       absent: selection.absent,
       refusals: [],
-      residuals: [...ENVIRONMENT_RESIDUALS],
+      residuals: residualsFor(bindings.containment),
     },
   };
 }

@@ -12,7 +12,7 @@ const OPERATOR = {
   PROVIDER_API_KEY: 'sk-secret',
 };
 
-const bindings = { runId: 'r', attempt: 3, temporaryDirectory: '/tmp/statecraft-r-3-abc' };
+const bindings = { runId: 'r', attempt: 3, temporaryDirectory: '/tmp/statecraft-r-3-abc', containment: 'pid-namespace' as const };
 
 function selected(request: Parameters<typeof selectPassedNames>[0]) {
   const selection = selectPassedNames(request);
@@ -62,11 +62,24 @@ describe('constructEnvironment builds the child environment from an allowlist, n
     expect(record.absent.map((entry) => entry.name)).toEqual(['PROVIDER_API_KEY']);
   });
 
-  it('every attempt carries the four residuals of R5.3', () => {
+  it('every attempt carries the four residuals of R5.3, and that the request path names the product home', () => {
     const { record } = constructEnvironment(selected({ source: OPERATOR, adapterPass: [], operatorPass: [] }), bindings);
     expect(record.residuals).toEqual(ENVIRONMENT_RESIDUALS);
-    expect(record.residuals.map((residual) => residual.id)).toEqual(['absolute-path-bypass', 'home-readable', 'stored-credentials-answer', 'publish-around-supervisor']);
+    expect(record.residuals.map((residual) => residual.id)).toEqual([
+      'absolute-path-bypass',
+      'home-readable',
+      'stored-credentials-answer',
+      'publish-around-supervisor',
+      'request-path-reveals-product-home',
+    ]);
     // R5.3: no document may claim the child cannot publish.
+    for (const residual of record.residuals) expect(residual.statement).not.toMatch(/cannot publish/i);
+  });
+
+  it('an attempt under the process-group fallback also carries what that fallback exposes of its supervisor', () => {
+    const { record } = constructEnvironment(selected({ source: OPERATOR, adapterPass: [], operatorPass: [] }), { ...bindings, containment: 'process-group' });
+    expect(record.residuals.slice(0, ENVIRONMENT_RESIDUALS.length)).toEqual(ENVIRONMENT_RESIDUALS);
+    expect(record.residuals.slice(ENVIRONMENT_RESIDUALS.length).map((residual) => residual.id)).toEqual(['supervisor-environment-readable', 'supervisor-signalable']);
     for (const residual of record.residuals) expect(residual.statement).not.toMatch(/cannot publish/i);
   });
 });
