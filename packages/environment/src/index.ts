@@ -5,7 +5,7 @@
  * Modules:
  * - product-home.ts           `$STATECRAFT_HOME` (default `~/.statecraft`), the target key, the home's layout (R8.4)
  * - credential-families.ts    known publication-credential families, refused on construction (R5.2)
- * - residuals.ts              what a constructed environment does not buy, named on every attempt (R5.3)
+ * - residuals.ts              what a constructed environment does not buy, named on every attempt (R5.3), and what the process-group fallback adds
  * - environment-record.ts     the recorded account of a child's environment: every name it received (R5.1, R6)
  * - construct-environment.ts  selects names from an allowlist, refuses credentials, adds the attempt's bindings (R5.1, R5.5)
  * - project-declaration.ts    the target's .statecraft/environment.json, project.commands (R9.1)

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import {
   checkExecutableFile,
+  digestFile,
   fixtureAdapterPath,
   readManifest,
   runNegativeSuite,
@@ -57,7 +58,8 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
       hint: `write a manifest beside the executable (${sidecarManifestPath(executable)}) or name one with --manifest <file>`,
     });
   }
-  const driver = driverFor(reading.manifest, options.provider === undefined ? {} : { provider: resolve(options.provider) });
+  const shippedFixture = await isShippedFixture(executable);
+  const driver = driverFor(reading.manifest, { shippedFixture, ...(options.provider === undefined ? {} : { provider: resolve(options.provider) }) });
   const answer = await runNegativeSuite({
     executable,
     manifest: manifestPath,
@@ -81,6 +83,12 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
     record,
   };
   return { value, exitCode: record === null ? EXIT.finding : EXIT.ok, human: renderQualifyReport };
+}
+
+/** Whether these are the shipped fixture's own bytes; an unreadable file is not (the suite then refuses it, naming why). */
+async function isShippedFixture(executable: string): Promise<boolean> {
+  const [given, shipped] = await Promise.all([digestFile(executable), digestFile(fixtureAdapterPath())].map((digest) => digest.catch(() => undefined)));
+  return given !== undefined && given === shipped;
 }
 
 async function chooseExecutable(options: QualifyOptions): Promise<string> {

@@ -1,5 +1,5 @@
 import type { AttemptResult } from '@statecraft/adapter';
-import type { EnvironmentRecord } from '@statecraft/environment';
+import { residualsFor, type EnvironmentRecord } from '@statecraft/environment';
 import type { RunPlan } from '../plan/plan-run.js';
 import type { Posture } from '../posture.js';
 
@@ -28,6 +28,8 @@ export function concludedPosture(planned: Posture, result: Pick<AttemptResult, '
   return {
     ...planned,
     capabilities: { ...planned.capabilities, applied: result.capabilities.applied, notApplied: result.capabilities.notApplied },
+    // The residuals follow the mechanism that actually contained the attempt.
+    environment: { ...planned.environment, residuals: residualsFor(result.containment.mechanism) },
     containment: result.containment,
     survivors: result.survivors,
   };

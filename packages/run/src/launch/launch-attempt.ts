@@ -112,6 +112,7 @@ async function launchHoldingLock(
     attempt: number,
     temporaryDirectory,
     extra: [{ name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group (R7.3)' }],
+    containment: plan.containment.mechanism,
   });
   // The launch reading is the recorded one (R9.4).
   const posture = plannedPosture({ ...plan, coverage: coverage.coverage }, environment.record);
