@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAlive } from './fixtures/attempt-stream.js';
 import { createFloodAdapter } from './fixtures/flood-adapter.js';
@@ -80,6 +80,11 @@ describe('a product home that fills while the stream is kept (issue 9, defect 3)
       expect(outcome['cause']).toBe('evidence-not-kept');
       expect(outcome.artifacts['stream']).toBe('not-recorded');
       expect(outcome.evidence.notKept.map((failure) => failure.path)).toEqual([streamFile.slice(dirname(chainFile).length + 1)]);
+
+      // `run show` names the file too, from the record.
+      const runId = basename(dirname(dirname(streamFile)));
+      const shown = await runStatecraft(['run', 'show', repository.path, runId, '--json'], { home: home.path });
+      expect(parseJson<{ evidence: unknown }>(shown).evidence).toEqual({ notKept: [{ path: streamFile, message: expect.stringContaining(`could not write ${streamFile}`) as string }] });
 
       // The chain stays whole and readable: the attempt is listed as concluded, nothing forked.
       const list = await runStatecraft(['run', 'list', repository.path, '--json'], { home: home.path });
