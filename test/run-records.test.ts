@@ -1,5 +1,5 @@
 import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from './fixtures/attempt-stream.js';
 import { type SampleRepository, useTestTargets } from './fixtures/sample-repository.js';
@@ -273,7 +273,9 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     );
     expect(failed.exitCode).toBe(4);
     const answer = parseJson<{ failed: { stage: string; path: string; spawned: boolean } }>(failed);
-    expect(answer.failed).toMatchObject({ stage: 'intent', path: targetDirectory, spawned: false });
+    expect(answer.failed).toMatchObject({ stage: 'intent', spawned: false });
+    // The path is the directory that could not be made: this attempt's, under the file `attempts`.
+    expect({ under: dirname(dirname(answer.failed.path)), attempt: basename(answer.failed.path) }).toEqual({ under: join(targetDirectory, 'attempts'), attempt: '1' });
     expect(failed.stderr).toContain(targetDirectory);
     expect(await readFile(first.records.chain)).toEqual(chainBefore);
     await expect(readFile(spawnLog, 'utf8')).rejects.toThrow();

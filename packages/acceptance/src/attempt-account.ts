@@ -80,4 +80,6 @@ export interface AttemptAccount {
     stderr: Artifact | NotRecorded;
     result: Artifact | NotRecorded;
   };
+  /** `kept`, or the files (absolute paths) that could not be written, each with why (issue 9); `not-recorded` before the outcome. */
+  evidence: 'kept' | { notKept: { path: string; message: string }[] } | NotRecorded;
 }

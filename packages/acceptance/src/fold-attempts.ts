@@ -89,5 +89,7 @@ function accountOf(
       stderr: maybe(o?.artifacts.stderr),
       result: maybe(o?.artifacts.result),
     },
+    evidence:
+      o === undefined ? 'not-recorded' : o.evidence === 'kept' ? 'kept' : { notKept: o.evidence.notKept.map((failure) => ({ ...failure, path: join(targetDirectory, failure.path) })) },
   };
 }

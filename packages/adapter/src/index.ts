@@ -27,7 +27,8 @@
  * - fixture-adapter-path.ts where the shipped fixture adapter and replay child live
  * - stream/*               the bounded NDJSON event-stream reader: trusted prefix, diagnostics (R7.4, R7.5)
  * - stream/refusal-tally.ts refusals kept bounded: a count, a running digest, the first few (issue 9)
- * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7)
+ * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7);
+ *                          the stream tee, which stops an attempt whose evidence cannot be written
  * - coverage/*             command coverage: check commands against the allowance (R9)
  *
  * What this package does not claim: containment of hostile code (R5.3); that a program run by
@@ -58,6 +59,7 @@ export * from './stream/read-event-stream.js';
 export * from './stream/refusal-tally.js';
 export * from './coverage/index.js';
 export * from './supervise/supervise-adapter.js';
+export { EvidenceWriteError } from './supervise/stream-tee.js';
 export * from './supervise/probe-containment.js';
 export * from './supervise/find-attempt-processes.js';
 export * from './fixture-adapter-path.js';

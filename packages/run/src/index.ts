@@ -11,6 +11,8 @@
  * - launch/compose-posture.ts     the posture on the intent and on the outcome (R6)
  * - launch/artifacts.ts           request, prompt, stream, stderr, result kept beside the chain with digests (R8.4)
  * - launch/temporary-directory.ts the private per-attempt TMPDIR (R5.5)
+ * - launch/outcome-reserve.ts     room held from the intent to the outcome, so a home the stream filled still takes the outcome (R8.4)
+ * - launch/failed-file.ts         a failed write step carries the file it was writing, so the failure names it
  * - chain/record-schemas.ts       the chain's record kinds (intent, outcome), one zod schema each
  * - chain/open-chain.ts           reads and verifies every link; torn tail reported, corruption refused (R8.4)
  * - chain/append-record.ts        links, appends and fsyncs one record; truncates a torn tail first

@@ -15,6 +15,7 @@ import type { AttemptResult } from '../result.js';
 import type { ContainmentMechanism } from '../supervise/attempt.js';
 import type { SuperviseAnswer } from '../supervise/options.js';
 import { superviseAdapter } from '../supervise/supervise-adapter.js';
+import { EvidenceWriteError } from '../supervise/stream-tee.js';
 
 /** Everything needed to plan and supervise one attempt of one adapter. */
 export interface RunAdapterOnceOptions {
@@ -106,6 +107,10 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
     ...(options.containment === undefined ? {} : { containment: options.containment }),
   });
   if (answer.kind === 'refused') return { kind: 'refused', stage: 'supervision', answer, message: answer.message, attemptTag, files };
+  // A case whose evidence could not be kept has no result to judge: an i/o failure, naming the file.
+  if (answer.kind === 'evidence-not-kept') {
+    throw new EvidenceWriteError(answer.notKept[0]?.path ?? files.stream, answer.notKept.map((failure) => failure.message).join('; '));
+  }
 
   const result = classifyAttempt(answer.attempt, {
     manifest,

@@ -8,7 +8,7 @@ import { killTree } from './kill-tree.js';
 import type { SuperviseAnswer, SuperviseOptions } from './options.js';
 import { chooseContainment } from './probe-containment.js';
 import { spawnAdapter } from './spawn-adapter.js';
-import { StreamTee } from './stream-tee.js';
+import { EvidenceWriteError, StreamTee } from './stream-tee.js';
 import { probeSurvivors, sweepLeftovers } from './survivors.js';
 import { watchChild, writePrompt } from './watch-child.js';
 
@@ -40,7 +40,10 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
   const watched = watchChild(child, reader, stdoutTee, stderrTee);
   writePrompt(child, options.prompt);
 
-  const first = await Promise.race([watched.normalEnd, deadline.expired, watched.spawnFailure, watched.callbackFailure]);
+  // A file of evidence that cannot be written stops the attempt at once: the pipe it was paused
+  // for would otherwise wait for the deadline, and what ran on would go unkept (R8.4).
+  const evidenceFailure = Promise.race([stdoutTee.failed, stderrTee.failed]).then(() => 'evidence-failed' as const);
+  const first = await Promise.race([watched.normalEnd, deadline.expired, watched.spawnFailure, watched.callbackFailure, evidenceFailure]);
   if (first === 'spawn-failed') {
     deadline.cancel();
     await Promise.allSettled([stdoutTee.finish(), stderrTee.finish()]);
@@ -68,9 +71,11 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
   }
 
   const timedOut = first === 'deadline';
+  const stopped = first === 'evidence-failed';
   let reading: StreamReading;
   let survivors: SupervisedAttempt['survivors'];
-  if (timedOut) {
+  if (timedOut || stopped) {
+    if (stopped) deadline.cancel();
     ({ reading, survivors } = await stopAndKill());
   } else {
     deadline.cancel();
@@ -89,9 +94,11 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
     startedAt: startedAt.toISOString(),
     endedAt: endedAt.toISOString(),
     durationMs: performance.now() - started,
-    stdout,
-    stderr,
+    stdout: stdout.digest,
+    stderr: stderr.digest,
   };
+  const notKept = [stdout.kept, stderr.kept].filter((kept) => kept instanceof EvidenceWriteError).map(({ path, message }) => ({ path, message }));
+  if (notKept.length > 0) return { kind: 'evidence-not-kept', attempt, notKept, stopped };
   return { kind: 'supervised', attempt };
 }
 

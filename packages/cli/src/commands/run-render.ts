@@ -83,6 +83,7 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
     `  turns           ${String(account.turns)}`,
     `  timed out       ${String(account.timedOut)} (deadline ${account.deadline.milliseconds} ms)`,
     `  stream          ${describeStream(account.streamError)}`,
+    ...(account.evidence === 'kept' || account.evidence === 'not-recorded' ? [] : account.evidence.notKept.map((failure) => `  not kept        ${failure.message}`)),
     ...(account.adapterError === 'none' || account.adapterError === 'not-recorded' ? [] : [`  adapter error   ${account.adapterError.code}: ${account.adapterError.message}`]),
     'posture',
     `  adapter         ${p.adapter.name} ${p.adapter.version} ${p.adapter.digest}`,

@@ -91,6 +91,12 @@ export const OutcomeRecordSchema = z.strictObject({
   }),
   /** The per-attempt TMPDIR is removed after the attempt; a failure is evidence, not an outcome. */
   temporaryDirectory: z.union([z.literal('removed'), z.strictObject({ notRemoved: z.string() })]),
+  /**
+   * Whether every file of evidence was written: `kept`, or the files that could not be (a full
+   * product home), each named with why. Outcomes from before this field was added read as `kept`:
+   * a stream that could not be written left no outcome then.
+   */
+  evidence: z.union([z.literal('kept'), z.strictObject({ notKept: z.array(z.strictObject({ path: z.string().min(1), message: z.string() })).min(1) })]).default('kept'),
   // No posture here: the intent carries it, and what only the end can tell (applied tokens,
   // containment used, survivors) is in \`result\`. Repeating it would double every chain (10k attempts).
 });

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import {
   ATTEMPT_TAG_VARIABLE,
   classifyAttempt,
+  EvidenceWriteError,
   findAttemptProcesses,
   superviseAdapter,
   type AttemptResult,
@@ -27,6 +29,8 @@ import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/check-la
 import { keepArtifact } from './artifacts.js';
 import { buildRequest } from './build-request.js';
 import { plannedPosture } from './compose-posture.js';
+import { failedPath, writingFile } from './failed-file.js';
+import { keepOutcomeReserve, outcomeReservePath, releaseOutcomeReserve } from './outcome-reserve.js';
 import { createAttemptTemporaryDirectory, removeAttemptTemporaryDirectory } from './temporary-directory.js';
 
 export interface LaunchHooks {
@@ -61,7 +65,14 @@ export async function launchAttempt(plan: RunPlan, hooks: LaunchHooks = {}): Pro
   const retry = plan.retry;
   const runId = retry === 'none' ? newRunId() : retry.firstIntent.runId;
   const number = retry === 'none' ? 1 : retry.lastAttempt + 1;
-  const lock = await acquireRepositoryLock(plan.paths.lock, { runId, attempt: number });
+  let lock: Awaited<ReturnType<typeof acquireRepositoryLock>>;
+  try {
+    lock = await acquireRepositoryLock(plan.paths.lock, { runId, attempt: number });
+  } catch (error) {
+    // A product home that is a file, read-only or full: an i/o failure naming the path, not a crash.
+    const path = failedPath(error, plan.paths.lock);
+    return { kind: 'failed', stage: 'intent', path, message: `cannot take the target's lock (${(error as Error).message}); the product home must be a writable directory; nothing was spawned, nothing appended`, spawned: false, cause: error };
+  }
   if (lock.kind === 'refused') return refused('launch', 'live-attempt', lock.message, lock.holder);
   try {
     return await launchHoldingLock(plan, hooks, runId, number, lock.reclaimed);
@@ -117,17 +128,22 @@ async function launchHoldingLock(
   // The launch reading is the recorded one (R9.4).
   const posture = plannedPosture({ ...plan, coverage: coverage.coverage }, environment.record);
 
+  const attemptDirectory = plan.paths.attempt(runId, number);
+  const reserve = outcomeReservePath(attemptDirectory);
   let intent: AppendedRecord & { record: IntentRecord };
   try {
-    await mkdir(plan.paths.attempt(runId, number), { recursive: true, mode: 0o700 });
-    if (opening.nextSeq === 0) await writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`);
+    await writingFile(attemptDirectory, () => mkdir(attemptDirectory, { recursive: true, mode: 0o700 }));
+    if (opening.nextSeq === 0) {
+      await writingFile(plan.paths.target, () => writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`));
+    }
     const request = buildRequest(plan, { runId, number, workspace: workspace.path, baseCommit: plan.baseCommit }, new Date());
     const [requestArtifact, promptArtifact] = await Promise.all([
-      keepArtifact(plan.paths.directory, names.request, `${JSON.stringify(request, null, 2)}\n`),
-      keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt),
+      writingFile(join(plan.paths.directory, names.request), () => keepArtifact(plan.paths.directory, names.request, `${JSON.stringify(request, null, 2)}\n`)),
+      writingFile(join(plan.paths.directory, names.prompt), () => keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt)),
+      writingFile(reserve, () => keepOutcomeReserve(reserve)),
     ]);
     const position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn };
-    const appended = await appendRecord(plan.paths.chain, position, {
+    const appended = await writingFile(plan.paths.chain, () => appendRecord(plan.paths.chain, position, {
       kind: 'intent',
       at: new Date().toISOString(),
       runId,
@@ -144,45 +160,56 @@ async function launchHoldingLock(
       supervisor: { pid: process.pid, host: hostname() },
       posture,
       truncatedTail: opening.torn,
-    });
+    }));
     intent = appended as AppendedRecord & { record: IntentRecord };
   } catch (error) {
-    await removeAttemptTemporaryDirectory(temporaryDirectory);
-    // The chain moved under the lock (R8.5): refused like a broken chain, and the workspace withdrawn.
-    if (error instanceof ChainMovedError) {
-      const withdrawn = await withdrawWorkspace(plan.target, workspace);
-      const note = withdrawn === 'withdrawn' ? '' : `\nthe workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
-      return refused('launch', 'chain-moved', `${error.message}${note}`, { path: error.path });
-    }
-    return { kind: 'failed', stage: 'intent', path: plan.paths.directory, message: `cannot write the intent (${(error as Error).message}); nothing was spawned`, spawned: false, cause: error };
+    // Nothing was appended: withdraw what was made for the attempt, as a refusal does (R8.6).
+    const [withdrawn] = await Promise.all([withdrawWorkspace(plan.target, workspace), removeAttemptTemporaryDirectory(temporaryDirectory), releaseOutcomeReserve(reserve)]);
+    const left = withdrawn === 'withdrawn' ? '' : `; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
+    // The chain moved under the lock (R8.5): refused like a broken chain.
+    if (error instanceof ChainMovedError) return refused('launch', 'chain-moved', `${error.message}${left}`, { path: error.path });
+    const message = `cannot write the intent (${(error as Error).message}); nothing was spawned, nothing appended${left}`;
+    return { kind: 'failed', stage: 'intent', path: failedPath(error, plan.paths.directory), message, spawned: false, cause: error };
   }
   hooks.onIntent?.(intent.record);
 
+  const streamFile = join(plan.paths.directory, names.stream);
+  const stderrFile = join(plan.paths.directory, names.stderr);
   const supervised = await superviseWithCancel(plan, hooks, {
     workspace: workspace.path,
     environment: environment.variables,
     attemptTag,
-    requestFile: `${plan.paths.directory}/${names.request}`,
-    streamFile: `${plan.paths.directory}/${names.stream}`,
-    stderrFile: `${plan.paths.directory}/${names.stderr}`,
+    requestFile: join(plan.paths.directory, names.request),
+    streamFile,
+    stderrFile,
   });
   if (supervised.kind === 'refused') {
-    await removeAttemptTemporaryDirectory(temporaryDirectory);
+    await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), releaseOutcomeReserve(reserve)]);
     return refused('launch', 'workspace', `${supervised.message} (the intent stays without an outcome)`, supervised);
   }
   if (supervised.kind === 'failed') {
-    await removeAttemptTemporaryDirectory(temporaryDirectory);
-    return { kind: 'failed', stage: 'spawn', path: plan.adapter.path, message: `${supervised.message}; the intent stays without an outcome`, spawned: false, cause: supervised.cause };
+    await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), releaseOutcomeReserve(reserve)]);
+    return { kind: 'failed', stage: 'spawn', path: supervised.path, message: `${supervised.message}; the intent stays without an outcome`, spawned: false, cause: supervised.cause };
   }
 
   const classified = classifyAttempt(supervised.attempt, { manifest: plan.manifest, negotiation: plan.negotiation, adapter: { name: plan.adapter.name, version: plan.adapter.version, digest: plan.adapter.digest } });
-  // The adapter never produces `cancelled`; only the operator's interrupt does (R8.1).
-  const result: AttemptResult = supervised.cancelled ? { ...classified, outcome: 'cancelled', cause: 'operator-cancel' } : classified;
+  const evidence = supervised.evidence;
+  // The supervisor's own stop comes first: what ran after it was never read. The adapter never
+  // produces `cancelled`; only the operator's interrupt does (R8.1).
+  const result: AttemptResult =
+    evidence !== 'kept' && evidence.stopped
+      ? { ...classified, outcome: 'interrupted', cause: 'evidence-not-kept' }
+      : supervised.cancelled
+        ? { ...classified, outcome: 'cancelled', cause: 'operator-cancel' }
+        : classified;
+  const resultFile = join(plan.paths.directory, names.result);
+  // What the full home held back for this moment is given back before the result is written.
+  await releaseOutcomeReserve(reserve);
 
   try {
     // Independent steps, run together: each fsync and git call is paid on every attempt.
     const [resultArtifact, temporary, head] = await Promise.all([
-      keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`),
+      writingFile(resultFile, () => keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`)),
       removeAttemptTemporaryDirectory(temporaryDirectory),
       readWorkspaceHead(workspace.path),
     ]);
@@ -190,9 +217,13 @@ async function launchHoldingLock(
     // by its tee (supervise/stream-tee.ts) — not of whatever the files hold by now, so an edit made
     // to them during the attempt is never sealed into the chain. The result's write above fsyncs
     // the directory that holds both files.
-    const stream = { path: names.stream, ...supervised.attempt.stdout };
-    const stderr = { path: names.stderr, ...supervised.attempt.stderr };
-    const appended = await appendRecord(plan.paths.chain, intent.position, {
+    // A file that could not be written whole is not vouched for: its digest stays in the result
+    // (the bytes read), the file is named under `evidence`, and its artifact is `not-recorded`.
+    const notKept = (file: string) => evidence !== 'kept' && evidence.notKept.some((failure) => failure.path === file);
+    const stream = notKept(streamFile) ? ('not-recorded' as const) : { path: names.stream, ...supervised.attempt.stdout };
+    const stderr = notKept(stderrFile) ? ('not-recorded' as const) : { path: names.stderr, ...supervised.attempt.stderr };
+    const relative = (file: string) => (file === streamFile ? names.stream : file === stderrFile ? names.stderr : file);
+    const appended = await writingFile(plan.paths.chain, () => appendRecord(plan.paths.chain, intent.position, {
       kind: 'outcome',
       at: new Date().toISOString(),
       runId,
@@ -208,7 +239,9 @@ async function launchHoldingLock(
       workspaceDirty: head.dirty,
       artifacts: { stream, stderr, result: resultArtifact },
       temporaryDirectory: temporary,
-    });
+      evidence: evidence === 'kept' ? 'kept' : { notKept: evidence.notKept.map((failure) => ({ path: relative(failure.path), message: failure.message })) },
+    }));
+    if (evidence !== 'kept') return evidenceFailure(evidence, `its outcome is recorded as ${result.outcome}${result.cause === 'none' ? '' : ` (${result.cause})`} at ${plan.paths.chain} line ${appended.record.seq + 1}`);
     return {
       kind: 'concluded',
       intent,
@@ -217,14 +250,29 @@ async function launchHoldingLock(
       reclaimedLock,
     };
   } catch (error) {
-    return { kind: 'failed', stage: 'outcome', path: plan.paths.directory, message: `cannot write the outcome (${(error as Error).message}); the attempt ran and its intent stays without an outcome`, spawned: true, cause: error };
+    const unwritten = `cannot write the outcome (${(error as Error).message}); the attempt ran and its intent stays without an outcome`;
+    // The evidence first, if it was what failed first; the path is then the file the outcome could not be written to.
+    const path = failedPath(error, plan.paths.chain);
+    if (evidence !== 'kept') return { ...evidenceFailure(evidence, unwritten), stage: 'outcome', path, cause: error };
+    return { kind: 'failed', stage: 'outcome', path, message: unwritten, spawned: true, cause: error };
   }
 }
 
+/**
+ * A file of evidence that could not be written is an i/o failure (exit 4) naming it, even when the
+ * outcome was recorded: the record says what could not be kept, and the operator has a home to free.
+ */
+function evidenceFailure(evidence: { notKept: { path: string; message: string }[]; stopped: boolean }, then: string): RunFailure {
+  const [first] = evidence.notKept;
+  const what = evidence.notKept.map((failure) => failure.message).join('; ');
+  const stop = evidence.stopped ? 'the attempt was stopped at once and its process tree killed' : 'the attempt had already ended';
+  return { kind: 'failed', stage: 'evidence', path: first?.path ?? 'not-recorded', message: `${what}; ${stop}; ${then}`, spawned: true };
+}
+
 type Supervised =
-  | { kind: 'supervised'; attempt: SupervisedAttempt; cancelled: boolean }
+  | { kind: 'supervised'; attempt: SupervisedAttempt; cancelled: boolean; evidence: 'kept' | { notKept: { path: string; message: string }[]; stopped: boolean } }
   | { kind: 'refused'; message: string; path: string }
-  | { kind: 'failed'; message: string; cause: unknown };
+  | { kind: 'failed'; message: string; path: string; cause: unknown };
 
 /**
  * Supervises the adapter; an operator interrupt kills every process carrying the attempt tag,
@@ -268,9 +316,12 @@ async function superviseWithCancel(
       ...(hooks.onEvent === undefined ? {} : { onEvent: hooks.onEvent }),
     });
     if (answer.kind === 'refused') return { kind: 'refused', message: answer.message, path: answer.path };
-    return { kind: 'supervised', attempt: answer.attempt, cancelled };
+    if (answer.kind === 'evidence-not-kept') return { kind: 'supervised', attempt: answer.attempt, cancelled, evidence: { notKept: answer.notKept, stopped: answer.stopped } };
+    return { kind: 'supervised', attempt: answer.attempt, cancelled, evidence: 'kept' };
   } catch (error) {
-    return { kind: 'failed', message: `could not start the adapter ${plan.adapter.path}: ${(error as Error).message}`, cause: error };
+    // A kept file that could not be opened is not the adapter's failure: name the file (nothing was spawned).
+    if (error instanceof EvidenceWriteError) return { kind: 'failed', message: `${error.message}; nothing was spawned`, path: error.path, cause: error };
+    return { kind: 'failed', message: `could not start the adapter ${plan.adapter.path}: ${(error as Error).message}`, path: plan.adapter.path, cause: error };
   } finally {
     hooks.signal?.removeEventListener('abort', cancel);
     if (sweeper !== undefined) clearInterval(sweeper);
