@@ -122,6 +122,28 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(list.attempts).toEqual([expect.objectContaining({ runId: live.runId, state: 'concluded', outcome: 'cancelled' })]);
   });
 
+  it.each([['the default containment', {}], ['the process-group fallback', { STATECRAFT_CONTAINMENT: 'process-group' }]] as const)(
+    'SIGINT during an attempt is classified cancelled by the supervisor, with no survivor, under %s (R8.1, R7.3)',
+    async (_path, env) => {
+      const target = await freshRepository();
+      const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], { home: targets.home.path, env });
+      const live = await waitForIntent(target.path);
+      await waitForHungAdapter(live.runId);
+      // The hung adapter and its setsid descendant (pids as this host sees them, whatever the namespace).
+      const running = await processesOfRun(live.runId);
+      expect(running.length).toBeGreaterThanOrEqual(2);
+      hung.kill('SIGINT');
+      const ended = await hung;
+      const account = parseJson<Account & { timedOut: boolean; posture: { survivors: unknown[] } }>({ exitCode: ended.exitCode ?? -1, stdout: String(ended.stdout), stderr: String(ended.stderr) });
+      expect(account).toMatchObject({ outcome: 'cancelled', cause: 'operator-cancel', timedOut: false });
+      expect(account.posture.survivors).toEqual([]);
+      // The setsid descendant went with the tree: nothing of the attempt is left running.
+      for (const pid of running) expect(await isAlive(pid)).toBe(false);
+      expect(await processesOfRun(live.runId)).toEqual([]);
+      expect(ended.exitCode).toBe(1);
+    },
+  );
+
   it('kill -9 of the supervisor during hang leaves a dangling intent that run show and doctor report; a later run still appends', async () => {
     const target = await freshRepository();
     const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], { home: targets.home.path });

@@ -21,6 +21,7 @@
  * - executable-file.ts     whether a path can be executed, and the one PATH search every package uses
  * - file-identity.ts       what identifies a file's bytes without reading them (device, inode, size, times)
  * - digest-cache.ts        file digests remembered by identity, and handed to the adapter in the request
+ * - attempt/*              the attempt core `run` and `qualify` share: file names, the process tag, the request, supervise + classify
  * - suite/driver.ts        how the negative suite provokes behaviour from one adapter
  * - suite/index.ts         the negative suite: case table, runner, runAdapterOnce, the fixture driver (R4)
  * - qualification/         qualification records: write once, list, show, check a binary (R3)
@@ -59,6 +60,9 @@ export * from './stream/read-event-stream.js';
 export * from './stream/refusal-tally.js';
 export * from './coverage/index.js';
 export * from './supervise/supervise-adapter.js';
+export * from './attempt/attempt-files.js';
+export * from './attempt/attempt-request.js';
+export * from './attempt/run-attempt.js';
 export { EvidenceWriteError } from './supervise/stream-tee.js';
 export * from './supervise/probe-containment.js';
 export * from './supervise/find-attempt-processes.js';

@@ -27,6 +27,12 @@ export interface SuperviseOptions {
   containment?: 'auto' | ContainmentMechanism;
   /** Longest accepted line in bytes; a longer one is malformed (R7.5). */
   maxLineBytes?: number;
+  /**
+   * The operator's interrupt, raced beside the deadline: the tree is killed, survivors probed,
+   * and the attempt is `stoppedBy: 'operator-cancel'` — classified `cancelled` (R8.1). Aborted
+   * before the spawn, nothing is spawned.
+   */
+  signal?: AbortSignal;
 }
 
 /** The environment variable carrying the attempt tag into every descendant. */

@@ -1,21 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import {
   ATTEMPT_TAG_VARIABLE,
-  classifyAttempt,
+  attemptArtifactNames,
   EvidenceWriteError,
-  findAttemptProcesses,
-  superviseAdapter,
-  type AttemptResult,
+  newAttemptTag,
+  runAttempt,
+  type AttemptRun,
   type ProtocolEvent,
-  type SupervisedAttempt,
   writeFileDurably,
 } from '@statecraft/adapter';
 import { constructEnvironment } from '@statecraft/environment';
 import { appendRecord, type AppendedRecord, type ChainPosition } from '../chain/append-record.js';
-import { attemptArtifactNames } from '../chain/chain-paths.js';
 import { ChainMovedError } from '../chain/check-chain-tip.js';
 import { openChainSummaries, type ChainSummary } from '../chain/chain-summary.js';
 import type { ChainOpening } from '../chain/open-chain.js';
@@ -116,7 +113,7 @@ async function launchHoldingLock(
   const workspace = prepared.workspace;
 
   const names = attemptArtifactNames(runId, number);
-  const attemptTag = `statecraft-${runId}-${number}-${randomUUID()}`;
+  const attemptTag = newAttemptTag(runId, number);
   const temporaryDirectory = await createAttemptTemporaryDirectory(runId, number);
   const environment = constructEnvironment(plan.selection, {
     runId,
@@ -175,7 +172,7 @@ async function launchHoldingLock(
 
   const streamFile = join(plan.paths.directory, names.stream);
   const stderrFile = join(plan.paths.directory, names.stderr);
-  const supervised = await superviseWithCancel(plan, hooks, {
+  const supervised = await superviseAttempt(plan, hooks, {
     workspace: workspace.path,
     environment: environment.variables,
     attemptTag,
@@ -191,17 +188,8 @@ async function launchHoldingLock(
     await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), releaseOutcomeReserve(reserve)]);
     return { kind: 'failed', stage: 'spawn', path: supervised.path, message: `${supervised.message}; the intent stays without an outcome`, spawned: false, cause: supervised.cause };
   }
-
-  const classified = classifyAttempt(supervised.attempt, { manifest: plan.manifest, negotiation: plan.negotiation, adapter: { name: plan.adapter.name, version: plan.adapter.version, digest: plan.adapter.digest } });
-  const evidence = supervised.evidence;
-  // The supervisor's own stop comes first: what ran after it was never read. The adapter never
-  // produces `cancelled`; only the operator's interrupt does (R8.1).
-  const result: AttemptResult =
-    evidence !== 'kept' && evidence.stopped
-      ? { ...classified, outcome: 'interrupted', cause: 'evidence-not-kept' }
-      : supervised.cancelled
-        ? { ...classified, outcome: 'cancelled', cause: 'operator-cancel' }
-        : classified;
+  // The supervisor classified it (R8.2): a deadline, the operator's interrupt or unkept evidence first.
+  const { result, evidence } = supervised;
   const resultFile = join(plan.paths.directory, names.result);
   // What the full home held back for this moment is given back before the result is written.
   await releaseOutcomeReserve(reserve);
@@ -269,43 +257,22 @@ function evidenceFailure(evidence: { notKept: { path: string; message: string }[
   return { kind: 'failed', stage: 'evidence', path: first?.path ?? 'not-recorded', message: `${what}; ${stop}; ${then}`, spawned: true };
 }
 
-type Supervised =
-  | { kind: 'supervised'; attempt: SupervisedAttempt; cancelled: boolean; evidence: 'kept' | { notKept: { path: string; message: string }[]; stopped: boolean } }
-  | { kind: 'refused'; message: string; path: string }
-  | { kind: 'failed'; message: string; path: string; cause: unknown };
+type Supervised = Extract<AttemptRun, { kind: 'ran' | 'refused' }> | { kind: 'failed'; message: string; path: string; cause: unknown };
 
 /**
- * Supervises the adapter; an operator interrupt kills every process carrying the attempt tag,
- * so the supervisor sees the tree end and returns what it read, and the outcome is `cancelled`.
+ * Runs the attempt through the core `qualify` also uses (@statecraft/adapter attempt/*): the
+ * operator's interrupt is handed to the supervisor as a signal, raced beside the deadline, and
+ * the classifier reads it as `cancelled` (R8.1). A failure to start is a value here, naming the file.
  */
-async function superviseWithCancel(
+async function superviseAttempt(
   plan: RunPlan,
   hooks: LaunchHooks,
   files: { workspace: string; environment: Record<string, string>; attemptTag: string; requestFile: string; streamFile: string; stderrFile: string },
 ): Promise<Supervised> {
-  let cancelled = false;
-  let sweeper: NodeJS.Timeout | undefined;
-  const killTagged = (): void => {
-    for (const pid of findAttemptProcesses(files.attemptTag, undefined, 'started-since-this-process')) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone; the supervisor's survivor probe reports anything that is not.
-      }
-    }
-  };
-  // The interrupt may land between the intent and the spawn: keep sweeping until supervision returns.
-  const cancel = (): void => {
-    cancelled = true;
-    killTagged();
-    sweeper = setInterval(killTagged, 100);
-  };
-  if (hooks.signal?.aborted === true) cancel();
-  hooks.signal?.addEventListener('abort', cancel, { once: true });
   try {
-    const answer = await superviseAdapter({
+    return await runAttempt({
       executable: plan.adapter.path,
-      args: ['run', '--request', files.requestFile],
+      requestFile: files.requestFile,
       workspace: files.workspace,
       environment: files.environment,
       prompt: plan.request.prompt,
@@ -313,18 +280,16 @@ async function superviseWithCancel(
       attemptTag: files.attemptTag,
       streamFile: files.streamFile,
       stderrFile: files.stderrFile,
+      manifest: plan.manifest,
+      negotiation: plan.negotiation,
+      adapter: { name: plan.adapter.name, version: plan.adapter.version, digest: plan.adapter.digest },
       ...(hooks.onEvent === undefined ? {} : { onEvent: hooks.onEvent }),
+      ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),
     });
-    if (answer.kind === 'refused') return { kind: 'refused', message: answer.message, path: answer.path };
-    if (answer.kind === 'evidence-not-kept') return { kind: 'supervised', attempt: answer.attempt, cancelled, evidence: { notKept: answer.notKept, stopped: answer.stopped } };
-    return { kind: 'supervised', attempt: answer.attempt, cancelled, evidence: 'kept' };
   } catch (error) {
     // A kept file that could not be opened is not the adapter's failure: name the file (nothing was spawned).
     if (error instanceof EvidenceWriteError) return { kind: 'failed', message: `${error.message}; nothing was spawned`, path: error.path, cause: error };
     return { kind: 'failed', message: `could not start the adapter ${plan.adapter.path}: ${(error as Error).message}`, path: plan.adapter.path, cause: error };
-  } finally {
-    hooks.signal?.removeEventListener('abort', cancel);
-    if (sweeper !== undefined) clearInterval(sweeper);
   }
 }
 
@@ -348,7 +313,7 @@ function judgeReadings(opening: ChainOpening<ChainSummary>, coverage: LaunchCove
     return refused('launch', 'coverage', `${coverage.message}\nrefused before spawn, nothing appended`, { input: coverage.input, reason: coverage.reason });
   }
   // Interrupted before the intent: nothing to record. From the intent on, an interrupt is an
-  // attempt recorded as `cancelled` (the sweep in superviseWithCancel starts at once).
+  // attempt recorded as `cancelled` (the supervisor races the signal from the spawn on).
   if (signal?.aborted === true) return refused('launch', 'cancelled', 'the operator interrupted before the intent was written; nothing appended', null);
   return { kind: 'go', opening, coverage };
 }
