@@ -1,5 +1,5 @@
 import type { AttemptResult, InterruptionCause, Outcome } from '@statecraft/adapter';
-import type { Artifact, IntentRecord, Posture } from '@statecraft/run';
+import type { Artifact, IntentRecord, OutcomeCandidate, Posture } from '@statecraft/run';
 
 /**
  * The three names of absence (R8.3), none of which reads as success: `none` (the run recorded
@@ -46,6 +46,8 @@ export interface AttemptAccount {
   /** A commit id, or `not-recorded`. */
   headCommit: string;
   workspaceDirty: boolean | NotRecorded;
+  /** What acceptance judges (R13.2): identified for a completed attempt, else `not-recorded`. */
+  candidate: OutcomeCandidate;
   startedAt: string;
   /** ISO 8601, or `not-recorded`. */
   endedAt: string;

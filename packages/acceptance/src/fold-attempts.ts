@@ -61,6 +61,7 @@ function accountOf(
     baseCommit: i.baseCommit,
     headCommit: o?.headCommit ?? 'not-recorded',
     workspaceDirty: o?.workspaceDirty ?? 'not-recorded',
+    candidate: o?.candidate ?? 'not-recorded',
     startedAt: i.at,
     endedAt: r?.endedAt ?? 'not-recorded',
     durationMs: r?.durationMs ?? 'not-recorded',

@@ -18,6 +18,8 @@
  * - chain/chain-paths.ts          where a target's records live in the product home
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
  * - workspace/*                   the target and its base commit (one rev-parse), the git worktree under .statecraft/state (R8.6)
+ * - workspace/candidate.ts        the candidate's shape: commit, tree, who made it, changed paths (R13.2)
+ * - workspace/identify-candidate.ts a completed attempt's candidate, before its outcome: HEAD, or a statecraft commit of the tree (R13.2)
  * - posture.ts                    the posture schema (R6)
  * - durable-write.ts              write-temporary-fsync-rename and directory fsync
  * - git-process.ts                one short git process, run to its end (workspace/git.ts, coverage/git-for-reading.ts)
@@ -41,6 +43,8 @@ export * from './workspace/git.js';
 export * from './workspace/resolve-target.js';
 export * from './workspace/exclude-state.js';
 export * from './workspace/prepare-workspace.js';
+export * from './workspace/candidate.js';
+export * from './workspace/identify-candidate.js';
 export * from './plan/plan-run.js';
 export * from './plan/plan-coverage.js';
 export * from './plan/label-qualification.js';

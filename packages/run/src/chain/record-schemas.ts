@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AttemptResultSchema, InterruptionCauseSchema, NotRecordedSchema, OutcomeSchema } from '@statecraft/adapter';
 import { PostureSchema } from '../posture.js';
+import { OutcomeCandidateSchema } from '../workspace/candidate.js';
 
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 const CommitId = z.string().regex(/^[0-9a-f]{40,64}$/);
@@ -80,6 +81,8 @@ export const OutcomeRecordSchema = z.strictObject({
   }),
   /** The per-attempt TMPDIR is removed after the attempt; a failure is evidence, not an outcome. */
   temporaryDirectory: z.union([z.literal('removed'), z.strictObject({ notRemoved: z.string() })]),
+  /** What acceptance judges (R13.2). Absent in records written before acceptance existed: read as `not-recorded`. */
+  candidate: OutcomeCandidateSchema.optional(),
   // No posture here: the intent carries it, and what only the end can tell (applied tokens,
   // containment used, survivors) is in \`result\`. Repeating it would double every chain (10k attempts).
 });

@@ -22,6 +22,8 @@ import type { RunPlan } from '../plan/plan-run.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { newRunId } from '../run-id.js';
 import { prepareWorkspace, readWorkspaceHead, withdrawWorkspace } from '../workspace/prepare-workspace.js';
+import { identifyCandidate } from '../workspace/identify-candidate.js';
+import type { OutcomeCandidate } from '../workspace/candidate.js';
 import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/check-launch-coverage.js';
 import { keepArtifact } from './artifacts.js';
 import { buildRequest } from './build-request.js';
@@ -173,10 +175,12 @@ async function launchHoldingLock(
 
   try {
     // Independent steps, run together: each fsync and git call is paid on every attempt.
-    const [resultArtifact, temporary, head] = await Promise.all([
+    // A completed attempt's candidate is identified before its outcome is appended (R13.2); the
+    // head is read after, so it is the candidate a statecraft commit made.
+    const [resultArtifact, temporary, { candidate, head }] = await Promise.all([
       keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`),
       removeAttemptTemporaryDirectory(temporaryDirectory),
-      readWorkspaceHead(workspace.path),
+      candidateThenHead(result.outcome === 'completed', { workspace: workspace.path, baseCommit: plan.baseCommit, runId, attempt: number }),
     ]);
     // The digests of the very bytes the supervisor read from the child's pipes, written and fsync'd
     // by its tee (supervise/stream-tee.ts) — not of whatever the files hold by now, so an edit made
@@ -200,6 +204,7 @@ async function launchHoldingLock(
       workspaceDirty: head.dirty,
       artifacts: { stream, stderr, result: resultArtifact },
       temporaryDirectory: temporary,
+      candidate,
     });
     return {
       kind: 'concluded',
@@ -211,6 +216,19 @@ async function launchHoldingLock(
   } catch (error) {
     return { kind: 'failed', stage: 'outcome', path: plan.paths.directory, message: `cannot write the outcome (${(error as Error).message}); the attempt ran and its intent stays without an outcome`, spawned: true, cause: error };
   }
+}
+
+/** The candidate of a completed attempt (`not-recorded` for any other), then the workspace head. */
+async function candidateThenHead(
+  completed: boolean,
+  input: { workspace: string; baseCommit: string; runId: string; attempt: number },
+): Promise<{ candidate: OutcomeCandidate; head: Awaited<ReturnType<typeof readWorkspaceHead>> }> {
+  let candidate: OutcomeCandidate = 'not-recorded';
+  if (completed) {
+    const identified = await identifyCandidate(input);
+    candidate = identified.kind === 'identified' ? identified.candidate : { notIdentified: identified.message };
+  }
+  return { candidate, head: await readWorkspaceHead(input.workspace) };
 }
 
 type Supervised =
