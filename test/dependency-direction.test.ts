@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// ARCHITECTURE.md: cli → run → {adapter, environment}, acceptance → {adapter, run},
+// ARCHITECTURE.md: cli → run → {adapter, environment}, acceptance → {adapter, environment, run},
 // adapter-claude-code → adapter; only cli knows adapters by name; nothing imports cli.
 // The graph is checked twice: in each package.json and in every @statecraft/* import under src/.
 const ALLOWED: Record<string, readonly string[]> = {
@@ -11,7 +11,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   environment: [],
   'adapter-claude-code': ['adapter'],
   run: ['adapter', 'environment'],
-  acceptance: ['adapter', 'run'],
+  acceptance: ['adapter', 'environment', 'run'],
   cli: ['acceptance', 'adapter', 'adapter-claude-code', 'environment', 'run'],
 };
 

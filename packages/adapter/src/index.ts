@@ -24,6 +24,8 @@
  * - stream/*               the bounded NDJSON event-stream reader: trusted prefix, diagnostics (R7.4, R7.5)
  * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7)
  * - coverage/*             command coverage: check commands against the allowance (R9)
+ * - receipt/receipt.ts     the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
+ * - supervise/supervise-check.ts one acceptance check (not a protocol speaker) under the adapter's supervision (R13.3)
  *
  * What this package does not claim: containment of hostile code (R5.3); that a program run by
  * another program is seen by command coverage (R9.3).
@@ -53,3 +55,5 @@ export * from './supervise/find-attempt-processes.js';
 export * from './fixture-adapter-path.js';
 export * from './suite/index.js';
 export * from './qualification/index.js';
+export * from './receipt/receipt.js';
+export * from './supervise/supervise-check.js';

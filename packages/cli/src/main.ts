@@ -12,6 +12,7 @@ import { registerQualify } from './commands/register-qualify.js';
 import { registerRun } from './commands/register-run.js';
 import { registerEnv } from './commands/register-env.js';
 import { registerDoctor } from './commands/register-doctor.js';
+import { registerAccept } from './commands/register-accept.js';
 
 // A reader that goes away (`statecraft … | head`) is not a failure of ours: stop quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -54,6 +55,7 @@ program.hook('preAction', (_program, actionCommand) => {
 
 registerQualify(program);
 registerRun(program);
+registerAccept(program);
 registerEnv(program);
 registerDoctor(program);
 

@@ -11,7 +11,8 @@
  * - launch/compose-posture.ts     the posture on the intent and on the outcome (R6)
  * - launch/artifacts.ts           request, prompt, stream, stderr, result kept beside the chain with digests (R8.4)
  * - launch/temporary-directory.ts the private per-attempt TMPDIR (R5.5)
- * - chain/record-schemas.ts       the chain's record kinds (intent, outcome), one zod schema each
+ * - chain/record-schemas.ts       the chain's record kinds (intent, outcome, acceptance), one zod schema each
+ * - chain/acceptance-record.ts    the acceptance record: verdict, reason, checks, receipt (R13)
  * - chain/open-chain.ts           reads and verifies every link; torn tail reported, corruption refused (R8.4)
  * - chain/append-record.ts        links, appends and fsyncs one record; truncates a torn tail first
  * - chain/chain-summary.ts        `run list`'s reading: every link verified, only each record's leading fields parsed
@@ -36,6 +37,7 @@ export * from './run-id.js';
 export * from './durable-write.js';
 export * from './chain/chain-paths.js';
 export * from './chain/record-schemas.js';
+export * from './chain/acceptance-record.js';
 export * from './chain/open-chain.js';
 export * from './chain/append-record.js';
 export * from './lock/repository-lock.js';

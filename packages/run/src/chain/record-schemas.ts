@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AttemptResultSchema, InterruptionCauseSchema, NotRecordedSchema, OutcomeSchema } from '@statecraft/adapter';
 import { PostureSchema } from '../posture.js';
 import { OutcomeCandidateSchema } from '../workspace/candidate.js';
+import { AcceptanceRecordSchema, acceptanceRecordAgrees, type AcceptanceRecord } from './acceptance-record.js';
 
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 const CommitId = z.string().regex(/^[0-9a-f]{40,64}$/);
@@ -89,9 +90,11 @@ export const OutcomeRecordSchema = z.strictObject({
 export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;
 
 /** The repeated fields must agree with what they repeat; a record where they differ is not a record. */
-export const ChainRecordSchema = z.discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema]).superRefine((record, context) => {
+export const ChainRecordSchema = z.discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema, AcceptanceRecordSchema]).superRefine((record, context) => {
   const agrees =
-    record.kind === 'intent'
+    record.kind === 'acceptance'
+      ? acceptanceRecordAgrees(record)
+      : record.kind === 'intent'
       ? record.adapter.name === record.posture.adapter.name &&
         record.adapter.version === record.posture.adapter.version &&
         record.qualification === record.posture.qualification.verdict
@@ -107,4 +110,5 @@ export type ChainRecord = z.infer<typeof ChainRecordSchema>;
 /** A record before it is linked: the chain supplies `prev`, `seq`, `format`. */
 export type UnlinkedRecord =
   | Omit<IntentRecord, 'prev' | 'seq' | 'format'>
-  | Omit<OutcomeRecord, 'prev' | 'seq' | 'format'>;
+  | Omit<OutcomeRecord, 'prev' | 'seq' | 'format'>
+  | Omit<AcceptanceRecord, 'prev' | 'seq' | 'format'>;
