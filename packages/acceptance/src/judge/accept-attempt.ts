@@ -68,7 +68,7 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
     const outputsDirectory = `attempts/${intent.record.runId}/${intent.record.attempt}/acceptance-${previous + 1}`;
     const judged = await judge(request, { target: target.path, key: target.key, targetDirectory: paths.directory, outputsDirectory }, intent, outcome);
     const receiptFile = judged.receipt === 'none' ? ('none' as const) : await keepReceipt(paths.directory, `${outputsDirectory}/receipt.json`, judged.receipt);
-    const appended = await appendRecord(paths.chain, { head: opening.head, nextSeq: opening.nextSeq, torn: opening.torn }, { ...judged, receiptFile, at: new Date().toISOString() });
+    const appended = await appendRecord(paths.chain, { head: opening.head, nextSeq: opening.nextSeq, torn: opening.torn }, { at: new Date().toISOString(), ...judged, receiptFile });
     const record = appended.record as AcceptanceRecord;
     return {
       kind: 'judged',
