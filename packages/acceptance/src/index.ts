@@ -11,6 +11,7 @@
  * - list-attempts.ts         one summary line per attempt, for `run list`
  * - examine-product-home.ts  every chain in the product home: links, torn tails, dangling intents, stale locks
  * - check-artifacts.ts       re-digests the files kept beside the chain: verified, altered or missing
+ * - check-acceptance-evidence.ts re-digests receipts and check outputs against their acceptance records (doctor)
  * - workspace-freshness.ts   whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
  * - acceptance-view.ts       an acceptance as shown (the `accept --json` contract), derived `not-attempted`, receipt `stale`
  * - judge/accept-attempt.ts  `accept`: lock → verified chain → the attempt → judge → receipt file → acceptance record (R13)
@@ -39,3 +40,4 @@ export * from './judge/accept-attempt.js';
 export * from './judge/suite-at-base.js';
 export * from './judge/check-invocation.js';
 export * from './judge/run-suite.js';
+export * from './check-acceptance-evidence.js';

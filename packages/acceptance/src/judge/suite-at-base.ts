@@ -23,7 +23,7 @@ export type SuiteReading =
  * R9.4), or, for a run with no spec, `acceptance.checks` of the base's `.statecraft/environment.json`.
  * The authority set is read from the same declaration at the same commit (R13.5).
  */
-export async function readSuiteAtBase(input: { repository: string; baseCommit: string; specId: string | 'none' }): Promise<SuiteReading> {
+export async function readSuiteAtBase(input: { repository: string; baseCommit: string; /** A spec id, or `none` for a run without one. */ specId: string }): Promise<SuiteReading> {
   const inputs = await readCoverageInputs({
     repository: input.repository,
     ...(input.specId === 'none' ? {} : { spec: input.specId }),
