@@ -21,7 +21,7 @@ interface Acceptance {
   checksNotRun: number;
   authority: { paths: string[] | 'not-recorded'; touched: string[] };
   attemptRefusalCount: number | 'not-recorded';
-  receipt: null | { kind: string; baseCommit: string; candidate: { commit: string; tree: string }; checks: { command: string; exitCode: number }[]; signature: string; policyDigest: string };
+  receipt: null | { kind: string; statecraft: { version: string }; baseCommit: string; candidate: { commit: string; tree: string }; checks: { command: string; exitCode: number }[]; signature: string; policyDigest: string };
   receiptFile: Output | 'none';
   receiptState: string;
   policyDigest: string;
@@ -74,6 +74,8 @@ describe('statecraft accept judges a completed attempt over its candidate (R13)'
     expect(acceptance.receipt.baseCommit).toBe(account.baseCommit);
     expect(acceptance.receipt.checks.map((check) => [check.command, check.exitCode])).toEqual([[ANSWER_CHECK, 0], ['true', 0]]);
     expect(acceptance.receipt.signature).toBe('unsigned');
+    const cliManifest = JSON.parse(readFileSync(new URL('../packages/cli/package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(acceptance.receipt.statecraft.version).toBe(cliManifest.version);
     expect(acceptance.receipt.policyDigest).toBe(acceptance.policyDigest);
     expect(acceptance.checks.map((check) => ({ program: check.program, shell: check.shell, exitCode: check.exitCode }))).toEqual([
       { program: 'grep', shell: false, exitCode: 0 },

@@ -69,8 +69,8 @@ export function registerRun(program: Command): void {
       `
 Examples:
   statecraft run ./repo --adapter fixture --prompt 'scenario: refuse'
-  statecraft run ./repo --adapter fixture --accept \
-      --prompt $'scenario: write\npath: answer.txt\ntext: 42'
+  statecraft run ./repo --adapter fixture --accept \\
+      --prompt $'scenario: write\\npath: answer.txt\\ntext: 42'
   statecraft run ./repo --adapter ./my-adapter --prompt-file task.md \\
       --deadline 10m --json
   statecraft run list ./repo
