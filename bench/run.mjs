@@ -34,3 +34,6 @@ console.log(`\n${JSON.stringify({ overhead, throughput, latency })}`);
 
 // Issue 3's figures (statecraft run end to end; run list over 10,000 attempts).
 await import('./run-statecraft.mjs');
+
+// Issue 12's figure (statecraft accept's overhead).
+await (await import('./accept-overhead.mjs')).reportAcceptOverhead();
