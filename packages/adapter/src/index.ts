@@ -31,6 +31,8 @@
  * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7);
  *                          the stream tee, which stops an attempt whose evidence cannot be written
  * - coverage/*             command coverage: check commands against the allowance (R9)
+ * - receipt/receipt.ts     the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
+ * - supervise/supervise-check.ts one acceptance check (not a protocol speaker) under the adapter's supervision (R13.3)
  *
  * What this package does not claim: containment of hostile code (R5.3); that a program run by
  * another program is seen by command coverage (R9.3).
@@ -69,3 +71,5 @@ export * from './supervise/find-attempt-processes.js';
 export * from './fixture-adapter-path.js';
 export * from './suite/index.js';
 export * from './qualification/index.js';
+export * from './receipt/receipt.js';
+export * from './supervise/supervise-check.js';

@@ -12,6 +12,7 @@ import { registerQualify } from './commands/register-qualify.js';
 import { registerRun } from './commands/register-run.js';
 import { registerEnv } from './commands/register-env.js';
 import { registerDoctor } from './commands/register-doctor.js';
+import { registerAccept } from './commands/register-accept.js';
 
 // A per-file size limit (RLIMIT_FSIZE) must surface as EFBIG on the write, which names the file and
 // stops the attempt (issue 9), not as SIGXFSZ: execa's exit cleanup (signal-exit) re-raises that
@@ -59,6 +60,7 @@ program.hook('preAction', (_program, actionCommand) => {
 
 registerQualify(program);
 registerRun(program);
+registerAccept(program);
 registerEnv(program);
 registerDoctor(program);
 

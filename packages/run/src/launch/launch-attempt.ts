@@ -22,6 +22,8 @@ import type { RunPlan } from '../plan/plan-run.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { newRunId } from '../run-id.js';
 import { prepareWorkspace, readWorkspaceHead, withdrawWorkspace } from '../workspace/prepare-workspace.js';
+import { identifyCandidate } from '../workspace/identify-candidate.js';
+import type { OutcomeCandidate } from '../workspace/candidate.js';
 import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/check-launch-coverage.js';
 import { keepArtifact } from './artifacts.js';
 import { buildRequest } from './build-request.js';
@@ -196,10 +198,12 @@ async function launchHoldingLock(
 
   try {
     // Independent steps, run together: each fsync and git call is paid on every attempt.
-    const [resultArtifact, temporary, head] = await Promise.all([
+    // A completed attempt's candidate is identified before its outcome is appended (R13.2); the
+    // head is read after, so it is the candidate a statecraft commit made.
+    const [resultArtifact, temporary, { candidate, head }] = await Promise.all([
       writingFile(resultFile, () => keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`)),
       removeAttemptTemporaryDirectory(temporaryDirectory),
-      readWorkspaceHead(workspace.path),
+      candidateThenHead(result.outcome === 'completed', { workspace: workspace.path, baseCommit: plan.baseCommit, runId, attempt: number }),
     ]);
     // The digests of the very bytes the supervisor read from the child's pipes, written and fsync'd
     // by its tee (supervise/stream-tee.ts) — not of whatever the files hold by now, so an edit made
@@ -228,6 +232,7 @@ async function launchHoldingLock(
       artifacts: { stream, stderr, result: resultArtifact },
       temporaryDirectory: temporary,
       evidence: evidence === 'kept' ? 'kept' : { notKept: evidence.notKept.map((failure) => ({ path: relative(failure.path), message: failure.message })) },
+      candidate,
     }));
     if (evidence !== 'kept') return evidenceFailure(evidence, `its outcome is recorded as ${result.outcome}${result.cause === 'none' ? '' : ` (${result.cause})`} at ${plan.paths.chain} line ${appended.record.seq + 1}`);
     return {
@@ -255,6 +260,19 @@ function evidenceFailure(evidence: { notKept: { path: string; message: string }[
   const what = evidence.notKept.map((failure) => failure.message).join('; ');
   const stop = evidence.stopped ? 'the attempt was stopped at once and its process tree killed' : 'the attempt had already ended';
   return { kind: 'failed', stage: 'evidence', path: first?.path ?? 'not-recorded', message: `${what}; ${stop}; ${then}`, spawned: true };
+}
+
+/** The candidate of a completed attempt (`not-recorded` for any other), then the workspace head. */
+async function candidateThenHead(
+  completed: boolean,
+  input: { workspace: string; baseCommit: string; runId: string; attempt: number },
+): Promise<{ candidate: OutcomeCandidate; head: Awaited<ReturnType<typeof readWorkspaceHead>> }> {
+  let candidate: OutcomeCandidate = 'not-recorded';
+  if (completed) {
+    const identified = await identifyCandidate(input);
+    candidate = identified.kind === 'identified' ? identified.candidate : { notIdentified: identified.message };
+  }
+  return { candidate, head: await readWorkspaceHead(input.workspace) };
 }
 
 type Supervised = Extract<AttemptRun, { kind: 'ran' | 'refused' }> | { kind: 'failed'; message: string; path: string; cause: unknown };
