@@ -42,10 +42,16 @@ const REWRITE_ON_SECOND_RUN = `
 }
 `;
 
+/** After the fixture's last import line, whose imports the inserted code uses (appendFileSync, readFileSync, writeFileSync from node:fs). */
 function insertAfterImports(text: string, code: string): string {
-  const marker = "import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';\n";
-  if (!text.includes(marker)) throw new Error('the fixture no longer imports node:fs as this test expects');
-  return text.replace(marker, `${marker}${code}`);
+  const lines = text.split('\n');
+  const fs = lines.findIndex((line) => line.startsWith('import {') && line.endsWith("from 'node:fs';"));
+  const last = lines.reduce((found, line, index) => (line.startsWith('import ') ? index : found), -1);
+  if (fs === -1 || !['appendFileSync', 'readFileSync', 'writeFileSync'].every((name) => lines[fs]?.includes(name))) {
+    throw new Error('the fixture no longer imports appendFileSync, readFileSync and writeFileSync from node:fs as this test expects');
+  }
+  lines.splice(last + 1, 0, code);
+  return lines.join('\n');
 }
 
 describe('a qualification binds the bytes that ran every case (R3.1, R4)', () => {

@@ -55,7 +55,7 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
   child.catch(() => undefined);
   // R7.2: the deadline runs from the spawn.
   const deadline = startDeadline(options.deadlineMs);
-  // STYLE: cancellation is an AbortSignal raced beside the deadline, never a second kill path.
+  // Cancellation is an AbortSignal raced beside the deadline, never a second kill path (docs/architecture.md, convention 10).
   const cancel = cancellation(options.signal);
   const watched = watchChild(child, reader, stdoutTee, stderrTee);
   writePrompt(child, options.prompt);
