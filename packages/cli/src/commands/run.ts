@@ -1,6 +1,8 @@
-import { checkArtifacts, foldAttempts, type ArtifactCheck, type AttemptAccount } from '@statecraft/acceptance';
+import type { z } from 'zod';
+import { checkArtifacts, foldAttempts } from '@statecraft/acceptance';
 import type { CapabilityToken, ProtocolEvent } from '@statecraft/adapter';
-import { launchAttempt, planRun, type Launch, type LockHolder, type RunFailure, type RunRefusal } from '@statecraft/run';
+import { launchAttempt, planRun, type Launch, type RunFailure, type RunRefusal } from '@statecraft/run';
+import type { RunAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';
 import { renderAccount, renderFailure, renderRefusal } from './run-render.js';
@@ -29,20 +31,8 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** What `run --json` prints: the attempt's account (issue 3 item 10), plus what opening the chain found. */
-export type RunValue =
-  | (AttemptAccount & {
-      /** The kept files re-digested against the chain, as `run show` does. */
-      artifactCheck: ArtifactCheck;
-      /** Whether the recorded head is still the run branch's tip: `stale` once a later attempt moved it (R8.3). */
-      headIs: 'current' | 'stale' | 'not-recorded';
-      /** A torn final line found on opening, truncated before this attempt's intent (R8.4). */
-      truncatedTail: 'none' | { offset: number; bytes: number; sha256: string };
-      /** A lock left by a dead supervisor, taken over for this attempt. */
-      reclaimedLock: 'none' | LockHolder | 'unreadable';
-    })
-  | { refused: Omit<RunRefusal, 'kind'> }
-  | { failed: Omit<RunFailure, 'kind' | 'cause'> };
+/** What `run --json` prints: the attempt's account (issue 3 item 10) plus what opening the chain found, or a refusal or failure. */
+export type RunValue = z.infer<typeof RunAnswerSchema>;
 
 /**
  * `statecraft run`: plan (refusals exit 2, nothing appended), launch, and answer with the
