@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestTargets } from './fixtures/sample-repository.js';
-import { runStatecraft, runStatecraftOnTerminal } from './fixtures/statecraft-cli.js';
+import { parseTerminalJson, runStatecraft, runStatecraftOnTerminal } from './fixtures/statecraft-cli.js';
 
 const targets = useTestTargets({ sharedRepository: false });
 
@@ -38,10 +38,10 @@ describe('qualify shows each negative-suite case as it starts and ends on a term
   });
 
   it('--json on a terminal prints one JSON document and no control sequence', async () => {
-    const { exitCode, output } = await runOnTerminal('qualify', '--fixture', '--json');
-    expect(exitCode).toBe(0);
-    expect(output).not.toContain('\u001b');
-    const value = JSON.parse(output.replace(/\r\n/g, '\n')) as { passed: boolean; cases: { row: number; status: string }[] };
+    const ran = await runOnTerminal('qualify', '--fixture', '--json');
+    expect(ran.exitCode).toBe(0);
+    expect(ran.output).not.toContain('\u001b');
+    const value = parseTerminalJson<{ passed: boolean; cases: { row: number; status: string }[] }>(ran);
     expect(value.passed).toBe(true);
     expect(value.cases.map((entry) => [entry.row, entry.status])).toEqual(ROWS.map((row) => [row, 'pass']));
   });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parseJson, type CliRun } from './fixtures/statecraft-cli.js';
 
 // End to end through the built `statecraft` binary, as CI would run it (R3, R4, R11), with a
 // private product home per test.
@@ -12,10 +13,9 @@ const repository = fileURLToPath(new URL('..', import.meta.url));
 const statecraft = join(repository, 'packages/cli/bin/statecraft.cjs');
 const fixture = join(repository, 'packages/adapter/fixture/statecraft-fixture-adapter');
 
-interface Ran {
+/** A CliRun, so `parseJson` checks each `--json` answer against its verb's schema. */
+interface Ran extends CliRun {
   code: number;
-  stdout: string;
-  stderr: string;
 }
 
 function run(args: string[], home: string): Promise<Ran> {
@@ -26,7 +26,7 @@ function run(args: string[], home: string): Promise<Ran> {
       { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', STATECRAFT_HOME: home }, timeout: 120_000 },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-        resolve({ code, stdout, stderr });
+        resolve({ args, code, exitCode: code, stdout, stderr });
       },
     );
   });
@@ -57,7 +57,7 @@ describe('statecraft qualify (R3.1, R4)', () => {
     const home = freshHome();
     const qualified = await run(['qualify', '--fixture', '--json'], home);
     expect(qualified.code).toBe(0);
-    const document = JSON.parse(qualified.stdout) as QualifyDocument;
+    const document = parseJson<QualifyDocument>(qualified);
     expect(document.passed).toBe(true);
     expect(document.suiteVersion).toMatch(/^negative-suite\//);
     expect(document.adapter).toMatchObject({ name: 'fixture', version: '1.0.0' });
@@ -68,7 +68,7 @@ describe('statecraft qualify (R3.1, R4)', () => {
 
     const listed = await run(['qualifications', 'list', '--json'], home);
     expect(listed.code).toBe(0);
-    const list = JSON.parse(listed.stdout) as { records: { id: string; adapter: { digest: string } }[] };
+    const list = parseJson<{ records: { id: string; adapter: { digest: string } }[] }>(listed);
     expect(list.records.map((entry) => entry.id)).toEqual([document.record!.id]);
     expect(list.records[0]?.adapter.digest).toBe(document.adapter.digest);
 
@@ -77,11 +77,11 @@ describe('statecraft qualify (R3.1, R4)', () => {
 
     const shown = await run(['qualifications', 'show', document.record!.id, '--json'], home);
     expect(shown.code).toBe(0);
-    expect(JSON.parse(shown.stdout)).toMatchObject({ record: { id: document.record!.id, suiteVersion: document.suiteVersion } });
+    expect(parseJson(shown)).toMatchObject({ record: { id: document.record!.id, suiteVersion: document.suiteVersion } });
 
     const checked = await run(['qualifications', 'check', fixture, '--json'], home);
     expect(checked.code).toBe(0);
-    expect(JSON.parse(checked.stdout)).toMatchObject({ verdict: 'qualified', record: { id: document.record!.id } });
+    expect(parseJson(checked)).toMatchObject({ verdict: 'qualified', record: { id: document.record!.id } });
   });
 
   it('a copy of the fixture with one byte changed is unqualified by qualifications check, exit 1 (R3.3)', async () => {
@@ -102,7 +102,7 @@ describe('statecraft qualify (R3.1, R4)', () => {
     writeFileSync(upgraded, '#!/bin/sh\necho v2\n', { mode: 0o755 });
     const qualified = await run(['qualify', '--fixture', '--provider', provider, '--json'], home);
     expect(qualified.code).toBe(0);
-    const document = JSON.parse(qualified.stdout) as QualifyDocument & { provider: { name: string; digest: string } };
+    const document = parseJson<QualifyDocument & { provider: { name: string; digest: string } }>(qualified);
     expect(document.provider).toMatchObject({ name: 'provider-v1' });
     expect(document.provider.digest).toMatch(/^sha256:/);
 
@@ -120,7 +120,7 @@ describe('statecraft qualify (R3.1, R4)', () => {
     writeFileSync(manifest, JSON.stringify({ ...declared, capabilities: [...declared.capabilities, 'workspace-write'] }));
     const qualified = await run(['qualify', fixture, '--manifest', manifest, '--json'], home);
     expect(qualified.code).toBe(1);
-    const document = JSON.parse(qualified.stdout) as QualifyDocument;
+    const document = parseJson<QualifyDocument>(qualified);
     expect(document.passed).toBe(false);
     expect(document.record).toBeNull();
     expect(document.cases.find((entry) => entry.row === 6)).toMatchObject({ status: 'fail' });

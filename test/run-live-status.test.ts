@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useTestTargets } from './fixtures/sample-repository.js';
-import { runStatecraftOnTerminal } from './fixtures/statecraft-cli.js';
+import { parseTerminalJson, runStatecraftOnTerminal } from './fixtures/statecraft-cli.js';
 
 const targets = useTestTargets();
 
@@ -18,8 +18,8 @@ describe('live progress on a terminal (issue 3 item 9)', () => {
   });
 
   it('--json on a terminal prints one JSON document and no control sequence', async () => {
-    const { output } = await runOnTerminal('run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json');
-    expect(output).not.toContain('\u001b');
-    expect(JSON.parse(output.replace(/\r\n/g, '\n'))).toMatchObject({ outcome: 'completed' });
+    const ran = await runOnTerminal('run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json');
+    expect(ran.output).not.toContain('\u001b');
+    expect(parseTerminalJson(ran)).toMatchObject({ outcome: 'completed' });
   });
 });

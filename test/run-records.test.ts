@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from './fixtures/attempt-stream.js';
 import { type SampleRepository, useTestTargets } from './fixtures/sample-repository.js';
-import { parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft-cli.js';
+import { finishedRun, parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft-cli.js';
 
 interface Account {
   runId: string;
@@ -113,8 +113,8 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(refusal.refused.reason).toBe('live-attempt');
     expect(refusal.refused.message).toContain(`run ${live.runId} attempt 1`);
     hung.kill('SIGINT');
-    const ended = await hung;
-    const cancelled = parseJson<Account>({ exitCode: ended.exitCode ?? -1, stdout: String(ended.stdout), stderr: String(ended.stderr) });
+    const ended = await finishedRun(hung);
+    const cancelled = parseJson<Account>(ended);
     // The operator's interrupt is `cancelled`, an outcome the adapter never produces (R8.1).
     expect(cancelled.outcome).toBe('cancelled');
     expect(ended.exitCode).toBe(1);
@@ -133,8 +133,8 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
       const running = await processesOfRun(live.runId);
       expect(running.length).toBeGreaterThanOrEqual(2);
       hung.kill('SIGINT');
-      const ended = await hung;
-      const account = parseJson<Account & { timedOut: boolean; posture: { survivors: unknown[] } }>({ exitCode: ended.exitCode ?? -1, stdout: String(ended.stdout), stderr: String(ended.stderr) });
+      const ended = await finishedRun(hung);
+      const account = parseJson<Account & { timedOut: boolean; posture: { survivors: unknown[] } }>(ended);
       expect(account).toMatchObject({ outcome: 'cancelled', cause: 'operator-cancel', timedOut: false });
       expect(account.posture.survivors).toEqual([]);
       // The setsid descendant went with the tree: nothing of the attempt is left running.
@@ -182,8 +182,8 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const live = await waitForIntent(target.path);
     const streamFile = await waitForHungAdapter(live.runId);
     await appendFile(streamFile, '{"kind":"result","forged":true}\n');
-    const ended = await hung;
-    const account = parseJson<Account & { artifactCheck: Record<string, string> }>({ exitCode: ended.exitCode ?? -1, stdout: String(ended.stdout), stderr: String(ended.stderr) });
+    const ended = await finishedRun(hung);
+    const account = parseJson<Account & { artifactCheck: Record<string, string> }>(ended);
     // The chain holds the digest of what the supervisor read from the pipe, not of the file at the end.
     expect(account).toMatchObject({ outcome: 'interrupted', artifactCheck: { stream: 'altered', stderr: 'verified', request: 'verified', result: 'verified' } });
     const shown = parseJson<{ artifactCheck: Record<string, string> }>(await runStatecraft(['run', 'show', target.path, live.runId, '--json'], { home: targets.home.path }));

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { useTestTargets } from './fixtures/sample-repository.js';
-import { parseJson, runStatecraft, startStatecraft, type CliRun } from './fixtures/statecraft-cli.js';
+import { finishedRun, parseJson, runStatecraft, startStatecraft, type CliRun } from './fixtures/statecraft-cli.js';
 
 interface List {
   attempts: { runId: string; attempt: number; state: string; outcome: string }[];
@@ -57,9 +57,8 @@ describe('runs racing over a dead supervisor\'s lock, through the CLI (R8.5)', (
       // Each racer either was refused (it ends) or holds the target (its intent is running).
       const listing = await listUntil(target.path, (current) => current.exitCode !== 0 || settled + running(current) >= RACERS);
       for (const racer of racers) racer.kill('SIGINT');
-      const ended = await Promise.all(racers);
+      const answers = await Promise.all(racers.map(finishedRun));
       expect(listing.exitCode, listing.stderr).toBe(0);
-      const answers = ended.map((racer) => ({ exitCode: racer.exitCode ?? -1, stdout: String(racer.stdout), stderr: String(racer.stderr) }));
       const refusals = answers.filter((answer) => answer.exitCode === 2).map((answer) => parseJson<{ refused: { reason: string; message: string } }>(answer).refused);
       const winners = answers.filter((answer) => answer.exitCode !== 2).map((answer) => parseJson<Concluded>(answer));
       expect(winners.map((winner) => winner.outcome)).toEqual(['cancelled']);
@@ -81,8 +80,8 @@ describe('runs racing over a dead supervisor\'s lock, through the CLI (R8.5)', (
     expect(running(listing)).toBe(1);
     const attempt = parseJson<List>(listing).attempts[0];
     // What a second supervisor that slipped past the lock would write: an intent linked to the tip.
-    const { stdout: shown } = await runStatecraft(['run', 'show', target.path, attempt?.runId ?? '?', '--json'], { home: targets.home.path });
-    const chain = (JSON.parse(shown) as Concluded).records.chain;
+    const shown = await runStatecraft(['run', 'show', target.path, attempt?.runId ?? '?', '--json'], { home: targets.home.path });
+    const chain = parseJson<Concluded>(shown).records.chain;
     const intentLine = (await readFile(chain, 'utf8')).trimEnd();
     const intent = JSON.parse(intentLine) as Record<string, unknown>;
     const forged = { ...intent, prev: createHash('sha256').update(intentLine).digest('hex'), seq: 1, attempt: 2 };
@@ -90,9 +89,9 @@ describe('runs racing over a dead supervisor\'s lock, through the CLI (R8.5)', (
     const before = await readFile(chain);
 
     live.kill('SIGINT');
-    const ended = await live;
+    const ended = await finishedRun(live);
     expect(ended.exitCode).toBe(4);
-    const failure = parseJson<{ failed: { stage: string; message: string } }>({ exitCode: ended.exitCode ?? -1, stdout: String(ended.stdout), stderr: String(ended.stderr) }).failed;
+    const failure = parseJson<{ failed: { stage: string; message: string } }>(ended).failed;
     expect(failure.stage).toBe('outcome');
     expect(failure.message).toContain(`${chain}: the chain is ${before.length} bytes`);
     expect(failure.message).toContain('nothing was written');

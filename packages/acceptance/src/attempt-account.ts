@@ -44,7 +44,9 @@ export interface AttemptAccount {
   /** A number of dollars, `unknown` (never zero, R4 row 5), or `not-recorded`. */
   cost: number | 'unknown' | NotRecorded;
   timedOut: boolean | NotRecorded;
-  /** `none`: the stream was read cleanly to its terminal event. */
+  /** `none`: the stream was read cleanly to its terminal event. Named as the result names it. */
+  streamDiagnostic: AttemptResult['streamDiagnostic'] | NotRecorded;
+  /** The same value as `streamDiagnostic`, under this document's first name for it: kept, since fields are never renamed (R11). */
   streamError: AttemptResult['streamDiagnostic'] | NotRecorded;
   /** The adapter's `error` event (what it could not do, e.g. a provider it could not find), or `none`. */
   adapterError: AttemptResult['adapterError'] | NotRecorded;

@@ -67,6 +67,7 @@ function accountOf(
     providerClaim: r?.providerClaim ?? 'not-recorded',
     cost: r?.cost ?? 'not-recorded',
     timedOut: r?.timedOut ?? 'not-recorded',
+    streamDiagnostic: r?.streamDiagnostic ?? 'not-recorded',
     streamError: r?.streamDiagnostic ?? 'not-recorded',
     adapterError: r?.adapterError ?? 'not-recorded',
     unverifiableRefusalAccount: posture.capabilities.unverifiableRefusalAccount,

@@ -76,12 +76,7 @@ export function classifyAttempt(
     exit: attempt.exit,
     containment: attempt.containment,
     survivors: attempt.survivors,
-    events: {
-      count: attempt.counts.events,
-      progress: attempt.counts.progress,
-      toolUses: attempt.counts.toolUses,
-      linesAfterTerminal: attempt.counts.linesAfterTerminal,
-    },
+    events: { ...attempt.events },
     stdout: attempt.stdout,
     stderr: attempt.stderr,
     startedAt: attempt.startedAt,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, realpath, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { Sha256HexSchema } from './schema-pieces.js';
 import { hashFile, sha256Hex } from './content-digest.js';
 import { FileIdentitySchema, readFileIdentity, sameFileIdentity } from './file-identity.js';
 
@@ -9,7 +10,7 @@ import { FileIdentitySchema, readFileIdentity, sameFileIdentity } from './file-i
 export const KnownDigestSchema = z.strictObject({
   path: z.string().startsWith('/'),
   identity: FileIdentitySchema,
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  sha256: Sha256HexSchema,
 });
 export type KnownDigest = z.infer<typeof KnownDigestSchema>;
 

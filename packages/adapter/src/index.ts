@@ -4,6 +4,7 @@
  *
  * Modules:
  * - capabilities.ts        the closed six-token vocabulary (R2.1)
+ * - schema-pieces.ts       the shapes every record shares, defined once: digests, commit ids, counts, times, cost, verdict
  * - protocol/version.ts    the protocol version every request and event carries (R1.5)
  * - protocol/manifest.ts   the adapter manifest schema (R2.2)
  * - protocol/request.ts    the request the supervisor writes (R1.2)
@@ -38,6 +39,7 @@
  * another program is seen by command coverage (R9.3).
  */
 export * from './capabilities.js';
+export * from './schema-pieces.js';
 export * from './protocol/version.js';
 export * from './protocol/manifest.js';
 export * from './protocol/request.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CountSchema, DurationMsSchema, EventCountsSchema, RecordedCostSchema, RecordTimeSchema, Sha256DigestSchema } from './schema-pieces.js';
 import { CapabilityListSchema } from './capabilities.js';
 import {
   NotRecordedSchema,
@@ -20,7 +21,7 @@ export const AdapterIdentitySchema = z.strictObject({
   name: z.string().min(1),
   version: z.string().min(1),
   /** `sha256:<hex>` of the adapter executable's bytes. */
-  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  digest: Sha256DigestSchema,
 });
 export type AdapterIdentity = z.infer<typeof AdapterIdentitySchema>;
 
@@ -32,7 +33,7 @@ export const AttemptResultSchema = z.strictObject({
   outcome: OutcomeSchema,
   cause: InterruptionCauseSchema,
   /** Derived from the refusal events of the trusted prefix (R1.4). */
-  refusalCount: z.int().nonnegative(),
+  refusalCount: CountSchema,
   /**
    * The first refusals in stream order, verbatim (a long line cut): an excerpt, never all of them
    * (issue 9). Every refusal is in the kept stream (R8.4), which `refusalDigest` vouches for.
@@ -42,10 +43,10 @@ export const AttemptResultSchema = z.strictObject({
   providerClaim: z.union([ProviderClaimSchema, NotRecordedSchema]),
   /** The adapter's neutral reading of the provider's ending, or `adapter-error`. */
   terminal: z.union([TerminalStateSchema, z.literal('adapter-error'), NotRecordedSchema]),
-  cost: z.union([z.number().nonnegative(), z.literal('unknown')]),
+  cost: RecordedCostSchema,
   /** The adapter's own `error` event, when it ended the stream with one (it could not do its job). */
   adapterError: z.union([z.strictObject({ code: z.string(), message: z.string() }), z.literal('none')]),
-  turns: z.union([z.int().nonnegative(), NotRecordedSchema]),
+  turns: z.union([CountSchema, NotRecordedSchema]),
   timedOut: z.boolean(),
   streamDiagnostic: StreamDiagnosticSchema,
   capabilities: z.strictObject({
@@ -64,16 +65,11 @@ export const AttemptResultSchema = z.strictObject({
   exit: ExitSchema,
   containment: ContainmentSchema,
   survivors: z.array(SurvivorSchema),
-  events: z.strictObject({
-    count: z.int().nonnegative(),
-    progress: z.int().nonnegative(),
-    toolUses: z.int().nonnegative(),
-    linesAfterTerminal: z.int().nonnegative(),
-  }),
+  events: EventCountsSchema,
   stdout: StreamDigestSchema,
   stderr: StreamDigestSchema,
-  startedAt: z.iso.datetime(),
-  endedAt: z.iso.datetime(),
-  durationMs: z.number().nonnegative(),
+  startedAt: RecordTimeSchema,
+  endedAt: RecordTimeSchema,
+  durationMs: DurationMsSchema,
 });
 export type AttemptResult = z.infer<typeof AttemptResultSchema>;

@@ -14,7 +14,7 @@ function attempt(changes: Partial<SupervisedAttempt> = {}): SupervisedAttempt {
     init: 'not-recorded',
     refusals: noRefusals,
     terminal: { type: 'result', protocol: 1, seq: 2, terminal: 'completed', claim, turns: 1 },
-    counts: { events: 3, progress: 0, toolUses: 0, linesAfterTerminal: 0 },
+    events: { count: 3, progress: 0, toolUses: 0, linesAfterTerminal: 0 },
     streamDiagnostic: 'none',
     timedOut: false,
     stoppedBy: 'none',

@@ -52,7 +52,7 @@ describe('readEventStream', () => {
     expect(reading.init).toMatchObject({ type: 'init', seq: 0 });
     expect(reading.refusals).toMatchObject({ count: 1, excerpt: [refusal(2)] });
     expect(reading.terminal).toMatchObject({ type: 'result', seq: 3 });
-    expect(reading.counts).toEqual({ events: 4, progress: 1, toolUses: 2, linesAfterTerminal: 0 });
+    expect(reading.events).toEqual({ count: 4, progress: 1, toolUses: 2, linesAfterTerminal: 0 });
   });
 
   it('gives the same reading whether the bytes arrive one at a time or all at once (R7.5)', async () => {
@@ -64,7 +64,7 @@ describe('readEventStream', () => {
   it('tolerates CRLF line endings (R7.5)', async () => {
     const reading = await read(complete.replaceAll('\n', '\r\n'), 3);
     expect(reading.streamDiagnostic).toBe('none');
-    expect(reading.counts.events).toBe(4);
+    expect(reading.events.count).toBe(4);
   });
 
   it('reads a final line that has no newline (R7.5)', async () => {
@@ -83,7 +83,7 @@ describe('readEventStream', () => {
     const reading = await read(line(init()) + line(progress(1)));
     expect(reading.streamDiagnostic).toEqual({ kind: 'no-result' });
     expect(reading.terminal).toBe('not-recorded');
-    expect(reading.counts.events).toBe(2);
+    expect(reading.events.count).toBe(2);
   });
 
   it('reports no-result for an empty stream (R7.5)', async () => {
@@ -99,7 +99,7 @@ describe('readEventStream', () => {
       lineBytes: 28,
       lineBytesKept: 28,
     });
-    expect(reading.counts.events).toBe(2);
+    expect(reading.events.count).toBe(2);
     expect(reading.terminal).toBe('not-recorded');
   });
 
@@ -207,7 +207,7 @@ describe('readEventStream', () => {
     }
     const reading = await readEventStream(failing());
     expect(reading.streamDiagnostic).toEqual({ kind: 'read-failure', lineNumber: 2, reason: 'the stream could not be read: pipe broke' });
-    expect(reading.counts.events).toBe(1);
+    expect(reading.events.count).toBe(1);
   });
 
   it('puts malformed before read-failure: a malformed line followed by invalid UTF-8 and a broken source stays malformed (R7.5)', async () => {
@@ -231,7 +231,7 @@ describe('readEventStream', () => {
     const reading = await read(complete + after, 11, 1000);
     expect(reading.streamDiagnostic).toBe('none');
     expect(reading.terminal).toMatchObject({ type: 'result' });
-    expect(reading.counts).toEqual({ events: 4, progress: 1, toolUses: 2, linesAfterTerminal: 6 });
+    expect(reading.events).toEqual({ count: 4, progress: 1, toolUses: 2, linesAfterTerminal: 6 });
   });
 
   it('treats an error event as terminal like a result, ending the trusted prefix (R7.4)', async () => {
@@ -239,7 +239,7 @@ describe('readEventStream', () => {
     const reading = await read(line(init()) + line(error) + line(progress(2)));
     expect(reading.terminal).toMatchObject({ type: 'error' });
     expect(reading.streamDiagnostic).toBe('none');
-    expect(reading.counts.linesAfterTerminal).toBe(1);
+    expect(reading.events.linesAfterTerminal).toBe(1);
   });
 
   it('keeps memory bounded over a long stream: only init, refusals, terminal and counts are kept (R7.5)', async () => {
@@ -256,8 +256,8 @@ describe('readEventStream', () => {
     }
     const before = process.memoryUsage().heapUsed;
     const reading = await readEventStream(long());
-    expect(reading.counts.events).toBe(events + 1);
-    expect(reading.counts.toolUses).toBe(events - 1);
+    expect(reading.events.count).toBe(events + 1);
+    expect(reading.events.toolUses).toBe(events - 1);
     // 200 000 events of ~80 bytes is ~16 MB of text; a reader that kept them would keep far more than this.
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
   });

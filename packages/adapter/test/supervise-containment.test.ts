@@ -105,7 +105,7 @@ describe.each(paths)('containment: $requested requested ($expected runs)', ({ re
     const holdMs = 1500;
     const attempt = await supervise({ executable: fixture('linger.mjs'), args: [markerFile, String(holdMs)], containment: requested });
     expect(attempt.terminal).toMatchObject({ type: 'result' });
-    expect(attempt.counts.linesAfterTerminal).toBe(1);
+    expect(attempt.events.linesAfterTerminal).toBe(1);
     expect(attempt.streamDiagnostic).toBe('none');
     expect(attempt.timedOut).toBe(false);
     expect(attempt.survivors).toEqual([]);

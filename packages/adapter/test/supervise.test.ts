@@ -89,7 +89,7 @@ describe('superviseAdapter', () => {
     expect(attempt.exit).toEqual({ code: 3, signal: null });
     expect(attempt.streamDiagnostic).toBe('none');
     expect(attempt.terminal).toMatchObject({ type: 'result', terminal: 'completed' });
-    expect(attempt.counts).toMatchObject({ events: 4, progress: 2 });
+    expect(attempt.events).toMatchObject({ count: 4, progress: 2 });
     expect(attempt.timedOut).toBe(false);
   });
 

@@ -1,6 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { join, normalize } from 'node:path';
-import { findExecutableOnPath } from '@statecraft/adapter';
+import { findExecutableOnPath, type Prerequisite } from '@statecraft/adapter';
 
 /**
  * What an adapter declares about the machine it runs on (R10.6): the paths its provider writes
@@ -16,10 +16,8 @@ export interface AdapterDeclaration {
   prerequisites?: readonly PrerequisiteDeclaration[] | undefined;
 }
 
-export type PrerequisiteDeclaration =
-  | { kind: 'command'; command: string }
-  | { kind: 'qualification' }
-  | { kind: 'credential'; anyOf: ReadonlyArray<{ env: string } | { file: string }> };
+/** The manifest's prerequisite (R10.6), one definition in the seam. */
+export type PrerequisiteDeclaration = Prerequisite;
 
 /** Whether a qualification record binds this adapter (and its provider); the caller looks it up (R3). */
 export type QualificationState = { kind: 'qualified' } | { kind: 'unqualified'; reason: string };

@@ -18,6 +18,7 @@
  * - chain/open-chain.ts           reads and verifies every link; torn tail reported, corruption refused (R8.4)
  * - chain/append-record.ts        links, appends and fsyncs one record; truncates a torn tail first
  * - chain/check-chain-tip.ts      before an append: the position is still the chain's tip, read from its tail only
+ * - chain/refuse-unreadable-record.ts before an append: the record parses with the reader's schema, or nothing is written
  * - chain/chain-summary.ts        `run list`'s reading: every link verified, only each record's leading fields parsed
  * - chain/chain-paths.ts          where a target's records live in the product home
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
@@ -44,6 +45,7 @@ export * from './chain/acceptance-record.js';
 export * from './chain/open-chain.js';
 export * from './chain/append-record.js';
 export * from './chain/check-chain-tip.js';
+export * from './chain/refuse-unreadable-record.js';
 export * from './lock/repository-lock.js';
 export * from './workspace/git.js';
 export * from './workspace/resolve-target.js';

@@ -1,23 +1,22 @@
 import { z } from 'zod';
-import { AdapterIdentitySchema, CapabilityListSchema, ContainmentSchema, NotRecordedSchema, SurvivorSchema } from '@statecraft/adapter';
+import { AdapterIdentitySchema, CapabilityListSchema, ContainmentSchema, NotRecordedSchema, QualificationVerdictSchema, StoredCoverageSchema, SurvivorSchema, type RecordedCoverage } from '@statecraft/adapter';
 import { EnvironmentRecordSchema } from '@statecraft/environment';
 
 /** R3.2: an adapter with no matching record runs, labelled `unqualified`; never refused for that. */
 export const QualificationLabelSchema = z.strictObject({
-  verdict: z.enum(['qualified', 'unqualified']),
+  verdict: QualificationVerdictSchema,
   /** Why, in a sentence: which record matched, or why none did. */
   reason: z.string().min(1),
 });
 export type QualificationLabel = z.infer<typeof QualificationLabelSchema>;
 
 /**
- * The command-coverage verdict (R9.3). `not-checked`: the comparison was not made for this
- * attempt. Loose, so the coverage check can add its own fields without a change here.
+ * The command-coverage verdict (R9.3) and what it rests on: the strict coverage record, so the
+ * chain refuses a posture whose coverage the renderer could not read. `not-checked`: the
+ * comparison was not made for this attempt.
  */
-export const CoverageVerdictSchema = z.looseObject({
-  verdict: z.enum(['not-checked', 'refused', 'partial', 'direct', 'not-applicable']),
-});
-export type CoverageVerdict = z.infer<typeof CoverageVerdictSchema>;
+export const CoverageVerdictSchema = StoredCoverageSchema;
+export type CoverageVerdict = RecordedCoverage;
 
 /**
  * The posture an attempt ran with (R6): carried on every intent and outcome record and in

@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendRecord, ChainMovedError, openChain, openChainSummaries, type ChainPosition, type UnlinkedRecord } from '@statecraft/run';
+import { appendRecord, ChainMovedError, openChain, UnreadableRecordError, openChainSummaries, type ChainPosition, type UnlinkedRecord } from '@statecraft/run';
 import { sampleIntent } from './sample-records.js';
 
 let directory: string;
@@ -104,9 +104,34 @@ describe('the record chain (R8.4)', () => {
   });
 
   it('a repeated summary field that disagrees with the field it repeats is not a record', async () => {
-    const record = { ...sampleIntent(1), qualification: 'qualified' };
-    await appendRecord(chain, { head: 'genesis', nextSeq: 0, length: 0, torn: 'none' }, record as UnlinkedRecord);
+    // Written by hand: appendRecord refuses to write it (below), but a chain edited by someone else may hold it.
+    const record = { prev: 'genesis', seq: 0, format: 1, ...sampleIntent(1), qualification: 'qualified' };
+    await mkdir(dirname(chain), { recursive: true });
+    await writeFile(chain, `${JSON.stringify(record)}\n`);
     expect(await openChain(chain)).toMatchObject({ kind: 'broken', reason: 'not-a-record', lineNumber: 1 });
+  });
+});
+
+describe('the writer cannot write what the reader refuses (issue 10 item 3, R8.4)', () => {
+  it('a record the reader would refuse is not appended: the error names the field and the chain keeps its bytes', async () => {
+    const position = await appendIntents(1);
+    const before = await readFile(chain);
+    // A branch name where the reader wants the commit it resolved to (R8.6).
+    const unreadable = { ...sampleIntent(2), baseCommit: 'main' };
+    const appending = appendRecord(chain, position, unreadable as UnlinkedRecord);
+    await expect(appending).rejects.toThrow(UnreadableRecordError);
+    await expect(appendRecord(chain, position, unreadable as UnlinkedRecord)).rejects.toThrow(`${chain}: a record the chain's reader would refuse was not appended`);
+    await expect(appendRecord(chain, position, unreadable as UnlinkedRecord)).rejects.toThrow('intent record: field "baseCommit": must be a git commit id');
+    expect(await readFile(chain)).toEqual(before);
+    expect(await openChain(chain)).toMatchObject({ kind: 'opened', nextSeq: 1 });
+  });
+
+  it('a record whose repeated summary disagrees with what it repeats is refused before it is written, so no chain is created', async () => {
+    const record = { ...sampleIntent(1), qualification: 'qualified' };
+    await expect(appendRecord(chain, { head: 'genesis', nextSeq: 0, length: 0, torn: 'none' }, record as UnlinkedRecord)).rejects.toThrow(
+      'a repeated summary field disagrees with the field it repeats',
+    );
+    await expect(readFile(chain)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { Sha256DigestSchema } from '../schema-pieces.js';
 
-const DigestSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+const DigestSchema = Sha256DigestSchema;
 
 /** Where an allowed program came from (R9.1). Nothing machine-local is ever a source. */
 export const AllowanceSourceSchema = z.discriminatedUnion('kind', [

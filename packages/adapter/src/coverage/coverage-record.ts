@@ -1,15 +1,16 @@
 import { z } from 'zod';
+import { CommitIdSchema, Sha256DigestSchema } from '../schema-pieces.js';
 import { AllowanceSchema } from './allowance.js';
 import { CommandReadingSchema } from './command-reading.js';
 import { MissingProgramSchema } from './compare-coverage.js';
 import { CoverageLimitsSchema, coverageLimits } from './limits.js';
 
-const DigestSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+const DigestSchema = Sha256DigestSchema;
 
 /** Where both inputs were read (R9.4): the working tree at planning, the base commit at launch. */
 export const CoverageReadFromSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('working-tree') }),
-  z.strictObject({ kind: z.literal('commit'), commit: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/) }),
+  z.strictObject({ kind: z.literal('commit'), commit: CommitIdSchema }),
 ]);
 export type CoverageReadFrom = z.infer<typeof CoverageReadFromSchema>;
 
@@ -63,6 +64,20 @@ export const RecordedCoverageSchema = z.discriminatedUnion('verdict', [
 ]);
 export type RecordedCoverage = z.infer<typeof RecordedCoverageSchema>;
 
+/** The placeholder `run` recorded before coverage was wired: `{ verdict: 'not-checked', reason }`. */
+const OlderNotCheckedSchema = z.looseObject({ verdict: z.literal('not-checked'), reason: z.string().min(1).optional() });
+
+/**
+ * `posture.coverage` as a chain holds it (R6, R9.4): the launch reading, strict — or, in a record
+ * written before the limits were recorded, the older `not-checked` placeholder, read as
+ * `not-checked` with its reason kept. Records are never rewritten, so the reader keeps accepting
+ * the older form; what is read, and what a writer may write, is a RecordedCoverage.
+ */
+export const StoredCoverageSchema = z.union([
+  RecordedCoverageSchema,
+  OlderNotCheckedSchema.transform((older) => notChecked(older.reason ?? 'nothing was compared for this attempt')),
+]);
+
 /**
  * Reads `posture.coverage` from a stored record: absent (written before coverage existed) is
  * `not-checked`, and so is a `not-checked` written before the limits were recorded (its reason
@@ -80,8 +95,6 @@ export function readRecordedCoverage(
   return parsed.success ? { kind: 'read', coverage: parsed.data } : { kind: 'malformed', error: parsed.error };
 }
 
-/** The placeholder `run` recorded before coverage was wired: `{ verdict: 'not-checked', reason }`. */
-const OlderNotCheckedSchema = z.looseObject({ verdict: z.literal('not-checked'), reason: z.string().min(1).optional() });
 
 function notChecked(reason: string): RecordedCoverage {
   return { verdict: 'not-checked', reason, limits: coverageLimits() };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CountSchema, Sha256DigestSchema } from '../schema-pieces.js';
 import { CapabilityListSchema } from '../capabilities.js';
 import { ProtocolVersionSchema } from './version.js';
 
@@ -6,7 +7,7 @@ import { ProtocolVersionSchema } from './version.js';
 const envelope = {
   protocol: ProtocolVersionSchema,
   /** 0 for the init event, then +1 per event; a gap or repeat is malformed. */
-  seq: z.int().nonnegative(),
+  seq: CountSchema,
 };
 
 /** "Not recorded" is an explicit value, never `undefined` (R8.3). */
@@ -16,7 +17,7 @@ export const ProviderIdentitySchema = z.strictObject({
   name: z.string().min(1),
   version: z.string().min(1),
   /** `sha256:<hex>` of the provider binary, or `not-recorded` when the adapter could not read it. */
-  digest: z.union([z.string().regex(/^sha256:[0-9a-f]{64}$/), NotRecordedSchema]),
+  digest: z.union([Sha256DigestSchema, NotRecordedSchema]),
 });
 export type ProviderIdentity = z.infer<typeof ProviderIdentitySchema>;
 
@@ -88,7 +89,7 @@ export const ResultEventSchema = z.strictObject({
   claim: ProviderClaimSchema,
   /** Absent or `unknown` is recorded as `unknown`, never as zero (R4 row 5). */
   cost: CostSchema.optional(),
-  turns: z.union([z.int().nonnegative(), NotRecordedSchema]),
+  turns: z.union([CountSchema, NotRecordedSchema]),
   usage: z.unknown().optional(),
 });
 export type ResultEvent = z.infer<typeof ResultEventSchema>;

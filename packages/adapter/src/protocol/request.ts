@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RecordTimeSchema, SizedDigestSchema } from '../schema-pieces.js';
 import { CapabilityListSchema } from '../capabilities.js';
 import { KnownDigestSchema } from '../digest-cache.js';
 import { ProtocolVersionSchema } from './version.js';
@@ -44,12 +45,9 @@ export const RequestSchema = z.strictObject({
   deadline: z.strictObject({
     milliseconds: z.int().positive(),
     /** The wall-clock time the deadline fires, ISO 8601. */
-    at: z.iso.datetime(),
+    at: RecordTimeSchema,
   }),
-  prompt: z.strictObject({
-    sha256: z.string().regex(/^[0-9a-f]{64}$/),
-    bytes: z.int().nonnegative(),
-  }),
+  prompt: SizedDigestSchema,
   /** The provider binary the operator named; `null`: the adapter resolves its own. */
   provider: z.strictObject({ executable: z.string().min(1) }).nullable(),
   /**

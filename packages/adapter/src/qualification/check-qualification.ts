@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { QualificationVerdictSchema } from '../schema-pieces.js';
 import { PROTOCOL_VERSION } from '../protocol/version.js';
 import type { AdapterIdentity } from '../result.js';
 import { SUITE_VERSION } from '../suite/case-table.js';
@@ -15,7 +17,7 @@ export interface ProviderToCheck {
 }
 
 export interface QualificationVerdict {
-  verdict: 'qualified' | 'unqualified';
+  verdict: z.infer<typeof QualificationVerdictSchema>;
   /** Why, in a sentence naming what matched or what differed. */
   reason: string;
   /** The record that qualifies this binary (or pair). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RecordTimeSchema } from '../schema-pieces.js';
 import { ProtocolVersionSchema } from '../protocol/version.js';
 import { AdapterIdentitySchema } from '../result.js';
 import { CaseReportSchema, QualifiedProviderSchema } from '../suite/suite-report.js';
@@ -32,7 +33,7 @@ export const QualificationRecordSchema = z.strictObject({
   protocol: ProtocolVersionSchema,
   platform: PlatformSchema,
   /** When the suite finished, ISO 8601. */
-  date: z.iso.datetime(),
+  date: RecordTimeSchema,
   /** How behaviour was provoked (`fixture`, or the provider adapter's driver). */
   driver: z.string().min(1),
   cases: z.array(CaseReportSchema).min(1),

@@ -1,5 +1,6 @@
 import type { ProtocolEvent } from '../protocol/events.js';
 import { isTerminalEvent } from '../protocol/events.js';
+import type { EventCounts } from '../schema-pieces.js';
 import type { StreamDiagnostic, SupervisedAttempt } from '../supervise/attempt.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './line-splitter.js';
 import type { SplitLine } from './line-splitter.js';
@@ -7,7 +8,7 @@ import { parseEventLine } from './parse-event-line.js';
 import { RefusalTally } from './refusal-tally.js';
 
 /** What the reader kept of a stream: the fields of a supervised attempt it is the source of. */
-export type StreamReading = Pick<SupervisedAttempt, 'init' | 'refusals' | 'terminal' | 'counts' | 'streamDiagnostic'>;
+export type StreamReading = Pick<SupervisedAttempt, 'init' | 'refusals' | 'terminal' | 'events' | 'streamDiagnostic'>;
 
 export interface ReadEventStreamOptions {
   /** Longest accepted line in bytes, without its terminator; a longer one is malformed (R7.5). */
@@ -36,7 +37,7 @@ export class EventStreamReader {
   private init: StreamReading['init'] = 'not-recorded';
   private readonly refusals = new RefusalTally();
   private terminal: StreamReading['terminal'] = 'not-recorded';
-  private readonly counts = { events: 0, progress: 0, toolUses: 0, linesAfterTerminal: 0 };
+  private readonly events: EventCounts = { count: 0, progress: 0, toolUses: 0, linesAfterTerminal: 0 };
   private diagnostic: StreamDiagnostic = 'none';
   private ended = false;
 
@@ -78,7 +79,7 @@ export class EventStreamReader {
       init: this.init,
       refusals: this.refusals.reading(),
       terminal: this.terminal,
-      counts: { ...this.counts },
+      events: { ...this.events },
       streamDiagnostic: noResult ? { kind: 'no-result' } : this.diagnostic,
     };
   }
@@ -88,7 +89,7 @@ export class EventStreamReader {
     if (this.phase === 'stopped') return;
     this.lineNumber += 1;
     if (this.phase === 'after-terminal') {
-      this.counts.linesAfterTerminal += 1;
+      this.events.linesAfterTerminal += 1;
       return;
     }
     const parsed = parseEventLine(line, this.lineNumber, this.maxLineBytes);
@@ -121,18 +122,18 @@ export class EventStreamReader {
       return undefined;
     }
     if (event.type === 'init') return `${where}: a second "init" event`;
-    const expected = this.counts.events;
+    const expected = this.events.count;
     if (event.seq !== expected) return `${where}: field "seq": expected ${expected}, got ${event.seq}`;
     return undefined;
   }
 
   private accept(event: ProtocolEvent, line: Buffer): void {
-    this.counts.events += 1;
+    this.events.count += 1;
     if (event.type === 'init') this.init = event;
     if (event.type === 'refusal') this.refusals.add(event, line);
     if (event.type === 'progress') {
-      this.counts.progress += 1;
-      this.counts.toolUses += event.tools.length;
+      this.events.progress += 1;
+      this.events.toolUses += event.tools.length;
     }
     if (isTerminalEvent(event)) {
       this.terminal = event;

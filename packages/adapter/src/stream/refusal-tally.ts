@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { CountSchema, SizedDigestSchema } from '../schema-pieces.js';
 import { RefusalEventSchema, type RefusalEvent } from '../protocol/events.js';
 import { ProtocolVersionSchema } from '../protocol/version.js';
 
@@ -22,7 +23,7 @@ export const CutRefusalSchema = z.strictObject({
   type: z.literal('refusal'),
   protocol: ProtocolVersionSchema,
   /** The stream line is `seq + 1`: the trusted prefix has one event a line from the init at seq 0. */
-  seq: z.int().nonnegative(),
+  seq: CountSchema,
   cut: z.strictObject({
     /** The whole line's length in bytes, without its terminator. */
     lineBytes: z.int().positive(),
@@ -41,14 +42,11 @@ export type RefusalExcerptEntry = z.infer<typeof RefusalExcerptEntrySchema>;
  * or `\r\n`) followed by one `\n`; `bytes` is the length of what was digested. For a stream with
  * `\n` line ends it is the digest of its refusal lines cut out whole.
  */
-export const RefusalDigestSchema = z.strictObject({
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  bytes: z.int().nonnegative(),
-});
+export const RefusalDigestSchema = SizedDigestSchema;
 export type RefusalDigest = z.infer<typeof RefusalDigestSchema>;
 
 export const RefusalTallySchema = z.strictObject({
-  count: z.int().nonnegative(),
+  count: CountSchema,
   digest: RefusalDigestSchema,
   /** The first refusals, in stream order. */
   excerpt: z.array(RefusalExcerptEntrySchema).max(REFUSAL_EXCERPT_COUNT),

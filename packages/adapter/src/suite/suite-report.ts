@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RecordTimeSchema } from '../schema-pieces.js';
 import { ProviderIdentitySchema } from '../protocol/events.js';
 import { ProtocolVersionSchema } from '../protocol/version.js';
 import { AdapterIdentitySchema } from '../result.js';
@@ -29,7 +30,7 @@ export const SuiteReportSchema = z.strictObject({
   provider: QualifiedProviderSchema,
   driver: z.string().min(1),
   cases: z.array(CaseReportSchema),
-  startedAt: z.iso.datetime(),
-  endedAt: z.iso.datetime(),
+  startedAt: RecordTimeSchema,
+  endedAt: RecordTimeSchema,
 });
 export type SuiteReport = z.infer<typeof SuiteReportSchema>;

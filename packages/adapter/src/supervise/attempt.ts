@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CountSchema, DurationMsSchema, EventCountsSchema, RecordTimeSchema, SizedDigestSchema } from '../schema-pieces.js';
 import {
   ErrorEventSchema,
   InitEventSchema,
@@ -40,8 +41,8 @@ export const StreamDiagnosticSchema = z.union([
     reason: z.string(),
     /** The offending line verbatim (decoded as UTF-8; cut at `lineBytesKept` bytes when oversize). */
     line: z.string(),
-    lineBytes: z.int().nonnegative(),
-    lineBytesKept: z.int().nonnegative(),
+    lineBytes: CountSchema,
+    lineBytesKept: CountSchema,
   }),
   z.strictObject({
     kind: z.literal('read-failure'),
@@ -65,10 +66,8 @@ export const ExitSchema = z.union([
   z.literal('not-observed'),
 ]);
 
-export const StreamDigestSchema = z.strictObject({
-  bytes: z.int().nonnegative(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-});
+/** A kept output stream: its length and sha256. */
+export const StreamDigestSchema = SizedDigestSchema;
 
 /**
  * One supervised adapter process, as observed. Memory is bounded: only the init, the terminal
@@ -78,13 +77,8 @@ export const SupervisedAttemptSchema = z.strictObject({
   init: z.union([InitEventSchema, NotRecordedSchema]),
   refusals: RefusalTallySchema,
   terminal: z.union([ResultEventSchema, ErrorEventSchema, NotRecordedSchema]),
-  counts: z.strictObject({
-    events: z.int().nonnegative(),
-    progress: z.int().nonnegative(),
-    toolUses: z.int().nonnegative(),
-    /** Lines after the terminal event: drained, not interpreted (R7.4). */
-    linesAfterTerminal: z.int().nonnegative(),
-  }),
+  /** Named as the result records it (`events.count`), so supervisor, classifier and record say one thing. */
+  events: EventCountsSchema,
   streamDiagnostic: StreamDiagnosticSchema,
   timedOut: z.boolean(),
   /** What stopped the attempt before its own end, if anything: the classifier reads this first. */
@@ -92,9 +86,9 @@ export const SupervisedAttemptSchema = z.strictObject({
   exit: ExitSchema,
   containment: ContainmentSchema,
   survivors: z.array(SurvivorSchema),
-  startedAt: z.iso.datetime(),
-  endedAt: z.iso.datetime(),
-  durationMs: z.number().nonnegative(),
+  startedAt: RecordTimeSchema,
+  endedAt: RecordTimeSchema,
+  durationMs: DurationMsSchema,
   stdout: StreamDigestSchema,
   stderr: StreamDigestSchema,
 });

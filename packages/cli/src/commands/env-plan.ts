@@ -8,7 +8,9 @@ import {
   planAdapterPaths,
   selectPassedNames,
 } from '@statecraft/environment';
-import type { AbsentName, AdapterClaim, ManagedPathCollision, PlacedName, QualificationState } from '@statecraft/environment';
+import type { QualificationState } from '@statecraft/environment';
+import type { z } from 'zod';
+import type { EnvPlanAnswerSchema, PlannedAdapterSchema } from '../json-schemas/index.js';
 import { resolveTarget } from '@statecraft/run';
 import type { Answer } from '../answer.js';
 import { CliError, UsageError } from '../errors.js';
@@ -27,31 +29,15 @@ export interface EnvPlanOptions {
   source: Readonly<Record<string, string | undefined>>;
 }
 
-export interface PlannedAdapter extends AdapterClaim {
-  executable: string;
-  /** The provider of the pair: `--provider`, else the adapter's first command prerequisite on the constructed PATH. */
-  provider: { executable: string; digest: string } | 'none';
-  qualification: { verdict: 'qualified' | 'unqualified'; reason: string };
-  environment: { names: PlacedName[]; absent: AbsentName[] };
-  /** The allowance this adapter contributes with the target's declaration (R9.1). */
-  allowance: string[];
-}
+/**
+ * One adapter's claim (environment's AdapterClaim) with its executable, the provider of the pair
+ * (`--provider`, else its first command prerequisite on the constructed PATH), its qualification,
+ * environment and allowance (R9.1).
+ */
+export type PlannedAdapter = z.infer<typeof PlannedAdapterSchema>;
 
-export interface EnvPlanValue {
-  target: string;
-  declaration: { path: string; commands: string[] } | 'none';
-  verdict: 'claimed' | 'not-claimed' | 'refused';
-  adapters: PlannedAdapter[];
-  collisions: ManagedPathCollision[];
-  message: string;
-  /**
-   * Present only when the plan is refused (exit 2), so that every verb's refusal under `--json`
-   * carries a `refused` member (R11): the collision, naming both adapters and the path.
-   */
-  refused?: { message: string; collisions: ManagedPathCollision[] };
-  /** Planning writes nothing: not the product home, not the target, not the provider's paths (R10.6). */
-  wrote: 'nothing';
-}
+/** `refused` is present only when the plan is refused (exit 2); planning writes nothing (R10.6). */
+export type EnvPlanValue = z.infer<typeof EnvPlanAnswerSchema>;
 
 
 async function readDeclaration(target: string): Promise<EnvPlanValue['declaration']> {

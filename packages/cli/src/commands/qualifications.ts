@@ -8,32 +8,18 @@ import {
   showQualificationRecord,
   sidecarManifestPath,
   type AdapterIdentity,
-  type QualificationRecord,
-  type UnreadableRecord,
 } from '@statecraft/adapter';
+import type { z } from 'zod';
+import type { QualificationsCheckAnswerSchema, QualificationsListAnswerSchema, QualificationsShowAnswerSchema, RecordSummarySchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { renderCheck, renderList, renderShow } from './qualifications-render.js';
 
-export interface RecordSummary {
-  id: string;
-  path: string;
-  adapter: QualificationRecord['adapter'];
-  provider: QualificationRecord['provider'];
-  suiteVersion: string;
-  protocol: number;
-  platform: QualificationRecord['platform'];
-  date: string;
-  cases: { passed: number; total: number };
-}
+export type RecordSummary = z.infer<typeof RecordSummarySchema>;
 
-export interface ListValue {
-  home: string;
-  records: RecordSummary[];
-  /** Files under qualifications/ that are not valid records: reported, never skipped silently. */
-  unreadable: UnreadableRecord[];
-}
+/** Files under qualifications/ that are not valid records are in `unreadable`: reported, never skipped silently. */
+export type ListValue = z.infer<typeof QualificationsListAnswerSchema>;
 
 /** `statecraft qualifications list`: every record in the product home (R3.4). Exit 1 if any is unreadable. */
 export async function listQualifications(options: { home: string }): Promise<Answer<ListValue>> {
@@ -56,10 +42,7 @@ export async function listQualifications(options: { home: string }): Promise<Ans
   return { value, exitCode: unreadable.length > 0 ? EXIT.finding : EXIT.ok, human: renderList };
 }
 
-export interface ShowValue {
-  path: string;
-  record: QualificationRecord;
-}
+export type ShowValue = z.infer<typeof QualificationsShowAnswerSchema>;
 
 /**
  * `statecraft qualifications show <id>`: one record, whole (R3.4). An id that is not an id is a
@@ -84,13 +67,7 @@ export async function showQualification(options: { home: string; id: string }): 
   return { value: { path: shown.path, record: shown.record }, exitCode: EXIT.ok, human: renderShow };
 }
 
-export interface CheckValue {
-  verdict: 'qualified' | 'unqualified';
-  reason: string;
-  adapter: AdapterIdentity;
-  provider: { executable: string; digest: string } | 'none';
-  record: { id: string; path: string } | null;
-}
+export type CheckValue = z.infer<typeof QualificationsCheckAnswerSchema>;
 
 /**
  * `statecraft qualifications check <binary>`: whether this exact binary (or pair) is qualified and

@@ -7,11 +7,11 @@ import {
   runNegativeSuite,
   sidecarManifestPath,
   writeQualificationRecord,
-  type AdapterIdentity,
   type CaseReport,
-  type QualifiedProvider,
   type SuiteCase,
 } from '@statecraft/adapter';
+import type { z } from 'zod';
+import type { QualifyAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -33,16 +33,7 @@ export interface QualifyOptions {
 }
 
 /** The `--json` document (R11: camelCase, fields only ever added). */
-export interface QualifyValue {
-  passed: boolean;
-  suiteVersion: string;
-  adapter: AdapterIdentity;
-  provider: QualifiedProvider;
-  driver: string;
-  cases: CaseReport[];
-  /** The record written on a full pass; `null` when nothing was written. */
-  record: { id: string; path: string } | null;
-}
+export type QualifyValue = z.infer<typeof QualifyAnswerSchema>;
 
 /**
  * Runs the negative suite against one adapter binary (R4) and, on a full pass, writes a

@@ -1,4 +1,6 @@
-import { checkArtifacts, readWorkspaceFreshness, foldAttempts, openTargetRecords, openTargetSummaries, summarizeChain, type AttemptAccount, type ArtifactCheck, type AttemptList } from '@statecraft/acceptance';
+import type { z } from 'zod';
+import { checkArtifacts, readWorkspaceFreshness, foldAttempts, openTargetRecords, openTargetSummaries, summarizeChain } from '@statecraft/acceptance';
+import type { RunListAnswerSchema, RunShowAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -17,11 +19,11 @@ async function openOrRefuse(home: string, target: string) {
  * `statecraft run list <target>`: every attempt in the target's chain, folded read-only. A
  * dangling intent shows as `dangling`, never completed (R8.3). Exit 0: the list was read.
  */
-export async function runList(options: { home: string; target: string }): Promise<Answer<AttemptList>> {
+export async function runList(options: { home: string; target: string }): Promise<Answer<z.infer<typeof RunListAnswerSchema>>> {
   const records = await openTargetSummaries(options.home, options.target);
   if (records.kind === 'refused') throw new CliError(`refused: ${records.message}`, EXIT.refused, { hint: 'statecraft doctor reports every chain; nothing was repaired' });
   if (records.kind === 'failed') throw new IoFailure(records.path, records.message);
-  const value: AttemptList = { target: records.target, chain: records.chain, tornTail: records.torn, attempts: summarizeChain(records.entries, records.live) };
+  const value: z.infer<typeof RunListAnswerSchema> = { target: records.target, chain: records.chain, tornTail: records.torn, attempts: summarizeChain(records.entries, records.live) };
   return { value, exitCode: EXIT.ok, human: renderList };
 }
 
@@ -29,7 +31,7 @@ export async function runList(options: { home: string; target: string }): Promis
  * `statecraft run show <target> <run> [--attempt n]`: one attempt's account, the same value
  * `run --json` printed. Default: the run's latest attempt. Exit 0 `completed`, 1 otherwise.
  */
-export async function runShow(options: { home: string; target: string; runId: string; attempt?: number }): Promise<Answer<AttemptAccount & { artifactCheck: ArtifactCheck; headIs: 'current' | 'stale' | 'not-recorded' }>> {
+export async function runShow(options: { home: string; target: string; runId: string; attempt?: number }): Promise<Answer<z.infer<typeof RunShowAnswerSchema>>> {
   const opened = await openOrRefuse(options.home, options.target);
   const ofRun = opened.accounts.filter((account) => account.runId === options.runId);
   if (ofRun.length === 0) throw new CliError(`refused: run ${options.runId} has no record for ${opened.target}`, EXIT.refused, { hint: `statecraft run list ${opened.target}` });

@@ -1,6 +1,8 @@
-import { acceptAttempt, checkArtifacts, foldAttempts, readReceiptState, type Acceptance, type ArtifactCheck, type AttemptAccount, type SuiteHooks } from '@statecraft/acceptance';
+import type { z } from 'zod';
+import { acceptAttempt, checkArtifacts, foldAttempts, readReceiptState, type Acceptance, type AttemptAccount, type SuiteHooks } from '@statecraft/acceptance';
 import type { CapabilityToken, ProtocolEvent } from '@statecraft/adapter';
-import { launchAttempt, planRun, type Launch, type LockHolder, type RunFailure, type RunRefusal } from '@statecraft/run';
+import { launchAttempt, planRun, type Launch, type RunFailure, type RunRefusal } from '@statecraft/run';
+import type { RunAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';
 import { STATECRAFT_VERSION } from '../statecraft-version.js';
@@ -32,22 +34,8 @@ export interface RunOptions {
   accept?: { checkDeadlineMs: number; suiteDeadlineMs: number; hooks?: SuiteHooks & { onJudging?: (what: { runId: string; attempt: number; checks: number }) => void } };
 }
 
-/** What `run --json` prints: the attempt's account (issue 3 item 10), plus what opening the chain found. */
-export type RunValue =
-  | (AttemptAccount & {
-      /** The kept files re-digested against the chain, as `run show` does. */
-      artifactCheck: ArtifactCheck;
-      /** Whether the recorded head is still the run branch's tip: `stale` once a later attempt moved it (R8.3). */
-      headIs: 'current' | 'stale' | 'not-recorded';
-      /** A torn final line found on opening, truncated before this attempt's intent (R8.4). */
-      truncatedTail: 'none' | { offset: number; bytes: number; sha256: string };
-      /** A lock left by a dead supervisor, taken over for this attempt. */
-      reclaimedLock: 'none' | LockHolder | 'unreadable';
-      /** With `--accept`: why the attempt could not be judged (refused or failed), beside its recorded outcome. */
-      acceptanceProblem?: Record<string, { message: string }>;
-    })
-  | { refused: Omit<RunRefusal, 'kind'> }
-  | { failed: Omit<RunFailure, 'kind' | 'cause'> };
+/** What `run --json` prints: the attempt's account (issue 3 item 10) plus what opening the chain found, or a refusal or failure. */
+export type RunValue = z.infer<typeof RunAnswerSchema>;
 
 /**
  * `statecraft run`: plan (refusals exit 2, nothing appended), launch, and answer with the
@@ -119,7 +107,10 @@ async function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { cha
   // branch's tip by construction. `run show` reads the branch again, since later it may have moved.
   const headIs = account.headCommit === 'not-recorded' ? 'not-recorded' : 'current';
   // The attempt ran and its outcome is recorded whatever acceptance then met: a refusal or failure to judge is said beside it.
-  const acceptanceProblem = acceptance === undefined || acceptance.kind === 'judged' ? {} : { acceptanceProblem: { [acceptance.kind]: { message: acceptance.message } } };
+  const acceptanceProblem =
+    acceptance === undefined || acceptance.kind === 'judged'
+      ? {}
+      : { acceptanceProblem: acceptance.kind === 'refused' ? { refused: { message: acceptance.message } } : { failed: { message: acceptance.message } } };
   const value = { ...account, artifactCheck: await checkArtifacts(account.artifacts), headIs, truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock, ...acceptanceProblem } satisfies RunValue;
   return {
     value,

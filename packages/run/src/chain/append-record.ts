@@ -4,6 +4,7 @@ import { sha256Hex, syncDirectory } from '@statecraft/adapter';
 import type { ChainRecord, UnlinkedRecord } from './record-schemas.js';
 import type { TornTail } from './open-chain.js';
 import { checkChainTip } from './check-chain-tip.js';
+import { refuseUnreadableRecord } from './refuse-unreadable-record.js';
 
 /** Where the chain stands before an append: its head digest, next seq, and a torn tail to cut. */
 export interface ChainPosition {
@@ -28,11 +29,13 @@ export interface AppendedRecord {
  * is truncated first — it was never acknowledged — and nothing before it is ever rewritten.
  * The caller holds the repository lock, so no other writer moves the head meanwhile; even so,
  * the position is checked against the file's tail first, and a record whose `prev` would not be
- * the current tip is refused (ChainMovedError), never written.
+ * the current tip is refused (ChainMovedError), never written; so is a record the chain's reader
+ * would refuse (UnreadableRecordError).
  */
 export async function appendRecord(chainFile: string, position: ChainPosition, unlinked: UnlinkedRecord): Promise<AppendedRecord> {
   // `prev` first: a reader can follow links in the raw text, and the record reads in chain order.
   const record = { prev: position.head, seq: position.nextSeq, format: 1, ...unlinked } as ChainRecord;
+  refuseUnreadableRecord(chainFile, record);
   const line = JSON.stringify(record);
   const created = position.nextSeq === 0 && position.torn === 'none';
   if (created) await mkdir(dirname(chainFile), { recursive: true, mode: 0o700 });

@@ -1,33 +1,27 @@
 import { z } from 'zod';
-import { InterruptionCauseSchema, OutcomeSchema } from '@statecraft/adapter';
+import { CountSchema, InterruptionCauseSchema, OutcomeSchema, QualificationVerdictSchema, RecordedCostSchema, Sha256HexSchema } from '@statecraft/adapter';
 import { AcceptanceReasonSchema, AcceptanceVerdictSchema } from './acceptance-record.js';
+import { IntentRecordSchema, LinkSchema } from './record-schemas.js';
 import { readWholeRecord, verifyChainWith, type ChainOpening, type LineReading } from './open-chain.js';
 
-const link = {
-  prev: z.union([z.literal('genesis'), z.string().regex(/^[0-9a-f]{64}$/)]),
-  seq: z.int().nonnegative(),
-  format: z.literal(1),
-  at: z.iso.datetime(),
-  runId: z.string().min(1),
-  attempt: z.int().positive(),
-};
+const link = { ...LinkSchema.shape, ...IntentRecordSchema.pick({ runId: true, attempt: true }).shape };
 
 /** The leading fields of each record kind: everything `run list` shows. */
 export const ChainSummarySchema = z.discriminatedUnion('kind', [
   z.strictObject({
     ...link,
     kind: z.literal('intent'),
-    adapter: z.strictObject({ name: z.string().min(1), version: z.string().min(1) }),
-    qualification: z.enum(['qualified', 'unqualified']),
+    adapter: IntentRecordSchema.shape.adapter,
+    qualification: QualificationVerdictSchema,
   }),
   z.strictObject({
     ...link,
     kind: z.literal('outcome'),
-    intent: z.string().regex(/^[0-9a-f]{64}$/),
+    intent: Sha256HexSchema,
     outcome: OutcomeSchema,
     cause: InterruptionCauseSchema,
-    refusalCount: z.int().nonnegative(),
-    cost: z.union([z.number().nonnegative(), z.literal('unknown')]),
+    refusalCount: CountSchema,
+    cost: RecordedCostSchema,
     timedOut: z.boolean(),
   }),
   z.strictObject({

@@ -1,37 +1,46 @@
 import { z } from 'zod';
-import { AttemptResultSchema, InterruptionCauseSchema, NotRecordedSchema, OutcomeSchema, RefusalDigestSchema, RefusalExcerptEntrySchema } from '@statecraft/adapter';
+import {
+  AttemptResultSchema,
+  CommitIdSchema,
+  CountSchema,
+  InterruptionCauseSchema,
+  NotRecordedSchema,
+  OutcomeSchema,
+  QualificationVerdictSchema,
+  RecordedCostSchema,
+  RecordTimeSchema,
+  RefusalDigestSchema,
+  RefusalExcerptEntrySchema,
+  Sha256HexSchema,
+  SizedDigestSchema,
+} from '@statecraft/adapter';
 import { PostureSchema } from '../posture.js';
 import { OutcomeCandidateSchema } from '../workspace/candidate.js';
 import { AcceptanceRecordSchema, acceptanceRecordAgrees, type AcceptanceRecord } from './acceptance-record.js';
-
-const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
-const CommitId = z.string().regex(/^[0-9a-f]{40,64}$/);
 
 /**
  * Every record opens with its link: `prev` is the sha256 of the previous line's exact bytes
  * (`genesis` for the first), `seq` its position. Altering any earlier byte breaks a link (R8.4).
  */
-const link = {
-  prev: z.union([z.literal('genesis'), Sha256Hex]),
-  seq: z.int().nonnegative(),
+export const LinkSchema = z.strictObject({
+  prev: z.union([z.literal('genesis'), Sha256HexSchema]),
+  seq: CountSchema,
   format: z.literal(1),
-  at: z.iso.datetime(),
-};
+  at: RecordTimeSchema,
+});
+const link = LinkSchema.shape;
 
 /** A file kept beside the chain; its digest is in the chain so a changed file is detected. */
-export const ArtifactSchema = z.strictObject({
+export const ArtifactSchema = SizedDigestSchema.extend({
   /** Relative to the target's directory in the product home. */
   path: z.string().min(1),
-  sha256: Sha256Hex,
-  bytes: z.int().nonnegative(),
 });
 export type Artifact = z.infer<typeof ArtifactSchema>;
 
 /** A torn final line found on opening and cut off before this record was appended. */
-export const TruncatedTailSchema = z.strictObject({
-  offset: z.int().nonnegative(),
+export const TruncatedTailSchema = SizedDigestSchema.extend({
+  offset: CountSchema,
   bytes: z.int().positive(),
-  sha256: Sha256Hex,
 });
 
 /**
@@ -53,15 +62,15 @@ export const IntentRecordSchema = z.strictObject({
   attempt: z.int().positive(),
   /** Repeats posture.adapter's name and version and the qualification verdict: read by `run list` without parsing the rest (see chain-summary.ts). */
   adapter: z.strictObject({ name: z.string().min(1), version: z.string().min(1) }),
-  qualification: z.enum(['qualified', 'unqualified']),
+  qualification: QualificationVerdictSchema,
   target: z.strictObject({ path: z.string().min(1), key: z.string().min(1) }),
   /** Resolved and recorded at run start (R8.6). */
-  baseCommit: CommitId,
+  baseCommit: CommitIdSchema,
   branch: z.string().min(1),
   workspace: z.string().min(1),
-  prompt: z.strictObject({ sha256: Sha256Hex, bytes: z.int().nonnegative() }),
+  prompt: SizedDigestSchema,
   artifacts: z.strictObject({ request: ArtifactSchema, prompt: ArtifactSchema }),
-  deadline: z.strictObject({ milliseconds: z.int().positive(), at: z.iso.datetime() }),
+  deadline: z.strictObject({ milliseconds: z.int().positive(), at: RecordTimeSchema }),
   supervisor: z.strictObject({ pid: z.int().positive(), host: z.string() }),
   posture: PostureSchema,
   truncatedTail: z.union([z.literal('none'), TruncatedTailSchema]),
@@ -75,15 +84,15 @@ export const OutcomeRecordSchema = z.strictObject({
   runId: z.string().min(1),
   attempt: z.int().positive(),
   /** The sha256 of the intent line this outcome concludes. */
-  intent: Sha256Hex,
+  intent: Sha256HexSchema,
   outcome: OutcomeSchema,
   cause: InterruptionCauseSchema,
   /** Repeat the result's: read by `run list` without parsing the rest (see chain-summary.ts). */
-  refusalCount: z.int().nonnegative(),
-  cost: z.union([z.number().nonnegative(), z.literal('unknown')]),
+  refusalCount: CountSchema,
+  cost: RecordedCostSchema,
   timedOut: z.boolean(),
   result: StoredAttemptResultSchema,
-  headCommit: z.union([CommitId, NotRecordedSchema]),
+  headCommit: z.union([CommitIdSchema, NotRecordedSchema]),
   /** Uncommitted changes left in the workspace at the end; `not-recorded` if git could not say. */
   workspaceDirty: z.union([z.boolean(), NotRecordedSchema]),
   artifacts: z.strictObject({

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
 import { open, readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { RecordTimeSchema } from '@statecraft/adapter';
 
 /** Who holds a target's lock: enough to name the live attempt in a refusal (R8.5). */
 export const LockHolderSchema = z.strictObject({
@@ -9,7 +10,7 @@ export const LockHolderSchema = z.strictObject({
   host: z.string(),
   runId: z.string().min(1),
   attempt: z.int().positive(),
-  since: z.iso.datetime(),
+  since: RecordTimeSchema,
 });
 export type LockHolder = z.infer<typeof LockHolderSchema>;
 

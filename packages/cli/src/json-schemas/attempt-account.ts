@@ -1,0 +1,152 @@
+import { z } from 'zod';
+import {
+  AttemptResultSchema,
+  CommitIdSchema,
+  CountSchema,
+  DurationMsSchema,
+  ExitSchema,
+  InterruptionCauseSchema,
+  NotRecordedSchema,
+  OutcomeSchema,
+  RecordedCostSchema,
+  RecordedCoverageSchema,
+  RecordTimeSchema,
+  RefusalDigestSchema,
+  Sha256HexSchema,
+  StreamDiagnosticSchema,
+  QualificationVerdictSchema,
+} from '@statecraft/adapter';
+import { AcceptanceViewSchema } from './acceptance-answer.js';
+import { AcceptanceRecordSchema, ArtifactSchema, IntentRecordSchema, OutcomeCandidateSchema, LockHolderSchema, OutcomeRecordSchema, PostureSchema, StoredAttemptResultSchema, TruncatedTailSchema } from '@statecraft/run';
+
+/** A field the records may not hold (R8.3): the value, or `not-recorded`. */
+const orNotRecorded = <T extends z.ZodType>(schema: T) => z.union([schema, NotRecordedSchema]);
+
+const result = AttemptResultSchema.shape;
+
+/** The posture as an account shows it: the chain's, with the coverage read into its current form. */
+export const AccountPostureSchema = PostureSchema.extend({ coverage: RecordedCoverageSchema });
+
+/** Where the attempt's records sit in the chain: line numbers and the sha256 of each line. */
+const RecordLineSchema = z.strictObject({ line: z.int().positive(), sha256: Sha256HexSchema });
+
+/**
+ * One attempt as an operator reads it (packages/acceptance/src/attempt-account.ts): the body of
+ * `run --json` and `run show --json`. Fields are only ever added, never renamed (R11).
+ */
+export const AttemptAccountSchema = z.strictObject({
+  ...IntentRecordSchema.pick({ runId: true, attempt: true }).shape,
+  state: z.enum(['concluded', 'running', 'dangling']),
+  /** `failed` after a failed acceptance (R13.4); else the outcome record's. */
+  outcome: orNotRecorded(OutcomeSchema),
+  /** The record the outcome is read from: the outcome record, or the acceptance that judged the work not to hold. */
+  outcomeFrom: orNotRecorded(z.strictObject({ record: z.enum(['outcome', 'acceptance']), line: z.int().positive(), sha256: Sha256HexSchema })),
+  /** The outcome the supervisor classified when the attempt ended: the claim kept beside a failed acceptance. */
+  attemptOutcome: orNotRecorded(OutcomeSchema),
+  cause: orNotRecorded(InterruptionCauseSchema),
+  refusalCount: orNotRecorded(CountSchema),
+  refusals: orNotRecorded(StoredAttemptResultSchema.shape.refusals),
+  refusalDigest: orNotRecorded(RefusalDigestSchema),
+  providerClaim: result.providerClaim,
+  cost: orNotRecorded(RecordedCostSchema),
+  timedOut: orNotRecorded(z.boolean()),
+  /** `none`: the stream was read cleanly to its terminal event. The result's name for it. */
+  streamDiagnostic: orNotRecorded(StreamDiagnosticSchema),
+  /** The same value as `streamDiagnostic`, under the name this document first gave it; kept, since fields are never renamed (R11). */
+  streamError: orNotRecorded(StreamDiagnosticSchema).meta({ deprecated: true, description: 'the same value as streamDiagnostic' }),
+  adapterError: orNotRecorded(result.adapterError),
+  unverifiableRefusalAccount: z.boolean(),
+  turns: result.turns,
+  target: z.string().min(1),
+  ...IntentRecordSchema.pick({ workspace: true, branch: true, baseCommit: true }).shape,
+  headCommit: orNotRecorded(CommitIdSchema),
+  workspaceDirty: orNotRecorded(z.boolean()),
+  /** The latest acceptance of this attempt (R13); `not-attempted` for one that did not complete; `not-recorded` when never judged. */
+  acceptance: orNotRecorded(AcceptanceViewSchema),
+  /** What acceptance judges (R13.2): identified for a completed attempt, else `not-recorded`. */
+  candidate: OutcomeCandidateSchema,
+  startedAt: RecordTimeSchema,
+  endedAt: orNotRecorded(RecordTimeSchema),
+  durationMs: orNotRecorded(DurationMsSchema),
+  deadline: IntentRecordSchema.shape.deadline,
+  exit: orNotRecorded(ExitSchema),
+  provider: result.provider,
+  posture: AccountPostureSchema,
+  records: z.strictObject({ chain: z.string().min(1), intent: RecordLineSchema, outcome: orNotRecorded(RecordLineSchema) }),
+  /** Absolute paths of the files kept beside the chain, each with the digest the chain holds. */
+  artifacts: z.strictObject({
+    request: ArtifactSchema,
+    prompt: ArtifactSchema,
+    stream: orNotRecorded(ArtifactSchema),
+    stderr: orNotRecorded(ArtifactSchema),
+    result: orNotRecorded(ArtifactSchema),
+  }),
+  evidence: orNotRecorded(OutcomeRecordSchema.shape.evidence.unwrap()),
+});
+
+/** Whether a kept file still has the digest the chain holds (R8.4). */
+const ArtifactStateSchema = z.enum(['verified', 'altered', 'missing', 'not-recorded']);
+export const ArtifactCheckSchema = z.strictObject({
+  request: ArtifactStateSchema,
+  prompt: ArtifactStateSchema,
+  stream: ArtifactStateSchema,
+  stderr: ArtifactStateSchema,
+  result: ArtifactStateSchema,
+});
+
+/** `run show --json`: the account, its kept files re-digested, and whether its head is still the branch tip. */
+export const RunShowAnswerSchema = AttemptAccountSchema.extend({
+  artifactCheck: ArtifactCheckSchema,
+  headIs: z.enum(['current', 'stale', 'not-recorded']),
+});
+
+/** `run --json` of an attempt that ran: what `run show` prints, plus what opening the chain found. */
+export const RunAccountAnswerSchema = RunShowAnswerSchema.extend({
+  /** A torn final line found on opening, truncated before this attempt's intent (R8.4). */
+  truncatedTail: z.union([z.literal('none'), TruncatedTailSchema]),
+  /** A lock left by a dead supervisor, taken over for this attempt. */
+  reclaimedLock: z.union([z.literal('none'), LockHolderSchema, z.literal('unreadable')]),
+  /** With `--accept`: why the attempt could not be judged (refused or failed), beside its recorded outcome. */
+  acceptanceProblem: z.union([z.strictObject({ refused: z.strictObject({ message: z.string().min(1) }) }), z.strictObject({ failed: z.strictObject({ message: z.string().min(1) }) })]).optional(),
+});
+
+/** `run --json` refused before anything was spawned or appended (exit 2): stage, reason and evidence. */
+export const RunRefusedAnswerSchema = z.strictObject({
+  refused: z.strictObject({
+    stage: z.enum(['plan', 'launch']),
+    reason: z.enum(['target', 'adapter', 'manifest', 'negotiation', 'environment', 'coverage', 'chain-broken', 'chain-moved', 'unknown-run', 'base-commit', 'live-attempt', 'workspace', 'cancelled']),
+    message: z.string().min(1),
+    /** Structured evidence (missing tokens, the live holder, refused names …): its shape is the reason's. */
+    detail: z.unknown(),
+  }),
+});
+
+/** `run --json` that failed on i/o (exit 4), naming the path; `spawned` says whether an attempt ran. */
+export const RunFailedAnswerSchema = z.strictObject({
+  failed: z.strictObject({
+    stage: z.enum(['plan', 'intent', 'spawn', 'evidence', 'outcome']),
+    path: z.string().min(1),
+    message: z.string().min(1),
+    spawned: z.boolean(),
+  }),
+});
+
+export const RunAnswerSchema = z.union([RunAccountAnswerSchema, RunRefusedAnswerSchema, RunFailedAnswerSchema]);
+
+/** One line of `run list`. */
+export const AttemptSummarySchema = z.strictObject({
+  ...AttemptAccountSchema.pick({ runId: true, attempt: true, state: true, outcome: true, cause: true, refusalCount: true, cost: true, timedOut: true, startedAt: true }).shape,
+  /** The adapter's name and version, as one string. */
+  adapter: z.string().min(1),
+  qualification: QualificationVerdictSchema,
+  /** The latest acceptance's verdict; `not-recorded` when never judged. */
+  acceptance: orNotRecorded(AcceptanceRecordSchema.shape.verdict),
+});
+
+/** `run list --json`: every attempt in the target's chain, folded read-only. */
+export const RunListAnswerSchema = z.strictObject({
+  target: z.string().min(1),
+  chain: z.string().min(1),
+  tornTail: z.union([z.literal('none'), TruncatedTailSchema]),
+  attempts: z.array(AttemptSummarySchema),
+});

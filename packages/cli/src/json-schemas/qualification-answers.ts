@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { AdapterIdentitySchema, CaseReportSchema, CountSchema, QualificationRecordSchema, QualificationVerdictSchema, Sha256DigestSchema } from '@statecraft/adapter';
+
+/** A qualification record written to the product home: its id and where it is. */
+const WrittenRecordSchema = QualificationRecordSchema.pick({ id: true }).extend({ path: z.string().min(1) });
+
+/** `qualify --json` (R3, R4): every case's result, and the record written on a full pass (`null`: none). */
+export const QualifyAnswerSchema = z.strictObject({
+  passed: z.boolean(),
+  ...QualificationRecordSchema.pick({ suiteVersion: true, adapter: true, provider: true, driver: true }).shape,
+  cases: z.array(CaseReportSchema),
+  record: WrittenRecordSchema.nullable(),
+});
+
+/** One record of `qualifications list`: the record's identity, without its cases. */
+export const RecordSummarySchema = QualificationRecordSchema.pick({ id: true, adapter: true, provider: true, suiteVersion: true, protocol: true, platform: true, date: true }).extend({
+  path: z.string().min(1),
+  cases: z.strictObject({ passed: CountSchema, total: CountSchema }),
+});
+
+/** `qualifications list --json` (R3.4); `unreadable`: files under qualifications/ that are not records, never skipped silently. */
+export const QualificationsListAnswerSchema = z.strictObject({
+  home: z.string().min(1),
+  records: z.array(RecordSummarySchema),
+  unreadable: z.array(z.strictObject({ path: z.string().min(1), message: z.string() })),
+});
+
+/** `qualifications show --json`: one record, whole. */
+export const QualificationsShowAnswerSchema = z.strictObject({
+  path: z.string().min(1),
+  record: QualificationRecordSchema,
+});
+
+/** The provider binary of a pair, as the operator named it and as its bytes digest. */
+export const NamedProviderSchema = z.union([z.strictObject({ executable: z.string().min(1), digest: Sha256DigestSchema }), z.literal('none')]);
+
+/** `qualifications check --json` (R3.3): whether this exact binary (or pair) is qualified, and why. */
+export const QualificationsCheckAnswerSchema = z.strictObject({
+  verdict: QualificationVerdictSchema,
+  reason: z.string().min(1),
+  adapter: AdapterIdentitySchema,
+  provider: NamedProviderSchema,
+  record: WrittenRecordSchema.nullable(),
+});
