@@ -10,16 +10,17 @@ export type ArtifactCheck = Record<keyof AttemptAccount['artifacts'], ArtifactSt
 /** Re-digests every file kept beside the chain for one attempt; read-only. */
 export async function checkArtifacts(artifacts: AttemptAccount['artifacts']): Promise<ArtifactCheck> {
   const [request, prompt, stream, stderr, result] = await Promise.all([
-    checkOne(artifacts.request),
-    checkOne(artifacts.prompt),
-    checkOne(artifacts.stream),
-    checkOne(artifacts.stderr),
-    checkOne(artifacts.result),
+    checkKeptFile(artifacts.request),
+    checkKeptFile(artifacts.prompt),
+    checkKeptFile(artifacts.stream),
+    checkKeptFile(artifacts.stderr),
+    checkKeptFile(artifacts.result),
   ]);
   return { request, prompt, stream, stderr, result };
 }
 
-async function checkOne(artifact: Artifact | 'not-recorded'): Promise<ArtifactState> {
+/** One kept file against the digest the chain holds; a file that cannot be read is `missing`. */
+export async function checkKeptFile(artifact: Artifact | 'not-recorded'): Promise<ArtifactState> {
   if (artifact === 'not-recorded') return 'not-recorded';
   const found = await hashFile(artifact.path).catch(() => undefined);
   if (found === undefined) return 'missing';

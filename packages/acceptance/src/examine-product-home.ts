@@ -1,12 +1,27 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 
-
-import { chainPaths, isLive, openChain, readLockHolder, targetDirectoryIn, targetsDirectoryIn } from '@statecraft/run';
-import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses } from '@statecraft/adapter';
+import { chainPaths, isLive, openChain, readLockHolder, targetDirectoryIn, targetsDirectoryIn, type ChainEntry } from '@statecraft/run';
+import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, type AttemptResult } from '@statecraft/adapter';
 import type { AttemptAccount } from './attempt-account.js';
+import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
 
-export type FindingKind = 'broken-chain' | 'unreadable-chain' | 'torn-tail' | 'dangling-intent' | 'orphaned-processes' | 'stale-lock' | 'home-not-directory';
+export type FindingKind =
+  | 'broken-chain'
+  | 'unreadable-chain'
+  | 'torn-tail'
+  | 'dangling-intent'
+  | 'orphaned-processes'
+  | 'stale-lock'
+  | 'home-not-directory'
+  /** A file kept beside the chain whose bytes no longer have the digest the chain holds (R8.4). */
+  | 'altered-artifact'
+  | 'missing-artifact'
+  /** A recorded outcome that its own kept, verified stream does not give (R8.2). */
+  | 'outcome-disagrees-with-stream';
+
+/** Attempts whose kept files are examined at once: enough to overlap the reads, few enough to bound open files and memory. */
+const ATTEMPTS_EXAMINED_AT_ONCE = 8;
 
 /** Something `doctor` found. It repairs nothing; it names what it saw and what follows. */
 export interface Finding {
@@ -27,6 +42,8 @@ export interface TargetExamination {
   /** Intents with no outcome and no live supervisor; `orphans`: processes of that attempt still alive. */
   dangling: { runId: string; attempt: number; startedAt: string; orphans: number[] }[];
   running: { runId: string; attempt: number }[];
+  /** Concluded attempts whose outcome was classified again from their kept, verified stream. */
+  reclassified: number;
 }
 
 export interface HomeExamination {
@@ -38,7 +55,9 @@ export interface HomeExamination {
 
 /**
  * Checks the product home and every chain it holds — links, torn tails, dangling intents, stale
- * locks — read-only (issue 3 item 8). A missing home is an empty home, not a finding.
+ * locks — and every attempt's kept files: re-digested against the chain, and the outcome classified
+ * again from the kept stream (issue 9). Read-only (issue 3 item 8). A missing home is an empty
+ * home, not a finding.
  */
 export async function examineProductHome(home: string): Promise<HomeExamination> {
   const info = await stat(home).catch(() => undefined);
@@ -64,7 +83,7 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
     .then((text) => (JSON.parse(text) as { path?: unknown }).path)
     .then((path) => (typeof path === 'string' ? path : 'not-recorded'))
     .catch(() => 'not-recorded' as const);
-  const examination: TargetExamination = { key, target, chain: paths.chain, state: 'empty', records: 0, attempts: 0, dangling: [], running: [] };
+  const examination: TargetExamination = { key, target, chain: paths.chain, state: 'empty', records: 0, attempts: 0, dangling: [], running: [], reclassified: 0 };
 
   const holder = await readLockHolder(paths.lock).catch(() => 'unreadable' as const);
   const liveHolder = holder !== 'gone' && holder !== 'unreadable' && isLive(holder) ? holder : undefined;
@@ -114,7 +133,30 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
       });
     }
   }
+  const evidence = await examineEvidenceOf(accounts, opening.entries);
+  examination.reclassified = evidence.reclassified;
+  findings.push(...evidence.findings);
   return { target: examination, findings };
+}
+
+/** Every attempt's kept files, a few attempts at a time; findings in chain order. */
+async function examineEvidenceOf(accounts: readonly AttemptAccount[], entries: readonly ChainEntry[]): Promise<{ reclassified: number; findings: Finding[] }> {
+  const results = new Map<string, AttemptResult>();
+  for (const entry of entries) if (entry.record.kind === 'outcome') results.set(entry.digest, entry.record.result);
+  const perAttempt: Finding[][] = new Array<Finding[]>(accounts.length);
+  let reclassified = 0;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let index = next++; index < accounts.length; index = next++) {
+      const account = accounts[index] as AttemptAccount;
+      const outcome = account.records.outcome;
+      const evidence = await examineAttemptEvidence(account, outcome === 'not-recorded' ? undefined : results.get(outcome.sha256));
+      if (evidence.outcomeCheck.state !== 'not-checked') reclassified += 1;
+      perAttempt[index] = describeEvidenceFindings(account, evidence);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ATTEMPTS_EXAMINED_AT_ONCE, accounts.length) }, worker));
+  return { reclassified, findings: perAttempt.flat() };
 }
 
 

@@ -1,4 +1,14 @@
-import { checkArtifacts, readWorkspaceFreshness, foldAttempts, openTargetRecords, openTargetSummaries, summarizeChain, type AttemptAccount, type ArtifactCheck, type AttemptList } from '@statecraft/acceptance';
+import {
+  examineAttemptEvidence,
+  readWorkspaceFreshness,
+  foldAttempts,
+  openTargetRecords,
+  openTargetSummaries,
+  summarizeChain,
+  type AttemptAccount,
+  type AttemptEvidence,
+  type AttemptList,
+} from '@statecraft/acceptance';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -26,9 +36,11 @@ export async function runList(options: { home: string; target: string }): Promis
 
 /**
  * `statecraft run show <target> <run> [--attempt n]`: one attempt's account, the same value
- * `run --json` printed. Default: the run's latest attempt. Exit 0 `completed`, 1 otherwise.
+ * `run --json` printed, with its kept files checked against the chain. Default: the run's latest
+ * attempt. Exit 0 `completed` with every kept file as sealed and the outcome its stream gives;
+ * 1 otherwise.
  */
-export async function runShow(options: { home: string; target: string; runId: string; attempt?: number }): Promise<Answer<AttemptAccount & { artifactCheck: ArtifactCheck; headIs: 'current' | 'stale' | 'not-recorded' }>> {
+export async function runShow(options: { home: string; target: string; runId: string; attempt?: number }): Promise<Answer<AttemptAccount & AttemptEvidence & { headIs: 'current' | 'stale' | 'not-recorded' }>> {
   const opened = await openOrRefuse(options.home, options.target);
   const ofRun = opened.accounts.filter((account) => account.runId === options.runId);
   if (ofRun.length === 0) throw new CliError(`refused: run ${options.runId} has no record for ${opened.target}`, EXIT.refused, { hint: `statecraft run list ${opened.target}` });
@@ -36,7 +48,13 @@ export async function runShow(options: { home: string; target: string; runId: st
   if (account === undefined) {
     throw new CliError(`refused: run ${options.runId} has no attempt ${String(options.attempt)} (attempts: ${ofRun.map((a) => a.attempt).join(', ')})`, EXIT.refused);
   }
-  // The files beside the chain are re-digested against the digests the chain holds (R8.4).
-  const value = { ...account, artifactCheck: await checkArtifacts(account.artifacts), headIs: await readWorkspaceFreshness(account) };
-  return { value, exitCode: account.outcome === 'completed' ? EXIT.ok : EXIT.finding, human: renderAccount };
+  // The files beside the chain are re-digested against the digests the chain holds (R8.4), and the
+  // outcome is classified again from the kept stream (R8.2): an altered file or a disagreeing
+  // outcome is a finding whatever the outcome reads (R11).
+  const outcome = account.records.outcome;
+  const recorded = outcome === 'not-recorded' ? undefined : opened.entries.find((entry) => entry.digest === outcome.sha256)?.record;
+  const evidence = await examineAttemptEvidence(account, recorded?.kind === 'outcome' ? recorded.result : undefined);
+  const value = { ...account, ...evidence, headIs: await readWorkspaceFreshness(account) };
+  const evidenceHolds = Object.values(evidence.artifactCheck).every((state) => state === 'verified' || state === 'not-recorded') && evidence.outcomeCheck.state !== 'disagrees';
+  return { value, exitCode: account.outcome === 'completed' && evidenceHolds ? EXIT.ok : EXIT.finding, human: renderAccount };
 }

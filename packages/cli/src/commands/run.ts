@@ -1,4 +1,4 @@
-import { checkArtifacts, foldAttempts, type ArtifactCheck, type AttemptAccount } from '@statecraft/acceptance';
+import { examineAttemptEvidence, foldAttempts, type ArtifactCheck, type AttemptAccount, type OutcomeCheck } from '@statecraft/acceptance';
 import type { CapabilityToken, ProtocolEvent } from '@statecraft/adapter';
 import { launchAttempt, planRun, type Launch, type LockHolder, type RunFailure, type RunRefusal } from '@statecraft/run';
 import type { Answer } from '../answer.js';
@@ -34,6 +34,8 @@ export type RunValue =
   | (AttemptAccount & {
       /** The kept files re-digested against the chain, as `run show` does. */
       artifactCheck: ArtifactCheck;
+      /** The outcome classified again from the kept stream, as `run show` and `doctor` do (R8.2). */
+      outcomeCheck: OutcomeCheck;
       /** Whether the recorded head is still the run branch's tip: `stale` once a later attempt moved it (R8.3). */
       headIs: 'current' | 'stale' | 'not-recorded';
       /** A torn final line found on opening, truncated before this attempt's intent (R8.4). */
@@ -97,7 +99,9 @@ async function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { cha
   // The head was read from the run's branch as this attempt concluded, an instant ago: it is that
   // branch's tip by construction. `run show` reads the branch again, since later it may have moved.
   const headIs = account.headCommit === 'not-recorded' ? 'not-recorded' : 'current';
-  const value = { ...account, artifactCheck: await checkArtifacts(account.artifacts), headIs, truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock } satisfies RunValue;
+  // The same examination `run show` makes, so both print the same value.
+  const evidence = await examineAttemptEvidence(account, outcome.outcome.record.result);
+  const value = { ...account, ...evidence, headIs, truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock } satisfies RunValue;
   return {
     value,
     exitCode: account.outcome === 'completed' ? EXIT.ok : EXIT.finding,

@@ -1,0 +1,83 @@
+import type { AttemptResult } from '@statecraft/adapter';
+import type { Artifact } from '@statecraft/run';
+import type { AttemptAccount } from './attempt-account.js';
+import { checkKeptFile, type ArtifactCheck, type ArtifactState } from './check-artifacts.js';
+import type { Finding } from './examine-product-home.js';
+import { describeClassification, reclassifyAttempt, type OutcomeCheck } from './reclassify-attempt.js';
+import { rereadKeptStream } from './reread-kept-stream.js';
+
+/** What the files kept beside the chain say about one attempt: are they the sealed ones, and does the outcome follow from the stream? */
+export interface AttemptEvidence {
+  artifactCheck: ArtifactCheck;
+  outcomeCheck: OutcomeCheck;
+}
+
+/**
+ * Re-digests every file of one attempt kept beside the chain (R8.4) and re-classifies the attempt
+ * from its kept stream (R8.2), reading the stream once for both. `recorded` is the outcome
+ * record's result, absent while the attempt has no outcome. Read-only.
+ */
+export async function examineAttemptEvidence(account: AttemptAccount, recorded: AttemptResult | undefined): Promise<AttemptEvidence> {
+  const [request, prompt, stderr, result, streamed] = await Promise.all([
+    checkKeptFile(account.artifacts.request),
+    checkKeptFile(account.artifacts.prompt),
+    checkKeptFile(account.artifacts.stderr),
+    checkKeptFile(account.artifacts.result),
+    checkStream(account.artifacts.stream, recorded),
+  ]);
+  return { artifactCheck: { request, prompt, stream: streamed.state, stderr, result }, outcomeCheck: streamed.outcomeCheck };
+}
+
+async function checkStream(stream: Artifact | 'not-recorded', recorded: AttemptResult | undefined): Promise<{ state: ArtifactState; outcomeCheck: OutcomeCheck }> {
+  if (stream === 'not-recorded') return { state: 'not-recorded', outcomeCheck: { state: 'not-checked', reason: recorded === undefined ? 'no-outcome' : 'stream-not-recorded' } };
+  // A deadline stopped the supervisor's reading before the pipe's end (R7.2); the re-reading stops there too.
+  const kept = await rereadKeptStream(stream.path, { endOfStream: recorded?.timedOut !== true });
+  if (kept.kind === 'unreadable') return { state: 'missing', outcomeCheck: { state: 'not-checked', reason: 'stream-missing' } };
+  if (kept.sha256 !== stream.sha256 || kept.bytes !== stream.bytes) return { state: 'altered', outcomeCheck: { state: 'not-checked', reason: 'stream-altered' } };
+  if (recorded === undefined) return { state: 'verified', outcomeCheck: { state: 'not-checked', reason: 'no-outcome' } };
+  return { state: 'verified', outcomeCheck: reclassifyAttempt(recorded, kept.reading) };
+}
+
+const ARTIFACT_NAMES: Record<keyof ArtifactCheck, string> = {
+  request: 'request',
+  prompt: 'prompt',
+  stream: 'event stream',
+  stderr: 'adapter stderr',
+  result: 'result',
+};
+
+/** The findings one attempt's evidence gives `doctor`: each altered or missing file, and a disagreeing outcome. */
+export function describeEvidenceFindings(account: AttemptAccount, evidence: AttemptEvidence): Finding[] {
+  const attempt = `run ${account.runId} attempt ${account.attempt}`;
+  const findings: Finding[] = [];
+  for (const name of Object.keys(ARTIFACT_NAMES) as (keyof ArtifactCheck)[]) {
+    const artifact = account.artifacts[name];
+    const state = evidence.artifactCheck[name];
+    if (artifact === 'not-recorded' || (state !== 'altered' && state !== 'missing')) continue;
+    findings.push(
+      state === 'altered'
+        ? {
+            kind: 'altered-artifact',
+            path: artifact.path,
+            message: `${artifact.path}: the ${ARTIFACT_NAMES[name]} kept for ${attempt} no longer has the digest the chain holds (${artifact.bytes} bytes, sha256 ${artifact.sha256}); it was changed after the attempt sealed it`,
+          }
+        : {
+            kind: 'missing-artifact',
+            path: artifact.path,
+            message: `${artifact.path}: the ${ARTIFACT_NAMES[name]} kept for ${attempt} is missing or cannot be read; the chain holds its digest (${artifact.bytes} bytes, sha256 ${artifact.sha256})`,
+          },
+    );
+  }
+  const check = evidence.outcomeCheck;
+  if (check.state === 'disagrees' && account.artifacts.stream !== 'not-recorded') {
+    findings.push({
+      kind: 'outcome-disagrees-with-stream',
+      path: account.artifacts.stream.path,
+      message:
+        `${attempt}: the chain records ${describeClassification(check.recorded)}, but its kept stream ${account.artifacts.stream.path} ` +
+        `(digest verified), read again by the supervisor's reader and classified by its classifier with the recorded supervision facts (timed out: ${String(account.timedOut)}), ` +
+        `reads ${describeClassification(check.fromStream)}: the record was rewritten after the attempt`,
+    });
+  }
+  return findings;
+}

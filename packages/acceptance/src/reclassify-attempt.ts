@@ -1,0 +1,77 @@
+import { classifyOutcome, type AttemptResult, type InterruptionCause, type Outcome, type StreamReading } from '@statecraft/adapter';
+
+/** What an outcome is compared on: the outcome, its cause and the counts (never the refusal texts). */
+export interface Classification {
+  outcome: Outcome;
+  cause: InterruptionCause;
+  refusalCount: number;
+  events: AttemptResult['events'];
+}
+
+/**
+ * Whether a recorded outcome is what its kept stream says. `not-checked` names why not: no
+ * outcome yet, or a stream the chain does not seal (not kept, altered, missing) — an altered stream
+ * is its own finding, and classifying it would say nothing about the record.
+ */
+export type OutcomeCheck =
+  | { state: 'agrees' }
+  | { state: 'disagrees'; recorded: Classification; fromStream: Classification }
+  | { state: 'not-checked'; reason: 'no-outcome' | 'stream-not-recorded' | 'stream-altered' | 'stream-missing' };
+
+/**
+ * Classifies an attempt again from its kept stream with the supervisor's own classifier (R8.2),
+ * and compares it with the record. The facts the stream cannot hold — whether the deadline fired,
+ * exit, survivors, the operator's interrupt — are taken from the record, as the supervisor had
+ * them: each of them can only make an outcome worse, never `completed`, so a record laundered into
+ * `completed` cannot hide behind them.
+ */
+export function reclassifyAttempt(recorded: AttemptResult, reading: StreamReading): OutcomeCheck {
+  const classified = classifyOutcome({
+    ...reading,
+    timedOut: recorded.timedOut,
+    exit: recorded.exit,
+    containment: recorded.containment,
+    survivors: recorded.survivors,
+    startedAt: recorded.startedAt,
+    endedAt: recorded.endedAt,
+    durationMs: recorded.durationMs,
+    stdout: recorded.stdout,
+    stderr: recorded.stderr,
+  });
+  // The operator's interrupt overrides the reading after classification (run's launch-attempt.ts);
+  // it is a fact of supervision, not of the stream.
+  const operatorCancelled = recorded.outcome === 'cancelled' && recorded.cause === 'operator-cancel';
+  const fromStream: Classification = {
+    ...(operatorCancelled ? { outcome: 'cancelled', cause: 'operator-cancel' } : classified),
+    refusalCount: refusalCountOf(reading),
+    // Named as classifyAttempt names them in the result.
+    events: { count: reading.counts.events, progress: reading.counts.progress, toolUses: reading.counts.toolUses, linesAfterTerminal: reading.counts.linesAfterTerminal },
+  };
+  const asRecorded: Classification = { outcome: recorded.outcome, cause: recorded.cause, refusalCount: recorded.refusalCount, events: recorded.events };
+  return sameClassification(asRecorded, fromStream) ? { state: 'agrees' } : { state: 'disagrees', recorded: asRecorded, fromStream };
+}
+
+/** The refusal count as the supervisor derives it from the trusted prefix (R1.4). */
+function refusalCountOf(reading: StreamReading): number {
+  return reading.refusals.length;
+}
+
+function sameClassification(a: Classification, b: Classification): boolean {
+  return (
+    a.outcome === b.outcome &&
+    a.cause === b.cause &&
+    a.refusalCount === b.refusalCount &&
+    a.events.count === b.events.count &&
+    a.events.progress === b.events.progress &&
+    a.events.toolUses === b.events.toolUses &&
+    a.events.linesAfterTerminal === b.events.linesAfterTerminal
+  );
+}
+
+/** `interrupted (deadline)`, `completed`, `refused, 1 refusal`: how a finding names a classification. */
+export function describeClassification(classification: Classification): string {
+  const cause = classification.cause === 'none' ? '' : ` (${classification.cause})`;
+  const refusals = `${classification.refusalCount} refusal${classification.refusalCount === 1 ? '' : 's'}`;
+  const events = classification.events;
+  return `${classification.outcome}${cause}, ${refusals}, ${events.count} events (${events.progress} progress, ${events.toolUses} tool uses, ${events.linesAfterTerminal} lines after the terminal event)`;
+}
