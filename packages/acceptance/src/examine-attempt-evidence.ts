@@ -15,23 +15,25 @@ export interface AttemptEvidence {
 /**
  * Re-digests every file of one attempt kept beside the chain (R8.4) and re-classifies the attempt
  * from its kept stream (R8.2), reading the stream once for both. `recorded` is the outcome
- * record's result, absent while the attempt has no outcome. Read-only.
+ * record's result, absent while the attempt has no outcome. Read-only; synchronous reads (see
+ * check-artifacts.ts).
  */
-export async function examineAttemptEvidence(account: AttemptAccount, recorded: AttemptResult | undefined): Promise<AttemptEvidence> {
-  const [request, prompt, stderr, result, streamed] = await Promise.all([
-    checkKeptFile(account.artifacts.request),
-    checkKeptFile(account.artifacts.prompt),
-    checkKeptFile(account.artifacts.stderr),
-    checkKeptFile(account.artifacts.result),
-    checkStream(account.artifacts.stream, recorded),
-  ]);
-  return { artifactCheck: { request, prompt, stream: streamed.state, stderr, result }, outcomeCheck: streamed.outcomeCheck };
+export function examineAttemptEvidence(account: AttemptAccount, recorded: AttemptResult | undefined): AttemptEvidence {
+  const streamed = checkStream(account.artifacts.stream, recorded);
+  const artifactCheck: ArtifactCheck = {
+    request: checkKeptFile(account.artifacts.request),
+    prompt: checkKeptFile(account.artifacts.prompt),
+    stream: streamed.state,
+    stderr: checkKeptFile(account.artifacts.stderr),
+    result: checkKeptFile(account.artifacts.result),
+  };
+  return { artifactCheck, outcomeCheck: streamed.outcomeCheck };
 }
 
-async function checkStream(stream: Artifact | 'not-recorded', recorded: AttemptResult | undefined): Promise<{ state: ArtifactState; outcomeCheck: OutcomeCheck }> {
+function checkStream(stream: Artifact | 'not-recorded', recorded: AttemptResult | undefined): { state: ArtifactState; outcomeCheck: OutcomeCheck } {
   if (stream === 'not-recorded') return { state: 'not-recorded', outcomeCheck: { state: 'not-checked', reason: recorded === undefined ? 'no-outcome' : 'stream-not-recorded' } };
   // A deadline stopped the supervisor's reading before the pipe's end (R7.2); the re-reading stops there too.
-  const kept = await rereadKeptStream(stream.path, { endOfStream: recorded?.timedOut !== true });
+  const kept = rereadKeptStream(stream.path, { endOfStream: recorded?.timedOut !== true });
   if (kept.kind === 'unreadable') return { state: 'missing', outcomeCheck: { state: 'not-checked', reason: 'stream-missing' } };
   if (kept.sha256 !== stream.sha256 || kept.bytes !== stream.bytes) return { state: 'altered', outcomeCheck: { state: 'not-checked', reason: 'stream-altered' } };
   if (recorded === undefined) return { state: 'verified', outcomeCheck: { state: 'not-checked', reason: 'no-outcome' } };

@@ -20,9 +20,6 @@ export type FindingKind =
   /** A recorded outcome that its own kept, verified stream does not give (R8.2). */
   | 'outcome-disagrees-with-stream';
 
-/** Attempts whose kept files are examined at once: enough to overlap the reads, few enough to bound open files and memory. */
-const ATTEMPTS_EXAMINED_AT_ONCE = 8;
-
 /** Something `doctor` found. It repairs nothing; it names what it saw and what follows. */
 export interface Finding {
   kind: FindingKind;
@@ -133,32 +130,26 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
       });
     }
   }
-  const evidence = await examineEvidenceOf(accounts, opening.entries);
+  const evidence = examineEvidenceOf(accounts, opening.entries);
   examination.reclassified = evidence.reclassified;
   findings.push(...evidence.findings);
   return { target: examination, findings };
 }
 
-/** Every attempt's kept files, a few attempts at a time; findings in chain order. */
-async function examineEvidenceOf(accounts: readonly AttemptAccount[], entries: readonly ChainEntry[]): Promise<{ reclassified: number; findings: Finding[] }> {
+/** Every attempt's kept files, one attempt after another (the reads are synchronous); findings in chain order. */
+function examineEvidenceOf(accounts: readonly AttemptAccount[], entries: readonly ChainEntry[]): { reclassified: number; findings: Finding[] } {
   const results = new Map<string, AttemptResult>();
   for (const entry of entries) if (entry.record.kind === 'outcome') results.set(entry.digest, entry.record.result);
-  const perAttempt: Finding[][] = new Array<Finding[]>(accounts.length);
+  const findings: Finding[] = [];
   let reclassified = 0;
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let index = next++; index < accounts.length; index = next++) {
-      const account = accounts[index] as AttemptAccount;
-      const outcome = account.records.outcome;
-      const evidence = await examineAttemptEvidence(account, outcome === 'not-recorded' ? undefined : results.get(outcome.sha256));
-      if (evidence.outcomeCheck.state !== 'not-checked') reclassified += 1;
-      perAttempt[index] = describeEvidenceFindings(account, evidence);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(ATTEMPTS_EXAMINED_AT_ONCE, accounts.length) }, worker));
-  return { reclassified, findings: perAttempt.flat() };
+  for (const account of accounts) {
+    const outcome = account.records.outcome;
+    const evidence = examineAttemptEvidence(account, outcome === 'not-recorded' ? undefined : results.get(outcome.sha256));
+    if (evidence.outcomeCheck.state !== 'not-checked') reclassified += 1;
+    findings.push(...describeEvidenceFindings(account, evidence));
+  }
+  return { reclassified, findings };
 }
-
 
 /**
  * Processes of a dangling attempt still alive: a supervisor killed with SIGKILL cannot kill its

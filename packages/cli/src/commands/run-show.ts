@@ -53,7 +53,7 @@ export async function runShow(options: { home: string; target: string; runId: st
   // outcome is a finding whatever the outcome reads (R11).
   const outcome = account.records.outcome;
   const recorded = outcome === 'not-recorded' ? undefined : opened.entries.find((entry) => entry.digest === outcome.sha256)?.record;
-  const evidence = await examineAttemptEvidence(account, recorded?.kind === 'outcome' ? recorded.result : undefined);
+  const evidence = examineAttemptEvidence(account, recorded?.kind === 'outcome' ? recorded.result : undefined);
   const value = { ...account, ...evidence, headIs: await readWorkspaceFreshness(account) };
   const evidenceHolds = Object.values(evidence.artifactCheck).every((state) => state === 'verified' || state === 'not-recorded') && evidence.outcomeCheck.state !== 'disagrees';
   return { value, exitCode: account.outcome === 'completed' && evidenceHolds ? EXIT.ok : EXIT.finding, human: renderAccount };

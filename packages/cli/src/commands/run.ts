@@ -80,7 +80,7 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
   return answerOf(launch, planning.plan.paths);
 }
 
-async function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { chain: string; directory: string }): Promise<Answer<RunValue>> {
+function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { chain: string; directory: string }): Answer<RunValue> {
   if (outcome.kind === 'refused') {
     const refusal = { stage: outcome.stage, reason: outcome.reason, message: outcome.message, detail: outcome.detail };
     return { value: { refused: refusal }, exitCode: EXIT.refused, human: () => renderRefusal(refusal) };
@@ -100,7 +100,7 @@ async function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { cha
   // branch's tip by construction. `run show` reads the branch again, since later it may have moved.
   const headIs = account.headCommit === 'not-recorded' ? 'not-recorded' : 'current';
   // The same examination `run show` makes, so both print the same value.
-  const evidence = await examineAttemptEvidence(account, outcome.outcome.record.result);
+  const evidence = examineAttemptEvidence(account, outcome.outcome.record.result);
   const value = { ...account, ...evidence, headIs, truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock } satisfies RunValue;
   return {
     value,
