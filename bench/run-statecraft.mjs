@@ -3,6 +3,7 @@
 import { loadavg } from 'node:os';
 import { measureRunEndToEnd } from './run-end-to-end.mjs';
 import { measureRunList } from './run-list.mjs';
+import { measureRealProvider } from './real-provider.mjs';
 import { measureDoctorOverAttempts, measureDoctorOverLargeStream } from './doctor.mjs';
 
 const fixed = (value, digits = 1) => value.toFixed(digits);
@@ -19,12 +20,17 @@ const list = await measureRunList();
 console.log(`\n(e) statecraft run list over ${list.attempts} attempts (${list.records} records, ${fixed(list.chainMB)} MB chain)`);
 console.log(`    median ${fixed(list.medianMs)} ms, max ${fixed(list.maxMs)} ms over ${list.rounds} rounds (≤ 1000)  ${verdict(list.medianMs <= 1000)}`);
 
+const real = await measureRealProvider();
+console.log(`\n(f) statecraft run of the real pinned claude against the model double (${real.rounds} rounds interleaved; load average ${loadavg().map((n) => fixed(n, 2)).join(' ')})`);
+console.log(`    bare claude            median ${fixed(real.bareMedianMs)} ms (the adapter's own flags, same double)`);
+console.log(`    statecraft run (CLI)   median ${fixed(real.runMedianMs)} ms  added ${fixed(real.addedMs)} ms (≤ 300)  ${verdict(real.addedMs <= 300)}`);
+
 // Issue 9: doctor re-digests every kept file and re-classifies every attempt from its kept stream.
 // No target was set; the figures are recorded so a regression shows.
 const doctorOverAttempts = await measureDoctorOverAttempts();
 const doctorOverStream = await measureDoctorOverLargeStream();
-console.log(`\n(f) statecraft doctor, every kept file re-digested and every outcome re-classified from its stream`);
+console.log(`\n(g) statecraft doctor, every kept file re-digested and every outcome re-classified from its stream`);
 console.log(`    over ${doctorOverAttempts.attempts} attempts     median ${fixed(doctorOverAttempts.medianMs)} ms wall, ${fixed(doctorOverAttempts.medianCpuMs)} ms CPU over ${doctorOverAttempts.rounds} rounds; peak RSS ${fixed(doctorOverAttempts.peakRssMB)} MB`);
 console.log(`    one ${fixed(doctorOverStream.streamMB)} MB stream  ${fixed(doctorOverStream.ms)} ms wall, ${fixed(doctorOverStream.cpuMs)} ms CPU; peak RSS ${fixed(doctorOverStream.peakRssMB)} MB (read as a stream)`);
 
-console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list, doctorOverAttempts, doctorOverStream })}`);
+console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list, realProvider: real, doctorOverAttempts, doctorOverStream })}`);

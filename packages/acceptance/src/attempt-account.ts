@@ -1,5 +1,5 @@
 import type { AttemptResult, InterruptionCause, Outcome } from '@statecraft/adapter';
-import type { Artifact, IntentRecord, Posture } from '@statecraft/run';
+import type { Artifact, IntentRecord, OutcomeRecord, Posture } from '@statecraft/run';
 
 /**
  * The three names of absence (R8.3), none of which reads as success: `none` (the run recorded
@@ -26,8 +26,13 @@ export interface AttemptAccount {
   outcome: Outcome | NotRecorded;
   cause: InterruptionCause | NotRecorded;
   refusalCount: number | NotRecorded;
-  /** Verbatim, as the adapter carried them from the provider. */
-  refusals: AttemptResult['refusals'] | NotRecorded;
+  /**
+   * The first refusals (at most 8 in a record written now), verbatim as the adapter carried them
+   * from the provider, a long one cut; all `refusalCount` of them are in `artifacts.stream`.
+   */
+  refusals: OutcomeRecord['result']['refusals'] | NotRecorded;
+  /** sha256 over every refusal line of the stream (refusal-tally.ts); `not-recorded` in an older record. */
+  refusalDigest: OutcomeRecord['result']['refusalDigest'] | NotRecorded;
   /** The provider's own word for its ending: a claim, never the outcome (R8.2). */
   providerClaim: AttemptResult['providerClaim'] | NotRecorded;
   /** A number of dollars, `unknown` (never zero, R4 row 5), or `not-recorded`. */

@@ -25,7 +25,7 @@ export function checkArtifacts(artifacts: AttemptAccount['artifacts']): Promise<
 /** One kept file against the digest the chain holds; a file that cannot be read is `missing`. */
 export function checkKeptFile(artifact: Artifact | 'not-recorded'): ArtifactState {
   if (artifact === 'not-recorded') return 'not-recorded';
-  const found = readKeptFile(artifact.path, () => undefined);
+  const found = readKeptFile(artifact.path);
   if (found.kind === 'unreadable') return 'missing';
   return found.bytes === artifact.bytes && found.sha256 === artifact.sha256 ? 'verified' : 'altered';
 }
@@ -34,12 +34,12 @@ export type KeptFileReading = { kind: 'read'; sha256: string; bytes: number } | 
 
 /**
  * Reads a kept file once, in bounded chunks, hashing it and handing each chunk (a copy, the
- * caller's to keep) to `onChunk`. Synchronous on purpose: `doctor` reads five small files per
+ * caller's to keep) to `onChunk` when one is given. Synchronous on purpose: `doctor` reads five small files per
  * attempt over thousands of attempts, and a thread-pool hop per read cost ten times the hashing
  * (measured: 5,000 files, 1 s of CPU asynchronously, 0.1 s synchronously); nothing else waits on
  * the event loop of a reader that only reads.
  */
-export function readKeptFile(path: string, onChunk: (chunk: Buffer) => void): KeptFileReading {
+export function readKeptFile(path: string, onChunk?: (chunk: Buffer) => void): KeptFileReading {
   const hash = createHash('sha256');
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   let bytes = 0;
@@ -56,7 +56,8 @@ export function readKeptFile(path: string, onChunk: (chunk: Buffer) => void): Ke
       const chunk = buffer.subarray(0, read);
       hash.update(chunk);
       bytes += read;
-      onChunk(Buffer.from(chunk));
+      // Copied only for a caller that reads the chunks: hashing alone makes no garbage however large the file.
+      onChunk?.(Buffer.from(chunk));
     }
   } catch (error) {
     return { kind: 'unreadable', message: (error as Error).message };

@@ -1,9 +1,8 @@
-import type { AttemptResult } from '@statecraft/adapter';
 import type { Artifact } from '@statecraft/run';
 import type { AttemptAccount } from './attempt-account.js';
 import { checkKeptFile, type ArtifactCheck, type ArtifactState } from './check-artifacts.js';
 import type { Finding } from './examine-product-home.js';
-import { describeClassification, reclassifyAttempt, type OutcomeCheck } from './reclassify-attempt.js';
+import { describeClassification, reclassifyAttempt, type OutcomeCheck, type RecordedResult } from './reclassify-attempt.js';
 import { rereadKeptStream } from './reread-kept-stream.js';
 
 /** What the files kept beside the chain say about one attempt: are they the sealed ones, and does the outcome follow from the stream? */
@@ -17,9 +16,14 @@ export interface AttemptEvidence {
  * from its kept stream (R8.2), reading the stream once for both. `recorded` is the outcome
  * record's result, absent while the attempt has no outcome. Read-only; synchronous reads (see
  * check-artifacts.ts).
+ *
+ * `justClassified`: this process's supervisor classified the attempt a moment ago from the very
+ * bytes the stream's digest seals (the tee's, R8.4), with this classifier. A stream that still
+ * verifies then agrees by construction, and is only digested, not parsed again: `run` answers the
+ * same value `run show` does without paying a second parse of the stream.
  */
-export function examineAttemptEvidence(account: AttemptAccount, recorded: AttemptResult | undefined): AttemptEvidence {
-  const streamed = checkStream(account.artifacts.stream, recorded);
+export function examineAttemptEvidence(account: AttemptAccount, recorded: RecordedResult | undefined, options: { justClassified?: boolean } = {}): AttemptEvidence {
+  const streamed = options.justClassified === true ? checkStreamJustClassified(account.artifacts.stream) : checkStream(account.artifacts.stream, recorded);
   const artifactCheck: ArtifactCheck = {
     request: checkKeptFile(account.artifacts.request),
     prompt: checkKeptFile(account.artifacts.prompt),
@@ -30,7 +34,7 @@ export function examineAttemptEvidence(account: AttemptAccount, recorded: Attemp
   return { artifactCheck, outcomeCheck: streamed.outcomeCheck };
 }
 
-function checkStream(stream: Artifact | 'not-recorded', recorded: AttemptResult | undefined): { state: ArtifactState; outcomeCheck: OutcomeCheck } {
+function checkStream(stream: Artifact | 'not-recorded', recorded: RecordedResult | undefined): { state: ArtifactState; outcomeCheck: OutcomeCheck } {
   if (stream === 'not-recorded') return { state: 'not-recorded', outcomeCheck: { state: 'not-checked', reason: recorded === undefined ? 'no-outcome' : 'stream-not-recorded' } };
   // A deadline stopped the supervisor's reading before the pipe's end (R7.2); the re-reading stops there too.
   const kept = rereadKeptStream(stream.path, { endOfStream: recorded?.timedOut !== true });
@@ -38,6 +42,13 @@ function checkStream(stream: Artifact | 'not-recorded', recorded: AttemptResult 
   if (kept.sha256 !== stream.sha256 || kept.bytes !== stream.bytes) return { state: 'altered', outcomeCheck: { state: 'not-checked', reason: 'stream-altered' } };
   if (recorded === undefined) return { state: 'verified', outcomeCheck: { state: 'not-checked', reason: 'no-outcome' } };
   return { state: 'verified', outcomeCheck: reclassifyAttempt(recorded, kept.reading) };
+}
+
+function checkStreamJustClassified(stream: Artifact | 'not-recorded'): { state: ArtifactState; outcomeCheck: OutcomeCheck } {
+  const state = checkKeptFile(stream);
+  if (state === 'verified') return { state, outcomeCheck: { state: 'agrees' } };
+  const reason = state === 'altered' ? 'stream-altered' : state === 'missing' ? 'stream-missing' : 'stream-not-recorded';
+  return { state, outcomeCheck: { state: 'not-checked', reason } };
 }
 
 const ARTIFACT_NAMES: Record<keyof ArtifactCheck, string> = {

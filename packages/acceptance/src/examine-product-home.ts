@@ -1,10 +1,11 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 
 import { chainPaths, isLive, openChain, readLockHolder, targetDirectoryIn, targetsDirectoryIn, type ChainEntry } from '@statecraft/run';
-import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, type AttemptResult } from '@statecraft/adapter';
+import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses } from '@statecraft/adapter';
 import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
+import type { RecordedResult } from './reclassify-attempt.js';
 
 export type FindingKind =
   | 'broken-chain'
@@ -138,7 +139,7 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
 
 /** Every attempt's kept files, one attempt after another (the reads are synchronous); findings in chain order. */
 function examineEvidenceOf(accounts: readonly AttemptAccount[], entries: readonly ChainEntry[]): { reclassified: number; findings: Finding[] } {
-  const results = new Map<string, AttemptResult>();
+  const results = new Map<string, RecordedResult>();
   for (const entry of entries) if (entry.record.kind === 'outcome') results.set(entry.digest, entry.record.result);
   const findings: Finding[] = [];
   let reclassified = 0;

@@ -48,6 +48,7 @@ function accountOf(
     cause: o?.cause ?? 'not-recorded',
     refusalCount: r?.refusalCount ?? 'not-recorded',
     refusals: r?.refusals ?? 'not-recorded',
+    refusalDigest: r?.refusalDigest ?? 'not-recorded',
     providerClaim: r?.providerClaim ?? 'not-recorded',
     cost: r?.cost ?? 'not-recorded',
     timedOut: r?.timedOut ?? 'not-recorded',

@@ -1,10 +1,19 @@
-import { classifyOutcome, type AttemptResult, type InterruptionCause, type Outcome, type StreamReading } from '@statecraft/adapter';
+import { classifyOutcome, type AttemptResult, type InterruptionCause, type Outcome, type RefusalDigest, type StreamReading } from '@statecraft/adapter';
+import type { OutcomeRecord } from '@statecraft/run';
 
-/** What an outcome is compared on: the outcome, its cause and the counts (never the refusal texts). */
+/** The result as the chain holds it: a record written before refusals were bounded has no refusal digest. */
+export type RecordedResult = OutcomeRecord['result'];
+
+/**
+ * What an outcome is compared on: the outcome, its cause, the counts and the digest of the refusal
+ * lines — never the refusal texts, of which the record keeps only an excerpt.
+ */
 export interface Classification {
   outcome: Outcome;
   cause: InterruptionCause;
   refusalCount: number;
+  /** `not-recorded` in a record written before refusals were bounded: then the count alone is compared. */
+  refusalDigest: RefusalDigest | 'not-recorded';
   events: AttemptResult['events'];
 }
 
@@ -25,7 +34,7 @@ export type OutcomeCheck =
  * them: each of them can only make an outcome worse, never `completed`, so a record laundered into
  * `completed` cannot hide behind them.
  */
-export function reclassifyAttempt(recorded: AttemptResult, reading: StreamReading): OutcomeCheck {
+export function reclassifyAttempt(recorded: RecordedResult, reading: StreamReading): OutcomeCheck {
   const classified = classifyOutcome({
     ...reading,
     timedOut: recorded.timedOut,
@@ -43,17 +52,19 @@ export function reclassifyAttempt(recorded: AttemptResult, reading: StreamReadin
   const operatorCancelled = recorded.outcome === 'cancelled' && recorded.cause === 'operator-cancel';
   const fromStream: Classification = {
     ...(operatorCancelled ? { outcome: 'cancelled', cause: 'operator-cancel' } : classified),
-    refusalCount: refusalCountOf(reading),
+    refusalCount: reading.refusals.count,
+    refusalDigest: reading.refusals.digest,
     // Named as classifyAttempt names them in the result.
     events: { count: reading.counts.events, progress: reading.counts.progress, toolUses: reading.counts.toolUses, linesAfterTerminal: reading.counts.linesAfterTerminal },
   };
-  const asRecorded: Classification = { outcome: recorded.outcome, cause: recorded.cause, refusalCount: recorded.refusalCount, events: recorded.events };
+  const asRecorded: Classification = {
+    outcome: recorded.outcome,
+    cause: recorded.cause,
+    refusalCount: recorded.refusalCount,
+    refusalDigest: recorded.refusalDigest,
+    events: recorded.events,
+  };
   return sameClassification(asRecorded, fromStream) ? { state: 'agrees' } : { state: 'disagrees', recorded: asRecorded, fromStream };
-}
-
-/** The refusal count as the supervisor derives it from the trusted prefix (R1.4). */
-function refusalCountOf(reading: StreamReading): number {
-  return reading.refusals.length;
 }
 
 function sameClassification(a: Classification, b: Classification): boolean {
@@ -61,6 +72,7 @@ function sameClassification(a: Classification, b: Classification): boolean {
     a.outcome === b.outcome &&
     a.cause === b.cause &&
     a.refusalCount === b.refusalCount &&
+    (a.refusalDigest === 'not-recorded' || b.refusalDigest === 'not-recorded' || (a.refusalDigest.sha256 === b.refusalDigest.sha256 && a.refusalDigest.bytes === b.refusalDigest.bytes)) &&
     a.events.count === b.events.count &&
     a.events.progress === b.events.progress &&
     a.events.toolUses === b.events.toolUses &&
@@ -71,7 +83,8 @@ function sameClassification(a: Classification, b: Classification): boolean {
 /** `interrupted (deadline)`, `completed`, `refused, 1 refusal`: how a finding names a classification. */
 export function describeClassification(classification: Classification): string {
   const cause = classification.cause === 'none' ? '' : ` (${classification.cause})`;
-  const refusals = `${classification.refusalCount} refusal${classification.refusalCount === 1 ? '' : 's'}`;
+  const digest = classification.refusalDigest;
+  const refusals = `${classification.refusalCount} refusal${classification.refusalCount === 1 ? '' : 's'}${classification.refusalCount > 0 && digest !== 'not-recorded' ? ` (lines sha256 ${digest.sha256.slice(0, 12)}…)` : ''}`;
   const events = classification.events;
   return `${classification.outcome}${cause}, ${refusals}, ${events.count} events (${events.progress} progress, ${events.toolUses} tool uses, ${events.linesAfterTerminal} lines after the terminal event)`;
 }

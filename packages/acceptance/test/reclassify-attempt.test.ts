@@ -24,6 +24,8 @@ function recorded(fields: Pick<AttemptResult, 'outcome' | 'cause' | 'timedOut'> 
     outcome: fields.outcome,
     cause: fields.cause,
     refusalCount: 0,
+    // sha256 of nothing: no refusal line was read.
+    refusalDigest: { sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', bytes: 0 },
     timedOut: fields.timedOut,
     events: { count: fields.events, progress: fields.progress, toolUses: 0, linesAfterTerminal: 0 },
     exit: 'not-observed',

@@ -12,6 +12,7 @@
  * - adapter/settings-file.ts        the private, exclusive, 0600 settings file outside the workspace (R10.1)
  * - adapter/argv.ts                 claude's argv; refuses a second --settings (R10.1)
  * - adapter/run-session.ts          spawns claude, feeds the prompt, translates, cleans up
+ * - adapter/native-lines.ts         claude's stdout as bounded lines, through the seam's splitter (R7.5)
  * - adapter/native-events.ts        the native stream-json shapes the mapping reads
  * - adapter/native-stream-mapper.ts native events → protocol events (R10.2, R10.3)
  * - adapter/terminal-state.ts       the provider's ending in neutral terms (R10.4)
@@ -20,7 +21,7 @@
  * - suite-driver.ts                 how the negative suite provokes this adapter (live and replayed)
  *
  * What this package does not claim: that the session cannot write outside the workspace
- * (`workspace-write` is not declared; FACTS.md item 12); that the allowlist in force is observable
+ * (`workspace-write` is not declared; docs/facts.md item 12); that the allowlist in force is observable
  * (it is recorded `not-recorded`, R10.3); containment of hostile code (R5.3).
  */
 export { CLAUDE_CODE_MANIFEST } from './manifest.js';

@@ -20,7 +20,7 @@ export function classifyOutcome(attempt: SupervisedAttempt): { outcome: Outcome;
     const cause = diagnostic.kind === 'malformed' ? 'stream-malformed' : diagnostic.kind === 'read-failure' ? 'stream-read-failure' : 'stream-no-result';
     return { outcome: 'interrupted', cause };
   }
-  if (attempt.refusals.length > 0) return { outcome: 'refused', cause: 'none' };
+  if (attempt.refusals.count > 0) return { outcome: 'refused', cause: 'none' };
   const terminal = attempt.terminal;
   if (terminal === 'not-recorded') return { outcome: 'interrupted', cause: 'stream-no-result' };
   if (terminal.type === 'error') return { outcome: 'interrupted', cause: 'adapter-error' };
@@ -49,8 +49,9 @@ export function classifyAttempt(
   return {
     outcome,
     cause,
-    refusalCount: attempt.refusals.length,
-    refusals: attempt.refusals,
+    refusalCount: attempt.refusals.count,
+    refusals: attempt.refusals.excerpt,
+    refusalDigest: attempt.refusals.digest,
     providerClaim: result ? result.claim : 'not-recorded',
     terminal: terminal === 'not-recorded' ? 'not-recorded' : terminal.type === 'error' ? 'adapter-error' : terminal.terminal,
     cost: cost === undefined || cost === 'unknown' ? 'unknown' : cost.usd,

@@ -17,11 +17,16 @@
  * - result.ts              the recorded attempt result (R1.2)
  * - schema-errors.ts       zod errors as sentences naming file and field
  * - content-digest.ts      sha256 digests of files and bytes
+ * - durable-write.ts       whole files written atomically and fsync'd (once, with `exclusive`); directory fsync
+ * - executable-file.ts     whether a path can be executed, and the one PATH search every package uses
+ * - file-identity.ts       what identifies a file's bytes without reading them (device, inode, size, times)
+ * - digest-cache.ts        file digests remembered by identity, and handed to the adapter in the request
  * - suite/driver.ts        how the negative suite provokes behaviour from one adapter
  * - suite/index.ts         the negative suite: case table, runner, runAdapterOnce, the fixture driver (R4)
  * - qualification/         qualification records: write once, list, show, check a binary (R3)
  * - fixture-adapter-path.ts where the shipped fixture adapter and replay child live
  * - stream/*               the bounded NDJSON event-stream reader: trusted prefix, diagnostics (R7.4, R7.5)
+ * - stream/refusal-tally.ts refusals kept bounded: a count, a running digest, the first few (issue 9)
  * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7)
  * - coverage/*             command coverage: check commands against the allowance (R9)
  *
@@ -42,10 +47,15 @@ export * from './classify.js';
 export * from './result.js';
 export * from './schema-errors.js';
 export * from './content-digest.js';
+export * from './durable-write.js';
+export * from './executable-file.js';
+export * from './file-identity.js';
+export * from './digest-cache.js';
 export * from "./suite/driver.js";
 export * from './stream/line-splitter.js';
 export * from './stream/event-stream-reader.js';
 export * from './stream/read-event-stream.js';
+export * from './stream/refusal-tally.js';
 export * from './coverage/index.js';
 export * from './supervise/supervise-adapter.js';
 export * from './supervise/probe-containment.js';

@@ -14,12 +14,14 @@
  * - chain/record-schemas.ts       the chain's record kinds (intent, outcome), one zod schema each
  * - chain/open-chain.ts           reads and verifies every link; torn tail reported, corruption refused (R8.4)
  * - chain/append-record.ts        links, appends and fsyncs one record; truncates a torn tail first
+ * - chain/check-chain-tip.ts      before an append: the position is still the chain's tip, read from its tail only
  * - chain/chain-summary.ts        `run list`'s reading: every link verified, only each record's leading fields parsed
  * - chain/chain-paths.ts          where a target's records live in the product home
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
+ * - lock/take-over-stale-lock.ts  a stale lock has exactly one taker: a claim per lock file, created with link(2)
+ * - lock/lock-holder.ts           the lock record, its identity (inode and bytes), and whether its holder lives
  * - workspace/*                   the target and its base commit (one rev-parse), the git worktree under .statecraft/state (R8.6)
  * - posture.ts                    the posture schema (R6)
- * - durable-write.ts              write-temporary-fsync-rename and directory fsync
  * - git-process.ts                one short git process, run to its end (workspace/git.ts, coverage/git-for-reading.ts)
  * - run-id.ts                     run ids
  * - refusal.ts                    refusals (exit 2) and i/o failures (exit 4) as values
@@ -31,11 +33,11 @@
 export * from './posture.js';
 export * from './refusal.js';
 export * from './run-id.js';
-export * from './durable-write.js';
 export * from './chain/chain-paths.js';
 export * from './chain/record-schemas.js';
 export * from './chain/open-chain.js';
 export * from './chain/append-record.js';
+export * from './chain/check-chain-tip.js';
 export * from './lock/repository-lock.js';
 export * from './workspace/git.js';
 export * from './workspace/resolve-target.js';

@@ -1,6 +1,6 @@
 /**
  * Why a run was refused before anything was spawned or appended (exit 2), or failed on i/o
- * (exit 4). Values, not exceptions (STYLE.md practice 3); each message names the thing refused.
+ * (exit 4). Values, not exceptions (docs/architecture.md, convention 3); each message names the thing refused.
  */
 export type RefusalReason =
   | 'target'
@@ -10,6 +10,7 @@ export type RefusalReason =
   | 'environment'
   | 'coverage'
   | 'chain-broken'
+  | 'chain-moved'
   | 'unknown-run'
   | 'base-commit'
   | 'live-attempt'

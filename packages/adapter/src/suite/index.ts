@@ -8,6 +8,7 @@
  * - suite-context.ts           what every case is given: the adapter, its driver, a way to provoke
  * - scenario-prompt-driver.ts  the `scenario: <name>` prompt convention (the fixture's, and the default)
  * - run-negative-suite.ts      runs every row and reports, binding the adapter (and provider) identity
+ * - bound-files.ts             the digests the report binds, taken again between rows: a change fails the suite
  * - suite-report.ts            the report's schema
  * - tagged-processes.ts        the suite's own witness of an attempt's processes (/proc)
  */

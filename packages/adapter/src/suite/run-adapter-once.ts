@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CapabilityToken } from '../capabilities.js';
 import { classifyAttempt } from '../classify.js';
 import { digestFile, sha256Hex } from '../content-digest.js';
+import { writeFileDurably } from '../durable-write.js';
 import { negotiateCapabilities, type Negotiation } from '../negotiate.js';
 import type { ProtocolEvent } from '../protocol/events.js';
 import type { Manifest } from '../protocol/manifest.js';
@@ -46,7 +47,7 @@ export interface AttemptFiles {
   stderr: string;
 }
 
-/** Expected refusals are values (STYLE.md practice 3); each says which step refused. */
+/** Expected refusals are values (docs/architecture.md, convention 3); each says which step refused. */
 export type RunAdapterOnceAnswer =
   | { kind: 'refused'; stage: 'manifest'; reading: Extract<ManifestReading, { kind: 'refused' }>; message: string }
   | { kind: 'refused'; stage: 'negotiation'; negotiation: Extract<Negotiation, { kind: 'refused' }>; message: string; attemptTag: string; files: AttemptFiles }
@@ -87,7 +88,8 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
 
   const request = buildRequest(options);
   await mkdir(options.attemptDir, { recursive: true });
-  await writeDurably(files.request, `${JSON.stringify(request, null, 2)}\n`);
+  // Written once and fsync'd: the request is evidence of what the adapter was asked (R8.4).
+  await writeFileDurably(files.request, `${JSON.stringify(request, null, 2)}\n`, { exclusive: true });
   const digest = await digestFile(options.executable);
 
   const answer = await superviseAdapter({
@@ -126,15 +128,4 @@ function buildRequest(options: RunAdapterOnceOptions): Request {
     prompt: { sha256: sha256Hex(prompt), bytes: prompt.length },
     provider: options.provider === undefined ? null : { executable: options.provider },
   };
-}
-
-/** Written exclusively and fsync'd: the request is evidence of what the adapter was asked (R8.4). */
-async function writeDurably(path: string, text: string): Promise<void> {
-  const handle = await open(path, 'wx', 0o600);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }

@@ -3,9 +3,9 @@ import {
   ErrorEventSchema,
   InitEventSchema,
   NotRecordedSchema,
-  RefusalEventSchema,
   ResultEventSchema,
 } from '../protocol/events.js';
+import { RefusalTallySchema } from '../stream/refusal-tally.js';
 
 /**
  * What the supervisor observed of one adapter process: the shapes shared by the supervisor
@@ -64,12 +64,12 @@ export const StreamDigestSchema = z.strictObject({
 });
 
 /**
- * One supervised adapter process, as observed. Memory is bounded: only the init, the
- * refusals and the terminal event are kept; the raw stream goes to a file.
+ * One supervised adapter process, as observed. Memory is bounded: only the init, the terminal
+ * event, counts and a bounded tally of the refusals are kept; the raw stream goes to a file.
  */
 export const SupervisedAttemptSchema = z.strictObject({
   init: z.union([InitEventSchema, NotRecordedSchema]),
-  refusals: z.array(RefusalEventSchema),
+  refusals: RefusalTallySchema,
   terminal: z.union([ResultEventSchema, ErrorEventSchema, NotRecordedSchema]),
   counts: z.strictObject({
     events: z.int().nonnegative(),

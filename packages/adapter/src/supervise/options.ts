@@ -34,7 +34,7 @@ export const ATTEMPT_TAG_VARIABLE = 'STATECRAFT_ATTEMPT_TAG';
 
 import type { SupervisedAttempt } from './attempt.js';
 
-/** Expected refusals are values, not exceptions (STYLE.md practice 3). */
+/** Expected refusals are values, not exceptions (docs/architecture.md, convention 3). */
 export type SuperviseAnswer =
   | {
       kind: 'refused';

@@ -6,7 +6,7 @@ import { liveLineFor } from '../render/live-line.js';
 import { RunStatus } from '../render/run-status.js';
 import { run } from './run.js';
 import { KNOWN_ADAPTERS, resolveAdapterArgument } from './run-adapters.js';
-import { collect, parseDuration, parsePositiveInteger, parseTokens, readPrompt } from './run-options.js';
+import { collect, MOST_TURNS, parseDuration, parsePositiveInteger, parseTokens, readPrompt } from './run-options.js';
 import { runList, runShow } from './run-show.js';
 
 interface RunFlags {
@@ -48,8 +48,8 @@ export function registerRun(program: Command): void {
     .option('--spec <id>', 'the spec the run works from (its checks feed command coverage)')
     .option('--require <token>', 'a capability the adapter must declare (repeatable)', collect, [])
     .option('--prefer <token>', 'a capability wanted but not required (repeatable)', collect, [])
-    .option('--deadline <duration>', 'how long the attempt may run, from the spawn (e.g. 90s, 30m)', '30m')
-    .option('--max-turns <n>', 'a turn cap carried in the request')
+    .option('--deadline <duration>', 'how long the attempt may run, from the spawn (e.g. 90s, 30m; at most 8760h)', '30m')
+    .option('--max-turns <n>', `a turn cap carried in the request (at most ${MOST_TURNS})`)
     .option('--allow <rule>', 'a tool rule allowed, e.g. "Bash(npm test:*)" (repeatable)', collect, [])
     .option('--deny <rule>', 'a tool rule denied; a denied call leaves a refusal record (repeatable)', collect, [])
     .option('--pass <name>', "an environment name to carry into the child (never a credential family; repeatable)", collect, [])
@@ -99,7 +99,7 @@ error writing records.`,
           required: parseTokens('--require', flags.require),
           preferred: parseTokens('--prefer', flags.prefer),
           deadlineMs: parseDuration('--deadline', flags.deadline),
-          maxTurns: flags.maxTurns === undefined ? null : parsePositiveInteger('--max-turns', flags.maxTurns),
+          maxTurns: flags.maxTurns === undefined ? null : parsePositiveInteger('--max-turns', flags.maxTurns, MOST_TURNS),
           allow: flags.allow,
           deny: flags.deny,
           pass: flags.pass,
@@ -186,7 +186,7 @@ chain).`,
         home: resolveProductHome().path,
         target,
         runId,
-        ...(flags.attempt === undefined ? {} : { attempt: parsePositiveInteger('--attempt', flags.attempt) }),
+        ...(flags.attempt === undefined ? {} : { attempt: parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER) }),
       });
       emit(answer, wantsJson(command));
     });

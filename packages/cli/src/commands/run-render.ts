@@ -32,6 +32,25 @@ function describeClaim(claim: AttemptAccount['providerClaim']): string {
   return `${claim.status} (error: ${String(claim.isError)}, reason: ${claim.reason}) — a claim, not the outcome`;
 }
 
+type ExcerptEntry = Exclude<AttemptAccount['refusals'], 'not-recorded'>[number];
+
+/** One refusal of the excerpt: the tool and the provider's record, or the start of a line too long to keep. */
+function describeRefusal(refusal: ExcerptEntry): string {
+  if ('cut' in refusal) return `line ${refusal.seq + 1}, ${refusal.cut.lineBytes} bytes, cut: ${refusal.cut.head}…`;
+  return `${refusal.tool}: ${JSON.stringify(refusal.verbatim)}`;
+}
+
+/**
+ * The count, and where the rest are when the record keeps only the first few (issue 9): every
+ * refusal is in the stream kept beside the chain.
+ */
+function describeRefusalCount(account: AttemptAccount): string {
+  const count = account.refusalCount;
+  if (count === 'not-recorded' || account.refusals === 'not-recorded' || account.refusals.length >= count) return String(count);
+  const stream = account.artifacts.stream === 'not-recorded' ? 'the stream (not kept)' : account.artifacts.stream.path;
+  return `${count} refusals; first ${account.refusals.length} shown; all in ${stream}`;
+}
+
 function list(items: readonly string[]): string {
   return items.length === 0 ? 'none' : items.join(', ');
 }
@@ -68,7 +87,7 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
       ? ['not-recorded']
       : account.refusals.length === 0
         ? ['none']
-        : account.refusals.map((refusal) => `${refusal.tool}: ${JSON.stringify(refusal.verbatim)}`);
+        : account.refusals.map(describeRefusal);
   const names = p.environment.names.map((entry) => `${entry.name}${entry.value === 'redacted' ? ' (redacted)' : ''}`);
   const lines = [
     `run ${account.runId} attempt ${account.attempt}: ${headline}`,
@@ -76,7 +95,7 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
     `  workspace       ${account.workspace} (branch ${account.branch})`,
     `  commits         base ${short(account.baseCommit)} → head ${short(account.headCommit)}${account.workspaceDirty === true ? ' + uncommitted changes' : ''}${account.headIs === 'stale' ? ' (stale: the run branch has moved on)' : ''}`,
     `  provider claim  ${describeClaim(account.providerClaim)}`,
-    `  refusals        ${account.refusalCount === 'not-recorded' ? 'not-recorded' : String(account.refusalCount)}${account.unverifiableRefusalAccount ? ' (unverifiable: structured-refusals degraded)' : ''}`,
+    `  refusals        ${describeRefusalCount(account)}${account.unverifiableRefusalAccount ? ' (unverifiable: structured-refusals degraded)' : ''}`,
     ...refusals.map((line) => `                  ${line}`),
     `  cost            ${describeCost(account.cost)}`,
     `  turns           ${String(account.turns)}`,

@@ -99,8 +99,9 @@ function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { chain: st
   // The head was read from the run's branch as this attempt concluded, an instant ago: it is that
   // branch's tip by construction. `run show` reads the branch again, since later it may have moved.
   const headIs = account.headCommit === 'not-recorded' ? 'not-recorded' : 'current';
-  // The same examination `run show` makes, so both print the same value.
-  const evidence = examineAttemptEvidence(account, outcome.outcome.record.result);
+  // The same examination `run show` makes, so both print the same value; the stream was classified
+  // a moment ago from the bytes its digest seals, so it is digested here, not parsed again.
+  const evidence = examineAttemptEvidence(account, outcome.outcome.record.result, { justClassified: true });
   const value = { ...account, ...evidence, headIs, truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock } satisfies RunValue;
   return {
     value,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AttemptResultSchema, InterruptionCauseSchema, NotRecordedSchema, OutcomeSchema } from '@statecraft/adapter';
+import { AttemptResultSchema, InterruptionCauseSchema, NotRecordedSchema, OutcomeSchema, RefusalDigestSchema, RefusalExcerptEntrySchema } from '@statecraft/adapter';
 import { PostureSchema } from '../posture.js';
 
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
@@ -30,6 +30,17 @@ export const TruncatedTailSchema = z.strictObject({
   offset: z.int().nonnegative(),
   bytes: z.int().positive(),
   sha256: Sha256Hex,
+});
+
+/**
+ * The result as a chain holds it. Records are never rewritten, so a reader still meets outcomes
+ * written before refusals were bounded (issue 9, docs/decisions.md): those hold every refusal in
+ * `refusals` and no `refusalDigest`, which reads `not-recorded` (R8.3). Every record written now
+ * has the bounded excerpt and the digest (AttemptResultSchema).
+ */
+export const StoredAttemptResultSchema = AttemptResultSchema.extend({
+  refusals: z.array(RefusalExcerptEntrySchema),
+  refusalDigest: z.union([RefusalDigestSchema, NotRecordedSchema]).default('not-recorded'),
 });
 
 /** Written and fsync'd before the spawn (R8.4): an attempt that has an intent was, or was about to be, run. */
@@ -69,7 +80,7 @@ export const OutcomeRecordSchema = z.strictObject({
   refusalCount: z.int().nonnegative(),
   cost: z.union([z.number().nonnegative(), z.literal('unknown')]),
   timedOut: z.boolean(),
-  result: AttemptResultSchema,
+  result: StoredAttemptResultSchema,
   headCommit: z.union([CommitId, NotRecordedSchema]),
   /** Uncommitted changes left in the workspace at the end; `not-recorded` if git could not say. */
   workspaceDirty: z.union([z.boolean(), NotRecordedSchema]),

@@ -20,5 +20,6 @@ export function buildRequest(plan: RunPlan, attempt: { runId: string; number: nu
     deadline: { milliseconds: plan.request.deadlineMs, at: new Date(now.getTime() + plan.request.deadlineMs).toISOString() },
     prompt: { sha256: sha256Hex(prompt), bytes: prompt.length },
     provider: plan.request.provider === undefined ? null : { executable: plan.request.provider },
+    ...(plan.knownDigests.length === 0 ? {} : { knownDigests: plan.knownDigests }),
   };
 }

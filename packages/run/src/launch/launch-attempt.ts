@@ -9,14 +9,15 @@ import {
   type AttemptResult,
   type ProtocolEvent,
   type SupervisedAttempt,
+  writeFileDurably,
 } from '@statecraft/adapter';
 import { constructEnvironment } from '@statecraft/environment';
 import { appendRecord, type AppendedRecord, type ChainPosition } from '../chain/append-record.js';
 import { attemptArtifactNames } from '../chain/chain-paths.js';
+import { ChainMovedError } from '../chain/check-chain-tip.js';
 import { openChainSummaries, type ChainSummary } from '../chain/chain-summary.js';
 import type { ChainOpening } from '../chain/open-chain.js';
 import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
-import { writeFileDurably } from '../durable-write.js';
 import { acquireRepositoryLock, type LockHolder } from '../lock/repository-lock.js';
 import type { RunPlan } from '../plan/plan-run.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
@@ -111,6 +112,7 @@ async function launchHoldingLock(
     attempt: number,
     temporaryDirectory,
     extra: [{ name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group (R7.3)' }],
+    containment: plan.containment.mechanism,
   });
   // The launch reading is the recorded one (R9.4).
   const posture = plannedPosture({ ...plan, coverage: coverage.coverage }, environment.record);
@@ -124,7 +126,7 @@ async function launchHoldingLock(
       keepArtifact(plan.paths.directory, names.request, `${JSON.stringify(request, null, 2)}\n`),
       keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt),
     ]);
-    const position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, torn: opening.torn };
+    const position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn };
     const appended = await appendRecord(plan.paths.chain, position, {
       kind: 'intent',
       at: new Date().toISOString(),
@@ -146,6 +148,12 @@ async function launchHoldingLock(
     intent = appended as AppendedRecord & { record: IntentRecord };
   } catch (error) {
     await removeAttemptTemporaryDirectory(temporaryDirectory);
+    // The chain moved under the lock (R8.5): refused like a broken chain, and the workspace withdrawn.
+    if (error instanceof ChainMovedError) {
+      const withdrawn = await withdrawWorkspace(plan.target, workspace);
+      const note = withdrawn === 'withdrawn' ? '' : `\nthe workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
+      return refused('launch', 'chain-moved', `${error.message}${note}`, { path: error.path });
+    }
     return { kind: 'failed', stage: 'intent', path: plan.paths.directory, message: `cannot write the intent (${(error as Error).message}); nothing was spawned`, spawned: false, cause: error };
   }
   hooks.onIntent?.(intent.record);
