@@ -43,3 +43,6 @@ console.log(`    supervisor peak RSS    ${fixed(flood.runPeakRssMB)} MB (≤ 150
 console.log(`    outcome record         chain of ${flood.chainBytes} bytes (intent + outcome)`);
 console.log(`    run list / run show    ${fixed(flood.listMs)} ms at ${fixed(flood.listPeakRssMB)} MB / ${fixed(flood.showMs)} ms at ${fixed(flood.showPeakRssMB)} MB (run show re-digests the 600 MiB stream)`);
 console.log(`\n${JSON.stringify({ refusalFlood: flood })}`);
+
+// Issue 12's figure (statecraft accept's overhead).
+await (await import('./accept-overhead.mjs')).reportAcceptOverhead();

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // docs/architecture.md: cli → run → {adapter, environment}, environment → adapter (its PATH search),
-// acceptance → {adapter, run},
+// acceptance → {adapter, environment, run},
 // adapter-claude-code → adapter; only cli knows adapters by name; nothing imports cli.
 // The graph is checked twice: in each package.json and in every @statecraft/* import under src/.
 const ALLOWED: Record<string, readonly string[]> = {
@@ -12,7 +12,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   environment: ['adapter'],
   'adapter-claude-code': ['adapter'],
   run: ['adapter', 'environment'],
-  acceptance: ['adapter', 'run'],
+  acceptance: ['adapter', 'environment', 'run'],
   cli: ['acceptance', 'adapter', 'adapter-claude-code', 'environment', 'run'],
 };
 

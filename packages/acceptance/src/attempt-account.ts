@@ -1,5 +1,6 @@
 import type { AttemptResult, InterruptionCause, Outcome } from '@statecraft/adapter';
-import type { Artifact, IntentRecord, OutcomeRecord, Posture } from '@statecraft/run';
+import type { AcceptanceView } from './acceptance-view.js';
+import type { Artifact, IntentRecord, OutcomeCandidate, OutcomeRecord, Posture } from '@statecraft/run';
 
 /**
  * The three names of absence (R8.3), none of which reads as success: `none` (the run recorded
@@ -23,7 +24,12 @@ export interface AttemptAccount {
   runId: string;
   attempt: number;
   state: AttemptState;
+  /** `failed` after a failed acceptance (R13.4); else the outcome record's. */
   outcome: Outcome | NotRecorded;
+  /** The record the outcome is read from: the outcome record, or the acceptance that judged the work not to hold. */
+  outcomeFrom: { record: 'outcome' | 'acceptance'; line: number; sha256: string } | NotRecorded;
+  /** The outcome the supervisor classified when the attempt ended (`completed` beside a failed acceptance): the claim kept. */
+  attemptOutcome: Outcome | NotRecorded;
   cause: InterruptionCause | NotRecorded;
   refusalCount: number | NotRecorded;
   /**
@@ -51,6 +57,10 @@ export interface AttemptAccount {
   /** A commit id, or `not-recorded`. */
   headCommit: string;
   workspaceDirty: boolean | NotRecorded;
+  /** The latest acceptance of this attempt; `not-attempted` for one that did not complete; `not-recorded` when never judged. */
+  acceptance: AcceptanceView | NotRecorded;
+  /** What acceptance judges (R13.2): identified for a completed attempt, else `not-recorded`. */
+  candidate: OutcomeCandidate;
   startedAt: string;
   /** ISO 8601, or `not-recorded`. */
   endedAt: string;
@@ -80,4 +90,6 @@ export interface AttemptAccount {
     stderr: Artifact | NotRecorded;
     result: Artifact | NotRecorded;
   };
+  /** `kept`, or the files (absolute paths) that could not be written, each with why (issue 9); `not-recorded` before the outcome. */
+  evidence: 'kept' | { notKept: { path: string; message: string }[] } | NotRecorded;
 }

@@ -2,7 +2,7 @@ import type { Artifact } from '@statecraft/run';
 import type { AttemptAccount } from './attempt-account.js';
 import { checkKeptFile, type ArtifactCheck, type ArtifactState } from './check-artifacts.js';
 import type { Finding } from './examine-product-home.js';
-import { describeClassification, reclassifyAttempt, type OutcomeCheck, type RecordedResult } from './reclassify-attempt.js';
+import { describeClassification, reclassifyAttempt, recordedStop, type OutcomeCheck, type RecordedResult } from './reclassify-attempt.js';
 import { rereadKeptStream } from './reread-kept-stream.js';
 
 /** What the files kept beside the chain say about one attempt: are they the sealed ones, and does the outcome follow from the stream? */
@@ -36,8 +36,8 @@ export function examineAttemptEvidence(account: AttemptAccount, recorded: Record
 
 function checkStream(stream: Artifact | 'not-recorded', recorded: RecordedResult | undefined): { state: ArtifactState; outcomeCheck: OutcomeCheck } {
   if (stream === 'not-recorded') return { state: 'not-recorded', outcomeCheck: { state: 'not-checked', reason: recorded === undefined ? 'no-outcome' : 'stream-not-recorded' } };
-  // A deadline stopped the supervisor's reading before the pipe's end (R7.2); the re-reading stops there too.
-  const kept = rereadKeptStream(stream.path, { endOfStream: recorded?.timedOut !== true });
+  // A stop (deadline, interrupt, evidence not kept) ended the supervisor's reading before the pipe's end (R7.2); the re-reading stops there too.
+  const kept = rereadKeptStream(stream.path, { endOfStream: recorded === undefined || recordedStop(recorded) === 'none' });
   if (kept.kind === 'unreadable') return { state: 'missing', outcomeCheck: { state: 'not-checked', reason: 'stream-missing' } };
   if (kept.sha256 !== stream.sha256 || kept.bytes !== stream.bytes) return { state: 'altered', outcomeCheck: { state: 'not-checked', reason: 'stream-altered' } };
   if (recorded === undefined) return { state: 'verified', outcomeCheck: { state: 'not-checked', reason: 'no-outcome' } };
@@ -67,6 +67,8 @@ export function describeEvidenceFindings(account: AttemptAccount, evidence: Atte
     const artifact = account.artifacts[name];
     const state = evidence.artifactCheck[name];
     if (artifact === 'not-recorded' || (state !== 'altered' && state !== 'missing')) continue;
+    // A file the record itself says could not be written is reported by the record, not found here.
+    if (account.evidence !== 'kept' && account.evidence !== 'not-recorded' && account.evidence.notKept.some((failure) => failure.path === artifact.path)) continue;
     findings.push(
       state === 'altered'
         ? {

@@ -5,6 +5,7 @@ import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses } from '@statecraft/adapter'
 import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
+import { checkAcceptanceEvidence } from './check-acceptance-evidence.js';
 import type { RecordedResult } from './reclassify-attempt.js';
 
 export type FindingKind =
@@ -15,6 +16,7 @@ export type FindingKind =
   | 'orphaned-processes'
   | 'stale-lock'
   | 'home-not-directory'
+  | 'altered-acceptance-evidence'
   /** A file kept beside the chain whose bytes no longer have the digest the chain holds (R8.4). */
   | 'altered-artifact'
   | 'missing-artifact'
@@ -134,6 +136,14 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
   const evidence = examineEvidenceOf(accounts, opening.entries);
   examination.reclassified = evidence.reclassified;
   findings.push(...evidence.findings);
+  // Receipts and check outputs re-digested against their acceptance records (R13.6).
+  for (const altered of await checkAcceptanceEvidence(directory, opening.entries)) {
+    findings.push({
+      kind: 'altered-acceptance-evidence',
+      path: altered.path,
+      message: `${altered.path}: ${altered.state === 'missing' ? 'missing' : 'its bytes no longer match the digest'} held by the acceptance of run ${altered.runId} attempt ${altered.attempt} (line ${altered.line}); the acceptance's evidence cannot be relied on`,
+    });
+  }
   return { target: examination, findings };
 }
 

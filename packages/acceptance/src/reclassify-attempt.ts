@@ -1,4 +1,4 @@
-import { classifyOutcome, type AttemptResult, type InterruptionCause, type Outcome, type RefusalDigest, type StreamReading } from '@statecraft/adapter';
+import { classifyOutcome, type AttemptResult, type InterruptionCause, type Outcome, type RefusalDigest, type Stop, type StreamReading } from '@statecraft/adapter';
 import type { OutcomeRecord } from '@statecraft/run';
 
 /** The result as the chain holds it: a record written before refusals were bounded has no refusal digest. */
@@ -38,6 +38,7 @@ export function reclassifyAttempt(recorded: RecordedResult, reading: StreamReadi
   const classified = classifyOutcome({
     ...reading,
     timedOut: recorded.timedOut,
+    stoppedBy: recordedStop(recorded),
     exit: recorded.exit,
     containment: recorded.containment,
     survivors: recorded.survivors,
@@ -47,11 +48,8 @@ export function reclassifyAttempt(recorded: RecordedResult, reading: StreamReadi
     stdout: recorded.stdout,
     stderr: recorded.stderr,
   });
-  // The operator's interrupt overrides the reading after classification (run's launch-attempt.ts);
-  // it is a fact of supervision, not of the stream.
-  const operatorCancelled = recorded.outcome === 'cancelled' && recorded.cause === 'operator-cancel';
   const fromStream: Classification = {
-    ...(operatorCancelled ? { outcome: 'cancelled', cause: 'operator-cancel' } : classified),
+    ...classified,
     refusalCount: reading.refusals.count,
     refusalDigest: reading.refusals.digest,
     // Named as classifyAttempt names them in the result.
@@ -78,6 +76,16 @@ function sameClassification(a: Classification, b: Classification): boolean {
     a.events.toolUses === b.events.toolUses &&
     a.events.linesAfterTerminal === b.events.linesAfterTerminal
   );
+}
+
+/**
+ * What stopped the supervisor's reading, as the record tells it: the result keeps `timedOut` and
+ * the cause, not the stop itself. Each stop only makes an outcome worse (R8.1).
+ */
+export function recordedStop(recorded: RecordedResult): Stop {
+  if (recorded.cause === 'operator-cancel') return 'operator-cancel';
+  if (recorded.cause === 'evidence-not-kept') return 'evidence-not-kept';
+  return recorded.timedOut ? 'deadline' : 'none';
 }
 
 /** `interrupted (deadline)`, `completed`, `refused, 1 refusal`: how a finding names a classification. */

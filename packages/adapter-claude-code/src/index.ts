@@ -17,6 +17,10 @@
  * - adapter/native-stream-mapper.ts native events → protocol events (R10.2, R10.3)
  * - adapter/terminal-state.ts       the provider's ending in neutral terms (R10.4)
  * - adapter/event-writer.ts         NDJSON out, protocol + seq stamped, schema-checked
+ * - adapter/event-draft.ts          an event before the writer stamps it (protocol, seq)
+ * - adapter/fallback-events.ts      init + error when the provider cannot be started: failure spoken in the protocol
+ * - suite/altered-streams.ts        the recorded stream, altered one defect at a time for rows 4 and 5
+ * - suite/measure-tokens.ts         each declared token measured against the pinned provider
  * - model-double/*                  a scripted Anthropic Messages API server on 127.0.0.1 (tests, the suite)
  * - suite-driver.ts                 how the negative suite provokes this adapter (live and replayed)
  *

@@ -14,6 +14,9 @@ type Negotiated = Extract<Negotiation, { kind: 'negotiated' }>;
  * status is never consulted (R7.6); the adapter's claim is kept beside, never used.
  */
 export function classifyOutcome(attempt: SupervisedAttempt): { outcome: Outcome; cause: InterruptionCause } {
+  // What the supervisor stopped comes first: nothing after the stop was read (R7.2, R8.1, R8.4).
+  if (attempt.stoppedBy === 'operator-cancel') return { outcome: 'cancelled', cause: 'operator-cancel' };
+  if (attempt.stoppedBy === 'evidence-not-kept') return { outcome: 'interrupted', cause: 'evidence-not-kept' };
   if (attempt.timedOut) return { outcome: 'interrupted', cause: 'deadline' };
   const diagnostic = attempt.streamDiagnostic;
   if (diagnostic !== 'none') {

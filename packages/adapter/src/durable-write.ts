@@ -15,9 +15,13 @@ export async function writeFileDurably(path: string, data: string | Uint8Array, 
   try {
     await handle.writeFile(data);
     await handle.sync();
-  } finally {
+  } catch (error) {
+    // A full disk: the partial temporary would hold space the caller may need to record the failure.
     await handle.close();
+    await unlink(temporary).catch(() => undefined);
+    throw error;
   }
+  await handle.close();
   try {
     if (options.exclusive === true) await link(temporary, path);
     else await rename(temporary, path);

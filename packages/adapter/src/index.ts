@@ -21,14 +21,18 @@
  * - executable-file.ts     whether a path can be executed, and the one PATH search every package uses
  * - file-identity.ts       what identifies a file's bytes without reading them (device, inode, size, times)
  * - digest-cache.ts        file digests remembered by identity, and handed to the adapter in the request
+ * - attempt/*              the attempt core `run` and `qualify` share: file names, the process tag, the request, supervise + classify
  * - suite/driver.ts        how the negative suite provokes behaviour from one adapter
  * - suite/index.ts         the negative suite: case table, runner, runAdapterOnce, the fixture driver (R4)
  * - qualification/         qualification records: write once, list, show, check a binary (R3)
  * - fixture-adapter-path.ts where the shipped fixture adapter and replay child live
  * - stream/*               the bounded NDJSON event-stream reader: trusted prefix, diagnostics (R7.4, R7.5)
  * - stream/refusal-tally.ts refusals kept bounded: a count, a running digest, the first few (issue 9)
- * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7)
+ * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7);
+ *                          the stream tee, which stops an attempt whose evidence cannot be written
  * - coverage/*             command coverage: check commands against the allowance (R9)
+ * - receipt/receipt.ts     the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
+ * - supervise/supervise-check.ts one acceptance check (not a protocol speaker) under the adapter's supervision (R13.3)
  *
  * What this package does not claim: containment of hostile code (R5.3); that a program run by
  * another program is seen by command coverage (R9.3).
@@ -58,8 +62,14 @@ export * from './stream/read-event-stream.js';
 export * from './stream/refusal-tally.js';
 export * from './coverage/index.js';
 export * from './supervise/supervise-adapter.js';
+export * from './attempt/attempt-files.js';
+export * from './attempt/attempt-request.js';
+export * from './attempt/run-attempt.js';
+export { EvidenceWriteError } from './supervise/stream-tee.js';
 export * from './supervise/probe-containment.js';
 export * from './supervise/find-attempt-processes.js';
 export * from './fixture-adapter-path.js';
 export * from './suite/index.js';
 export * from './qualification/index.js';
+export * from './receipt/receipt.js';
+export * from './supervise/supervise-check.js';

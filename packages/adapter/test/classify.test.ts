@@ -17,6 +17,7 @@ function attempt(changes: Partial<SupervisedAttempt> = {}): SupervisedAttempt {
     counts: { events: 3, progress: 0, toolUses: 0, linesAfterTerminal: 0 },
     streamDiagnostic: 'none',
     timedOut: false,
+    stoppedBy: 'none',
     exit: { code: 0, signal: null },
     containment: { mechanism: 'process-group', blindSpots: [] },
     survivors: [],
@@ -39,7 +40,15 @@ describe('classifying an attempt', () => {
   });
 
   it('the deadline comes first: a timed-out attempt is interrupted even with a result and refusals (R7.2)', () => {
-    expect(classifyOutcome(attempt({ timedOut: true, refusals: oneRefusal }))).toEqual({ outcome: 'interrupted', cause: 'deadline' });
+    expect(classifyOutcome(attempt({ timedOut: true, stoppedBy: 'deadline', refusals: oneRefusal }))).toEqual({ outcome: 'interrupted', cause: 'deadline' });
+  });
+
+  it('the operator\'s interrupt is classified cancelled by the supervisor, before anything the stream says (R8.1)', () => {
+    expect(classifyOutcome(attempt({ stoppedBy: 'operator-cancel', refusals: oneRefusal }))).toEqual({ outcome: 'cancelled', cause: 'operator-cancel' });
+  });
+
+  it('evidence that could not be written stops the attempt: interrupted, whatever the stream says (R8.4)', () => {
+    expect(classifyOutcome(attempt({ stoppedBy: 'evidence-not-kept' }))).toEqual({ outcome: 'interrupted', cause: 'evidence-not-kept' });
   });
 
   it('a stream diagnostic outranks refusals and the terminal state (R7.5)', () => {

@@ -27,10 +27,13 @@ export interface RunRefusal {
   detail: unknown;
 }
 
-/** An i/o failure (exit 4), naming the path; `spawned` says whether an attempt ran before it. */
+/**
+ * An i/o failure (exit 4), naming the path; `spawned` says whether an attempt ran before it.
+ * `evidence`: a file kept beside the chain could not be written while the attempt ran.
+ */
 export interface RunFailure {
   kind: 'failed';
-  stage: 'plan' | 'intent' | 'spawn' | 'outcome';
+  stage: 'plan' | 'intent' | 'spawn' | 'evidence' | 'outcome';
   path: string;
   message: string;
   spawned: boolean;

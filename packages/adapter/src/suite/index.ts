@@ -3,7 +3,8 @@
  *
  * - driver.ts                  how the suite provokes behaviour from one adapter (the contract)
  * - case-table.ts              the eight rows and the suite version
- * - case-checks.ts             each row's check; cases/row-N-*.ts hold them, one file per row
+ * - case-checks.ts             each row's check
+ * - cases/*                    one file per row (`row-N-*.ts`) and the verdict helper they share
  * - run-adapter-once.ts        plan and supervise one attempt: manifest → negotiate → request → supervise → classify
  * - suite-context.ts           what every case is given: the adapter, its driver, a way to provoke
  * - scenario-prompt-driver.ts  the `scenario: <name>` prompt convention (the fixture's, and the default)

@@ -52,6 +52,13 @@ export const StreamDiagnosticSchema = z.union([
 ]);
 export type StreamDiagnostic = z.infer<typeof StreamDiagnosticSchema>;
 
+/**
+ * Why the supervisor stopped an attempt before its own end: its deadline (R7.2), the operator's
+ * interrupt (R8.1), or a file of evidence that could not be written (R8.4). `none`: it ended itself.
+ */
+export const StopSchema = z.enum(['none', 'deadline', 'operator-cancel', 'evidence-not-kept']);
+export type Stop = z.infer<typeof StopSchema>;
+
 export const ExitSchema = z.union([
   z.strictObject({ code: z.int().nullable(), signal: z.string().nullable() }),
   /** The supervisor stopped waiting (deadline) before the child's exit was seen. */
@@ -80,6 +87,8 @@ export const SupervisedAttemptSchema = z.strictObject({
   }),
   streamDiagnostic: StreamDiagnosticSchema,
   timedOut: z.boolean(),
+  /** What stopped the attempt before its own end, if anything: the classifier reads this first. */
+  stoppedBy: StopSchema,
   exit: ExitSchema,
   containment: ContainmentSchema,
   survivors: z.array(SurvivorSchema),

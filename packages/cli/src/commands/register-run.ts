@@ -4,6 +4,8 @@ import { emit } from '../answer.js';
 import { UsageError } from '../errors.js';
 import { liveLineFor } from '../render/live-line.js';
 import { RunStatus } from '../render/run-status.js';
+import { checkStatusHooks } from '../render/check-status.js';
+import { DEFAULT_CHECK_DEADLINE, DEFAULT_SUITE_DEADLINE } from './register-accept.js';
 import { run } from './run.js';
 import { KNOWN_ADAPTERS, resolveAdapterArgument } from './run-adapters.js';
 import { collect, MOST_TURNS, parseDuration, parsePositiveInteger, parseTokens, readPrompt } from './run-options.js';
@@ -25,6 +27,9 @@ interface RunFlags {
   pass: string[];
   retry?: string;
   base?: string;
+  accept: boolean;
+  checkDeadline: string;
+  suiteDeadline: string;
   json: boolean;
 }
 
@@ -55,12 +60,17 @@ export function registerRun(program: Command): void {
     .option('--pass <name>', "an environment name to carry into the child (never a credential family; repeatable)", collect, [])
     .option('--retry <run>', "a new attempt of an existing run, in that run's workspace and at its base")
     .option('--base <revision>', 'the revision the workspace starts from (default HEAD)')
+    .option('--accept', 'judge the attempt once it ends: the checks read at the base, over its candidate (see statecraft accept)', false)
+    .option('--check-deadline <duration>', 'with --accept: how long each check may run', DEFAULT_CHECK_DEADLINE)
+    .option('--suite-deadline <duration>', 'with --accept: how long the whole suite may run', DEFAULT_SUITE_DEADLINE)
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',
       `
 Examples:
   statecraft run ./repo --adapter fixture --prompt 'scenario: refuse'
+  statecraft run ./repo --adapter fixture --accept \\
+      --prompt $'scenario: write\\npath: answer.txt\\ntext: 42'
   statecraft run ./repo --adapter ./my-adapter --prompt-file task.md \\
       --deadline 10m --json
   statecraft run list ./repo
@@ -71,7 +81,8 @@ attempt, outcome, cause, commits, posture, artifacts, ...); a refusal before
 the spawn is { refused: { stage, reason, message, detail } }.
 Exit: 0 completed; 1 another outcome (refused, interrupted, failed,
 cancelled); 2 refused before spawn, nothing appended; 3 usage; 4 an i/o
-error writing records.`,
+error writing records. With --accept: 0 only when accepted, 1 any other
+verdict; the JSON gains \`acceptance\`.`,
     )
     .action(async (target: string | undefined, flags: RunFlags) => {
       if (target === undefined) throw new UsageError('name the target repository: statecraft run <target> --adapter <name|path> --prompt <text>');
@@ -83,6 +94,9 @@ error writing records.`,
       const prompt = promptFromSpec ? undefined : await readPrompt(flags.prompt, flags.promptFile);
       const status = new RunStatus();
       const live = flags.json ? undefined : liveLineFor(process.stdout);
+      const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
+      const suiteDeadlineMs = parseDuration('--suite-deadline', flags.suiteDeadline);
+      const checkStatus = checkStatusHooks(live);
       const ticker = live === undefined ? undefined : setInterval(() => status.running && live.show(status.line()), 250);
       // The operator's interrupt cancels the attempt (R8.1): its tree is killed and the outcome recorded.
       const interrupt = new AbortController();
@@ -116,6 +130,22 @@ error writing records.`,
             if (status.running) live?.show(status.line());
           },
           signal: interrupt.signal,
+          ...(flags.accept
+            ? {
+                accept: {
+                  checkDeadlineMs,
+                  suiteDeadlineMs,
+                  hooks: {
+                    ...checkStatus.hooks,
+                    onJudging: (what: { checks: number }) => {
+                      if (live !== undefined && status.running) live.commit(status.line());
+                      status.end();
+                      checkStatus.hooks.onJudging(what);
+                    },
+                  },
+                },
+              }
+            : {}),
         });
         if (live !== undefined && status.running) live.commit(status.line());
         const value = answer.value;
@@ -129,6 +159,7 @@ error writing records.`,
         }
       } finally {
         if (ticker !== undefined) clearInterval(ticker);
+        checkStatus.stop();
         process.removeListener('SIGINT', onSigint);
       }
     });

@@ -1,6 +1,7 @@
 import { describeClassification, type AttemptAccount, type AttemptList, type OutcomeCheck } from '@statecraft/acceptance';
 import { describeCoverage, readRecordedCoverage } from '@statecraft/adapter';
 import type { RunFailure, RunRefusal } from '@statecraft/run';
+import { renderAcceptance } from './accept-render.js';
 
 const short = (commit: string): string => (commit === 'not-recorded' ? commit : commit.slice(0, 12));
 
@@ -90,7 +91,7 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
         : account.refusals.map(describeRefusal);
   const names = p.environment.names.map((entry) => `${entry.name}${entry.value === 'redacted' ? ' (redacted)' : ''}`);
   const lines = [
-    `run ${account.runId} attempt ${account.attempt}: ${headline}`,
+    `run ${account.runId} attempt ${account.attempt}: ${headline}${account.outcomeFrom !== 'not-recorded' && account.outcomeFrom.record === 'acceptance' ? ` (from the acceptance at line ${account.outcomeFrom.line}; the attempt itself ended ${account.attemptOutcome})` : ''}`,
     `  target          ${account.target}`,
     `  workspace       ${account.workspace} (branch ${account.branch})`,
     `  commits         base ${short(account.baseCommit)} → head ${short(account.headCommit)}${account.workspaceDirty === true ? ' + uncommitted changes' : ''}${account.headIs === 'stale' ? ' (stale: the run branch has moved on)' : ''}`,
@@ -101,6 +102,7 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
     `  turns           ${String(account.turns)}`,
     `  timed out       ${String(account.timedOut)} (deadline ${account.deadline.milliseconds} ms)`,
     `  stream          ${describeStream(account.streamError)}`,
+    ...(account.evidence === 'kept' || account.evidence === 'not-recorded' ? [] : account.evidence.notKept.map((failure) => `  not kept        ${failure.message}`)),
     ...(account.adapterError === 'none' || account.adapterError === 'not-recorded' ? [] : [`  adapter error   ${account.adapterError.code}: ${account.adapterError.message}`]),
     'posture',
     `  adapter         ${p.adapter.name} ${p.adapter.version} ${p.adapter.digest}`,
@@ -117,6 +119,9 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
     `records           ${account.records.chain} (intent line ${account.records.intent.line}${account.records.outcome === 'not-recorded' ? ', outcome not-recorded' : `, outcome line ${account.records.outcome.line}`})`,
     ...(account.artifactCheck === undefined ? [] : [`artifacts         ${Object.entries(account.artifactCheck).map(([name, state]) => `${name} ${state}`).join(', ')}`]),
     ...describeEvidence(account),
+    ...(account.acceptance === 'not-recorded'
+      ? [`acceptance: not-recorded — never judged; statecraft accept ${account.target} ${account.runId} --attempt ${account.attempt}`]
+      : [renderAcceptance(account.acceptance)]),
   ];
   return lines.join('\n');
 }
@@ -127,7 +132,7 @@ export function renderList(value: AttemptList): string {
   for (const attempt of value.attempts) {
     const outcome = attempt.state === 'concluded' ? attempt.outcome : attempt.state;
     lines.push(
-      `  ${attempt.runId}  #${attempt.attempt}  ${outcome.padEnd(11)}  refusals ${String(attempt.refusalCount).padEnd(3)}  cost ${describeCost(attempt.cost).padEnd(9)}  ${attempt.adapter} (${attempt.qualification})  ${attempt.startedAt}`,
+      `  ${attempt.runId}  #${attempt.attempt}  ${outcome.padEnd(11)}  acceptance ${attempt.acceptance.padEnd(16)}  refusals ${String(attempt.refusalCount).padEnd(3)}  cost ${describeCost(attempt.cost).padEnd(9)}  ${attempt.adapter} (${attempt.qualification})  ${attempt.startedAt}`,
     );
   }
   return lines.join('\n');

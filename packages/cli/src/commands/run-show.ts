@@ -13,6 +13,7 @@ import type { Answer } from '../answer.js';
 import { CliError, IoFailure } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { renderAccount, renderList } from './run-render.js';
+import { withReceiptState } from './run.js';
 
 /** Opens the target's chain read-only; a broken link refuses (exit 2) naming the record (R8.4). */
 async function openOrRefuse(home: string, target: string) {
@@ -54,7 +55,7 @@ export async function runShow(options: { home: string; target: string; runId: st
   const outcome = account.records.outcome;
   const recorded = outcome === 'not-recorded' ? undefined : opened.entries.find((entry) => entry.digest === outcome.sha256)?.record;
   const evidence = examineAttemptEvidence(account, recorded?.kind === 'outcome' ? recorded.result : undefined);
-  const value = { ...account, ...evidence, headIs: await readWorkspaceFreshness(account) };
+  const value = { ...(await withReceiptState(account)), ...evidence, headIs: await readWorkspaceFreshness(account) };
   const evidenceHolds = Object.values(evidence.artifactCheck).every((state) => state === 'verified' || state === 'not-recorded') && evidence.outcomeCheck.state !== 'disagrees';
   return { value, exitCode: account.outcome === 'completed' && evidenceHolds ? EXIT.ok : EXIT.finding, human: renderAccount };
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AttemptResultSchema, InterruptionCauseSchema, NotRecordedSchema, OutcomeSchema, RefusalDigestSchema, RefusalExcerptEntrySchema } from '@statecraft/adapter';
 import { PostureSchema } from '../posture.js';
+import { OutcomeCandidateSchema } from '../workspace/candidate.js';
+import { AcceptanceRecordSchema, acceptanceRecordAgrees, type AcceptanceRecord } from './acceptance-record.js';
 
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 const CommitId = z.string().regex(/^[0-9a-f]{40,64}$/);
@@ -91,15 +93,25 @@ export const OutcomeRecordSchema = z.strictObject({
   }),
   /** The per-attempt TMPDIR is removed after the attempt; a failure is evidence, not an outcome. */
   temporaryDirectory: z.union([z.literal('removed'), z.strictObject({ notRemoved: z.string() })]),
+  /**
+   * Whether every file of evidence was written: `kept`, or the files that could not be (a full
+   * product home), each named with why. Outcomes from before this field was added read as `kept`:
+   * a stream that could not be written left no outcome then.
+   */
+  evidence: z.union([z.literal('kept'), z.strictObject({ notKept: z.array(z.strictObject({ path: z.string().min(1), message: z.string() })).min(1) })]).default('kept'),
+  /** What acceptance judges (R13.2). Absent in records written before acceptance existed: read as `not-recorded`. */
+  candidate: OutcomeCandidateSchema.optional(),
   // No posture here: the intent carries it, and what only the end can tell (applied tokens,
   // containment used, survivors) is in \`result\`. Repeating it would double every chain (10k attempts).
 });
 export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;
 
 /** The repeated fields must agree with what they repeat; a record where they differ is not a record. */
-export const ChainRecordSchema = z.discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema]).superRefine((record, context) => {
+export const ChainRecordSchema = z.discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema, AcceptanceRecordSchema]).superRefine((record, context) => {
   const agrees =
-    record.kind === 'intent'
+    record.kind === 'acceptance'
+      ? acceptanceRecordAgrees(record)
+      : record.kind === 'intent'
       ? record.adapter.name === record.posture.adapter.name &&
         record.adapter.version === record.posture.adapter.version &&
         record.qualification === record.posture.qualification.verdict
@@ -115,4 +127,5 @@ export type ChainRecord = z.infer<typeof ChainRecordSchema>;
 /** A record before it is linked: the chain supplies `prev`, `seq`, `format`. */
 export type UnlinkedRecord =
   | Omit<IntentRecord, 'prev' | 'seq' | 'format'>
-  | Omit<OutcomeRecord, 'prev' | 'seq' | 'format'>;
+  | Omit<OutcomeRecord, 'prev' | 'seq' | 'format'>
+  | Omit<AcceptanceRecord, 'prev' | 'seq' | 'format'>;
