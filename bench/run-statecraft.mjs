@@ -4,6 +4,7 @@ import { loadavg } from 'node:os';
 import { measureRunEndToEnd } from './run-end-to-end.mjs';
 import { measureRunList } from './run-list.mjs';
 import { measureRealProvider } from './real-provider.mjs';
+import { measureDoctorOverAttempts, measureDoctorOverLargeStream } from './doctor.mjs';
 
 const fixed = (value, digits = 1) => value.toFixed(digits);
 const verdict = (ok) => (ok ? 'meets target' : 'MISSES target');
@@ -24,4 +25,12 @@ console.log(`\n(f) statecraft run of the real pinned claude against the model do
 console.log(`    bare claude            median ${fixed(real.bareMedianMs)} ms (the adapter's own flags, same double)`);
 console.log(`    statecraft run (CLI)   median ${fixed(real.runMedianMs)} ms  added ${fixed(real.addedMs)} ms (≤ 300)  ${verdict(real.addedMs <= 300)}`);
 
-console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list, realProvider: real })}`);
+// Issue 9: doctor re-digests every kept file and re-classifies every attempt from its kept stream.
+// No target was set; the figures are recorded so a regression shows.
+const doctorOverAttempts = await measureDoctorOverAttempts();
+const doctorOverStream = await measureDoctorOverLargeStream();
+console.log(`\n(g) statecraft doctor, every kept file re-digested and every outcome re-classified from its stream`);
+console.log(`    over ${doctorOverAttempts.attempts} attempts     median ${fixed(doctorOverAttempts.medianMs)} ms wall, ${fixed(doctorOverAttempts.medianCpuMs)} ms CPU over ${doctorOverAttempts.rounds} rounds; peak RSS ${fixed(doctorOverAttempts.peakRssMB)} MB`);
+console.log(`    one ${fixed(doctorOverStream.streamMB)} MB stream  ${fixed(doctorOverStream.ms)} ms wall, ${fixed(doctorOverStream.cpuMs)} ms CPU; peak RSS ${fixed(doctorOverStream.peakRssMB)} MB (read as a stream)`);
+
+console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list, realProvider: real, doctorOverAttempts, doctorOverStream })}`);

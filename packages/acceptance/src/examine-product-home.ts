@@ -1,13 +1,27 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 
-
-import { chainPaths, isLive, openChain, readLockHolder, targetDirectoryIn, targetsDirectoryIn } from '@statecraft/run';
+import { chainPaths, isLive, openChain, readLockHolder, targetDirectoryIn, targetsDirectoryIn, type ChainEntry } from '@statecraft/run';
 import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses } from '@statecraft/adapter';
 import type { AttemptAccount } from './attempt-account.js';
+import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
 import { checkAcceptanceEvidence } from './check-acceptance-evidence.js';
+import type { RecordedResult } from './reclassify-attempt.js';
 
-export type FindingKind = 'broken-chain' | 'unreadable-chain' | 'torn-tail' | 'dangling-intent' | 'orphaned-processes' | 'stale-lock' | 'home-not-directory' | 'altered-acceptance-evidence';
+export type FindingKind =
+  | 'broken-chain'
+  | 'unreadable-chain'
+  | 'torn-tail'
+  | 'dangling-intent'
+  | 'orphaned-processes'
+  | 'stale-lock'
+  | 'home-not-directory'
+  | 'altered-acceptance-evidence'
+  /** A file kept beside the chain whose bytes no longer have the digest the chain holds (R8.4). */
+  | 'altered-artifact'
+  | 'missing-artifact'
+  /** A recorded outcome that its own kept, verified stream does not give (R8.2). */
+  | 'outcome-disagrees-with-stream';
 
 /** Something `doctor` found. It repairs nothing; it names what it saw and what follows. */
 export interface Finding {
@@ -28,6 +42,8 @@ export interface TargetExamination {
   /** Intents with no outcome and no live supervisor; `orphans`: processes of that attempt still alive. */
   dangling: { runId: string; attempt: number; startedAt: string; orphans: number[] }[];
   running: { runId: string; attempt: number }[];
+  /** Concluded attempts whose outcome was classified again from their kept, verified stream. */
+  reclassified: number;
 }
 
 export interface HomeExamination {
@@ -39,7 +55,9 @@ export interface HomeExamination {
 
 /**
  * Checks the product home and every chain it holds — links, torn tails, dangling intents, stale
- * locks — read-only (issue 3 item 8). A missing home is an empty home, not a finding.
+ * locks — and every attempt's kept files: re-digested against the chain, and the outcome classified
+ * again from the kept stream (issue 9). Read-only (issue 3 item 8). A missing home is an empty
+ * home, not a finding.
  */
 export async function examineProductHome(home: string): Promise<HomeExamination> {
   const info = await stat(home).catch(() => undefined);
@@ -65,7 +83,7 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
     .then((text) => (JSON.parse(text) as { path?: unknown }).path)
     .then((path) => (typeof path === 'string' ? path : 'not-recorded'))
     .catch(() => 'not-recorded' as const);
-  const examination: TargetExamination = { key, target, chain: paths.chain, state: 'empty', records: 0, attempts: 0, dangling: [], running: [] };
+  const examination: TargetExamination = { key, target, chain: paths.chain, state: 'empty', records: 0, attempts: 0, dangling: [], running: [], reclassified: 0 };
 
   const holder = await readLockHolder(paths.lock).catch(() => 'unreadable' as const);
   const liveHolder = holder !== 'gone' && holder !== 'unreadable' && isLive(holder) ? holder : undefined;
@@ -115,6 +133,9 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
       });
     }
   }
+  const evidence = examineEvidenceOf(accounts, opening.entries);
+  examination.reclassified = evidence.reclassified;
+  findings.push(...evidence.findings);
   // Receipts and check outputs re-digested against their acceptance records (R13.6).
   for (const altered of await checkAcceptanceEvidence(directory, opening.entries)) {
     findings.push({
@@ -126,6 +147,20 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
   return { target: examination, findings };
 }
 
+/** Every attempt's kept files, one attempt after another (the reads are synchronous); findings in chain order. */
+function examineEvidenceOf(accounts: readonly AttemptAccount[], entries: readonly ChainEntry[]): { reclassified: number; findings: Finding[] } {
+  const results = new Map<string, RecordedResult>();
+  for (const entry of entries) if (entry.record.kind === 'outcome') results.set(entry.digest, entry.record.result);
+  const findings: Finding[] = [];
+  let reclassified = 0;
+  for (const account of accounts) {
+    const outcome = account.records.outcome;
+    const evidence = examineAttemptEvidence(account, outcome === 'not-recorded' ? undefined : results.get(outcome.sha256));
+    if (evidence.outcomeCheck.state !== 'not-checked') reclassified += 1;
+    findings.push(...describeEvidenceFindings(account, evidence));
+  }
+  return { reclassified, findings };
+}
 
 /**
  * Processes of a dangling attempt still alive: a supervisor killed with SIGKILL cannot kill its

@@ -11,6 +11,9 @@
  * - list-attempts.ts         one summary line per attempt, for `run list`
  * - examine-product-home.ts  every chain in the product home: links, torn tails, dangling intents, stale locks
  * - check-artifacts.ts       re-digests the files kept beside the chain: verified, altered or missing
+ * - reread-kept-stream.ts    reads a kept event stream once, as a stream: its digest and the supervisor's reading of it
+ * - reclassify-attempt.ts    classifies an attempt again from its kept stream with the supervisor's classifier; compares
+ * - examine-attempt-evidence.ts  one attempt's kept files and outcome against the chain, and the findings they give
  * - check-acceptance-evidence.ts re-digests receipts and check outputs against their acceptance records (doctor)
  * - workspace-freshness.ts   whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
  * - acceptance-view.ts       an acceptance as shown (the `accept --json` contract), derived `not-attempted`, receipt `stale`
@@ -23,7 +26,8 @@
  * - judge/mint-receipt.ts    the receipt of an accepted candidate (R13.6)
  *
  * What this package does not claim: that a verified chain was not rewritten whole by someone
- * who recomputed every link (tamper-evident, not tamper-proof; R12 is later); that a receipt is a
+ * who recomputed every link (tamper-evident, not tamper-proof; R12 is later) — an outcome so
+ * rewritten is found only while its kept stream was left as it was; that a receipt is a
  * permission — it is evidence that the suite read at the base passed over the candidate's bytes,
  * and says nothing about what the checks do not test, or about a program the checks ran that
  * reached outside the worktree (R5.3).
@@ -34,6 +38,9 @@ export * from './open-target-records.js';
 export * from './list-attempts.js';
 export * from './examine-product-home.js';
 export * from './check-artifacts.js';
+export * from './reread-kept-stream.js';
+export * from './reclassify-attempt.js';
+export * from './examine-attempt-evidence.js';
 export * from './workspace-freshness.js';
 export * from './acceptance-view.js';
 export * from './judge/accept-attempt.js';

@@ -10,7 +10,9 @@ export function registerDoctor(program: Command): void {
     .summary('check the product home and every record chain in it; repair nothing')
     .description(
       'Verify every chain in $STATECRAFT_HOME: broken links (corruption), torn final lines, intents with no ' +
-        'outcome (a supervisor that died), stale locks. Reports findings; repairs nothing.',
+        'outcome (a supervisor that died), stale locks; every file kept beside a chain against the digest the ' +
+        'chain holds; every outcome against its kept event stream, classified again by the supervisor\'s own ' +
+        'classifier. Reports findings; repairs nothing.',
     )
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
@@ -23,7 +25,9 @@ Examples:
                                          another product home
 
 JSON: { home, exists, targets, findings }: each target's chain state, record
-and attempt counts and dangling intents; each finding a { kind, path, message }.
+and attempt counts, dangling intents and how many outcomes were re-classified;
+each finding a { kind, path, message } (kinds include altered-artifact,
+missing-artifact, outcome-disagrees-with-stream).
 Exit: 0 nothing found; 1 findings.`,
     )
     .action(async (flags: { json: boolean }) => {

@@ -204,9 +204,13 @@ Examples:
 
 JSON: the attempt's account, the value \`run --json\` printed (runId, attempt,
 state, outcome, cause, commits, posture, artifacts, ...), with artifactCheck
+(each kept file re-digested: verified, altered, missing), outcomeCheck (the
+outcome classified again from the kept stream: agrees, disagrees, not-checked)
 and headIs.
-Exit: 0 completed; 1 another outcome, or none recorded; 2 refused (no such
-run or attempt, a broken chain).`,
+Exit: 0 completed, every kept file as the chain sealed it and the outcome what
+its stream gives; 1 another outcome, none recorded, an altered or missing kept
+file, or a disagreeing outcome; 2 refused (no such run or attempt, a broken
+chain).`,
     )
     .action(async (target: string, runId: string, flags: { attempt?: string }, command: Command) => {
       const answer = await runShow({

@@ -1,4 +1,4 @@
-import type { AttemptAccount, AttemptList } from '@statecraft/acceptance';
+import { describeClassification, type AttemptAccount, type AttemptList, type OutcomeCheck } from '@statecraft/acceptance';
 import { describeCoverage, readRecordedCoverage } from '@statecraft/adapter';
 import type { RunFailure, RunRefusal } from '@statecraft/run';
 import { renderAcceptance } from './accept-render.js';
@@ -56,8 +56,26 @@ function list(items: readonly string[]): string {
   return items.length === 0 ? 'none' : items.join(', ');
 }
 
+/** Each kept file that is not the one the chain sealed, and an outcome its kept stream does not give: findings (R8.4, R8.2). */
+function describeEvidence(account: AttemptAccount & { artifactCheck?: Record<string, string>; outcomeCheck?: OutcomeCheck }): string[] {
+  const lines: string[] = [];
+  for (const [name, state] of Object.entries(account.artifactCheck ?? {})) {
+    const artifact = account.artifacts[name as keyof AttemptAccount['artifacts']];
+    if (artifact === 'not-recorded' || (state !== 'altered' && state !== 'missing')) continue;
+    const why = state === 'altered' ? 'its bytes no longer have the digest the chain holds' : 'it is gone or unreadable; the chain holds its digest';
+    lines.push(`  finding: ${artifact.path}: ${state} (${why})`);
+  }
+  const check = account.outcomeCheck;
+  if (check === undefined) return lines;
+  if (check.state === 'disagrees') {
+    lines.push(`  finding: the recorded outcome disagrees with its kept stream: recorded ${describeClassification(check.recorded)}; the stream, classified again, reads ${describeClassification(check.fromStream)}`);
+  }
+  lines.push(`outcome check     ${check.state === 'not-checked' ? `not checked (${check.reason})` : check.state === 'agrees' ? 'agrees with the kept stream, classified again' : 'disagrees with the kept stream'}`);
+  return lines;
+}
+
 /** The human rendering of one attempt: the same value `--json` prints (R11). */
-export function renderAccount(account: AttemptAccount & { artifactCheck?: Record<string, string>; headIs?: string }): string {
+export function renderAccount(account: AttemptAccount & { artifactCheck?: Record<string, string>; outcomeCheck?: OutcomeCheck; headIs?: string }): string {
   const p = account.posture;
   const headline =
     account.state === 'concluded'
@@ -100,6 +118,7 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
     ...describeRecordedCoverage(p.coverage),
     `records           ${account.records.chain} (intent line ${account.records.intent.line}${account.records.outcome === 'not-recorded' ? ', outcome not-recorded' : `, outcome line ${account.records.outcome.line}`})`,
     ...(account.artifactCheck === undefined ? [] : [`artifacts         ${Object.entries(account.artifactCheck).map(([name, state]) => `${name} ${state}`).join(', ')}`]),
+    ...describeEvidence(account),
     ...(account.acceptance === 'not-recorded'
       ? [`acceptance: not-recorded — never judged; statecraft accept ${account.target} ${account.runId} --attempt ${account.attempt}`]
       : [renderAcceptance(account.acceptance)]),

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { checkArtifacts, readWorkspaceFreshness, foldAttempts, openTargetRecords, openTargetSummaries, summarizeChain } from '@statecraft/acceptance';
+import { examineAttemptEvidence, readWorkspaceFreshness, foldAttempts, openTargetRecords, openTargetSummaries, summarizeChain } from '@statecraft/acceptance';
 import type { RunListAnswerSchema, RunShowAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure } from '../errors.js';
@@ -29,7 +29,9 @@ export async function runList(options: { home: string; target: string }): Promis
 
 /**
  * `statecraft run show <target> <run> [--attempt n]`: one attempt's account, the same value
- * `run --json` printed. Default: the run's latest attempt. Exit 0 `completed`, 1 otherwise.
+ * `run --json` printed, with its kept files checked against the chain. Default: the run's latest
+ * attempt. Exit 0 `completed` with every kept file as sealed and the outcome its stream gives;
+ * 1 otherwise.
  */
 export async function runShow(options: { home: string; target: string; runId: string; attempt?: number }): Promise<Answer<z.infer<typeof RunShowAnswerSchema>>> {
   const opened = await openOrRefuse(options.home, options.target);
@@ -39,7 +41,13 @@ export async function runShow(options: { home: string; target: string; runId: st
   if (account === undefined) {
     throw new CliError(`refused: run ${options.runId} has no attempt ${String(options.attempt)} (attempts: ${ofRun.map((a) => a.attempt).join(', ')})`, EXIT.refused);
   }
-  // The files beside the chain are re-digested against the digests the chain holds (R8.4).
-  const value = { ...(await withReceiptState(account)), artifactCheck: await checkArtifacts(account.artifacts), headIs: await readWorkspaceFreshness(account) };
-  return { value, exitCode: account.outcome === 'completed' ? EXIT.ok : EXIT.finding, human: renderAccount };
+  // The files beside the chain are re-digested against the digests the chain holds (R8.4), and the
+  // outcome is classified again from the kept stream (R8.2): an altered file or a disagreeing
+  // outcome is a finding whatever the outcome reads (R11).
+  const outcome = account.records.outcome;
+  const recorded = outcome === 'not-recorded' ? undefined : opened.entries.find((entry) => entry.digest === outcome.sha256)?.record;
+  const evidence = examineAttemptEvidence(account, recorded?.kind === 'outcome' ? recorded.result : undefined);
+  const value = { ...(await withReceiptState(account)), ...evidence, headIs: await readWorkspaceFreshness(account) };
+  const evidenceHolds = Object.values(evidence.artifactCheck).every((state) => state === 'verified' || state === 'not-recorded') && evidence.outcomeCheck.state !== 'disagrees';
+  return { value, exitCode: account.outcome === 'completed' && evidenceHolds ? EXIT.ok : EXIT.finding, human: renderAccount };
 }

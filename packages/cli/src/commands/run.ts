@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { acceptAttempt, checkArtifacts, foldAttempts, readReceiptState, type Acceptance, type AttemptAccount, type SuiteHooks } from '@statecraft/acceptance';
+import { acceptAttempt, examineAttemptEvidence, foldAttempts, readReceiptState, type Acceptance, type AttemptAccount, type SuiteHooks } from '@statecraft/acceptance';
 import type { CapabilityToken, ProtocolEvent } from '@statecraft/adapter';
 import { launchAttempt, planRun, type Launch, type RunFailure, type RunRefusal } from '@statecraft/run';
 import type { RunAnswerSchema } from '../json-schemas/index.js';
@@ -111,7 +111,10 @@ async function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { cha
     acceptance === undefined || acceptance.kind === 'judged'
       ? {}
       : { acceptanceProblem: acceptance.kind === 'refused' ? { refused: { message: acceptance.message } } : { failed: { message: acceptance.message } } };
-  const value = { ...account, artifactCheck: await checkArtifacts(account.artifacts), headIs, truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock, ...acceptanceProblem } satisfies RunValue;
+  // The same examination `run show` makes, so both print the same value; the stream was classified
+  // a moment ago from the bytes its digest seals, so it is digested here, not parsed again.
+  const evidence = examineAttemptEvidence(account, outcome.outcome.record.result, { justClassified: true });
+  const value = { ...account, ...evidence, headIs, truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock, ...acceptanceProblem } satisfies RunValue;
   return {
     value,
     exitCode: exitCodeOf(account, acceptance),

@@ -94,9 +94,26 @@ export const ArtifactCheckSchema = z.strictObject({
   result: ArtifactStateSchema,
 });
 
-/** `run show --json`: the account, its kept files re-digested, and whether its head is still the branch tip. */
+/** The supervisor's reading of an attempt, as `doctor` compares it: outcome, cause, refusals, event counts. */
+const ClassificationSchema = z.strictObject({
+  outcome: OutcomeSchema,
+  cause: InterruptionCauseSchema,
+  refusalCount: CountSchema,
+  refusalDigest: orNotRecorded(RefusalDigestSchema),
+  events: result.events,
+});
+
+/** The attempt classified again from its kept stream with the supervisor's classifier (R8.2). */
+export const OutcomeCheckSchema = z.union([
+  z.strictObject({ state: z.literal('agrees') }),
+  z.strictObject({ state: z.literal('disagrees'), recorded: ClassificationSchema, fromStream: ClassificationSchema }),
+  z.strictObject({ state: z.literal('not-checked'), reason: z.enum(['no-outcome', 'stream-not-recorded', 'stream-altered', 'stream-missing']) }),
+]);
+
+/** `run show --json`: the account, its kept files re-digested and its stream re-classified, and whether its head is still the branch tip. */
 export const RunShowAnswerSchema = AttemptAccountSchema.extend({
   artifactCheck: ArtifactCheckSchema,
+  outcomeCheck: OutcomeCheckSchema,
   headIs: z.enum(['current', 'stale', 'not-recorded']),
 });
 

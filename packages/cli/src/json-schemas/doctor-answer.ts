@@ -6,7 +6,7 @@ const attemptId = IntentRecordSchema.pick({ runId: true, attempt: true }).shape;
 
 /** Something `doctor` found: what, where, and what it saw. It repairs nothing. */
 export const FindingSchema = z.strictObject({
-  kind: z.enum(['broken-chain', 'unreadable-chain', 'torn-tail', 'dangling-intent', 'orphaned-processes', 'stale-lock', 'home-not-directory', 'altered-acceptance-evidence']),
+  kind: z.enum(['broken-chain', 'unreadable-chain', 'torn-tail', 'dangling-intent', 'orphaned-processes', 'stale-lock', 'home-not-directory', 'altered-acceptance-evidence', 'altered-artifact', 'missing-artifact', 'outcome-disagrees-with-stream']),
   /** The chain, lock or directory concerned. */
   path: z.string().min(1),
   message: z.string().min(1),
@@ -22,6 +22,8 @@ export const TargetExaminationSchema = z.strictObject({
   attempts: CountSchema,
   dangling: z.array(z.strictObject({ ...attemptId, startedAt: RecordTimeSchema, orphans: z.array(z.int().positive()) })),
   running: z.array(z.strictObject(attemptId)),
+  /** Concluded attempts whose outcome was classified again from their kept, verified stream. */
+  reclassified: CountSchema,
 });
 
 /** `doctor --json`: the product home and every chain in it, checked read-only. */

@@ -1,0 +1,110 @@
+// `statecraft doctor` re-digests every kept file and re-classifies every attempt from its kept
+// stream (issue 9). Two figures: over 1,000 attempts (a chain relinked from one real attempt, each
+// copy with its own kept files, as `run` would have left them), and over one attempt whose kept
+// stream is 256 MB (time and the doctor's peak RSS: the stream is read as a stream).
+import { createHash } from 'node:crypto';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { median } from './common.mjs';
+import { generateStream } from './generate-stream.mjs';
+import { STATECRAFT, productHome, sampleRepository, timed } from './run-statecraft-helpers.mjs';
+
+const sha = (text) => createHash('sha256').update(text).digest('hex');
+const fileDigest = (path) => {
+  const bytes = readFileSync(path);
+  return { sha256: sha(bytes), bytes: bytes.length };
+};
+
+/** One real attempt of the fixture: its chain's two records and where its files are kept. */
+async function oneRealAttempt(scenario) {
+  const repository = sampleRepository();
+  const home = productHome();
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, STATECRAFT_HOME: home };
+  const first = await timed(process.execPath, [STATECRAFT, 'run', repository, '--adapter', 'fixture', '--prompt', `scenario: ${scenario}`, '--json'], { env });
+  const account = JSON.parse(first.stdout);
+  const chain = account.records.chain;
+  const [intentLine, outcomeLine] = readFileSync(chain, 'utf8').trim().split('\n');
+  const remove = () => {
+    rmSync(home, { recursive: true, force: true });
+    rmSync(repository, { recursive: true, force: true });
+  };
+  return { env, chain, runId: account.runId, intent: JSON.parse(intentLine), outcome: JSON.parse(outcomeLine), remove };
+}
+
+/**
+ * Runs `statecraft doctor --json` under GNU time: wall seconds, and the CPU seconds and peak RSS of
+ * the doctor process itself — CPU time holds steady on a loaded machine where wall time does not.
+ */
+function timedDoctor(env) {
+  const measured = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, STATECRAFT, 'doctor', '--json'], { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const [wall, user, system, peakKiB] = measured.stderr.trim().split('\n').at(-1).split(' ').map(Number);
+  return { status: measured.status, value: JSON.parse(measured.stdout), ms: wall * 1000, cpuMs: (user + system) * 1000, peakRssMB: (peakKiB * 1024) / 1e6 };
+}
+
+/** Relinks records into a chain, each outcome naming the intent before it. */
+function writeChain(chain, pairs) {
+  const lines = [];
+  let prev = 'genesis';
+  for (const [intent, outcome] of pairs) {
+    const intentText = JSON.stringify({ ...intent, prev, seq: lines.length });
+    const intentDigest = sha(intentText);
+    const outcomeText = JSON.stringify({ ...outcome, prev: intentDigest, seq: lines.length + 1, intent: intentDigest });
+    prev = sha(outcomeText);
+    lines.push(intentText, outcomeText);
+  }
+  writeFileSync(chain, `${lines.join('\n')}\n`);
+}
+
+const renamed = (artifacts, from, to) => Object.fromEntries(Object.entries(artifacts).map(([name, artifact]) => [name, { ...artifact, path: artifact.path.replace(from, to) }]));
+
+export async function measureDoctorOverAttempts(attempts = 1000, rounds = 3) {
+  const real = await oneRealAttempt('refuse');
+  const directory = dirname(real.chain);
+  const pairs = [];
+  for (let index = 0; index < attempts; index += 1) {
+    const runId = `20261130T000000Z-${index.toString(16).padStart(6, '0')}`;
+    cpSync(join(directory, 'attempts', real.runId), join(directory, 'attempts', runId), { recursive: true });
+    pairs.push([
+      { ...real.intent, runId, artifacts: renamed(real.intent.artifacts, real.runId, runId) },
+      { ...real.outcome, runId, artifacts: renamed(real.outcome.artifacts, real.runId, runId) },
+    ]);
+  }
+  writeChain(real.chain, pairs);
+  const samples = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const answer = timedDoctor(real.env);
+    if (answer.status !== 0 || answer.value.targets[0]?.reclassified !== attempts) throw new Error(`doctor exited ${answer.status}, re-classified ${answer.value.targets[0]?.reclassified}`);
+    samples.push(answer);
+  }
+  real.remove();
+  return { attempts, rounds, medianMs: median(samples.map((s) => s.ms)), medianCpuMs: median(samples.map((s) => s.cpuMs)), peakRssMB: Math.max(...samples.map((s) => s.peakRssMB)) };
+}
+
+export async function measureDoctorOverLargeStream(megabytes = 256) {
+  const real = await oneRealAttempt('complete');
+  const directory = dirname(real.chain);
+  const streamPath = join(directory, real.outcome.artifacts.stream.path);
+  const generated = generateStream(streamPath, megabytes);
+  const progress = generated.events - 2;
+  const digest = fileDigest(streamPath);
+  const result = { ...real.outcome.result, stdout: digest, events: { count: generated.events, progress, toolUses: progress / 10, linesAfterTerminal: 0 }, provider: 'none', turns: 1, cost: 'unknown' };
+  const resultText = `${JSON.stringify(result, null, 2)}\n`;
+  writeFileSync(join(directory, real.outcome.artifacts.result.path), resultText);
+  const outcome = {
+    ...real.outcome,
+    cost: 'unknown',
+    result,
+    artifacts: { ...real.outcome.artifacts, stream: { ...real.outcome.artifacts.stream, ...digest }, result: { ...real.outcome.artifacts.result, sha256: sha(resultText), bytes: Buffer.byteLength(resultText) } },
+  };
+  writeChain(real.chain, [[real.intent, outcome]]);
+  const answer = timedDoctor(real.env);
+  real.remove();
+  // Exit 0: the forged record agrees with the generated stream, so the stream was classified again in full.
+  if (answer.status !== 0 || answer.value.targets[0]?.reclassified !== 1) throw new Error(`doctor exited ${answer.status}: ${JSON.stringify(answer.value.findings)}`);
+  return { streamMB: digest.bytes / 1e6, events: generated.events, ms: answer.ms, cpuMs: answer.cpuMs, peakRssMB: answer.peakRssMB };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify({ overAttempts: await measureDoctorOverAttempts(), overLargeStream: await measureDoctorOverLargeStream() }));
+}

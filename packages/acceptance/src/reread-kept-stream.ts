@@ -1,0 +1,24 @@
+import { EventStreamReader, type StreamReading } from '@statecraft/adapter';
+import { readKeptFile } from './check-artifacts.js';
+
+export type KeptStreamReading =
+  | { kind: 'read'; sha256: string; bytes: number; reading: StreamReading }
+  | { kind: 'unreadable'; message: string };
+
+/**
+ * Reads a kept event stream once, in bounded chunks: its digest (is it the file the chain
+ * sealed?) and, from the same bytes, what the supervisor's own reader makes of it (R7.5). Memory
+ * stays bounded by the reader's own bounds, so a stream of gigabytes costs time, not memory.
+ *
+ * `endOfStream`: whether the supervisor read the pipe to its end. After a deadline it did not — it
+ * took what was read at that moment and stopped (R7.2), so an unfinished last line was never read
+ * and no `no-result` was claimed; the re-reading stops the same way, or it would disagree with an
+ * honest record.
+ */
+export function rereadKeptStream(path: string, options: { endOfStream: boolean }): KeptStreamReading {
+  const reader = new EventStreamReader();
+  const kept = readKeptFile(path, (chunk) => reader.push(chunk));
+  if (kept.kind === 'unreadable') return kept;
+  if (options.endOfStream) reader.end();
+  return { ...kept, reading: reader.reading() };
+}

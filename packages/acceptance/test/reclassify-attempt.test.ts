@@ -1,0 +1,83 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { AttemptResult } from '@statecraft/adapter';
+import { reclassifyAttempt, rereadKeptStream } from '@statecraft/acceptance';
+
+const line = (event: Record<string, unknown>): string => JSON.stringify({ protocol: 1, ...event });
+const init = line({
+  seq: 0,
+  type: 'init',
+  adapter: { name: 'test', version: '0.0.0' },
+  provider: 'none',
+  requested: { capabilities: [] },
+  applied: { capabilities: [], tools: 'not-recorded', allowlist: 'not-recorded' },
+  detail: {},
+});
+const progress = line({ seq: 1, type: 'progress', kind: 'message', tools: [], detail: {} });
+const result = line({ seq: 2, type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'not-recorded', detail: {} }, cost: 'unknown', turns: 1 });
+
+/** The fields of a recorded result the re-classification reads; the rest of a result plays no part. */
+function recorded(fields: Pick<AttemptResult, 'outcome' | 'cause' | 'timedOut'> & { events: number; progress: number }): AttemptResult {
+  return {
+    outcome: fields.outcome,
+    cause: fields.cause,
+    refusalCount: 0,
+    // sha256 of nothing: no refusal line was read.
+    refusalDigest: { sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', bytes: 0 },
+    timedOut: fields.timedOut,
+    events: { count: fields.events, progress: fields.progress, toolUses: 0, linesAfterTerminal: 0 },
+    exit: 'not-observed',
+    containment: { mechanism: 'process-group', blindSpots: [] },
+    survivors: [],
+    startedAt: '2026-11-30T00:00:00.000Z',
+    endedAt: '2026-11-30T00:00:01.000Z',
+    durationMs: 1000,
+    stdout: { bytes: 0, sha256: '0'.repeat(64) },
+    stderr: { bytes: 0, sha256: '0'.repeat(64) },
+  } as unknown as AttemptResult;
+}
+
+let directory: string;
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'statecraft-reclassify-'));
+});
+afterEach(async () => {
+  await rm(directory, { recursive: true, force: true });
+});
+
+async function reread(text: string, endOfStream: boolean) {
+  const path = join(directory, 'stream.ndjson');
+  await writeFile(path, text);
+  const kept = rereadKeptStream(path, { endOfStream });
+  if (kept.kind !== 'read') throw new Error(kept.message);
+  return kept;
+}
+
+describe('classifying an attempt again from its kept stream with the supervisor\'s own reader and classifier (R8.2)', () => {
+  it('after a deadline the stream is read only as far as the supervisor read it: an unfinished last line is no event (R7.2)', async () => {
+    // The adapter had written a result without its newline when the deadline fired.
+    const kept = await reread(`${init}\n${progress}\n${result}`, false);
+    expect(kept.reading.terminal).toBe('not-recorded');
+    expect(kept.reading.streamDiagnostic).toBe('none');
+    expect(reclassifyAttempt(recorded({ outcome: 'interrupted', cause: 'deadline', timedOut: true, events: 2, progress: 1 }), kept.reading)).toEqual({ state: 'agrees' });
+  });
+
+  it('read to its end, a stream with no terminal event is interrupted (no result), whatever the record says', async () => {
+    const kept = await reread(`${init}\n${progress}\n`, true);
+    const check = reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 2, progress: 1 }), kept.reading);
+    expect(check).toMatchObject({ state: 'disagrees', recorded: { outcome: 'completed' }, fromStream: { outcome: 'interrupted', cause: 'stream-no-result' } });
+  });
+
+  it("the operator's interrupt is a fact of supervision taken from the record; it never makes a stream without a result completed (R8.1)", async () => {
+    const kept = await reread(`${init}\n${progress}\n`, true);
+    expect(reclassifyAttempt(recorded({ outcome: 'cancelled', cause: 'operator-cancel', timedOut: false, events: 2, progress: 1 }), kept.reading)).toEqual({ state: 'agrees' });
+  });
+
+  it('counts are compared too: a record that leaves out events the stream carries disagrees', async () => {
+    const kept = await reread(`${init}\n${progress}\n${result}\n`, true);
+    expect(reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 3, progress: 1 }), kept.reading)).toEqual({ state: 'agrees' });
+    expect(reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 2, progress: 0 }), kept.reading)).toMatchObject({ state: 'disagrees' });
+  });
+});
