@@ -15,6 +15,9 @@
  * - launch/failed-file.ts         a failed write step carries the file it was writing, so the failure names it
  * - chain/record-schemas.ts       the chain's record kinds (intent, outcome), one zod schema each
  * - chain/open-chain.ts           reads and verifies every link; torn tail reported, corruption refused (R8.4)
+ * - chain/read-chain-lines.ts     the chain's complete lines from an offset, read in chunks: memory flat whatever its length
+ * - chain/chain-checkpoint.ts     the last verified tip (digest, seq, offset) kept beside the chain, checked against its bytes
+ * - chain/open-chain-for-append.ts an append's reading: from the checkpoint if it matches, else from the beginning
  * - chain/append-record.ts        links, appends and fsyncs one record; truncates a torn tail first
  * - chain/check-chain-tip.ts      before an append: the position is still the chain's tip, read from its tail only
  * - chain/chain-summary.ts        `run list`'s reading: every link verified, only each record's leading fields parsed
@@ -40,6 +43,8 @@ export * from './chain/record-schemas.js';
 export * from './chain/open-chain.js';
 export * from './chain/append-record.js';
 export * from './chain/check-chain-tip.js';
+export * from './chain/chain-checkpoint.js';
+export * from './chain/open-chain-for-append.js';
 export * from './lock/repository-lock.js';
 export * from './workspace/git.js';
 export * from './workspace/resolve-target.js';

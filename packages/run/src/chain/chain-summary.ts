@@ -74,11 +74,14 @@ function readLeadingFields(line: Buffer): LineReading<ChainSummary> {
  * edit to its leading fields that its body contradicts is refused here as in `run show` (R8.4).
  */
 export function openChainSummaries(path: string): Promise<ChainOpening<ChainSummary>> {
-  return verifyChainWith(path, (line, isLast) => {
-    if (isLast) {
-      const whole = readWholeRecord(line);
-      if (whole.kind !== 'read') return whole;
-    }
-    return readLeadingFields(line);
-  });
+  return verifyChainWith(path, readSummaryLine);
+}
+
+/** One line as `run list` reads it: its leading fields, or the whole record if it is the last. */
+export function readSummaryLine(line: Buffer, isLast: boolean): LineReading<ChainSummary> {
+  if (isLast) {
+    const whole = readWholeRecord(line);
+    if (whole.kind !== 'read') return whole;
+  }
+  return readLeadingFields(line);
 }
