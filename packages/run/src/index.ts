@@ -45,6 +45,7 @@ export * from './chain/append-record.js';
 export * from './chain/check-chain-tip.js';
 export * from './chain/chain-checkpoint.js';
 export * from './chain/open-chain-for-append.js';
+export * from './chain/read-chain-lines.js';
 export * from './lock/repository-lock.js';
 export * from './workspace/git.js';
 export * from './workspace/resolve-target.js';

@@ -2,7 +2,7 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readChainLines } from '../src/chain/read-chain-lines.js';
+import { readChainLines } from '@statecraft/run';
 
 let directory: string;
 beforeEach(async () => {
