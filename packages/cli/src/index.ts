@@ -6,6 +6,7 @@
  * Modules:
  * - main.ts                         the entry: registers the verbs, turns errors into messages, JSON documents and exit codes
  * - answer.ts                       Answer: what every verb returns, and how it is printed
+ * - version.ts                      the version `--version` prints (a bare `--version` is answered by the bin alone)
  * - exit-codes.ts                   0 ok, 1 finding, 2 refused, 3 usage, 4 failed (R11)
  * - errors.ts                       CliError / UsageError / IoFailure, and their --json documents
  * - commands/register-*.ts          each verb's commander wiring: options, help text and examples
