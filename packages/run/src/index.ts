@@ -21,6 +21,7 @@
  * - chain/append-record.ts        links, appends and fsyncs one record; truncates a torn tail first
  * - chain/check-chain-tip.ts      before an append: the position is still the chain's tip, read from its tail only
  * - chain/chain-summary.ts        `run list`'s reading: every link verified, only each record's leading fields parsed
+ * - chain/summary-fast-check.ts  accepts a summary the schema certainly accepts without the schema's parse; the rest go to it
  * - chain/chain-paths.ts          where a target's records live in the product home
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
  * - lock/take-over-stale-lock.ts  a stale lock has exactly one taker: a claim per lock file, created with link(2)
@@ -57,4 +58,5 @@ export * from './plan/label-qualification.js';
 export * from './launch/launch-attempt.js';
 export * from './launch/compose-posture.js';
 export * from './chain/chain-summary.js';
+export * from './chain/summary-fast-check.js';
 export * from './coverage/index.js'; // command coverage read from the working tree and the base commit (R9.4)

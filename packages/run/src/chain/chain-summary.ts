@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { InterruptionCauseSchema, OutcomeSchema } from '@statecraft/adapter';
 import { readWholeRecord, verifyChainWith, type ChainOpening, type LineReading } from './open-chain.js';
+import { quickSummaryCheck } from './summary-fast-check.js';
 
 const link = {
   prev: z.union([z.literal('genesis'), z.string().regex(/^[0-9a-f]{64}$/)]),
@@ -32,6 +33,9 @@ export const ChainSummarySchema = z.discriminatedUnion('kind', [
 ]);
 export type ChainSummary = z.infer<typeof ChainSummarySchema>;
 
+/** Accepts only what the schema accepts: most summaries pass here and skip the schema's parse. */
+const isCertainlySummary = quickSummaryCheck(ChainSummarySchema);
+
 /**
  * Where each kind's leading fields end. Every field before these keys is constrained (digests,
  * ISO times, run ids, enums, numbers, a manifest name and a semantic version) and can hold none
@@ -60,6 +64,7 @@ function readLeadingFields(line: Buffer): LineReading<ChainSummary> {
   } catch {
     return { kind: 'not-json' };
   }
+  if (isCertainlySummary(json)) return { kind: 'read', record: json as ChainSummary };
   const parsed = ChainSummarySchema.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
