@@ -17,7 +17,7 @@ export function quickSummaryCheck(schema: z.ZodDiscriminatedUnion<z.ZodObject[]>
     const checks = keys.map((key) => checkFor(key, shape[key]));
     const kind = shape.kind;
     if (!(kind instanceof z.ZodLiteral)) continue;
-    kinds.set(kind.value, checks.every((check) => check !== undefined) ? { keys, checks: checks as ((value: unknown) => boolean)[] } : 'schema');
+    kinds.set(kind.value, checks.every((check) => check !== undefined) ? { keys, checks } : 'schema');
   }
   return (json) => {
     if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
