@@ -4,9 +4,13 @@
 // would. 100,000 attempts are ~650 MB: written in batches (one string that size is past V8's limit).
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { median } from './common.mjs';
 import { STATECRAFT, productHome, sampleRepository, timed } from './run-statecraft-helpers.mjs';
 
+const PEAK_PRELOAD = join(dirname(dirname(fileURLToPath(import.meta.url))), 'test', 'fixtures', 'report-peak-memory.cjs');
 const sha = (text) => createHash('sha256').update(text).digest('hex');
 
 /**
@@ -36,8 +40,7 @@ export async function targetWithAttempts(attempts) {
       prev = sha(outcomeText);
       batch.push(intentText, outcomeText);
       if (batch.length >= 2000 || index === attempts - 1) {
-        const text = `${batch.join('\n')}\n`;
-        bytes += writeSync(file, text);
+        bytes += writeSync(file, `${batch.join('\n')}\n`);
         batch = [];
       }
     }
@@ -47,17 +50,20 @@ export async function targetWithAttempts(attempts) {
   return { repository, home, env, chain, chainMB: bytes / 1e6 };
 }
 
-export async function measureRunList(attempts = 10_000, rounds = 5) {
-  const { repository, env, chainMB } = await targetWithAttempts(attempts);
+/** `run list --json` over a target built by targetWithAttempts (or one given), with its peak RSS. */
+export async function measureRunList(attempts = 10_000, rounds = 5, target = undefined) {
+  const { repository, env, chainMB, home } = target ?? (await targetWithAttempts(attempts));
+  const peakFile = join(home, 'peak-memory.txt');
+  const measuredEnv = { ...env, NODE_OPTIONS: `--require ${PEAK_PRELOAD}`, STATECRAFT_TEST_PEAK_MEMORY_FILE: peakFile };
   const samples = [];
-  let peakRssMB = 0;
   for (let round = 0; round < rounds; round += 1) {
-    const answer = await timed(process.execPath, [STATECRAFT, 'run', 'list', repository, '--json'], { env });
+    const answer = await timed(process.execPath, [STATECRAFT, 'run', 'list', repository, '--json'], { env: measuredEnv });
     if (answer.code !== 0) throw new Error(`run list exited ${answer.code}`);
     if (JSON.parse(answer.stdout).attempts.length !== attempts) throw new Error('run list did not list every attempt');
     samples.push(answer.ms);
   }
-  return { attempts, records: 2 * attempts, chainMB, rounds, medianMs: median(samples), maxMs: Math.max(...samples), peakRssMB };
+  const peaks = readFileSync(peakFile, 'utf8').trim().split('\n').map((line) => Number(line.split(' ')[1]) / 1024);
+  return { attempts, records: 2 * attempts, chainMB, rounds, medianMs: median(samples), maxMs: Math.max(...samples), peakRssMB: Math.max(...peaks), loadAverage: loadavg()[0] };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await measureRunList(Number(process.argv[2] ?? 10_000))));

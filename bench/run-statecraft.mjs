@@ -4,6 +4,8 @@ import { loadavg } from 'node:os';
 import { measureRunEndToEnd } from './run-end-to-end.mjs';
 import { measureRunList } from './run-list.mjs';
 import { measureRealProvider } from './real-provider.mjs';
+import { measureScale } from './run-scale.mjs';
+import { measureStartup } from './startup.mjs';
 
 const fixed = (value, digits = 1) => value.toFixed(digits);
 const verdict = (ok) => (ok ? 'meets target' : 'MISSES target');
@@ -24,4 +26,16 @@ console.log(`\n(f) statecraft run of the real pinned claude against the model do
 console.log(`    bare claude            median ${fixed(real.bareMedianMs)} ms (the adapter's own flags, same double)`);
 console.log(`    statecraft run (CLI)   median ${fixed(real.runMedianMs)} ms  added ${fixed(real.addedMs)} ms (≤ 300)  ${verdict(real.addedMs <= 300)}`);
 
-console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list, realProvider: real })}`);
+const scale = await measureScale(100_000, { listRounds: 3, runRounds: 15 });
+console.log(`\n(g) records that scale: a target with ${scale.attempts} prior attempts (${fixed(scale.chainMB)} MB chain)`);
+console.log(`    run list               median ${fixed(scale.list.medianMs)} ms, max ${fixed(scale.list.maxMs)} ms over ${scale.list.rounds} rounds, peak RSS ${fixed(scale.list.peakRssMB)} MB (≤ 2000 ms)  ${verdict(scale.list.medianMs <= 2000)}  load average ${fixed(scale.list.loadAverage, 2)}`);
+console.log(`    statecraft run         median ${fixed(scale.run.largeMedianMs)} ms vs ${fixed(scale.run.emptyMedianMs)} ms on an empty target: added ${fixed(scale.run.addedMs)} ms (≤ 20)  ${verdict(scale.run.addedMs <= 20)}  (${scale.run.rounds} rounds interleaved; load average ${scale.run.loadAverage.map((n) => fixed(n, 2)).join(' → ')})`);
+console.log(`    first run, no checkpoint yet  ${fixed(scale.run.firstRunWithoutCheckpointMs)} ms (every link verified once; later runs start at the checkpoint)`);
+
+const startup = await measureStartup();
+console.log(`\n(h) CLI start-up, ${startup.rounds} rounds side by side (load average ${startup.loadAverage.map((n) => fixed(n, 2)).join(' → ')})`);
+console.log(`    node -e 0              median ${fixed(startup.nodeMedianMs)} ms`);
+console.log(`    statecraft --version   median ${fixed(startup.versionMedianMs)} ms  ratio ${fixed(startup.ratio, 2)} (≤ 1.6)  ${verdict(startup.ratio <= 1.6)}`);
+console.log(`    statecraft --help      median ${fixed(startup.helpMedianMs)} ms (the whole CLI loaded, for comparison)`);
+
+console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list, realProvider: real, scale, startup })}`);
