@@ -2,6 +2,9 @@
 // builds its chain from a real attempt, relinked): `run list` (≤ 2 s), and `statecraft run` against
 // the same run on an empty target (added ≤ 20 ms median), in interleaved rounds.
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openChainForAppend } from '@statecraft/run';
 import { median } from './common.mjs';
 import { measureRunList, targetWithAttempts } from './run-list.mjs';
 import { STATECRAFT, productHome, sampleRepository, timed } from './run-statecraft-helpers.mjs';
@@ -32,7 +35,18 @@ export async function measureScale(attempts = 100_000, { listRounds = 3, runRoun
       samples[which].push(which === 'empty' ? await runOnce(empty, emptyEnv) : await runOnce(large.repository, large.env));
     }
   }
+  // The launch's own reading of the chain, in process: what the load above drowns in noise.
+  const reading = { large: [], empty: [] };
+  for (let round = 0; round < 41; round += 1) {
+    for (const [which, chain] of [['large', large.chain], ['empty', join(productHome(), 'no-chain-yet', 'chain.jsonl')]]) {
+      const started = performance.now();
+      const opening = await openChainForAppend(chain);
+      if (opening.kind !== 'opened') throw new Error(`the chain did not open: ${opening.message}`);
+      reading[which].push(performance.now() - started);
+    }
+  }
   const run = {
+    launchReadingMedianMs: { large: median(reading.large), empty: median(reading.empty) },
     rounds: runRounds,
     emptyMedianMs: median(samples.empty),
     largeMedianMs: median(samples.large),

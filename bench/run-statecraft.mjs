@@ -30,6 +30,7 @@ const scale = await measureScale(100_000, { listRounds: 3, runRounds: 15 });
 console.log(`\n(g) records that scale: a target with ${scale.attempts} prior attempts (${fixed(scale.chainMB)} MB chain)`);
 console.log(`    run list               median ${fixed(scale.list.medianMs)} ms, max ${fixed(scale.list.maxMs)} ms over ${scale.list.rounds} rounds, peak RSS ${fixed(scale.list.peakRssMB)} MB (≤ 2000 ms)  ${verdict(scale.list.medianMs <= 2000)}  load average ${fixed(scale.list.loadAverage, 2)}`);
 console.log(`    statecraft run         median ${fixed(scale.run.largeMedianMs)} ms vs ${fixed(scale.run.emptyMedianMs)} ms on an empty target: added ${fixed(scale.run.addedMs)} ms (≤ 20)  ${verdict(scale.run.addedMs <= 20)}  (${scale.run.rounds} rounds interleaved; load average ${scale.run.loadAverage.map((n) => fixed(n, 2)).join(' → ')})`);
+console.log(`    the launch's chain reading, in process  median ${fixed(scale.run.launchReadingMedianMs.large, 2)} ms vs ${fixed(scale.run.launchReadingMedianMs.empty, 2)} ms on an empty target (checkpoint → the bytes after it → position)`);
 console.log(`    first run, no checkpoint yet  ${fixed(scale.run.firstRunWithoutCheckpointMs)} ms (every link verified once; later runs start at the checkpoint)`);
 
 const startup = await measureStartup();
