@@ -1,42 +1,69 @@
-// `statecraft run list` over a 10,000-attempt chain (issue 3: ≤ 1 s). The chain is built from one
-// real attempt's intent and outcome, relinked 10,000 times, so every record is schema-valid and
-// every link verifies exactly as a chain `run` wrote would.
+// `statecraft run list` over a long chain (issue 3: 10,000 attempts ≤ 1 s; issue 10: 100,000
+// attempts ≤ 2 s). The chain is built from one real attempt's intent and outcome, relinked N
+// times, so every record is schema-valid and every link verifies exactly as a chain `run` wrote
+// would. 100,000 attempts are ~650 MB: written in batches (one string that size is past V8's limit).
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { median } from './common.mjs';
 import { STATECRAFT, productHome, sampleRepository, timed } from './run-statecraft-helpers.mjs';
 
+const PEAK_PRELOAD = join(dirname(dirname(fileURLToPath(import.meta.url))), 'test', 'fixtures', 'report-peak-memory.cjs');
 const sha = (text) => createHash('sha256').update(text).digest('hex');
 
-export async function measureRunList(attempts = 10_000, rounds = 5) {
+/**
+ * A target whose chain holds `attempts` relinked copies of one real attempt (fixture `refuse`),
+ * ending with a real tip: `run` appends to it as to any chain.
+ */
+export async function targetWithAttempts(attempts) {
   const repository = sampleRepository();
   const home = productHome();
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, STATECRAFT_HOME: home };
   const first = await timed(process.execPath, [STATECRAFT, 'run', repository, '--adapter', 'fixture', '--prompt', 'scenario: refuse', '--json'], { env });
+  if (first.code !== 1) throw new Error(`the seeding run exited ${first.code}`);
   const chain = JSON.parse(first.stdout).records.chain;
   const [intentLine, outcomeLine] = readFileSync(chain, 'utf8').trim().split('\n');
   const intent = JSON.parse(intentLine);
   const outcome = JSON.parse(outcomeLine);
-  const lines = [];
-  let prev = 'genesis';
-  for (let index = 0; index < attempts; index += 1) {
-    const runId = `20261130T000000Z-${index.toString(16).padStart(6, '0')}`;
-    const intentText = JSON.stringify({ ...intent, prev, seq: 2 * index, runId });
-    const intentDigest = sha(intentText);
-    const outcomeText = JSON.stringify({ ...outcome, prev: intentDigest, seq: 2 * index + 1, runId, intent: intentDigest });
-    prev = sha(outcomeText);
-    lines.push(intentText, outcomeText);
+  const file = openSync(chain, 'w');
+  let bytes = 0;
+  try {
+    let batch = [];
+    let prev = 'genesis';
+    for (let index = 0; index < attempts; index += 1) {
+      const runId = `20261130T000000Z-${index.toString(16).padStart(6, '0')}`;
+      const intentText = JSON.stringify({ ...intent, prev, seq: 2 * index, runId });
+      const intentDigest = sha(intentText);
+      const outcomeText = JSON.stringify({ ...outcome, prev: intentDigest, seq: 2 * index + 1, runId, intent: intentDigest });
+      prev = sha(outcomeText);
+      batch.push(intentText, outcomeText);
+      if (batch.length >= 2000 || index === attempts - 1) {
+        bytes += writeSync(file, `${batch.join('\n')}\n`);
+        batch = [];
+      }
+    }
+  } finally {
+    closeSync(file);
   }
-  const text = `${lines.join('\n')}\n`;
-  writeFileSync(chain, text);
+  return { repository, home, env, chain, chainMB: bytes / 1e6 };
+}
+
+/** `run list --json` over a target built by targetWithAttempts (or one given), with its peak RSS. */
+export async function measureRunList(attempts = 10_000, rounds = 5, target = undefined) {
+  const { repository, env, chainMB, home } = target ?? (await targetWithAttempts(attempts));
+  const peakFile = join(home, 'peak-memory.txt');
+  const measuredEnv = { ...env, NODE_OPTIONS: `--require ${PEAK_PRELOAD}`, STATECRAFT_TEST_PEAK_MEMORY_FILE: peakFile };
   const samples = [];
   for (let round = 0; round < rounds; round += 1) {
-    const answer = await timed(process.execPath, [STATECRAFT, 'run', 'list', repository, '--json'], { env });
+    const answer = await timed(process.execPath, [STATECRAFT, 'run', 'list', repository, '--json'], { env: measuredEnv });
     if (answer.code !== 0) throw new Error(`run list exited ${answer.code}`);
     if (JSON.parse(answer.stdout).attempts.length !== attempts) throw new Error('run list did not list every attempt');
     samples.push(answer.ms);
   }
-  return { attempts, records: 2 * attempts, chainMB: Buffer.byteLength(text) / 1e6, rounds, medianMs: median(samples), maxMs: Math.max(...samples) };
+  const peaks = readFileSync(peakFile, 'utf8').trim().split('\n').map((line) => Number(line.split(' ')[1]) / 1024);
+  return { attempts, records: 2 * attempts, chainMB, rounds, medianMs: median(samples), maxMs: Math.max(...samples), peakRssMB: Math.max(...peaks), loadAverage: loadavg()[0] };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await measureRunList()));
+if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await measureRunList(Number(process.argv[2] ?? 10_000))));

@@ -5,6 +5,8 @@ import { measureRunEndToEnd } from './run-end-to-end.mjs';
 import { measureRunList } from './run-list.mjs';
 import { measureRealProvider } from './real-provider.mjs';
 import { measureDoctorOverAttempts, measureDoctorOverLargeStream } from './doctor.mjs';
+import { measureScale } from './run-scale.mjs';
+import { measureStartup } from './startup.mjs';
 
 const fixed = (value, digits = 1) => value.toFixed(digits);
 const verdict = (ok) => (ok ? 'meets target' : 'MISSES target');
@@ -33,4 +35,17 @@ console.log(`\n(g) statecraft doctor, every kept file re-digested and every outc
 console.log(`    over ${doctorOverAttempts.attempts} attempts     median ${fixed(doctorOverAttempts.medianMs)} ms wall, ${fixed(doctorOverAttempts.medianCpuMs)} ms CPU over ${doctorOverAttempts.rounds} rounds; peak RSS ${fixed(doctorOverAttempts.peakRssMB)} MB`);
 console.log(`    one ${fixed(doctorOverStream.streamMB)} MB stream  ${fixed(doctorOverStream.ms)} ms wall, ${fixed(doctorOverStream.cpuMs)} ms CPU; peak RSS ${fixed(doctorOverStream.peakRssMB)} MB (read as a stream)`);
 
-console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list, realProvider: real, doctorOverAttempts, doctorOverStream })}`);
+const scale = await measureScale(100_000, { listRounds: 3, runRounds: 15 });
+console.log(`\n(h) records that scale: a target with ${scale.attempts} prior attempts (${fixed(scale.chainMB)} MB chain)`);
+console.log(`    run list               median ${fixed(scale.list.medianMs)} ms, max ${fixed(scale.list.maxMs)} ms over ${scale.list.rounds} rounds, peak RSS ${fixed(scale.list.peakRssMB)} MB (≤ 2000 ms)  ${verdict(scale.list.medianMs <= 2000)}  load average ${fixed(scale.list.loadAverage, 2)}`);
+console.log(`    statecraft run         median ${fixed(scale.run.largeMedianMs)} ms vs ${fixed(scale.run.emptyMedianMs)} ms on an empty target: added ${fixed(scale.run.addedMs)} ms (≤ 20)  ${verdict(scale.run.addedMs <= 20)}  (${scale.run.rounds} rounds interleaved; load average ${scale.run.loadAverage.map((n) => fixed(n, 2)).join(' → ')})`);
+console.log(`    the launch's chain reading, in process  median ${fixed(scale.run.launchReadingMedianMs.large, 2)} ms vs ${fixed(scale.run.launchReadingMedianMs.empty, 2)} ms on an empty target (checkpoint → the bytes after it → position)`);
+console.log(`    first run, no checkpoint yet  ${fixed(scale.run.firstRunWithoutCheckpointMs)} ms (every link verified once; later runs start at the checkpoint)`);
+
+const startup = await measureStartup();
+console.log(`\n(i) CLI start-up, ${startup.rounds} rounds side by side (load average ${startup.loadAverage.map((n) => fixed(n, 2)).join(' → ')})`);
+console.log(`    node -e 0              median ${fixed(startup.nodeMedianMs)} ms`);
+console.log(`    statecraft --version   median ${fixed(startup.versionMedianMs)} ms  ratio ${fixed(startup.ratio, 2)} (≤ 1.6)  ${verdict(startup.ratio <= 1.6)}`);
+console.log(`    statecraft --help      median ${fixed(startup.helpMedianMs)} ms (the whole CLI loaded, for comparison)`);
+
+console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list, realProvider: real, doctorOverAttempts, doctorOverStream, scale, startup })}`);

@@ -176,3 +176,14 @@ describe('under --json a failure is one JSON document naming the path, exit 4 (R
     expect(shown.stderr).toContain('no-such-id');
   });
 });
+
+describe('--version prints the version package.json gives (R11)', () => {
+  it('bare, answered before the CLI is loaded, and beside another word, answered by commander: the same version, exit 0', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../packages/cli/package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const words of [['--version'], ['-V'], ['--version', '--json']]) {
+      const answer = await statecraft(words);
+      expect({ words, exitCode: answer.exitCode, stdout: answer.stdout }).toEqual({ words, exitCode: 0, stdout: version });
+    }
+    expect((await statecraft(['--help'])).stdout).toContain('-V, --version');
+  });
+});

@@ -13,6 +13,7 @@ import { registerRun } from './commands/register-run.js';
 import { registerEnv } from './commands/register-env.js';
 import { registerDoctor } from './commands/register-doctor.js';
 import { registerAccept } from './commands/register-accept.js';
+import { STATECRAFT_VERSION } from './statecraft-version.js';
 
 // A per-file size limit (RLIMIT_FSIZE) must surface as EFBIG on the write, which names the file and
 // stops the attempt (issue 9), not as SIGXFSZ: execa's exit cleanup (signal-exit) re-raises that
@@ -30,6 +31,7 @@ const program = new Command('statecraft')
     'Supervise coding agents through a provider-neutral adapter, and record — in a tamper-evident ' +
       'chain the agent does not write — an outcome statecraft classifies itself.',
   )
+  .version(STATECRAFT_VERSION, '-V, --version', "print statecraft's version")
   .exitOverride()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) })
   .addHelpText(

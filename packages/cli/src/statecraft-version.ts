@@ -1,2 +1,6 @@
-/** statecraft's own version, bound into every receipt (R13.6); a test keeps it equal to packages/cli/package.json's. */
+/**
+ * statecraft's own version, as package.json gives it: bound into every receipt (R13.6), and what
+ * commander prints for `--version` when it is not the only word (bin/statecraft.cjs answers a bare
+ * `--version` from package.json without loading the bundle). Tests keep the two equal.
+ */
 export const STATECRAFT_VERSION = '0.1.0';

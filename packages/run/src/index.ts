@@ -16,10 +16,14 @@
  * - chain/record-schemas.ts       the chain's record kinds (intent, outcome, acceptance), one zod schema each
  * - chain/acceptance-record.ts    the acceptance record: verdict, reason, checks, receipt (R13)
  * - chain/open-chain.ts           reads and verifies every link; torn tail reported, corruption refused (R8.4)
+ * - chain/read-chain-lines.ts     the chain's complete lines from an offset, read in chunks: memory flat whatever its length
+ * - chain/chain-checkpoint.ts     the last verified tip (digest, seq, offset) kept beside the chain, checked against its bytes
+ * - chain/open-chain-for-append.ts an append's reading: from the checkpoint if it matches, else from the beginning
  * - chain/append-record.ts        links, appends and fsyncs one record; truncates a torn tail first
  * - chain/check-chain-tip.ts      before an append: the position is still the chain's tip, read from its tail only
  * - chain/refuse-unreadable-record.ts before an append: the record parses with the reader's schema, or nothing is written
  * - chain/chain-summary.ts        `run list`'s reading: every link verified, only each record's leading fields parsed
+ * - chain/summary-fast-check.ts  accepts a summary the schema certainly accepts without the schema's parse; the rest go to it
  * - chain/chain-paths.ts          where a target's records live in the product home
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
  * - lock/take-over-stale-lock.ts  a stale lock has exactly one taker: a claim per lock file, created with link(2)
@@ -46,6 +50,9 @@ export * from './chain/open-chain.js';
 export * from './chain/append-record.js';
 export * from './chain/check-chain-tip.js';
 export * from './chain/refuse-unreadable-record.js';
+export * from './chain/chain-checkpoint.js';
+export * from './chain/open-chain-for-append.js';
+export * from './chain/read-chain-lines.js';
 export * from './lock/repository-lock.js';
 export * from './workspace/git.js';
 export * from './workspace/resolve-target.js';
@@ -59,4 +66,5 @@ export * from './plan/label-qualification.js';
 export * from './launch/launch-attempt.js';
 export * from './launch/compose-posture.js';
 export * from './chain/chain-summary.js';
+export * from './chain/summary-fast-check.js';
 export * from './coverage/index.js'; // command coverage read from the working tree and the base commit (R9.4)

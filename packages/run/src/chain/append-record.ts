@@ -5,6 +5,7 @@ import type { ChainRecord, UnlinkedRecord } from './record-schemas.js';
 import type { TornTail } from './open-chain.js';
 import { checkChainTip } from './check-chain-tip.js';
 import { refuseUnreadableRecord } from './refuse-unreadable-record.js';
+import { writeChainCheckpoint } from './chain-checkpoint.js';
 
 /** Where the chain stands before an append: its head digest, next seq, and a torn tail to cut. */
 export interface ChainPosition {
@@ -30,7 +31,9 @@ export interface AppendedRecord {
  * The caller holds the repository lock, so no other writer moves the head meanwhile; even so,
  * the position is checked against the file's tail first, and a record whose `prev` would not be
  * the current tip is refused (ChainMovedError), never written; so is a record the chain's reader
- * would refuse (UnreadableRecordError).
+ * would refuse (UnreadableRecordError). `position` comes from a verified opening
+ * (open-chain-for-append.ts) or the previous append: once the record is durable, the position
+ * after it is kept as the chain's checkpoint, where the next append starts verifying.
  */
 export async function appendRecord(chainFile: string, position: ChainPosition, unlinked: UnlinkedRecord): Promise<AppendedRecord> {
   // `prev` first: a reader can follow links in the raw text, and the record reads in chain order.
@@ -55,5 +58,7 @@ export async function appendRecord(chainFile: string, position: ChainPosition, u
   if (created) await syncDirectory(dirname(chainFile));
   const digest = sha256Hex(line);
   const length = position.length + Buffer.byteLength(line) + 1;
-  return { record, digest, position: { head: digest, nextSeq: position.nextSeq + 1, length, torn: 'none' } };
+  const after: ChainPosition = { head: digest, nextSeq: position.nextSeq + 1, length, torn: 'none' };
+  await writeChainCheckpoint(chainFile, after);
+  return { record, digest, position: after };
 }

@@ -3,6 +3,7 @@ import { CountSchema, InterruptionCauseSchema, OutcomeSchema, QualificationVerdi
 import { AcceptanceReasonSchema, AcceptanceVerdictSchema } from './acceptance-record.js';
 import { IntentRecordSchema, LinkSchema } from './record-schemas.js';
 import { readWholeRecord, verifyChainWith, type ChainOpening, type LineReading } from './open-chain.js';
+import { quickSummaryCheck } from './summary-fast-check.js';
 
 const link = { ...LinkSchema.shape, ...IntentRecordSchema.pick({ runId: true, attempt: true }).shape };
 
@@ -34,6 +35,9 @@ export const ChainSummarySchema = z.discriminatedUnion('kind', [
 ]);
 export type ChainSummary = z.infer<typeof ChainSummarySchema>;
 
+/** Accepts only what the schema accepts: most summaries pass here and skip the schema's parse. */
+const isCertainlySummary = quickSummaryCheck(ChainSummarySchema);
+
 /**
  * Where each kind's leading fields end. Every field before these keys is constrained (digests,
  * ISO times, run ids, enums, numbers, a manifest name and a semantic version) and can hold none
@@ -63,6 +67,7 @@ function readLeadingFields(line: Buffer): LineReading<ChainSummary> {
   } catch {
     return { kind: 'not-json' };
   }
+  if (isCertainlySummary(json)) return { kind: 'read', record: json as ChainSummary };
   const parsed = ChainSummarySchema.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -77,11 +82,14 @@ function readLeadingFields(line: Buffer): LineReading<ChainSummary> {
  * edit to its leading fields that its body contradicts is refused here as in `run show` (R8.4).
  */
 export function openChainSummaries(path: string): Promise<ChainOpening<ChainSummary>> {
-  return verifyChainWith(path, (line, isLast) => {
-    if (isLast) {
-      const whole = readWholeRecord(line);
-      if (whole.kind !== 'read') return whole;
-    }
-    return readLeadingFields(line);
-  });
+  return verifyChainWith(path, readSummaryLine);
+}
+
+/** One line as `run list` reads it: its leading fields, or the whole record if it is the last. */
+export function readSummaryLine(line: Buffer, isLast: boolean): LineReading<ChainSummary> {
+  if (isLast) {
+    const whole = readWholeRecord(line);
+    if (whole.kind !== 'read') return whole;
+  }
+  return readLeadingFields(line);
 }

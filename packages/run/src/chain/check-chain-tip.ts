@@ -49,7 +49,7 @@ export async function checkChainTip(handle: FileHandle, path: string, position: 
     if (position.length !== 0 || position.head !== 'genesis') throw new ChainMovedError(path, 'the chain is not empty, though the record was to be its first');
     return;
   }
-  const last = await readLastLine(handle, position.length);
+  const last = await readLineEndingAt(handle, position.length);
   if (last === undefined || sha256Hex(last) !== position.head) {
     throw new ChainMovedError(path, `the last record is not the head ${position.head} this record links to`);
   }
@@ -59,8 +59,11 @@ export async function checkChainTip(handle: FileHandle, path: string, position: 
   }
 }
 
-/** The complete line that ends (with its newline) at byte `end`, or undefined if none does. */
-async function readLastLine(handle: FileHandle, end: number): Promise<Buffer | undefined> {
+/**
+ * The complete line that ends (with its newline) at byte `end`, or undefined if none does. Read
+ * backwards from `end` in chunks: nothing before the line's start is read.
+ */
+export async function readLineEndingAt(handle: FileHandle, end: number): Promise<Buffer | undefined> {
   if (end === 0 || (await readAt(handle, end - 1, 1))[0] !== NEWLINE) return undefined;
   const chunks: Buffer[] = [];
   let start = end - 1;

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { sha256Hex } from '@statecraft/adapter';
+import { hash } from 'node:crypto';
+import { open, type FileHandle } from 'node:fs/promises';
+import { readChainLines, type LinesRead } from './read-chain-lines.js';
 import { ChainRecordSchema, type ChainRecord } from './record-schemas.js';
 
 /** What every reading of a record needs: its link and its name. */
@@ -49,8 +50,6 @@ export type ChainOpening<R extends LinkedRecord = ChainRecord> =
     }
   | { kind: 'unreadable'; path: string; message: string };
 
-const NEWLINE = 0x0a;
-
 /**
  * Opens a chain read-only and verifies every link (R8.4). A torn final line is reported, not
  * fixed here (the next append truncates it); any other damage is corruption: refused, naming
@@ -83,38 +82,79 @@ export function readWholeRecord(line: Buffer): LineReading<ChainRecord> {
 }
 
 /**
+ * Where verification starts: the chain's beginning, or a verified point inside it (a checkpoint,
+ * chain-checkpoint.ts) whose line has just been read and hashed.
+ */
+export interface ChainStart {
+  /** Byte offset of the first line to verify: just past a newline. */
+  offset: number;
+  /** The digest the first verified line's `prev` must carry: `genesis` at the beginning. */
+  head: string;
+  /** The seq the first verified line must carry. */
+  nextSeq: number;
+  /** The record before `offset`, to name it if the first link is broken. */
+  previous: 'none' | { lineNumber: number; record: LinkedRecord };
+}
+
+export const CHAIN_BEGINNING: ChainStart = { offset: 0, head: 'genesis', nextSeq: 0, previous: 'none' };
+
+export interface VerifyOptions {
+  /** Start past a verified point instead of at the beginning; nothing before it is read. */
+  from?: ChainStart;
+  /** Keep every entry (readers that list or fold records), or none (an append needs only the tip). */
+  entries?: 'keep' | 'none';
+}
+
+/**
  * Verifies every link of a chain — each record's `prev` against the sha256 of the previous
  * line's exact bytes — reading each record with the given reader. Every link is checked
- * whichever reader is used.
+ * whichever reader is used. The file is read in chunks (read-chain-lines.ts), so memory does not
+ * grow with the chain beyond the entries kept.
  */
-export async function verifyChainWith<R extends LinkedRecord>(path: string, read: LineReader<R>): Promise<ChainOpening<R>> {
-  let bytes: Buffer;
+export async function verifyChainWith<R extends LinkedRecord>(path: string, read: LineReader<R>, options: VerifyOptions = {}): Promise<ChainOpening<R>> {
+  const from = options.from ?? CHAIN_BEGINNING;
+  const keep = options.entries !== 'none';
+  let handle: FileHandle;
   try {
-    bytes = await readFile(path);
+    handle = await open(path, 'r');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && from.offset === 0) {
       return { kind: 'opened', path, entries: [], head: 'genesis', nextSeq: 0, length: 0, torn: 'none' };
     }
     return { kind: 'unreadable', path, message: `${path}: cannot read the record chain (${(error as Error).message})` };
   }
   const entries: ChainEntry<R>[] = [];
-  let head = 'genesis';
-  let start = 0;
-  for (let end = bytes.indexOf(NEWLINE, start); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
-    const lineNumber = entries.length + 1;
-    const line = bytes.subarray(start, end);
-    const isLast = bytes.indexOf(NEWLINE, end + 1) === -1;
-    const verdict = verifyLine(path, (bytesOfLine) => read(bytesOfLine, isLast), line, lineNumber, head, entries.at(-1));
-    if (verdict.kind === 'broken') return verdict;
-    entries.push(verdict.entry);
-    head = verdict.entry.digest;
-    start = end + 1;
+  let head = from.head;
+  let nextSeq = from.nextSeq;
+  let previous: ChainEntry<R> | ChainStart['previous'] = from.previous;
+  let broken: Broken | undefined;
+  let lines: LinesRead;
+  try {
+    lines = await readChainLines(handle, from.offset, (line, isLast) => {
+      const verdict = verifyLine(path, (bytesOfLine) => read(bytesOfLine, isLast), line, nextSeq + 1, head, previous);
+      if (verdict.kind === 'broken') {
+        broken = verdict;
+        return false;
+      }
+      if (keep) entries.push(verdict.entry);
+      previous = verdict.entry;
+      head = verdict.entry.digest;
+      nextSeq += 1;
+      return true;
+    });
+  } catch (error) {
+    return { kind: 'unreadable', path, message: `${path}: cannot read the record chain (${(error as Error).message})` };
+  } finally {
+    await handle.close();
   }
-  const torn: 'none' | TornTail =
-    start < bytes.length
-      ? { offset: start, bytes: bytes.length - start, sha256: sha256Hex(bytes.subarray(start)) }
-      : 'none';
-  return { kind: 'opened', path, entries, head, nextSeq: entries.length, length: start, torn };
+  if (broken !== undefined) return broken;
+  const torn: 'none' | TornTail = lines.rest.length > 0 ? { offset: lines.end, bytes: lines.rest.length, sha256: sha256Of(lines.rest) } : 'none';
+  return { kind: 'opened', path, entries, head, nextSeq, length: lines.end, torn };
+}
+
+/** sha256 of exact bytes, in hex, in one call: this runs once per record of the chain. */
+export function sha256Of(bytes: Uint8Array): string {
+  return hash('sha256', bytes, 'hex');
 }
 
 type Broken = Extract<ChainOpening, { kind: 'broken' }>;
@@ -126,7 +166,7 @@ function verifyLine<R extends LinkedRecord>(
   line: Buffer,
   lineNumber: number,
   expectedPrev: string,
-  previous: ChainEntry<R> | undefined,
+  previous: { lineNumber: number; record: LinkedRecord } | 'none',
 ): LineVerdict<R> {
   const broken = (reason: Broken['reason'], what: string): Broken => ({
     kind: 'broken',
@@ -144,13 +184,13 @@ function verifyLine<R extends LinkedRecord>(
     return broken('out-of-sequence', `record at line ${lineNumber} carries seq ${record.seq}, expected ${lineNumber - 1}`);
   }
   if (record.prev !== expectedPrev) {
-    const earlier = previous === undefined ? 'the chain start' : `record at line ${previous.lineNumber} (${describeRecord(previous.record)})`;
+    const earlier = previous === 'none' ? 'the chain start' : `record at line ${previous.lineNumber} (${describeRecord(previous.record)})`;
     return broken(
       'broken-link',
       `broken link: ${earlier} no longer matches the digest carried by record at line ${lineNumber} (${describeRecord(record)}); one of them was altered`,
     );
   }
-  return { kind: 'verified', entry: { record, digest: sha256Hex(line), lineNumber } };
+  return { kind: 'verified', entry: { record, digest: sha256Of(line), lineNumber } };
 }
 
 /** `intent of run <id> attempt <n>`: how a record is named in messages. */

@@ -14,7 +14,8 @@ import {
 import { constructEnvironment } from '@statecraft/environment';
 import { appendRecord, type AppendedRecord, type ChainPosition } from '../chain/append-record.js';
 import { ChainMovedError } from '../chain/check-chain-tip.js';
-import { openChainSummaries, type ChainSummary } from '../chain/chain-summary.js';
+import type { ChainSummary } from '../chain/chain-summary.js';
+import { openChainForAppend } from '../chain/open-chain-for-append.js';
 import type { ChainOpening } from '../chain/open-chain.js';
 import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
 import { acquireRepositoryLock, type LockHolder } from '../lock/repository-lock.js';
@@ -87,8 +88,8 @@ async function launchHoldingLock(
   number: number,
   reclaimedLock: 'none' | LockHolder | 'unreadable',
 ): Promise<Launch> {
-  // Under the lock, so the head read is the one the intent links to: every link verified, a broken
-  // chain refused before anything is written (R8.4). Coverage is read again at the base commit
+  // Under the lock, so the head read is the one the intent links to: every link since the last
+  // verified tip (its checkpoint) verified, a broken chain refused before anything is written (R8.4). Coverage is read again at the base commit
   // (R9.4). The workspace is prepared meanwhile (R8.6): git answers while the chain is checked, and
   // a refusal from either reading withdraws it, so a refused attempt leaves the repository as found.
   // In this order: each git process is started before the chain's checking holds the event loop.
@@ -101,7 +102,7 @@ async function launchHoldingLock(
       adapterCommands: plan.manifest.requiresCommands,
       plan: plan.coverageReading,
     }),
-    openChainSummaries(plan.paths.chain),
+    openChainForAppend(plan.paths.chain),
   ]);
   const readings = judgeReadings(chainOpening, launchCoverage, hooks.signal);
   if (readings.kind !== 'go') {

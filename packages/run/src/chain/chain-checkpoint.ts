@@ -1,0 +1,120 @@
+import { open, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { readLineEndingAt } from './check-chain-tip.js';
+import { sha256Of, type ChainStart, type LinkedRecord } from './open-chain.js';
+import type { ChainPosition } from './append-record.js';
+
+/**
+ * The last point of the chain an append verified: the digest and seq of the line that ends at
+ * `offset`. A cache, never a record: appends start verifying there instead of at the beginning.
+ * `run list`, `run show` and `doctor` never read it; they verify every link.
+ */
+export const ChainCheckpointSchema = z.strictObject({
+  format: z.literal(1),
+  /** Bytes of the chain up to and including the verified line's newline. */
+  offset: z.int().positive(),
+  seq: z.int().nonnegative(),
+  digest: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type ChainCheckpoint = z.infer<typeof ChainCheckpointSchema>;
+
+/** Kept beside the chain it describes. */
+export function checkpointPathOf(chainFile: string): string {
+  return join(dirname(chainFile), 'chain.checkpoint.json');
+}
+
+/** Why a checkpoint was not used; every one of them means: verify from the beginning. */
+export type CheckpointMiss = 'missing' | 'unreadable' | 'malformed' | 'past-the-end' | 'not-a-line-end' | 'digest-differs' | 'seq-differs';
+
+export type CheckpointReading = { kind: 'usable'; start: ChainStart } | { kind: 'not-used'; why: CheckpointMiss };
+
+/**
+ * Reads the checkpoint and checks it against the chain's own bytes: the line that ends at its
+ * offset must hash to its digest and carry its seq. Only that line is read (from the tail end
+ * backwards), so the check costs the same whatever the chain's length. Anything else — missing,
+ * torn, edited, a chain cut shorter or rewritten — is a miss, and the caller verifies in full.
+ */
+export async function readChainCheckpoint(chainFile: string): Promise<CheckpointReading> {
+  let text: string;
+  try {
+    text = await readTextFile(checkpointPathOf(chainFile));
+  } catch (error) {
+    return { kind: 'not-used', why: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable' };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { kind: 'not-used', why: 'malformed' };
+  }
+  const parsed = ChainCheckpointSchema.safeParse(json);
+  if (!parsed.success) return { kind: 'not-used', why: 'malformed' };
+  const checkpoint = parsed.data;
+  let handle;
+  try {
+    handle = await open(chainFile, 'r');
+  } catch {
+    return { kind: 'not-used', why: 'unreadable' };
+  }
+  try {
+    if ((await handle.stat()).size < checkpoint.offset) return { kind: 'not-used', why: 'past-the-end' };
+    const line = await readLineEndingAt(handle, checkpoint.offset);
+    if (line === undefined) return { kind: 'not-used', why: 'not-a-line-end' };
+    if (sha256Of(line) !== checkpoint.digest) return { kind: 'not-used', why: 'digest-differs' };
+    const record = readLink(line);
+    if (record === undefined || record.seq !== checkpoint.seq) return { kind: 'not-used', why: 'seq-differs' };
+    return {
+      kind: 'usable',
+      start: { offset: checkpoint.offset, head: checkpoint.digest, nextSeq: checkpoint.seq + 1, previous: { lineNumber: checkpoint.seq + 1, record } },
+    };
+  } catch {
+    return { kind: 'not-used', why: 'unreadable' };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes the checkpoint for a position just appended and fsync'd, under the repository lock:
+ * to a file of its own, renamed into place, so a reader sees the old checkpoint or the new one,
+ * never half of one. Not fsync'd: after a crash a lost or empty checkpoint is only a miss, and
+ * the chain bytes it names were fsync'd before it was written. A failure to write it is not the
+ * append's failure: the next append verifies from the beginning.
+ */
+export async function writeChainCheckpoint(chainFile: string, position: ChainPosition): Promise<void> {
+  if (position.nextSeq === 0 || position.torn !== 'none') return;
+  const checkpoint: ChainCheckpoint = { format: 1, offset: position.length, seq: position.nextSeq - 1, digest: position.head };
+  const path = checkpointPathOf(chainFile);
+  const partial = `${path}.${process.pid}.partial`;
+  try {
+    await writeFile(partial, `${JSON.stringify(checkpoint)}\n`, { mode: 0o600 });
+    await rename(partial, path);
+  } catch {
+    await rm(partial, { force: true }).catch(() => undefined);
+  }
+}
+
+async function readTextFile(path: string): Promise<string> {
+  const handle = await open(path, 'r');
+  try {
+    // A checkpoint is ~150 bytes; anything much larger is not one.
+    const buffer = Buffer.alloc(4096);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The link fields of a line, read loosely: enough to name the record and compare its seq. */
+function readLink(line: Buffer): LinkedRecord | undefined {
+  try {
+    const json = JSON.parse(line.toString('utf8')) as Record<string, unknown>;
+    const { prev, seq, kind, runId, attempt } = json;
+    if (typeof prev !== 'string' || typeof seq !== 'number' || typeof kind !== 'string' || typeof runId !== 'string' || typeof attempt !== 'number') return undefined;
+    return { prev, seq, kind, runId, attempt };
+  } catch {
+    return undefined;
+  }
+}
