@@ -23,6 +23,9 @@
  * - fixture-adapter-path.ts where the shipped fixture adapter and replay child live
  * - stream/*               the bounded NDJSON event-stream reader: trusted prefix, diagnostics (R7.4, R7.5)
  * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7)
+ * - supervise/boundary-record.ts  the protected evidence boundary's shapes: profile, probe findings, record, residuals (R12)
+ * - supervise/boundary-probe.ts   the self-test run inside the sandbox before each launch, and the descriptor closer (R12)
+ * - supervise/bwrap-boundary.ts   the boundary's mechanism on Linux (bubblewrap): establish, wrap the child (R12)
  * - coverage/*             command coverage: check commands against the allowance (R9)
  *
  * What this package does not claim: containment of hostile code (R5.3); that a program run by
@@ -50,6 +53,9 @@ export * from './coverage/index.js';
 export * from './supervise/supervise-adapter.js';
 export * from './supervise/probe-containment.js';
 export * from './supervise/find-attempt-processes.js';
+export * from './supervise/boundary-record.js';
+export * from './supervise/boundary-probe.js';
+export * from './supervise/bwrap-boundary.js';
 export * from './fixture-adapter-path.js';
 export * from './suite/index.js';
 export * from './qualification/index.js';

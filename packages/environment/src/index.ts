@@ -11,6 +11,7 @@
  * - project-declaration.ts    the target's .statecraft/environment.json, project.commands (R9.1)
  * - adapter-declarations.ts   adapters' managed paths, prerequisites, collisions (R10.6)
  * - resolve-command.ts        where a bare command resolves on a PATH value (nothing executed)
+ * - boundary-profile.ts       the protected evidence boundary's profile: hidden, writable, read-only paths; the on/none choice (R12)
  *
  * What this package does not claim: that the child cannot publish or cannot read the operator's
  * files (R5.3); that a name absent from the credential families is harmless — the allowlist, not
@@ -24,3 +25,4 @@ export * from './construct-environment.js';
 export * from './project-declaration.js';
 export * from './adapter-declarations.js';
 export * from './resolve-command.js';
+export * from './boundary-profile.js';

@@ -37,7 +37,7 @@ export interface RunAdapterOnceOptions {
   onEvent?: (event: ProtocolEvent) => void;
   /** The tag every process of the attempt inherits; default: a fresh unique one. */
   attemptTag?: string;
-  containment?: 'auto' | ContainmentMechanism;
+  containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
 }
 
 export interface AttemptFiles {

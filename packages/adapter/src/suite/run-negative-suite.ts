@@ -27,7 +27,7 @@ export interface RunNegativeSuiteOptions {
   /** Run only these rows (a partial run never counts as a pass). Default: every row. */
   rows?: readonly SuiteRow[];
   /** Force a containment mechanism for every attempt; default `auto` (the supervisor probes). */
-  containment?: 'auto' | ContainmentMechanism;
+  containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
 }
 
 export type NegativeSuiteAnswer =

@@ -27,7 +27,7 @@ export interface SuiteContext {
   /** A directory that exists: every attempt's working directory (R7.1). */
   workspace: string;
   /** Forced containment for every attempt, when the caller chose one. */
-  containment?: 'auto' | ContainmentMechanism;
+  containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
   /** The driver's provocation for a scenario, or `not-applicable`. */
   provocationFor(scenario: DriverScenario): Provocation | 'not-applicable';
   /** Runs one provocation through the real supervisor; `overrides` change the attempt's plan. */

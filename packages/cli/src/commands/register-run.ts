@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveProductHome } from '@statecraft/environment';
+import { readBoundaryChoice, resolveProductHome } from '@statecraft/environment';
 import { emit } from '../answer.js';
 import { UsageError } from '../errors.js';
 import { liveLineFor } from '../render/live-line.js';
@@ -25,6 +25,7 @@ interface RunFlags {
   pass: string[];
   retry?: string;
   base?: string;
+  boundary?: string;
   json: boolean;
 }
 
@@ -55,6 +56,7 @@ export function registerRun(program: Command): void {
     .option('--pass <name>', "an environment name to carry into the child (never a credential family; repeatable)", collect, [])
     .option('--retry <run>', "a new attempt of an existing run, in that run's workspace and at its base")
     .option('--base <revision>', 'the revision the workspace starts from (default HEAD)')
+    .option('--boundary <mode>', 'the protected evidence boundary: bwrap (default) or none, recorded and labelled (also STATECRAFT_BOUNDARY)')
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',
@@ -81,6 +83,8 @@ error writing records.`,
       // With --spec and no prompt, the spec's text is the prompt (issue 5, item 2).
       const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
       const prompt = promptFromSpec ? undefined : await readPrompt(flags.prompt, flags.promptFile);
+      const boundary = readBoundaryChoice(flags.boundary, process.env);
+      if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
       const status = new RunStatus();
       const live = flags.json ? undefined : liveLineFor(process.stdout);
       const ticker = live === undefined ? undefined : setInterval(() => status.running && live.show(status.line()), 250);
@@ -107,6 +111,7 @@ error writing records.`,
           ...(flags.base === undefined ? {} : { base: flags.base }),
           ...(flags.spec === undefined ? {} : { spec: flags.spec }),
           source: process.env,
+          boundary,
           onSpawn: (at) => {
             status.started(at);
             live?.show(status.line());

@@ -7,6 +7,7 @@ import {
   findAttemptProcesses,
   superviseAdapter,
   type AttemptResult,
+  type EstablishedBoundary,
   type ProtocolEvent,
   type SupervisedAttempt,
 } from '@statecraft/adapter';
@@ -21,12 +22,13 @@ import { acquireRepositoryLock, type LockHolder } from '../lock/repository-lock.
 import type { RunPlan } from '../plan/plan-run.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { newRunId } from '../run-id.js';
-import { prepareWorkspace, readWorkspaceHead, withdrawWorkspace } from '../workspace/prepare-workspace.js';
+import { prepareWorkspace, readWorkspaceHead, withdrawWorkspace, type PreparedWorkspace } from '../workspace/prepare-workspace.js';
 import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/check-launch-coverage.js';
 import { keepArtifact } from './artifacts.js';
 import { buildRequest } from './build-request.js';
 import { plannedPosture } from './compose-posture.js';
 import { createAttemptTemporaryDirectory, removeAttemptTemporaryDirectory } from './temporary-directory.js';
+import { prepareLaunchBoundary, type LaunchBoundary } from './launch-boundary.js';
 
 export interface LaunchHooks {
   /** Each event of the trusted prefix, for the live status line. */
@@ -112,16 +114,21 @@ async function launchHoldingLock(
     temporaryDirectory,
     extra: [{ name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group (R7.3)' }],
   });
+  const request = buildRequest(plan, { runId, number, workspace: workspace.path, baseCommit: plan.baseCommit }, new Date());
+  const requestText = `${JSON.stringify(request, null, 2)}\n`;
+  // R12: the boundary is set up and probed before anything is appended; a refusal appends nothing
+  // and withdraws the workspace, as the other refusals before the intent do.
+  const boundary = await prepareBoundaryOrRefuse(plan, { workspace, temporaryDirectory, environment: environment.variables, requestText });
+  if (boundary.kind === 'refused' || boundary.kind === 'failed') return boundary;
   // The launch reading is the recorded one (R9.4).
-  const posture = plannedPosture({ ...plan, coverage: coverage.coverage }, environment.record);
+  const posture = plannedPosture({ ...plan, coverage: coverage.coverage }, environment.record, boundary.kind === 'none' ? boundary.record : boundary.established.record);
 
   let intent: AppendedRecord & { record: IntentRecord };
   try {
     await mkdir(plan.paths.attempt(runId, number), { recursive: true, mode: 0o700 });
     if (opening.nextSeq === 0) await writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`);
-    const request = buildRequest(plan, { runId, number, workspace: workspace.path, baseCommit: plan.baseCommit }, new Date());
     const [requestArtifact, promptArtifact] = await Promise.all([
-      keepArtifact(plan.paths.directory, names.request, `${JSON.stringify(request, null, 2)}\n`),
+      keepArtifact(plan.paths.directory, names.request, requestText),
       keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt),
     ]);
     const position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, torn: opening.torn };
@@ -154,7 +161,8 @@ async function launchHoldingLock(
     workspace: workspace.path,
     environment: environment.variables,
     attemptTag,
-    requestFile: `${plan.paths.directory}/${names.request}`,
+    requestFile: boundary.kind === 'established' ? boundary.requestFile : `${plan.paths.directory}/${names.request}`,
+    ...(boundary.kind === 'established' ? { boundary: boundary.established } : {}),
     streamFile: `${plan.paths.directory}/${names.stream}`,
     stderrFile: `${plan.paths.directory}/${names.stderr}`,
   });
@@ -213,6 +221,38 @@ async function launchHoldingLock(
   }
 }
 
+/**
+ * The boundary for this launch (R12), or the refusal that withdraws the workspace and appends
+ * nothing (exit 2). An unexpected i/o error setting it up is a failure before the intent.
+ */
+async function prepareBoundaryOrRefuse(
+  plan: RunPlan,
+  attempt: { workspace: PreparedWorkspace; temporaryDirectory: string; environment: Record<string, string>; requestText: string },
+): Promise<Exclude<LaunchBoundary, { kind: 'refused' }> | RunRefusal | RunFailure> {
+  let boundary: LaunchBoundary;
+  try {
+    boundary = await prepareLaunchBoundary({
+      choice: plan.boundary,
+      productHome: plan.request.home,
+      workspace: attempt.workspace.path,
+      temporaryDirectory: attempt.temporaryDirectory,
+      managedPaths: plan.manifest.managedPaths ?? [],
+      environment: attempt.environment,
+      requestText: attempt.requestText,
+      source: plan.request.source,
+    });
+  } catch (error) {
+    await removeAttemptTemporaryDirectory(attempt.temporaryDirectory);
+    await withdrawWorkspace(plan.target, attempt.workspace);
+    return { kind: 'failed', stage: 'intent', path: plan.request.home, message: `cannot set up the evidence boundary (${(error as Error).message}); nothing was spawned`, spawned: false, cause: error };
+  }
+  if (boundary.kind !== 'refused') return boundary;
+  await removeAttemptTemporaryDirectory(attempt.temporaryDirectory);
+  const withdrawn = await withdrawWorkspace(plan.target, attempt.workspace);
+  const tail = withdrawn === 'withdrawn' ? 'nothing appended' : `nothing appended; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
+  return refused('launch', 'boundary', `${boundary.message}, ${tail}`, { reason: boundary.reason, probe: boundary.probe });
+}
+
 type Supervised =
   | { kind: 'supervised'; attempt: SupervisedAttempt; cancelled: boolean }
   | { kind: 'refused'; message: string; path: string }
@@ -225,7 +265,7 @@ type Supervised =
 async function superviseWithCancel(
   plan: RunPlan,
   hooks: LaunchHooks,
-  files: { workspace: string; environment: Record<string, string>; attemptTag: string; requestFile: string; streamFile: string; stderrFile: string },
+  files: { workspace: string; environment: Record<string, string>; attemptTag: string; requestFile: string; streamFile: string; stderrFile: string; boundary?: EstablishedBoundary },
 ): Promise<Supervised> {
   let cancelled = false;
   let sweeper: NodeJS.Timeout | undefined;
@@ -255,6 +295,7 @@ async function superviseWithCancel(
       prompt: plan.request.prompt,
       deadlineMs: plan.request.deadlineMs,
       attemptTag: files.attemptTag,
+      ...(files.boundary === undefined ? {} : { boundary: files.boundary }),
       streamFile: files.streamFile,
       stderrFile: files.stderrFile,
       ...(hooks.onEvent === undefined ? {} : { onEvent: hooks.onEvent }),

@@ -12,7 +12,7 @@ import {
   type Manifest,
   type Negotiation,
 } from '@statecraft/adapter';
-import { productHomeLayout, resolveCommandOnPath, selectPassedNames, type NameSelection } from '@statecraft/environment';
+import { productHomeLayout, resolveCommandOnPath, selectPassedNames, type BoundaryChoice, type NameSelection } from '@statecraft/environment';
 import { chainPaths, type ChainPaths } from '../chain/chain-paths.js';
 import { openChain, type ChainEntry } from '../chain/open-chain.js';
 import type { IntentRecord } from '../chain/record-schemas.js';
@@ -49,6 +49,8 @@ export interface RunRequest {
   spec?: string;
   /** The operator's environment: only allowlisted names are read from it (R5.1). */
   source: Readonly<Record<string, string | undefined>>;
+  /** The protected evidence boundary (R12): on unless the operator chose `none`; default on. */
+  boundary?: BoundaryChoice;
 }
 
 /** Everything decided before anything is appended (issue 3, item 2). */
@@ -68,6 +70,8 @@ export interface RunPlan {
   /** The planning reading of command coverage, whose digests launch compares (R9.4). */
   coverageReading: PlannedCoverage;
   containment: Containment;
+  /** The boundary the operator chose (R12); established and probed at launch, before the intent. */
+  boundary: BoundaryChoice;
   /** For a retry: the run's first intent, whose base commit and workspace the attempt reuses. */
   retry: 'none' | { firstIntent: IntentRecord; lastAttempt: number };
 }
@@ -151,7 +155,7 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   if (baseCommit === undefined) return refused('plan', 'base-commit', 'no base commit was resolved; refused before spawn, nothing appended', null);
   return {
     kind: 'planned',
-    plan: { request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) }, target, baseCommit, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, retry },
+    plan: { request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) }, target, baseCommit, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, boundary: request.boundary ?? { kind: 'bwrap' }, retry },
   };
 }
 

@@ -1,0 +1,188 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { accessSync, constants } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { delimiter, dirname, join } from 'node:path';
+import { sha256Hex } from '../content-digest.js';
+import type { Containment } from './attempt.js';
+import { BWRAP_RESIDUALS, type BoundaryPath, type BoundaryProfile, type BoundaryRecord, type ProbeCheck } from './boundary-record.js';
+import { CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
+
+/**
+ * The protected evidence boundary's mechanism on Linux: bubblewrap (R12). One file, the same hooks
+ * as the other containment mechanisms — before the spawn (`establishBoundary`: find bwrap, run the
+ * probe in the very profile the adapter will get), wrapping the child (`boundaryCommand`), and the
+ * kill (the PID namespace: see kill-tree.ts). With the boundary on, bwrap's PID namespace is the
+ * containment, replacing `unshare`.
+ */
+
+/** The uid/gid the child gets inside its user namespace: never 0, so it holds no capability (FACTS 15, 16). */
+const SANDBOX_ID = '1000';
+
+/** How long the probe may take before the boundary counts as not established. */
+const PROBE_TIMEOUT_MS = 10_000;
+
+export type EstablishedBoundary = {
+  bwrap: string;
+  /** Bash, which closes inherited descriptors before the adapter runs. */
+  closer: string;
+  /** bwrap's arguments before `--`: the applied profile. */
+  args: readonly string[];
+  record: Extract<BoundaryRecord, { mechanism: 'bwrap' }>;
+};
+
+export type BoundaryRefusalReason = 'bwrap-missing' | 'namespaces-refused' | 'probe-failed';
+
+export type BoundaryEstablishment =
+  | { kind: 'established'; boundary: EstablishedBoundary }
+  | { kind: 'refused'; reason: BoundaryRefusalReason; message: string; probe: ProbeCheck[] | 'not-run' };
+
+export interface BoundaryRequest {
+  profile: BoundaryProfile;
+  /** The constructed environment: bwrap must be on its PATH. */
+  environment: Readonly<Record<string, string>>;
+  /** The adapter's working directory, writable in the profile. */
+  workspace: string;
+}
+
+const WAY_OUT = 'or run without the boundary with --boundary none (or STATECRAFT_BOUNDARY=none), which every record of the attempt then says';
+const INSTALL = 'install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)';
+const NAMESPACE_REMEDY =
+  'user namespaces are refused here: on Ubuntu 24.04 run `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` or give /usr/bin/bwrap an AppArmor profile that allows `userns`; ' +
+  "inside a container, allow unshare/clone of namespaces in its seccomp profile; check that /proc/sys/user/max_user_namespaces is not 0";
+
+/** The bwrap arguments for a profile, each path written by `write` (its real path, or its role for the digest). */
+function profileArguments(profile: BoundaryProfile, workspace: BoundaryPath, write: (entry: BoundaryPath) => string): string[] {
+  const args = ['--unshare-user', '--uid', SANDBOX_ID, '--gid', SANDBOX_ID, '--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session'];
+  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  for (const entry of profile.hidden) args.push('--perms', '000', '--tmpfs', write(entry), '--remount-ro', write(entry));
+  for (const entry of profile.writable) args.push('--bind', write(entry), write(entry));
+  for (const entry of profile.readOnly) args.push('--ro-bind', write(entry), write(entry));
+  args.push('--chdir', write(workspace));
+  return args;
+}
+
+/** The sandbox's digest: its exact argument list with per-attempt paths replaced by their roles. */
+export function profileDigest(profile: BoundaryProfile): string {
+  const normalised = profileArguments(profile, { path: 'workspace', role: 'workspace' }, (entry) => `<${entry.role}>`);
+  return `sha256:${sha256Hex(JSON.stringify(normalised))}`;
+}
+
+function findExecutable(program: string, path: string | undefined): string | undefined {
+  for (const directory of (path ?? '').split(delimiter)) {
+    if (directory === '' || !directory.startsWith('/')) continue;
+    const candidate = join(directory, program);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {
+      // Not here; keep looking.
+    }
+  }
+  return undefined;
+}
+
+function runQuietly(file: string, args: readonly string[], options: { cwd?: string; timeoutMs: number }): Promise<{ code: number | null; stdout: string; stderr: string; error?: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      file,
+      [...args],
+      { cwd: options.cwd, env: { PATH: '/usr/bin:/bin' }, timeout: options.timeoutMs, killSignal: 'SIGKILL', encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        resolve({ code, stdout, stderr, ...(error === null ? {} : { error: error.message }) });
+      },
+    );
+    child.stdin?.end();
+  });
+}
+
+const versions = new Map<string, Promise<string>>();
+
+/** `bwrap --version`, asked once per executable and process. */
+function bwrapVersion(bwrap: string): Promise<string> {
+  let version = versions.get(bwrap);
+  if (version === undefined) {
+    version = runQuietly(bwrap, ['--version'], { timeoutMs: PROBE_TIMEOUT_MS }).then((answer) => answer.stdout.trim() || 'not-recorded');
+    versions.set(bwrap, version);
+  }
+  return version;
+}
+
+/** A failure of bwrap itself (no probe line printed), read for the namespace refusal it most often is. */
+function refusalOfBwrapFailure(stderr: string, error: string | undefined): { reason: BoundaryRefusalReason; why: string } {
+  const said = stderr.trim() !== '' ? stderr.trim() : (error ?? 'no message');
+  if (/namespace|uid map|gid map|Operation not permitted|Permission denied|ENOSPC/i.test(said)) {
+    return { reason: 'namespaces-refused', why: `bwrap could not make its sandbox (${said}); ${NAMESPACE_REMEDY}` };
+  }
+  return { reason: 'probe-failed', why: `bwrap could not run the probe (${said})` };
+}
+
+/**
+ * Establishes the boundary for one launch (R12): bwrap on the constructed PATH, then the probe run
+ * in the same profile, with a canary placed in the product home. Refused — exit 2 for the caller,
+ * nothing spawned for the adapter — unless every check held. The canary and any file a probe
+ * write left are removed whatever the answer.
+ */
+export async function establishBoundary(request: BoundaryRequest): Promise<BoundaryEstablishment> {
+  const refuse = (reason: BoundaryRefusalReason, why: string, probe: ProbeCheck[] | 'not-run' = 'not-run'): BoundaryEstablishment => ({
+    kind: 'refused',
+    reason,
+    probe,
+    message: `the protected evidence boundary (R12) cannot be established: ${why}; ${reason === 'bwrap-missing' ? `${INSTALL}, ` : ''}${WAY_OUT}. Refused before spawn`,
+  });
+  const bwrap = findExecutable('bwrap', request.environment.PATH);
+  if (bwrap === undefined) return refuse('bwrap-missing', `no bwrap on the constructed PATH (${request.environment.PATH ?? 'not set'})`);
+  const closer = findExecutable('bash', '/bin:/usr/bin');
+  if (closer === undefined) return refuse('probe-failed', 'no /bin/bash to close inherited descriptors before the adapter runs (install bash)');
+  const home = request.profile.hidden.find((entry) => entry.role === 'product-home');
+  if (home === undefined) throw new Error('a boundary profile must hide the product home');
+  const workspace: BoundaryPath = { path: request.workspace, role: 'workspace' };
+  const args = profileArguments(request.profile, workspace, (entry) => entry.path);
+
+  await mkdir(home.path, { recursive: true, mode: 0o700 });
+  const nonce = randomUUID();
+  const canary = join(home.path, `.statecraft-boundary-canary-${nonce}`);
+  const leftovers = [join(dirname(request.workspace), `.statecraft-boundary-probe-${nonce}`), join(home.path, `.statecraft-boundary-probe-${nonce}`), join(request.workspace, `.statecraft-boundary-probe-${nonce}`)];
+  try {
+    await writeFile(canary, `${nonce}\n`, { mode: 0o600 });
+    const [answer, version] = await Promise.all([
+      runQuietly(bwrap, [...args, '--', closer, '-c', CLOSER_SCRIPT, 'closer', '/bin/sh', '-c', PROBE_SCRIPT, 'probe', canary, ...leftovers, String(process.pid)], {
+        cwd: request.workspace,
+        timeoutMs: PROBE_TIMEOUT_MS,
+      }),
+      bwrapVersion(bwrap),
+    ]);
+    const probe = readProbeOutput(answer.stdout);
+    if (answer.stdout.trim() === '') {
+      const failure = refusalOfBwrapFailure(answer.stderr, answer.error);
+      return refuse(failure.reason, failure.why, probe);
+    }
+    const failed = probe.filter((check) => !check.held);
+    if (failed.length > 0) {
+      const testBind = request.profile.writable.some((entry) => entry.role === 'test-bind') ? ' (the profile holds a test-only writable bind: unset STATECRAFT_BOUNDARY_TEST_BIND)' : '';
+      return refuse('probe-failed', `the probe inside the sandbox found ${failed.map((check) => `${check.check}: ${check.detail}`).join('; ')}${testBind}`, probe);
+    }
+    return {
+      kind: 'established',
+      boundary: { bwrap, closer, args, record: { mechanism: 'bwrap', version, profileDigest: profileDigest(request.profile), profile: request.profile, probe, residuals: [...BWRAP_RESIDUALS] } },
+    };
+  } finally {
+    await Promise.all([canary, ...leftovers].map((path) => rm(path, { force: true })));
+  }
+}
+
+/** The adapter's command inside the established sandbox, behind the descriptor closer. */
+export function boundaryCommand(boundary: EstablishedBoundary, executable: string, args: readonly string[]): { file: string; args: string[] } {
+  return { file: boundary.bwrap, args: [...boundary.args, '--', boundary.closer, '-c', CLOSER_SCRIPT, 'closer', executable, ...args] };
+}
+
+/** The containment the boundary gives (R7.3): bwrap's PID namespace, and what it cannot see. */
+export function boundaryContainment(): Containment {
+  return {
+    mechanism: 'bwrap',
+    blindSpots: [
+      "a process started on the attempt's behalf by a service outside the sandbox (for example through a Unix socket to a daemon) is not a descendant and is not killed",
+    ],
+  };
+}
