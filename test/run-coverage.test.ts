@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type SampleRepository, useTestTargets } from './fixtures/sample-repository.js';
 import { spawnWitness } from './fixtures/spawn-witness.js';
