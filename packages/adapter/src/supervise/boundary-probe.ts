@@ -31,8 +31,14 @@ if [ -z "$open" ]; then say descriptors-closed held "only 0, 1 and 2 are open"; 
  * Closes every descriptor beyond stdio, then runs its arguments: an inherited descriptor reads
  * whatever it was opened on, whatever the mounts say (FACTS 17). Bash, since dash parses only
  * one-digit descriptors in a redirection; `$$` is this shell, so the glob lists its own table.
+ * Bash exports PWD and SHLVL of its own accord (and sets SHLVL again as it execs), so the last
+ * step is `env -u` for each of them the constructed environment did not have — its names arrive
+ * as the first argument, `env`'s path as the second — and the child receives exactly the recorded
+ * names (R5.1).
  */
-export const CLOSER_SCRIPT = 'for f in /proc/$$/fd/*; do n=${f##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done; exec "$@"';
+export const CLOSER_SCRIPT =
+  'keep=" $1 "; env=$2; shift 2; for f in /proc/$$/fd/*; do n=${f##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done; ' +
+  'drop=; for v in PWD OLDPWD SHLVL _; do case "$keep" in *" $v "*) ;; *) drop="$drop -u $v" ;; esac; done; exec "$env" $drop "$@"';
 
 export const PROBE_CHECKS = ProbeCheckSchema.shape.check.options;
 

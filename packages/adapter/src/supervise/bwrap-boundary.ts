@@ -26,6 +26,8 @@ export type EstablishedBoundary = {
   bwrap: string;
   /** Bash, which closes inherited descriptors before the adapter runs. */
   closer: string;
+  /** `env`, which the closer ends with, to take out the names bash adds. */
+  env: string;
   /** bwrap's arguments before `--`: the applied profile. */
   args: readonly string[];
   record: Extract<BoundaryRecord, { mechanism: 'bwrap' }>;
@@ -134,7 +136,8 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   const bwrap = findExecutable('bwrap', request.environment.PATH);
   if (bwrap === undefined) return refuse('bwrap-missing', `no bwrap on the constructed PATH (${request.environment.PATH ?? 'not set'})`);
   const closer = findExecutable('bash', '/bin:/usr/bin');
-  if (closer === undefined) return refuse('probe-failed', 'no /bin/bash to close inherited descriptors before the adapter runs (install bash)');
+  const env = findExecutable('env', '/usr/bin:/bin');
+  if (closer === undefined || env === undefined) return refuse('probe-failed', 'no /bin/bash and /usr/bin/env to close inherited descriptors before the adapter runs (install bash and coreutils)');
   const home = request.profile.hidden.find((entry) => entry.role === 'product-home');
   if (home === undefined) throw new Error('a boundary profile must hide the product home');
   const workspace: BoundaryPath = { path: request.workspace, role: 'workspace' };
@@ -147,7 +150,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   try {
     await writeFile(canary, `${nonce}\n`, { mode: 0o600 });
     const [answer, version] = await Promise.all([
-      runQuietly(bwrap, [...args, '--', closer, '-c', CLOSER_SCRIPT, 'closer', '/bin/sh', '-c', PROBE_SCRIPT, 'probe', canary, ...leftovers, String(process.pid)], {
+      runQuietly(bwrap, [...args, '--', closer, '-c', CLOSER_SCRIPT, 'closer', 'PATH', env, '/bin/sh', '-c', PROBE_SCRIPT, 'probe', canary, ...leftovers, String(process.pid)], {
         cwd: request.workspace,
         timeoutMs: PROBE_TIMEOUT_MS,
       }),
@@ -165,16 +168,39 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
     }
     return {
       kind: 'established',
-      boundary: { bwrap, closer, args, record: { mechanism: 'bwrap', version, profileDigest: profileDigest(request.profile), profile: request.profile, probe, residuals: [...BWRAP_RESIDUALS] } },
+      boundary: { bwrap, closer, env, args, record: { mechanism: 'bwrap', version, profileDigest: profileDigest(request.profile), profile: request.profile, probe, residuals: [...BWRAP_RESIDUALS] } },
     };
   } finally {
     await Promise.all([canary, ...leftovers].map((path) => rm(path, { force: true })));
   }
 }
 
-/** The adapter's command inside the established sandbox, behind the descriptor closer. */
-export function boundaryCommand(boundary: EstablishedBoundary, executable: string, args: readonly string[]): { file: string; args: string[] } {
-  return { file: boundary.bwrap, args: [...boundary.args, '--', boundary.closer, '-c', CLOSER_SCRIPT, 'closer', executable, ...args] };
+/** Whether the boundary can be established on this machine, for `doctor` and `env plan` (R12). */
+export type BoundaryAvailability =
+  | { available: true; bwrap: string; version: string }
+  | { available: false; reason: BoundaryRefusalReason; message: string };
+
+/**
+ * Answers whether bwrap is on `path` and can make the profile's namespaces here, by running
+ * `/bin/true` in a sandbox of the same shape (no product home involved: the full probe runs before
+ * each launch). Nothing is written.
+ */
+export async function checkBoundaryAvailability(path: string | undefined): Promise<BoundaryAvailability> {
+  const bwrap = findExecutable('bwrap', path);
+  if (bwrap === undefined) return { available: false, reason: 'bwrap-missing', message: `no bwrap on PATH (${path ?? 'not set'}): ${INSTALL}, ${WAY_OUT}` };
+  const args = profileArguments({ hidden: [], writable: [], readOnly: [] }, { path: '/', role: 'workspace' }, (entry) => entry.path);
+  const [answer, version] = await Promise.all([runQuietly(bwrap, [...args, '--', '/bin/true'], { timeoutMs: PROBE_TIMEOUT_MS }), bwrapVersion(bwrap)]);
+  if (answer.code === 0) return { available: true, bwrap, version };
+  const failure = refusalOfBwrapFailure(answer.stderr, answer.error);
+  return { available: false, reason: failure.reason, message: `${failure.why}; ${WAY_OUT}` };
+}
+
+/**
+ * The adapter's command inside the established sandbox, behind the descriptor closer, which is
+ * told the environment's names (never its values) so it adds none of its own.
+ */
+export function boundaryCommand(boundary: EstablishedBoundary, executable: string, args: readonly string[], environmentNames: readonly string[]): { file: string; args: string[] } {
+  return { file: boundary.bwrap, args: [...boundary.args, '--', boundary.closer, '-c', CLOSER_SCRIPT, 'closer', environmentNames.join(' '), boundary.env, executable, ...args] };
 }
 
 /** The containment the boundary gives (R7.3): bwrap's PID namespace, and what it cannot see. */

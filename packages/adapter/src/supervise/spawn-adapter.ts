@@ -16,7 +16,7 @@ export function spawnAdapter(options: SuperviseOptions, choice: ContainmentChoic
   const inNamespace = 'unshare' in choice || 'boundary' in choice;
   const command =
     'boundary' in choice
-      ? boundaryCommand(choice.boundary, options.executable, options.args)
+      ? boundaryCommand(choice.boundary, options.executable, options.args, [...Object.keys(options.environment), ATTEMPT_TAG_VARIABLE])
       : 'unshare' in choice
         ? { file: choice.unshare, args: [...UNSHARE_FLAGS, '--', options.executable, ...options.args] }
         : { file: options.executable, args: [...options.args] };
