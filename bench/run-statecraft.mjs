@@ -3,6 +3,7 @@
 import { loadavg } from 'node:os';
 import { measureRunEndToEnd } from './run-end-to-end.mjs';
 import { measureRunList } from './run-list.mjs';
+import { measureBoundaryCost } from './boundary-cost.mjs';
 
 const fixed = (value, digits = 1) => value.toFixed(digits);
 const verdict = (ok) => (ok ? 'meets target' : 'MISSES target');
@@ -18,4 +19,10 @@ const list = await measureRunList();
 console.log(`\n(e) statecraft run list over ${list.attempts} attempts (${list.records} records, ${fixed(list.chainMB)} MB chain)`);
 console.log(`    median ${fixed(list.medianMs)} ms, max ${fixed(list.maxMs)} ms over ${list.rounds} rounds (≤ 1000)  ${verdict(list.medianMs <= 1000)}`);
 
-console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list })}`);
+const boundary = await measureBoundaryCost();
+console.log(`\n(f) the evidence boundary (bwrap, probe included) against --boundary none (unshare), ${boundary.rounds} rounds interleaved`);
+for (const [label, figure] of [['run path in-process', boundary.inProcess], ['statecraft run (CLI)', boundary.cli]]) {
+  console.log(`    ${label.padEnd(22)} with ${fixed(figure.withMedianMs)} ms, without ${fixed(figure.withoutMedianMs)} ms  added ${fixed(figure.addedMs)} ms (≤ 60)  ${verdict(figure.addedMs <= 60)}`);
+}
+
+console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list, boundary })}`);
