@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ProtocolVersionSchema } from '../protocol/version.js';
 import { AdapterIdentitySchema } from '../result.js';
-import { CaseReportSchema, QualifiedProviderSchema } from '../suite/suite-report.js';
+import { CaseReportSchema, QualifiedProviderSchema, SuiteReportSchema } from '../suite/suite-report.js';
 
 /** A record's file name stem: safe as a path segment, readable by people. */
 export const QualificationIdSchema = z
@@ -35,6 +35,8 @@ export const QualificationRecordSchema = z.strictObject({
   date: z.iso.datetime(),
   /** How behaviour was provoked (`fixture`, or the provider adapter's driver). */
   driver: z.string().min(1),
+  /** The evidence boundary the pass was measured under (R12); `not-recorded` on records made before it. */
+  boundary: SuiteReportSchema.shape.boundary,
   cases: z.array(CaseReportSchema).min(1),
 });
 export type QualificationRecord = z.infer<typeof QualificationRecordSchema>;

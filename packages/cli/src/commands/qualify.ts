@@ -10,6 +10,7 @@ import {
   type CaseReport,
   type QualifiedProvider,
   type SuiteCase,
+  type SuiteReport,
 } from '@statecraft/adapter';
 import type { Answer } from '../answer.js';
 import { CliError, UsageError } from '../errors.js';
@@ -27,6 +28,8 @@ export interface QualifyOptions {
   provider?: string;
   /** The product home, resolved by the caller. */
   home: string;
+  /** The evidence boundary every attempt runs under (R12): `bwrap` (default) hides the product home. */
+  boundary?: 'bwrap' | 'none';
   onCaseStart?: (entry: SuiteCase) => void;
   onCaseEnd?: (entry: SuiteCase, report: CaseReport) => void;
 }
@@ -38,6 +41,8 @@ export interface QualifyValue {
   adapter: AdapterIdentity;
   provider: QualifiedProvider;
   driver: string;
+  /** The evidence boundary the suite ran the adapter under (R12). */
+  boundary: SuiteReport['boundary'];
   cases: CaseReport[];
   /** The record written on a full pass; `null` when nothing was written. */
   record: { id: string; path: string } | null;
@@ -62,6 +67,7 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
     executable,
     manifest: manifestPath,
     driver,
+    boundary: options.boundary === 'none' ? { kind: 'none' } : { kind: 'bwrap', productHome: options.home },
     ...(options.onCaseStart === undefined ? {} : { onCaseStart: options.onCaseStart }),
     ...(options.onCaseEnd === undefined ? {} : { onCaseEnd: options.onCaseEnd }),
   });
@@ -77,6 +83,7 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
     adapter: report.adapter,
     provider: report.provider,
     driver: report.driver,
+    boundary: report.boundary,
     cases: report.cases,
     record,
   };
