@@ -30,8 +30,7 @@
  *
  * What this package does not claim: that the evidence boundary (R12) denies the network, Unix
  * sockets or reads outside the product home (its named residuals), or anything at all without it
- * (R5.3); that the negative suite runs adapters inside it (it does not yet); that a program run by
- * another program is seen by command coverage (R9.3).
+ * (R5.3); that a program run by another program is seen by command coverage (R9.3).
  */
 export * from './capabilities.js';
 export * from './protocol/version.js';
