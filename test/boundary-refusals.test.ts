@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, symlink } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fixtureAdapterPath } from '@statecraft/adapter';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { useTestTargets } from './fixtures/sample-repository.js';
@@ -118,6 +119,29 @@ describe('the evidence boundary fails closed (R12)', () => {
     expect(variable.exitCode).toBe(3);
     expect(variable.stderr).toContain('STATECRAFT_BOUNDARY=off');
     await expectNothingAppended(target.path);
+  });
+
+  it('a run that requires workspace-write with --boundary none is refused before spawn (R2.3); with the boundary it is launched', async () => {
+    const target = await targets.fresh();
+    // The fixture's manifest, declaring workspace-write as well, so negotiation alone would accept it.
+    const manifestDir = await mkdtemp(join(tmpdir(), 'statecraft-ww-manifest-'));
+    const manifest = JSON.parse(await readFile(`${fixtureAdapterPath()}.manifest.json`, 'utf8')) as { capabilities: string[] };
+    manifest.capabilities.push('workspace-write');
+    const manifestPath = join(manifestDir, 'fixture.manifest.json');
+    await writeFile(manifestPath, JSON.stringify(manifest));
+    const args = ['run', target.path, '--adapter', fixtureAdapterPath(), '--manifest', manifestPath, '--prompt', 'scenario: complete', '--require', 'workspace-write', '--json'];
+    const without = await runStatecraft([...args, '--boundary', 'none'], { home: targets.home.path });
+    expect(without.exitCode).toBe(2);
+    const { refused } = parseJson<Refusal>(without);
+    expect(refused).toMatchObject({ stage: 'plan', reason: 'negotiation' });
+    expect(refused.message).toContain('workspace-write is required, but the evidence boundary is off (--boundary none)');
+    await expectNothingAppended(target.path);
+    // The same request with the boundary on is launched (the fixture then does not apply the token: recorded as observed).
+    const within = await runStatecraft(args, { home: targets.home.path });
+    expect(within.exitCode).not.toBe(2);
+    const account = parseJson<{ posture: { boundary: { mechanism: string }; capabilities: { notApplied: string[] } } }>(within);
+    expect(account.posture.boundary.mechanism).toBe('bwrap');
+    expect(account.posture.capabilities.notApplied).toContain('workspace-write');
   });
 
   it('doctor and env plan say whether the boundary can be established here, and why not when bwrap is missing', async () => {

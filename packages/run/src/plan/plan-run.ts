@@ -109,6 +109,16 @@ export async function planRun(request: RunRequest): Promise<Planning> {
 
   const negotiation = negotiateCapabilities(manifest, request.required, request.preferred);
   if (negotiation.kind === 'refused') return refused('plan', 'negotiation', negotiation.message, negotiation);
+  // R2.3, R12: "writes only its workspace" is something the boundary enforces; without it, a run
+  // that requires workspace-write is refused before spawn, whatever the manifest declares.
+  if (request.boundary?.kind === 'none' && request.required.includes('workspace-write')) {
+    return refused(
+      'plan',
+      'negotiation',
+      `workspace-write is required, but the evidence boundary is off (${request.boundary.chosenBy}): without it nothing keeps the agent's writes in the workspace; run with the boundary, or drop --require workspace-write; refused before spawn, nothing appended`,
+      { required: ['workspace-write'], boundary: 'none' },
+    );
+  }
 
   const selection = selectPassedNames({ source: request.source, adapterPass: manifest.environment?.pass ?? [], operatorPass: request.pass });
   if (selection.kind === 'refused') {
