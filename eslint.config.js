@@ -1,4 +1,4 @@
-// Lint: typescript-eslint's type-checked rules over every package's sources and tests (STYLE.md practice 8).
+// Lint: typescript-eslint's type-checked rules over every package's sources and tests (docs/architecture.md, convention 8).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 

@@ -34,3 +34,15 @@ console.log(`\n${JSON.stringify({ overhead, throughput, latency })}`);
 
 // Issue 3's figures (statecraft run end to end; run list over 10,000 attempts).
 await import('./run-statecraft.mjs');
+
+// Issue 9's figure: the supervisor's memory under a flood of valid refusal events.
+const { measureRefusalFlood } = await import('./refusal-flood.mjs');
+const flood = await measureRefusalFlood();
+console.log(`\n(f) statecraft run under a refusal flood (${fixed(flood.streamMiB)} MiB, ${flood.refusals} refusal events of 1 KiB)`);
+console.log(`    supervisor peak RSS    ${fixed(flood.runPeakRssMB)} MB (≤ 150)  ${verdict(flood.runPeakRssMB <= 150)}  run took ${fixed(flood.runSeconds)} s`);
+console.log(`    outcome record         chain of ${flood.chainBytes} bytes (intent + outcome)`);
+console.log(`    run list / run show    ${fixed(flood.listMs)} ms at ${fixed(flood.listPeakRssMB)} MB / ${fixed(flood.showMs)} ms at ${fixed(flood.showPeakRssMB)} MB (run show re-digests the 600 MiB stream)`);
+console.log(`\n${JSON.stringify({ refusalFlood: flood })}`);
+
+// Issue 12's figure (statecraft accept's overhead).
+await (await import('./accept-overhead.mjs')).reportAcceptOverhead();

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { readFile, symlink } from 'node:fs/promises';
+import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODEL_DOUBLE_API_KEY, claudeCodeAdapterPath, loadScenarios, pinnedClaudePath, scenariosDirectory, startModelDouble } from '@statecraft/adapter-claude-code';
+import { MODEL_DOUBLE_API_KEY, claudeCodeAdapterPath, loadScenarios, pinnedClaudePath, recordedStreamsDirectory, replayClaudePath, scenariosDirectory, startModelDouble } from '@statecraft/adapter-claude-code';
 import type { ModelDouble } from '@statecraft/adapter-claude-code';
 import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
@@ -100,9 +100,43 @@ describe('statecraft run with the Claude Code adapter', () => {
     expect(value.adapterError).toMatchObject({ code: 'provider-not-found' });
   });
 
+  it('reads a 200 MB native line without end as a malformed stream, the adapter holding bounded memory (R7.5, R4 row 4)', async () => {
+    // `claude` here is the replaying stand-in: the recorded init, then one line that never ends.
+    const endless = await scratch.make('statecraft-cc-endless-');
+    const init = join(endless, 'init.jsonl');
+    await writeFile(init, `${readFileSync(join(recordedStreamsDirectory(), 'completed.jsonl'), 'utf8').split('\n')[0] ?? ''}\n`);
+    const replay = `STATECRAFT_REPLAY_NATIVE_STREAM='${init}' STATECRAFT_REPLAY_ENDLESS_LINE_BYTES=${200 * 1024 * 1024}`;
+    await writeFile(join(endless, 'claude'), `#!/bin/sh\n${replay} exec '${process.execPath}' '${replayClaudePath()}' "$@"\n`, { mode: 0o755 });
+    // The adapter's peak resident set (VmHWM, a high-water mark), per run id, sampled while the CLI runs.
+    const peaks = new Map<number, { runId: string; bytes: number }>();
+    const watcher = setInterval(() => {
+      for (const pid of processIds()) {
+        const runId = runIdOf(pid);
+        if (runId === undefined || !commandOf(pid).includes('statecraft-adapter-claude-code')) continue;
+        const bytes = peakResidentBytesOf(pid);
+        if (bytes !== undefined) peaks.set(pid, { runId, bytes: Math.max(bytes, peaks.get(pid)?.bytes ?? 0) });
+      }
+    }, 10);
+    let outcome: Awaited<ReturnType<typeof run>>;
+    try {
+      outcome = await run(null, [], `${endless}:${dirname(process.execPath)}:/usr/bin:/bin`);
+    } finally {
+      clearInterval(watcher);
+    }
+    const { value } = outcome;
+    expect(value.outcome).toBe('interrupted');
+    expect(value.cause).toBe('stream-malformed');
+    const stream = await readFile(value.artifacts.stream.path, 'utf8');
+    expect(stream).toMatch(/malformed provider stream: native line 2: longer than \d+ bytes/);
+    // The adapter, and the namespace's first process when it runs inside one: none held the line.
+    const ours = [...peaks.values()].filter((peak) => peak.runId === value.runId).map((peak) => peak.bytes);
+    expect(ours.length).toBeGreaterThan(0);
+    expect(Math.max(...ours)).toBeLessThan(150 * 1024 * 1024);
+  });
+
   it('kills the setsid descendant of a Bash tool call at the deadline: nothing of the run survives (R7.2, R7.3)', async () => {
     // Watch, while the CLI runs, for the `sleep 600` the scripted Bash call starts in a new session
-    // (FACTS.md item 10), identified by the run id the supervisor placed in its environment.
+    // (docs/facts.md item 10), identified by the run id the supervisor placed in its environment.
     const seen = new Map<number, string>();
     const watcher = setInterval(() => {
       for (const pid of processIds()) {
@@ -144,6 +178,16 @@ function runIdOf(pid: number): string | undefined {
   try {
     const entry = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((line) => line.startsWith('STATECRAFT_RUN_ID='));
     return entry?.slice('STATECRAFT_RUN_ID='.length);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A process's peak resident set so far (VmHWM), or undefined once it is gone. */
+function peakResidentBytesOf(pid: number): number | undefined {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match === null ? undefined : Number(match[1]) * 1024;
   } catch {
     return undefined;
   }

@@ -33,6 +33,7 @@ const VERBS: { verb: string[]; args: () => string[] }[] = [
   { verb: ['run', 'show'], args: () => [repository.path, 'some-run'] },
   { verb: ['env', 'plan'], args: () => [repository.path] },
   { verb: ['doctor'], args: () => [] },
+  { verb: ['accept'], args: () => [repository.path, 'some-run'] },
 ];
 
 /** Commander wraps help at 80 columns when stdout is not a terminal, as here. */

@@ -25,7 +25,7 @@ interface Manifest {
  * be imported somewhere, or named as a command by a script.
  */
 const USED_WITHOUT_IMPORT: Record<string, string> = {
-  vite: 'the peer dependency vitest runs on, pinned so the pair is known (ARCHITECTURE: vitest 4.1.12 with vite 8.3.8)',
+  vite: 'the peer dependency vitest runs on, pinned so the pair is known (docs/architecture.md: vitest 4.1.12 with vite 8.3.8)',
   '@types/node': 'the types of every node: import',
   '@types/semver': 'the types of semver, which @statecraft/adapter imports',
 };

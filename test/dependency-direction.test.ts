@@ -3,15 +3,16 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// ARCHITECTURE.md: cli → run → {adapter, environment}, acceptance → {adapter, run},
+// docs/architecture.md: cli → run → {adapter, environment}, environment → adapter (its PATH search),
+// acceptance → {adapter, environment, run},
 // adapter-claude-code → adapter; only cli knows adapters by name; nothing imports cli.
 // The graph is checked twice: in each package.json and in every @statecraft/* import under src/.
 const ALLOWED: Record<string, readonly string[]> = {
   adapter: [],
-  environment: [],
+  environment: ['adapter'],
   'adapter-claude-code': ['adapter'],
   run: ['adapter', 'environment'],
-  acceptance: ['adapter', 'run'],
+  acceptance: ['adapter', 'environment', 'run'],
   cli: ['acceptance', 'adapter', 'adapter-claude-code', 'environment', 'run'],
 };
 
@@ -42,7 +43,7 @@ function importedInternal(name: string): { file: string; target: string }[] {
   });
 }
 
-describe('dependency direction between the packages (ARCHITECTURE.md)', () => {
+describe('dependency direction between the packages (docs/architecture.md)', () => {
   it('the package list is exactly the six packages the graph names', () => {
     const present = readdirSync(packagesDir).filter((entry) => statSync(join(packagesDir, entry, 'package.json'), { throwIfNoEntry: false }));
     expect(present.sort()).toEqual(Object.keys(ALLOWED).sort());

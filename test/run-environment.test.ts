@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ATTEMPT_TAG_VARIABLE } from '@statecraft/adapter';
 import { progressDetail, readKeptEvents } from './fixtures/attempt-stream.js';
 import { createCustomAdapter } from './fixtures/custom-adapter.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
@@ -16,7 +17,7 @@ interface Account {
   outcome: string;
   workspace: string;
   records: { chain: string };
-  posture: { environment: { state: string; names: PlacedName[]; absent: { name: string }[]; residuals: { id: string }[] } };
+  posture: { containment: { mechanism: string }; environment: { state: string; names: PlacedName[]; absent: { name: string }[]; residuals: { id: string; statement: string }[] } };
   artifacts: { stream: { path: string } | 'not-recorded' };
 }
 
@@ -64,14 +65,40 @@ describe('the child environment is constructed from an allowlist and recorded co
     await expect(stat(temporary)).rejects.toThrow();
   });
 
-  it('the residuals of R5.3 are recorded on every attempt', async () => {
+  it('the residuals of R5.3, and that the request path names the product home, are recorded on every attempt', async () => {
     const { account } = await dumpEnvironment('fixture', {});
+    expect(account.posture.containment.mechanism).toBe('pid-namespace');
     expect(account.posture.environment.residuals.map((residual) => residual.id)).toEqual([
       'absolute-path-bypass',
       'home-readable',
       'stored-credentials-answer',
       'publish-around-supervisor',
+      'request-path-reveals-product-home',
     ]);
+  });
+
+  it("an attempt under the process-group fallback records that its child can read the supervisor's environment and signal it, on the intent and the outcome (R5.3, R6)", async () => {
+    const { account } = await dumpEnvironment('fixture', { STATECRAFT_CONTAINMENT: 'process-group' });
+    expect(account.posture.containment.mechanism).toBe('process-group');
+    const expected = [
+      'absolute-path-bypass',
+      'home-readable',
+      'stored-credentials-answer',
+      'publish-around-supervisor',
+      'request-path-reveals-product-home',
+      'supervisor-environment-readable',
+      'supervisor-signalable',
+    ];
+    expect(account.posture.environment.residuals.map((residual) => residual.id)).toEqual(expected);
+    const records = (await readFile(account.records.chain, 'utf8'))
+      .split('\n')
+      .filter((line) => line.includes(account.runId))
+      .map((line) => JSON.parse(line) as { kind: string; posture?: { environment: { residuals: { id: string; statement: string }[] } } });
+    const intent = records.find((record) => record.kind === 'intent');
+    expect(intent?.posture?.environment.residuals.map((residual) => residual.id)).toEqual(expected);
+    const statements = account.posture.environment.residuals.map((residual) => residual.statement).join('\n');
+    expect(statements).toContain('/proc/<supervisor pid>/environ');
+    expect(statements).toContain('stop or kill its supervisor');
   });
 
   it("names an adapter's manifest declares are passed; a secret's value reaches the child but never the record (R5.1, R5.4)", async () => {
@@ -136,6 +163,25 @@ describe('the child environment is constructed from an allowlist and recorded co
       expect(run.stderr).toContain("adapter's manifest");
     } finally {
       await adapter.remove();
+    }
+  });
+
+  it.each([ATTEMPT_TAG_VARIABLE, 'STATECRAFT_RUN_ID', 'TMPDIR'])('--pass %s, a name the supervisor sets, is refused before spawn: exit 2, nothing appended (R5.5)', async (name) => {
+    const fresh = await targets.fresh();
+    try {
+      const run = await runStatecraft(['run', fresh.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--pass', name, '--json'], {
+        home: targets.home.path,
+        env: { [name]: 'the-operators-own-value' },
+      });
+      expect(run.exitCode).toBe(2);
+      const answer = parseJson<{ refused: { reason: string; message: string; detail: { refusals: { name: string; origin: string; family: string }[] } } }>(run);
+      expect(answer.refused.reason).toBe('environment');
+      expect(answer.refused.detail.refusals).toEqual([expect.objectContaining({ name, origin: 'operator', family: 'supervisor-set' })]);
+      expect(run.stderr).toContain(`${name} requested by the operator (--pass): refused; the supervisor sets it`);
+      const list = parseJson<{ attempts: unknown[] }>(await runStatecraft(['run', 'list', fresh.path, '--json'], { home: targets.home.path }));
+      expect(list.attempts).toEqual([]);
+    } finally {
+      await fresh.remove();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { appendFile, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from './fixtures/attempt-stream.js';
 import { type SampleRepository, useTestTargets } from './fixtures/sample-repository.js';
@@ -122,6 +122,28 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: targets.home.path }));
     expect(list.attempts).toEqual([expect.objectContaining({ runId: live.runId, state: 'concluded', outcome: 'cancelled' })]);
   });
+
+  it.each([['the default containment (the boundary)', {}], ['the process-group fallback (boundary none)', { STATECRAFT_CONTAINMENT: 'process-group', STATECRAFT_BOUNDARY: 'none' }]] as const)(
+    'SIGINT during an attempt is classified cancelled by the supervisor, with no survivor, under %s (R8.1, R7.3)',
+    async (_path, env) => {
+      const target = await freshRepository();
+      const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], { home: targets.home.path, env });
+      const live = await waitForIntent(target.path);
+      await waitForHungAdapter(live.runId);
+      // The hung adapter and its setsid descendant (pids as this host sees them, whatever the namespace).
+      const running = await processesOfRun(live.runId);
+      expect(running.length).toBeGreaterThanOrEqual(2);
+      hung.kill('SIGINT');
+      const ended = await hung;
+      const account = parseJson<Account & { timedOut: boolean; posture: { survivors: unknown[] } }>({ exitCode: ended.exitCode ?? -1, stdout: String(ended.stdout), stderr: String(ended.stderr) });
+      expect(account).toMatchObject({ outcome: 'cancelled', cause: 'operator-cancel', timedOut: false });
+      expect(account.posture.survivors).toEqual([]);
+      // The setsid descendant went with the tree: nothing of the attempt is left running.
+      for (const pid of running) expect(await isAlive(pid)).toBe(false);
+      expect(await processesOfRun(live.runId)).toEqual([]);
+      expect(ended.exitCode).toBe(1);
+    },
+  );
 
   it('kill -9 of the supervisor during hang (boundary none) leaves a dangling intent that run show and doctor report; a later run still appends', async () => {
     const target = await freshRepository();
@@ -296,7 +318,9 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     );
     expect(failed.exitCode).toBe(4);
     const answer = parseJson<{ failed: { stage: string; path: string; spawned: boolean } }>(failed);
-    expect(answer.failed).toMatchObject({ stage: 'intent', path: targetDirectory, spawned: false });
+    expect(answer.failed).toMatchObject({ stage: 'intent', spawned: false });
+    // The path is the directory that could not be made: this attempt's, under the file `attempts`.
+    expect({ under: dirname(dirname(answer.failed.path)), attempt: basename(answer.failed.path) }).toEqual({ under: join(targetDirectory, 'attempts'), attempt: '1' });
     expect(failed.stderr).toContain(targetDirectory);
     expect(await readFile(first.records.chain)).toEqual(chainBefore);
     await expect(readFile(spawnLog, 'utf8')).rejects.toThrow();

@@ -1,5 +1,6 @@
 import type { AttemptResult, InterruptionCause, Outcome } from '@statecraft/adapter';
-import type { Artifact, IntentRecord, Posture } from '@statecraft/run';
+import type { AcceptanceView } from './acceptance-view.js';
+import type { Artifact, IntentRecord, OutcomeCandidate, OutcomeRecord, Posture } from '@statecraft/run';
 
 /**
  * The three names of absence (R8.3), none of which reads as success: `none` (the run recorded
@@ -23,11 +24,21 @@ export interface AttemptAccount {
   runId: string;
   attempt: number;
   state: AttemptState;
+  /** `failed` after a failed acceptance (R13.4); else the outcome record's. */
   outcome: Outcome | NotRecorded;
+  /** The record the outcome is read from: the outcome record, or the acceptance that judged the work not to hold. */
+  outcomeFrom: { record: 'outcome' | 'acceptance'; line: number; sha256: string } | NotRecorded;
+  /** The outcome the supervisor classified when the attempt ended (`completed` beside a failed acceptance): the claim kept. */
+  attemptOutcome: Outcome | NotRecorded;
   cause: InterruptionCause | NotRecorded;
   refusalCount: number | NotRecorded;
-  /** Verbatim, as the adapter carried them from the provider. */
-  refusals: AttemptResult['refusals'] | NotRecorded;
+  /**
+   * The first refusals (at most 8 in a record written now), verbatim as the adapter carried them
+   * from the provider, a long one cut; all `refusalCount` of them are in `artifacts.stream`.
+   */
+  refusals: OutcomeRecord['result']['refusals'] | NotRecorded;
+  /** sha256 over every refusal line of the stream (refusal-tally.ts); `not-recorded` in an older record. */
+  refusalDigest: OutcomeRecord['result']['refusalDigest'] | NotRecorded;
   /** The provider's own word for its ending: a claim, never the outcome (R8.2). */
   providerClaim: AttemptResult['providerClaim'] | NotRecorded;
   /** A number of dollars, `unknown` (never zero, R4 row 5), or `not-recorded`. */
@@ -46,6 +57,10 @@ export interface AttemptAccount {
   /** A commit id, or `not-recorded`. */
   headCommit: string;
   workspaceDirty: boolean | NotRecorded;
+  /** The latest acceptance of this attempt; `not-attempted` for one that did not complete; `not-recorded` when never judged. */
+  acceptance: AcceptanceView | NotRecorded;
+  /** What acceptance judges (R13.2): identified for a completed attempt, else `not-recorded`. */
+  candidate: OutcomeCandidate;
   startedAt: string;
   /** ISO 8601, or `not-recorded`. */
   endedAt: string;
@@ -77,4 +92,6 @@ export interface AttemptAccount {
     stderr: Artifact | NotRecorded;
     result: Artifact | NotRecorded;
   };
+  /** `kept`, or the files (absolute paths) that could not be written, each with why (issue 9); `not-recorded` before the outcome. */
+  evidence: 'kept' | { notKept: { path: string; message: string }[] } | NotRecorded;
 }

@@ -5,8 +5,9 @@ import { chainPaths, isLive, openChain, readLockHolder, targetDirectoryIn, targe
 import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses } from '@statecraft/adapter';
 import type { AttemptAccount } from './attempt-account.js';
 import { foldAttempts } from './fold-attempts.js';
+import { checkAcceptanceEvidence } from './check-acceptance-evidence.js';
 
-export type FindingKind = 'broken-chain' | 'unreadable-chain' | 'torn-tail' | 'dangling-intent' | 'orphaned-processes' | 'stale-lock' | 'home-not-directory';
+export type FindingKind = 'broken-chain' | 'unreadable-chain' | 'torn-tail' | 'dangling-intent' | 'orphaned-processes' | 'stale-lock' | 'home-not-directory' | 'altered-acceptance-evidence';
 
 /** Something `doctor` found. It repairs nothing; it names what it saw and what follows. */
 export interface Finding {
@@ -113,6 +114,14 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
         message: `run ${account.runId} attempt ${account.attempt}: its supervisor is gone but process${orphans.length === 1 ? '' : 'es'} ${orphans.join(', ')} of the attempt ${orphans.length === 1 ? 'is' : 'are'} still running (found by the attempt tag); doctor kills nothing`,
       });
     }
+  }
+  // Receipts and check outputs re-digested against their acceptance records (R13.6).
+  for (const altered of await checkAcceptanceEvidence(directory, opening.entries)) {
+    findings.push({
+      kind: 'altered-acceptance-evidence',
+      path: altered.path,
+      message: `${altered.path}: ${altered.state === 'missing' ? 'missing' : 'its bytes no longer match the digest'} held by the acceptance of run ${altered.runId} attempt ${altered.attempt} (line ${altered.line}); the acceptance's evidence cannot be relied on`,
+    });
   }
   return { target: examination, findings };
 }

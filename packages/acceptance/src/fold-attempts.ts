@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { concludedPosture, type Artifact, type ChainEntry, type IntentRecord, type LockHolder, type OutcomeRecord } from '@statecraft/run';
+import { concludedPosture, type AcceptanceRecord, type Artifact, type ChainEntry, type IntentRecord, type LockHolder, type OutcomeRecord } from '@statecraft/run';
+import { derivedAcceptance, viewOfAcceptance } from './acceptance-view.js';
 import type { AttemptAccount, AttemptState } from './attempt-account.js';
 
 /** A live lock's holder, if any: an intent it names is `running`, not `dangling`. */
@@ -12,14 +13,18 @@ export type LiveHolder = Pick<LockHolder, 'runId' | 'attempt'> | 'none';
  */
 export function foldAttempts(chainFile: string, targetDirectory: string, entries: readonly ChainEntry[], live: LiveHolder): AttemptAccount[] {
   const outcomes = new Map<string, ChainEntry & { record: OutcomeRecord }>();
+  // The latest acceptance of each outcome: a later `accept` of the same attempt supersedes, nothing is edited.
+  const acceptances = new Map<string, ChainEntry & { record: AcceptanceRecord }>();
   for (const entry of entries) {
     if (entry.record.kind === 'outcome') outcomes.set(entry.record.intent, entry as ChainEntry & { record: OutcomeRecord });
+    if (entry.record.kind === 'acceptance') acceptances.set(entry.record.outcome, entry as ChainEntry & { record: AcceptanceRecord });
   }
   const accounts: AttemptAccount[] = [];
   for (const entry of entries) {
     if (entry.record.kind !== 'intent') continue;
     const intent = entry as ChainEntry & { record: IntentRecord };
-    accounts.push(accountOf(chainFile, targetDirectory, intent, outcomes.get(intent.digest), live));
+    const outcome = outcomes.get(intent.digest);
+    accounts.push(accountOf(chainFile, targetDirectory, intent, outcome, outcome === undefined ? undefined : acceptances.get(outcome.digest), live));
   }
   return accounts;
 }
@@ -29,6 +34,7 @@ function accountOf(
   targetDirectory: string,
   intent: ChainEntry & { record: IntentRecord },
   outcome: (ChainEntry & { record: OutcomeRecord }) | undefined,
+  acceptance: (ChainEntry & { record: AcceptanceRecord }) | undefined,
   live: LiveHolder,
 ): AttemptAccount {
   const i = intent.record;
@@ -44,10 +50,20 @@ function accountOf(
     runId: i.runId,
     attempt: i.attempt,
     state,
-    outcome: o?.outcome ?? 'not-recorded',
+    // A failed acceptance makes the attempt's account read `failed`, the supervisor's `completed` kept beside it (R13.4).
+    outcome: acceptance?.record.verdict === 'failed' ? 'failed' : (o?.outcome ?? 'not-recorded'),
+    outcomeFrom:
+      acceptance?.record.verdict === 'failed'
+        ? { record: 'acceptance', line: acceptance.lineNumber, sha256: acceptance.digest }
+        : outcome === undefined
+          ? 'not-recorded'
+          : { record: 'outcome', line: outcome.lineNumber, sha256: outcome.digest },
+    attemptOutcome: o?.outcome ?? 'not-recorded',
+    acceptance: acceptance !== undefined ? viewOfAcceptance(acceptance, targetDirectory) : (o === undefined ? undefined : derivedAcceptance(o)) ?? 'not-recorded',
     cause: o?.cause ?? 'not-recorded',
     refusalCount: r?.refusalCount ?? 'not-recorded',
     refusals: r?.refusals ?? 'not-recorded',
+    refusalDigest: r?.refusalDigest ?? 'not-recorded',
     providerClaim: r?.providerClaim ?? 'not-recorded',
     cost: r?.cost ?? 'not-recorded',
     timedOut: r?.timedOut ?? 'not-recorded',
@@ -61,6 +77,7 @@ function accountOf(
     baseCommit: i.baseCommit,
     headCommit: o?.headCommit ?? 'not-recorded',
     workspaceDirty: o?.workspaceDirty ?? 'not-recorded',
+    candidate: o?.candidate ?? 'not-recorded',
     startedAt: i.at,
     endedAt: r?.endedAt ?? 'not-recorded',
     durationMs: r?.durationMs ?? 'not-recorded',
@@ -89,5 +106,7 @@ function accountOf(
       stderr: maybe(o?.artifacts.stderr),
       result: maybe(o?.artifacts.result),
     },
+    evidence:
+      o === undefined ? 'not-recorded' : o.evidence === 'kept' ? 'kept' : { notKept: o.evidence.notKept.map((failure) => ({ ...failure, path: join(targetDirectory, failure.path) })) },
   };
 }

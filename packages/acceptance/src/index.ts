@@ -1,6 +1,8 @@
 /**
- * @statecraft/acceptance — read-only: folds records into the account an operator reads, for
- * `run show`, `run list` and `doctor`. It writes nothing and repairs nothing.
+ * @statecraft/acceptance — judgment and reading: the independent acceptance of a completed attempt
+ * (R13: the candidate's suite read at the base, run over a fresh worktree of the candidate, a
+ * verdict, a receipt, one acceptance record appended under the lock), and the read-only fold of
+ * records into the account an operator reads, for `run show`, `run list` and `doctor`.
  *
  * Modules:
  * - attempt-account.ts       the account of one attempt: the JSON contract of `run --json` / `run show --json`
@@ -9,11 +11,22 @@
  * - list-attempts.ts         one summary line per attempt, for `run list`
  * - examine-product-home.ts  every chain in the product home: links, torn tails, dangling intents, stale locks
  * - check-artifacts.ts       re-digests the files kept beside the chain: verified, altered or missing
+ * - check-acceptance-evidence.ts re-digests receipts and check outputs against their acceptance records (doctor)
  * - workspace-freshness.ts   whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
+ * - acceptance-view.ts       an acceptance as shown (the `accept --json` contract), derived `not-attempted`, receipt `stale`
+ * - judge/accept-attempt.ts  `accept`: lock → verified chain → the attempt → judge → receipt file → acceptance record (R13)
+ * - judge/suite-at-base.ts   the suite and the authority set read at the base, and the policy digest (R13.3, R13.5)
+ * - judge/check-invocation.ts a check as argv (simple, R9.2) or through /bin/sh -c (marked shell)
+ * - judge/candidate-worktree.ts a fresh detached worktree of the candidate; HEAD and dirty paths after the suite
+ * - judge/run-suite.ts       the checks in order, each supervised with its deadline; the unrun counted
+ * - judge/decide-verdict.ts  the closed set of verdicts, each with its reason (R13.4)
+ * - judge/mint-receipt.ts    the receipt of an accepted candidate (R13.6)
  *
  * What this package does not claim: that a verified chain was not rewritten whole by someone
- * who recomputed every link (tamper-evident, not tamper-proof; R12 is later); that an attempt
- * `completed` was accepted — acceptance of the work is not judged here (R8.1).
+ * who recomputed every link (tamper-evident, not tamper-proof; R12 is later); that a receipt is a
+ * permission — it is evidence that the suite read at the base passed over the candidate's bytes,
+ * and says nothing about what the checks do not test, or about a program the checks ran that
+ * reached outside the worktree (R5.3).
  */
 export * from './attempt-account.js';
 export * from './fold-attempts.js';
@@ -22,3 +35,9 @@ export * from './list-attempts.js';
 export * from './examine-product-home.js';
 export * from './check-artifacts.js';
 export * from './workspace-freshness.js';
+export * from './acceptance-view.js';
+export * from './judge/accept-attempt.js';
+export * from './judge/suite-at-base.js';
+export * from './judge/check-invocation.js';
+export * from './judge/run-suite.js';
+export * from './check-acceptance-evidence.js';

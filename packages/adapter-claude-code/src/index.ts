@@ -12,15 +12,20 @@
  * - adapter/settings-file.ts        the private, exclusive, 0600 settings file outside the workspace (R10.1)
  * - adapter/argv.ts                 claude's argv; refuses a second --settings (R10.1)
  * - adapter/run-session.ts          spawns claude, feeds the prompt, translates, cleans up
+ * - adapter/native-lines.ts         claude's stdout as bounded lines, through the seam's splitter (R7.5)
  * - adapter/native-events.ts        the native stream-json shapes the mapping reads
  * - adapter/native-stream-mapper.ts native events → protocol events (R10.2, R10.3)
  * - adapter/terminal-state.ts       the provider's ending in neutral terms (R10.4)
  * - adapter/event-writer.ts         NDJSON out, protocol + seq stamped, schema-checked
+ * - adapter/event-draft.ts          an event before the writer stamps it (protocol, seq)
+ * - adapter/fallback-events.ts      init + error when the provider cannot be started: failure spoken in the protocol
+ * - suite/altered-streams.ts        the recorded stream, altered one defect at a time for rows 4 and 5
+ * - suite/measure-tokens.ts         each declared token measured against the pinned provider
  * - model-double/*                  a scripted Anthropic Messages API server on 127.0.0.1 (tests, the suite)
  * - suite-driver.ts                 how the negative suite provokes this adapter (live and replayed)
  *
  * What this package does not claim: that the session cannot write outside the workspace
- * (`workspace-write` is not declared; FACTS.md item 12); that the allowlist in force is observable
+ * (`workspace-write` is not declared; docs/facts.md item 12); that the allowlist in force is observable
  * (it is recorded `not-recorded`, R10.3); containment of hostile code (R5.3).
  */
 export { CLAUDE_CODE_MANIFEST } from './manifest.js';

@@ -5,7 +5,7 @@ import type { Manifest } from '@statecraft/adapter';
  * the seam's schema and writes it beside the bundled executable as `<file>.manifest.json` (R2.2).
  *
  * Each declared token is measured by the suite driver (R10.5); `workspace-write` is not declared
- * until measured. The credential path is Linux's (FACTS.md item 11): `HOME` locates
+ * until measured. The credential path is Linux's (docs/facts.md item 11): `HOME` locates
  * `~/.claude/.credentials.json`, `ANTHROPIC_API_KEY` is a key, `ANTHROPIC_BASE_URL` a gateway.
  */
 export const CLAUDE_CODE_MANIFEST: Manifest = {

@@ -84,7 +84,7 @@ describe('the Claude Code adapter against the real claude and the model double',
     expect(run.exit.code).toBe(0);
   });
 
-  it('reports a blocking hook as hook progress events and the blocked call as a refusal (R2.1 hook-enforcement, FACTS item 8)', async () => {
+  it('reports a blocking hook as hook progress events and the blocked call as a refusal (R2.1 hook-enforcement, docs/facts.md item 8)', async () => {
     const hooks: Request['limits']['hooks'] = [{ when: 'before-tool', tool: 'Bash', command: 'echo blocked-by-statecraft-hook >&2; exit 2' }];
     const { run, sandbox } = await live('bash-touch', { allow: ['Bash(touch:*)'], hooks });
     const hookEvents = eventsOfType(run, 'progress').filter((event) => event.kind === 'hook');

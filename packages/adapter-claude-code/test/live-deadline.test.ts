@@ -7,7 +7,7 @@ import type { ModelDouble } from '@statecraft/adapter-claude-code';
 import { NO_LIMITS, baseEnvironment, makeSandbox, writeRequest } from './support/adapter-process.js';
 
 // Issue 4, done-when: the setsid descendant of a Bash tool call is gone after a deadline kill.
-// FACTS.md item 10: the Bash tool's commands escape claude's process group, so this is the
+// docs/facts.md item 10: the Bash tool's commands escape claude's process group, so this is the
 // supervisor's containment (R7.3) measured against the real provider.
 
 let double: ModelDouble | undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ScenarioSchema, startModelDouble } from '@statecraft/adapter-claude-code';
 
-// The scripted Anthropic Messages API server the live tests point claude at (FACTS.md item 3).
+// The scripted Anthropic Messages API server the live tests point claude at (docs/facts.md item 3).
 
 const scenario = ScenarioSchema.parse({
   name: 'double-test',

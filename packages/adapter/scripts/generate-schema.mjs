@@ -5,7 +5,7 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { AttemptResultSchema, EventSchema, ManifestSchema, PROTOCOL_VERSION, QualificationRecordSchema, RequestSchema } from '../dist/index.js';
+import { AttemptResultSchema, EventSchema, ManifestSchema, PROTOCOL_VERSION, QualificationRecordSchema, ReceiptSchema, RequestSchema } from '../dist/index.js';
 
 const schemaDir = fileURLToPath(new URL('../schema/', import.meta.url));
 
@@ -17,6 +17,7 @@ export function schemaDocuments() {
     event: { schema: EventSchema, title: 'statecraft adapter event (one NDJSON line)', io: 'input' },
     'attempt-result': { schema: AttemptResultSchema, title: 'statecraft attempt result', io: 'output' },
     'qualification-record': { schema: QualificationRecordSchema, title: 'statecraft qualification record', io: 'output' },
+    receipt: { schema: ReceiptSchema, title: 'statecraft acceptance receipt', io: 'output' },
   };
   return Object.entries(shapes).map(([name, { schema, title, io }]) => {
     const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The closed capability vocabulary (R2.1). Adding a token is a change to this file and to
- * REQUIREMENTS.md, never configuration; a test asserts there are exactly six.
+ * docs/requirements.md, never configuration; a test asserts there are exactly six.
  */
 export const CAPABILITY_TOKENS = [
   'tool-allowlist',

@@ -14,13 +14,16 @@ type Negotiated = Extract<Negotiation, { kind: 'negotiated' }>;
  * status is never consulted (R7.6); the adapter's claim is kept beside, never used.
  */
 export function classifyOutcome(attempt: SupervisedAttempt): { outcome: Outcome; cause: InterruptionCause } {
+  // What the supervisor stopped comes first: nothing after the stop was read (R7.2, R8.1, R8.4).
+  if (attempt.stoppedBy === 'operator-cancel') return { outcome: 'cancelled', cause: 'operator-cancel' };
+  if (attempt.stoppedBy === 'evidence-not-kept') return { outcome: 'interrupted', cause: 'evidence-not-kept' };
   if (attempt.timedOut) return { outcome: 'interrupted', cause: 'deadline' };
   const diagnostic = attempt.streamDiagnostic;
   if (diagnostic !== 'none') {
     const cause = diagnostic.kind === 'malformed' ? 'stream-malformed' : diagnostic.kind === 'read-failure' ? 'stream-read-failure' : 'stream-no-result';
     return { outcome: 'interrupted', cause };
   }
-  if (attempt.refusals.length > 0) return { outcome: 'refused', cause: 'none' };
+  if (attempt.refusals.count > 0) return { outcome: 'refused', cause: 'none' };
   const terminal = attempt.terminal;
   if (terminal === 'not-recorded') return { outcome: 'interrupted', cause: 'stream-no-result' };
   if (terminal.type === 'error') return { outcome: 'interrupted', cause: 'adapter-error' };
@@ -49,8 +52,9 @@ export function classifyAttempt(
   return {
     outcome,
     cause,
-    refusalCount: attempt.refusals.length,
-    refusals: attempt.refusals,
+    refusalCount: attempt.refusals.count,
+    refusals: attempt.refusals.excerpt,
+    refusalDigest: attempt.refusals.digest,
     providerClaim: result ? result.claim : 'not-recorded',
     terminal: terminal === 'not-recorded' ? 'not-recorded' : terminal.type === 'error' ? 'adapter-error' : terminal.terminal,
     cost: cost === undefined || cost === 'unknown' ? 'unknown' : cost.usd,

@@ -17,16 +17,25 @@
  * - result.ts              the recorded attempt result (R1.2)
  * - schema-errors.ts       zod errors as sentences naming file and field
  * - content-digest.ts      sha256 digests of files and bytes
+ * - durable-write.ts       whole files written atomically and fsync'd (once, with `exclusive`); directory fsync
+ * - executable-file.ts     whether a path can be executed, and the one PATH search every package uses
+ * - file-identity.ts       what identifies a file's bytes without reading them (device, inode, size, times)
+ * - digest-cache.ts        file digests remembered by identity, and handed to the adapter in the request
+ * - attempt/*              the attempt core `run` and `qualify` share: file names, the process tag, the request, supervise + classify
  * - suite/driver.ts        how the negative suite provokes behaviour from one adapter
  * - suite/index.ts         the negative suite: case table, runner, runAdapterOnce, the fixture driver (R4)
  * - qualification/         qualification records: write once, list, show, check a binary (R3)
  * - fixture-adapter-path.ts where the shipped fixture adapter and replay child live
  * - stream/*               the bounded NDJSON event-stream reader: trusted prefix, diagnostics (R7.4, R7.5)
- * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7)
+ * - stream/refusal-tally.ts refusals kept bounded: a count, a running digest, the first few (issue 9)
+ * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7);
+ *                          the stream tee, which stops an attempt whose evidence cannot be written
  * - supervise/boundary-record.ts  the protected evidence boundary's shapes: profile, probe findings, record, residuals (R12)
  * - supervise/boundary-probe.ts   the self-test run inside the sandbox before each launch, and the descriptor closer (R12)
  * - supervise/bwrap-boundary.ts   the boundary's mechanism on Linux (bubblewrap): establish, wrap the child (R12)
  * - coverage/*             command coverage: check commands against the allowance (R9)
+ * - receipt/receipt.ts     the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
+ * - supervise/supervise-check.ts one acceptance check (not a protocol speaker) under the adapter's supervision (R13.3)
  *
  * What this package does not claim: that the evidence boundary (R12) denies the network, Unix
  * sockets or reads outside the product home (its named residuals), or anything at all without it
@@ -46,12 +55,21 @@ export * from './classify.js';
 export * from './result.js';
 export * from './schema-errors.js';
 export * from './content-digest.js';
+export * from './durable-write.js';
+export * from './executable-file.js';
+export * from './file-identity.js';
+export * from './digest-cache.js';
 export * from "./suite/driver.js";
 export * from './stream/line-splitter.js';
 export * from './stream/event-stream-reader.js';
 export * from './stream/read-event-stream.js';
+export * from './stream/refusal-tally.js';
 export * from './coverage/index.js';
 export * from './supervise/supervise-adapter.js';
+export * from './attempt/attempt-files.js';
+export * from './attempt/attempt-request.js';
+export * from './attempt/run-attempt.js';
+export { EvidenceWriteError } from './supervise/stream-tee.js';
 export * from './supervise/probe-containment.js';
 export * from './supervise/find-attempt-processes.js';
 export * from './supervise/boundary-record.js';
@@ -60,3 +78,5 @@ export * from './supervise/bwrap-boundary.js';
 export * from './fixture-adapter-path.js';
 export * from './suite/index.js';
 export * from './qualification/index.js';
+export * from './receipt/receipt.js';
+export * from './supervise/supervise-check.js';

@@ -17,5 +17,7 @@ export const InterruptionCauseSchema = z.enum([
   'adapter-error',
   'unmapped-terminal',
   'operator-cancel',
+  /** The supervisor stopped the attempt because a file of its evidence could not be written (R8.4). */
+  'evidence-not-kept',
 ]);
 export type InterruptionCause = z.infer<typeof InterruptionCauseSchema>;

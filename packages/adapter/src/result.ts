@@ -4,9 +4,9 @@ import {
   NotRecordedSchema,
   ProviderClaimSchema,
   ProviderIdentitySchema,
-  RefusalEventSchema,
   TerminalStateSchema,
 } from './protocol/events.js';
+import { REFUSAL_EXCERPT_COUNT, RefusalDigestSchema, RefusalExcerptEntrySchema } from './stream/refusal-tally.js';
 import { InterruptionCauseSchema, OutcomeSchema } from './outcome.js';
 import {
   ContainmentSchema,
@@ -33,7 +33,12 @@ export const AttemptResultSchema = z.strictObject({
   cause: InterruptionCauseSchema,
   /** Derived from the refusal events of the trusted prefix (R1.4). */
   refusalCount: z.int().nonnegative(),
-  refusals: z.array(RefusalEventSchema),
+  /**
+   * The first refusals in stream order, verbatim (a long line cut): an excerpt, never all of them
+   * (issue 9). Every refusal is in the kept stream (R8.4), which `refusalDigest` vouches for.
+   */
+  refusals: z.array(RefusalExcerptEntrySchema).max(REFUSAL_EXCERPT_COUNT),
+  refusalDigest: RefusalDigestSchema,
   providerClaim: z.union([ProviderClaimSchema, NotRecordedSchema]),
   /** The adapter's neutral reading of the provider's ending, or `adapter-error`. */
   terminal: z.union([TerminalStateSchema, z.literal('adapter-error'), NotRecordedSchema]),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CAPABILITY_TOKENS, CapabilityListSchema, CapabilityTokenSchema } from '@statecraft/adapter';
 
 describe('the capability vocabulary (R2.1)', () => {
-  it('has exactly six tokens, the ones REQUIREMENTS.md names', () => {
+  it('has exactly six tokens, the ones docs/requirements.md names', () => {
     expect(CAPABILITY_TOKENS).toHaveLength(6);
     expect([...CAPABILITY_TOKENS].sort()).toEqual(
       ['cost-report', 'hook-enforcement', 'structured-refusals', 'tool-allowlist', 'turn-limit', 'workspace-write'],

@@ -6,15 +6,18 @@ import { classifyOutcome, type SupervisedAttempt } from '@statecraft/adapter';
 const digest = { bytes: 0, sha256: '0'.repeat(64) };
 const claim = { status: 'success', isError: false as const, reason: 'completed', detail: {} };
 const refusal = { type: 'refusal' as const, protocol: 1 as const, seq: 1, tool: 'Bash', verbatim: {} };
+const noRefusals: SupervisedAttempt['refusals'] = { count: 0, digest: { sha256: '0'.repeat(64), bytes: 0 }, excerpt: [] };
+const oneRefusal: SupervisedAttempt['refusals'] = { count: 1, digest: { sha256: '1'.repeat(64), bytes: 64 }, excerpt: [refusal] };
 
 function attempt(changes: Partial<SupervisedAttempt> = {}): SupervisedAttempt {
   return {
     init: 'not-recorded',
-    refusals: [],
+    refusals: noRefusals,
     terminal: { type: 'result', protocol: 1, seq: 2, terminal: 'completed', claim, turns: 1 },
     counts: { events: 3, progress: 0, toolUses: 0, linesAfterTerminal: 0 },
     streamDiagnostic: 'none',
     timedOut: false,
+    stoppedBy: 'none',
     exit: { code: 0, signal: null },
     containment: { mechanism: 'process-group', blindSpots: [] },
     survivors: [],
@@ -33,15 +36,23 @@ describe('classifying an attempt', () => {
   });
 
   it('a refusal makes the attempt refused beside a completed result and a zero exit (R8.1)', () => {
-    expect(classifyOutcome(attempt({ refusals: [refusal] }))).toEqual({ outcome: 'refused', cause: 'none' });
+    expect(classifyOutcome(attempt({ refusals: oneRefusal }))).toEqual({ outcome: 'refused', cause: 'none' });
   });
 
   it('the deadline comes first: a timed-out attempt is interrupted even with a result and refusals (R7.2)', () => {
-    expect(classifyOutcome(attempt({ timedOut: true, refusals: [refusal] }))).toEqual({ outcome: 'interrupted', cause: 'deadline' });
+    expect(classifyOutcome(attempt({ timedOut: true, stoppedBy: 'deadline', refusals: oneRefusal }))).toEqual({ outcome: 'interrupted', cause: 'deadline' });
+  });
+
+  it('the operator\'s interrupt is classified cancelled by the supervisor, before anything the stream says (R8.1)', () => {
+    expect(classifyOutcome(attempt({ stoppedBy: 'operator-cancel', refusals: oneRefusal }))).toEqual({ outcome: 'cancelled', cause: 'operator-cancel' });
+  });
+
+  it('evidence that could not be written stops the attempt: interrupted, whatever the stream says (R8.4)', () => {
+    expect(classifyOutcome(attempt({ stoppedBy: 'evidence-not-kept' }))).toEqual({ outcome: 'interrupted', cause: 'evidence-not-kept' });
   });
 
   it('a stream diagnostic outranks refusals and the terminal state (R7.5)', () => {
-    expect(classifyOutcome(attempt({ refusals: [refusal], streamDiagnostic: { kind: 'no-result' } }))).toEqual({
+    expect(classifyOutcome(attempt({ refusals: oneRefusal, streamDiagnostic: { kind: 'no-result' } }))).toEqual({
       outcome: 'interrupted',
       cause: 'stream-no-result',
     });

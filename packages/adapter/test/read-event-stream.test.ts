@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readEventStream, DEFAULT_MAX_LINE_BYTES, OVERSIZE_EVIDENCE_BYTES } from '@statecraft/adapter';
+import { createHash } from 'node:crypto';
+import { readEventStream, DEFAULT_MAX_LINE_BYTES, OVERSIZE_EVIDENCE_BYTES, REFUSAL_EXCERPT_COUNT, REFUSAL_EXCERPT_LINE_BYTES } from '@statecraft/adapter';
 import type { ProtocolEvent } from '@statecraft/adapter';
 
 // Real byte buffers, fed in chunks the way a pipe delivers them (R7.4, R7.5).
@@ -49,7 +50,7 @@ describe('readEventStream', () => {
     const reading = await read(complete);
     expect(reading.streamDiagnostic).toBe('none');
     expect(reading.init).toMatchObject({ type: 'init', seq: 0 });
-    expect(reading.refusals).toHaveLength(1);
+    expect(reading.refusals).toMatchObject({ count: 1, excerpt: [refusal(2)] });
     expect(reading.terminal).toMatchObject({ type: 'result', seq: 3 });
     expect(reading.counts).toEqual({ events: 4, progress: 1, toolUses: 2, linesAfterTerminal: 0 });
   });
@@ -258,6 +259,57 @@ describe('readEventStream', () => {
     expect(reading.counts.events).toBe(events + 1);
     expect(reading.counts.toolUses).toBe(events - 1);
     // 200 000 events of ~80 bytes is ~16 MB of text; a reader that kept them would keep far more than this.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
+  });
+});
+
+describe('readEventStream keeps refusals bounded: a count, a digest and the first few (issue 9, R7.5)', () => {
+  const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  it('counts every refusal, digests their lines and keeps only the first REFUSAL_EXCERPT_COUNT, in order', async () => {
+    const refusals = Array.from({ length: 50 }, (_, index) => line(refusal(index + 1)));
+    const reading = await read(line(init()) + refusals.join('') + line(result(51)));
+    expect(reading.refusals.count).toBe(50);
+    expect(reading.refusals.digest).toEqual({ sha256: sha256(refusals.join('')), bytes: Buffer.byteLength(refusals.join('')) });
+    expect(reading.refusals.excerpt).toEqual(Array.from({ length: REFUSAL_EXCERPT_COUNT }, (_, index) => refusal(index + 1)));
+  });
+
+  it('digests a CRLF refusal line as its bytes followed by one newline, the same as the LF line', async () => {
+    const lf = await read(line(init()) + line(refusal(1)) + line(result(2)));
+    const crlf = await read(line(init()) + line(refusal(1)).replace('\n', '\r\n') + line(result(2)));
+    expect(crlf.refusals).toEqual(lf.refusals);
+  });
+
+  it('cuts a refusal line longer than REFUSAL_EXCERPT_LINE_BYTES to its head at a character boundary, giving its length', async () => {
+    const long = { ...refusal(1), verbatim: { why: 'é'.repeat(REFUSAL_EXCERPT_LINE_BYTES) } };
+    const text = JSON.stringify(long);
+    const reading = await read(line(init()) + line(long) + line(result(2)));
+    const [entry] = reading.refusals.excerpt;
+    expect(entry).toMatchObject({ type: 'refusal', seq: 1, cut: { lineBytes: Buffer.byteLength(text) } });
+    const head = entry !== undefined && 'cut' in entry ? entry.cut.head : '';
+    expect(Buffer.byteLength(head)).toBeLessThanOrEqual(REFUSAL_EXCERPT_LINE_BYTES);
+    expect(Buffer.byteLength(head)).toBeGreaterThan(REFUSAL_EXCERPT_LINE_BYTES - 2);
+    expect(text.startsWith(head)).toBe(true);
+    expect(reading.refusals.digest.sha256).toBe(sha256(`${text}\n`));
+  });
+
+  it('keeps memory bounded over a long run of refusals, as over progress events', async () => {
+    const events = 200_000;
+    async function* long(): AsyncGenerator<Uint8Array> {
+      yield Buffer.from(line(init()));
+      await tick();
+      const batch: string[] = [];
+      for (let seq = 1; seq < events; seq += 1) {
+        batch.push(line(refusal(seq)));
+        if (batch.length === 1000) yield Buffer.from(batch.splice(0).join(''));
+      }
+      yield Buffer.from(batch.join('') + line(result(events)));
+    }
+    const before = process.memoryUsage().heapUsed;
+    const reading = await readEventStream(long());
+    expect(reading.refusals.count).toBe(events - 1);
+    expect(reading.refusals.excerpt).toHaveLength(REFUSAL_EXCERPT_COUNT);
+    // 200 000 refusals of ~90 bytes is ~18 MB of text, far more as objects; a reader that kept them would keep far more than this.
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
   });
 });

@@ -50,3 +50,16 @@ export function errorDocument(error: unknown): ErrorDocument {
   if (error.exitCode === EXIT.usage) return { usage: { message: error.message, ...next } };
   return { failed: { path: error instanceof IoFailure ? error.path : null, message: error.message, ...next } };
 }
+
+/**
+ * What the CLI reports for an error no verb turned into an answer. A system error that names a
+ * file (a product home that is a file, read-only or full) is an i/o failure naming that file,
+ * exit 4, without a stack: the operator has something to fix, not a bug to report. Anything else
+ * stays unexpected.
+ */
+export function asCliError(error: unknown): CliError | undefined {
+  if (error instanceof CliError) return error;
+  const failure = error as Partial<NodeJS.ErrnoException> | undefined;
+  if (!(error instanceof Error) || typeof failure?.code !== 'string' || typeof failure.path !== 'string') return undefined;
+  return new IoFailure(failure.path, error.message, error);
+}

@@ -5,6 +5,8 @@
  *
  * Modules:
  * - main.ts                         the entry: registers the verbs, turns errors into messages, JSON documents and exit codes
+ * - zod-jitless.ts                  the first import: zod builds its schemas without code generation (start-up time)
+ * - statecraft-version.ts           statecraft's own version, as the receipt names it
  * - answer.ts                       Answer: what every verb returns, and how it is printed
  * - exit-codes.ts                   0 ok, 1 finding, 2 refused, 3 usage, 4 failed (R11)
  * - errors.ts                       CliError / UsageError / IoFailure, and their --json documents

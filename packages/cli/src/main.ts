@@ -7,11 +7,17 @@ import './zod-jitless.js';
 import { Command, CommanderError } from 'commander';
 import { printJson } from './answer.js';
 import { EXIT } from './exit-codes.js';
-import { CliError, errorDocument } from './errors.js';
+import { asCliError, errorDocument } from './errors.js';
 import { registerQualify } from './commands/register-qualify.js';
 import { registerRun } from './commands/register-run.js';
 import { registerEnv } from './commands/register-env.js';
 import { registerDoctor } from './commands/register-doctor.js';
+import { registerAccept } from './commands/register-accept.js';
+
+// A per-file size limit (RLIMIT_FSIZE) must surface as EFBIG on the write, which names the file and
+// stops the attempt (issue 9), not as SIGXFSZ: execa's exit cleanup (signal-exit) re-raises that
+// signal when nobody else listens, killing the supervisor before it can kill its adapter's tree.
+process.on('SIGXFSZ', () => undefined);
 
 // A reader that goes away (`statecraft … | head`) is not a failure of ours: stop quietly.
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -54,6 +60,7 @@ program.hook('preAction', (_program, actionCommand) => {
 
 registerQualify(program);
 registerRun(program);
+registerAccept(program);
 registerEnv(program);
 registerDoctor(program);
 
@@ -70,11 +77,14 @@ async function main(): Promise<void> {
         printJson({ usage: { message } });
       }
       process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    } else if (error instanceof CliError) {
-      process.stderr.write(`statecraft: ${error.message}\n`);
-      if (error.hint !== undefined) process.stderr.write(`  next: ${error.hint}\n`);
-      if (jsonRequested) printJson(errorDocument(error));
-      process.exitCode = error.exitCode;
+      return;
+    }
+    const known = asCliError(error);
+    if (known !== undefined) {
+      process.stderr.write(`statecraft: ${known.message}\n`);
+      if (known.hint !== undefined) process.stderr.write(`  next: ${known.hint}\n`);
+      if (jsonRequested) printJson(errorDocument(known));
+      process.exitCode = known.exitCode;
     } else {
       process.stderr.write(`statecraft: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       if (jsonRequested) printJson(errorDocument(error));

@@ -1,12 +1,12 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { join, normalize } from 'node:path';
-import { resolveCommandOnPath } from './resolve-command.js';
+import { findExecutableOnPath } from '@statecraft/adapter';
 
 /**
  * What an adapter declares about the machine it runs on (R10.6): the paths its provider writes
  * and manages, and what must be present before it may claim them. Structurally the part of an
  * adapter manifest this package reads — the manifest schema itself lives in the seam package,
- * which this package does not depend on.
+ * which this package uses only for its file-system readings (the PATH search).
  */
 export interface AdapterDeclaration {
   name: string;
@@ -46,7 +46,7 @@ export interface ManagedPathCollision {
   adapters: [string, string];
 }
 
-/** Expected refusals are values (STYLE.md practice 3). */
+/** Expected refusals are values (docs/architecture.md, convention 3). */
 export type AdapterPathsPlan =
   | { kind: 'refused'; reason: 'managed-path-collision'; collisions: ManagedPathCollision[]; message: string }
   | { kind: 'planned'; adapters: AdapterClaim[] };
@@ -74,7 +74,7 @@ export function expandHome(path: string, environment: Readonly<Record<string, st
 }
 
 function checkCommand(command: string, environment: Readonly<Record<string, string>>): PrerequisiteCheck['state'] {
-  return resolveCommandOnPath(command, environment.PATH) === undefined ? 'absent' : 'present';
+  return findExecutableOnPath(command, environment.PATH) === undefined ? 'absent' : 'present';
 }
 
 /** Checks one prerequisite against the constructed environment; nothing is executed or written. */

@@ -1,5 +1,5 @@
 import { credentialFamilyOf } from './credential-families.js';
-import { ENVIRONMENT_RESIDUALS } from './residuals.js';
+import { residualsFor, type ContainmentKind } from './residuals.js';
 import type { AbsentName, EnvironmentRecord, EnvironmentRefusal, PlacedName } from './environment-record.js';
 
 /** A name an adapter's manifest asks to have carried in (the shape of the manifest's `environment.pass`). */
@@ -24,8 +24,13 @@ const BASELINE: readonly { name: string; why: string }[] = [
   { name: 'TZ', why: "the operator's time zone, when set" },
 ];
 
-/** Names only the supervisor sets (R5.5); asking to pass one from outside is ignored in favour of the binding. */
-const SUPERVISOR_NAMES = new Set(['STATECRAFT_RUN_ID', 'STATECRAFT_ATTEMPT', 'TMPDIR']);
+/**
+ * Names only the supervisor sets (R5.5): the attempt's bindings, and the attempt tag that finds its
+ * escaped descendants (the adapter package's `ATTEMPT_TAG_VARIABLE`; this package imports none).
+ * Asking to pass one is refused: the child would get the supervisor's value while the record named
+ * the name twice, once as the operator's (issue 9).
+ */
+export const SUPERVISOR_SET_NAMES: readonly string[] = ['STATECRAFT_RUN_ID', 'STATECRAFT_ATTEMPT', 'STATECRAFT_ATTEMPT_TAG', 'TMPDIR'];
 
 export type NameSelection =
   | { kind: 'refused'; refusals: EnvironmentRefusal[]; message: string }
@@ -33,7 +38,8 @@ export type NameSelection =
 
 /**
  * Chooses which of the operator's names the child will receive — the allowlist, the adapter's
- * declared names, the operator's `--pass` names — and refuses any credential family (R5.2).
+ * declared names, the operator's `--pass` names — and refuses any credential family (R5.2) and
+ * any name the supervisor sets itself (R5.5).
  * Done at planning, before anything is appended; the attempt's bindings are added at launch.
  */
 export function selectPassedNames(request: NameSelectionRequest): NameSelection {
@@ -43,7 +49,17 @@ export function selectPassedNames(request: NameSelectionRequest): NameSelection 
     ...request.operatorPass.map((name) => ({ name, origin: 'operator' as const, secret: true, why: 'asked for by the operator with --pass' })),
   ];
   const refusals: EnvironmentRefusal[] = [];
+  const askedBy = (entry: (typeof asked)[number]): string => (entry.origin === 'adapter' ? "the adapter's manifest" : entry.origin === 'operator' ? 'the operator (--pass)' : entry.origin);
   for (const entry of asked) {
+    if (SUPERVISOR_SET_NAMES.includes(entry.name)) {
+      refusals.push({
+        name: entry.name,
+        origin: entry.origin,
+        family: 'supervisor-set',
+        message: `${entry.name} requested by ${askedBy(entry)}: refused; the supervisor sets it to bind the child to its attempt (R5.5), so it is not anyone's to pass — drop it`,
+      });
+      continue;
+    }
     const family = credentialFamilyOf(entry.name);
     if (family === 'none') continue;
     refusals.push({
@@ -60,7 +76,7 @@ export function selectPassedNames(request: NameSelectionRequest): NameSelection 
   const values = new Map<string, string>();
   const absent: AbsentName[] = [];
   for (const entry of asked) {
-    if (SUPERVISOR_NAMES.has(entry.name) || placed.has(entry.name)) continue;
+    if (placed.has(entry.name)) continue;
     const value = request.source[entry.name];
     if (value === undefined) {
       // LANG and TZ are passed only "if set"; any other asked-for name missing is a degradation.
@@ -86,6 +102,8 @@ export interface AttemptBindings {
   temporaryDirectory: string;
   /** Further supervisor-set names (e.g. the attempt tag that finds escaped descendants). */
   extra?: readonly { name: string; value: string; why: string }[];
+  /** How the attempt's process tree is contained: the fallback has residuals of its own. */
+  containment: ContainmentKind;
 }
 
 export interface ConstructedEnvironment {
@@ -126,7 +144,7 @@ export function constructEnvironment(selection: Extract<NameSelection, { kind: '
       names,
       absent: selection.absent,
       refusals: [],
-      residuals: [...ENVIRONMENT_RESIDUALS],
+      residuals: residualsFor(bindings.containment),
     },
   };
 }

@@ -5,12 +5,11 @@
  * Modules:
  * - product-home.ts           `$STATECRAFT_HOME` (default `~/.statecraft`), the target key, the home's layout (R8.4)
  * - credential-families.ts    known publication-credential families, refused on construction (R5.2)
- * - residuals.ts              what a constructed environment does not buy, named on every attempt (R5.3)
+ * - residuals.ts              what a constructed environment does not buy, named on every attempt (R5.3), and what the process-group fallback adds
  * - environment-record.ts     the recorded account of a child's environment: every name it received (R5.1, R6)
  * - construct-environment.ts  selects names from an allowlist, refuses credentials, adds the attempt's bindings (R5.1, R5.5)
  * - project-declaration.ts    the target's .statecraft/environment.json, project.commands (R9.1)
  * - adapter-declarations.ts   adapters' managed paths, prerequisites, collisions (R10.6)
- * - resolve-command.ts        where a bare command resolves on a PATH value (nothing executed)
  * - boundary-profile.ts       the protected evidence boundary's profile: hidden, writable, read-only paths; the on/none choice (R12)
  *
  * What this package does not claim: that the child cannot publish or cannot read the operator's
@@ -24,5 +23,4 @@ export * from './environment-record.js';
 export * from './construct-environment.js';
 export * from './project-declaration.js';
 export * from './adapter-declarations.js';
-export * from './resolve-command.js';
 export * from './boundary-profile.js';

@@ -39,6 +39,8 @@ export function productHomeLayout(home: string) {
     home,
     targets,
     qualifications: join(home, 'qualifications'),
+    /** File digests remembered by file identity, so an unchanged binary is hashed once. */
+    digests: join(home, 'cache', 'digests'),
     /** Everything statecraft keeps about one target repository. */
     target: (key: string) => join(targets, key),
   };

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * The target repository's committed `.statecraft/environment.json` (R9.1). Only
- * `project.commands` is read here; every other member is kept as written, not dropped, so a
- * newer file read by an older statecraft loses nothing.
+ * The target repository's committed `.statecraft/environment.json` (R9.1, R13). `project.commands`
+ * and `acceptance.checks` / `acceptance.authority` are read here; every other member is kept as
+ * written, not dropped, so a newer file read by an older statecraft loses nothing.
  */
 
 /** Where the declaration lives, relative to the target repository's root. */
@@ -39,8 +39,33 @@ export const ProjectSectionSchema = z.looseObject({
   commands: ProjectCommandsSchema.optional(),
 });
 
+/** One `acceptance.checks` entry: a command line as a spec's Verification block would hold it (R13.3). */
+const AcceptanceCheckSchema = z.string({ error: 'must be a string holding one command' }).refine((check) => check.trim() !== '', 'is empty; write the command')
+  .refine((check) => !/[\r\n]/.test(check), 'holds a line break; one check is one command line');
+
+/**
+ * One `acceptance.authority` entry: a repository-relative path prefix (a file, or a directory with
+ * or without a final `/`) whose change puts the candidate outside its own suite's word (R13.5).
+ */
+const AuthorityPathSchema = z.string({ error: 'must be a string naming a repository-relative path' }).superRefine((entry, context) => {
+  const segments = entry.replace(/\/$/, '').split('/');
+  const problem =
+    entry === '' ? 'is empty; name a path'
+    : entry.startsWith('/') ? `${JSON.stringify(entry)} is absolute; name a path relative to the repository root`
+    : segments.some((segment) => segment === '' || segment === '.' || segment === '..') ? `${JSON.stringify(entry)} has an empty, "." or ".." segment; name the path plainly`
+    : null;
+  if (problem !== null) context.addIssue({ code: 'custom', message: problem });
+});
+
+/** `acceptance`: the checks a run without a spec is judged by, and the authority set's further paths (R13.3, R13.5). */
+export const AcceptanceSectionSchema = z.looseObject({
+  checks: z.array(AcceptanceCheckSchema, { error: 'must be a list of command lines' }).min(1, { message: 'is an empty list; name at least one check, or leave "checks" out' }).optional(),
+  authority: z.array(AuthorityPathSchema, { error: 'must be a list of repository-relative paths' }).optional(),
+});
+
 export const ProjectDeclarationSchema = z.looseObject({
   project: ProjectSectionSchema.optional(),
+  acceptance: AcceptanceSectionSchema.optional(),
 });
 export type ProjectDeclaration = z.infer<typeof ProjectDeclarationSchema>;
 
@@ -51,6 +76,8 @@ export type ProjectDeclarationParse =
       declaration: ProjectDeclaration;
       /** The declared programs; empty when the file does not declare `project.commands`. */
       commands: string[];
+      /** `acceptance.checks` (`none` when not declared) and `acceptance.authority` (empty when not declared). */
+      acceptance: { checks: string[] | 'none'; authority: string[] };
     }
   | { kind: 'refused'; file: string; reason: 'not-json' | 'invalid'; message: string };
 
@@ -69,7 +96,14 @@ export function parseProjectDeclaration(text: string, file: string): ProjectDecl
   if (!parsed.success) {
     return { kind: 'refused', file, reason: 'invalid', message: describeIssues(file, parsed.error) };
   }
-  return { kind: 'parsed', file, declaration: parsed.data, commands: parsed.data.project?.commands ?? [] };
+  const acceptance = parsed.data.acceptance;
+  return {
+    kind: 'parsed',
+    file,
+    declaration: parsed.data,
+    commands: parsed.data.project?.commands ?? [],
+    acceptance: { checks: acceptance?.checks?.map((check) => check.trim()) ?? 'none', authority: acceptance?.authority ?? [] },
+  };
 }
 
 function describeEntryProblem(entry: unknown): string | null {

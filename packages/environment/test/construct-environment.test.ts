@@ -12,7 +12,7 @@ const OPERATOR = {
   PROVIDER_API_KEY: 'sk-secret',
 };
 
-const bindings = { runId: 'r', attempt: 3, temporaryDirectory: '/tmp/statecraft-r-3-abc' };
+const bindings = { runId: 'r', attempt: 3, temporaryDirectory: '/tmp/statecraft-r-3-abc', containment: 'pid-namespace' as const };
 
 function selected(request: Parameters<typeof selectPassedNames>[0]) {
   const selection = selectPassedNames(request);
@@ -62,11 +62,24 @@ describe('constructEnvironment builds the child environment from an allowlist, n
     expect(record.absent.map((entry) => entry.name)).toEqual(['PROVIDER_API_KEY']);
   });
 
-  it('every attempt carries the four residuals of R5.3', () => {
+  it('every attempt carries the four residuals of R5.3, and that the request path names the product home', () => {
     const { record } = constructEnvironment(selected({ source: OPERATOR, adapterPass: [], operatorPass: [] }), bindings);
     expect(record.residuals).toEqual(ENVIRONMENT_RESIDUALS);
-    expect(record.residuals.map((residual) => residual.id)).toEqual(['absolute-path-bypass', 'home-readable', 'stored-credentials-answer', 'publish-around-supervisor']);
+    expect(record.residuals.map((residual) => residual.id)).toEqual([
+      'absolute-path-bypass',
+      'home-readable',
+      'stored-credentials-answer',
+      'publish-around-supervisor',
+      'request-path-reveals-product-home',
+    ]);
     // R5.3: no document may claim the child cannot publish.
+    for (const residual of record.residuals) expect(residual.statement).not.toMatch(/cannot publish/i);
+  });
+
+  it('an attempt under the process-group fallback also carries what that fallback exposes of its supervisor', () => {
+    const { record } = constructEnvironment(selected({ source: OPERATOR, adapterPass: [], operatorPass: [] }), { ...bindings, containment: 'process-group' });
+    expect(record.residuals.slice(0, ENVIRONMENT_RESIDUALS.length)).toEqual(ENVIRONMENT_RESIDUALS);
+    expect(record.residuals.slice(ENVIRONMENT_RESIDUALS.length).map((residual) => residual.id)).toEqual(['supervisor-environment-readable', 'supervisor-signalable']);
     for (const residual of record.residuals) expect(residual.statement).not.toMatch(/cannot publish/i);
   });
 });
@@ -93,6 +106,19 @@ describe('a request to place a credential family in the child is refused on cons
     const selection = selectPassedNames({ source: OPERATOR, adapterPass: [{ name: 'GH_TOKEN', secret: true, why: 'publishes' }], operatorPass: [] });
     expect(selection.kind).toBe('refused');
     if (selection.kind === 'refused') expect(selection.message).toContain("adapter's manifest");
+  });
+
+  it.each(['STATECRAFT_ATTEMPT_TAG', 'STATECRAFT_RUN_ID', 'STATECRAFT_ATTEMPT', 'TMPDIR'])('%s, set by the supervisor, is refused from the operator and from a manifest (R5.5)', (name) => {
+    for (const request of [
+      { source: OPERATOR, adapterPass: [], operatorPass: [name] },
+      { source: OPERATOR, adapterPass: [{ name, secret: false, why: 'wants it' }], operatorPass: [] },
+    ]) {
+      const selection = selectPassedNames(request);
+      expect(selection.kind).toBe('refused');
+      if (selection.kind !== 'refused') return;
+      expect(selection.refusals).toEqual([expect.objectContaining({ name, family: 'supervisor-set' })]);
+      expect(selection.message).toContain('R5.5');
+    }
   });
 
   it('every family names at least one name or prefix', () => {

@@ -16,7 +16,7 @@ const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;
  * Runs one short git command to its end — no shell, stdin closed, the given environment whole.
  * Node's own `execFile` rather than execa: every `statecraft run` makes four of these calls, and
  * execa's per-call set-up (~1.5 ms each, cold) was paid on every one; the adapter itself is still
- * spawned through execa (supervise/spawn-adapter.ts, as ARCHITECTURE fixes). docs/decisions.md.
+ * spawned through execa (supervise/spawn-adapter.ts, as docs/architecture.md fixes). docs/decisions.md.
  */
 export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<GitProcessAnswer> {
   return new Promise((resolve) => {

@@ -12,15 +12,22 @@
  * - launch/artifacts.ts           request, prompt, stream, stderr, result kept beside the chain with digests (R8.4)
  * - launch/temporary-directory.ts the private per-attempt TMPDIR (R5.5)
  * - launch/launch-boundary.ts     the protected evidence boundary for one launch: request handed over, profile, probe (R12)
- * - chain/record-schemas.ts       the chain's record kinds (intent, outcome), one zod schema each
+ * - launch/outcome-reserve.ts     room held from the intent to the outcome, so a home the stream filled still takes the outcome (R8.4)
+ * - launch/failed-file.ts         a failed write step carries the file it was writing, so the failure names it
+ * - chain/record-schemas.ts       the chain's record kinds (intent, outcome, acceptance), one zod schema each
+ * - chain/acceptance-record.ts    the acceptance record: verdict, reason, checks, receipt (R13)
  * - chain/open-chain.ts           reads and verifies every link; torn tail reported, corruption refused (R8.4)
  * - chain/append-record.ts        links, appends and fsyncs one record; truncates a torn tail first
+ * - chain/check-chain-tip.ts      before an append: the position is still the chain's tip, read from its tail only
  * - chain/chain-summary.ts        `run list`'s reading: every link verified, only each record's leading fields parsed
  * - chain/chain-paths.ts          where a target's records live in the product home
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
+ * - lock/take-over-stale-lock.ts  a stale lock has exactly one taker: a claim per lock file, created with link(2)
+ * - lock/lock-holder.ts           the lock record, its identity (inode and bytes), and whether its holder lives
  * - workspace/*                   the target and its base commit (one rev-parse), the git worktree under .statecraft/state (R8.6)
+ * - workspace/candidate.ts        the candidate's shape: commit, tree, who made it, changed paths (R13.2)
+ * - workspace/identify-candidate.ts a completed attempt's candidate, before its outcome: HEAD, or a statecraft commit of the tree (R13.2)
  * - posture.ts                    the posture schema (R6)
- * - durable-write.ts              write-temporary-fsync-rename and directory fsync
  * - git-process.ts                one short git process, run to its end (workspace/git.ts, coverage/git-for-reading.ts)
  * - run-id.ts                     run ids
  * - refusal.ts                    refusals (exit 2) and i/o failures (exit 4) as values
@@ -33,16 +40,19 @@
 export * from './posture.js';
 export * from './refusal.js';
 export * from './run-id.js';
-export * from './durable-write.js';
 export * from './chain/chain-paths.js';
 export * from './chain/record-schemas.js';
+export * from './chain/acceptance-record.js';
 export * from './chain/open-chain.js';
 export * from './chain/append-record.js';
+export * from './chain/check-chain-tip.js';
 export * from './lock/repository-lock.js';
 export * from './workspace/git.js';
 export * from './workspace/resolve-target.js';
 export * from './workspace/exclude-state.js';
 export * from './workspace/prepare-workspace.js';
+export * from './workspace/candidate.js';
+export * from './workspace/identify-candidate.js';
 export * from './plan/plan-run.js';
 export * from './plan/plan-coverage.js';
 export * from './plan/label-qualification.js';

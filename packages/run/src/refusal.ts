@@ -1,6 +1,6 @@
 /**
  * Why a run was refused before anything was spawned or appended (exit 2), or failed on i/o
- * (exit 4). Values, not exceptions (STYLE.md practice 3); each message names the thing refused.
+ * (exit 4). Values, not exceptions (docs/architecture.md, convention 3); each message names the thing refused.
  */
 export type RefusalReason =
   | 'target'
@@ -10,6 +10,7 @@ export type RefusalReason =
   | 'environment'
   | 'coverage'
   | 'chain-broken'
+  | 'chain-moved'
   | 'unknown-run'
   | 'base-commit'
   | 'live-attempt'
@@ -28,10 +29,13 @@ export interface RunRefusal {
   detail: unknown;
 }
 
-/** An i/o failure (exit 4), naming the path; `spawned` says whether an attempt ran before it. */
+/**
+ * An i/o failure (exit 4), naming the path; `spawned` says whether an attempt ran before it.
+ * `evidence`: a file kept beside the chain could not be written while the attempt ran.
+ */
 export interface RunFailure {
   kind: 'failed';
-  stage: 'plan' | 'intent' | 'spawn' | 'outcome';
+  stage: 'plan' | 'intent' | 'spawn' | 'evidence' | 'outcome';
   path: string;
   message: string;
   spawned: boolean;

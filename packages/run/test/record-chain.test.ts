@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendRecord, openChain, openChainSummaries, type ChainPosition, type UnlinkedRecord } from '@statecraft/run';
+import { appendRecord, ChainMovedError, openChain, openChainSummaries, type ChainPosition, type UnlinkedRecord } from '@statecraft/run';
 import { sampleIntent } from './sample-records.js';
 
 let directory: string;
@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 async function appendIntents(count: number): Promise<ChainPosition> {
-  let position: ChainPosition = { head: 'genesis', nextSeq: 0, torn: 'none' };
+  let position: ChainPosition = { head: 'genesis', nextSeq: 0, length: 0, torn: 'none' };
   for (let attempt = 1; attempt <= count; attempt += 1) {
     position = (await appendRecord(chain, position, sampleIntent(attempt) as UnlinkedRecord)).position;
   }
@@ -105,7 +105,48 @@ describe('the record chain (R8.4)', () => {
 
   it('a repeated summary field that disagrees with the field it repeats is not a record', async () => {
     const record = { ...sampleIntent(1), qualification: 'qualified' };
-    await appendRecord(chain, { head: 'genesis', nextSeq: 0, torn: 'none' }, record as UnlinkedRecord);
+    await appendRecord(chain, { head: 'genesis', nextSeq: 0, length: 0, torn: 'none' }, record as UnlinkedRecord);
     expect(await openChain(chain)).toMatchObject({ kind: 'broken', reason: 'not-a-record', lineNumber: 1 });
+  });
+});
+
+describe('an append links only to the current tip (R8.4, R8.5)', () => {
+  it('a position read before another writer appended is refused, and nothing is written', async () => {
+    const position = await appendIntents(2);
+    await appendRecord(chain, position, sampleIntent(3) as UnlinkedRecord);
+    const before = await readFile(chain);
+    await expect(appendRecord(chain, position, sampleIntent(4) as UnlinkedRecord)).rejects.toThrow(ChainMovedError);
+    await expect(appendRecord(chain, position, sampleIntent(4) as UnlinkedRecord)).rejects.toThrow(`${chain}: the chain is ${before.length} bytes`);
+    expect(await readFile(chain)).toEqual(before);
+    expect(await openChain(chain)).toMatchObject({ kind: 'opened', nextSeq: 3 });
+  });
+
+  it('two writers with the same position: the second is refused rather than forking the chain', async () => {
+    const opening = await openChain(chain);
+    if (opening.kind !== 'opened') throw new Error('the empty chain did not open');
+    await appendRecord(chain, opening, sampleIntent(1) as UnlinkedRecord);
+    await expect(appendRecord(chain, opening, sampleIntent(2) as UnlinkedRecord)).rejects.toThrow(ChainMovedError);
+    expect(await openChain(chain)).toMatchObject({ kind: 'opened', nextSeq: 1 });
+  });
+
+  it('a last record replaced by one of the same length is not the head the position links to: refused', async () => {
+    const position = await appendIntents(2);
+    const text = await readFile(chain, 'utf8');
+    const edited = text.replace(/"attempt":2(?=,"adapter")/, '"attempt":9');
+    expect(edited).not.toBe(text);
+    expect(edited.length).toBe(text.length);
+    await writeFile(chain, edited);
+    await expect(appendRecord(chain, position, sampleIntent(3) as UnlinkedRecord)).rejects.toThrow(`the last record is not the head ${position.head}`);
+    expect(await readFile(chain, 'utf8')).toBe(edited);
+  });
+
+  it('a torn tail that changed since it was read is not cut: refused', async () => {
+    await appendIntents(1);
+    await appendFile(chain, '{"prev":"0123');
+    const opening = await openChain(chain);
+    if (opening.kind !== 'opened') throw new Error('the chain did not open');
+    const torn = await readFile(chain, 'utf8');
+    await writeFile(chain, torn.replace(/0123$/, '4567'));
+    await expect(appendRecord(chain, opening, sampleIntent(2) as UnlinkedRecord)).rejects.toThrow('the torn final line at byte');
   });
 });

@@ -1,9 +1,9 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireRepositoryLock } from '@statecraft/run';
+import { acquireRepositoryLock, readLockInstance } from '@statecraft/run';
 
 let directory: string;
 let lock: string;
@@ -55,5 +55,30 @@ describe('one live attempt per target (R8.5)', () => {
     await writeFile(lock, JSON.stringify(other));
     if (first.kind === 'acquired') await first.release();
     expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual(other);
+  });
+
+  it('a claimant that died mid-takeover does not jam the target: the next claim generation takes the stale lock over, and the claims are swept', async () => {
+    const stale = { pid: await deadPid(), host: hostname(), runId: 'run-dead', attempt: 1, since: '2026-11-30T04:00:00.000Z' };
+    await writeFile(lock, JSON.stringify(stale));
+    const found = await readLockInstance(lock);
+    if (found.kind !== 'found') throw new Error('the stale lock was not written');
+    const deadClaimant = { ...stale, pid: await deadPid(), runId: 'run-died-claiming' };
+    await writeFile(`${lock}.takeover-${found.identity}.0`, JSON.stringify(deadClaimant));
+    const taken = await acquireRepositoryLock(lock, { runId: 'run-new', attempt: 1 });
+    expect(taken).toMatchObject({ kind: 'acquired', reclaimed: stale });
+    expect((await readdir(directory)).sort()).toEqual(['lock']);
+  });
+
+  it('while a live supervisor holds the claim on a stale lock, another is refused naming it, and the stale lock stays for the claimant', async () => {
+    const stale = { pid: await deadPid(), host: hostname(), runId: 'run-dead', attempt: 1, since: '2026-11-30T04:00:00.000Z' };
+    await writeFile(lock, JSON.stringify(stale));
+    const found = await readLockInstance(lock);
+    if (found.kind !== 'found') throw new Error('the stale lock was not written');
+    const liveClaimant = { ...stale, pid: process.pid, runId: 'run-claiming' };
+    await writeFile(`${lock}.takeover-${found.identity}.0`, JSON.stringify(liveClaimant));
+    const second = await acquireRepositoryLock(lock, { runId: 'run-new', attempt: 1 });
+    expect(second).toMatchObject({ kind: 'refused', holder: liveClaimant });
+    if (second.kind === 'refused') expect(second.message).toContain('is taking over the stale lock of this target: run run-claiming attempt 1');
+    expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual(stale);
   });
 });

@@ -12,7 +12,7 @@ export type ClaudeArgv =
   | { kind: 'argv'; argv: string[] }
   | { kind: 'refused'; reason: 'second-settings' | 'option-like-value'; message: string };
 
-/** Always passed: print mode, the structured stream, and hook events (FACTS.md item 8). */
+/** Always passed: print mode, the structured stream, and hook events (docs/facts.md item 8). */
 export const BASE_CLAUDE_ARGS = ['--print', '--output-format', 'stream-json', '--verbose', '--include-hook-events'] as const;
 
 function isSettingsFlag(arg: string): boolean {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The few native stream-json shapes the mapping depends on (FACTS.md items 2–9), read loosely:
+ * The few native stream-json shapes the mapping depends on (docs/facts.md items 2–9), read loosely:
  * fields the mapping does not use are kept verbatim in `detail`, never validated away.
  */
 export const NativeLineSchema = z.looseObject({ type: z.string().min(1), subtype: z.string().optional() });

@@ -1,27 +1,29 @@
 import type { Readable } from 'node:stream';
+import { LineSplitter } from '@statecraft/adapter';
+import type { SplitLine } from '@statecraft/adapter';
+
+/**
+ * The longest native line the adapter reads whole: eight times the supervisor's own line bound,
+ * since a large tool result is summarised rather than passed on (the mapper cuts progress above
+ * 256 KiB), and small enough that holding one such line keeps the adapter's memory bounded (R7.5).
+ */
+export const MAX_NATIVE_LINE_BYTES = 8 * 1024 * 1024;
 
 /**
  * Splits claude's stdout into lines as bytes, not text: a lenient decode would replace invalid
- * UTF-8 with U+FFFD and silently alter the evidence (R7.5 read failure). A final line without
- * a newline is still a line; CRLF is tolerated.
+ * UTF-8 with U+FFFD and silently alter the evidence (R7.5 read failure). The seam's splitter
+ * does the splitting, so a final line without a newline is still a line, CRLF is tolerated, and
+ * a line longer than the bound is handed on `oversize` (its first bytes kept as evidence) the
+ * moment it crosses the bound: a provider writing a line without end grows nothing here.
  */
-export async function* nativeLines(stream: Readable): AsyncGenerator<Buffer> {
-  let pending: Buffer[] = [];
+export async function* nativeLines(stream: Readable, maxLineBytes = MAX_NATIVE_LINE_BYTES): AsyncGenerator<SplitLine> {
+  const ready: SplitLine[] = [];
+  const splitter = new LineSplitter(maxLineBytes, (line) => ready.push(line));
   for await (const chunk of stream) {
-    let data = chunk as Buffer;
-    let newline = data.indexOf(0x0a);
-    while (newline !== -1) {
-      pending.push(data.subarray(0, newline));
-      yield trimCarriageReturn(Buffer.concat(pending));
-      pending = [];
-      data = data.subarray(newline + 1);
-      newline = data.indexOf(0x0a);
-    }
-    if (data.length > 0) pending.push(data);
+    splitter.push(chunk as Buffer);
+    splitter.cutOversizeLine();
+    yield* ready.splice(0);
   }
-  if (pending.length > 0) yield trimCarriageReturn(Buffer.concat(pending));
-}
-
-function trimCarriageReturn(line: Buffer): Buffer {
-  return line.length > 0 && line[line.length - 1] === 0x0d ? line.subarray(0, -1) : line;
+  splitter.end();
+  yield* ready.splice(0);
 }

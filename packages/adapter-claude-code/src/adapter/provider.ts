@@ -1,32 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
-import { digestFile } from '@statecraft/adapter';
-import type { ProviderIdentity } from '@statecraft/adapter';
+import { realpathSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { checkExecutableFileSync, digestFile, findExecutableOnPath, matchKnownDigest } from '@statecraft/adapter';
+import type { KnownDigest, ProviderIdentity } from '@statecraft/adapter';
 
 export type ProviderResolution =
   | { kind: 'resolved'; executable: string; identity: ProviderIdentity }
   | { kind: 'not-found'; message: string };
-
-function isExecutableFile(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** `claude` on the constructed PATH, the way a shell would find it; nothing else is searched. */
-function findOnPath(name: string, path: string | undefined): string | undefined {
-  for (const directory of (path ?? '').split(delimiter)) {
-    if (directory === '' || !isAbsolute(directory)) continue;
-    const candidate = join(directory, name);
-    if (isExecutableFile(candidate)) return candidate;
-  }
-  return undefined;
-}
 
 /** `claude --version` answers `2.1.328 (Claude Code)`; the first word is the version. */
 function readVersion(executable: string, environment: NodeJS.ProcessEnv): string {
@@ -38,16 +18,19 @@ function readVersion(executable: string, environment: NodeJS.ProcessEnv): string
 /**
  * The provider binary: the one the operator named, else `claude` on the constructed PATH
  * (issue 4 item 1). Its version and content digest go into the init event, so what is qualified
- * is the pair (R10.7). The digest is of the real file behind any symlink.
+ * is the pair (R10.7). The digest is of the real file behind any symlink: the supervisor's, when
+ * the request hands one over for that real path and the file's identity still matches (it hashed
+ * the binary at planning); otherwise the adapter hashes it.
  */
-export async function resolveProvider(named: string | null, environment: NodeJS.ProcessEnv): Promise<ProviderResolution> {
+export async function resolveProvider(named: string | null, environment: NodeJS.ProcessEnv, known: readonly KnownDigest[] = []): Promise<ProviderResolution> {
   // A relative name would resolve against the workspace (the adapter's cwd), not where the operator meant.
   if (named !== null && !isAbsolute(named)) return { kind: 'not-found', message: `the named provider ${named} is not an absolute path` };
-  const executable = named !== null ? named : findOnPath('claude', environment.PATH);
+  const executable = named !== null ? named : findExecutableOnPath('claude', environment.PATH);
   if (executable === undefined) {
     return { kind: 'not-found', message: `no executable "claude" on the constructed PATH (${environment.PATH ?? 'PATH not set'})` };
   }
-  if (!isExecutableFile(executable)) return { kind: 'not-found', message: `the named provider ${executable} is not an executable file` };
-  const digest = await digestFile(realpathSync(executable));
+  if (checkExecutableFileSync(executable) !== 'usable') return { kind: 'not-found', message: `the named provider ${executable} is not an executable file` };
+  const handed = await matchKnownDigest(executable, known).catch(() => undefined);
+  const digest = handed === undefined ? await digestFile(realpathSync(executable)) : `sha256:${handed.sha256}`;
   return { kind: 'resolved', executable, identity: { name: 'claude', version: readVersion(executable, environment), digest } };
 }

@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { EventDraft } from './event-draft.js';
 import type { EventWriter } from './event-writer.js';
 import type { NativeStreamMapper } from './native-stream-mapper.js';
-import { nativeLines } from './native-lines.js';
+import { MAX_NATIVE_LINE_BYTES, nativeLines } from './native-lines.js';
 import type { SettingsFile } from './settings-file.js';
 
 /** How long claude may take to exit after its terminal result before it is asked to stop. */
@@ -58,8 +58,15 @@ export async function runSession(plan: SessionPlan): Promise<number> {
   let ending: EventDraft[] | undefined;
   let lineNumber = 0;
   const lines = nativeLines(child.stdout);
-  for await (const bytes of lines) {
+  for await (const { bytes, lineBytes, oversize } of lines) {
     lineNumber += 1;
+    if (oversize) {
+      // Only the line's first bytes were kept; the adapter cannot stand behind any of it (R7.5).
+      child.kill('SIGTERM');
+      await cleanUp(plan);
+      plan.writer.writeMalformed(lineNumber, `longer than ${MAX_NATIVE_LINE_BYTES} bytes (${lineBytes} read)`, bytes.toString('utf8'));
+      return 1;
+    }
     if (!isUtf8(bytes)) {
       // Passed on as the same defect, so the supervisor reports a read failure (R7.5).
       child.kill('SIGTERM');

@@ -11,7 +11,7 @@ export interface ClaudeSettingsDocument {
 /**
  * Translates the request's neutral limits: allow rules → `permissions.allow`, deny rules →
  * `permissions.deny` (a denied call leaves a `permission_denials` entry, R10.3), and each
- * before-tool hook → a `PreToolUse` hook matched on its tool (FACTS.md item 8).
+ * before-tool hook → a `PreToolUse` hook matched on its tool (docs/facts.md item 8).
  */
 export function settingsDocumentFor(limits: Request['limits']): ClaudeSettingsDocument {
   const document: ClaudeSettingsDocument = { permissions: { allow: [...limits.allow], deny: [...limits.deny] }, hooks: {} };

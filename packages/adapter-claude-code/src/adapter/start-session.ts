@@ -41,7 +41,7 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
   if (sha256Hex(prompt) !== request.prompt.sha256 || prompt.length !== request.prompt.bytes) {
     return fail(requested, 'prompt-mismatch', `the prompt on stdin (${prompt.length} bytes) does not match the request's digest and length`);
   }
-  const provider = await resolveProvider(request.provider?.executable ?? null, process.env);
+  const provider = await resolveProvider(request.provider?.executable ?? null, process.env, request.knownDigests ?? []);
   if (provider.kind === 'not-found') return fail(requested, 'provider-not-found', provider.message);
   const settings = await writePrivateSettingsFile(settingsDocumentFor(request.limits), request.workspace);
   if (settings.kind === 'refused') return fail(requested, 'settings-refused', settings.message, provider.identity);

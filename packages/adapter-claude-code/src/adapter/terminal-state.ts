@@ -3,7 +3,7 @@ import type { NativeResult } from './native-events.js';
 
 /**
  * The provider's ending in neutral terms (R10.4), fixed so two adapters cannot disagree. Only
- * measured states map (FACTS.md items 2, 4, 5); anything else is `unmapped`, never completion.
+ * measured states map (docs/facts.md items 2, 4, 5); anything else is `unmapped`, never completion.
  * Denials are not consulted here: the supervisor reads refusal events before this (R10.4).
  */
 export function terminalStateFor(result: NativeResult): TerminalState {

@@ -75,7 +75,7 @@ function route(path: string, byName: ReadonlyMap<string, Scenario>, fallback: Sc
 
 /**
  * Starts a scripted Anthropic Messages API server on 127.0.0.1 at an ephemeral port
- * (FACTS.md item 3). Main-loop requests get the scenario's replies in order; anything else the
+ * (docs/facts.md item 3). Main-loop requests get the scenario's replies in order; anything else the
  * provider asks for (a title, token counting, probes) gets a short, sensible answer and is logged.
  * Several scenarios can share one server: each answers under its own base URL (`baseUrlFor`).
  */

@@ -43,7 +43,7 @@ function sseEvent(name: string, data: unknown): string {
 }
 
 /**
- * The server-sent events a streaming request receives (FACTS.md item 3): message_start, one
+ * The server-sent events a streaming request receives (docs/facts.md item 3): message_start, one
  * start/delta/stop per content block, message_delta with the stop reason and usage, message_stop.
  */
 export function sseEventsFor(message: AnthropicMessage): string[] {

@@ -59,7 +59,9 @@ export async function measureClaudeCodeTokens(context: MeasurementContext, provo
       },
     ),
     await measure('structured-refusals', provocations.live('bash-touch', { deny: ['Bash(touch:*)'] }), (result) => {
-      const verbatim = result.refusals[0]?.verbatim as { tool_name?: unknown; tool_use_id?: unknown } | undefined;
+      // The excerpt keeps a short refusal whole; a cut one (`cut`, no `verbatim`) would not be this refusal.
+      const first = result.refusals[0];
+      const verbatim = (first !== undefined && 'verbatim' in first ? first.verbatim : undefined) as { tool_name?: unknown; tool_use_id?: unknown } | undefined;
       const claim = result.providerClaim === 'not-recorded' ? 'not-recorded' : result.providerClaim.status;
       return {
         honored: result.refusalCount === 1 && verbatim?.tool_name === 'Bash' && typeof verbatim.tool_use_id === 'string' && result.outcome === 'refused',

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll } from 'vitest';
 import { EventSchema } from '@statecraft/adapter';
-import type { ProtocolEvent, Request } from '@statecraft/adapter';
+import type { KnownDigest, ProtocolEvent, Request } from '@statecraft/adapter';
 import { claudeCodeAdapterPath, pinnedClaudePath } from '@statecraft/adapter-claude-code';
 
 /** A scratch place for one adapter run: workspace, HOME, a bin directory holding `claude`. */
@@ -49,6 +49,10 @@ export interface AdapterRunOptions {
   stdinPrompt?: string;
   /** Sent to the adapter once its init event has been read. */
   signalAfterInit?: NodeJS.Signals;
+  /** Digests handed over in the request, as the supervisor hands over the provider's. */
+  knownDigests?: KnownDigest[];
+  /** Told the adapter's process id once it is spawned, e.g. to watch its memory. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface AdapterRun {
@@ -63,7 +67,13 @@ export interface AdapterRun {
 }
 
 /** Writes a request file for the sandbox's workspace, as the supervisor would (R1.2). */
-export async function writeRequest(sandbox: Sandbox, prompt: string, limits: Request['limits'], provider: string | null): Promise<string> {
+export async function writeRequest(
+  sandbox: Sandbox,
+  prompt: string,
+  limits: Request['limits'],
+  provider: string | null,
+  knownDigests?: KnownDigest[],
+): Promise<string> {
   const request: Request = {
     protocol: 1,
     attempt: { runId: 'test-run', number: 1 },
@@ -74,6 +84,7 @@ export async function writeRequest(sandbox: Sandbox, prompt: string, limits: Req
     deadline: { milliseconds: 120_000, at: new Date(Date.now() + 120_000).toISOString() },
     prompt: { sha256: createHash('sha256').update(prompt).digest('hex'), bytes: Buffer.byteLength(prompt) },
     provider: provider === null ? null : { executable: provider },
+    ...(knownDigests === undefined ? {} : { knownDigests }),
   };
   const path = join(sandbox.root, 'request.json');
   await writeFile(path, JSON.stringify(request));
@@ -86,12 +97,13 @@ export async function writeRequest(sandbox: Sandbox, prompt: string, limits: Req
  */
 export async function runAdapter(options: AdapterRunOptions): Promise<AdapterRun> {
   const prompt = options.prompt ?? 'Do the scripted work.';
-  const requestPath = await writeRequest(options.sandbox, prompt, { ...NO_LIMITS, ...options.limits }, options.provider ?? null);
+  const requestPath = await writeRequest(options.sandbox, prompt, { ...NO_LIMITS, ...options.limits }, options.provider ?? null, options.knownDigests);
   const child = spawn(claudeCodeAdapterPath(), ['run', '--request', requestPath], {
     cwd: options.sandbox.workspace,
     env: options.environment,
     stdio: ['pipe', 'pipe', 'pipe'],
   });
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
   child.stdin.end(options.stdinPrompt ?? prompt);
   const chunks: Buffer[] = [];
   let stderr = '';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CapabilityListSchema } from '../capabilities.js';
+import { KnownDigestSchema } from '../digest-cache.js';
 import { ProtocolVersionSchema } from './version.js';
 
 /** A hook the supervisor asks the provider to run before a tool call (provider-neutral). */
@@ -51,5 +52,11 @@ export const RequestSchema = z.strictObject({
   }),
   /** The provider binary the operator named; `null`: the adapter resolves its own. */
   provider: z.strictObject({ executable: z.string().min(1) }).nullable(),
+  /**
+   * Digests the supervisor already took, each with the identity the file had: an adapter may use
+   * one for a file whose real path and identity still match instead of hashing it again (a
+   * provider binary is hundreds of megabytes). Absent or unmatched: the adapter hashes.
+   */
+  knownDigests: z.array(KnownDigestSchema).optional(),
 });
 export type Request = z.infer<typeof RequestSchema>;

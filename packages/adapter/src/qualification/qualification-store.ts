@@ -1,7 +1,7 @@
-import { link, mkdir, open, readFile, readdir, unlink } from 'node:fs/promises';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { arch, platform } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { writeFileDurably } from '../durable-write.js';
 import { describeSchemaIssues } from '../schema-errors.js';
 import type { SuiteReport } from '../suite/suite-report.js';
 import { SUITE_CASES, SUITE_VERSION } from '../suite/case-table.js';
@@ -52,7 +52,8 @@ export async function writeQualificationRecord(home: string, report: SuiteReport
   const dir = qualificationsDir(home);
   await mkdir(dir, { recursive: true });
   const path = join(dir, `${record.id}.json`);
-  await writeOnce(path, `${JSON.stringify(record, null, 2)}\n`);
+  // Atomic and never rewritten: a record is written once, readable by anyone who checks a binary.
+  await writeFileDurably(path, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o644, exclusive: true });
   return { kind: 'written', record, path };
 }
 
@@ -61,33 +62,6 @@ function recordId(report: SuiteReport): string {
   const digest = report.adapter.digest.replace(/^sha256:/, '').slice(0, 12);
   const when = report.endedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').toLowerCase();
   return `${report.adapter.name}-${report.adapter.version}-${digest}-${when}`.replace(/[^a-z0-9.+-]/g, '-');
-}
-
-/**
- * Atomic and never rewritten (ARCHITECTURE, Records): write a temporary file, fsync it, then
- * hard-link it into place — a link fails if the name exists, where a rename would replace it —
- * and fsync the directory so the name survives a crash.
- */
-async function writeOnce(path: string, text: string): Promise<void> {
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  const handle = await open(temporary, 'wx', 0o644);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await link(temporary, path);
-  } finally {
-    await unlink(temporary);
-  }
-  const dir = await open(join(path, '..'), 'r');
-  try {
-    await dir.sync();
-  } finally {
-    await dir.close();
-  }
 }
 
 export interface StoredRecord {

@@ -1,9 +1,10 @@
-import type { ProtocolEvent, RefusalEvent } from '../protocol/events.js';
+import type { ProtocolEvent } from '../protocol/events.js';
 import { isTerminalEvent } from '../protocol/events.js';
 import type { StreamDiagnostic, SupervisedAttempt } from '../supervise/attempt.js';
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter } from './line-splitter.js';
 import type { SplitLine } from './line-splitter.js';
 import { parseEventLine } from './parse-event-line.js';
+import { RefusalTally } from './refusal-tally.js';
 
 /** What the reader kept of a stream: the fields of a supervised attempt it is the source of. */
 export type StreamReading = Pick<SupervisedAttempt, 'init' | 'refusals' | 'terminal' | 'counts' | 'streamDiagnostic'>;
@@ -23,8 +24,9 @@ type Phase = 'prefix' | 'after-terminal' | 'stopped';
 
 /**
  * A push-driven reader, so the supervisor can feed it chunks as they arrive and take what was read
- * at any moment (the deadline does not wait for the stream to end, R7.2). Memory is bounded: only
- * the init, the refusals, the terminal event and counts are kept (R7.5).
+ * at any moment (the deadline does not wait for the stream to end, R7.2). Memory is bounded whatever
+ * the mix of events (R7.5): the init, the terminal event, counts, and of the refusals a count, a
+ * digest and the first few (refusal-tally.ts). Everything else is in the kept stream.
  */
 export class EventStreamReader {
   private readonly maxLineBytes: number;
@@ -32,7 +34,7 @@ export class EventStreamReader {
   private phase: Phase = 'prefix';
   private lineNumber = 0;
   private init: StreamReading['init'] = 'not-recorded';
-  private readonly refusals: RefusalEvent[] = [];
+  private readonly refusals = new RefusalTally();
   private terminal: StreamReading['terminal'] = 'not-recorded';
   private readonly counts = { events: 0, progress: 0, toolUses: 0, linesAfterTerminal: 0 };
   private diagnostic: StreamDiagnostic = 'none';
@@ -74,7 +76,7 @@ export class EventStreamReader {
     const noResult = this.ended && this.phase === 'prefix';
     return {
       init: this.init,
-      refusals: [...this.refusals],
+      refusals: this.refusals.reading(),
       terminal: this.terminal,
       counts: { ...this.counts },
       streamDiagnostic: noResult ? { kind: 'no-result' } : this.diagnostic,
@@ -107,7 +109,7 @@ export class EventStreamReader {
       });
       return;
     }
-    if (parsed.kind === 'event') this.accept(parsed.event);
+    if (parsed.kind === 'event') this.accept(parsed.event, line.bytes);
   }
 
   /** "Typed and ordered" (R1.2): init first at seq 0, exactly one init, seq rising by one. */
@@ -124,10 +126,10 @@ export class EventStreamReader {
     return undefined;
   }
 
-  private accept(event: ProtocolEvent): void {
+  private accept(event: ProtocolEvent, line: Buffer): void {
     this.counts.events += 1;
     if (event.type === 'init') this.init = event;
-    if (event.type === 'refusal') this.refusals.push(event);
+    if (event.type === 'refusal') this.refusals.add(event, line);
     if (event.type === 'progress') {
       this.counts.progress += 1;
       this.counts.toolUses += event.tools.length;

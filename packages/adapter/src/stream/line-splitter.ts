@@ -63,6 +63,15 @@ export class LineSplitter {
     if (this.seenBytes > 0) this.emit();
   }
 
+  /**
+   * Hands on the unfinished line now if it has already crossed the bound: its evidence is all
+   * kept, and a writer that never ends the line must not keep the reader waiting for its end.
+   * Bytes read after this start a new line.
+   */
+  cutOversizeLine(): void {
+    if (this.oversize) this.emit();
+  }
+
   /** Bytes of an unfinished line are waiting (the stream stopped mid-line). */
   get hasPartialLine(): boolean {
     return this.seenBytes > 0;

@@ -3,11 +3,13 @@
  *
  * - driver.ts                  how the suite provokes behaviour from one adapter (the contract)
  * - case-table.ts              the eight rows and the suite version
- * - case-checks.ts             each row's check; cases/row-N-*.ts hold them, one file per row
+ * - case-checks.ts             each row's check
+ * - cases/*                    one file per row (`row-N-*.ts`) and the verdict helper they share
  * - run-adapter-once.ts        plan and supervise one attempt: manifest → negotiate → request → supervise → classify
  * - suite-context.ts           what every case is given: the adapter, its driver, a way to provoke
  * - scenario-prompt-driver.ts  the `scenario: <name>` prompt convention (the fixture's, and the default)
  * - run-negative-suite.ts      runs every row and reports, binding the adapter (and provider) identity
+ * - bound-files.ts             the digests the report binds, taken again between rows: a change fails the suite
  * - suite-report.ts            the report's schema
  * - tagged-processes.ts        the suite's own witness of an attempt's processes (/proc)
  */

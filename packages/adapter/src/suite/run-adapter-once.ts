@@ -1,19 +1,19 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ATTEMPT_FILE_NAMES, newAttemptTag } from '../attempt/attempt-files.js';
+import { buildAttemptRequest } from '../attempt/attempt-request.js';
+import { runAttempt } from '../attempt/run-attempt.js';
 import type { CapabilityToken } from '../capabilities.js';
-import { classifyAttempt } from '../classify.js';
-import { digestFile, sha256Hex } from '../content-digest.js';
+import { digestFile } from '../content-digest.js';
+import { writeFileDurably } from '../durable-write.js';
 import { negotiateCapabilities, type Negotiation } from '../negotiate.js';
 import type { ProtocolEvent } from '../protocol/events.js';
 import type { Manifest } from '../protocol/manifest.js';
 import type { Request } from '../protocol/request.js';
-import { PROTOCOL_VERSION } from '../protocol/version.js';
 import { readManifest, sidecarManifestPath, type ManifestReading } from '../read-manifest.js';
 import type { AttemptResult } from '../result.js';
 import type { ContainmentMechanism } from '../supervise/attempt.js';
 import type { SuperviseAnswer } from '../supervise/options.js';
-import { superviseAdapter } from '../supervise/supervise-adapter.js';
 import type { BoundaryProfile } from '../supervise/boundary-record.js';
 import { establishBoundary, type BoundaryRefusalReason, type EstablishedBoundary } from '../supervise/bwrap-boundary.js';
 
@@ -53,7 +53,7 @@ export interface AttemptFiles {
   stderr: string;
 }
 
-/** Expected refusals are values (STYLE.md practice 3); each says which step refused. */
+/** Expected refusals are values (docs/architecture.md, convention 3); each says which step refused. */
 export type RunAdapterOnceAnswer =
   | { kind: 'refused'; stage: 'manifest'; reading: Extract<ManifestReading, { kind: 'refused' }>; message: string }
   | { kind: 'refused'; stage: 'negotiation'; negotiation: Extract<Negotiation, { kind: 'refused' }>; message: string; attemptTag: string; files: AttemptFiles }
@@ -68,13 +68,11 @@ export type RunAdapterOnceAnswer =
       files: AttemptFiles;
     };
 
-const NO_LIMITS: Request['limits'] = { maxTurns: null, allow: [], deny: [], removeTools: [], hooks: [] };
-
 /**
- * Plans and supervises one attempt: read the manifest (nothing executed) → negotiate the tokens
- * (a missing required token refuses before anything is written or spawned, R2.3) → write the
- * request file → supervise the process → classify what was observed (R8.2). The supervisor, not
- * the adapter, decides the outcome.
+ * Plans and runs one attempt of the negative suite through the same attempt core as `run`
+ * (attempt/*): read the manifest (nothing executed) → negotiate the tokens (a missing required
+ * token refuses before anything is written or spawned, R2.3) → write the request → supervise and
+ * classify (R8.2). The supervisor, not the adapter, decides the outcome.
  */
 export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<RunAdapterOnceAnswer> {
   const manifestPath = options.manifestPath ?? sidecarManifestPath(options.executable);
@@ -82,20 +80,34 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
   if (reading.kind === 'refused') return { kind: 'refused', stage: 'manifest', reading, message: reading.message };
   const manifest = reading.manifest;
 
-  const attemptTag = options.attemptTag ?? `statecraft-${options.attempt.runId}-${options.attempt.number}-${randomUUID()}`;
+  const attemptTag = options.attemptTag ?? newAttemptTag(options.attempt.runId, options.attempt.number);
   const files: AttemptFiles = {
-    request: join(options.attemptDir, 'request.json'),
-    stream: join(options.attemptDir, 'stream.ndjson'),
-    stderr: join(options.attemptDir, 'stderr.log'),
+    request: join(options.attemptDir, ATTEMPT_FILE_NAMES.request),
+    stream: join(options.attemptDir, ATTEMPT_FILE_NAMES.stream),
+    stderr: join(options.attemptDir, ATTEMPT_FILE_NAMES.stderr),
   };
   const negotiation = negotiateCapabilities(manifest, options.required, options.preferred);
   if (negotiation.kind === 'refused') {
     return { kind: 'refused', stage: 'negotiation', negotiation, message: negotiation.message, attemptTag, files };
   }
 
-  const request = buildRequest(options);
+  const request = buildAttemptRequest(
+    {
+      attempt: options.attempt,
+      workspace: options.workspace,
+      baseRevision: options.baseRevision,
+      required: negotiation.required,
+      preferred: negotiation.preferred,
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      deadlineMs: options.deadlineMs,
+      prompt: options.prompt,
+      ...(options.provider === undefined ? {} : { provider: options.provider }),
+    },
+    new Date(),
+  );
   await mkdir(options.attemptDir, { recursive: true });
-  await writeDurably(files.request, `${JSON.stringify(request, null, 2)}\n`);
+  // Written once and fsync'd: the request is evidence of what the adapter was asked (R8.4).
+  await writeFileDurably(files.request, `${JSON.stringify(request, null, 2)}\n`, { exclusive: true });
   const digest = await digestFile(options.executable);
   let boundary: EstablishedBoundary | undefined;
   if (options.boundary !== undefined) {
@@ -104,9 +116,9 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
     boundary = established.boundary;
   }
 
-  const answer = await superviseAdapter({
+  const ran = await runAttempt({
     executable: options.executable,
-    args: ['run', '--request', files.request],
+    requestFile: files.request,
     workspace: options.workspace,
     environment: options.environment,
     prompt: options.prompt,
@@ -114,42 +126,13 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
     attemptTag,
     streamFile: files.stream,
     stderrFile: files.stderr,
+    manifest,
+    negotiation,
+    adapter: { name: manifest.name, version: manifest.version, digest },
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     ...(options.containment === undefined ? {} : { containment: options.containment }),
     ...(boundary === undefined ? {} : { boundary }),
   });
-  if (answer.kind === 'refused') return { kind: 'refused', stage: 'supervision', answer, message: answer.message, attemptTag, files };
-
-  const result = classifyAttempt(answer.attempt, {
-    manifest,
-    negotiation,
-    adapter: { name: manifest.name, version: manifest.version, digest },
-  });
-  return { kind: 'ran', result, request, manifest, attemptTag, files };
-}
-
-function buildRequest(options: RunAdapterOnceOptions): Request {
-  const prompt = Buffer.from(options.prompt, 'utf8');
-  return {
-    protocol: PROTOCOL_VERSION,
-    attempt: { runId: options.attempt.runId, number: options.attempt.number },
-    workspace: options.workspace,
-    baseRevision: options.baseRevision,
-    capabilities: { required: [...options.required], preferred: [...options.preferred] },
-    limits: { ...NO_LIMITS, ...options.limits },
-    deadline: { milliseconds: options.deadlineMs, at: new Date(Date.now() + options.deadlineMs).toISOString() },
-    prompt: { sha256: sha256Hex(prompt), bytes: prompt.length },
-    provider: options.provider === undefined ? null : { executable: options.provider },
-  };
-}
-
-/** Written exclusively and fsync'd: the request is evidence of what the adapter was asked (R8.4). */
-async function writeDurably(path: string, text: string): Promise<void> {
-  const handle = await open(path, 'wx', 0o600);
-  try {
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+  if (ran.kind === 'refused') return { kind: 'refused', stage: 'supervision', answer: ran, message: ran.message, attemptTag, files };
+  return { kind: 'ran', result: ran.result, request, manifest, attemptTag, files };
 }

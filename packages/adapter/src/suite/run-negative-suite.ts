@@ -5,6 +5,7 @@ import { digestFile } from '../content-digest.js';
 import type { ProviderIdentity } from '../protocol/events.js';
 import { PROTOCOL_VERSION } from '../protocol/version.js';
 import { readManifest, sidecarManifestPath } from '../read-manifest.js';
+import { changedBoundFiles, type BoundFile } from './bound-files.js';
 import { CASE_CHECKS } from './case-checks.js';
 import { SUITE_CASES, SUITE_VERSION, type SuiteCase, type SuiteRow } from './case-table.js';
 import type { ContainmentMechanism } from '../supervise/attempt.js';
@@ -76,7 +77,10 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
       boundary,
       ...(options.containment === undefined ? {} : { containment: options.containment }),
     });
-    const cases = await runCases(context, options);
+    const bound: BoundFile[] = [{ role: 'adapter executable', path: executable, digest }];
+    const providerDigest = options.driver.provider === undefined ? undefined : await digestFile(options.driver.provider.executable).catch(() => undefined);
+    if (options.driver.provider !== undefined && providerDigest !== undefined) bound.push({ role: 'provider executable', path: options.driver.provider.executable, digest: providerDigest });
+    const cases = await runCases(context, options, bound);
     const provider = options.driver.provider === undefined ? 'none' : await providerIdentity(options.driver.provider.executable, context.observedProvider());
     const report: SuiteReport = {
       // A partial run is never a pass: qualification needs every row of this suite version.
@@ -97,14 +101,30 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
   }
 }
 
-async function runCases(context: SuiteContext, options: RunNegativeSuiteOptions): Promise<CaseReport[]> {
+/**
+ * Runs the rows in order. After each, the bound files are digested again: a change fails the row
+ * it happened in, naming it, and the later rows are not run — nothing they showed would be about
+ * the bytes the record binds (R3.1).
+ */
+async function runCases(context: SuiteContext, options: RunNegativeSuiteOptions, bound: readonly BoundFile[]): Promise<CaseReport[]> {
   const reports: CaseReport[] = [];
+  let stoppedBy: string | undefined;
   await options.driver.setUp?.();
   try {
     for (const entry of SUITE_CASES.filter((candidate) => options.rows?.includes(candidate.row) ?? true)) {
       options.onCaseStart?.(entry);
-      const verdict = await runOneCase(context, entry.row);
-      const report: CaseReport = { row: entry.row, title: entry.title, ...verdict };
+      let report: CaseReport;
+      if (stoppedBy !== undefined) {
+        report = { row: entry.row, title: entry.title, status: 'not-run', evidence: 'none', detail: `not run: ${stoppedBy}` };
+      } else {
+        const verdict = await runOneCase(context, entry.row);
+        const changes = await changedBoundFiles(bound);
+        report = { row: entry.row, title: entry.title, ...verdict };
+        if (changes.length > 0) {
+          stoppedBy = `the suite stopped after row ${entry.row}, where a file the qualification binds changed (see row ${entry.row})`;
+          report = { ...report, status: 'fail', detail: `${changes.join('; ')}. It changed while this row ran, so no verdict can bind the bytes that ran the suite (R3.1). The row's own finding: ${verdict.status}: ${verdict.detail}` };
+        }
+      }
       reports.push(report);
       options.onCaseEnd?.(entry, report);
     }

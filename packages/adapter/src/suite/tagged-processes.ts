@@ -8,7 +8,7 @@ export interface TaggedProcess {
 }
 
 /**
- * Every live process carrying `tag` in its environment (ARCHITECTURE: every process an attempt
+ * Every live process carrying `tag` in its environment (docs/architecture.md, The supervisor: every process an attempt
  * starts inherits the tag, so /proc finds the ones that left the process group or the session).
  * The suite uses it as its own witness, independent of the supervisor's survivor probe (R7.3).
  * `not-observable` where there is no /proc to read.

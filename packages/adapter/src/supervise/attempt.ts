@@ -3,9 +3,9 @@ import {
   ErrorEventSchema,
   InitEventSchema,
   NotRecordedSchema,
-  RefusalEventSchema,
   ResultEventSchema,
 } from '../protocol/events.js';
+import { RefusalTallySchema } from '../stream/refusal-tally.js';
 
 /**
  * What the supervisor observed of one adapter process: the shapes shared by the supervisor
@@ -53,6 +53,13 @@ export const StreamDiagnosticSchema = z.union([
 ]);
 export type StreamDiagnostic = z.infer<typeof StreamDiagnosticSchema>;
 
+/**
+ * Why the supervisor stopped an attempt before its own end: its deadline (R7.2), the operator's
+ * interrupt (R8.1), or a file of evidence that could not be written (R8.4). `none`: it ended itself.
+ */
+export const StopSchema = z.enum(['none', 'deadline', 'operator-cancel', 'evidence-not-kept']);
+export type Stop = z.infer<typeof StopSchema>;
+
 export const ExitSchema = z.union([
   z.strictObject({ code: z.int().nullable(), signal: z.string().nullable() }),
   /** The supervisor stopped waiting (deadline) before the child's exit was seen. */
@@ -65,12 +72,12 @@ export const StreamDigestSchema = z.strictObject({
 });
 
 /**
- * One supervised adapter process, as observed. Memory is bounded: only the init, the
- * refusals and the terminal event are kept; the raw stream goes to a file.
+ * One supervised adapter process, as observed. Memory is bounded: only the init, the terminal
+ * event, counts and a bounded tally of the refusals are kept; the raw stream goes to a file.
  */
 export const SupervisedAttemptSchema = z.strictObject({
   init: z.union([InitEventSchema, NotRecordedSchema]),
-  refusals: z.array(RefusalEventSchema),
+  refusals: RefusalTallySchema,
   terminal: z.union([ResultEventSchema, ErrorEventSchema, NotRecordedSchema]),
   counts: z.strictObject({
     events: z.int().nonnegative(),
@@ -81,6 +88,8 @@ export const SupervisedAttemptSchema = z.strictObject({
   }),
   streamDiagnostic: StreamDiagnosticSchema,
   timedOut: z.boolean(),
+  /** What stopped the attempt before its own end, if anything: the classifier reads this first. */
+  stoppedBy: StopSchema,
   exit: ExitSchema,
   containment: ContainmentSchema,
   survivors: z.array(SurvivorSchema),

@@ -1,4 +1,4 @@
-import { access, constants } from 'node:fs/promises';
+import { checkExecutableFile, EXECUTABLE_CHECK_WORDS } from '../executable-file.js';
 
 /**
  * An adapter executable that cannot be run is the caller's mistake, not an attempt: it is found
@@ -6,9 +6,7 @@ import { access, constants } from 'node:fs/promises';
  * (behind `unshare` the failure would otherwise surface only as an exit status and a stderr line).
  */
 export async function checkExecutable(executable: string): Promise<void> {
-  try {
-    await access(executable, constants.X_OK);
-  } catch (error) {
-    throw new Error(`The adapter executable ${executable} cannot be executed; nothing was spawned`, { cause: error });
-  }
+  const check = await checkExecutableFile(executable);
+  if (check === 'usable') return;
+  throw new Error(`The adapter executable ${executable} cannot be executed (${EXECUTABLE_CHECK_WORDS[check]}); nothing was spawned`);
 }

@@ -34,6 +34,12 @@ export interface SuperviseOptions {
   boundary?: EstablishedBoundary;
   /** Longest accepted line in bytes; a longer one is malformed (R7.5). */
   maxLineBytes?: number;
+  /**
+   * The operator's interrupt, raced beside the deadline: the tree is killed, survivors probed,
+   * and the attempt is `stoppedBy: 'operator-cancel'` — classified `cancelled` (R8.1). Aborted
+   * before the spawn, nothing is spawned.
+   */
+  signal?: AbortSignal;
 }
 
 /** The environment variable carrying the attempt tag into every descendant. */
@@ -41,7 +47,7 @@ export const ATTEMPT_TAG_VARIABLE = 'STATECRAFT_ATTEMPT_TAG';
 
 import type { SupervisedAttempt } from './attempt.js';
 
-/** Expected refusals are values, not exceptions (STYLE.md practice 3). */
+/** Expected refusals are values, not exceptions (docs/architecture.md, convention 3). */
 export type SuperviseAnswer =
   | {
       kind: 'refused';
@@ -50,4 +56,17 @@ export type SuperviseAnswer =
       /** Names the path and says nothing was spawned. */
       message: string;
     }
-  | { kind: 'supervised'; attempt: SupervisedAttempt };
+  | { kind: 'supervised'; attempt: SupervisedAttempt }
+  | {
+      /**
+       * A file of evidence (the kept stream or stderr) could not be written. A failure while the
+       * child ran stopped it at once and killed its tree (`stopped`); one while flushing at the end
+       * did not need to. The attempt is what was observed; its digests are of the bytes read from
+       * the pipes, which the named files do not all hold.
+       */
+      kind: 'evidence-not-kept';
+      attempt: SupervisedAttempt;
+      /** Each file that could not be written (the stream's first), and why. */
+      notKept: { path: string; message: string }[];
+      stopped: boolean;
+    };

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { findExecutableOnPath } from '../executable-file.js';
 import type { Containment, ContainmentMechanism } from './attempt.js';
 import type { EstablishedBoundary } from './bwrap-boundary.js';
 
@@ -42,7 +41,8 @@ export function probeContainment(): Promise<PidNamespaceProbe> {
 
 async function probePidNamespace(): Promise<PidNamespaceProbe> {
   if (process.platform !== 'linux') return { available: false, reason: `PID namespaces are a Linux mechanism; this is ${process.platform}` };
-  const unshare = findOnPath('unshare');
+  // The supervisor's own PATH finds util-linux; the child's constructed environment may have none.
+  const unshare = findExecutableOnPath('unshare', process.env.PATH);
   if (unshare === undefined) return { available: false, reason: 'no unshare executable (util-linux) on PATH' };
   // Node's own execFile: this probe runs at the start of every `statecraft run`, where execa's
   // per-call set-up was a measurable part of the start.
@@ -55,21 +55,6 @@ async function probePidNamespace(): Promise<PidNamespaceProbe> {
   });
   if (failure === undefined) return { available: true, unshare };
   return { available: false, reason: `${unshare} ${UNSHARE_FLAGS.join(' ')} failed: ${failure}` };
-}
-
-/** The supervisor's own PATH finds util-linux; the child's constructed environment may have none. */
-function findOnPath(program: string): string | undefined {
-  for (const directory of (process.env.PATH ?? '').split(delimiter)) {
-    if (directory === '') continue;
-    const candidate = join(directory, program);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // Not here; keep looking.
-    }
-  }
-  return undefined;
 }
 
 /**

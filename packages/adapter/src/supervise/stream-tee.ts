@@ -11,26 +11,53 @@ const openFile = promisify(open);
 const syncFile = promisify(fsync);
 const closeFile = promisify(close);
 
+/** A file of evidence (the kept stream, the adapter's stderr) that could not be written: names it. */
+export class EvidenceWriteError extends Error {
+  readonly path: string;
+  constructor(path: string, message: string, cause?: unknown) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = 'EvidenceWriteError';
+    this.path = path;
+  }
+
+  /** `could not <doing> <path> (<what the system said>)`. */
+  static of(path: string, doing: string, cause: unknown): EvidenceWriteError {
+    return new EvidenceWriteError(path, `could not ${doing} ${path} (${cause instanceof Error ? cause.message : String(cause)})`, cause);
+  }
+}
+
+/** How a tee ended: the digest of every byte read from the pipe, and whether the file holds them all. */
+export interface TeeEnding {
+  digest: StreamDigest;
+  kept: 'kept' | 'not-kept' | EvidenceWriteError;
+}
+
 /**
  * Counts, hashes and (when given a file) keeps the raw bytes of one of the child's pipes, so the
  * record can carry the stream and its digest. The file is fsync'd before `finish` resolves: a
  * stream the chain refers to must be on disk (R8.4). Mode 0600: a stream may quote secrets.
+ *
+ * A write that fails (a full disk) settles `failed` at once, so the supervisor can stop the
+ * attempt instead of waiting for a `drain` the broken file will never send.
  */
 export class StreamTee {
   private readonly hash = createHash('sha256');
   private bytes = 0;
-  private failure: Error | undefined;
+  private failure: EvidenceWriteError | undefined;
+  private reportFailure: (failure: EvidenceWriteError) => void = () => undefined;
+  /** Settles with the first write failure; never settles while the file keeps up. */
+  readonly failed = new Promise<EvidenceWriteError>((resolve) => {
+    this.reportFailure = resolve;
+  });
 
   private constructor(private readonly target?: { path: string; fd: number; file: WriteStream }) {
-    target?.file.on('error', (error) => {
-      this.failure = new Error(`Could not write ${target.path}`, { cause: error });
-    });
+    target?.file.on('error', (error) => this.fail(EvidenceWriteError.of(target.path, 'write', error)));
   }
 
   static async open(path?: string): Promise<StreamTee> {
     if (path === undefined) return new StreamTee();
     const fd = await openFile(path, 'w', 0o600).catch((error: unknown) => {
-      throw new Error(`Could not open ${path} for writing`, { cause: error });
+      throw EvidenceWriteError.of(path, 'open for writing', error);
     });
     // A plain descriptor, not a FileHandle: the descriptor stays ours to fsync and close after the stream ends.
     return new StreamTee({ path, fd, file: createWriteStream('', { fd, autoClose: false }) });
@@ -43,22 +70,41 @@ export class StreamTee {
     return this.target === undefined || this.failure !== undefined ? true : this.target.file.write(chunk);
   }
 
+  /** Called once the file has caught up, or has failed: a failed file sends no `drain`, and a paused pipe must not wait for one. */
   onDrain(listener: () => void): void {
-    this.target?.file.once('drain', listener);
+    const target = this.target;
+    if (target === undefined) return;
+    let called = false;
+    const once = () => {
+      if (called) return;
+      called = true;
+      listener();
+    };
+    target.file.once('drain', once);
+    void this.failed.then(once);
   }
 
-  async finish(): Promise<StreamDigest> {
+  async finish(): Promise<TeeEnding> {
     const digest = { bytes: this.bytes, sha256: this.hash.digest('hex') };
     const target = this.target;
-    if (target === undefined) return digest;
-    if (this.failure === undefined) await new Promise<void>((resolve) => target.file.end(resolve));
+    if (target === undefined) return { digest, kept: 'not-kept' };
     if (this.failure === undefined) {
-      await syncFile(target.fd).catch((error: unknown) => {
-        this.failure = new Error(`Could not fsync ${target.path}`, { cause: error });
+      await new Promise<void>((resolve) => {
+        target.file.end(resolve);
+        // A failure while flushing the last bytes ends the wait too (the stream emits `error`, not `finish`).
+        void this.failed.then(() => resolve());
       });
     }
+    if (this.failure === undefined) {
+      await syncFile(target.fd).catch((error: unknown) => this.fail(EvidenceWriteError.of(target.path, 'fsync', error)));
+    }
     await closeFile(target.fd).catch(() => undefined);
-    if (this.failure !== undefined) throw this.failure;
-    return digest;
+    return { digest, kept: this.failure ?? 'kept' };
+  }
+
+  private fail(failure: EvidenceWriteError): void {
+    if (this.failure !== undefined) return;
+    this.failure = failure;
+    this.reportFailure(failure);
   }
 }

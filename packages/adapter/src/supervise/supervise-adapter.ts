@@ -9,7 +9,7 @@ import type { SuperviseAnswer, SuperviseOptions } from './options.js';
 import { boundaryContainment } from './bwrap-boundary.js';
 import { chooseContainment, type ContainmentChoice } from './probe-containment.js';
 import { spawnAdapter } from './spawn-adapter.js';
-import { StreamTee } from './stream-tee.js';
+import { EvidenceWriteError, StreamTee } from './stream-tee.js';
 import { probeSurvivors, sweepLeftovers } from './survivors.js';
 import { watchChild, writePrompt } from './watch-child.js';
 
@@ -34,17 +34,41 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
 
   const startedAt = new Date();
   const started = performance.now();
+  // Interrupted before the spawn: nothing is started, and the attempt reads as cancelled.
+  if (options.signal?.aborted === true) {
+    const [stdout, stderr] = await Promise.all([stdoutTee.finish(), stderrTee.finish()]);
+    const attempt: SupervisedAttempt = {
+      ...reader.reading(),
+      timedOut: false,
+      stoppedBy: 'operator-cancel',
+      exit: 'not-observed',
+      containment: choice.containment,
+      survivors: [],
+      startedAt: startedAt.toISOString(),
+      endedAt: new Date().toISOString(),
+      durationMs: performance.now() - started,
+      stdout: stdout.digest,
+      stderr: stderr.digest,
+    };
+    return { kind: 'supervised', attempt };
+  }
   const child = spawnAdapter(options, choice);
   // execa's own promise settles once the child is gone; it must never become an unhandled rejection.
   child.catch(() => undefined);
   // R7.2: the deadline runs from the spawn.
   const deadline = startDeadline(options.deadlineMs);
+  // Cancellation is an AbortSignal raced beside the deadline, never a second kill path (docs/architecture.md, convention 10).
+  const cancel = cancellation(options.signal);
   const watched = watchChild(child, reader, stdoutTee, stderrTee);
   writePrompt(child, options.prompt);
 
-  const first = await Promise.race([watched.normalEnd, deadline.expired, watched.spawnFailure, watched.callbackFailure]);
+  // A file of evidence that cannot be written stops the attempt at once: the pipe it was paused
+  // for would otherwise wait for the deadline, and what ran on would go unkept (R8.4).
+  const evidenceFailure = Promise.race([stdoutTee.failed, stderrTee.failed]).then(() => 'evidence-failed' as const);
+  const first = await Promise.race([watched.normalEnd, deadline.expired, cancel.requested, watched.spawnFailure, watched.callbackFailure, evidenceFailure]);
+  deadline.cancel();
+  cancel.dispose();
   if (first === 'spawn-failed') {
-    deadline.cancel();
     await Promise.allSettled([stdoutTee.finish(), stderrTee.finish()]);
     throw new Error(`Could not start the adapter ${options.executable}`, { cause: watched.spawnError() });
   }
@@ -63,19 +87,17 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
   };
 
   if (first === 'callback-failed') {
-    deadline.cancel();
     await stopAndKill();
     await Promise.allSettled([stdoutTee.finish(), stderrTee.finish()]);
     throw new Error('The onEvent callback threw; the adapter process tree was killed', { cause: watched.callbackError() });
   }
 
-  const timedOut = first === 'deadline';
+  const stoppedBy = first === 'deadline' ? 'deadline' : first === 'cancelled' ? 'operator-cancel' : first === 'evidence-failed' ? 'evidence-not-kept' : 'none';
   let reading: StreamReading;
   let survivors: SupervisedAttempt['survivors'];
-  if (timedOut) {
+  if (stoppedBy !== 'none') {
     ({ reading, survivors } = await stopAndKill());
   } else {
-    deadline.cancel();
     reading = reader.reading();
     // R7.3: the child and its pipes are done; anything of the attempt still running was left behind.
     survivors = await sweepLeftovers(options.attemptTag, processGroup);
@@ -84,16 +106,30 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
   const endedAt = new Date();
   const attempt: SupervisedAttempt = {
     ...reading,
-    timedOut,
+    timedOut: stoppedBy === 'deadline',
+    stoppedBy,
     exit: watched.exit(),
     containment: choice.containment,
     survivors,
     startedAt: startedAt.toISOString(),
     endedAt: endedAt.toISOString(),
     durationMs: performance.now() - started,
-    stdout,
-    stderr,
+    stdout: stdout.digest,
+    stderr: stderr.digest,
   };
+  const notKept = [stdout.kept, stderr.kept].filter((kept) => kept instanceof EvidenceWriteError).map(({ path, message }) => ({ path, message }));
+  if (notKept.length > 0) return { kind: 'evidence-not-kept', attempt, notKept, stopped: stoppedBy === 'evidence-not-kept' };
   return { kind: 'supervised', attempt };
+}
+
+/** The operator's interrupt as a promise to race; `dispose` removes the listener once the race is over. */
+function cancellation(signal: AbortSignal | undefined): { requested: Promise<'cancelled'>; dispose(): void } {
+  if (signal === undefined) return { requested: new Promise<'cancelled'>(() => undefined), dispose: () => undefined };
+  let onAbort = (): void => undefined;
+  const requested = new Promise<'cancelled'>((resolve) => {
+    onAbort = () => resolve('cancelled');
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return { requested, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
 

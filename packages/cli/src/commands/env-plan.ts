@@ -1,15 +1,15 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { checkBoundaryAvailability, checkQualification, digestFile, readManifest, sidecarManifestPath, type BoundaryAvailability } from '@statecraft/adapter';
+import { checkBoundaryAvailability, checkQualification, digestFile, findExecutableOnPath, readManifest, sidecarManifestPath, type BoundaryAvailability } from '@statecraft/adapter';
 import type { Manifest } from '@statecraft/adapter';
 import {
   PROJECT_DECLARATION_PATH,
   parseProjectDeclaration,
   planAdapterPaths,
-  resolveCommandOnPath,
   selectPassedNames,
 } from '@statecraft/environment';
 import type { AbsentName, AdapterClaim, ManagedPathCollision, PlacedName, QualificationState } from '@statecraft/environment';
+import { resolveTarget } from '@statecraft/run';
 import type { Answer } from '../answer.js';
 import { CliError, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -104,9 +104,10 @@ async function qualificationOf(
  * `/bin/true` once to say whether the evidence boundary can be made here (R12).
  */
 export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanValue>> {
-  const target = resolve(options.target);
-  const targetStat = await stat(target).catch(() => undefined);
-  if (targetStat?.isDirectory() !== true) throw new CliError(`refused: ${target} is not a directory`, EXIT.refused, { hint: 'name the target repository' });
+  // The same target `run` would accept, resolved the same way: a git repository's top level.
+  const resolution = await resolveTarget(options.target);
+  if (resolution.kind === 'refused') throw new CliError(`refused: ${resolution.message}`, EXIT.refused, { hint: 'name the target repository, as `statecraft run` would be given it' });
+  const target = resolution.target.path;
   const declaration = await readDeclaration(target);
   const names = options.adapters.length > 0 ? options.adapters : Object.keys(KNOWN_ADAPTERS);
   const boundary = checkBoundaryAvailability(options.source.PATH);
@@ -116,7 +117,7 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
     loaded.map(async ({ executable, manifest }) => {
       const environment = plannedEnvironment(manifest, options.source);
       const firstCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
-      const providerPath = options.provider !== undefined ? resolve(options.provider) : firstCommand === undefined ? undefined : resolveCommandOnPath(firstCommand.command, environment.variables.PATH);
+      const providerPath = options.provider !== undefined ? resolve(options.provider) : firstCommand === undefined ? undefined : findExecutableOnPath(firstCommand.command, environment.variables.PATH);
       const provider: PlannedAdapter['provider'] = providerPath === undefined ? 'none' : { executable: providerPath, digest: await digestFile(providerPath) };
       const qualification = await qualificationOf(options.home, executable, manifest, provider);
       const state: QualificationState = qualification.verdict === 'qualified' ? { kind: 'qualified' } : { kind: 'unqualified', reason: qualification.reason };

@@ -3,7 +3,7 @@ import { claudeCodeSuiteDriver } from '@statecraft/adapter-claude-code';
 
 /**
  * Which driver provokes behaviour from a named adapter. Only the CLI knows adapters by name
- * (ARCHITECTURE); a provider adapter registers its driver here. Any other binary gets the prompt
+ * (docs/architecture.md); a provider adapter registers its driver here. Any other binary gets the prompt
  * convention `scenario: <name>` (docs/decisions.md), its evidence kind `live`.
  */
 const NAMED_DRIVERS: Readonly<Record<string, (options: DriverOptions) => SuiteDriver>> = {
@@ -15,10 +15,14 @@ const NAMED_DRIVERS: Readonly<Record<string, (options: DriverOptions) => SuiteDr
 export interface DriverOptions {
   /** The provider binary to qualify with the adapter (the pair, R3.1), from `--provider`. */
   provider?: string;
+  /** Whether the executable's bytes are the shipped fixture's own (its digest, not its manifest's name). */
+  shippedFixture: boolean;
 }
 
 export function driverFor(manifest: Manifest, options: DriverOptions): SuiteDriver {
-  const named = NAMED_DRIVERS[manifest.name];
+  // Evidence kind `fixture` is reserved for the shipped fixture's bytes: a modified copy whose
+  // manifest still says `fixture` is any other binary, and its evidence is `live` (issue 9).
+  const named = manifest.name === 'fixture' && !options.shippedFixture ? undefined : NAMED_DRIVERS[manifest.name];
   const driver = named === undefined ? scenarioPromptDriver({ name: 'scenario-prompt', evidence: 'live' }) : named(options);
   if (options.provider === undefined || driver.provider !== undefined) return driver;
   return { ...driver, provider: { executable: options.provider } };

@@ -1,6 +1,7 @@
-import { access, constants } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import {
+  checkExecutableFile,
+  digestFile,
   fixtureAdapterPath,
   readManifest,
   runNegativeSuite,
@@ -62,7 +63,8 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
       hint: `write a manifest beside the executable (${sidecarManifestPath(executable)}) or name one with --manifest <file>`,
     });
   }
-  const driver = driverFor(reading.manifest, options.provider === undefined ? {} : { provider: resolve(options.provider) });
+  const shippedFixture = await isShippedFixture(executable);
+  const driver = driverFor(reading.manifest, { shippedFixture, ...(options.provider === undefined ? {} : { provider: resolve(options.provider) }) });
   const answer = await runNegativeSuite({
     executable,
     manifest: manifestPath,
@@ -90,6 +92,12 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
   return { value, exitCode: record === null ? EXIT.finding : EXIT.ok, human: renderQualifyReport };
 }
 
+/** Whether these are the shipped fixture's own bytes; an unreadable file is not (the suite then refuses it, naming why). */
+async function isShippedFixture(executable: string): Promise<boolean> {
+  const [given, shipped] = await Promise.all([digestFile(executable), digestFile(fixtureAdapterPath())].map((digest) => digest.catch(() => undefined)));
+  return given !== undefined && given === shipped;
+}
+
 async function chooseExecutable(options: QualifyOptions): Promise<string> {
   if (options.fixture && options.binary !== undefined) {
     throw new UsageError('give either an adapter binary or --fixture, not both', 'statecraft qualify --fixture, or statecraft qualify <binary>');
@@ -99,15 +107,11 @@ async function chooseExecutable(options: QualifyOptions): Promise<string> {
     throw new UsageError('which adapter? give its executable, or --fixture for the bundled fixture', 'statecraft qualify <binary>  or  statecraft qualify --fixture');
   }
   const executable = resolve(options.binary);
-  try {
-    await access(executable, constants.X_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new CliError(
-      `refused: ${executable}: ${code === 'ENOENT' ? 'no such file' : 'not an executable file'}; nothing was run`,
-      EXIT.refused,
-      { cause: error, hint: code === 'ENOENT' ? 'check the path' : `make it executable (chmod +x ${executable})` },
-    );
+  const check = await checkExecutableFile(executable);
+  if (check !== 'usable') {
+    throw new CliError(`refused: ${executable}: ${check === 'missing' ? 'no such file' : 'not an executable file'}; nothing was run`, EXIT.refused, {
+      hint: check === 'missing' ? 'check the path' : `make it executable (chmod +x ${executable})`,
+    });
   }
   return executable;
 }

@@ -35,7 +35,8 @@ JSON: { target, declaration, verdict, adapters, collisions, message, wrote }:
 each adapter with its managedPaths, prerequisites, provider, qualification,
 environment, allowance and claim; a refused plan also carries { refused }.
 Exit: 0 every adapter may claim its paths; 1 an adapter claims nothing;
-2 refused (a collision, an unreadable manifest or declaration, no target).`,
+2 refused (a collision, an unreadable manifest or declaration, a target that
+is not a git repository).`,
     )
     .action(async (target: string, flags: { adapter: string[]; provider?: string; json: boolean }) => {
       const answer = await envPlan({

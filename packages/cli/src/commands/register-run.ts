@@ -4,9 +4,11 @@ import { emit } from '../answer.js';
 import { UsageError } from '../errors.js';
 import { liveLineFor } from '../render/live-line.js';
 import { RunStatus } from '../render/run-status.js';
+import { checkStatusHooks } from '../render/check-status.js';
+import { DEFAULT_CHECK_DEADLINE, DEFAULT_SUITE_DEADLINE } from './register-accept.js';
 import { run } from './run.js';
 import { KNOWN_ADAPTERS, resolveAdapterArgument } from './run-adapters.js';
-import { collect, parseDuration, parsePositiveInteger, parseTokens, readPrompt } from './run-options.js';
+import { collect, MOST_TURNS, parseDuration, parsePositiveInteger, parseTokens, readPrompt } from './run-options.js';
 import { runList, runShow } from './run-show.js';
 
 interface RunFlags {
@@ -26,6 +28,9 @@ interface RunFlags {
   retry?: string;
   base?: string;
   boundary?: string;
+  accept: boolean;
+  checkDeadline: string;
+  suiteDeadline: string;
   json: boolean;
 }
 
@@ -49,20 +54,25 @@ export function registerRun(program: Command): void {
     .option('--spec <id>', 'the spec the run works from (its checks feed command coverage)')
     .option('--require <token>', 'a capability the adapter must declare (repeatable)', collect, [])
     .option('--prefer <token>', 'a capability wanted but not required (repeatable)', collect, [])
-    .option('--deadline <duration>', 'how long the attempt may run, from the spawn (e.g. 90s, 30m)', '30m')
-    .option('--max-turns <n>', 'a turn cap carried in the request')
+    .option('--deadline <duration>', 'how long the attempt may run, from the spawn (e.g. 90s, 30m; at most 8760h)', '30m')
+    .option('--max-turns <n>', `a turn cap carried in the request (at most ${MOST_TURNS})`)
     .option('--allow <rule>', 'a tool rule allowed, e.g. "Bash(npm test:*)" (repeatable)', collect, [])
     .option('--deny <rule>', 'a tool rule denied; a denied call leaves a refusal record (repeatable)', collect, [])
     .option('--pass <name>', "an environment name to carry into the child (never a credential family; repeatable)", collect, [])
     .option('--retry <run>', "a new attempt of an existing run, in that run's workspace and at its base")
     .option('--base <revision>', 'the revision the workspace starts from (default HEAD)')
     .option('--boundary <mode>', 'the protected evidence boundary: bwrap (default) or none, recorded and labelled (also STATECRAFT_BOUNDARY)')
+    .option('--accept', 'judge the attempt once it ends: the checks read at the base, over its candidate (see statecraft accept)', false)
+    .option('--check-deadline <duration>', 'with --accept: how long each check may run', DEFAULT_CHECK_DEADLINE)
+    .option('--suite-deadline <duration>', 'with --accept: how long the whole suite may run', DEFAULT_SUITE_DEADLINE)
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',
       `
 Examples:
   statecraft run ./repo --adapter fixture --prompt 'scenario: refuse'
+  statecraft run ./repo --adapter fixture --accept \\
+      --prompt $'scenario: write\\npath: answer.txt\\ntext: 42'
   statecraft run ./repo --adapter ./my-adapter --prompt-file task.md \\
       --deadline 10m --json
   statecraft run list ./repo
@@ -73,7 +83,8 @@ attempt, outcome, cause, commits, posture, artifacts, ...); a refusal before
 the spawn is { refused: { stage, reason, message, detail } }.
 Exit: 0 completed; 1 another outcome (refused, interrupted, failed,
 cancelled); 2 refused before spawn, nothing appended; 3 usage; 4 an i/o
-error writing records.`,
+error writing records. With --accept: 0 only when accepted, 1 any other
+verdict; the JSON gains \`acceptance\`.`,
     )
     .action(async (target: string | undefined, flags: RunFlags) => {
       if (target === undefined) throw new UsageError('name the target repository: statecraft run <target> --adapter <name|path> --prompt <text>');
@@ -87,6 +98,9 @@ error writing records.`,
       if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
       const status = new RunStatus();
       const live = flags.json ? undefined : liveLineFor(process.stdout);
+      const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
+      const suiteDeadlineMs = parseDuration('--suite-deadline', flags.suiteDeadline);
+      const checkStatus = checkStatusHooks(live);
       const ticker = live === undefined ? undefined : setInterval(() => status.running && live.show(status.line()), 250);
       // The operator's interrupt cancels the attempt (R8.1): its tree is killed and the outcome recorded.
       const interrupt = new AbortController();
@@ -103,7 +117,7 @@ error writing records.`,
           required: parseTokens('--require', flags.require),
           preferred: parseTokens('--prefer', flags.prefer),
           deadlineMs: parseDuration('--deadline', flags.deadline),
-          maxTurns: flags.maxTurns === undefined ? null : parsePositiveInteger('--max-turns', flags.maxTurns),
+          maxTurns: flags.maxTurns === undefined ? null : parsePositiveInteger('--max-turns', flags.maxTurns, MOST_TURNS),
           allow: flags.allow,
           deny: flags.deny,
           pass: flags.pass,
@@ -121,6 +135,22 @@ error writing records.`,
             if (status.running) live?.show(status.line());
           },
           signal: interrupt.signal,
+          ...(flags.accept
+            ? {
+                accept: {
+                  checkDeadlineMs,
+                  suiteDeadlineMs,
+                  hooks: {
+                    ...checkStatus.hooks,
+                    onJudging: (what: { checks: number }) => {
+                      if (live !== undefined && status.running) live.commit(status.line());
+                      status.end();
+                      checkStatus.hooks.onJudging(what);
+                    },
+                  },
+                },
+              }
+            : {}),
         });
         if (live !== undefined && status.running) live.commit(status.line());
         const value = answer.value;
@@ -134,6 +164,7 @@ error writing records.`,
         }
       } finally {
         if (ticker !== undefined) clearInterval(ticker);
+        checkStatus.stop();
         process.removeListener('SIGINT', onSigint);
       }
     });
@@ -187,7 +218,7 @@ run or attempt, a broken chain).`,
         home: resolveProductHome().path,
         target,
         runId,
-        ...(flags.attempt === undefined ? {} : { attempt: parsePositiveInteger('--attempt', flags.attempt) }),
+        ...(flags.attempt === undefined ? {} : { attempt: parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER) }),
       });
       emit(answer, wantsJson(command));
     });

@@ -2,7 +2,7 @@ import { fixtureAdapterPath } from '@statecraft/adapter';
 import { claudeCodeAdapterPath } from '@statecraft/adapter-claude-code';
 
 /**
- * The adapters `--adapter` knows by name (only the CLI knows adapters by name, ARCHITECTURE).
+ * The adapters `--adapter` knows by name (only the CLI knows adapters by name, docs/architecture.md).
  * Anything else given to `--adapter` is a path to an adapter executable. Add an entry here to
  * make a new adapter nameable; `manifest` defaults to the sidecar beside the executable.
  */

@@ -2,7 +2,16 @@ import { readFile } from 'node:fs/promises';
 import { CapabilityTokenSchema, CAPABILITY_TOKENS, type CapabilityToken } from '@statecraft/adapter';
 import { UsageError, IoFailure } from '../errors.js';
 
-/** `--deadline` values: `500ms`, `2s`, `30m`, `1h`, or a bare number of seconds. */
+/**
+ * The longest `--deadline` accepted: a year. Longer is a typo, not a plan; and it keeps the
+ * request's `deadline.at` a real date (docs/decisions.md, "Numeric options have stated limits").
+ */
+export const LONGEST_DEADLINE_MS = 365 * 24 * 3_600_000;
+
+/** The largest `--max-turns` accepted: far beyond any session, well inside what the request can hold. */
+export const MOST_TURNS = 1_000_000;
+
+/** `--deadline` values: `500ms`, `2s`, `30m`, `1h`, or a bare number of seconds; at most {@link LONGEST_DEADLINE_MS}. */
 export function parseDuration(option: string, text: string): number {
   const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
   if (match === null) throw new UsageError(`${option} ${JSON.stringify(text)}: not a duration`, 'write e.g. 90s, 30m or 1h');
@@ -11,6 +20,10 @@ export function parseDuration(option: string, text: string): number {
   const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'm' ? 60_000 : 3_600_000;
   const milliseconds = Math.round(amount * factor);
   if (milliseconds <= 0) throw new UsageError(`${option} ${JSON.stringify(text)}: must be longer than zero`);
+  if (milliseconds > LONGEST_DEADLINE_MS) {
+    const hours = LONGEST_DEADLINE_MS / 3_600_000;
+    throw new UsageError(`${option} ${JSON.stringify(text)}: longer than the limit of ${hours}h (365 days, ${LONGEST_DEADLINE_MS} ms)`, `give a deadline of at most ${hours}h`);
+  }
   return milliseconds;
 }
 
@@ -22,8 +35,10 @@ export function parseTokens(option: string, values: readonly string[]): Capabili
   });
 }
 
-export function parsePositiveInteger(option: string, text: string): number {
+/** A positive whole number no larger than `most` (which the message names as the limit). */
+export function parsePositiveInteger(option: string, text: string, most: number): number {
   if (!/^\d+$/.test(text) || Number(text) <= 0) throw new UsageError(`${option} ${JSON.stringify(text)}: must be a positive whole number`);
+  if (Number(text) > most) throw new UsageError(`${option} ${JSON.stringify(text)}: larger than the limit of ${most}`, `give at most ${most}`);
   return Number(text);
 }
 

@@ -1,6 +1,7 @@
 import type { AttemptAccount, AttemptList } from '@statecraft/acceptance';
 import { describeCoverage, readRecordedCoverage } from '@statecraft/adapter';
 import type { RunFailure, RunRefusal } from '@statecraft/run';
+import { renderAcceptance } from './accept-render.js';
 
 const short = (commit: string): string => (commit === 'not-recorded' ? commit : commit.slice(0, 12));
 
@@ -30,6 +31,25 @@ function describeRecordedCoverage(coverage: unknown): string[] {
 function describeClaim(claim: AttemptAccount['providerClaim']): string {
   if (claim === 'not-recorded') return claim;
   return `${claim.status} (error: ${String(claim.isError)}, reason: ${claim.reason}) — a claim, not the outcome`;
+}
+
+type ExcerptEntry = Exclude<AttemptAccount['refusals'], 'not-recorded'>[number];
+
+/** One refusal of the excerpt: the tool and the provider's record, or the start of a line too long to keep. */
+function describeRefusal(refusal: ExcerptEntry): string {
+  if ('cut' in refusal) return `line ${refusal.seq + 1}, ${refusal.cut.lineBytes} bytes, cut: ${refusal.cut.head}…`;
+  return `${refusal.tool}: ${JSON.stringify(refusal.verbatim)}`;
+}
+
+/**
+ * The count, and where the rest are when the record keeps only the first few (issue 9): every
+ * refusal is in the stream kept beside the chain.
+ */
+function describeRefusalCount(account: AttemptAccount): string {
+  const count = account.refusalCount;
+  if (count === 'not-recorded' || account.refusals === 'not-recorded' || account.refusals.length >= count) return String(count);
+  const stream = account.artifacts.stream === 'not-recorded' ? 'the stream (not kept)' : account.artifacts.stream.path;
+  return `${count} refusals; first ${account.refusals.length} shown; all in ${stream}`;
 }
 
 function list(items: readonly string[]): string {
@@ -63,20 +83,21 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
       ? ['not-recorded']
       : account.refusals.length === 0
         ? ['none']
-        : account.refusals.map((refusal) => `${refusal.tool}: ${JSON.stringify(refusal.verbatim)}`);
+        : account.refusals.map(describeRefusal);
   const names = p.environment.names.map((entry) => `${entry.name}${entry.value === 'redacted' ? ' (redacted)' : ''}`);
   const lines = [
-    `run ${account.runId} attempt ${account.attempt}: ${headline}`,
+    `run ${account.runId} attempt ${account.attempt}: ${headline}${account.outcomeFrom !== 'not-recorded' && account.outcomeFrom.record === 'acceptance' ? ` (from the acceptance at line ${account.outcomeFrom.line}; the attempt itself ended ${account.attemptOutcome})` : ''}`,
     `  target          ${account.target}`,
     `  workspace       ${account.workspace} (branch ${account.branch})`,
     `  commits         base ${short(account.baseCommit)} → head ${short(account.headCommit)}${account.workspaceDirty === true ? ' + uncommitted changes' : ''}${account.headIs === 'stale' ? ' (stale: the run branch has moved on)' : ''}`,
     `  provider claim  ${describeClaim(account.providerClaim)}`,
-    `  refusals        ${account.refusalCount === 'not-recorded' ? 'not-recorded' : String(account.refusalCount)}${account.unverifiableRefusalAccount ? ' (unverifiable: structured-refusals degraded)' : ''}`,
+    `  refusals        ${describeRefusalCount(account)}${account.unverifiableRefusalAccount ? ' (unverifiable: structured-refusals degraded)' : ''}`,
     ...refusals.map((line) => `                  ${line}`),
     `  cost            ${describeCost(account.cost)}`,
     `  turns           ${String(account.turns)}`,
     `  timed out       ${String(account.timedOut)} (deadline ${account.deadline.milliseconds} ms)`,
     `  stream          ${describeStream(account.streamError)}`,
+    ...(account.evidence === 'kept' || account.evidence === 'not-recorded' ? [] : account.evidence.notKept.map((failure) => `  not kept        ${failure.message}`)),
     ...(account.adapterError === 'none' || account.adapterError === 'not-recorded' ? [] : [`  adapter error   ${account.adapterError.code}: ${account.adapterError.message}`]),
     'posture',
     `  adapter         ${p.adapter.name} ${p.adapter.version} ${p.adapter.digest}`,
@@ -93,6 +114,9 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
     ...describeRecordedCoverage(p.coverage),
     `records           ${account.records.chain} (intent line ${account.records.intent.line}${account.records.outcome === 'not-recorded' ? ', outcome not-recorded' : `, outcome line ${account.records.outcome.line}`})`,
     ...(account.artifactCheck === undefined ? [] : [`artifacts         ${Object.entries(account.artifactCheck).map(([name, state]) => `${name} ${state}`).join(', ')}`]),
+    ...(account.acceptance === 'not-recorded'
+      ? [`acceptance: not-recorded — never judged; statecraft accept ${account.target} ${account.runId} --attempt ${account.attempt}`]
+      : [renderAcceptance(account.acceptance)]),
   ];
   return lines.join('\n');
 }
@@ -103,7 +127,7 @@ export function renderList(value: AttemptList): string {
   for (const attempt of value.attempts) {
     const outcome = attempt.state === 'concluded' ? attempt.outcome : attempt.state;
     lines.push(
-      `  ${attempt.runId}  #${attempt.attempt}  ${outcome.padEnd(11)}  refusals ${String(attempt.refusalCount).padEnd(3)}  cost ${describeCost(attempt.cost).padEnd(9)}  ${attempt.adapter} (${attempt.qualification})  ${attempt.startedAt}`,
+      `  ${attempt.runId}  #${attempt.attempt}  ${outcome.padEnd(11)}  acceptance ${attempt.acceptance.padEnd(16)}  refusals ${String(attempt.refusalCount).padEnd(3)}  cost ${describeCost(attempt.cost).padEnd(9)}  ${attempt.adapter} (${attempt.qualification})  ${attempt.startedAt}`,
     );
   }
   return lines.join('\n');

@@ -3,6 +3,7 @@ import type { Answer } from '../answer.js';
 import { CliError, IoFailure } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { renderAccount, renderList } from './run-render.js';
+import { withReceiptState } from './run.js';
 
 /** Opens the target's chain read-only; a broken link refuses (exit 2) naming the record (R8.4). */
 async function openOrRefuse(home: string, target: string) {
@@ -37,6 +38,6 @@ export async function runShow(options: { home: string; target: string; runId: st
     throw new CliError(`refused: run ${options.runId} has no attempt ${String(options.attempt)} (attempts: ${ofRun.map((a) => a.attempt).join(', ')})`, EXIT.refused);
   }
   // The files beside the chain are re-digested against the digests the chain holds (R8.4).
-  const value = { ...account, artifactCheck: await checkArtifacts(account.artifacts), headIs: await readWorkspaceFreshness(account) };
+  const value = { ...(await withReceiptState(account)), artifactCheck: await checkArtifacts(account.artifacts), headIs: await readWorkspaceFreshness(account) };
   return { value, exitCode: account.outcome === 'completed' ? EXIT.ok : EXIT.finding, human: renderAccount };
 }

@@ -1,9 +1,10 @@
-import { checkArtifacts, foldAttempts, type ArtifactCheck, type AttemptAccount } from '@statecraft/acceptance';
+import { acceptAttempt, checkArtifacts, foldAttempts, readReceiptState, type Acceptance, type ArtifactCheck, type AttemptAccount, type SuiteHooks } from '@statecraft/acceptance';
 import type { CapabilityToken, ProtocolEvent } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
 import { launchAttempt, planRun, type Launch, type LockHolder, type RunFailure, type RunRefusal } from '@statecraft/run';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';
+import { STATECRAFT_VERSION } from '../statecraft-version.js';
 import { renderAccount, renderFailure, renderRefusal } from './run-render.js';
 
 export interface RunOptions {
@@ -30,6 +31,8 @@ export interface RunOptions {
   onEvent?: (event: ProtocolEvent) => void;
   onSpawn?: (at: { runId: string; attempt: number; deadlineMs: number }) => void;
   signal?: AbortSignal;
+  /** `--accept`: judge the attempt in the same invocation, once its outcome is appended (R13). */
+  accept?: { checkDeadlineMs: number; suiteDeadlineMs: number; hooks?: SuiteHooks & { onJudging?: (what: { runId: string; attempt: number; checks: number }) => void } };
 }
 
 /** What `run --json` prints: the attempt's account (issue 3 item 10), plus what opening the chain found. */
@@ -43,6 +46,8 @@ export type RunValue =
       truncatedTail: 'none' | { offset: number; bytes: number; sha256: string };
       /** A lock left by a dead supervisor, taken over for this attempt. */
       reclaimedLock: 'none' | LockHolder | 'unreadable';
+      /** With `--accept`: why the attempt could not be judged (refused or failed), beside its recorded outcome. */
+      acceptanceProblem?: Record<string, { message: string }>;
     })
   | { refused: Omit<RunRefusal, 'kind'> }
   | { failed: Omit<RunFailure, 'kind' | 'cause'> };
@@ -79,10 +84,24 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
     onIntent: (intent) => options.onSpawn?.({ runId: intent.runId, attempt: intent.attempt, deadlineMs: intent.deadline.milliseconds }),
   });
   if (launch.kind !== 'concluded') return answerOf(launch);
-  return answerOf(launch, planning.plan.paths);
+  if (options.accept === undefined) return answerOf(launch, planning.plan.paths);
+  // Launch, then accept: the lock is released between them, and acceptance takes it again (R8.5).
+  const acceptance = await acceptAttempt({
+    home: options.home,
+    target: planning.plan.target.path,
+    runId: launch.intent.record.runId,
+    attempt: launch.intent.record.attempt,
+    checkDeadlineMs: options.accept.checkDeadlineMs,
+    suiteDeadlineMs: options.accept.suiteDeadlineMs,
+    source: options.source,
+    statecraftVersion: STATECRAFT_VERSION,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.accept.hooks === undefined ? {} : { hooks: options.accept.hooks }),
+  });
+  return answerOf(launch, planning.plan.paths, acceptance);
 }
 
-async function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { chain: string; directory: string }): Promise<Answer<RunValue>> {
+async function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { chain: string; directory: string }, acceptance?: Acceptance): Promise<Answer<RunValue>> {
   if (outcome.kind === 'refused') {
     const refusal = { stage: outcome.stage, reason: outcome.reason, message: outcome.message, detail: outcome.detail };
     return { value: { refused: refusal }, exitCode: EXIT.refused, human: () => renderRefusal(refusal) };
@@ -95,16 +114,37 @@ async function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { cha
   const entries = [
     { record: outcome.intent.record, digest: outcome.intent.digest, lineNumber: outcome.intent.record.seq + 1 },
     { record: outcome.outcome.record, digest: outcome.outcome.digest, lineNumber: outcome.outcome.record.seq + 1 },
+    ...(acceptance?.kind === 'judged' ? [acceptance.entry] : []),
   ];
-  const [account] = foldAttempts(paths.chain, paths.directory, entries, 'none');
-  if (account === undefined) throw new Error('the appended intent did not fold into an account');
+  const [folded] = foldAttempts(paths.chain, paths.directory, entries, 'none');
+  if (folded === undefined) throw new Error('the appended intent did not fold into an account');
+  const account = await withReceiptState(folded);
   // The head was read from the run's branch as this attempt concluded, an instant ago: it is that
   // branch's tip by construction. `run show` reads the branch again, since later it may have moved.
   const headIs = account.headCommit === 'not-recorded' ? 'not-recorded' : 'current';
-  const value = { ...account, artifactCheck: await checkArtifacts(account.artifacts), headIs, truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock } satisfies RunValue;
+  // The attempt ran and its outcome is recorded whatever acceptance then met: a refusal or failure to judge is said beside it.
+  const acceptanceProblem = acceptance === undefined || acceptance.kind === 'judged' ? {} : { acceptanceProblem: { [acceptance.kind]: { message: acceptance.message } } };
+  const value = { ...account, artifactCheck: await checkArtifacts(account.artifacts), headIs, truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock, ...acceptanceProblem } satisfies RunValue;
   return {
     value,
-    exitCode: account.outcome === 'completed' ? EXIT.ok : EXIT.finding,
+    exitCode: exitCodeOf(account, acceptance),
     human: (shown) => ('runId' in shown ? renderAccount(shown) : ''),
   };
+}
+
+/**
+ * Without `--accept`: 0 completed, 1 otherwise. With it: 0 only when accepted (R13.4); 2 when the
+ * acceptance was refused, 4 when it could not be recorded.
+ */
+function exitCodeOf(account: AttemptAccount, acceptance: Acceptance | undefined): (typeof EXIT)[keyof typeof EXIT] {
+  if (acceptance === undefined) return account.outcome === 'completed' ? EXIT.ok : EXIT.finding;
+  if (acceptance.kind === 'refused') return EXIT.refused;
+  if (acceptance.kind === 'failed') return EXIT.failed;
+  return account.acceptance !== 'not-recorded' && account.acceptance.verdict === 'accepted' ? EXIT.ok : EXIT.finding;
+}
+
+/** The account with its acceptance's receipt state read from git (`current` or `stale`, R13.6). */
+export async function withReceiptState<A extends AttemptAccount>(account: A): Promise<A> {
+  if (account.acceptance === 'not-recorded' || account.acceptance.receipt === null) return account;
+  return { ...account, acceptance: { ...account.acceptance, receiptState: await readReceiptState(account.acceptance, account.target, account.branch) } };
 }

@@ -16,8 +16,15 @@ export class RunStatus {
     this.label = `attempt ${at.attempt}`;
   }
 
+  private ended = false;
+
   get running(): boolean {
-    return this.startedAt !== 0;
+    return this.startedAt !== 0 && !this.ended;
+  }
+
+  /** The attempt is over (its acceptance may follow): the line stops updating. */
+  end(): void {
+    this.ended = true;
   }
 
   observe(event: ProtocolEvent): void {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { attemptDirectoryName } from '@statecraft/adapter';
 import { productHomeLayout, targetKey } from '@statecraft/environment';
 
 /** Where one target's records live inside the product home (R8.4): never in the target or the workspace. */
@@ -12,22 +13,13 @@ export function chainPaths(targetDirectory: string) {
     /** Names the target repository this directory belongs to, for `doctor`. */
     target: join(targetDirectory, 'target.json'),
     /** Per attempt: request, prompt, raw event stream, adapter stderr, result. */
-    attempt: (runId: string, attempt: number) => join(targetDirectory, 'attempts', runId, String(attempt)),
+    attempt: (runId: string, attempt: number) => join(targetDirectory, attemptDirectoryName(runId, attempt)),
   };
 }
 export type ChainPaths = ReturnType<typeof chainPaths>;
 
-/** The files kept for one attempt, relative to the target directory (so a moved home still reads). */
-export function attemptArtifactNames(runId: string, attempt: number) {
-  const base = `attempts/${runId}/${attempt}`;
-  return {
-    request: `${base}/request.json`,
-    prompt: `${base}/prompt.txt`,
-    stream: `${base}/stream.ndjson`,
-    stderr: `${base}/stderr.log`,
-    result: `${base}/result.json`,
-  };
-}
+/** The files kept for one attempt, relative to the target directory: named by the attempt core. */
+export { attemptArtifactNames } from '@statecraft/adapter';
 
 /** A target's directory in the product home, for readers that name the home and the key. */
 export function targetDirectoryIn(home: string, key: string): string {

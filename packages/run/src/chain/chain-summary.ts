@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InterruptionCauseSchema, OutcomeSchema } from '@statecraft/adapter';
+import { AcceptanceReasonSchema, AcceptanceVerdictSchema } from './acceptance-record.js';
 import { readWholeRecord, verifyChainWith, type ChainOpening, type LineReading } from './open-chain.js';
 
 const link = {
@@ -29,6 +30,13 @@ export const ChainSummarySchema = z.discriminatedUnion('kind', [
     cost: z.union([z.number().nonnegative(), z.literal('unknown')]),
     timedOut: z.boolean(),
   }),
+  z.strictObject({
+    ...link,
+    kind: z.literal('acceptance'),
+    outcome: z.string().regex(/^[0-9a-f]{64}$/),
+    verdict: AcceptanceVerdictSchema,
+    reason: AcceptanceReasonSchema,
+  }),
 ]);
 export type ChainSummary = z.infer<typeof ChainSummarySchema>;
 
@@ -40,6 +48,7 @@ export type ChainSummary = z.infer<typeof ChainSummarySchema>;
 const LEADING_FIELDS_END: Record<string, Buffer> = {
   intent: Buffer.from(',"target":{'),
   outcome: Buffer.from(',"result":{'),
+  acceptance: Buffer.from(',"candidate":'),
 };
 const KIND_AT = Buffer.from(',"kind":"');
 

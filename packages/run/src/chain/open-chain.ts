@@ -35,6 +35,8 @@ export type ChainOpening<R extends LinkedRecord = ChainRecord> =
       /** The last line's sha256, or `genesis` for an empty chain. */
       head: string;
       nextSeq: number;
+      /** Bytes of the complete lines: where the next record starts, once a torn tail is cut. */
+      length: number;
       torn: 'none' | TornTail;
     }
   | {
@@ -91,7 +93,7 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
     bytes = await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      return { kind: 'opened', path, entries: [], head: 'genesis', nextSeq: 0, torn: 'none' };
+      return { kind: 'opened', path, entries: [], head: 'genesis', nextSeq: 0, length: 0, torn: 'none' };
     }
     return { kind: 'unreadable', path, message: `${path}: cannot read the record chain (${(error as Error).message})` };
   }
@@ -112,7 +114,7 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
     start < bytes.length
       ? { offset: start, bytes: bytes.length - start, sha256: sha256Hex(bytes.subarray(start)) }
       : 'none';
-  return { kind: 'opened', path, entries, head, nextSeq: entries.length, torn };
+  return { kind: 'opened', path, entries, head, nextSeq: entries.length, length: start, torn };
 }
 
 type Broken = Extract<ChainOpening, { kind: 'broken' }>;

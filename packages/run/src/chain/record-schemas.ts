@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { AttemptResultSchema, InterruptionCauseSchema, NotRecordedSchema, OutcomeSchema } from '@statecraft/adapter';
+import { AttemptResultSchema, InterruptionCauseSchema, NotRecordedSchema, OutcomeSchema, RefusalDigestSchema, RefusalExcerptEntrySchema } from '@statecraft/adapter';
 import { PostureSchema } from '../posture.js';
+import { OutcomeCandidateSchema } from '../workspace/candidate.js';
+import { AcceptanceRecordSchema, acceptanceRecordAgrees, type AcceptanceRecord } from './acceptance-record.js';
 
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 const CommitId = z.string().regex(/^[0-9a-f]{40,64}$/);
@@ -30,6 +32,17 @@ export const TruncatedTailSchema = z.strictObject({
   offset: z.int().nonnegative(),
   bytes: z.int().positive(),
   sha256: Sha256Hex,
+});
+
+/**
+ * The result as a chain holds it. Records are never rewritten, so a reader still meets outcomes
+ * written before refusals were bounded (issue 9, docs/decisions.md): those hold every refusal in
+ * `refusals` and no `refusalDigest`, which reads `not-recorded` (R8.3). Every record written now
+ * has the bounded excerpt and the digest (AttemptResultSchema).
+ */
+export const StoredAttemptResultSchema = AttemptResultSchema.extend({
+  refusals: z.array(RefusalExcerptEntrySchema),
+  refusalDigest: z.union([RefusalDigestSchema, NotRecordedSchema]).default('not-recorded'),
 });
 
 /** Written and fsync'd before the spawn (R8.4): an attempt that has an intent was, or was about to be, run. */
@@ -69,7 +82,7 @@ export const OutcomeRecordSchema = z.strictObject({
   refusalCount: z.int().nonnegative(),
   cost: z.union([z.number().nonnegative(), z.literal('unknown')]),
   timedOut: z.boolean(),
-  result: AttemptResultSchema,
+  result: StoredAttemptResultSchema,
   headCommit: z.union([CommitId, NotRecordedSchema]),
   /** Uncommitted changes left in the workspace at the end; `not-recorded` if git could not say. */
   workspaceDirty: z.union([z.boolean(), NotRecordedSchema]),
@@ -80,15 +93,25 @@ export const OutcomeRecordSchema = z.strictObject({
   }),
   /** The per-attempt TMPDIR is removed after the attempt; a failure is evidence, not an outcome. */
   temporaryDirectory: z.union([z.literal('removed'), z.strictObject({ notRemoved: z.string() })]),
+  /**
+   * Whether every file of evidence was written: `kept`, or the files that could not be (a full
+   * product home), each named with why. Outcomes from before this field was added read as `kept`:
+   * a stream that could not be written left no outcome then.
+   */
+  evidence: z.union([z.literal('kept'), z.strictObject({ notKept: z.array(z.strictObject({ path: z.string().min(1), message: z.string() })).min(1) })]).default('kept'),
+  /** What acceptance judges (R13.2). Absent in records written before acceptance existed: read as `not-recorded`. */
+  candidate: OutcomeCandidateSchema.optional(),
   // No posture here: the intent carries it, and what only the end can tell (applied tokens,
   // containment used, survivors) is in \`result\`. Repeating it would double every chain (10k attempts).
 });
 export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;
 
 /** The repeated fields must agree with what they repeat; a record where they differ is not a record. */
-export const ChainRecordSchema = z.discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema]).superRefine((record, context) => {
+export const ChainRecordSchema = z.discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema, AcceptanceRecordSchema]).superRefine((record, context) => {
   const agrees =
-    record.kind === 'intent'
+    record.kind === 'acceptance'
+      ? acceptanceRecordAgrees(record)
+      : record.kind === 'intent'
       ? record.adapter.name === record.posture.adapter.name &&
         record.adapter.version === record.posture.adapter.version &&
         record.qualification === record.posture.qualification.verdict
@@ -104,4 +127,5 @@ export type ChainRecord = z.infer<typeof ChainRecordSchema>;
 /** A record before it is linked: the chain supplies `prev`, `seq`, `format`. */
 export type UnlinkedRecord =
   | Omit<IntentRecord, 'prev' | 'seq' | 'format'>
-  | Omit<OutcomeRecord, 'prev' | 'seq' | 'format'>;
+  | Omit<OutcomeRecord, 'prev' | 'seq' | 'format'>
+  | Omit<AcceptanceRecord, 'prev' | 'seq' | 'format'>;

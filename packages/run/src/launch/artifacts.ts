@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { sha256Hex } from '@statecraft/adapter';
+import { sha256Hex, writeFileDurably } from '@statecraft/adapter';
 import type { Artifact } from '../chain/record-schemas.js';
-import { writeFileDurably } from '../durable-write.js';
 
 /** Writes one attempt file durably and returns its digest for the chain (R8.4). */
 export async function keepArtifact(targetDirectory: string, relativePath: string, data: string | Uint8Array): Promise<Artifact> {

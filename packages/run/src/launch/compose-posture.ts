@@ -1,5 +1,5 @@
 import type { AttemptResult, BoundaryRecord } from '@statecraft/adapter';
-import type { EnvironmentRecord } from '@statecraft/environment';
+import { residualsFor, type EnvironmentRecord } from '@statecraft/environment';
 import type { RunPlan } from '../plan/plan-run.js';
 import type { Posture } from '../posture.js';
 
@@ -25,10 +25,12 @@ export function plannedPosture(plan: RunPlan, environment: EnvironmentRecord, bo
 }
 
 /** The posture as the attempt ran it, carried on the outcome: applied tokens, containment used, survivors. */
-export function concludedPosture(planned: Posture, result: AttemptResult): Posture {
+export function concludedPosture(planned: Posture, result: Pick<AttemptResult, 'capabilities' | 'containment' | 'survivors'>): Posture {
   return {
     ...planned,
     capabilities: { ...planned.capabilities, applied: result.capabilities.applied, notApplied: result.capabilities.notApplied },
+    // The residuals follow the mechanism that actually contained the attempt.
+    environment: { ...planned.environment, residuals: residualsFor(result.containment.mechanism) },
     containment: result.containment,
     survivors: result.survivors,
   };

@@ -1,32 +1,36 @@
-import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import {
   ATTEMPT_TAG_VARIABLE,
-  classifyAttempt,
-  findAttemptProcesses,
-  superviseAdapter,
-  type AttemptResult,
+  attemptArtifactNames,
+  EvidenceWriteError,
+  newAttemptTag,
+  runAttempt,
+  type AttemptRun,
   type EstablishedBoundary,
   type ProtocolEvent,
-  type SupervisedAttempt,
+  writeFileDurably,
 } from '@statecraft/adapter';
 import { constructEnvironment } from '@statecraft/environment';
 import { appendRecord, type AppendedRecord, type ChainPosition } from '../chain/append-record.js';
-import { attemptArtifactNames } from '../chain/chain-paths.js';
+import { ChainMovedError } from '../chain/check-chain-tip.js';
 import { openChainSummaries, type ChainSummary } from '../chain/chain-summary.js';
 import type { ChainOpening } from '../chain/open-chain.js';
 import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
-import { writeFileDurably } from '../durable-write.js';
 import { acquireRepositoryLock, type LockHolder } from '../lock/repository-lock.js';
 import type { RunPlan } from '../plan/plan-run.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { newRunId } from '../run-id.js';
 import { prepareWorkspace, readWorkspaceHead, withdrawWorkspace, type PreparedWorkspace } from '../workspace/prepare-workspace.js';
+import { identifyCandidate } from '../workspace/identify-candidate.js';
+import type { OutcomeCandidate } from '../workspace/candidate.js';
 import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/check-launch-coverage.js';
 import { keepArtifact } from './artifacts.js';
 import { buildRequest } from './build-request.js';
 import { plannedPosture } from './compose-posture.js';
+import { failedPath, writingFile } from './failed-file.js';
+import { keepOutcomeReserve, outcomeReservePath, releaseOutcomeReserve } from './outcome-reserve.js';
 import { createAttemptTemporaryDirectory, removeAttemptTemporaryDirectory } from './temporary-directory.js';
 import { prepareLaunchBoundary, type LaunchBoundary } from './launch-boundary.js';
 
@@ -62,7 +66,14 @@ export async function launchAttempt(plan: RunPlan, hooks: LaunchHooks = {}): Pro
   const retry = plan.retry;
   const runId = retry === 'none' ? newRunId() : retry.firstIntent.runId;
   const number = retry === 'none' ? 1 : retry.lastAttempt + 1;
-  const lock = await acquireRepositoryLock(plan.paths.lock, { runId, attempt: number });
+  let lock: Awaited<ReturnType<typeof acquireRepositoryLock>>;
+  try {
+    lock = await acquireRepositoryLock(plan.paths.lock, { runId, attempt: number });
+  } catch (error) {
+    // A product home that is a file, read-only or full: an i/o failure naming the path, not a crash.
+    const path = failedPath(error, plan.paths.lock);
+    return { kind: 'failed', stage: 'intent', path, message: `cannot take the target's lock (${(error as Error).message}); the product home must be a writable directory; nothing was spawned, nothing appended`, spawned: false, cause: error };
+  }
   if (lock.kind === 'refused') return refused('launch', 'live-attempt', lock.message, lock.holder);
   try {
     return await launchHoldingLock(plan, hooks, runId, number, lock.reclaimed);
@@ -106,13 +117,14 @@ async function launchHoldingLock(
   const workspace = prepared.workspace;
 
   const names = attemptArtifactNames(runId, number);
-  const attemptTag = `statecraft-${runId}-${number}-${randomUUID()}`;
+  const attemptTag = newAttemptTag(runId, number);
   const temporaryDirectory = await createAttemptTemporaryDirectory(runId, number);
   const environment = constructEnvironment(plan.selection, {
     runId,
     attempt: number,
     temporaryDirectory,
     extra: [{ name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group (R7.3)' }],
+    containment: plan.containment.mechanism,
   });
   const request = buildRequest(plan, { runId, number, workspace: workspace.path, baseCommit: plan.baseCommit }, new Date());
   const requestText = `${JSON.stringify(request, null, 2)}\n`;
@@ -123,16 +135,21 @@ async function launchHoldingLock(
   // The launch reading is the recorded one (R9.4).
   const posture = plannedPosture({ ...plan, coverage: coverage.coverage }, environment.record, boundary.kind === 'none' ? boundary.record : boundary.established.record);
 
+  const attemptDirectory = plan.paths.attempt(runId, number);
+  const reserve = outcomeReservePath(attemptDirectory);
   let intent: AppendedRecord & { record: IntentRecord };
   try {
-    await mkdir(plan.paths.attempt(runId, number), { recursive: true, mode: 0o700 });
-    if (opening.nextSeq === 0) await writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`);
+    await writingFile(attemptDirectory, () => mkdir(attemptDirectory, { recursive: true, mode: 0o700 }));
+    if (opening.nextSeq === 0) {
+      await writingFile(plan.paths.target, () => writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`));
+    }
     const [requestArtifact, promptArtifact] = await Promise.all([
-      keepArtifact(plan.paths.directory, names.request, requestText),
-      keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt),
+      writingFile(join(plan.paths.directory, names.request), () => keepArtifact(plan.paths.directory, names.request, requestText)),
+      writingFile(join(plan.paths.directory, names.prompt), () => keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt)),
+      writingFile(reserve, () => keepOutcomeReserve(reserve)),
     ]);
-    const position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, torn: opening.torn };
-    const appended = await appendRecord(plan.paths.chain, position, {
+    const position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn };
+    const appended = await writingFile(plan.paths.chain, () => appendRecord(plan.paths.chain, position, {
       kind: 'intent',
       at: new Date().toISOString(),
       runId,
@@ -149,50 +166,64 @@ async function launchHoldingLock(
       supervisor: { pid: process.pid, host: hostname() },
       posture,
       truncatedTail: opening.torn,
-    });
+    }));
     intent = appended as AppendedRecord & { record: IntentRecord };
   } catch (error) {
-    await removeAttemptTemporaryDirectory(temporaryDirectory);
-    return { kind: 'failed', stage: 'intent', path: plan.paths.directory, message: `cannot write the intent (${(error as Error).message}); nothing was spawned`, spawned: false, cause: error };
+    // Nothing was appended: withdraw what was made for the attempt, as a refusal does (R8.6).
+    const [withdrawn] = await Promise.all([withdrawWorkspace(plan.target, workspace), removeAttemptTemporaryDirectory(temporaryDirectory), releaseOutcomeReserve(reserve)]);
+    const left = withdrawn === 'withdrawn' ? '' : `; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
+    // The chain moved under the lock (R8.5): refused like a broken chain.
+    if (error instanceof ChainMovedError) return refused('launch', 'chain-moved', `${error.message}${left}`, { path: error.path });
+    const message = `cannot write the intent (${(error as Error).message}); nothing was spawned, nothing appended${left}`;
+    return { kind: 'failed', stage: 'intent', path: failedPath(error, plan.paths.directory), message, spawned: false, cause: error };
   }
   hooks.onIntent?.(intent.record);
 
-  const supervised = await superviseWithCancel(plan, hooks, {
+  const streamFile = join(plan.paths.directory, names.stream);
+  const stderrFile = join(plan.paths.directory, names.stderr);
+  const supervised = await superviseAttempt(plan, hooks, {
     workspace: workspace.path,
     environment: environment.variables,
     attemptTag,
-    requestFile: boundary.kind === 'established' ? boundary.requestFile : `${plan.paths.directory}/${names.request}`,
+    requestFile: boundary.kind === 'established' ? boundary.requestFile : join(plan.paths.directory, names.request),
     ...(boundary.kind === 'established' ? { boundary: boundary.established } : {}),
-    streamFile: `${plan.paths.directory}/${names.stream}`,
-    stderrFile: `${plan.paths.directory}/${names.stderr}`,
+    streamFile,
+    stderrFile,
   });
   if (supervised.kind === 'refused') {
-    await removeAttemptTemporaryDirectory(temporaryDirectory);
+    await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), releaseOutcomeReserve(reserve)]);
     return refused('launch', 'workspace', `${supervised.message} (the intent stays without an outcome)`, supervised);
   }
   if (supervised.kind === 'failed') {
-    await removeAttemptTemporaryDirectory(temporaryDirectory);
-    return { kind: 'failed', stage: 'spawn', path: plan.adapter.path, message: `${supervised.message}; the intent stays without an outcome`, spawned: false, cause: supervised.cause };
+    await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), releaseOutcomeReserve(reserve)]);
+    return { kind: 'failed', stage: 'spawn', path: supervised.path, message: `${supervised.message}; the intent stays without an outcome`, spawned: false, cause: supervised.cause };
   }
-
-  const classified = classifyAttempt(supervised.attempt, { manifest: plan.manifest, negotiation: plan.negotiation, adapter: { name: plan.adapter.name, version: plan.adapter.version, digest: plan.adapter.digest } });
-  // The adapter never produces `cancelled`; only the operator's interrupt does (R8.1).
-  const result: AttemptResult = supervised.cancelled ? { ...classified, outcome: 'cancelled', cause: 'operator-cancel' } : classified;
+  // The supervisor classified it (R8.2): a deadline, the operator's interrupt or unkept evidence first.
+  const { result, evidence } = supervised;
+  const resultFile = join(plan.paths.directory, names.result);
+  // What the full home held back for this moment is given back before the result is written.
+  await releaseOutcomeReserve(reserve);
 
   try {
     // Independent steps, run together: each fsync and git call is paid on every attempt.
-    const [resultArtifact, temporary, head] = await Promise.all([
-      keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`),
+    // A completed attempt's candidate is identified before its outcome is appended (R13.2); the
+    // head is read after, so it is the candidate a statecraft commit made.
+    const [resultArtifact, temporary, { candidate, head }] = await Promise.all([
+      writingFile(resultFile, () => keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`)),
       removeAttemptTemporaryDirectory(temporaryDirectory),
-      readWorkspaceHead(workspace.path),
+      candidateThenHead(result.outcome === 'completed', { workspace: workspace.path, baseCommit: plan.baseCommit, runId, attempt: number }),
     ]);
     // The digests of the very bytes the supervisor read from the child's pipes, written and fsync'd
     // by its tee (supervise/stream-tee.ts) — not of whatever the files hold by now, so an edit made
     // to them during the attempt is never sealed into the chain. The result's write above fsyncs
     // the directory that holds both files.
-    const stream = { path: names.stream, ...supervised.attempt.stdout };
-    const stderr = { path: names.stderr, ...supervised.attempt.stderr };
-    const appended = await appendRecord(plan.paths.chain, intent.position, {
+    // A file that could not be written whole is not vouched for: its digest stays in the result
+    // (the bytes read), the file is named under `evidence`, and its artifact is `not-recorded`.
+    const notKept = (file: string) => evidence !== 'kept' && evidence.notKept.some((failure) => failure.path === file);
+    const stream = notKept(streamFile) ? ('not-recorded' as const) : { path: names.stream, ...supervised.attempt.stdout };
+    const stderr = notKept(stderrFile) ? ('not-recorded' as const) : { path: names.stderr, ...supervised.attempt.stderr };
+    const relative = (file: string) => (file === streamFile ? names.stream : file === stderrFile ? names.stderr : file);
+    const appended = await writingFile(plan.paths.chain, () => appendRecord(plan.paths.chain, intent.position, {
       kind: 'outcome',
       at: new Date().toISOString(),
       runId,
@@ -208,7 +239,10 @@ async function launchHoldingLock(
       workspaceDirty: head.dirty,
       artifacts: { stream, stderr, result: resultArtifact },
       temporaryDirectory: temporary,
-    });
+      evidence: evidence === 'kept' ? 'kept' : { notKept: evidence.notKept.map((failure) => ({ path: relative(failure.path), message: failure.message })) },
+      candidate,
+    }));
+    if (evidence !== 'kept') return evidenceFailure(evidence, `its outcome is recorded as ${result.outcome}${result.cause === 'none' ? '' : ` (${result.cause})`} at ${plan.paths.chain} line ${appended.record.seq + 1}`);
     return {
       kind: 'concluded',
       intent,
@@ -217,7 +251,11 @@ async function launchHoldingLock(
       reclaimedLock,
     };
   } catch (error) {
-    return { kind: 'failed', stage: 'outcome', path: plan.paths.directory, message: `cannot write the outcome (${(error as Error).message}); the attempt ran and its intent stays without an outcome`, spawned: true, cause: error };
+    const unwritten = `cannot write the outcome (${(error as Error).message}); the attempt ran and its intent stays without an outcome`;
+    // The evidence first, if it was what failed first; the path is then the file the outcome could not be written to.
+    const path = failedPath(error, plan.paths.chain);
+    if (evidence !== 'kept') return { ...evidenceFailure(evidence, unwritten), stage: 'outcome', path, cause: error };
+    return { kind: 'failed', stage: 'outcome', path, message: unwritten, spawned: true, cause: error };
   }
 }
 
@@ -253,43 +291,46 @@ async function prepareBoundaryOrRefuse(
   return refused('launch', 'boundary', `${boundary.message}, ${tail}`, { reason: boundary.reason, probe: boundary.probe });
 }
 
-type Supervised =
-  | { kind: 'supervised'; attempt: SupervisedAttempt; cancelled: boolean }
-  | { kind: 'refused'; message: string; path: string }
-  | { kind: 'failed'; message: string; cause: unknown };
+/**
+ * A file of evidence that could not be written is an i/o failure (exit 4) naming it, even when the
+ * outcome was recorded: the record says what could not be kept, and the operator has a home to free.
+ */
+function evidenceFailure(evidence: { notKept: { path: string; message: string }[]; stopped: boolean }, then: string): RunFailure {
+  const [first] = evidence.notKept;
+  const what = evidence.notKept.map((failure) => failure.message).join('; ');
+  const stop = evidence.stopped ? 'the attempt was stopped at once and its process tree killed' : 'the attempt had already ended';
+  return { kind: 'failed', stage: 'evidence', path: first?.path ?? 'not-recorded', message: `${what}; ${stop}; ${then}`, spawned: true };
+}
+
+/** The candidate of a completed attempt (`not-recorded` for any other), then the workspace head. */
+async function candidateThenHead(
+  completed: boolean,
+  input: { workspace: string; baseCommit: string; runId: string; attempt: number },
+): Promise<{ candidate: OutcomeCandidate; head: Awaited<ReturnType<typeof readWorkspaceHead>> }> {
+  let candidate: OutcomeCandidate = 'not-recorded';
+  if (completed) {
+    const identified = await identifyCandidate(input);
+    candidate = identified.kind === 'identified' ? identified.candidate : { notIdentified: identified.message };
+  }
+  return { candidate, head: await readWorkspaceHead(input.workspace) };
+}
+
+type Supervised = Extract<AttemptRun, { kind: 'ran' | 'refused' }> | { kind: 'failed'; message: string; path: string; cause: unknown };
 
 /**
- * Supervises the adapter; an operator interrupt kills every process carrying the attempt tag,
- * so the supervisor sees the tree end and returns what it read, and the outcome is `cancelled`.
+ * Runs the attempt through the core `qualify` also uses (@statecraft/adapter attempt/*): the
+ * operator's interrupt is handed to the supervisor as a signal, raced beside the deadline, and
+ * the classifier reads it as `cancelled` (R8.1). A failure to start is a value here, naming the file.
  */
-async function superviseWithCancel(
+async function superviseAttempt(
   plan: RunPlan,
   hooks: LaunchHooks,
   files: { workspace: string; environment: Record<string, string>; attemptTag: string; requestFile: string; streamFile: string; stderrFile: string; boundary?: EstablishedBoundary },
 ): Promise<Supervised> {
-  let cancelled = false;
-  let sweeper: NodeJS.Timeout | undefined;
-  const killTagged = (): void => {
-    for (const pid of findAttemptProcesses(files.attemptTag, undefined, 'started-since-this-process')) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Already gone; the supervisor's survivor probe reports anything that is not.
-      }
-    }
-  };
-  // The interrupt may land between the intent and the spawn: keep sweeping until supervision returns.
-  const cancel = (): void => {
-    cancelled = true;
-    killTagged();
-    sweeper = setInterval(killTagged, 100);
-  };
-  if (hooks.signal?.aborted === true) cancel();
-  hooks.signal?.addEventListener('abort', cancel, { once: true });
   try {
-    const answer = await superviseAdapter({
+    return await runAttempt({
       executable: plan.adapter.path,
-      args: ['run', '--request', files.requestFile],
+      requestFile: files.requestFile,
       workspace: files.workspace,
       environment: files.environment,
       prompt: plan.request.prompt,
@@ -298,15 +339,16 @@ async function superviseWithCancel(
       ...(files.boundary === undefined ? {} : { boundary: files.boundary }),
       streamFile: files.streamFile,
       stderrFile: files.stderrFile,
+      manifest: plan.manifest,
+      negotiation: plan.negotiation,
+      adapter: { name: plan.adapter.name, version: plan.adapter.version, digest: plan.adapter.digest },
       ...(hooks.onEvent === undefined ? {} : { onEvent: hooks.onEvent }),
+      ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),
     });
-    if (answer.kind === 'refused') return { kind: 'refused', message: answer.message, path: answer.path };
-    return { kind: 'supervised', attempt: answer.attempt, cancelled };
   } catch (error) {
-    return { kind: 'failed', message: `could not start the adapter ${plan.adapter.path}: ${(error as Error).message}`, cause: error };
-  } finally {
-    hooks.signal?.removeEventListener('abort', cancel);
-    if (sweeper !== undefined) clearInterval(sweeper);
+    // A kept file that could not be opened is not the adapter's failure: name the file (nothing was spawned).
+    if (error instanceof EvidenceWriteError) return { kind: 'failed', message: `${error.message}; nothing was spawned`, path: error.path, cause: error };
+    return { kind: 'failed', message: `could not start the adapter ${plan.adapter.path}: ${(error as Error).message}`, path: plan.adapter.path, cause: error };
   }
 }
 
@@ -330,7 +372,7 @@ function judgeReadings(opening: ChainOpening<ChainSummary>, coverage: LaunchCove
     return refused('launch', 'coverage', `${coverage.message}\nrefused before spawn, nothing appended`, { input: coverage.input, reason: coverage.reason });
   }
   // Interrupted before the intent: nothing to record. From the intent on, an interrupt is an
-  // attempt recorded as `cancelled` (the sweep in superviseWithCancel starts at once).
+  // attempt recorded as `cancelled` (the supervisor races the signal from the spawn on).
   if (signal?.aborted === true) return refused('launch', 'cancelled', 'the operator interrupted before the intent was written; nothing appended', null);
   return { kind: 'go', opening, coverage };
 }

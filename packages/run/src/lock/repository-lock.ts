@@ -1,18 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { link, mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { mkdir, open, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import { readLockHolder, readLockInstance, isLive, type LockHolder } from './lock-holder.js';
+import { linkExclusive, sweepTakeoverClaims, takeOverStaleLock } from './take-over-stale-lock.js';
 
-/** Who holds a target's lock: enough to name the live attempt in a refusal (R8.5). */
-export const LockHolderSchema = z.strictObject({
-  pid: z.int().positive(),
-  host: z.string(),
-  runId: z.string().min(1),
-  attempt: z.int().positive(),
-  since: z.iso.datetime(),
-});
-export type LockHolder = z.infer<typeof LockHolderSchema>;
+export { LockHolderSchema, isLive, readLockHolder, readLockInstance, type LockHolder, type LockInstance } from './lock-holder.js';
 
 export type LockAcquisition =
   | {
@@ -27,8 +20,9 @@ export type LockAcquisition =
  * Takes the one-live-attempt lock of a target (R8.5). The lock file is written whole to a
  * private name and hard-linked into place, so it appears atomically and complete, and two
  * supervisors cannot both create it. A lock whose pid is dead on this host is stale: it is
- * taken over and the takeover reported. A lock from another host, or whose pid is alive, is
- * live — a reused pid makes a false refusal, the safe direction.
+ * taken over — by exactly one supervisor, however many find it stale at once
+ * (take-over-stale-lock.ts) — and the takeover reported. A lock from another host, or whose pid
+ * is alive, is live — a reused pid makes a false refusal, the safe direction.
  */
 export async function acquireRepositoryLock(lockFile: string, holder: Omit<LockHolder, 'pid' | 'host' | 'since'>): Promise<LockAcquisition> {
   const mine: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), ...holder };
@@ -43,63 +37,37 @@ export async function acquireRepositoryLock(lockFile: string, holder: Omit<LockH
   }
   try {
     let reclaimed: 'none' | LockHolder | 'unreadable' = 'none';
-    for (let tries = 0; tries < 2; tries += 1) {
-      try {
-        await link(staging, lockFile);
+    // Each pass either ends or follows another supervisor's progress (it linked, or removed a stale lock).
+    for (let tries = 0; tries < 5; tries += 1) {
+      if (await linkExclusive(staging, lockFile)) {
+        await sweepTakeoverClaims(lockFile);
         return { kind: 'acquired', reclaimed, release: () => releaseRepositoryLock(lockFile, mine) };
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
-      const current = await readLockHolder(lockFile);
-      if (current === 'gone') continue;
-      if (current !== 'unreadable' && isLive(current)) {
-        return {
-          kind: 'refused',
-          holder: current,
-          message:
-            `a live attempt holds this target: run ${current.runId} attempt ${current.attempt} ` +
-            `(pid ${current.pid} on ${current.host}, since ${current.since}); refused, nothing appended (R8.5)`,
-        };
-      }
+      const current = await readLockInstance(lockFile);
+      if (current.kind === 'gone') continue;
+      if (current.holder !== 'unreadable' && isLive(current.holder)) return refusedByLiveHolder(current.holder);
       // Stale: its supervisor is gone. The lock (not the chain) is removed; the dangling intent stays.
-      reclaimed = current;
-      await unlink(lockFile).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
+      const takeover = await takeOverStaleLock(lockFile, current.identity, staging);
+      if (takeover.kind === 'in-progress') return refusedByLiveHolder(takeover.claimant, 'is taking over the stale lock of this target');
+      if (takeover.kind === 'claim-unreadable') {
+        throw new Error(`${takeover.path}: not a lock takeover claim (it holds no supervisor record); remove it once no statecraft run is running on this target, and run again`);
+      }
+      if (takeover.kind === 'removed') reclaimed = current.holder;
     }
-    throw new Error(`${lockFile}: the lock changed hands twice while it was being taken; try again`);
+    throw new Error(`${lockFile}: the lock changed hands too often while it was being taken; try again`);
   } finally {
     await unlink(staging).catch(() => undefined);
   }
 }
 
-/** Reads who holds a lock; `gone` if it vanished meanwhile, `unreadable` if it is not a lock record. */
-export async function readLockHolder(lockFile: string): Promise<LockHolder | 'gone' | 'unreadable'> {
-  let text: string;
-  try {
-    text = await readFile(lockFile, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
-    throw error;
-  }
-  try {
-    const parsed = LockHolderSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : 'unreadable';
-  } catch {
-    return 'unreadable';
-  }
-}
-
-/** A holder is live unless its pid is known dead on this very host. */
-export function isLive(holder: LockHolder): boolean {
-  if (holder.host !== hostname()) return true;
-  try {
-    process.kill(holder.pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else — alive.
-    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
-  }
+function refusedByLiveHolder(holder: LockHolder, what = 'holds this target'): LockAcquisition {
+  return {
+    kind: 'refused',
+    holder,
+    message:
+      `a live attempt ${what}: run ${holder.runId} attempt ${holder.attempt} ` +
+      `(pid ${holder.pid} on ${holder.host}, since ${holder.since}); refused, nothing appended (R8.5)`,
+  };
 }
 
 /** Removes the lock only if it is still ours (a takeover by another supervisor is left alone). */

@@ -1,21 +1,32 @@
-import { checkQualification, digestFile, type AdapterIdentity } from '@statecraft/adapter';
+import { checkQualification, knownDigestOf, type AdapterIdentity, type KnownDigest } from '@statecraft/adapter';
 import type { QualificationLabel } from '../posture.js';
 
 /**
  * The qualification label of the adapter about to run (R3.2): an adapter with no matching
  * record runs, labelled `unqualified`; it is never refused for that. With `--provider`, what is
- * checked is the pair (R3.1). An unreadable record store labels, it does not refuse.
+ * checked is the pair (R3.1). An unreadable record store labels, it does not refuse. The
+ * provider's digest comes from the product home's digest cache and is returned, so the adapter
+ * can be handed it instead of hashing the provider again (issue 10 item 7).
  */
-export async function labelQualification(home: string, adapter: AdapterIdentity, provider: string | undefined): Promise<QualificationLabel> {
+export async function labelQualification(
+  home: string,
+  adapter: AdapterIdentity,
+  provider: string | undefined,
+  digestCache: string,
+): Promise<{ qualification: QualificationLabel; providerDigest?: KnownDigest }> {
+  let providerDigest: KnownDigest | undefined;
   try {
-    const providerDigest = provider === undefined ? undefined : await digestFile(provider);
+    providerDigest = provider === undefined ? undefined : await knownDigestOf(provider, digestCache);
     const verdict = await checkQualification({
       home,
       adapter: { name: adapter.name, version: adapter.version, digest: adapter.digest },
-      ...(providerDigest === undefined ? {} : { provider: { digest: providerDigest } }),
+      ...(providerDigest === undefined ? {} : { provider: { digest: `sha256:${providerDigest.sha256}` } }),
     });
-    return { verdict: verdict.verdict, reason: verdict.reason };
+    return { qualification: { verdict: verdict.verdict, reason: verdict.reason }, ...(providerDigest === undefined ? {} : { providerDigest }) };
   } catch (error) {
-    return { verdict: 'unqualified', reason: `the qualification records could not be read (${(error as Error).message})` };
+    return {
+      qualification: { verdict: 'unqualified', reason: `the qualification records could not be read (${(error as Error).message})` },
+      ...(providerDigest === undefined ? {} : { providerDigest }),
+    };
   }
 }

@@ -1,8 +1,11 @@
-import { access, constants, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import {
   chooseContainment,
-  digestFile,
+  checkExecutableFile,
+  digestFileCached,
+  EXECUTABLE_CHECK_WORDS,
+  findExecutableOnPath,
+  type KnownDigest,
   negotiateCapabilities,
   readManifest,
   sidecarManifestPath,
@@ -12,7 +15,7 @@ import {
   type Manifest,
   type Negotiation,
 } from '@statecraft/adapter';
-import { productHomeLayout, resolveCommandOnPath, selectPassedNames, type BoundaryChoice, type NameSelection } from '@statecraft/environment';
+import { productHomeLayout, selectPassedNames, type BoundaryChoice, type NameSelection } from '@statecraft/environment';
 import { chainPaths, type ChainPaths } from '../chain/chain-paths.js';
 import { openChain, type ChainEntry } from '../chain/open-chain.js';
 import type { IntentRecord } from '../chain/record-schemas.js';
@@ -74,6 +77,8 @@ export interface RunPlan {
   boundary: BoundaryChoice;
   /** For a retry: the run's first intent, whose base commit and workspace the attempt reuses. */
   retry: 'none' | { firstIntent: IntentRecord; lastAttempt: number };
+  /** Digests taken at planning that the adapter may reuse (the provider's): handed over in the request. */
+  knownDigests: KnownDigest[];
 }
 
 export type Planning = { kind: 'planned'; plan: RunPlan } | RunRefusal | RunFailure;
@@ -100,8 +105,10 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   const newRunBase = resolution.base === 'not-asked' ? undefined : resolution.base.commit;
 
   const executable = isAbsolute(request.adapter.executable) ? request.adapter.executable : resolve(request.adapter.executable);
-  const usable = await checkAdapterExecutable(executable);
-  if (usable !== 'usable') return refused('plan', 'adapter', `${executable}: ${usable}; refused before spawn, nothing appended`, { path: executable });
+  const usable = await checkExecutableFile(executable);
+  if (usable !== 'usable') {
+    return refused('plan', 'adapter', `${executable}: the adapter is ${EXECUTABLE_CHECK_WORDS[usable]}; refused before spawn, nothing appended`, { path: executable });
+  }
   const manifestPath = request.adapter.manifest ?? sidecarManifestPath(executable);
   const reading = await readManifest(manifestPath);
   if (reading.kind === 'refused') return refused('plan', 'manifest', `${reading.message}; refused before spawn, nothing appended`, reading);
@@ -146,9 +153,10 @@ export async function planRun(request: RunRequest): Promise<Planning> {
     retry = found;
   }
 
+  const digests = productHomeLayout(request.home).digests;
   let digest: string;
   try {
-    digest = await digestFile(executable);
+    digest = await digestFileCached(executable, digests);
   } catch (error) {
     return { kind: 'failed', stage: 'plan', path: executable, message: `cannot read the adapter to digest it (${(error as Error).message})`, spawned: false };
   }
@@ -157,29 +165,16 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   // What is qualified is the pair (R3.1): without --provider, the provider is the one the adapter
   // will itself resolve — its `command` prerequisite on the same PATH the child receives.
   const providerCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
-  const labelledProvider = provider ?? (providerCommand === undefined ? undefined : resolveCommandOnPath(providerCommand.command, request.source.PATH));
-  const qualification = await labelQualification(request.home, adapter, labelledProvider);
+  const labelledProvider = provider ?? (providerCommand === undefined ? undefined : findExecutableOnPath(providerCommand.command, request.source.PATH));
+  const { qualification, providerDigest } = await labelQualification(request.home, adapter, labelledProvider, digests);
   const { containment } = await containmentChoice;
   const baseCommit = retry === 'none' ? newRunBase : retry.firstIntent.baseCommit;
   // Unreachable: a new run asked for its base above. Refused rather than assumed.
   if (baseCommit === undefined) return refused('plan', 'base-commit', 'no base commit was resolved; refused before spawn, nothing appended', null);
   return {
     kind: 'planned',
-    plan: { request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) }, target, baseCommit, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, boundary: request.boundary ?? { kind: 'bwrap' }, retry },
+    plan: { request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) }, target, baseCommit, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, boundary: request.boundary ?? { kind: 'bwrap' }, retry, knownDigests: providerDigest === undefined ? [] : [providerDigest] },
   };
-}
-
-/** `usable`, or what is wrong with the path, in words. */
-async function checkAdapterExecutable(path: string): Promise<string> {
-  const info = await stat(path).catch(() => undefined);
-  if (info === undefined) return 'no adapter executable here';
-  if (!info.isFile()) return 'the adapter is not a file';
-  try {
-    await access(path, constants.X_OK);
-  } catch {
-    return 'the adapter is not executable';
-  }
-  return 'usable';
 }
 
 function findRun(entries: readonly ChainEntry[], runId: string): { firstIntent: IntentRecord; lastAttempt: number } | undefined {

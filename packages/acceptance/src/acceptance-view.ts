@@ -1,0 +1,113 @@
+import { join } from 'node:path';
+import type { Receipt } from '@statecraft/adapter';
+import type { AcceptanceReason, AcceptanceRecord, AcceptanceVerdict, Candidate, ChainEntry, CheckOutput, OutcomeRecord } from '@statecraft/run';
+import { runGit } from '@statecraft/run';
+
+/** A check's output as shown: the absolute path beside the chain, and the digest the chain holds. */
+export type ShownOutput = CheckOutput;
+
+/**
+ * The acceptance of one attempt as an operator reads it: the JSON contract of `accept --json`, and
+ * `acceptance` in `run --accept --json` and `run show --json` (issue 12 item 8). Fields are only
+ * ever added, never renamed.
+ */
+export interface AcceptanceView {
+  verdict: AcceptanceVerdict;
+  reason: AcceptanceReason;
+  explanation: string;
+  /** The acceptance record's line and digest; `derived` for an attempt not completed and never judged (R13.1). */
+  record: { line: number; sha256: string; at: string } | 'derived';
+  candidate: Candidate | 'not-recorded';
+  suite: AcceptanceRecord['suite'];
+  checks: {
+    command: string;
+    program: string;
+    shell: boolean;
+    exitCode: number | null;
+    timedOut: boolean;
+    durationMs: number;
+    stdout: ShownOutput;
+    stderr: ShownOutput;
+    survivors: AcceptanceRecord['checks'][number]['survivors'];
+  }[];
+  checksNotRun: number;
+  authority: { paths: string[] | 'not-recorded'; touched: string[] };
+  afterSuite: AcceptanceRecord['afterSuite'];
+  attemptRefusalCount: number | 'not-recorded';
+  policyDigest: string;
+  deadlines: AcceptanceRecord['deadlines'] | 'not-recorded';
+  receipt: Receipt | null;
+  receiptFile: ShownOutput | 'none';
+  /** `current` while the receipt's candidate is its run branch's tip; `stale` once it is not (R13.6); `none` without a receipt. */
+  receiptState: 'current' | 'stale' | 'none';
+}
+
+/** The view of an acceptance record; `receiptState` is read from git separately (`readReceiptState`). */
+export function viewOfAcceptance(entry: ChainEntry & { record: AcceptanceRecord }, targetDirectory: string): AcceptanceView {
+  const r = entry.record;
+  const absolute = (output: CheckOutput): ShownOutput => ({ ...output, path: join(targetDirectory, output.path) });
+  return {
+    verdict: r.verdict,
+    reason: r.reason,
+    explanation: r.explanation,
+    record: { line: entry.lineNumber, sha256: entry.digest, at: r.at },
+    candidate: r.candidate,
+    suite: r.suite,
+    checks: r.checks.map((check) => ({
+      command: check.command,
+      program: check.program,
+      shell: check.shell,
+      exitCode: check.exitCode,
+      timedOut: check.timedOut,
+      durationMs: check.durationMs,
+      stdout: absolute(check.stdout),
+      stderr: absolute(check.stderr),
+      survivors: check.survivors,
+    })),
+    checksNotRun: r.checksNotRun,
+    authority: r.authority === 'not-recorded' ? { paths: 'not-recorded', touched: [] } : r.authority,
+    afterSuite: r.afterSuite,
+    attemptRefusalCount: r.attemptRefusalCount,
+    policyDigest: r.policyDigest,
+    deadlines: r.deadlines,
+    receipt: r.receipt === 'none' ? null : r.receipt,
+    receiptFile: r.receiptFile === 'none' ? 'none' : absolute(r.receiptFile),
+    receiptState: 'none',
+  };
+}
+
+/**
+ * R13.1: an attempt that did not complete reads `not-attempted` with its reason even before anyone
+ * ran `accept` — never a blank a reader must interpret. `undefined` for a completed attempt.
+ */
+export function derivedAcceptance(outcome: OutcomeRecord): AcceptanceView | undefined {
+  if (outcome.outcome === 'completed') return undefined;
+  const refused = outcome.outcome === 'refused';
+  return {
+    verdict: 'not-attempted',
+    reason: `attempt-${outcome.outcome}`,
+    explanation: refused
+      ? `the attempt was refused (${outcome.refusalCount} refusal${outcome.refusalCount === 1 ? '' : 's'}); only a completed attempt is judged`
+      : `the attempt ended ${outcome.outcome}; only a completed attempt is judged`,
+    record: 'derived',
+    candidate: 'not-recorded',
+    suite: 'not-recorded',
+    checks: [],
+    checksNotRun: 0,
+    authority: { paths: 'not-recorded', touched: [] },
+    afterSuite: 'not-recorded',
+    attemptRefusalCount: refused ? outcome.refusalCount : 'not-recorded',
+    policyDigest: 'not-recorded',
+    deadlines: 'not-recorded',
+    receipt: null,
+    receiptFile: 'none',
+    receiptState: 'none',
+  };
+}
+
+/** Whether a receipt's candidate is still the tip of its run's branch (R13.6): one read-only git call. */
+export async function readReceiptState(view: AcceptanceView, target: string, branch: string): Promise<AcceptanceView['receiptState']> {
+  if (view.receipt === null) return 'none';
+  const tip = await runGit(target, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).catch(() => undefined);
+  return tip !== undefined && tip.ok && tip.stdout === view.receipt.candidate.commit ? 'current' : 'stale';
+}

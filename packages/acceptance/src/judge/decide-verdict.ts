@@ -1,0 +1,54 @@
+import type { AcceptanceReason, AcceptanceVerdict, CheckRun } from '@statecraft/run';
+import { VERDICT_OF_REASON } from '@statecraft/run';
+import type { SuiteEnd } from './run-suite.js';
+
+export interface Decision {
+  verdict: AcceptanceVerdict;
+  reason: AcceptanceReason;
+  explanation: string;
+}
+
+export function decided(reason: AcceptanceReason, explanation: string): Decision {
+  return { verdict: VERDICT_OF_REASON[reason], reason, explanation };
+}
+
+/** R13.1: an attempt that did not complete is not judged; the reason names its outcome. */
+export function notAttempted(outcome: 'refused' | 'interrupted' | 'failed' | 'cancelled', refusalCount: number): Decision {
+  if (outcome === 'refused') return decided('attempt-refused', `the attempt was refused (${refusalCount} refusal${refusalCount === 1 ? '' : 's'}); only a completed attempt is judged`);
+  return decided(`attempt-${outcome}`, `the attempt ended ${outcome}; only a completed attempt is judged`);
+}
+
+/**
+ * The verdict once the suite has run (R13.4, R13.5), in this order: a changed authority set
+ * overrides however the suite ended (a person decides); then a check that did not run to its end
+ * is no acceptance; then a moved HEAD or a dirty tree means the judged bytes were not the
+ * candidate's (interrupted); then a non-zero exit fails; only then is the candidate accepted.
+ */
+export function decideAfterSuite(input: {
+  end: SuiteEnd;
+  checks: readonly CheckRun[];
+  checksNotRun: number;
+  touched: readonly string[];
+  after: { headMoved: boolean; head: string; dirtyPaths: string[] } | { failed: string };
+}): Decision {
+  const { end, checksNotRun, touched, after } = input;
+  if (touched.length > 0) {
+    return decided('authority-touched', `the candidate changed the authority set (${touched.join(', ')}): it is not accepted on the strength of a suite it could have rewritten; a person decides`);
+  }
+  const notRun = `${checksNotRun} check${checksNotRun === 1 ? '' : 's'} did not run`;
+  if (end.kind === 'not-started') return decided('check-not-started', `\`${end.command}\` could not start (${end.message}); ${notRun}`);
+  if (end.kind === 'timed-out') {
+    return end.by === 'suite'
+      ? decided('suite-deadline', `\`${end.command}\` was killed at the suite's deadline; ${notRun}`)
+      : decided('check-timed-out', `\`${end.command}\` was killed at its deadline, with its descendants; ${notRun}`);
+  }
+  if (end.kind === 'suite-deadline') return decided('suite-deadline', `the suite's deadline passed; ${notRun}`);
+  if (end.kind === 'cancelled') return decided('cancelled', `the operator interrupted the suite; ${notRun}`);
+  if ('failed' in after) return decided('candidate-unavailable', `the worktree could not be read after the suite (${after.failed})`);
+  if (after.headMoved) return decided('head-moved', `HEAD of the candidate's worktree moved to ${after.head} during the suite`);
+  if (after.dirtyPaths.length > 0) return decided('tree-dirty', `the suite left the candidate's tree dirty: ${after.dirtyPaths.join(', ')}`);
+  if (end.kind === 'failed') {
+    return decided('check-failed', `\`${end.command}\` exited ${end.exitCode === null ? 'by a signal' : end.exitCode}${checksNotRun > 0 ? `; ${notRun} after it` : ''}`);
+  }
+  return decided('every-check-passed', `every check exited 0 (${input.checks.length}), HEAD unchanged, tree clean`);
+}

@@ -1,0 +1,44 @@
+import type { Receipt } from '@statecraft/adapter';
+import type { Candidate, ChainEntry, CheckRun, IntentRecord, OutcomeRecord } from '@statecraft/run';
+
+/**
+ * The receipt (R13.6): repository, base, candidate commit and tree, every check with its command,
+ * exit code, duration and output digests, the policy digest, statecraft's, the adapter's and the
+ * provider's identities, the qualification verdict and the attempt. `signature: "unsigned"`: it
+ * is evidence, not a permission.
+ */
+export function mintReceipt(input: {
+  where: { target: string; key: string };
+  intent: ChainEntry & { record: IntentRecord };
+  outcome: ChainEntry & { record: OutcomeRecord };
+  candidate: Candidate;
+  checks: readonly CheckRun[];
+  policyDigest: string;
+  statecraftVersion: string;
+}): Receipt {
+  const { intent, outcome } = input;
+  return {
+    kind: 'statecraft-receipt',
+    receiptVersion: 1,
+    issuedAt: new Date().toISOString(),
+    repository: { path: input.where.target, key: input.where.key },
+    baseCommit: intent.record.baseCommit,
+    candidate: { commit: input.candidate.commit, tree: input.candidate.tree },
+    checks: input.checks.map((check) => ({
+      command: check.command,
+      program: check.program,
+      shell: check.shell,
+      exitCode: check.exitCode ?? -1,
+      durationMs: check.durationMs,
+      stdout: { sha256: check.stdout.sha256, bytes: check.stdout.bytes },
+      stderr: { sha256: check.stderr.sha256, bytes: check.stderr.bytes },
+    })),
+    policyDigest: input.policyDigest,
+    statecraft: { version: input.statecraftVersion },
+    adapter: outcome.record.result.adapter,
+    provider: outcome.record.result.provider,
+    qualification: intent.record.qualification,
+    attempt: { runId: intent.record.runId, attempt: intent.record.attempt, intent: intent.digest, outcome: outcome.digest },
+    signature: 'unsigned',
+  };
+}

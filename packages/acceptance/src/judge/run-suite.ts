@@ -1,0 +1,106 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { superviseCheck, type Containment } from '@statecraft/adapter';
+import type { CheckRun } from '@statecraft/run';
+import { planCheckInvocation } from './check-invocation.js';
+
+/** What the live status shows as a check starts and ends. */
+export interface SuiteHooks {
+  onCheckStart?: (check: { index: number; total: number; command: string }) => void;
+  onCheckEnd?: (check: { index: number; total: number; run: CheckRun }) => void;
+}
+
+export interface SuiteRequest {
+  /** The fresh worktree of the candidate: every check's working directory. */
+  cwd: string;
+  commands: readonly string[];
+  environment: Readonly<Record<string, string>>;
+  attemptTag: string;
+  checkDeadlineMs: number;
+  suiteDeadlineMs: number;
+  /** The target's directory in the product home, and where under it this judgement's outputs go. */
+  targetDirectory: string;
+  outputsDirectory: string;
+  signal?: AbortSignal;
+  hooks?: SuiteHooks;
+}
+
+/** How the suite ended: `passed` only when every check ran and exited 0. */
+export type SuiteEnd =
+  | { kind: 'passed' }
+  | { kind: 'failed'; command: string; exitCode: number | null }
+  | { kind: 'not-started'; command: string; message: string }
+  | { kind: 'timed-out'; command: string; by: 'check' | 'suite' }
+  | { kind: 'suite-deadline' }
+  | { kind: 'cancelled' };
+
+export interface SuiteRun {
+  end: SuiteEnd;
+  checks: CheckRun[];
+  /** Not started, stopped at a deadline or by the operator, or never reached (R13.3: counted, never a pass). */
+  checksNotRun: number;
+  containment: Containment | 'not-recorded';
+}
+
+/**
+ * Runs the checks one after another, in order (R13.3), each supervised like an adapter with its
+ * own deadline — the smaller of `--check-deadline` and what is left of the suite's. The first
+ * check that does not pass ends the suite: the rest are not reached, and are counted.
+ */
+export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
+  await mkdir(join(request.targetDirectory, request.outputsDirectory), { recursive: true, mode: 0o700 });
+  const checks: CheckRun[] = [];
+  let containment: SuiteRun['containment'] = 'not-recorded';
+  const suiteEnds = performance.now() + request.suiteDeadlineMs;
+  const total = request.commands.length;
+  const stop = (end: SuiteEnd, notRun: number): SuiteRun => ({ end, checks, checksNotRun: notRun, containment });
+  for (const [index, command] of request.commands.entries()) {
+    const unreached = total - index;
+    if (request.signal?.aborted === true) return stop({ kind: 'cancelled' }, unreached);
+    const left = Math.floor(suiteEnds - performance.now());
+    if (left <= 0) return stop({ kind: 'suite-deadline' }, unreached);
+    const invocation = planCheckInvocation(command, request.environment.PATH);
+    if (invocation.kind === 'not-startable') return stop({ kind: 'not-started', command, message: invocation.message }, unreached);
+    request.hooks?.onCheckStart?.({ index, total, command });
+    const deadlineMs = Math.min(request.checkDeadlineMs, left);
+    const names = { stdout: `${request.outputsDirectory}/check-${index + 1}.stdout`, stderr: `${request.outputsDirectory}/check-${index + 1}.stderr` };
+    let supervised: Awaited<ReturnType<typeof superviseCheck>>;
+    try {
+      supervised = await superviseCheck({
+        file: invocation.file,
+        args: invocation.args,
+        cwd: request.cwd,
+        environment: request.environment,
+        deadlineMs,
+        attemptTag: request.attemptTag,
+        stdoutFile: join(request.targetDirectory, names.stdout),
+        stderrFile: join(request.targetDirectory, names.stderr),
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+      });
+    } catch (error) {
+      const cause = (error as Error).cause instanceof Error ? `: ${((error as Error).cause as Error).message}` : '';
+      return stop({ kind: 'not-started', command, message: `${(error as Error).message}${cause}` }, unreached);
+    }
+    containment = supervised.containment;
+    const exitCode = supervised.exit === 'not-observed' || supervised.timedOut || supervised.cancelled ? null : supervised.exit.code;
+    const run: CheckRun = {
+      command,
+      program: invocation.program,
+      shell: invocation.shell,
+      exitCode,
+      exit: supervised.exit,
+      timedOut: supervised.timedOut,
+      durationMs: Math.round(supervised.durationMs),
+      stdout: { path: names.stdout, ...supervised.stdout },
+      stderr: { path: names.stderr, ...supervised.stderr },
+      survivors: supervised.survivors,
+    };
+    checks.push(run);
+    request.hooks?.onCheckEnd?.({ index, total, run });
+    // A check stopped before its end did not run: it is counted with those never reached.
+    if (supervised.cancelled) return stop({ kind: 'cancelled' }, unreached);
+    if (supervised.timedOut) return stop({ kind: 'timed-out', command, by: deadlineMs < request.checkDeadlineMs ? 'suite' : 'check' }, unreached);
+    if (exitCode !== 0) return stop({ kind: 'failed', command, exitCode }, unreached - 1);
+  }
+  return stop({ kind: 'passed' }, 0);
+}

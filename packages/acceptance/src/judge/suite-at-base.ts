@@ -1,0 +1,82 @@
+import { extractVerificationCommands, sha256Hex } from '@statecraft/adapter';
+import { parseProjectDeclaration, PROJECT_DECLARATION_PATH } from '@statecraft/environment';
+import { readCoverageInputs, runGitForReading } from '@statecraft/run';
+
+/** The authority set (R13.5): the spec, the declaration, and the declared authority path prefixes. */
+export interface AuthoritySet {
+  paths: string[];
+}
+
+export type SuiteReading =
+  | {
+      kind: 'read';
+      suite: { kind: 'spec' | 'declaration'; path: string; baseCommit: string; commands: string[] } | 'none';
+      authority: AuthoritySet;
+      /** `sha256:` over the authority set's entries at the base. */
+      policyDigest: string;
+    }
+  | { kind: 'unreadable'; message: string };
+
+/**
+ * Reads the suite and the policy at the base commit, never from the candidate (R13.3): the spec's
+ * Verification commands (the spec the run recorded, read as command coverage reads it at launch,
+ * R9.4), or, for a run with no spec, `acceptance.checks` of the base's `.statecraft/environment.json`.
+ * The authority set is read from the same declaration at the same commit (R13.5).
+ */
+export async function readSuiteAtBase(input: { repository: string; baseCommit: string; /** A spec id, or `none` for a run without one. */ specId: string }): Promise<SuiteReading> {
+  const inputs = await readCoverageInputs({
+    repository: input.repository,
+    ...(input.specId === 'none' ? {} : { spec: input.specId }),
+    source: { kind: 'commit', commit: input.baseCommit, resolved: true },
+  });
+  if (inputs.kind === 'refused') return { kind: 'unreadable', message: inputs.message };
+  let declared: { checks: string[] | 'none'; authority: string[] } = { checks: 'none', authority: [] };
+  if (inputs.declaration.kind === 'present') {
+    const parsed = parseProjectDeclaration(inputs.declaration.text, `${PROJECT_DECLARATION_PATH} at ${input.baseCommit}`);
+    if (parsed.kind === 'refused') return { kind: 'unreadable', message: parsed.message };
+    declared = parsed.acceptance;
+  }
+  const authority: AuthoritySet = {
+    paths: [...new Set([...(inputs.spec === 'none' ? [] : [inputs.spec.path]), PROJECT_DECLARATION_PATH, ...declared.authority])],
+  };
+  const policyDigest = await digestAuthorityAt(input.repository, input.baseCommit, authority);
+  if (policyDigest.kind === 'unreadable') return policyDigest;
+
+  let suite: Extract<SuiteReading, { kind: 'read' }>['suite'] = 'none';
+  if (inputs.spec !== 'none') {
+    const extraction = extractVerificationCommands(inputs.spec.text, `${inputs.spec.path} at ${input.baseCommit}`);
+    if (extraction.kind === 'refused') return { kind: 'unreadable', message: extraction.message };
+    // An empty Verification block is a deliberate empty plan: nothing to judge by, so no suite.
+    if (extraction.commands.length > 0) {
+      suite = { kind: 'spec', path: inputs.spec.path, baseCommit: input.baseCommit, commands: extraction.commands.map((command) => command.text) };
+    }
+  } else if (declared.checks !== 'none') {
+    suite = { kind: 'declaration', path: PROJECT_DECLARATION_PATH, baseCommit: input.baseCommit, commands: declared.checks };
+  }
+  return { kind: 'read', suite, authority, policyDigest: policyDigest.digest };
+}
+
+/** Whether a changed path falls under an authority entry: the entry itself, or anything below it. */
+export function isUnderAuthority(path: string, entry: string): boolean {
+  const prefix = entry.replace(/\/$/, '');
+  return path === prefix || path.startsWith(`${prefix}/`);
+}
+
+/**
+ * The policy digest (R13.6): sha256 over the base's tree entries (`mode type object\tpath`) that
+ * fall under the authority set, in git's order. Each object name is git's hash of those very
+ * bytes, so the digest changes when any byte of the set does, with one git call however large the
+ * set (docs/decisions.md). Entries absent at the base contribute nothing.
+ */
+async function digestAuthorityAt(repository: string, commit: string, authority: AuthoritySet): Promise<{ kind: 'digested'; digest: string } | { kind: 'unreadable'; message: string }> {
+  const listing = await runGitForReading(repository, ['ls-tree', '-r', '-z', '--full-tree', commit]);
+  if (!listing.ok) return { kind: 'unreadable', message: `git ls-tree -r ${commit}: ${listing.message}` };
+  const entries = new TextDecoder()
+    .decode(listing.stdout)
+    .split('\0')
+    .filter((entry) => {
+      const path = entry.slice(entry.indexOf('\t') + 1);
+      return entry !== '' && authority.paths.some((authorityPath) => isUnderAuthority(path, authorityPath));
+    });
+  return { kind: 'digested', digest: `sha256:${sha256Hex(JSON.stringify({ authority: authority.paths, entries }))}` };
+}

@@ -1,0 +1,81 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, realpath, rename, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { hashFile, sha256Hex } from './content-digest.js';
+import { FileIdentitySchema, readFileIdentity, sameFileIdentity } from './file-identity.js';
+
+/** One remembered digest: the file's real path, the identity its bytes had, and their sha256. */
+export const KnownDigestSchema = z.strictObject({
+  path: z.string().startsWith('/'),
+  identity: FileIdentitySchema,
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type KnownDigest = z.infer<typeof KnownDigestSchema>;
+
+/**
+ * `sha256:<hex>` of a file's bytes, remembered in `cacheDirectory` under its real path and identity
+ * (device, inode, size, modification and change times in nanoseconds): a provider binary of
+ * hundreds of megabytes is hashed once, not on every attempt (issue 10 item 7). A file whose
+ * identity moved while it was hashed is not remembered. An unreadable or unwritable cache only
+ * costs the hashing; it never changes the answer.
+ */
+export async function digestFileCached(path: string, cacheDirectory: string): Promise<string> {
+  return `sha256:${(await knownDigestOf(path, cacheDirectory)).sha256}`;
+}
+
+/** The remembered digest of a file, computing and remembering it on a miss (see digestFileCached). */
+export async function knownDigestOf(path: string, cacheDirectory: string): Promise<KnownDigest> {
+  const real = await realpath(path);
+  const identity = await readFileIdentity(real);
+  const entryFile = join(cacheDirectory, `${sha256Hex(real)}.json`);
+  const remembered = await readEntry(entryFile);
+  if (remembered !== undefined && remembered.path === real && sameFileIdentity(remembered.identity, identity)) return remembered;
+  const { sha256 } = await hashFile(real);
+  const known: KnownDigest = { path: real, identity, sha256 };
+  // Bytes that changed while they were read have no one digest: answer, but remember nothing.
+  if (sameFileIdentity(await readFileIdentity(real), identity)) await writeEntry(cacheDirectory, entryFile, known);
+  return known;
+}
+
+/**
+ * The digest handed over for `path` if it still describes the file there: the same real path and
+ * the same identity now. Otherwise undefined, and the caller hashes the file itself.
+ */
+export async function matchKnownDigest(path: string, known: readonly KnownDigest[]): Promise<KnownDigest | undefined> {
+  if (known.length === 0) return undefined;
+  const real = await realpath(path);
+  const candidate = known.find((entry) => entry.path === real);
+  if (candidate === undefined) return undefined;
+  return sameFileIdentity(candidate.identity, await readFileIdentity(real)) ? candidate : undefined;
+}
+
+async function readEntry(entryFile: string): Promise<KnownDigest | undefined> {
+  try {
+    const parsed = KnownDigestSchema.safeParse(JSON.parse(await readFile(entryFile, 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Written whole to a private name and renamed into place, so a reader sees nothing or a complete
+ * entry. Not fsync'd: a cache entry lost in a crash costs one hashing, and a torn one fails its
+ * schema and is recomputed.
+ */
+async function writeEntry(cacheDirectory: string, entryFile: string, known: KnownDigest): Promise<void> {
+  const temporary = `${entryFile}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await mkdir(cacheDirectory, { recursive: true, mode: 0o700 });
+    const handle = await open(temporary, 'wx', 0o600);
+    try {
+      await handle.writeFile(`${JSON.stringify(known)}\n`);
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, entryFile);
+  } catch {
+    await unlink(temporary).catch(() => undefined);
+  }
+}

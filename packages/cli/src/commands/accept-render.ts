@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import type { AcceptanceView } from '@statecraft/acceptance';
+
+/** How many bytes of a failing check's output are shown at the end (the whole file is kept). */
+const TAIL_BYTES = 2000;
+
+/** The human rendering of an acceptance: the same value `--json` prints (R11). */
+export function renderAcceptance(view: AcceptanceView & { runId?: string; attempt?: number }, options: { tails: boolean } = { tails: false }): string {
+  const of = view.runId === undefined ? '' : ` of run ${view.runId} attempt ${String(view.attempt)}`;
+  const lines = [`acceptance${of}: ${view.verdict} (${view.reason}) — ${view.explanation}`];
+  if (view.candidate !== 'not-recorded') {
+    const c = view.candidate;
+    lines.push(`  candidate       ${c.commit.slice(0, 12)} (tree ${c.tree.slice(0, 12)}, made by ${c.madeBy}); changed: ${c.changedPaths.length === 0 ? 'nothing' : c.changedPaths.join(', ')}`);
+    if (c.madeBy === 'statecraft') lines.push(`                  ${c.ignored.note}${c.ignored.count > 0 ? ` (${c.ignored.count} ignored)` : ''}`);
+  }
+  if (view.suite !== 'none' && view.suite !== 'not-recorded') lines.push(`  suite           ${view.suite.commands.length} check(s) from ${view.suite.path} at the base ${view.suite.baseCommit.slice(0, 12)}`);
+  for (const check of view.checks) {
+    const ended = check.timedOut ? 'killed at its deadline' : check.exitCode === null ? 'ended by a signal' : `exit ${check.exitCode}`;
+    lines.push(`  check           ${check.command}${check.shell ? ' (through /bin/sh -c)' : ''}: ${ended}, ${check.durationMs} ms`);
+  }
+  if (view.checksNotRun > 0) lines.push(`  not run         ${view.checksNotRun} check(s): never a pass`);
+  if (view.authority.touched.length > 0) lines.push(`  authority       touched: ${view.authority.touched.join(', ')}`);
+  if (view.policyDigest !== 'not-recorded') lines.push(`  policy          ${view.policyDigest}`);
+  lines.push(`  receipt         ${view.receiptFile === 'none' ? 'none' : `${view.receiptFile.path} (${view.receiptState})`}`);
+  if (options.tails) {
+    const failing = view.checks.find((check) => check.timedOut || check.exitCode !== 0);
+    if (failing !== undefined) lines.push(...tailOf('stdout', failing.stdout.path), ...tailOf('stderr', failing.stderr.path));
+  }
+  return lines.join('\n');
+}
+
+function tailOf(name: string, path: string): string[] {
+  let text: string;
+  try {
+    const bytes = readFileSync(path);
+    text = bytes.subarray(Math.max(0, bytes.length - TAIL_BYTES)).toString('utf8');
+  } catch {
+    return [`  ${name} of the failing check: unreadable (${path})`];
+  }
+  if (text.trim() === '') return [];
+  return [`  ${name} of the failing check (${path}), its tail:`, ...text.trimEnd().split('\n').map((line) => `    | ${line}`)];
+}

@@ -1,0 +1,58 @@
+import { acceptAttempt, readReceiptState, viewOfAcceptance, type AcceptanceView, type SuiteHooks } from '@statecraft/acceptance';
+import type { Answer } from '../answer.js';
+import { EXIT } from '../exit-codes.js';
+import { STATECRAFT_VERSION } from '../statecraft-version.js';
+import { renderAcceptance } from './accept-render.js';
+
+export interface AcceptOptions {
+  home: string;
+  target: string;
+  runId: string;
+  attempt?: number;
+  checkDeadlineMs: number;
+  suiteDeadlineMs: number;
+  source: Readonly<Record<string, string | undefined>>;
+  signal?: AbortSignal;
+  hooks?: SuiteHooks & { onJudging?: (what: { runId: string; attempt: number; checks: number }) => void };
+}
+
+/** What `accept --json` prints (issue 12 item 8): the acceptance, with the run and attempt it judged. */
+export type AcceptValue =
+  | (AcceptanceView & { runId: string; attempt: number; target: string })
+  | { refused: { reason: string; message: string } }
+  | { failed: { path: string; message: string } };
+
+/**
+ * `statecraft accept <target> <run>` (R13): judges the attempt and appends the acceptance record.
+ * Exit 0 accepted; 1 failed, no-acceptance, interrupted, authority-change or not-attempted;
+ * 2 refused (a live attempt, a broken chain, no such run); 4 i/o.
+ */
+export async function accept(options: AcceptOptions): Promise<Answer<AcceptValue>> {
+  const judged = await acceptAttempt({
+    home: options.home,
+    target: options.target,
+    runId: options.runId,
+    ...(options.attempt === undefined ? {} : { attempt: options.attempt }),
+    checkDeadlineMs: options.checkDeadlineMs,
+    suiteDeadlineMs: options.suiteDeadlineMs,
+    source: options.source,
+    statecraftVersion: STATECRAFT_VERSION,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.hooks === undefined ? {} : { hooks: options.hooks }),
+  });
+  if (judged.kind === 'refused') {
+    const refused = { reason: judged.reason, message: judged.message };
+    return { value: { refused }, exitCode: EXIT.refused, human: () => `refused (${refused.reason}): ${refused.message}` };
+  }
+  if (judged.kind === 'failed') {
+    const failed = { path: judged.path, message: judged.message };
+    return { value: { failed }, exitCode: EXIT.failed, human: () => `failed: ${failed.path}: ${failed.message}` };
+  }
+  const view = viewOfAcceptance(judged.entry, judged.targetDirectory);
+  const value = { runId: judged.entry.record.runId, attempt: judged.entry.record.attempt, target: judged.target, ...view, receiptState: await readReceiptState(view, judged.target, judged.branch) };
+  return {
+    value,
+    exitCode: value.verdict === 'accepted' ? EXIT.ok : EXIT.finding,
+    human: (shown) => ('verdict' in shown ? renderAcceptance(shown, { tails: true }) : ''),
+  };
+}

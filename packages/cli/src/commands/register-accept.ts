@@ -1,0 +1,71 @@
+import type { Command } from 'commander';
+import { resolveProductHome } from '@statecraft/environment';
+import { emit } from '../answer.js';
+import { checkStatusHooks } from '../render/check-status.js';
+import { liveLineFor } from '../render/live-line.js';
+import { accept } from './accept.js';
+import { parseDuration, parsePositiveInteger } from './run-options.js';
+
+/** The defaults of the check and suite deadlines (issue 12 item 3). */
+export const DEFAULT_CHECK_DEADLINE = '10m';
+export const DEFAULT_SUITE_DEADLINE = '60m';
+
+/** Registers `accept` (R13). Computing is in accept.ts. */
+export function registerAccept(program: Command): void {
+  program
+    .command('accept')
+    .summary("judge a completed attempt by running the repository's own checks over the exact bytes it left")
+    .description(
+      "Judge one attempt (R13): its candidate commit, the suite read at the base (the spec's Verification commands, or " +
+        '"acceptance.checks" of .statecraft/environment.json), each check run in a fresh worktree of the candidate under ' +
+        'the supervision an adapter gets. The verdict is appended to the chain; an accepted candidate gets a receipt.',
+    )
+    .argument('<target>', 'the git repository')
+    .argument('<run>', 'the run id')
+    .option('--attempt <n>', 'which attempt of the run (default: its latest)')
+    .option('--check-deadline <duration>', 'how long each check may run (e.g. 90s, 10m)', DEFAULT_CHECK_DEADLINE)
+    .option('--suite-deadline <duration>', 'how long the whole suite may run', DEFAULT_SUITE_DEADLINE)
+    .option('--json', 'print one JSON document instead of text', false)
+    .addHelpText(
+      'after',
+      `
+Examples:
+  statecraft accept ./repo <run-id>
+  statecraft accept ./repo <run-id> --attempt 2 --check-deadline 2m --json
+
+JSON: { verdict, reason, explanation, candidate, checks, checksNotRun,
+authority: { touched }, receipt, receiptState, policyDigest, ... }.
+Verdicts: accepted (a receipt is minted), failed, no-acceptance, interrupted,
+authority-change, not-attempted.
+Exit: 0 accepted; 1 any other verdict; 2 refused (a live attempt, a broken
+chain, no such run); 3 usage; 4 an i/o error.`,
+    )
+    .action(async (target: string, runId: string, flags: { attempt?: string; checkDeadline: string; suiteDeadline: string; json: boolean }) => {
+      const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
+      const suiteDeadlineMs = parseDuration('--suite-deadline', flags.suiteDeadline);
+      const attempt = flags.attempt === undefined ? undefined : parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER);
+      const status = checkStatusHooks(flags.json ? undefined : liveLineFor(process.stdout));
+      const interrupt = new AbortController();
+      const onSigint = (): void => interrupt.abort();
+      process.on('SIGINT', onSigint);
+      try {
+        const answer = await accept({
+          home: resolveProductHome().path,
+          target,
+          runId,
+          ...(attempt === undefined ? {} : { attempt }),
+          checkDeadlineMs,
+          suiteDeadlineMs,
+          source: process.env,
+          signal: interrupt.signal,
+          hooks: status.hooks,
+        });
+        if ('refused' in answer.value || 'failed' in answer.value) process.stderr.write(`statecraft: ${answer.human(answer.value)}\n`);
+        if (!flags.json && ('refused' in answer.value || 'failed' in answer.value)) process.exitCode = answer.exitCode;
+        else emit(answer, flags.json);
+      } finally {
+        status.stop();
+        process.removeListener('SIGINT', onSigint);
+      }
+    });
+}

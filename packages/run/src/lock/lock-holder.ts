@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
+import { open, readFile } from 'node:fs/promises';
+import { z } from 'zod';
+
+/** Who holds a target's lock: enough to name the live attempt in a refusal (R8.5). */
+export const LockHolderSchema = z.strictObject({
+  pid: z.int().positive(),
+  host: z.string(),
+  runId: z.string().min(1),
+  attempt: z.int().positive(),
+  since: z.iso.datetime(),
+});
+export type LockHolder = z.infer<typeof LockHolderSchema>;
+
+/**
+ * One lock file as found at one moment: who it names, and an identity that no later lock file
+ * shares (its inode and its exact bytes), so a takeover can tell "the stale lock I judged" from
+ * "a fresh lock someone linked in its place since".
+ */
+export type LockInstance = { kind: 'gone' } | { kind: 'found'; holder: LockHolder | 'unreadable'; identity: string };
+
+/** Reads who holds a lock; `gone` if it vanished meanwhile, `unreadable` if it is not a lock record. */
+export async function readLockHolder(lockFile: string): Promise<LockHolder | 'gone' | 'unreadable'> {
+  let text: string;
+  try {
+    text = await readFile(lockFile, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
+    throw error;
+  }
+  return parseLockHolder(text);
+}
+
+/** Reads a lock file with its identity: bytes and inode from one open file, so they belong together. */
+export async function readLockInstance(lockFile: string): Promise<LockInstance> {
+  let handle;
+  try {
+    handle = await open(lockFile, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'gone' };
+    throw error;
+  }
+  try {
+    const status = await handle.stat({ bigint: true });
+    const bytes = await handle.readFile();
+    const identity = createHash('sha256').update(`${status.dev}:${status.ino}:`).update(bytes).digest('hex').slice(0, 32);
+    return { kind: 'found', holder: parseLockHolder(bytes.toString('utf8')), identity };
+  } finally {
+    await handle.close();
+  }
+}
+
+function parseLockHolder(text: string): LockHolder | 'unreadable' {
+  try {
+    const parsed = LockHolderSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : 'unreadable';
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/** A holder is live unless its pid is known dead on this very host. */
+export function isLive(holder: LockHolder): boolean {
+  if (holder.host !== hostname()) return true;
+  try {
+    process.kill(holder.pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else — alive.
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
