@@ -7,6 +7,7 @@ import { measureRealProvider } from './real-provider.mjs';
 import { measureDoctorOverAttempts, measureDoctorOverLargeStream } from './doctor.mjs';
 import { measureScale } from './run-scale.mjs';
 import { measureStartup } from './startup.mjs';
+import { measureBoundaryCost } from './boundary-cost.mjs';
 
 const fixed = (value, digits = 1) => value.toFixed(digits);
 const verdict = (ok) => (ok ? 'meets target' : 'MISSES target');
@@ -48,4 +49,10 @@ console.log(`    node -e 0              median ${fixed(startup.nodeMedianMs)} ms
 console.log(`    statecraft --version   median ${fixed(startup.versionMedianMs)} ms  ratio ${fixed(startup.ratio, 2)} (≤ 1.6)  ${verdict(startup.ratio <= 1.6)}`);
 console.log(`    statecraft --help      median ${fixed(startup.helpMedianMs)} ms (the whole CLI loaded, for comparison)`);
 
-console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list, realProvider: real, doctorOverAttempts, doctorOverStream, scale, startup })}`);
+const boundary = await measureBoundaryCost();
+console.log(`\n(j) the evidence boundary (bwrap, probe included) against --boundary none (unshare), ${boundary.rounds} rounds interleaved`);
+for (const [label, figure] of [['run path in-process', boundary.inProcess], ['statecraft run (CLI)', boundary.cli]]) {
+  console.log(`    ${label.padEnd(22)} with ${fixed(figure.withMedianMs)} ms, without ${fixed(figure.withoutMedianMs)} ms  added ${fixed(figure.addedMs)} ms (≤ 60)  ${verdict(figure.addedMs <= 60)}`);
+}
+
+console.log(`\n${JSON.stringify({ runEndToEnd: endToEnd, runList: list, realProvider: real, doctorOverAttempts, doctorOverStream, scale, startup, boundary })}`);

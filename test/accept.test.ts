@@ -167,7 +167,8 @@ describe('statecraft accept judges a completed attempt over its candidate (R13)'
 
   it('moving the run branch past the candidate makes its receipt read stale (R13.6)', async () => {
     const repository = await repositoryWithSuite(targets, { checks: [ANSWER_CHECK] });
-    const { account } = await runFixture(repository.path, writePrompt('write-commit', 'answer.txt', 'forty-two'));
+    // The agent's own commit needs the boundary off: inside it the operator's .git is read-only (R12).
+    const { account } = await runFixture(repository.path, writePrompt('write-commit', 'answer.txt', 'forty-two'), '--boundary', 'none');
     const { acceptance } = await accept(repository.path, account.runId);
     expect(acceptance.receiptState).toBe('current');
     expect(acceptance.candidate).toMatchObject({ madeBy: 'agent' });
@@ -214,7 +215,8 @@ describe('statecraft run --accept judges in the same invocation (R13, issue 12 i
 
   it('write-outside leaves nothing in the candidate, so a check over the candidate does not see it (R13.3)', async () => {
     const repository = await repositoryWithSuite(targets, { checks: [ANSWER_CHECK] });
-    const { run, account } = await runFixture(repository.path, writePrompt('write-outside', 'answer.txt', 'forty-two'), '--accept');
+    // A write outside the workspace is possible only without the boundary (R12).
+    const { run, account } = await runFixture(repository.path, writePrompt('write-outside', 'answer.txt', 'forty-two'), '--accept', '--boundary', 'none');
     expect(run.exitCode).toBe(1);
     expect(account.acceptance).toMatchObject({ verdict: 'failed', candidate: { madeBy: 'agent', changedPaths: [] } });
   });

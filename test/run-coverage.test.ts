@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type SampleRepository, useTestTargets } from './fixtures/sample-repository.js';
+import { spawnWitness } from './fixtures/spawn-witness.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 // Issue 5 through the built binary and the fixture adapter (requiresCommands: ["node"]):
@@ -67,10 +68,11 @@ describe('statecraft run compares command coverage at planning (R9.1-R9.3, R4 ca
   it('refuses a spec whose Verification names cargo with no declaration, naming cargo: exit 2, nothing appended', async () => {
     const repository = await repositoryWith({ 'specs/004.md': spec(['cargo test']) });
     // The fixture adapter writes its pid here first thing: the file's absence shows no adapter started.
-    const spawnLog = join(repository.path, '..', `${basename(repository.path)}-spawn.log`);
+    const witness = await spawnWitness();
+    const spawnLog = witness.log;
     const answer = await runStatecraft(
       ['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', '--spec', '004', '--pass', 'STATECRAFT_FIXTURE_SPAWN_LOG'],
-      { home: targets.home.path, env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog } },
+      { home: targets.home.path, env: witness.env },
     );
     expect(answer.exitCode).toBe(2);
     expect(existsSync(spawnLog)).toBe(false);
@@ -85,7 +87,7 @@ describe('statecraft run compares command coverage at planning (R9.1-R9.3, R4 ca
     // The witness works: the same invocation without the spec does start the adapter.
     const control = await runStatecraft(
       ['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', '--pass', 'STATECRAFT_FIXTURE_SPAWN_LOG'],
-      { home: targets.home.path, env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog } },
+      { home: targets.home.path, env: witness.env },
     );
     expect(control.exitCode).toBe(0);
     expect(existsSync(spawnLog)).toBe(true);

@@ -3,6 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from './fixtures/attempt-stream.js';
 import { type SampleRepository, useTestTargets } from './fixtures/sample-repository.js';
+import { spawnWitness } from './fixtures/spawn-witness.js';
 import { finishedRun, parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft-cli.js';
 
 interface Account {
@@ -122,7 +123,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(list.attempts).toEqual([expect.objectContaining({ runId: live.runId, state: 'concluded', outcome: 'cancelled' })]);
   });
 
-  it.each([['the default containment', {}], ['the process-group fallback', { STATECRAFT_CONTAINMENT: 'process-group' }]] as const)(
+  it.each([['the default containment (the boundary)', {}], ['the process-group fallback (boundary none)', { STATECRAFT_CONTAINMENT: 'process-group', STATECRAFT_BOUNDARY: 'none' }]] as const)(
     'SIGINT during an attempt is classified cancelled by the supervisor, with no survivor, under %s (R8.1, R7.3)',
     async (_path, env) => {
       const target = await freshRepository();
@@ -144,9 +145,11 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     },
   );
 
-  it('kill -9 of the supervisor during hang leaves a dangling intent that run show and doctor report; a later run still appends', async () => {
+  it('kill -9 of the supervisor during hang (boundary none) leaves a dangling intent that run show and doctor report; a later run still appends', async () => {
     const target = await freshRepository();
-    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], { home: targets.home.path });
+    // Without the boundary: bwrap's --die-with-parent would take the child down with the supervisor
+    // (the next test), and doctor's orphan report needs an orphan.
+    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json', '--boundary', 'none'], { home: targets.home.path });
     const live = await waitForIntent(target.path);
     await waitForHungAdapter(live.runId);
     hung.kill('SIGKILL');
@@ -174,6 +177,25 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(later.exitCode).toBe(0);
     const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: targets.home.path }));
     expect(list.attempts.map((attempt) => attempt.state)).toEqual(['dangling', 'concluded']);
+  });
+
+  it('kill -9 of the supervisor under the boundary takes the whole sandbox with it: no process of the run is left (R7.3, R12)', async () => {
+    const target = await freshRepository();
+    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], { home: targets.home.path });
+    const live = await waitForIntent(target.path);
+    await waitForHungAdapter(live.runId);
+    // The path that ran: the boundary's PID namespace, which the intent records before the spawn.
+    const shown = parseJson<{ posture: { containment: { mechanism: string }; boundary: { mechanism: string } } }>(
+      await runStatecraft(['run', 'show', target.path, live.runId, '--json'], { home: targets.home.path }),
+    );
+    expect(shown.posture.boundary.mechanism).toBe('bwrap');
+    expect(await processesOfRun(live.runId)).not.toEqual([]);
+    hung.kill('SIGKILL');
+    await hung;
+    // bwrap's --die-with-parent: the sandbox dies with the supervisor, setsid descendant included.
+    const until = Date.now() + 5000;
+    while ((await processesOfRun(live.runId)).length > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await processesOfRun(live.runId)).toEqual([]);
   });
 
   it('bytes added to the kept stream while the attempt runs are never sealed into the chain: the stream reads as altered (R8.4)', async () => {
@@ -291,10 +313,11 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     await rename(join(targetDirectory, 'attempts'), join(targetDirectory, 'attempts-moved'));
     await writeFile(join(targetDirectory, 'attempts'), 'not a directory\n');
     const chainBefore = await readFile(first.records.chain);
-    const spawnLog = join(targetDirectory, 'spawn.log');
+    const witness = await spawnWitness();
+    const spawnLog = witness.log;
     const failed = await runStatecraft(
       ['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--pass', 'STATECRAFT_FIXTURE_SPAWN_LOG', '--json'],
-      { home: targets.home.path, env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog } },
+      { home: targets.home.path, env: witness.env },
     );
     expect(failed.exitCode).toBe(4);
     const answer = parseJson<{ failed: { stage: string; path: string; spawned: boolean } }>(failed);
@@ -310,7 +333,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     await rename(join(targetDirectory, 'attempts-moved'), join(targetDirectory, 'attempts'));
     const ran = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--pass', 'STATECRAFT_FIXTURE_SPAWN_LOG'], {
       home: targets.home.path,
-      env: { STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog },
+      env: witness.env,
     });
     expect(ran.exitCode).toBe(0);
     expect(await readFile(spawnLog, 'utf8')).toMatch(/^\d+\n$/);

@@ -21,7 +21,7 @@ interface Account {
   workspace: string;
   baseCommit: string;
   headCommit: string;
-  posture: { capabilities: { notApplied: string[] }; containment: { mechanism: string }; survivors: { pid: number }[] };
+  posture: { capabilities: { notApplied: string[] }; containment: { mechanism: string }; boundary: { mechanism: string }; survivors: { pid: number }[] };
   artifacts: { stream: { path: string } | 'not-recorded' };
 }
 
@@ -105,8 +105,20 @@ describe('statecraft run drives every fixture scenario to the outcome the superv
     }
   });
 
-  it('a hung adapter under the process-group fallback is killed at the deadline with its setsid descendant (R7.3)', async () => {
-    const { account } = await runScenarioWith({ STATECRAFT_CONTAINMENT: 'process-group' }, 'hang', '--deadline', '2s');
+  it('a hung adapter without the boundary runs in the unshare PID namespace, and is interrupted at the deadline with nothing left (R7.3)', async () => {
+    const { run, account } = await runScenarioWith({ STATECRAFT_BOUNDARY: 'none' }, 'hang', '--deadline', '2s');
+    // The path that ran: no boundary, so the containment is unshare's PID namespace (util-linux is a prerequisite).
+    expect(account.posture.boundary.mechanism).toBe('none');
+    expect(account.posture.containment.mechanism).toBe('pid-namespace');
+    expect(run.exitCode).toBe(1);
+    expect(account).toMatchObject({ outcome: 'interrupted', cause: 'deadline', timedOut: true });
+    expect(await processesOfRun(account.runId)).toEqual([]);
+  });
+
+  it('a hung adapter under the process-group fallback (boundary none) is killed at the deadline with its setsid descendant (R7.3)', async () => {
+    // The fallback runs only without the boundary, whose PID namespace is otherwise the containment.
+    const { account } = await runScenarioWith({ STATECRAFT_CONTAINMENT: 'process-group', STATECRAFT_BOUNDARY: 'none' }, 'hang', '--deadline', '2s');
+    expect(account.posture.boundary.mechanism).toBe('none');
     expect(account.posture.containment.mechanism).toBe('process-group');
     expect(account.outcome).toBe('interrupted');
     expect(account.timedOut).toBe(true);
@@ -120,7 +132,8 @@ describe('statecraft run drives every fixture scenario to the outcome the superv
 
   it('a descendant holding stdout after the adapter exits: completed and exit 0 when the namespace ends it, interrupted at the deadline and exit 1 otherwise (R7.4, R11)', async () => {
     const { run, account } = await runScenario('linger', '--deadline', '3s');
-    if (account.posture.containment.mechanism === 'pid-namespace') {
+    // Under the boundary (bwrap) or unshare, the adapter is its namespace's main process: its exit ends the namespace.
+    if (account.posture.containment.mechanism === 'pid-namespace' || account.posture.containment.mechanism === 'bwrap') {
       expect(account.outcome).toBe('completed');
       expect(run.exitCode).toBe(0);
     } else {
@@ -131,8 +144,9 @@ describe('statecraft run drives every fixture scenario to the outcome the superv
     expect(await processesOfRun(account.runId)).toEqual([]);
   });
 
-  it('a lingering descendant under the process-group fallback is interrupted at the deadline and exits 1 (R7.4, R11)', async () => {
-    const { run, account } = await runScenarioWith({ STATECRAFT_CONTAINMENT: 'process-group' }, 'linger', '--deadline', '3s');
+  it('a lingering descendant under the process-group fallback (boundary none) is interrupted at the deadline and exits 1 (R7.4, R11)', async () => {
+    const { run, account } = await runScenarioWith({ STATECRAFT_CONTAINMENT: 'process-group', STATECRAFT_BOUNDARY: 'none' }, 'linger', '--deadline', '3s');
+    expect(account.posture.boundary.mechanism).toBe('none');
     expect(account.posture.containment.mechanism).toBe('process-group');
     expect(account.outcome).toBe('interrupted');
     expect(account.timedOut).toBe(true);

@@ -16,9 +16,9 @@ interface Account {
 
 const targets = useTestTargets({ sharedRepository: false });
 
-async function runWriting(repository: string, scenario: string, path: string, text: string) {
+async function runWriting(repository: string, scenario: string, path: string, text: string, ...extra: string[]) {
   const prompt = `scenario: ${scenario}\npath: ${path}\ntext: ${text}\n`;
-  const run = await runStatecraft(['run', repository, '--adapter', 'fixture', '--prompt', prompt, '--json'], { home: targets.home.path });
+  const run = await runStatecraft(['run', repository, '--adapter', 'fixture', '--prompt', prompt, '--json', ...extra], { home: targets.home.path });
   return { run, account: parseJson<Account>(run) };
 }
 
@@ -31,9 +31,10 @@ describe('fixture scenarios that change the workspace, so acceptance is testable
     expect(readFileSync(join(account.workspace, 'notes/answer.txt'), 'utf8')).toBe('forty-two\n');
   });
 
-  it('scenario write-commit also commits the file itself, under its own identity', async () => {
+  it('scenario write-commit (boundary none) also commits the file itself, under its own identity', async () => {
     const repository = await targets.fresh();
-    const { account } = await runWriting(repository.path, 'write-commit', 'answer.txt', 'committed');
+    // The agent can commit only without the evidence boundary: inside it the operator's .git is read-only (R12).
+    const { account } = await runWriting(repository.path, 'write-commit', 'answer.txt', 'committed', '--boundary', 'none');
     expect(account.outcome).toBe('completed');
     expect(account.headCommit).not.toBe(account.baseCommit);
     const author = await repository.git('log', '-1', '--format=%an', account.headCommit);
@@ -41,9 +42,25 @@ describe('fixture scenarios that change the workspace, so acceptance is testable
     expect(await repository.git('show', `${account.headCommit}:answer.txt`)).toBe('committed');
   });
 
-  it('scenario write-outside writes beside the workspace, not in it', async () => {
+  it('under the evidence boundary the agent cannot commit: .git is read-only, the attempt fails and nothing moves the branch (R12)', async () => {
     const repository = await targets.fresh();
-    const { account } = await runWriting(repository.path, 'write-outside', 'outside-answer.txt', 'elsewhere');
+    const { run, account } = await runWriting(repository.path, 'write-commit', 'answer.txt', 'committed');
+    expect(run.exitCode).toBe(1);
+    expect(account.outcome).not.toBe('completed');
+    expect(account.headCommit).toBe(account.baseCommit);
+  });
+
+  it('under the evidence boundary a write beside the workspace is denied: nothing lands outside it (R12)', async () => {
+    const repository = await targets.fresh();
+    const { run, account } = await runWriting(repository.path, 'write-outside', 'outside-answer.txt', 'elsewhere');
+    expect(run.exitCode).toBe(1);
+    expect(existsSync(join(dirname(account.workspace), 'outside-answer.txt'))).toBe(false);
+  });
+
+  it('scenario write-outside (boundary none) writes beside the workspace, not in it', async () => {
+    const repository = await targets.fresh();
+    // Only without the evidence boundary can the agent write outside its workspace (R12).
+    const { account } = await runWriting(repository.path, 'write-outside', 'outside-answer.txt', 'elsewhere', '--boundary', 'none');
     expect(account.outcome).toBe('completed');
     expect(existsSync(join(account.workspace, 'outside-answer.txt'))).toBe(false);
     expect(readFileSync(join(dirname(account.workspace), 'outside-answer.txt'), 'utf8')).toBe('elsewhere\n');
@@ -77,9 +94,9 @@ describe('the candidate of a completed attempt, identified by statecraft before 
     expect(await repository.git('rev-parse', `${account.candidate.commit}^{tree}`)).toBe(account.candidate.tree);
   });
 
-  it("the agent's own commit is the candidate when it leaves the tree clean", async () => {
+  it("the agent's own commit (boundary none) is the candidate when it leaves the tree clean", async () => {
     const repository = await targets.fresh();
-    const { account } = await runWriting(repository.path, 'write-commit', 'answer.txt', 'mine');
+    const { account } = await runWriting(repository.path, 'write-commit', 'answer.txt', 'mine', '--boundary', 'none');
     if (account.candidate === 'not-recorded') throw new Error('a completed attempt must name its candidate');
     expect(account.candidate.madeBy).toBe('agent');
     expect(account.candidate.commit).toBe(account.headCommit);

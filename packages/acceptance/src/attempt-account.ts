@@ -76,6 +76,8 @@ export interface AttemptAccount {
     capabilities: Posture['capabilities'];
     environment: Posture['environment'];
     containment: Posture['containment'];
+    /** The protected evidence boundary (R12): bwrap with its probe, or `none`, labelled. */
+    boundary: Posture['boundary'];
     survivors: Posture['survivors'];
     coverage: Posture['coverage'];
   };

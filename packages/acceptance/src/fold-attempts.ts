@@ -91,6 +91,7 @@ function accountOf(
       capabilities: posture.capabilities,
       environment: posture.environment,
       containment: posture.containment,
+      boundary: posture.boundary,
       survivors: posture.survivors,
       coverage: posture.coverage,
     },

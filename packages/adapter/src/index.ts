@@ -31,12 +31,16 @@
  * - stream/refusal-tally.ts refusals kept bounded: a count, a running digest, the first few (issue 9)
  * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7);
  *                          the stream tee, which stops an attempt whose evidence cannot be written
+ * - supervise/boundary-record.ts  the protected evidence boundary's shapes: profile, probe findings, record, residuals (R12)
+ * - supervise/boundary-probe.ts   the self-test run inside the sandbox before each launch, and the descriptor closer (R12)
+ * - supervise/bwrap-boundary.ts   the boundary's mechanism on Linux (bubblewrap): establish, wrap the child (R12)
  * - coverage/*             command coverage: check commands against the allowance (R9)
  * - receipt/receipt.ts     the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
  * - supervise/supervise-check.ts one acceptance check (not a protocol speaker) under the adapter's supervision (R13.3)
  *
- * What this package does not claim: containment of hostile code (R5.3); that a program run by
- * another program is seen by command coverage (R9.3).
+ * What this package does not claim: that the evidence boundary (R12) denies the network, Unix
+ * sockets or reads outside the product home (its named residuals), or anything at all without it
+ * (R5.3); that a program run by another program is seen by command coverage (R9.3).
  */
 export * from './capabilities.js';
 export * from './schema-pieces.js';
@@ -70,6 +74,9 @@ export * from './attempt/run-attempt.js';
 export { EvidenceWriteError } from './supervise/stream-tee.js';
 export * from './supervise/probe-containment.js';
 export * from './supervise/find-attempt-processes.js';
+export * from './supervise/boundary-record.js';
+export * from './supervise/boundary-probe.js';
+export * from './supervise/bwrap-boundary.js';
 export * from './fixture-adapter-path.js';
 export * from './suite/index.js';
 export * from './qualification/index.js';

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SUITE_CASES, SUITE_VERSION, comparableResult, findTaggedProcesses, fixtureDriver } from '@statecraft/adapter';
+import { SUITE_CASES, SUITE_VERSION, comparableResult, findTaggedProcesses, fixtureDriver, type SuiteReport } from '@statecraft/adapter';
 import { freshDirectory, misbehavingDriver, onlyCase, ran, runFixtureOnce, runRows, writeManifest } from './suite-helpers.js';
 
 // The negative suite (R4), one test per row, run against the shipped fixture adapter through the
@@ -97,10 +98,39 @@ describe('row 3: a hung child is killed at the deadline with its descendants (R7
     expect(verdict.detail).toMatch(/[2-9] tagged process\(es\) seen while it hung/);
   });
 
-  it('row 3: holds under the process-group fallback too, where the setsid descendant has left the group', async () => {
-    const verdict = onlyCase(await runRows([3], { containment: 'process-group' }));
+  it('row 3: holds under the process-group fallback too (boundary none), where the setsid descendant has left the group', async () => {
+    // The fallback runs only without the boundary, whose PID namespace is otherwise the containment.
+    const report = await runRows([3], { containment: 'process-group', boundary: { kind: 'none' } });
+    expect(report.boundary).toBe('none');
+    const verdict = onlyCase(report);
     expect(verdict.status).toBe('pass');
     expect(verdict.detail).toContain('under process-group');
+  });
+
+  it('row 3: holds inside the evidence boundary, the default, and the report says which boundary the suite ran under (R12)', async () => {
+    const report = await runRows([3]);
+    expect(report.boundary).toBe('bwrap');
+    const verdict = onlyCase(report);
+    expect(verdict.status).toBe('pass');
+    expect(verdict.detail).toContain('under bwrap');
+  });
+
+  it('a suite whose boundary cannot be made (no bwrap on PATH) fails its rows, naming the refusal; nothing runs outside it (R12)', async () => {
+    const bin = mkdtempSync(join(tmpdir(), 'statecraft-suite-no-bwrap-'));
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const saved = process.env.PATH;
+    process.env.PATH = bin;
+    let report: SuiteReport;
+    try {
+      report = await runRows([1]);
+    } finally {
+      process.env.PATH = saved;
+    }
+    const verdict = onlyCase(report);
+    expect(verdict.status).toBe('fail');
+    expect(verdict.detail).toContain('refused at boundary');
+    expect(verdict.detail).toContain('no bwrap on the constructed PATH');
+    expect(report.passed).toBe(false);
   });
 
   it('row 3: fails against an adapter that never hangs, since the deadline never fires', async () => {

@@ -34,6 +34,7 @@ function passingReport(changes: Partial<SuiteReport> = {}): SuiteReport {
     adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A },
     provider: 'none',
     driver: 'fixture',
+    boundary: 'bwrap',
     cases: SUITE_CASES.map((entry) => ({ row: entry.row, title: entry.title, status: 'pass', evidence: 'fixture', detail: 'held' })),
     startedAt: new Date(clock - 500).toISOString(),
     endedAt: new Date(clock).toISOString(),

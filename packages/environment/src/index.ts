@@ -10,6 +10,7 @@
  * - construct-environment.ts  selects names from an allowlist, refuses credentials, adds the attempt's bindings (R5.1, R5.5)
  * - project-declaration.ts    the target's .statecraft/environment.json, project.commands (R9.1)
  * - adapter-declarations.ts   adapters' managed paths, prerequisites, collisions (R10.6)
+ * - boundary-profile.ts       the protected evidence boundary's profile: hidden, writable, read-only paths; the on/none choice (R12)
  *
  * What this package does not claim: that the child cannot publish or cannot read the operator's
  * files (R5.3); that a name absent from the credential families is harmless — the allowlist, not
@@ -22,3 +23,4 @@ export * from './environment-record.js';
 export * from './construct-environment.js';
 export * from './project-declaration.js';
 export * from './adapter-declarations.js';
+export * from './boundary-profile.js';

@@ -44,7 +44,7 @@ export const ENVIRONMENT_RESIDUALS: readonly Residual[] = [
 ];
 
 /** The mechanisms that contain an attempt's process tree (the adapter package's `ContainmentMechanism`). */
-export type ContainmentKind = 'pid-namespace' | 'process-group';
+export type ContainmentKind = 'pid-namespace' | 'process-group' | 'bwrap';
 
 /**
  * What the process-group fallback adds: the child shares the supervisor's user and its view of

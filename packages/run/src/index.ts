@@ -11,6 +11,7 @@
  * - launch/compose-posture.ts     the posture on the intent and on the outcome (R6)
  * - launch/artifacts.ts           request, prompt, stream, stderr, result kept beside the chain with digests (R8.4)
  * - launch/temporary-directory.ts the private per-attempt TMPDIR (R5.5)
+ * - launch/launch-boundary.ts     the protected evidence boundary for one launch: request handed over, profile, probe (R12)
  * - launch/outcome-reserve.ts     room held from the intent to the outcome, so a home the stream filled still takes the outcome (R8.4)
  * - launch/failed-file.ts         a failed write step carries the file it was writing, so the failure names it
  * - chain/record-schemas.ts       the chain's record kinds (intent, outcome, acceptance), one zod schema each
@@ -37,8 +38,9 @@
  * - refusal.ts                    refusals (exit 2) and i/o failures (exit 4) as values
  *
  * What this package does not claim: that a record is safe from a process running as the same
- * user (R12 is later: the chain is tamper-evident, not tamper-proof, and the last record has no
- * successor to vouch for it); that the workspace confines the agent's writes (R5.3).
+ * user outside the boundary (with `--boundary none`, or any other process of the operator's: the
+ * chain is tamper-evident, not tamper-proof, and the last record has no successor to vouch for
+ * it); that the boundary denies the network or Unix sockets (R12's named residuals).
  */
 export * from './posture.js';
 export * from './refusal.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AdapterIdentitySchema, CapabilityListSchema, ContainmentSchema, NotRecordedSchema, QualificationVerdictSchema, StoredCoverageSchema, SurvivorSchema, type RecordedCoverage } from '@statecraft/adapter';
+import { AdapterIdentitySchema, BoundaryRecordSchema, CapabilityListSchema, ContainmentSchema, NotRecordedSchema, QualificationVerdictSchema, StoredCoverageSchema, SurvivorSchema, type RecordedCoverage } from '@statecraft/adapter';
 import { EnvironmentRecordSchema } from '@statecraft/environment';
 
 /** R3.2: an adapter with no matching record runs, labelled `unqualified`; never refused for that. */
@@ -41,6 +41,11 @@ export const PostureSchema = z.strictObject({
   environment: EnvironmentRecordSchema,
   /** The mechanism probed before the spawn (intent) or reported by the supervisor (outcome). */
   containment: ContainmentSchema,
+  /**
+   * The protected evidence boundary the attempt ran under (R12): bwrap with its probe, or `none`
+   * with what that leaves open. `not-recorded` on records made before the boundary existed.
+   */
+  boundary: z.union([BoundaryRecordSchema, NotRecordedSchema]).default('not-recorded'),
   /** Processes alive after the kill and the reaping wait; `not-recorded` until the attempt ends. */
   survivors: z.union([z.array(SurvivorSchema), NotRecordedSchema]),
   coverage: CoverageVerdictSchema,

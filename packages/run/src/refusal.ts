@@ -15,6 +15,8 @@ export type RefusalReason =
   | 'base-commit'
   | 'live-attempt'
   | 'workspace'
+  /** The protected evidence boundary could not be established (R12). */
+  | 'boundary'
   | 'cancelled';
 
 export interface RunRefusal {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RecordTimeSchema } from '../schema-pieces.js';
 import { ProtocolVersionSchema } from '../protocol/version.js';
 import { AdapterIdentitySchema } from '../result.js';
-import { CaseReportSchema, QualifiedProviderSchema } from '../suite/suite-report.js';
+import { CaseReportSchema, QualifiedProviderSchema, SuiteReportSchema } from '../suite/suite-report.js';
 
 /** A record's file name stem: safe as a path segment, readable by people. */
 export const QualificationIdSchema = z
@@ -36,6 +36,8 @@ export const QualificationRecordSchema = z.strictObject({
   date: RecordTimeSchema,
   /** How behaviour was provoked (`fixture`, or the provider adapter's driver). */
   driver: z.string().min(1),
+  /** The evidence boundary the pass was measured under (R12); `not-recorded` on records made before it. */
+  boundary: SuiteReportSchema.shape.boundary,
   cases: z.array(CaseReportSchema).min(1),
 });
 export type QualificationRecord = z.infer<typeof QualificationRecordSchema>;

@@ -46,6 +46,7 @@ export async function writeQualificationRecord(home: string, report: SuiteReport
     platform: thisPlatform(),
     date: report.endedAt,
     driver: report.driver,
+    boundary: report.boundary,
     cases: report.cases,
   });
   const dir = qualificationsDir(home);

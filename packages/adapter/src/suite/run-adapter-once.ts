@@ -14,6 +14,8 @@ import { readManifest, sidecarManifestPath, type ManifestReading } from '../read
 import type { AttemptResult } from '../result.js';
 import type { ContainmentMechanism } from '../supervise/attempt.js';
 import type { SuperviseAnswer } from '../supervise/options.js';
+import type { BoundaryProfile } from '../supervise/boundary-record.js';
+import { establishBoundary, type BoundaryRefusalReason, type EstablishedBoundary } from '../supervise/bwrap-boundary.js';
 
 /** Everything needed to plan and supervise one attempt of one adapter. */
 export interface RunAdapterOnceOptions {
@@ -37,7 +39,12 @@ export interface RunAdapterOnceOptions {
   onEvent?: (event: ProtocolEvent) => void;
   /** The tag every process of the attempt inherits; default: a fresh unique one. */
   attemptTag?: string;
-  containment?: 'auto' | ContainmentMechanism;
+  containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
+  /**
+   * The evidence boundary's profile (R12): when given, the boundary is established and probed
+   * before the spawn and the adapter runs inside it; a boundary that cannot be made refuses.
+   */
+  boundary?: BoundaryProfile;
 }
 
 export interface AttemptFiles {
@@ -51,6 +58,7 @@ export type RunAdapterOnceAnswer =
   | { kind: 'refused'; stage: 'manifest'; reading: Extract<ManifestReading, { kind: 'refused' }>; message: string }
   | { kind: 'refused'; stage: 'negotiation'; negotiation: Extract<Negotiation, { kind: 'refused' }>; message: string; attemptTag: string; files: AttemptFiles }
   | { kind: 'refused'; stage: 'supervision'; answer: Extract<SuperviseAnswer, { kind: 'refused' }>; message: string; attemptTag: string; files: AttemptFiles }
+  | { kind: 'refused'; stage: 'boundary'; reason: BoundaryRefusalReason; message: string; attemptTag: string; files: AttemptFiles }
   | {
       kind: 'ran';
       result: AttemptResult;
@@ -101,6 +109,12 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
   // Written once and fsync'd: the request is evidence of what the adapter was asked (R8.4).
   await writeFileDurably(files.request, `${JSON.stringify(request, null, 2)}\n`, { exclusive: true });
   const digest = await digestFile(options.executable);
+  let boundary: EstablishedBoundary | undefined;
+  if (options.boundary !== undefined) {
+    const established = await establishBoundary({ profile: options.boundary, environment: options.environment, workspace: options.workspace });
+    if (established.kind === 'refused') return { kind: 'refused', stage: 'boundary', reason: established.reason, message: established.message, attemptTag, files };
+    boundary = established.boundary;
+  }
 
   const ran = await runAttempt({
     executable: options.executable,
@@ -117,6 +131,7 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
     adapter: { name: manifest.name, version: manifest.version, digest },
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     ...(options.containment === undefined ? {} : { containment: options.containment }),
+    ...(boundary === undefined ? {} : { boundary }),
   });
   if (ran.kind === 'refused') return { kind: 'refused', stage: 'supervision', answer: ran, message: ran.message, attemptTag, files };
   return { kind: 'ran', result: ran.result, request, manifest, attemptTag, files };

@@ -28,7 +28,13 @@ export interface RunNegativeSuiteOptions {
   /** Run only these rows (a partial run never counts as a pass). Default: every row. */
   rows?: readonly SuiteRow[];
   /** Force a containment mechanism for every attempt; default `auto` (the supervisor probes). */
-  containment?: 'auto' | ContainmentMechanism;
+  containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
+  /**
+   * The evidence boundary (R12), on by default as for `run`: `productHome` is hidden from every
+   * attempt (default: a stand-in inside the scratch directory). `none` runs without it; the report
+   * says which.
+   */
+  boundary?: { kind: 'bwrap'; productHome?: string } | { kind: 'none' };
 }
 
 export type NegativeSuiteAnswer =
@@ -58,6 +64,9 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
   try {
     await mkdir(join(scratchDir, 'workspace'), { recursive: true });
     await mkdir(join(scratchDir, 'home'), { recursive: true });
+    await mkdir(join(scratchDir, 'tmp'), { recursive: true });
+    const boundary: SuiteContext['boundary'] =
+      options.boundary?.kind === 'none' ? { kind: 'none' } : { kind: 'bwrap', productHome: options.boundary?.productHome ?? join(scratchDir, 'product-home') };
     const context = createSuiteContext({
       executable,
       manifestPath,
@@ -65,6 +74,7 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
       driver: options.driver,
       scratchDir,
       workspace: join(scratchDir, 'workspace'),
+      boundary,
       ...(options.containment === undefined ? {} : { containment: options.containment }),
     });
     const bound: BoundFile[] = [{ role: 'adapter executable', path: executable, digest }];
@@ -80,6 +90,7 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
       adapter: { name: reading.manifest.name, version: reading.manifest.version, digest },
       provider,
       driver: options.driver.name,
+      boundary: boundary.kind,
       cases,
       startedAt,
       endedAt: new Date().toISOString(),

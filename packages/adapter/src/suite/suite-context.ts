@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ProtocolEvent, ProviderIdentity } from '../protocol/events.js';
 import type { Manifest } from '../protocol/manifest.js';
 import type { ContainmentMechanism } from '../supervise/attempt.js';
+import type { BoundaryProfile } from '../supervise/boundary-record.js';
 import type { DriverScenario, Provocation, SuiteDriver } from './driver.js';
 import { runAdapterOnce, type RunAdapterOnceAnswer, type RunAdapterOnceOptions } from './run-adapter-once.js';
 
@@ -27,7 +28,13 @@ export interface SuiteContext {
   /** A directory that exists: every attempt's working directory (R7.1). */
   workspace: string;
   /** Forced containment for every attempt, when the caller chose one. */
-  containment?: 'auto' | ContainmentMechanism;
+  containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
+  /**
+   * The evidence boundary every attempt runs under (R12), as `run` does: `bwrap` hides the given
+   * product home and lets the adapter write only the workspace, its HOME and its TMPDIR; `none`
+   * runs without it.
+   */
+  boundary: { kind: 'bwrap'; productHome: string } | { kind: 'none' };
   /** The driver's provocation for a scenario, or `not-applicable`. */
   provocationFor(scenario: DriverScenario): Provocation | 'not-applicable';
   /** Runs one provocation through the real supervisor; `overrides` change the attempt's plan. */
@@ -70,6 +77,7 @@ export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | '
         ...providerFor(provocation, base.driver),
         attemptDir: attempt.dir,
         ...(base.containment === undefined ? {} : { containment: base.containment }),
+        ...(base.boundary.kind === 'bwrap' ? { boundary: suiteBoundaryProfile(base.scratchDir, base.workspace, base.boundary.productHome) } : {}),
         onEvent: (event) => {
           events.push(event);
           if (event.type === 'init' && event.provider !== 'none') provider ??= event.provider;
@@ -96,11 +104,28 @@ function suiteEnvironment(
   return {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: join(scratchDir, 'home'),
-    TMPDIR: scratchDir,
+    TMPDIR: join(scratchDir, 'tmp'),
     LANG: 'C.UTF-8',
     STATECRAFT_RUN_ID: attempt.runId,
     STATECRAFT_ATTEMPT: String(attempt.number),
     ...provocation.environment,
+  };
+}
+
+/**
+ * The suite's sandbox profile, built beside its environment (R12): the product home hidden; the
+ * workspace, the private HOME (the provider's managed paths live there) and TMPDIR writable. The
+ * attempts' request and stream files in the scratch directory stay readable, never writable.
+ */
+function suiteBoundaryProfile(scratchDir: string, workspace: string, productHome: string): BoundaryProfile {
+  return {
+    hidden: [{ path: productHome, role: 'product-home' }],
+    writable: [
+      { path: workspace, role: 'workspace' },
+      { path: join(scratchDir, 'home'), role: 'managed-path' },
+      { path: join(scratchDir, 'tmp'), role: 'temporary-directory' },
+    ],
+    readOnly: [],
   };
 }
 

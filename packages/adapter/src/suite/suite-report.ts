@@ -29,6 +29,11 @@ export const SuiteReportSchema = z.strictObject({
   adapter: AdapterIdentitySchema,
   provider: QualifiedProviderSchema,
   driver: z.string().min(1),
+  /**
+   * The evidence boundary the suite ran the adapter under (R12): `bwrap` as `run` does, or `none`;
+   * `not-recorded` for a report made before the boundary existed.
+   */
+  boundary: z.enum(['bwrap', 'none', 'not-recorded']).default('not-recorded'),
   cases: z.array(CaseReportSchema),
   startedAt: RecordTimeSchema,
   endedAt: RecordTimeSchema,

@@ -14,7 +14,8 @@ import { RefusalTallySchema } from '../stream/refusal-tally.js';
  */
 
 /** How the process tree was contained (R7.3); part of the posture. */
-export const ContainmentMechanismSchema = z.enum(['pid-namespace', 'process-group']);
+/** `bwrap`: the PID namespace of the protected evidence boundary (R12), which replaces `unshare` when it is on. */
+export const ContainmentMechanismSchema = z.enum(['pid-namespace', 'process-group', 'bwrap']);
 export type ContainmentMechanism = z.infer<typeof ContainmentMechanismSchema>;
 
 export const ContainmentSchema = z.strictObject({

@@ -12,7 +12,8 @@ import { findAttemptProcesses } from './find-attempt-processes.js';
  */
 export function killTree(mechanism: ContainmentMechanism, pid: number, attemptTag: string): number[] {
   const found = findAttemptProcesses(attemptTag, mechanism === 'process-group' ? pid : undefined, 'started-since-this-process');
-  const targets = mechanism === 'pid-namespace' ? [...childrenOf(pid), pid] : [pid];
+  // Under the boundary the outer bwrap's only child is the namespace's first process, as with unshare.
+  const targets = mechanism === 'pid-namespace' || mechanism === 'bwrap' ? [...childrenOf(pid), pid] : [pid];
   if (mechanism === 'process-group') sendKill(-pid);
   for (const target of [...targets, ...found]) sendKill(target);
   // Returned so the survivor probe can follow them until they have finished exiting.

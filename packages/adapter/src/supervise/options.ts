@@ -1,4 +1,5 @@
 import type { ContainmentMechanism } from './attempt.js';
+import type { EstablishedBoundary } from './bwrap-boundary.js';
 import type { ProtocolEvent } from '../protocol/events.js';
 
 /** What `superviseAdapter` needs to run one adapter process. */
@@ -24,7 +25,13 @@ export interface SuperviseOptions {
   /** Called for each event of the trusted prefix, in order (live status, qualification). */
   onEvent?: (event: ProtocolEvent) => void;
   /** `auto` probes for a PID namespace once and falls back to the process group. */
-  containment?: 'auto' | ContainmentMechanism;
+  containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
+  /**
+   * The protected evidence boundary (R12), established and probed before the spawn
+   * (`establishBoundary`). When given, the adapter runs inside it and its PID namespace is the
+   * containment; `containment` is then not consulted.
+   */
+  boundary?: EstablishedBoundary;
   /** Longest accepted line in bytes; a longer one is malformed (R7.5). */
   maxLineBytes?: number;
   /**

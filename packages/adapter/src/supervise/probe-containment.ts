@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { findExecutableOnPath } from '../executable-file.js';
 import type { Containment, ContainmentMechanism } from './attempt.js';
+import type { EstablishedBoundary } from './bwrap-boundary.js';
 
 /**
  * Forces the process-group fallback when set to `process-group`, so tests and CI can exercise
@@ -17,6 +18,9 @@ export type PidNamespaceProbe = { available: true; unshare: string } | { availab
 export const BLIND_SPOTS: Readonly<Record<ContainmentMechanism, readonly string[]>> = {
   'pid-namespace': [
     'a process started on the attempt\'s behalf by a service outside the namespace (for example through a socket to a daemon) is not a descendant and is not killed',
+  ],
+  bwrap: [
+    'a process started on the attempt\'s behalf by a service outside the sandbox (for example through a Unix socket to a daemon) is not a descendant and is not killed',
   ],
   'process-group': [
     'a descendant that leaves the process group and removes STATECRAFT_ATTEMPT_TAG from its environment (for example by exec with a new environment) is not found by the sweep',
@@ -67,14 +71,15 @@ function readOverride(): 'auto' | 'process-group' {
 /** The mechanism an attempt will use, and how to start it under that mechanism. */
 export type ContainmentChoice =
   | { containment: Containment & { mechanism: 'pid-namespace' }; unshare: string }
-  | { containment: Containment & { mechanism: 'process-group' } };
+  | { containment: Containment & { mechanism: 'process-group' } }
+  | { containment: Containment & { mechanism: 'bwrap' }; boundary: EstablishedBoundary };
 
 /**
  * Chooses the mechanism (R7.3): a PID namespace where one can be made, else the process group.
  * `STATECRAFT_CONTAINMENT=process-group` in the supervisor's environment forces the fallback. A
  * requested PID namespace that is unavailable falls back, and the record says which ran and why.
  */
-export async function chooseContainment(requested: 'auto' | ContainmentMechanism = 'auto'): Promise<ContainmentChoice> {
+export async function chooseContainment(requested: 'auto' | Exclude<ContainmentMechanism, 'bwrap'> = 'auto'): Promise<ContainmentChoice> {
   const forced = readOverride();
   if (requested === 'process-group' || (requested === 'auto' && forced === 'process-group')) {
     return { containment: { mechanism: 'process-group', blindSpots: [...BLIND_SPOTS['process-group']] } };

@@ -1,4 +1,5 @@
 import { execa } from 'execa';
+import { boundaryCommand } from './bwrap-boundary.js';
 import type { ContainmentChoice } from './probe-containment.js';
 import { UNSHARE_FLAGS } from './probe-containment.js';
 import { ATTEMPT_TAG_VARIABLE } from './options.js';
@@ -12,9 +13,14 @@ import type { SuperviseOptions } from './options.js';
  * killed as one.
  */
 export function spawnAdapter(options: SuperviseOptions, choice: ContainmentChoice) {
-  const inNamespace = 'unshare' in choice;
-  const file = inNamespace ? choice.unshare : options.executable;
-  const args = inNamespace ? [...UNSHARE_FLAGS, '--', options.executable, ...options.args] : [...options.args];
+  const inNamespace = 'unshare' in choice || 'boundary' in choice;
+  const command =
+    'boundary' in choice
+      ? boundaryCommand(choice.boundary, options.executable, options.args, [...Object.keys(options.environment), ATTEMPT_TAG_VARIABLE])
+      : 'unshare' in choice
+        ? { file: choice.unshare, args: [...UNSHARE_FLAGS, '--', options.executable, ...options.args] }
+        : { file: options.executable, args: [...options.args] };
+  const { file, args } = command;
   return execa(file, args, {
     cwd: options.workspace,
     env: { ...options.environment, [ATTEMPT_TAG_VARIABLE]: options.attemptTag },

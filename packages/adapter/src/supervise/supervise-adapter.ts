@@ -6,7 +6,8 @@ import { checkWorkspace } from './check-workspace.js';
 import { startDeadline } from './deadline.js';
 import { killTree } from './kill-tree.js';
 import type { SuperviseAnswer, SuperviseOptions } from './options.js';
-import { chooseContainment } from './probe-containment.js';
+import { boundaryContainment } from './bwrap-boundary.js';
+import { chooseContainment, type ContainmentChoice } from './probe-containment.js';
 import { spawnAdapter } from './spawn-adapter.js';
 import { EvidenceWriteError, StreamTee } from './stream-tee.js';
 import { probeSurvivors, sweepLeftovers } from './survivors.js';
@@ -22,7 +23,8 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
   const refusal = await checkWorkspace(options.workspace);
   if (refusal !== undefined) return refusal;
   await checkExecutable(options.executable);
-  const choice = await chooseContainment(options.containment);
+  const choice: ContainmentChoice =
+    options.boundary === undefined ? await chooseContainment(options.containment) : { containment: { ...boundaryContainment(), mechanism: 'bwrap' }, boundary: options.boundary };
   const stdoutTee = await StreamTee.open(options.streamFile);
   const stderrTee = await StreamTee.open(options.stderrFile);
   const reader = new EventStreamReader({

@@ -28,7 +28,7 @@ export interface SuperviseCheckOptions {
   attemptTag: string;
   stdoutFile: string;
   stderrFile: string;
-  containment?: 'auto' | ContainmentMechanism;
+  containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
   /** The operator's interrupt: the tree is killed as at the deadline, and the answer says so. */
   signal?: AbortSignal;
 }

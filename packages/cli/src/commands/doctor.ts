@@ -1,8 +1,10 @@
 import type { z } from 'zod';
 import { examineProductHome } from '@statecraft/acceptance';
+import { checkBoundaryAvailability } from '@statecraft/adapter';
 import type { DoctorAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';
+import { describeBoundaryAvailability } from './boundary-availability-render.js';
 import { renderExamination } from './doctor-render.js';
 
 /**
@@ -11,6 +13,9 @@ import { renderExamination } from './doctor-render.js';
  * streams). Repairs nothing. Exit 0 nothing found; 1 findings.
  */
 export async function doctor(options: { home: string }): Promise<Answer<z.infer<typeof DoctorAnswerSchema>>> {
-  const value = await examineProductHome(options.home);
-  return { value, exitCode: value.findings.length === 0 ? EXIT.ok : EXIT.finding, human: renderExamination };
+  // Whether the evidence boundary (R12) can be made here is said beside the findings, not as one:
+  // it is the machine's state, and `run` refuses (or `--boundary none` records) on its own.
+  const [examination, boundary] = await Promise.all([examineProductHome(options.home), checkBoundaryAvailability(process.env.PATH)]);
+  const value = { ...examination, boundary };
+  return { value, exitCode: value.findings.length === 0 ? EXIT.ok : EXIT.finding, human: (shown) => `${renderExamination(shown)}\n${describeBoundaryAvailability(shown.boundary)}` };
 }

@@ -1,3 +1,4 @@
+import { describeBoundaryAvailability } from './boundary-availability-render.js';
 import type { EnvPlanValue, PlannedAdapter } from './env-plan.js';
 
 function renderAdapter(adapter: PlannedAdapter): string[] {
@@ -22,6 +23,7 @@ export function renderEnvPlan(value: EnvPlanValue): string {
     for (const adapter of value.adapters) lines.push('', ...renderAdapter(adapter));
     lines.push('', value.verdict === 'claimed' ? 'every adapter may claim its managed paths' : `not claimed: ${value.message}`);
   }
+  lines.push(describeBoundaryAvailability(value.boundary));
   lines.push('wrote nothing');
   return lines.join('\n');
 }

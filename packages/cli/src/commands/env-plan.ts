@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { checkQualification, digestFile, findExecutableOnPath, readManifest, sidecarManifestPath } from '@statecraft/adapter';
+import { checkBoundaryAvailability, checkQualification, digestFile, findExecutableOnPath, readManifest, sidecarManifestPath } from '@statecraft/adapter';
 import type { Manifest } from '@statecraft/adapter';
 import {
   PROJECT_DECLARATION_PATH,
@@ -84,7 +84,8 @@ async function qualificationOf(
  * `statecraft env plan <target>`: each adapter's managed paths and prerequisites against the
  * environment its child would be given (R10.6, R5.4). Two adapters declaring one path refuse the
  * plan (exit 2) naming both and the path; an adapter missing a prerequisite claims nothing and
- * names which (exit 1). Nothing is executed and nothing is written.
+ * names which (exit 1). No adapter or provider is executed and nothing is written; bwrap runs
+ * `/bin/true` once to say whether the evidence boundary can be made here (R12).
  */
 export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanValue>> {
   // The same target `run` would accept, resolved the same way: a git repository's top level.
@@ -93,6 +94,7 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
   const target = resolution.target.path;
   const declaration = await readDeclaration(target);
   const names = options.adapters.length > 0 ? options.adapters : Object.keys(KNOWN_ADAPTERS);
+  const boundary = checkBoundaryAvailability(options.source.PATH);
   const loaded = await Promise.all(names.map(loadAdapter));
 
   const planned = await Promise.all(
@@ -136,6 +138,7 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
         : unclaimed.map((adapter) => (adapter.claim.kind === 'not-claimed' ? adapter.claim.message : '')).join('; ') || 'every adapter may claim its managed paths',
     ...(plan.kind === 'refused' ? { refused: { message: plan.message, collisions: plan.collisions } } : {}),
     wrote: 'nothing',
+    boundary: await boundary,
   };
   const exitCode = value.verdict === 'refused' ? EXIT.refused : value.verdict === 'not-claimed' ? EXIT.finding : EXIT.ok;
   return { value, exitCode, human: renderEnvPlan };

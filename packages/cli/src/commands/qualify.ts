@@ -28,6 +28,8 @@ export interface QualifyOptions {
   provider?: string;
   /** The product home, resolved by the caller. */
   home: string;
+  /** The evidence boundary every attempt runs under (R12): `bwrap` (default) hides the product home. */
+  boundary?: 'bwrap' | 'none';
   onCaseStart?: (entry: SuiteCase) => void;
   onCaseEnd?: (entry: SuiteCase, report: CaseReport) => void;
 }
@@ -55,6 +57,7 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
     executable,
     manifest: manifestPath,
     driver,
+    boundary: options.boundary === 'none' ? { kind: 'none' } : { kind: 'bwrap', productHome: options.home },
     ...(options.onCaseStart === undefined ? {} : { onCaseStart: options.onCaseStart }),
     ...(options.onCaseEnd === undefined ? {} : { onCaseEnd: options.onCaseEnd }),
   });
@@ -70,6 +73,7 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
     adapter: report.adapter,
     provider: report.provider,
     driver: report.driver,
+    boundary: report.boundary,
     cases: report.cases,
     record,
   };

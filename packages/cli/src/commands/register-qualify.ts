@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { resolveProductHome } from '@statecraft/environment';
+import { readBoundaryChoice, resolveProductHome } from '@statecraft/environment';
 import { emit } from '../answer.js';
+import { UsageError } from '../errors.js';
 import { liveLineFor } from '../render/live-line.js';
 import { qualify } from './qualify.js';
 import { renderCaseEnded, renderCaseStarted } from './qualify-render.js';
@@ -20,6 +21,7 @@ export function registerQualify(program: Command): void {
     .option('--fixture', 'qualify the fixture adapter shipped with the suite', false)
     .option('--manifest <file>', "the adapter's manifest, when it is not beside the executable")
     .option('--provider <path>', 'the provider binary the adapter fronts: the pair is qualified')
+    .option('--boundary <mode>', 'run each attempt inside the evidence boundary: bwrap (default) or none; the record says which (also STATECRAFT_BOUNDARY)')
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',
@@ -39,7 +41,9 @@ written, or null.
 Exit: 0 every case passed and a record was written; 1 a case failed or did
 not run (no record); 2 refused (no manifest, no executable).`,
     )
-    .action(async (binary: string | undefined, flags: { fixture: boolean; manifest?: string; provider?: string; json: boolean }) => {
+    .action(async (binary: string | undefined, flags: { fixture: boolean; manifest?: string; provider?: string; boundary?: string; json: boolean }) => {
+      const boundary = readBoundaryChoice(flags.boundary, process.env);
+      if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
       const live = flags.json ? undefined : liveLineFor(process.stdout);
       const answer = await qualify({
         ...(binary === undefined ? {} : { binary }),
@@ -47,6 +51,7 @@ not run (no record); 2 refused (no manifest, no executable).`,
         ...(flags.manifest === undefined ? {} : { manifest: flags.manifest }),
         ...(flags.provider === undefined ? {} : { provider: flags.provider }),
         home: resolveProductHome().path,
+        boundary: boundary.kind,
         ...(live === undefined
           ? {}
           : {

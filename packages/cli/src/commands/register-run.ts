@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveProductHome } from '@statecraft/environment';
+import { readBoundaryChoice, resolveProductHome } from '@statecraft/environment';
 import { emit } from '../answer.js';
 import { UsageError } from '../errors.js';
 import { liveLineFor } from '../render/live-line.js';
@@ -27,6 +27,7 @@ interface RunFlags {
   pass: string[];
   retry?: string;
   base?: string;
+  boundary?: string;
   accept: boolean;
   checkDeadline: string;
   suiteDeadline: string;
@@ -60,6 +61,7 @@ export function registerRun(program: Command): void {
     .option('--pass <name>', "an environment name to carry into the child (never a credential family; repeatable)", collect, [])
     .option('--retry <run>', "a new attempt of an existing run, in that run's workspace and at its base")
     .option('--base <revision>', 'the revision the workspace starts from (default HEAD)')
+    .option('--boundary <mode>', 'the protected evidence boundary: bwrap (default) or none, recorded and labelled (also STATECRAFT_BOUNDARY)')
     .option('--accept', 'judge the attempt once it ends: the checks read at the base, over its candidate (see statecraft accept)', false)
     .option('--check-deadline <duration>', 'with --accept: how long each check may run', DEFAULT_CHECK_DEADLINE)
     .option('--suite-deadline <duration>', 'with --accept: how long the whole suite may run', DEFAULT_SUITE_DEADLINE)
@@ -92,6 +94,8 @@ verdict; the JSON gains \`acceptance\`.`,
       // With --spec and no prompt, the spec's text is the prompt (issue 5, item 2).
       const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
       const prompt = promptFromSpec ? undefined : await readPrompt(flags.prompt, flags.promptFile);
+      const boundary = readBoundaryChoice(flags.boundary, process.env);
+      if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
       const status = new RunStatus();
       const live = flags.json ? undefined : liveLineFor(process.stdout);
       const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
@@ -121,6 +125,7 @@ verdict; the JSON gains \`acceptance\`.`,
           ...(flags.base === undefined ? {} : { base: flags.base }),
           ...(flags.spec === undefined ? {} : { spec: flags.spec }),
           source: process.env,
+          boundary,
           onSpawn: (at) => {
             status.started(at);
             live?.show(status.line());

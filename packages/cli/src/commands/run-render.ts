@@ -74,6 +74,19 @@ function describeEvidence(account: AttemptAccount & { artifactCheck?: Record<str
   return lines;
 }
 
+/** The boundary line(s): `none` is labelled loudly, with what it leaves open (R12). */
+function describeBoundary(boundary: AttemptAccount['posture']['boundary']): string[] {
+  if (boundary === 'not-recorded') return ['  boundary        not-recorded (a record made before the evidence boundary existed)'];
+  if (boundary.mechanism === 'none') {
+    return [`  boundary        NONE (chosen by ${boundary.chosenBy}): the agent ran with the records in reach`, ...boundary.residuals.map((residual) => `    - ${residual.statement}`)];
+  }
+  const held = boundary.probe.filter((check) => check.held).length;
+  return [
+    `  boundary        ${boundary.version}, profile ${boundary.profileDigest.slice(0, 19)}…, probe ${held}/${boundary.probe.length} held`,
+    ...boundary.residuals.map((residual) => `    - ${residual.statement}`),
+  ];
+}
+
 /** The human rendering of one attempt: the same value `--json` prints (R11). */
 export function renderAccount(account: AttemptAccount & { artifactCheck?: Record<string, string>; outcomeCheck?: OutcomeCheck; headIs?: string }): string {
   const p = account.posture;
@@ -113,6 +126,7 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
     ...(p.environment.absent.length === 0 ? [] : [`                  absent: ${p.environment.absent.map((entry) => entry.name).join(', ')}`]),
     '  residuals',
     ...p.environment.residuals.map((residual) => `    - ${residual.statement}`),
+    ...describeBoundary(p.boundary),
     `  containment     ${p.containment.mechanism}`,
     `  survivors       ${p.survivors === 'not-recorded' ? 'not-recorded' : p.survivors.length === 0 ? 'none' : p.survivors.map((s) => `${s.pid} ${s.command}`).join('; ')}`,
     ...describeRecordedCoverage(p.coverage),

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { acceptAttempt, examineAttemptEvidence, foldAttempts, readReceiptState, type Acceptance, type AttemptAccount, type SuiteHooks } from '@statecraft/acceptance';
 import type { CapabilityToken, ProtocolEvent } from '@statecraft/adapter';
+import type { BoundaryChoice } from '@statecraft/environment';
 import { launchAttempt, planRun, type Launch, type RunFailure, type RunRefusal } from '@statecraft/run';
 import type { RunAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
@@ -27,6 +28,8 @@ export interface RunOptions {
   spec?: string;
   /** The operator's environment; only allowlisted names are read from it (R5.1). */
   source: Readonly<Record<string, string | undefined>>;
+  /** The protected evidence boundary (R12): on by default. */
+  boundary?: BoundaryChoice;
   onEvent?: (event: ProtocolEvent) => void;
   onSpawn?: (at: { runId: string; attempt: number; deadlineMs: number }) => void;
   signal?: AbortSignal;
@@ -60,6 +63,7 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
     ...(options.base === undefined ? {} : { base: options.base }),
     ...(options.spec === undefined ? {} : { spec: options.spec }),
     source: options.source,
+    ...(options.boundary === undefined ? {} : { boundary: options.boundary }),
   });
   if (planning.kind !== 'planned') return answerOf(planning);
   const launch = await launchAttempt(planning.plan, {

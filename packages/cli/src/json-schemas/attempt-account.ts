@@ -131,7 +131,7 @@ export const RunAccountAnswerSchema = RunShowAnswerSchema.extend({
 export const RunRefusedAnswerSchema = z.strictObject({
   refused: z.strictObject({
     stage: z.enum(['plan', 'launch']),
-    reason: z.enum(['target', 'adapter', 'manifest', 'negotiation', 'environment', 'coverage', 'chain-broken', 'chain-moved', 'unknown-run', 'base-commit', 'live-attempt', 'workspace', 'cancelled']),
+    reason: z.enum(['target', 'adapter', 'manifest', 'negotiation', 'environment', 'coverage', 'chain-broken', 'chain-moved', 'unknown-run', 'base-commit', 'live-attempt', 'workspace', 'boundary', 'cancelled']),
     message: z.string().min(1),
     /** Structured evidence (missing tokens, the live holder, refused names …): its shape is the reason's. */
     detail: z.unknown(),

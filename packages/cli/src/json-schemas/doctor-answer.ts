@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CountSchema, RecordTimeSchema } from '@statecraft/adapter';
+import { BoundaryAvailabilitySchema, CountSchema, RecordTimeSchema } from '@statecraft/adapter';
 import { IntentRecordSchema } from '@statecraft/run';
 
 const attemptId = IntentRecordSchema.pick({ runId: true, attempt: true }).shape;
@@ -32,4 +32,6 @@ export const DoctorAnswerSchema = z.strictObject({
   exists: z.boolean(),
   targets: z.array(TargetExaminationSchema),
   findings: z.array(FindingSchema),
+  /** Whether the evidence boundary (R12) can be established here, and why not: the machine's state, not a finding. */
+  boundary: BoundaryAvailabilitySchema,
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PrerequisiteSchema, QualificationVerdictSchema } from '@statecraft/adapter';
+import { PrerequisiteSchema, QualificationVerdictSchema, BoundaryAvailabilitySchema } from '@statecraft/adapter';
 import { AbsentNameSchema, PlacedNameSchema } from '@statecraft/environment';
 import { NamedProviderSchema } from './qualification-answers.js';
 
@@ -44,4 +44,6 @@ export const EnvPlanAnswerSchema = z.strictObject({
   /** Present only when the plan is refused (exit 2), so every verb's refusal carries a `refused` member (R11). */
   refused: z.strictObject({ message: z.string().min(1), collisions: z.array(ManagedPathCollisionSchema) }).optional(),
   wrote: z.literal('nothing'),
+  /** Whether the evidence boundary (R12) can be established with the constructed PATH, and why not. */
+  boundary: BoundaryAvailabilitySchema,
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AdapterIdentitySchema, CaseReportSchema, CountSchema, QualificationRecordSchema, QualificationVerdictSchema, Sha256DigestSchema } from '@statecraft/adapter';
+import { AdapterIdentitySchema, CaseReportSchema, CountSchema, QualificationRecordSchema, QualificationVerdictSchema, Sha256DigestSchema, SuiteReportSchema } from '@statecraft/adapter';
 
 /** A qualification record written to the product home: its id and where it is. */
 const WrittenRecordSchema = QualificationRecordSchema.pick({ id: true }).extend({ path: z.string().min(1) });
@@ -8,6 +8,8 @@ const WrittenRecordSchema = QualificationRecordSchema.pick({ id: true }).extend(
 export const QualifyAnswerSchema = z.strictObject({
   passed: z.boolean(),
   ...QualificationRecordSchema.pick({ suiteVersion: true, adapter: true, provider: true, driver: true }).shape,
+  /** The evidence boundary the suite ran the adapter under (R12). */
+  boundary: SuiteReportSchema.shape.boundary.unwrap(),
   cases: z.array(CaseReportSchema),
   record: WrittenRecordSchema.nullable(),
 });

@@ -1,10 +1,10 @@
-import type { AttemptResult } from '@statecraft/adapter';
+import type { AttemptResult, BoundaryRecord } from '@statecraft/adapter';
 import { residualsFor, type EnvironmentRecord } from '@statecraft/environment';
 import type { RunPlan } from '../plan/plan-run.js';
 import type { Posture } from '../posture.js';
 
 /** The posture known before the spawn, carried on the intent (R6): what was applied is not yet known. */
-export function plannedPosture(plan: RunPlan, environment: EnvironmentRecord): Posture {
+export function plannedPosture(plan: RunPlan, environment: EnvironmentRecord, boundary: BoundaryRecord): Posture {
   return {
     adapter: plan.adapter,
     qualification: plan.qualification,
@@ -18,6 +18,7 @@ export function plannedPosture(plan: RunPlan, environment: EnvironmentRecord): P
     },
     environment,
     containment: plan.containment,
+    boundary,
     survivors: 'not-recorded',
     coverage: plan.coverage,
   };

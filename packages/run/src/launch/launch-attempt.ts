@@ -8,6 +8,7 @@ import {
   newAttemptTag,
   runAttempt,
   type AttemptRun,
+  type EstablishedBoundary,
   type ProtocolEvent,
   writeFileDurably,
 } from '@statecraft/adapter';
@@ -22,7 +23,7 @@ import { acquireRepositoryLock, type LockHolder } from '../lock/repository-lock.
 import type { RunPlan } from '../plan/plan-run.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { newRunId } from '../run-id.js';
-import { prepareWorkspace, readWorkspaceHead, withdrawWorkspace } from '../workspace/prepare-workspace.js';
+import { prepareWorkspace, readWorkspaceHead, withdrawWorkspace, type PreparedWorkspace } from '../workspace/prepare-workspace.js';
 import { identifyCandidate } from '../workspace/identify-candidate.js';
 import type { OutcomeCandidate } from '../workspace/candidate.js';
 import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/check-launch-coverage.js';
@@ -32,6 +33,7 @@ import { plannedPosture } from './compose-posture.js';
 import { failedPath, writingFile } from './failed-file.js';
 import { keepOutcomeReserve, outcomeReservePath, releaseOutcomeReserve } from './outcome-reserve.js';
 import { createAttemptTemporaryDirectory, removeAttemptTemporaryDirectory } from './temporary-directory.js';
+import { prepareLaunchBoundary, type LaunchBoundary } from './launch-boundary.js';
 
 export interface LaunchHooks {
   /** Each event of the trusted prefix, for the live status line. */
@@ -125,8 +127,14 @@ async function launchHoldingLock(
     extra: [{ name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group (R7.3)' }],
     containment: plan.containment.mechanism,
   });
+  const request = buildRequest(plan, { runId, number, workspace: workspace.path, baseCommit: plan.baseCommit }, new Date());
+  const requestText = `${JSON.stringify(request, null, 2)}\n`;
+  // R12: the boundary is set up and probed before anything is appended; a refusal appends nothing
+  // and withdraws the workspace, as the other refusals before the intent do.
+  const boundary = await prepareBoundaryOrRefuse(plan, { workspace, temporaryDirectory, environment: environment.variables, requestText });
+  if (boundary.kind === 'refused' || boundary.kind === 'failed') return boundary;
   // The launch reading is the recorded one (R9.4).
-  const posture = plannedPosture({ ...plan, coverage: coverage.coverage }, environment.record);
+  const posture = plannedPosture({ ...plan, coverage: coverage.coverage }, environment.record, boundary.kind === 'none' ? boundary.record : boundary.established.record);
 
   const attemptDirectory = plan.paths.attempt(runId, number);
   const reserve = outcomeReservePath(attemptDirectory);
@@ -136,9 +144,8 @@ async function launchHoldingLock(
     if (opening.nextSeq === 0) {
       await writingFile(plan.paths.target, () => writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`));
     }
-    const request = buildRequest(plan, { runId, number, workspace: workspace.path, baseCommit: plan.baseCommit }, new Date());
     const [requestArtifact, promptArtifact] = await Promise.all([
-      writingFile(join(plan.paths.directory, names.request), () => keepArtifact(plan.paths.directory, names.request, `${JSON.stringify(request, null, 2)}\n`)),
+      writingFile(join(plan.paths.directory, names.request), () => keepArtifact(plan.paths.directory, names.request, requestText)),
       writingFile(join(plan.paths.directory, names.prompt), () => keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt)),
       writingFile(reserve, () => keepOutcomeReserve(reserve)),
     ]);
@@ -179,7 +186,8 @@ async function launchHoldingLock(
     workspace: workspace.path,
     environment: environment.variables,
     attemptTag,
-    requestFile: join(plan.paths.directory, names.request),
+    requestFile: boundary.kind === 'established' ? boundary.requestFile : join(plan.paths.directory, names.request),
+    ...(boundary.kind === 'established' ? { boundary: boundary.established } : {}),
     streamFile,
     stderrFile,
   });
@@ -253,6 +261,38 @@ async function launchHoldingLock(
 }
 
 /**
+ * The boundary for this launch (R12), or the refusal that withdraws the workspace and appends
+ * nothing (exit 2). An unexpected i/o error setting it up is a failure before the intent.
+ */
+async function prepareBoundaryOrRefuse(
+  plan: RunPlan,
+  attempt: { workspace: PreparedWorkspace; temporaryDirectory: string; environment: Record<string, string>; requestText: string },
+): Promise<Exclude<LaunchBoundary, { kind: 'refused' }> | RunRefusal | RunFailure> {
+  let boundary: LaunchBoundary;
+  try {
+    boundary = await prepareLaunchBoundary({
+      choice: plan.boundary,
+      productHome: plan.request.home,
+      workspace: attempt.workspace.path,
+      temporaryDirectory: attempt.temporaryDirectory,
+      managedPaths: plan.manifest.managedPaths ?? [],
+      environment: attempt.environment,
+      requestText: attempt.requestText,
+      source: plan.request.source,
+    });
+  } catch (error) {
+    await removeAttemptTemporaryDirectory(attempt.temporaryDirectory);
+    await withdrawWorkspace(plan.target, attempt.workspace);
+    return { kind: 'failed', stage: 'intent', path: plan.request.home, message: `cannot set up the evidence boundary (${(error as Error).message}); nothing was spawned`, spawned: false, cause: error };
+  }
+  if (boundary.kind !== 'refused') return boundary;
+  await removeAttemptTemporaryDirectory(attempt.temporaryDirectory);
+  const withdrawn = await withdrawWorkspace(plan.target, attempt.workspace);
+  const tail = withdrawn === 'withdrawn' ? 'nothing appended' : `nothing appended; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
+  return refused('launch', 'boundary', `${boundary.message}, ${tail}`, { reason: boundary.reason, probe: boundary.probe });
+}
+
+/**
  * A file of evidence that could not be written is an i/o failure (exit 4) naming it, even when the
  * outcome was recorded: the record says what could not be kept, and the operator has a home to free.
  */
@@ -286,7 +326,7 @@ type Supervised = Extract<AttemptRun, { kind: 'ran' | 'refused' }> | { kind: 'fa
 async function superviseAttempt(
   plan: RunPlan,
   hooks: LaunchHooks,
-  files: { workspace: string; environment: Record<string, string>; attemptTag: string; requestFile: string; streamFile: string; stderrFile: string },
+  files: { workspace: string; environment: Record<string, string>; attemptTag: string; requestFile: string; streamFile: string; stderrFile: string; boundary?: EstablishedBoundary },
 ): Promise<Supervised> {
   try {
     return await runAttempt({
@@ -297,6 +337,7 @@ async function superviseAttempt(
       prompt: plan.request.prompt,
       deadlineMs: plan.request.deadlineMs,
       attemptTag: files.attemptTag,
+      ...(files.boundary === undefined ? {} : { boundary: files.boundary }),
       streamFile: files.streamFile,
       stderrFile: files.stderrFile,
       manifest: plan.manifest,

@@ -15,7 +15,7 @@ import {
   type Manifest,
   type Negotiation,
 } from '@statecraft/adapter';
-import { productHomeLayout, selectPassedNames, type NameSelection } from '@statecraft/environment';
+import { productHomeLayout, selectPassedNames, type BoundaryChoice, type NameSelection } from '@statecraft/environment';
 import { chainPaths, type ChainPaths } from '../chain/chain-paths.js';
 import { openChain, type ChainEntry } from '../chain/open-chain.js';
 import type { IntentRecord } from '../chain/record-schemas.js';
@@ -52,6 +52,8 @@ export interface RunRequest {
   spec?: string;
   /** The operator's environment: only allowlisted names are read from it (R5.1). */
   source: Readonly<Record<string, string | undefined>>;
+  /** The protected evidence boundary (R12): on unless the operator chose `none`; default on. */
+  boundary?: BoundaryChoice;
 }
 
 /** Everything decided before anything is appended (issue 3, item 2). */
@@ -71,6 +73,8 @@ export interface RunPlan {
   /** The planning reading of command coverage, whose digests launch compares (R9.4). */
   coverageReading: PlannedCoverage;
   containment: Containment;
+  /** The boundary the operator chose (R12); established and probed at launch, before the intent. */
+  boundary: BoundaryChoice;
   /** For a retry: the run's first intent, whose base commit and workspace the attempt reuses. */
   retry: 'none' | { firstIntent: IntentRecord; lastAttempt: number };
   /** Digests taken at planning that the adapter may reuse (the provider's): handed over in the request. */
@@ -112,6 +116,16 @@ export async function planRun(request: RunRequest): Promise<Planning> {
 
   const negotiation = negotiateCapabilities(manifest, request.required, request.preferred);
   if (negotiation.kind === 'refused') return refused('plan', 'negotiation', negotiation.message, negotiation);
+  // R2.3, R12: "writes only its workspace" is something the boundary enforces; without it, a run
+  // that requires workspace-write is refused before spawn, whatever the manifest declares.
+  if (request.boundary?.kind === 'none' && request.required.includes('workspace-write')) {
+    return refused(
+      'plan',
+      'negotiation',
+      `workspace-write is required, but the evidence boundary is off (${request.boundary.chosenBy}): without it nothing keeps the agent's writes in the workspace; run with the boundary, or drop --require workspace-write; refused before spawn, nothing appended`,
+      { required: ['workspace-write'], boundary: 'none' },
+    );
+  }
 
   const selection = selectPassedNames({ source: request.source, adapterPass: manifest.environment?.pass ?? [], operatorPass: request.pass });
   if (selection.kind === 'refused') {
@@ -159,7 +173,7 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   if (baseCommit === undefined) return refused('plan', 'base-commit', 'no base commit was resolved; refused before spawn, nothing appended', null);
   return {
     kind: 'planned',
-    plan: { request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) }, target, baseCommit, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, retry, knownDigests: providerDigest === undefined ? [] : [providerDigest] },
+    plan: { request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) }, target, baseCommit, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, boundary: request.boundary ?? { kind: 'bwrap' }, retry, knownDigests: providerDigest === undefined ? [] : [providerDigest] },
   };
 }
 

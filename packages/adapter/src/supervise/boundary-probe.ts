@@ -1,0 +1,58 @@
+import { ProbeCheckSchema, type ProbeCheck } from './boundary-record.js';
+
+/**
+ * The self-test run inside the very sandbox an adapter is about to get (R12), before each launch.
+ * A POSIX shell script using only shell built-ins, so a constructed PATH cannot turn a missing
+ * `cat` into a read that "failed" — a false pass. A read is tried as a redirection of `true`
+ * (a regular built-in: a failed redirection is a status, not the shell's exit).
+ *
+ * Arguments: canary file, a path outside the allowed places to try writing, a path in the product
+ * home to try writing, a path in the workspace to try writing, the supervisor's pid. Each check
+ * prints one line: `<check> held|failed <detail>`. The supervisor removes any file a write left.
+ */
+export const PROBE_SCRIPT = `
+canary=$1 outside=$2 inhome=$3 inworkspace=$4 spid=$5
+say() { printf '%s %s %s\\n' "$1" "$2" "$3"; }
+if { true; } 2>/dev/null < "$canary"; then say canary-by-path failed "read $canary"; else say canary-by-path held "cannot open $canary"; fi
+if { true; } 2>/dev/null < "/proc/self/root$canary"; then say canary-by-proc-root failed "read /proc/self/root$canary"; else say canary-by-proc-root held "cannot open /proc/self/root$canary"; fi
+if { true; } 2>/dev/null > "$outside"; then say write-outside failed "created $outside"; else say write-outside held "cannot create $outside"; fi
+if { true; } 2>/dev/null > "$inhome"; then say write-product-home failed "created $inhome"; else say write-product-home held "cannot create $inhome"; fi
+if { true; } 2>/dev/null > "$inworkspace"; then say write-workspace held "created $inworkspace"; else say write-workspace failed "cannot create $inworkspace"; fi
+if kill -0 "$spid" 2>/dev/null || [ -e "/proc/$spid" ]; then say supervisor-hidden failed "pid $spid is visible"; else say supervisor-hidden held "pid $spid is not visible"; fi
+cap=unreadable
+while read -r key value; do if [ "$key" = CapEff: ]; then cap=$value; fi; done < /proc/self/status
+if [ "$cap" = 0000000000000000 ]; then say no-capabilities held "CapEff $cap"; else say no-capabilities failed "CapEff $cap"; fi
+open=''
+for entry in /proc/$$/fd/*; do n=\${entry##*/}; case $n in 0|1|2) ;; *) if [ -e "$entry" ]; then open="$open $n"; fi ;; esac; done
+if [ -z "$open" ]; then say descriptors-closed held "only 0, 1 and 2 are open"; else say descriptors-closed failed "open beyond stdio:$open"; fi
+`;
+
+/**
+ * Closes every descriptor beyond stdio, then runs its arguments: an inherited descriptor reads
+ * whatever it was opened on, whatever the mounts say (FACTS 17). Bash, since dash parses only
+ * one-digit descriptors in a redirection; `$$` is this shell, so the glob lists its own table.
+ * Bash exports PWD and SHLVL of its own accord (and sets SHLVL again as it execs), so the last
+ * step is `env -u` for each of them the constructed environment did not have — its names arrive
+ * as the first argument, `env`'s path as the second — and the child receives exactly the recorded
+ * names (R5.1).
+ */
+export const CLOSER_SCRIPT =
+  'keep=" $1 "; env=$2; shift 2; for f in /proc/$$/fd/*; do n=${f##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done; ' +
+  'drop=; for v in PWD OLDPWD SHLVL _; do case "$keep" in *" $v "*) ;; *) drop="$drop -u $v" ;; esac; done; exec "$env" $drop "$@"';
+
+export const PROBE_CHECKS = ProbeCheckSchema.shape.check.options;
+
+/**
+ * Reads the probe's output into findings. A check that printed nothing, or printed something
+ * else, did not hold: the probe's silence is never a pass.
+ */
+export function readProbeOutput(stdout: string): ProbeCheck[] {
+  const seen = new Map<string, ProbeCheck>();
+  for (const line of stdout.split('\n')) {
+    const match = /^([a-z-]+) (held|failed) (.*)$/.exec(line);
+    if (match === null) continue;
+    const parsed = ProbeCheckSchema.safeParse({ check: match[1], held: match[2] === 'held', detail: match[3] });
+    if (parsed.success && !seen.has(parsed.data.check)) seen.set(parsed.data.check, parsed.data);
+  }
+  return PROBE_CHECKS.map((check) => seen.get(check) ?? { check, held: false, detail: 'the probe reported nothing for this check' });
+}

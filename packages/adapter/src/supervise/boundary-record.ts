@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+/**
+ * The protected evidence boundary (R12): the shapes shared by whoever builds the sandbox profile
+ * (the environment package, structurally), the mechanism that applies it (bwrap-boundary.ts), and
+ * the records that keep what was applied.
+ */
+
+/** Why a path is in the profile; the profile digest replaces each path by its role. */
+export const BoundaryPathRoleSchema = z.enum(['product-home', 'workspace', 'temporary-directory', 'managed-path', 'request', 'test-bind']);
+export type BoundaryPathRole = z.infer<typeof BoundaryPathRoleSchema>;
+
+export const BoundaryPathSchema = z.strictObject({ path: z.string().min(1), role: BoundaryPathRoleSchema });
+export type BoundaryPath = z.infer<typeof BoundaryPathSchema>;
+
+/**
+ * What the sandbox hides and lets the child write. Everything else on the root file system is
+ * readable and not writable; `readOnly` entries are bound read-only over themselves (the request,
+ * handed over in the private temporary directory).
+ */
+export const BoundaryProfileSchema = z.strictObject({
+  hidden: z.array(BoundaryPathSchema),
+  writable: z.array(BoundaryPathSchema),
+  readOnly: z.array(BoundaryPathSchema),
+});
+export type BoundaryProfile = z.infer<typeof BoundaryProfileSchema>;
+
+/** One finding of the self-test run inside the sandbox before the launch (R12). */
+export const ProbeCheckSchema = z.strictObject({
+  check: z.enum([
+    'canary-by-path',
+    'canary-by-proc-root',
+    'write-outside',
+    'write-product-home',
+    'write-workspace',
+    'supervisor-hidden',
+    'no-capabilities',
+    'descriptors-closed',
+  ]),
+  /** True when the boundary held for this check. */
+  held: z.boolean(),
+  detail: z.string(),
+});
+export type ProbeCheck = z.infer<typeof ProbeCheckSchema>;
+
+/** Something the boundary (or its absence) leaves open, in a sentence; named on every attempt. */
+export const BoundaryResidualSchema = z.strictObject({
+  id: z.string().min(1),
+  statement: z.string().min(1),
+});
+export type BoundaryResidual = z.infer<typeof BoundaryResidualSchema>;
+
+/** The boundary an attempt ran under, carried in its posture (R6, R12). */
+export const BoundaryRecordSchema = z.discriminatedUnion('mechanism', [
+  z.strictObject({
+    mechanism: z.literal('bwrap'),
+    /** What `bwrap --version` answered. */
+    version: z.string().min(1),
+    /** sha256 of the sandbox's argument list, each per-attempt path replaced by its role. */
+    profileDigest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+    profile: BoundaryProfileSchema,
+    probe: z.array(ProbeCheckSchema),
+    residuals: z.array(BoundaryResidualSchema),
+  }),
+  z.strictObject({
+    mechanism: z.literal('none'),
+    /** Who turned it off: `--boundary none` or `STATECRAFT_BOUNDARY=none`. */
+    chosenBy: z.string().min(1),
+    version: z.literal('not-applicable'),
+    profileDigest: z.literal('not-applicable'),
+    probe: z.literal('not-run'),
+    residuals: z.array(BoundaryResidualSchema),
+  }),
+]);
+export type BoundaryRecord = z.infer<typeof BoundaryRecordSchema>;
+
+/** What the bwrap profile does not deny (R12): named on every attempt that ran under it. */
+export const BWRAP_RESIDUALS: readonly BoundaryResidual[] = [
+  { id: 'network-reachable', statement: 'the network stays reachable (the provider talks to its API): the child can send anything it can read to anywhere' },
+  {
+    id: 'unix-sockets',
+    statement: 'Unix sockets stay reachable: a socket file on the read-only root file system can still be connected to, and the abstract socket namespace is shared',
+  },
+  {
+    id: 'root-file-system-readable',
+    statement: "everything on the root file system outside the product home stays readable, the operator's home and its credential files included",
+  },
+  { id: 'git-read-only', statement: "the operator's .git is read-only inside: the agent can read git but cannot commit; the outcome records what it left uncommitted" },
+];
+
+/** What running without the boundary leaves open (R5.3, R12): named on every such attempt. */
+export const NO_BOUNDARY_RESIDUALS: readonly BoundaryResidual[] = [
+  { id: 'records-reachable', statement: 'the child runs as the operator with the product home in reach: it can read, append to, truncate or rewrite the record chain and forge qualification records' },
+  { id: 'checkout-writable', statement: "the child can write the operator's checkout, and anything else its user can, by absolute path" },
+  { id: 'supervisor-signalable', statement: "the child can signal its user's processes outside its PID namespace; under the process-group fallback, the supervisor itself" },
+];

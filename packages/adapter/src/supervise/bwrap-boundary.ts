@@ -1,0 +1,204 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { sha256Hex } from '../content-digest.js';
+import { findExecutableOnPath } from '../executable-file.js';
+import type { Containment } from './attempt.js';
+import { BWRAP_RESIDUALS, type BoundaryPath, type BoundaryProfile, type BoundaryRecord, type ProbeCheck } from './boundary-record.js';
+import { CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
+
+/**
+ * The protected evidence boundary's mechanism on Linux: bubblewrap (R12). One file, the same hooks
+ * as the other containment mechanisms — before the spawn (`establishBoundary`: find bwrap, run the
+ * probe in the very profile the adapter will get), wrapping the child (`boundaryCommand`), and the
+ * kill (the PID namespace: see kill-tree.ts). With the boundary on, bwrap's PID namespace is the
+ * containment, replacing `unshare`.
+ */
+
+/** The uid/gid the child gets inside its user namespace: never 0, so it holds no capability (FACTS 15, 16). */
+const SANDBOX_ID = '1000';
+
+/** How long the probe may take before the boundary counts as not established. */
+const PROBE_TIMEOUT_MS = 10_000;
+
+export type EstablishedBoundary = {
+  bwrap: string;
+  /** Bash, which closes inherited descriptors before the adapter runs. */
+  closer: string;
+  /** `env`, which the closer ends with, to take out the names bash adds. */
+  env: string;
+  /** bwrap's arguments before `--`: the applied profile. */
+  args: readonly string[];
+  record: Extract<BoundaryRecord, { mechanism: 'bwrap' }>;
+};
+
+export type BoundaryRefusalReason = 'bwrap-missing' | 'namespaces-refused' | 'probe-failed';
+
+export type BoundaryEstablishment =
+  | { kind: 'established'; boundary: EstablishedBoundary }
+  | { kind: 'refused'; reason: BoundaryRefusalReason; message: string; probe: ProbeCheck[] | 'not-run' };
+
+export interface BoundaryRequest {
+  profile: BoundaryProfile;
+  /** The constructed environment: bwrap must be on its PATH. */
+  environment: Readonly<Record<string, string>>;
+  /** The adapter's working directory, writable in the profile. */
+  workspace: string;
+}
+
+const WAY_OUT = 'or run without the boundary with --boundary none (or STATECRAFT_BOUNDARY=none), which every record of the attempt then says';
+const INSTALL = 'install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)';
+const NAMESPACE_REMEDY =
+  'user namespaces are refused here: on Ubuntu 24.04 run `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` or give /usr/bin/bwrap an AppArmor profile that allows `userns`; ' +
+  "inside a container, allow unshare/clone of namespaces in its seccomp profile; check that /proc/sys/user/max_user_namespaces is not 0";
+
+/** The bwrap arguments for a profile, each path written by `write` (its real path, or its role for the digest). */
+function profileArguments(profile: BoundaryProfile, workspace: BoundaryPath, write: (entry: BoundaryPath) => string): string[] {
+  const args = ['--unshare-user', '--uid', SANDBOX_ID, '--gid', SANDBOX_ID, '--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session'];
+  args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  for (const entry of profile.hidden) args.push('--perms', '000', '--tmpfs', write(entry), '--remount-ro', write(entry));
+  for (const entry of profile.writable) args.push('--bind', write(entry), write(entry));
+  for (const entry of profile.readOnly) args.push('--ro-bind', write(entry), write(entry));
+  args.push('--chdir', write(workspace));
+  return args;
+}
+
+/** The sandbox's digest: its exact argument list with per-attempt paths replaced by their roles. */
+export function profileDigest(profile: BoundaryProfile): string {
+  const normalised = profileArguments(profile, { path: 'workspace', role: 'workspace' }, (entry) => `<${entry.role}>`);
+  return `sha256:${sha256Hex(JSON.stringify(normalised))}`;
+}
+
+
+function runQuietly(file: string, args: readonly string[], options: { cwd?: string; timeoutMs: number }): Promise<{ code: number | null; stdout: string; stderr: string; error?: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      file,
+      [...args],
+      { cwd: options.cwd, env: { PATH: '/usr/bin:/bin' }, timeout: options.timeoutMs, killSignal: 'SIGKILL', encoding: 'utf8' },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        resolve({ code, stdout, stderr, ...(error === null ? {} : { error: error.message }) });
+      },
+    );
+    child.stdin?.end();
+  });
+}
+
+const versions = new Map<string, Promise<string>>();
+
+/** `bwrap --version`, asked once per executable and process. */
+function bwrapVersion(bwrap: string): Promise<string> {
+  let version = versions.get(bwrap);
+  if (version === undefined) {
+    version = runQuietly(bwrap, ['--version'], { timeoutMs: PROBE_TIMEOUT_MS }).then((answer) => answer.stdout.trim() || 'not-recorded');
+    versions.set(bwrap, version);
+  }
+  return version;
+}
+
+/** A failure of bwrap itself (no probe line printed), read for the namespace refusal it most often is. */
+function refusalOfBwrapFailure(stderr: string, error: string | undefined): { reason: BoundaryRefusalReason; why: string } {
+  const said = stderr.trim() !== '' ? stderr.trim() : (error ?? 'no message');
+  if (/namespace|uid map|gid map|Operation not permitted|Permission denied|ENOSPC/i.test(said)) {
+    return { reason: 'namespaces-refused', why: `bwrap could not make its sandbox (${said}); ${NAMESPACE_REMEDY}` };
+  }
+  return { reason: 'probe-failed', why: `bwrap could not run the probe (${said})` };
+}
+
+/**
+ * Establishes the boundary for one launch (R12): bwrap on the constructed PATH, then the probe run
+ * in the same profile, with a canary placed in the product home. Refused — exit 2 for the caller,
+ * nothing spawned for the adapter — unless every check held. The canary and any file a probe
+ * write left are removed whatever the answer.
+ */
+export async function establishBoundary(request: BoundaryRequest): Promise<BoundaryEstablishment> {
+  const refuse = (reason: BoundaryRefusalReason, why: string, probe: ProbeCheck[] | 'not-run' = 'not-run'): BoundaryEstablishment => ({
+    kind: 'refused',
+    reason,
+    probe,
+    message: `the protected evidence boundary (R12) cannot be established: ${why}; ${reason === 'bwrap-missing' ? `${INSTALL}, ` : ''}${WAY_OUT}. Refused before spawn`,
+  });
+  const bwrap = findExecutableOnPath('bwrap', request.environment.PATH);
+  if (bwrap === undefined) return refuse('bwrap-missing', `no bwrap on the constructed PATH (${request.environment.PATH ?? 'not set'})`);
+  const closer = findExecutableOnPath('bash', '/bin:/usr/bin');
+  const env = findExecutableOnPath('env', '/usr/bin:/bin');
+  if (closer === undefined || env === undefined) return refuse('probe-failed', 'no /bin/bash and /usr/bin/env to close inherited descriptors before the adapter runs (install bash and coreutils)');
+  const home = request.profile.hidden.find((entry) => entry.role === 'product-home');
+  if (home === undefined) throw new Error('a boundary profile must hide the product home');
+  const workspace: BoundaryPath = { path: request.workspace, role: 'workspace' };
+  const args = profileArguments(request.profile, workspace, (entry) => entry.path);
+
+  await mkdir(home.path, { recursive: true, mode: 0o700 });
+  const nonce = randomUUID();
+  const canary = join(home.path, `.statecraft-boundary-canary-${nonce}`);
+  const leftovers = [join(dirname(request.workspace), `.statecraft-boundary-probe-${nonce}`), join(home.path, `.statecraft-boundary-probe-${nonce}`), join(request.workspace, `.statecraft-boundary-probe-${nonce}`)];
+  try {
+    await writeFile(canary, `${nonce}\n`, { mode: 0o600 });
+    const [answer, version] = await Promise.all([
+      runQuietly(bwrap, [...args, '--', closer, '-c', CLOSER_SCRIPT, 'closer', 'PATH', env, '/bin/sh', '-c', PROBE_SCRIPT, 'probe', canary, ...leftovers, String(process.pid)], {
+        cwd: request.workspace,
+        timeoutMs: PROBE_TIMEOUT_MS,
+      }),
+      bwrapVersion(bwrap),
+    ]);
+    const probe = readProbeOutput(answer.stdout);
+    if (answer.stdout.trim() === '') {
+      const failure = refusalOfBwrapFailure(answer.stderr, answer.error);
+      return refuse(failure.reason, failure.why, probe);
+    }
+    const failed = probe.filter((check) => !check.held);
+    if (failed.length > 0) {
+      const testBind = request.profile.writable.some((entry) => entry.role === 'test-bind') ? ' (the profile holds a test-only writable bind: unset STATECRAFT_BOUNDARY_TEST_BIND)' : '';
+      return refuse('probe-failed', `the probe inside the sandbox found ${failed.map((check) => `${check.check}: ${check.detail}`).join('; ')}${testBind}`, probe);
+    }
+    return {
+      kind: 'established',
+      boundary: { bwrap, closer, env, args, record: { mechanism: 'bwrap', version, profileDigest: profileDigest(request.profile), profile: request.profile, probe, residuals: [...BWRAP_RESIDUALS] } },
+    };
+  } finally {
+    await Promise.all([canary, ...leftovers].map((path) => rm(path, { force: true })));
+  }
+}
+
+/** Whether the boundary can be established on this machine, for `doctor` and `env plan` (R12). */
+export const BoundaryAvailabilitySchema = z.union([
+  z.strictObject({ available: z.literal(true), bwrap: z.string().min(1), version: z.string().min(1) }),
+  z.strictObject({ available: z.literal(false), reason: z.enum(['bwrap-missing', 'namespaces-refused', 'probe-failed']), message: z.string().min(1) }),
+]);
+export type BoundaryAvailability = z.infer<typeof BoundaryAvailabilitySchema>;
+
+/**
+ * Answers whether bwrap is on `path` and can make the profile's namespaces here, by running
+ * `/bin/true` in a sandbox of the same shape (no product home involved: the full probe runs before
+ * each launch). Nothing is written.
+ */
+export async function checkBoundaryAvailability(path: string | undefined): Promise<BoundaryAvailability> {
+  const bwrap = findExecutableOnPath('bwrap', path);
+  if (bwrap === undefined) return { available: false, reason: 'bwrap-missing', message: `no bwrap on PATH (${path ?? 'not set'}): ${INSTALL}, ${WAY_OUT}` };
+  const args = profileArguments({ hidden: [], writable: [], readOnly: [] }, { path: '/', role: 'workspace' }, (entry) => entry.path);
+  const [answer, version] = await Promise.all([runQuietly(bwrap, [...args, '--', '/bin/true'], { timeoutMs: PROBE_TIMEOUT_MS }), bwrapVersion(bwrap)]);
+  if (answer.code === 0) return { available: true, bwrap, version };
+  const failure = refusalOfBwrapFailure(answer.stderr, answer.error);
+  return { available: false, reason: failure.reason, message: `${failure.why}; ${WAY_OUT}` };
+}
+
+/**
+ * The adapter's command inside the established sandbox, behind the descriptor closer, which is
+ * told the environment's names (never its values) so it adds none of its own.
+ */
+export function boundaryCommand(boundary: EstablishedBoundary, executable: string, args: readonly string[], environmentNames: readonly string[]): { file: string; args: string[] } {
+  return { file: boundary.bwrap, args: [...boundary.args, '--', boundary.closer, '-c', CLOSER_SCRIPT, 'closer', environmentNames.join(' '), boundary.env, executable, ...args] };
+}
+
+/** The containment the boundary gives (R7.3): bwrap's PID namespace, and what it cannot see. */
+export function boundaryContainment(): Containment {
+  return {
+    mechanism: 'bwrap',
+    blindSpots: [
+      "a process started on the attempt's behalf by a service outside the sandbox (for example through a Unix socket to a daemon) is not a descendant and is not killed",
+    ],
+  };
+}

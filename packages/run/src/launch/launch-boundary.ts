@@ -1,0 +1,56 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { establishBoundary, NO_BOUNDARY_RESIDUALS, type BoundaryRecord, type EstablishedBoundary, type ProbeCheck } from '@statecraft/adapter';
+import { buildBoundaryProfile, type BoundaryChoice } from '@statecraft/environment';
+
+export type LaunchBoundary =
+  | { kind: 'none'; record: Extract<BoundaryRecord, { mechanism: 'none' }> }
+  | {
+      kind: 'established';
+      established: EstablishedBoundary;
+      /** The request copy the adapter is pointed at: the product home stays out of its sight. */
+      requestFile: string;
+    }
+  | { kind: 'refused'; reason: string; message: string; probe: ProbeCheck[] | 'not-run' };
+
+export interface LaunchBoundaryRequest {
+  choice: BoundaryChoice;
+  productHome: string;
+  workspace: string;
+  temporaryDirectory: string;
+  managedPaths: readonly string[];
+  /** The constructed environment: bwrap is looked for on its PATH. */
+  environment: Readonly<Record<string, string>>;
+  /** The request, as it is kept in the product home. */
+  requestText: string;
+  source: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Sets up the protected evidence boundary for one launch, before the intent (R12): the request is
+ * copied into the attempt's private TMPDIR (bound read-only there), the profile built, and the
+ * sandbox probed. `--boundary none` is recorded with what it leaves open. A refusal here appends
+ * nothing: the caller withdraws the workspace and answers exit 2.
+ */
+export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Promise<LaunchBoundary> {
+  if (request.choice.kind === 'none') {
+    return {
+      kind: 'none',
+      record: { mechanism: 'none', chosenBy: request.choice.chosenBy, version: 'not-applicable', profileDigest: 'not-applicable', probe: 'not-run', residuals: [...NO_BOUNDARY_RESIDUALS] },
+    };
+  }
+  const requestFile = join(request.temporaryDirectory, 'request.json');
+  await writeFile(requestFile, request.requestText, { mode: 0o400 });
+  const profile = buildBoundaryProfile({
+    productHome: request.productHome,
+    workspace: request.workspace,
+    temporaryDirectory: request.temporaryDirectory,
+    managedPaths: request.managedPaths,
+    environment: request.environment,
+    handOver: [requestFile],
+    source: request.source,
+  });
+  const established = await establishBoundary({ profile, environment: request.environment, workspace: request.workspace });
+  if (established.kind === 'refused') return { kind: 'refused', reason: established.reason, message: established.message, probe: established.probe };
+  return { kind: 'established', established: established.boundary, requestFile };
+}
