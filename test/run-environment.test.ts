@@ -65,8 +65,9 @@ describe('the child environment is constructed from an allowlist and recorded co
     await expect(stat(temporary)).rejects.toThrow();
   });
 
-  it('the residuals of R5.3, and that the request path names the product home, are recorded on every attempt', async () => {
-    const { account } = await dumpEnvironment('fixture', {});
+  it('the residuals of R5.3, and that the request path names the product home, are recorded on every attempt without the boundary (path: --boundary none, PID namespace)', async () => {
+    // Under the evidence boundary the product home is hidden and the boundary records its own residuals (boundary-attacks.test.ts).
+    const { account } = await dumpEnvironment('fixture', { STATECRAFT_BOUNDARY: 'none' });
     expect(account.posture.containment.mechanism).toBe('pid-namespace');
     expect(account.posture.environment.residuals.map((residual) => residual.id)).toEqual([
       'absolute-path-bypass',
@@ -78,7 +79,7 @@ describe('the child environment is constructed from an allowlist and recorded co
   });
 
   it("an attempt under the process-group fallback records that its child can read the supervisor's environment and signal it, on the intent and the outcome (R5.3, R6)", async () => {
-    const { account } = await dumpEnvironment('fixture', { STATECRAFT_CONTAINMENT: 'process-group' });
+    const { account } = await dumpEnvironment('fixture', { STATECRAFT_BOUNDARY: 'none', STATECRAFT_CONTAINMENT: 'process-group' });
     expect(account.posture.containment.mechanism).toBe('process-group');
     const expected = [
       'absolute-path-bypass',

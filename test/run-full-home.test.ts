@@ -18,6 +18,12 @@ interface Failed {
   failed: { stage: string; path: string | null; message: string; spawned?: boolean };
 }
 
+/**
+ * These faults are of the product home, not of the sandbox: the runs go without the evidence
+ * boundary (path: --boundary none), whose probe would otherwise meet the broken home first.
+ */
+const WITHOUT_BOUNDARY = { STATECRAFT_BOUNDARY: 'none' };
+
 const targets = useTestTargets({ sharedRepository: false });
 const scratch = scratchDirectories();
 const homes: SmallProductHome[] = [];
@@ -49,6 +55,7 @@ describe('a product home that fills while the stream is kept (issue 9, defect 3)
       const run = await runStatecraft(['run', repository.path, '--adapter', adapter.executable, '--prompt', 'flood', '--deadline', '10m', '--json'], {
         home: home.path,
         fileSizeLimit: home.fileSizeLimit,
+        env: WITHOUT_BOUNDARY,
         timeoutMs: 45_000,
       });
       const elapsed = Date.now() - started;
@@ -109,6 +116,7 @@ describe('an intent that cannot be written (issue 9)', () => {
     const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], {
       home: home.path,
       fileSizeLimit: home.fileSizeLimit,
+      env: WITHOUT_BOUNDARY,
     });
 
     expect(run.exitCode, run.stderr).toBe(4);
@@ -138,7 +146,7 @@ describe('a product home that is a file, or read-only (issue 9)', () => {
     for (const home of homesToTry) {
       // `qualify` runs its whole suite before it writes (about 7 s here): once is enough to show it.
       for (const args of home === file ? verbs : verbs.slice(0, 1)) {
-        const run = await runStatecraft(args, { home });
+        const run = await runStatecraft(args, { home, env: WITHOUT_BOUNDARY });
         const said = `${args[0] ?? ''} with home ${home}: ${run.stderr}`;
         expect(run.exitCode, said).toBe(4);
         expect(run.stderr, said).not.toContain('unexpected failure');

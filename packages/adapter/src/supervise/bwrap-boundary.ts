@@ -17,7 +17,7 @@ import { CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.j
  * containment, replacing `unshare`.
  */
 
-/** The uid/gid the child gets inside its user namespace: never 0, so it holds no capability (FACTS 15, 16). */
+/** The uid/gid the child gets inside its user namespace: never 0, so it holds no capability (docs/facts.md items 15, 16). */
 const SANDBOX_ID = '1000';
 
 /** How long the probe may take before the boundary counts as not established. */
