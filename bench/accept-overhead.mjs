@@ -33,7 +33,11 @@ export async function measureAcceptOverhead(rounds = 11) {
   execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@invalid', 'commit', '--quiet', '-m', 'suite'], { cwd: repository });
   const home = productHome();
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, STATECRAFT_HOME: home };
-  const ran = await timed(process.execPath, [STATECRAFT, 'run', repository, '--adapter', 'fixture', '--prompt', 'scenario: write\npath: answer.txt\ntext: ok', '--json'], { env });
+  const ran = await timed(
+    process.execPath,
+    [STATECRAFT, 'run', repository, '--adapter', 'fixture', '--prompt', 'scenario: write\npath: answer.txt\ntext: ok', '--json'],
+    { env },
+  );
   const account = JSON.parse(ran.stdout);
   const candidate = account.candidate.commit;
 
@@ -67,9 +71,15 @@ export async function measureAcceptOverhead(rounds = 11) {
 export async function reportAcceptOverhead() {
   const fixed = (value, digits = 1) => value.toFixed(digits);
   const figure = await measureAcceptOverhead();
-  console.log(`\n(f) statecraft accept, a suite of ${figure.checks} trivial commands (${figure.rounds} rounds interleaved; load average ${loadavg().map((n) => fixed(n, 2)).join(' ')})`);
+  console.log(
+    `\n(f) statecraft accept, a suite of ${figure.checks} trivial commands (${figure.rounds} rounds interleaved; load average ${loadavg()
+      .map((n) => fixed(n, 2))
+      .join(' ')})`,
+  );
   console.log(`    bare, fresh worktree   median ${fixed(figure.bareMedianMs)} ms (worktree add, the commands, worktree remove)`);
-  console.log(`    statecraft accept      median ${fixed(figure.acceptMedianMs)} ms  added ${fixed(figure.addedMs)} ms (≤ 200)  ${figure.addedMs <= 200 ? 'meets target' : 'MISSES target'}`);
+  console.log(
+    `    statecraft accept      median ${fixed(figure.acceptMedianMs)} ms  added ${fixed(figure.addedMs)} ms (≤ 200)  ${figure.addedMs <= 200 ? 'meets target' : 'MISSES target'}`,
+  );
   console.log(`\n${JSON.stringify({ acceptOverhead: figure })}`);
 }
 

@@ -23,7 +23,20 @@ export async function measureBoundaryCost(rounds = 15) {
   const repository = sampleRepository();
   const home = productHome();
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, STATECRAFT_HOME: home };
-  const base = { home, target: repository, adapter: { executable: fixtureAdapterPath() }, prompt: PROMPT, required: [], preferred: [], deadlineMs: 60_000, maxTurns: null, allow: [], deny: [], pass: [], source: env };
+  const base = {
+    home,
+    target: repository,
+    adapter: { executable: fixtureAdapterPath() },
+    prompt: PROMPT,
+    required: [],
+    preferred: [],
+    deadlineMs: 60_000,
+    maxTurns: null,
+    allow: [],
+    deny: [],
+    pass: [],
+    source: env,
+  };
   const within = { ...base, boundary: { kind: 'bwrap' } };
   const without = { ...base, boundary: { kind: 'none', chosenBy: '--boundary none' } };
   // One warm-up of each, not counted.
@@ -41,7 +54,11 @@ export async function measureBoundaryCost(rounds = 15) {
     cli.bwrap.push(on.ms);
     cli.none.push(off.ms);
   }
-  const figure = (samples) => ({ withMedianMs: median(samples.bwrap), withoutMedianMs: median(samples.none), addedMs: median(samples.bwrap) - median(samples.none) });
+  const figure = (samples) => ({
+    withMedianMs: median(samples.bwrap),
+    withoutMedianMs: median(samples.none),
+    addedMs: median(samples.bwrap) - median(samples.none),
+  });
   return { rounds, inProcess: figure(inProcess), cli: figure(cli) };
 }
 

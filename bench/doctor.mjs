@@ -37,7 +37,11 @@ async function oneRealAttempt(scenario) {
  * the doctor process itself — CPU time holds steady on a loaded machine where wall time does not.
  */
 function timedDoctor(env) {
-  const measured = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, STATECRAFT, 'doctor', '--json'], { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const measured = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, STATECRAFT, 'doctor', '--json'], {
+    env,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const [wall, user, system, peakKiB] = measured.stderr.trim().split('\n').at(-1).split(' ').map(Number);
   return { status: measured.status, value: JSON.parse(measured.stdout), ms: wall * 1000, cpuMs: (user + system) * 1000, peakRssMB: (peakKiB * 1024) / 1e6 };
 }
@@ -56,7 +60,8 @@ function writeChain(chain, pairs) {
   writeFileSync(chain, `${lines.join('\n')}\n`);
 }
 
-const renamed = (artifacts, from, to) => Object.fromEntries(Object.entries(artifacts).map(([name, artifact]) => [name, { ...artifact, path: artifact.path.replace(from, to) }]));
+const renamed = (artifacts, from, to) =>
+  Object.fromEntries(Object.entries(artifacts).map(([name, artifact]) => [name, { ...artifact, path: artifact.path.replace(from, to) }]));
 
 export async function measureDoctorOverAttempts(attempts = 1000, rounds = 3) {
   const real = await oneRealAttempt('refuse');
@@ -74,11 +79,18 @@ export async function measureDoctorOverAttempts(attempts = 1000, rounds = 3) {
   const samples = [];
   for (let round = 0; round < rounds; round += 1) {
     const answer = timedDoctor(real.env);
-    if (answer.status !== 0 || answer.value.targets[0]?.reclassified !== attempts) throw new Error(`doctor exited ${answer.status}, re-classified ${answer.value.targets[0]?.reclassified}`);
+    if (answer.status !== 0 || answer.value.targets[0]?.reclassified !== attempts)
+      throw new Error(`doctor exited ${answer.status}, re-classified ${answer.value.targets[0]?.reclassified}`);
     samples.push(answer);
   }
   real.remove();
-  return { attempts, rounds, medianMs: median(samples.map((s) => s.ms)), medianCpuMs: median(samples.map((s) => s.cpuMs)), peakRssMB: Math.max(...samples.map((s) => s.peakRssMB)) };
+  return {
+    attempts,
+    rounds,
+    medianMs: median(samples.map((s) => s.ms)),
+    medianCpuMs: median(samples.map((s) => s.cpuMs)),
+    peakRssMB: Math.max(...samples.map((s) => s.peakRssMB)),
+  };
 }
 
 export async function measureDoctorOverLargeStream(megabytes = 256) {
@@ -88,20 +100,32 @@ export async function measureDoctorOverLargeStream(megabytes = 256) {
   const generated = generateStream(streamPath, megabytes);
   const progress = generated.events - 2;
   const digest = fileDigest(streamPath);
-  const result = { ...real.outcome.result, stdout: digest, events: { count: generated.events, progress, toolUses: progress / 10, linesAfterTerminal: 0 }, provider: 'none', turns: 1, cost: 'unknown' };
+  const result = {
+    ...real.outcome.result,
+    stdout: digest,
+    events: { count: generated.events, progress, toolUses: progress / 10, linesAfterTerminal: 0 },
+    provider: 'none',
+    turns: 1,
+    cost: 'unknown',
+  };
   const resultText = `${JSON.stringify(result, null, 2)}\n`;
   writeFileSync(join(directory, real.outcome.artifacts.result.path), resultText);
   const outcome = {
     ...real.outcome,
     cost: 'unknown',
     result,
-    artifacts: { ...real.outcome.artifacts, stream: { ...real.outcome.artifacts.stream, ...digest }, result: { ...real.outcome.artifacts.result, sha256: sha(resultText), bytes: Buffer.byteLength(resultText) } },
+    artifacts: {
+      ...real.outcome.artifacts,
+      stream: { ...real.outcome.artifacts.stream, ...digest },
+      result: { ...real.outcome.artifacts.result, sha256: sha(resultText), bytes: Buffer.byteLength(resultText) },
+    },
   };
   writeChain(real.chain, [[real.intent, outcome]]);
   const answer = timedDoctor(real.env);
   real.remove();
   // Exit 0: the forged record agrees with the generated stream, so the stream was classified again in full.
-  if (answer.status !== 0 || answer.value.targets[0]?.reclassified !== 1) throw new Error(`doctor exited ${answer.status}: ${JSON.stringify(answer.value.findings)}`);
+  if (answer.status !== 0 || answer.value.targets[0]?.reclassified !== 1)
+    throw new Error(`doctor exited ${answer.status}: ${JSON.stringify(answer.value.findings)}`);
   return { streamMB: digest.bytes / 1e6, events: generated.events, ms: answer.ms, cpuMs: answer.cpuMs, peakRssMB: answer.peakRssMB };
 }
 

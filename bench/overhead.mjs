@@ -30,7 +30,16 @@ function runBare(workspace) {
 
 async function runSupervised(workspace, containment) {
   const started = performance.now();
-  const answer = await superviseAdapter({ executable, args, workspace, environment, prompt, deadlineMs: 30_000, attemptTag: `bench-${randomUUID()}`, containment });
+  const answer = await superviseAdapter({
+    executable,
+    args,
+    workspace,
+    environment,
+    prompt,
+    deadlineMs: 30_000,
+    attemptTag: `bench-${randomUUID()}`,
+    containment,
+  });
   const ms = performance.now() - started;
   if (answer.kind !== 'supervised' || answer.attempt.counts.events !== 10 || answer.attempt.streamDiagnostic !== 'none') {
     throw new Error(`the supervised run did not read 10 clean events: ${JSON.stringify(answer)}`);
@@ -58,5 +67,10 @@ export async function measureOverhead(rounds = 25) {
   }
   const bareMedian = median(bare);
   const figure = (samples) => ({ medianMs: median(samples), ratio: median(samples) / bareMedian, addedMs: median(samples) - bareMedian });
-  return { rounds, bareMedianMs: bareMedian, auto: { mechanism: autoMechanism, ...figure(supervised.auto) }, processGroup: figure(supervised['process-group']) };
+  return {
+    rounds,
+    bareMedianMs: bareMedian,
+    auto: { mechanism: autoMechanism, ...figure(supervised.auto) },
+    processGroup: figure(supervised['process-group']),
+  };
 }

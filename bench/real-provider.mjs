@@ -4,7 +4,14 @@
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { MODEL_DOUBLE_API_KEY, claudeCodeAdapterPath, loadScenarios, pinnedClaudePath, scenariosDirectory, startModelDouble } from '@statecraft/adapter-claude-code';
+import {
+  MODEL_DOUBLE_API_KEY,
+  claudeCodeAdapterPath,
+  loadScenarios,
+  pinnedClaudePath,
+  scenariosDirectory,
+  startModelDouble,
+} from '@statecraft/adapter-claude-code';
 import { median } from './common.mjs';
 import { STATECRAFT, productHome, sampleRepository, timed } from './run-statecraft-helpers.mjs';
 

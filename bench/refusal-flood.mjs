@@ -34,7 +34,8 @@ export async function measureRefusalFlood(mebibytes = 600) {
   try {
     const run = await measured(['run', repository, '--adapter', FLOOD_ADAPTER, '--prompt', `refusals: ${mebibytes}`, '--json'], env);
     const account = JSON.parse(run.stdout);
-    if (account.outcome !== 'refused' || account.state !== 'concluded') throw new Error(`the flood was not recorded as refused (exit ${run.code}): ${run.stdout.slice(0, 500)}`);
+    if (account.outcome !== 'refused' || account.state !== 'concluded')
+      throw new Error(`the flood was not recorded as refused (exit ${run.code}): ${run.stdout.slice(0, 500)}`);
     const list = await measured(['run', 'list', repository, '--json'], env);
     const show = await measured(['run', 'show', repository, account.runId, '--json'], env);
     if (list.code !== 0 || show.code !== 1) throw new Error(`run list exited ${list.code}, run show ${show.code}`);

@@ -51,7 +51,20 @@ export async function measureRunEndToEnd(rounds = 15) {
   }
   // The run path alone, in this process: plan + launch, no CLI start-up (module loading) to pay.
   const inProcess = [];
-  const runRequest = { home, target: repository, adapter: { executable: fixtureAdapterPath() }, prompt: PROMPT, required: [], preferred: [], deadlineMs: 60_000, maxTurns: null, allow: [], deny: [], pass: [], source: env };
+  const runRequest = {
+    home,
+    target: repository,
+    adapter: { executable: fixtureAdapterPath() },
+    prompt: PROMPT,
+    required: [],
+    preferred: [],
+    deadlineMs: 60_000,
+    maxTurns: null,
+    allow: [],
+    deny: [],
+    pass: [],
+    source: env,
+  };
   for (let round = 0; round < rounds; round += 1) {
     const started = performance.now();
     const planning = await planRun(runRequest);

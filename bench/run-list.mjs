@@ -62,8 +62,20 @@ export async function measureRunList(attempts = 10_000, rounds = 5, target = und
     if (JSON.parse(answer.stdout).attempts.length !== attempts) throw new Error('run list did not list every attempt');
     samples.push(answer.ms);
   }
-  const peaks = readFileSync(peakFile, 'utf8').trim().split('\n').map((line) => Number(line.split(' ')[1]) / 1024);
-  return { attempts, records: 2 * attempts, chainMB, rounds, medianMs: median(samples), maxMs: Math.max(...samples), peakRssMB: Math.max(...peaks), loadAverage: loadavg()[0] };
+  const peaks = readFileSync(peakFile, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => Number(line.split(' ')[1]) / 1024);
+  return {
+    attempts,
+    records: 2 * attempts,
+    chainMB,
+    rounds,
+    medianMs: median(samples),
+    maxMs: Math.max(...samples),
+    peakRssMB: Math.max(...peaks),
+    loadAverage: loadavg()[0],
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await measureRunList(Number(process.argv[2] ?? 10_000))));

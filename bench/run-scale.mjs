@@ -38,7 +38,10 @@ export async function measureScale(attempts = 100_000, { listRounds = 3, runRoun
   // The launch's own reading of the chain, in process: what the load above drowns in noise.
   const reading = { large: [], empty: [] };
   for (let round = 0; round < 41; round += 1) {
-    for (const [which, chain] of [['large', large.chain], ['empty', join(productHome(), 'no-chain-yet', 'chain.jsonl')]]) {
+    for (const [which, chain] of [
+      ['large', large.chain],
+      ['empty', join(productHome(), 'no-chain-yet', 'chain.jsonl')],
+    ]) {
       const started = performance.now();
       const opening = await openChainForAppend(chain);
       if (opening.kind !== 'opened') throw new Error(`the chain did not open: ${opening.message}`);

@@ -8,26 +8,40 @@ import { measureThroughput } from './throughput.mjs';
 const fixed = (value, digits = 1) => value.toFixed(digits);
 const verdict = (ok) => (ok ? 'meets target' : 'MISSES target');
 
-console.log(`statecraft benchmarks — ${new Date().toISOString()} — ${platform()} ${release()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`);
+console.log(
+  `statecraft benchmarks — ${new Date().toISOString()} — ${platform()} ${release()}, ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`,
+);
 
 const overhead = await measureOverhead();
 console.log(`\n(a) supervisor overhead (${overhead.rounds} rounds, adapter emitting 10 events; bare child_process median ${fixed(overhead.bareMedianMs)} ms)`);
-for (const [label, figure] of [[`auto (${overhead.auto.mechanism})`, overhead.auto], ['process-group', overhead.processGroup]]) {
+for (const [label, figure] of [
+  [`auto (${overhead.auto.mechanism})`, overhead.auto],
+  ['process-group', overhead.processGroup],
+]) {
   const ok = figure.ratio <= 1.5 && figure.addedMs <= 50;
-  console.log(`    ${label.padEnd(22)} median ${fixed(figure.medianMs)} ms  ratio ${fixed(figure.ratio, 2)} (≤ 1.5)  added ${fixed(figure.addedMs)} ms (≤ 50)  ${verdict(ok)}`);
+  console.log(
+    `    ${label.padEnd(22)} median ${fixed(figure.medianMs)} ms  ratio ${fixed(figure.ratio, 2)} (≤ 1.5)  added ${fixed(figure.addedMs)} ms (≤ 50)  ${verdict(ok)}`,
+  );
 }
 
 const throughput = measureThroughput();
-console.log(`\n(b) stream throughput (${fixed(throughput.streamMB)} MB, ${throughput.events} events, ~${Math.round(throughput.averageLineBytes)} bytes a line)`);
+console.log(
+  `\n(b) stream throughput (${fixed(throughput.streamMB)} MB, ${throughput.events} events, ~${Math.round(throughput.averageLineBytes)} bytes a line)`,
+);
 console.log(`    readEventStream        ${fixed(throughput.readerMBps)} MB/s (≥ 100)  ${verdict(throughput.readerMBps >= 100)}`);
 console.log(`    peak RSS               ${fixed(throughput.readerPeakRssMB)} MB (≤ 150)  ${verdict(throughput.readerPeakRssMB <= 150)}`);
-console.log(`    cat file > /dev/null   ${fixed(throughput.catMBps)} MB/s (the physical limit); reader at ${fixed((100 * throughput.readerMBps) / throughput.catMBps)} % of it`);
+console.log(
+  `    cat file > /dev/null   ${fixed(throughput.catMBps)} MB/s (the physical limit); reader at ${fixed((100 * throughput.readerMBps) / throughput.catMBps)} % of it`,
+);
 
 const latency = await measureKillLatency();
 console.log('\n(c) kill latency, deadline to every process of the attempt gone (setsid descendant included)');
 for (const [path, figure] of Object.entries(latency)) {
   if ('skipped' in figure) console.log(`    ${path.padEnd(22)} not measured: ${figure.skipped}`);
-  else console.log(`    ${path.padEnd(22)} median ${fixed(figure.medianMs)} ms (≤ 250), max ${fixed(figure.maxMs)} ms over ${figure.rounds} rounds  ${verdict(figure.medianMs <= 250)}`);
+  else
+    console.log(
+      `    ${path.padEnd(22)} median ${fixed(figure.medianMs)} ms (≤ 250), max ${fixed(figure.maxMs)} ms over ${figure.rounds} rounds  ${verdict(figure.medianMs <= 250)}`,
+    );
 }
 
 console.log(`\n${JSON.stringify({ overhead, throughput, latency })}`);
@@ -41,7 +55,9 @@ const flood = await measureRefusalFlood();
 console.log(`\n(f) statecraft run under a refusal flood (${fixed(flood.streamMiB)} MiB, ${flood.refusals} refusal events of 1 KiB)`);
 console.log(`    supervisor peak RSS    ${fixed(flood.runPeakRssMB)} MB (≤ 150)  ${verdict(flood.runPeakRssMB <= 150)}  run took ${fixed(flood.runSeconds)} s`);
 console.log(`    outcome record         chain of ${flood.chainBytes} bytes (intent + outcome)`);
-console.log(`    run list / run show    ${fixed(flood.listMs)} ms at ${fixed(flood.listPeakRssMB)} MB / ${fixed(flood.showMs)} ms at ${fixed(flood.showPeakRssMB)} MB (run show re-digests the 600 MiB stream)`);
+console.log(
+  `    run list / run show    ${fixed(flood.listMs)} ms at ${fixed(flood.listPeakRssMB)} MB / ${fixed(flood.showMs)} ms at ${fixed(flood.showPeakRssMB)} MB (run show re-digests the 600 MiB stream)`,
+);
 console.log(`\n${JSON.stringify({ refusalFlood: flood })}`);
 
 // Issue 12's figure (statecraft accept's overhead).

@@ -22,7 +22,14 @@ export async function measureStartup(rounds = 30) {
   }
   const nodeMs = median(samples.node);
   const versionMs = median(samples.version);
-  return { rounds, nodeMedianMs: nodeMs, versionMedianMs: versionMs, ratio: versionMs / nodeMs, helpMedianMs: median(samples.help), loadAverage: [loadBefore, loadavg()[0]] };
+  return {
+    rounds,
+    nodeMedianMs: nodeMs,
+    versionMedianMs: versionMs,
+    ratio: versionMs / nodeMs,
+    helpMedianMs: median(samples.help),
+    loadAverage: [loadBefore, loadavg()[0]],
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) console.log(JSON.stringify(await measureStartup()));

@@ -8,12 +8,14 @@ import { parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft
 const targets = useTestTargets({ sharedRepository: false });
 
 // A check that prints its pid and lives 30 s at most, so nothing it leaves outlives the test for long.
-const SLOW_CHECK = "process.stdout.write(`${process.pid}\\n`);\nsetTimeout(() => process.exit(0), 30000);\n";
+const SLOW_CHECK = 'process.stdout.write(`${process.pid}\\n`);\nsetTimeout(() => process.exit(0), 30000);\n';
 
 describe('kill -9 of statecraft during a check (R8.4, R13)', () => {
   it('leaves a chain that reads, and a later accept appends its acceptance', async () => {
     const repository = await repositoryWithSuite(targets, { checks: ['node slow.mjs'] }, { 'slow.mjs': SLOW_CHECK });
-    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', writePrompt('write', 'answer.txt', 'x'), '--json'], { home: targets.home.path });
+    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', writePrompt('write', 'answer.txt', 'x'), '--json'], {
+      home: targets.home.path,
+    });
     const account = parseJson<{ runId: string; records: { chain: string } }>(run);
     const output = join(dirname(account.records.chain), 'attempts', account.runId, '1', 'acceptance-1', 'check-1.stdout');
 
@@ -43,13 +45,18 @@ describe('kill -9 of statecraft during a check (R8.4, R13)', () => {
 describe('doctor re-digests receipts and check outputs (issue 12 item 7)', () => {
   it('an altered receipt is a finding naming the file, exit 1', async () => {
     const repository = await repositoryWithSuite(targets, { checks: ['true'] });
-    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--accept', '--prompt', writePrompt('write', 'answer.txt', 'x'), '--json'], { home: targets.home.path });
+    const run = await runStatecraft(
+      ['run', repository.path, '--adapter', 'fixture', '--accept', '--prompt', writePrompt('write', 'answer.txt', 'x'), '--json'],
+      { home: targets.home.path },
+    );
     const receiptFile = parseJson<{ acceptance: { receiptFile: { path: string } } }>(run).acceptance.receiptFile.path;
     const clean = await runStatecraft(['doctor', '--json'], { home: targets.home.path });
     expect(parseJson<{ findings: { kind: string }[] }>(clean).findings.filter((finding) => finding.kind === 'altered-acceptance-evidence')).toEqual([]);
     writeFileSync(receiptFile, readFileSync(receiptFile, 'utf8').replace('"unsigned"', '"signed-by-me"'));
     const doctor = await runStatecraft(['doctor', '--json'], { home: targets.home.path });
     expect(doctor.exitCode).toBe(1);
-    expect(parseJson<{ findings: { kind: string; path: string }[] }>(doctor).findings).toContainEqual(expect.objectContaining({ kind: 'altered-acceptance-evidence', path: receiptFile }));
+    expect(parseJson<{ findings: { kind: string; path: string }[] }>(doctor).findings).toContainEqual(
+      expect.objectContaining({ kind: 'altered-acceptance-evidence', path: receiptFile }),
+    );
   });
 });

@@ -17,11 +17,28 @@ interface Acceptance {
   reason: string;
   explanation: string;
   candidate: 'not-recorded' | { commit: string; tree: string; madeBy: string; changedPaths: string[] };
-  checks: { command: string; program: string; shell: boolean; exitCode: number | null; timedOut: boolean; durationMs: number; stdout: Output; stderr: Output }[];
+  checks: {
+    command: string;
+    program: string;
+    shell: boolean;
+    exitCode: number | null;
+    timedOut: boolean;
+    durationMs: number;
+    stdout: Output;
+    stderr: Output;
+  }[];
   checksNotRun: number;
   authority: { paths: string[] | 'not-recorded'; touched: string[] };
   attemptRefusalCount: number | 'not-recorded';
-  receipt: null | { kind: string; statecraft: { version: string }; baseCommit: string; candidate: { commit: string; tree: string }; checks: { command: string; exitCode: number }[]; signature: string; policyDigest: string };
+  receipt: null | {
+    kind: string;
+    statecraft: { version: string };
+    baseCommit: string;
+    candidate: { commit: string; tree: string };
+    checks: { command: string; exitCode: number }[];
+    signature: string;
+    policyDigest: string;
+  };
   receiptFile: Output | 'none';
   receiptState: string;
   policyDigest: string;
@@ -68,11 +85,15 @@ describe('statecraft accept judges a completed attempt over its candidate (R13)'
     expect(run.exitCode).toBe(0);
     expect(acceptance.verdict).toBe('accepted');
     expect(acceptance.reason).toBe('every-check-passed');
-    if (acceptance.receipt === null || acceptance.candidate === 'not-recorded' || acceptance.receiptFile === 'none') throw new Error('an accepted candidate has a receipt');
+    if (acceptance.receipt === null || acceptance.candidate === 'not-recorded' || acceptance.receiptFile === 'none')
+      throw new Error('an accepted candidate has a receipt');
     expect(acceptance.receipt.candidate.commit).not.toBe(account.baseCommit);
     expect(acceptance.receipt.candidate).toEqual({ commit: acceptance.candidate.commit, tree: acceptance.candidate.tree });
     expect(acceptance.receipt.baseCommit).toBe(account.baseCommit);
-    expect(acceptance.receipt.checks.map((check) => [check.command, check.exitCode])).toEqual([[ANSWER_CHECK, 0], ['true', 0]]);
+    expect(acceptance.receipt.checks.map((check) => [check.command, check.exitCode])).toEqual([
+      [ANSWER_CHECK, 0],
+      ['true', 0],
+    ]);
     expect(acceptance.receipt.signature).toBe('unsigned');
     const cliManifest = JSON.parse(readFileSync(new URL('../packages/cli/package.json', import.meta.url), 'utf8')) as { version: string };
     expect(acceptance.receipt.statecraft.version).toBe(cliManifest.version);
@@ -113,7 +134,8 @@ describe('statecraft accept judges a completed attempt over its candidate (R13)'
   });
 
   it('a check that hangs is killed at --check-deadline with its descendants: no-acceptance, the unrun checks counted (R13.3, R7.3)', async () => {
-    const hang = "import { spawn } from 'node:child_process';\nconst child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { detached: true, stdio: 'ignore' });\nchild.unref();\nprocess.stdout.write(`${child.pid}\\n`);\nsetInterval(() => {}, 60000);\n";
+    const hang =
+      "import { spawn } from 'node:child_process';\nconst child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { detached: true, stdio: 'ignore' });\nchild.unref();\nprocess.stdout.write(`${child.pid}\\n`);\nsetInterval(() => {}, 60000);\n";
     const repository = await repositoryWithSuite(targets, { checks: ['node hang.mjs', 'true', 'true'] }, { 'hang.mjs': hang });
     const { account } = await runFixture(repository.path, writePrompt('write', 'answer.txt', 'forty-two'));
     const started = Date.now();
@@ -148,7 +170,12 @@ describe('statecraft accept judges a completed attempt over its candidate (R13)'
     const { account } = await runFixture(repository.path, writePrompt('write', 'answer.txt', 'forty-two'));
     const { run, acceptance } = await accept(repository.path, account.runId);
     expect(run.exitCode).toBe(1);
-    expect(acceptance).toMatchObject({ verdict: 'interrupted', reason: 'tree-dirty', afterSuite: { headMoved: false, dirtyPaths: ['made-by-the-check.txt'] }, receipt: null });
+    expect(acceptance).toMatchObject({
+      verdict: 'interrupted',
+      reason: 'tree-dirty',
+      afterSuite: { headMoved: false, dirtyPaths: ['made-by-the-check.txt'] },
+      receipt: null,
+    });
     expect(acceptance.explanation).toContain('made-by-the-check.txt');
   });
 

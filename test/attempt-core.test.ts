@@ -25,40 +25,46 @@ function withoutIdentityAndTiming(document: Record<string, unknown>): Record<str
 }
 
 describe('run and qualify share one attempt core', () => {
-  it.each(['complete', 'refuse'])('scenario %s: the request and the result of a run equal those of a suite attempt, up to identity and timing', async (scenario) => {
-    const prompt = `scenario: ${scenario}`;
-    const repository = await targets.fresh();
-    // Without the evidence boundary on both sides: the suite's attempts run under it too (suite-context.ts),
-    // through the same runAttempt; here the comparison is of what the core builds, not of the sandbox.
-    const ran = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', prompt, '--deadline', '60s', '--boundary', 'none', '--json'], {
-      home: targets.home.path,
-    });
-    const account = parseJson<{ records: { chain: string }; runId: string; attempt: number }>(ran);
-    const attemptDirectory = join(account.records.chain, '..', 'attempts', account.runId, String(account.attempt));
-    const runRequest = JSON.parse(await readFile(join(attemptDirectory, ATTEMPT_FILE_NAMES.request), 'utf8')) as Record<string, unknown>;
-    const runResult = JSON.parse(await readFile(join(attemptDirectory, ATTEMPT_FILE_NAMES.result), 'utf8')) as Record<string, unknown>;
+  it.each(['complete', 'refuse'])(
+    'scenario %s: the request and the result of a run equal those of a suite attempt, up to identity and timing',
+    async (scenario) => {
+      const prompt = `scenario: ${scenario}`;
+      const repository = await targets.fresh();
+      // Without the evidence boundary on both sides: the suite's attempts run under it too (suite-context.ts),
+      // through the same runAttempt; here the comparison is of what the core builds, not of the sandbox.
+      const ran = await runStatecraft(
+        ['run', repository.path, '--adapter', 'fixture', '--prompt', prompt, '--deadline', '60s', '--boundary', 'none', '--json'],
+        {
+          home: targets.home.path,
+        },
+      );
+      const account = parseJson<{ records: { chain: string }; runId: string; attempt: number }>(ran);
+      const attemptDirectory = join(account.records.chain, '..', 'attempts', account.runId, String(account.attempt));
+      const runRequest = JSON.parse(await readFile(join(attemptDirectory, ATTEMPT_FILE_NAMES.request), 'utf8')) as Record<string, unknown>;
+      const runResult = JSON.parse(await readFile(join(attemptDirectory, ATTEMPT_FILE_NAMES.result), 'utf8')) as Record<string, unknown>;
 
-    const workspace = await scratch.make('statecraft-core-workspace-');
-    const suiteDirectory = await scratch.make('statecraft-core-attempt-');
-    const suite = await runAdapterOnce({
-      executable: fixtureAdapterPath(),
-      workspace,
-      baseRevision: 'HEAD',
-      attempt: { runId: 'suite-run', number: 1 },
-      required: [],
-      preferred: [],
-      prompt,
-      deadlineMs: 60_000,
-      environment: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      attemptDir: suiteDirectory,
-    });
-    if (suite.kind !== 'ran') throw new Error(suite.message);
-    const suiteRequest = JSON.parse(await readFile(suite.files.request, 'utf8')) as Record<string, unknown>;
-    // The request written to disk is the one the suite built and handed back.
-    expect(suiteRequest).toEqual(suite.request);
+      const workspace = await scratch.make('statecraft-core-workspace-');
+      const suiteDirectory = await scratch.make('statecraft-core-attempt-');
+      const suite = await runAdapterOnce({
+        executable: fixtureAdapterPath(),
+        workspace,
+        baseRevision: 'HEAD',
+        attempt: { runId: 'suite-run', number: 1 },
+        required: [],
+        preferred: [],
+        prompt,
+        deadlineMs: 60_000,
+        environment: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+        attemptDir: suiteDirectory,
+      });
+      if (suite.kind !== 'ran') throw new Error(suite.message);
+      const suiteRequest = JSON.parse(await readFile(suite.files.request, 'utf8')) as Record<string, unknown>;
+      // The request written to disk is the one the suite built and handed back.
+      expect(suiteRequest).toEqual(suite.request);
 
-    expect(withoutIdentityAndTiming(runRequest)).toEqual(withoutIdentityAndTiming(suiteRequest));
-    expect(withoutIdentityAndTiming(runResult)).toEqual(withoutIdentityAndTiming(suite.result as unknown as Record<string, unknown>));
-    expect(runResult['outcome']).toBe(scenario === 'complete' ? 'completed' : 'refused');
-  });
+      expect(withoutIdentityAndTiming(runRequest)).toEqual(withoutIdentityAndTiming(suiteRequest));
+      expect(withoutIdentityAndTiming(runResult)).toEqual(withoutIdentityAndTiming(suite.result as unknown as Record<string, unknown>));
+      expect(runResult['outcome']).toBe(scenario === 'complete' ? 'completed' : 'refused');
+    },
+  );
 });

@@ -92,7 +92,11 @@ async function readAttackStream(home: string): Promise<Record<string, unknown>[]
     const attempts = join(targets, key, 'attempts');
     for (const run of await readdir(attempts)) {
       const stream = await readFile(join(attempts, run, '1', 'stream.ndjson'), 'utf8').catch(() => '');
-      if (stream.includes('"attack"')) return stream.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+      if (stream.includes('"attack"'))
+        return stream
+          .split('\n')
+          .filter((line) => line.startsWith('{'))
+          .map((line) => JSON.parse(line) as Record<string, unknown>);
     }
   }
   throw new Error('no kept stream of the attack was found');

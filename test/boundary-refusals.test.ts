@@ -42,7 +42,10 @@ describe('the evidence boundary fails closed (R12)', () => {
   it('a launch with no bwrap on the constructed PATH is refused (exit 2) naming bubblewrap and --boundary none; nothing appended', async () => {
     const target = await targets.fresh();
     const bin = await pathWithoutBwrap();
-    const refusedRun = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home: targets.home.path, env: { PATH: bin } });
+    const refusedRun = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], {
+      home: targets.home.path,
+      env: { PATH: bin },
+    });
     expect(refusedRun.exitCode).toBe(2);
     const { refused } = parseJson<Refusal>(refusedRun);
     expect(refused).toMatchObject({ stage: 'launch', reason: 'boundary', detail: { reason: 'bwrap-missing', probe: 'not-run' } });
@@ -59,10 +62,16 @@ describe('the evidence boundary fails closed (R12)', () => {
       env: { PATH: bin },
     });
     expect(without.exitCode).toBe(0);
-    expect(parseJson<{ posture: { boundary: { mechanism: string; chosenBy: string } } }>(without).posture.boundary).toMatchObject({ mechanism: 'none', chosenBy: '--boundary none' });
+    expect(parseJson<{ posture: { boundary: { mechanism: string; chosenBy: string } } }>(without).posture.boundary).toMatchObject({
+      mechanism: 'none',
+      chosenBy: '--boundary none',
+    });
     // And with bwrap back on that PATH, the boundary runs: the refusal above was the missing bwrap.
     await symlink('/usr/bin/bwrap', join(bin, 'bwrap'));
-    const within = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home: targets.home.path, env: { PATH: bin } });
+    const within = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], {
+      home: targets.home.path,
+      env: { PATH: bin },
+    });
     expect(within.exitCode).toBe(0);
     expect(parseJson<{ posture: { boundary: { mechanism: string } } }>(within).posture.boundary.mechanism).toBe('bwrap');
   });
@@ -96,12 +105,32 @@ describe('the evidence boundary fails closed (R12)', () => {
     const target = await targets.fresh();
     // A real refusal, not a simulated one: a user namespace whose limit for further namespaces is 0.
     const script = 'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"';
-    const answer = await execa('unshare', ['--user', '--map-root-user', '/bin/sh', '-c', script, 'limit', process.execPath, STATECRAFT_BIN, 'run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', STATECRAFT_HOME: targets.home.path },
-      extendEnv: false,
-      reject: false,
-      timeout: 60_000,
-    });
+    const answer = await execa(
+      'unshare',
+      [
+        '--user',
+        '--map-root-user',
+        '/bin/sh',
+        '-c',
+        script,
+        'limit',
+        process.execPath,
+        STATECRAFT_BIN,
+        'run',
+        target.path,
+        '--adapter',
+        'fixture',
+        '--prompt',
+        'scenario: complete',
+        '--json',
+      ],
+      {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', STATECRAFT_HOME: targets.home.path },
+        extendEnv: false,
+        reject: false,
+        timeout: 60_000,
+      },
+    );
     expect(answer.exitCode).toBe(2);
     const { refused } = parseJson<Refusal>({ args: ['run'], exitCode: answer.exitCode ?? -1, stdout: String(answer.stdout), stderr: String(answer.stderr) });
     expect(refused).toMatchObject({ stage: 'launch', reason: 'boundary', detail: { reason: 'namespaces-refused' } });
@@ -112,10 +141,15 @@ describe('the evidence boundary fails closed (R12)', () => {
 
   it('a --boundary or STATECRAFT_BOUNDARY value other than bwrap or none is a usage error (exit 3), never read as on or off', async () => {
     const target = await targets.fresh();
-    const flag = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--boundary', 'off'], { home: targets.home.path });
+    const flag = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--boundary', 'off'], {
+      home: targets.home.path,
+    });
     expect(flag.exitCode).toBe(3);
     expect(flag.stderr).toContain('--boundary "off"');
-    const variable = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete'], { home: targets.home.path, env: { STATECRAFT_BOUNDARY: 'off' } });
+    const variable = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete'], {
+      home: targets.home.path,
+      env: { STATECRAFT_BOUNDARY: 'off' },
+    });
     expect(variable.exitCode).toBe(3);
     expect(variable.stderr).toContain('STATECRAFT_BOUNDARY=off');
     await expectNothingAppended(target.path);
@@ -129,7 +163,19 @@ describe('the evidence boundary fails closed (R12)', () => {
     manifest.capabilities.push('workspace-write');
     const manifestPath = join(manifestDir, 'fixture.manifest.json');
     await writeFile(manifestPath, JSON.stringify(manifest));
-    const args = ['run', target.path, '--adapter', fixtureAdapterPath(), '--manifest', manifestPath, '--prompt', 'scenario: complete', '--require', 'workspace-write', '--json'];
+    const args = [
+      'run',
+      target.path,
+      '--adapter',
+      fixtureAdapterPath(),
+      '--manifest',
+      manifestPath,
+      '--prompt',
+      'scenario: complete',
+      '--require',
+      'workspace-write',
+      '--json',
+    ];
     const without = await runStatecraft([...args, '--boundary', 'none'], { home: targets.home.path });
     expect(without.exitCode).toBe(2);
     const { refused } = parseJson<Refusal>(without);

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import { symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODEL_DOUBLE_API_KEY, claudeCodeAdapterPath, loadScenarios, pinnedClaudePath, scenariosDirectory, startModelDouble } from '@statecraft/adapter-claude-code';
+import {
+  MODEL_DOUBLE_API_KEY,
+  claudeCodeAdapterPath,
+  loadScenarios,
+  pinnedClaudePath,
+  scenariosDirectory,
+  startModelDouble,
+} from '@statecraft/adapter-claude-code';
 import type { ModelDouble } from '@statecraft/adapter-claude-code';
 import { repositoryWithSuite } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
@@ -29,15 +36,39 @@ interface RunJson {
   outcome: string;
   attemptOutcome: string;
   workspace: string;
-  acceptance: { verdict: string; reason: string; candidate: { madeBy: string; changedPaths: string[] }; checks: { command: string; exitCode: number }[]; receipt: { provider: { name: string } } | null };
+  acceptance: {
+    verdict: string;
+    reason: string;
+    candidate: { madeBy: string; changedPaths: string[] };
+    checks: { command: string; exitCode: number }[];
+    receipt: { provider: { name: string } } | null;
+  };
 }
 
 async function runAccepting(scenario: string) {
   const repository = await repositoryWithSuite(targets, { checks: ['grep -qx forty-two answer.txt'] });
   const operatorHome = await scratch.make('statecraft-cc-operator-home-');
-  const env = { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: operatorHome, ANTHROPIC_BASE_URL: double.baseUrlFor(scenario), ANTHROPIC_API_KEY: MODEL_DOUBLE_API_KEY };
+  const env = {
+    PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
+    HOME: operatorHome,
+    ANTHROPIC_BASE_URL: double.baseUrlFor(scenario),
+    ANTHROPIC_API_KEY: MODEL_DOUBLE_API_KEY,
+  };
   const answer = await runStatecraft(
-    ['run', repository.path, '--adapter', claudeCodeAdapterPath(), '--prompt', 'Write the answer.', '--allow', 'Write', '--deadline', '120s', '--accept', '--json'],
+    [
+      'run',
+      repository.path,
+      '--adapter',
+      claudeCodeAdapterPath(),
+      '--prompt',
+      'Write the answer.',
+      '--allow',
+      'Write',
+      '--deadline',
+      '120s',
+      '--accept',
+      '--json',
+    ],
     { home: targets.home.path, env, timeoutMs: 150_000 },
   );
   return { answer, value: parseJson<RunJson>(answer) };

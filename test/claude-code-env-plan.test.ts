@@ -17,7 +17,12 @@ interface PlanJson {
   verdict: 'claimed' | 'not-claimed' | 'refused';
   message: string;
   wrote: string;
-  adapters: Array<{ name: string; managedPaths: string[]; prerequisites: Array<{ prerequisite: { kind: string }; state: string; detail: string }>; claim: { kind: string } }>;
+  adapters: Array<{
+    name: string;
+    managedPaths: string[];
+    prerequisites: Array<{ prerequisite: { kind: string }; state: string; detail: string }>;
+    claim: { kind: string };
+  }>;
   collisions: Array<{ paths: string[]; adapters: string[] }>;
 }
 
@@ -55,7 +60,10 @@ describe('statecraft env plan with the Claude Code adapter', () => {
     scratch.keep(repository.path);
     const home = await createProductHome();
     scratch.keep(home.path);
-    const answer = await runStatecraft(['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath()], { home: home.path, env: { PATH: PATH_WITHOUT_CLAUDE } });
+    const answer = await runStatecraft(['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath()], {
+      home: home.path,
+      env: { PATH: PATH_WITHOUT_CLAUDE },
+    });
     expect(answer.exitCode).toBe(1);
     expect(answer.stdout).toContain('managed paths  ~/.claude');
     expect(answer.stdout).toMatch(/ABSENT\s+claude is not on the constructed PATH/);

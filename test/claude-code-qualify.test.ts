@@ -71,7 +71,9 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
     expect(record.adapter, why).toEqual(report.adapter);
     expect(record.provider, why).toEqual(report.provider);
     expect(record.suiteVersion, why).toBe(SUITE_VERSION);
-    expect(record.cases.map((entry) => [entry.row, entry.status, entry.evidence])).toEqual(report.cases.map((entry) => [entry.row, entry.status, entry.evidence]));
+    expect(record.cases.map((entry) => [entry.row, entry.status, entry.evidence])).toEqual(
+      report.cases.map((entry) => [entry.row, entry.status, entry.evidence]),
+    );
   });
 
   it('reads the pair as qualified through the CLI (R3.4)', async () => {
@@ -99,7 +101,11 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
     const operatorHome = await scratch.make('statecraft-cc-operator-home-');
     const answer = await runStatecraft(['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath(), '--json'], {
       home,
-      env: { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: operatorHome, ANTHROPIC_API_KEY: 'sk-ant-statecraft-model-double-test-credential' },
+      env: {
+        PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
+        HOME: operatorHome,
+        ANTHROPIC_API_KEY: 'sk-ant-statecraft-model-double-test-credential',
+      },
     });
     const plan = parseJson<{ verdict: string; adapters: Array<{ claim: unknown }> }>(answer);
     expect(plan.verdict).toBe('claimed');

@@ -2,7 +2,16 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODEL_DOUBLE_API_KEY, claudeCodeAdapterPath, loadScenarios, pinnedClaudePath, recordedStreamsDirectory, replayClaudePath, scenariosDirectory, startModelDouble } from '@statecraft/adapter-claude-code';
+import {
+  MODEL_DOUBLE_API_KEY,
+  claudeCodeAdapterPath,
+  loadScenarios,
+  pinnedClaudePath,
+  recordedStreamsDirectory,
+  replayClaudePath,
+  scenariosDirectory,
+  startModelDouble,
+} from '@statecraft/adapter-claude-code';
 import type { ModelDouble } from '@statecraft/adapter-claude-code';
 import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
@@ -163,7 +172,9 @@ describe('statecraft run with the Claude Code adapter', () => {
 });
 
 function processIds(): number[] {
-  return readdirSync('/proc').filter((name) => /^[0-9]+$/.test(name)).map(Number);
+  return readdirSync('/proc')
+    .filter((name) => /^[0-9]+$/.test(name))
+    .map(Number);
 }
 
 function commandOf(pid: number): string {
@@ -176,7 +187,9 @@ function commandOf(pid: number): string {
 
 function runIdOf(pid: number): string | undefined {
   try {
-    const entry = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((line) => line.startsWith('STATECRAFT_RUN_ID='));
+    const entry = readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .find((line) => line.startsWith('STATECRAFT_RUN_ID='));
     return entry?.slice('STATECRAFT_RUN_ID='.length);
   } catch {
     return undefined;

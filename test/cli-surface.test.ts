@@ -127,7 +127,10 @@ describe('under --json a refusal is one JSON document on stdout, the sentence on
     { name: 'qualify of a binary that does not exist', args: () => ['qualify', join(home.path, 'no-such-adapter'), '--json'] },
     { name: 'qualifications check of a binary with no manifest', args: () => ['qualifications', 'check', join(home.path, 'no-such-adapter'), '--json'] },
     { name: 'env plan of a target that is not a directory', args: () => ['env', 'plan', join(home.path, 'no-such-target'), '--json'] },
-    { name: 'run of a target that is not a repository', args: () => ['run', join(home.path, 'no-such-target'), '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'] },
+    {
+      name: 'run of a target that is not a repository',
+      args: () => ['run', join(home.path, 'no-such-target'), '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'],
+    },
   ])('$name refuses with a refused document (R11)', async ({ args }) => {
     const answer = await statecraft(args());
     expect(answer.exitCode).toBe(2);
@@ -165,7 +168,10 @@ describe('under --json a failure is one JSON document naming the path, exit 4 (R
     const missing = join(home.path, 'no-such-prompt.md');
     const answer = await statecraft(['run', repository.path, '--adapter', 'fixture', '--prompt-file', missing, '--json']);
     expect(answer.exitCode).toBe(4);
-    expect(parseJson<{ failed: { path: string; message: string } }>(answer).failed).toMatchObject({ path: missing, message: expect.stringContaining(missing) as unknown });
+    expect(parseJson<{ failed: { path: string; message: string } }>(answer).failed).toMatchObject({
+      path: missing,
+      message: expect.stringContaining(missing) as unknown,
+    });
     expect(answer.stderr).toContain(missing);
   });
 

@@ -37,9 +37,7 @@ function importedInternal(name: string): { file: string; target: string }[] {
   return sources.flatMap((file) => {
     const text = readFileSync(file, 'utf8');
     const specifiers = [...text.matchAll(/(?:from\s*|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)].map((match) => match[1] ?? '');
-    return specifiers.flatMap((specifier) =>
-      [...specifier.matchAll(INTERNAL)].map((match) => ({ file: relative(packagesDir, file), target: match[1] ?? '' })),
-    );
+    return specifiers.flatMap((specifier) => [...specifier.matchAll(INTERNAL)].map((match) => ({ file: relative(packagesDir, file), target: match[1] ?? '' })));
   });
 }
 
@@ -63,7 +61,9 @@ describe('dependency direction between the packages (docs/architecture.md)', () 
   it('nothing imports cli', () => {
     const importers = Object.keys(ALLOWED)
       .filter((name) => name !== 'cli')
-      .flatMap((name) => [...declaredInternal(name), ...importedInternal(name).map(({ target }) => target)].filter((target) => target === 'cli').map(() => name));
+      .flatMap((name) =>
+        [...declaredInternal(name), ...importedInternal(name).map(({ target }) => target)].filter((target) => target === 'cli').map(() => name),
+      );
     expect(importers).toEqual([]);
   });
 

@@ -26,12 +26,15 @@ interface Examination {
 const targets = useTestTargets({ sharedRepository: false });
 
 const attempt = async (target: string, scenario: string, ...extra: string[]): Promise<Account> =>
-  parseJson<Account>(await runStatecraft(['run', target, '--adapter', 'fixture', '--prompt', `scenario: ${scenario}`, '--json', ...extra], { home: targets.home.path }));
+  parseJson<Account>(
+    await runStatecraft(['run', target, '--adapter', 'fixture', '--prompt', `scenario: ${scenario}`, '--json', ...extra], { home: targets.home.path }),
+  );
 const doctor = async () => {
   const run = await runStatecraft(['doctor', '--json'], { home: targets.home.path });
   return { run, value: parseJson<Examination>(run) };
 };
-const show = (target: string, account: Account, ...extra: string[]) => runStatecraft(['run', 'show', target, account.runId, ...extra], { home: targets.home.path });
+const show = (target: string, account: Account, ...extra: string[]) =>
+  runStatecraft(['run', 'show', target, account.runId, ...extra], { home: targets.home.path });
 
 /** The findings about one target's records: the file's tests share a product home. */
 const findingsOf = (value: Examination, account: Account) => value.findings.filter((finding) => finding.path.startsWith(`${dirname(account.records.chain)}/`));
@@ -43,7 +46,16 @@ const findingsOf = (value: Examination, account: Account) => value.findings.filt
  */
 async function launderIntoCompleted(account: Account): Promise<void> {
   const result = JSON.parse(await readFile(account.artifacts.result.path, 'utf8')) as ForgedRecord;
-  const laundered = { ...result, outcome: 'completed', cause: 'none', refusalCount: 0, refusals: [], timedOut: false, terminal: 'completed', streamDiagnostic: 'none' };
+  const laundered = {
+    ...result,
+    outcome: 'completed',
+    cause: 'none',
+    refusalCount: 0,
+    refusals: [],
+    timedOut: false,
+    terminal: 'completed',
+    streamDiagnostic: 'none',
+  };
   const text = `${JSON.stringify(laundered, null, 2)}\n`;
   await writeFile(account.artifacts.result.path, text);
   await relinkChain(account.records.chain, (record) => {
@@ -121,7 +133,7 @@ describe('doctor and run show re-digest every file kept beside the chain (R8.4, 
   });
 });
 
-describe('doctor re-classifies every attempt from its kept stream with the supervisor\'s own classifier (R8.2, issue 9)', () => {
+describe("doctor re-classifies every attempt from its kept stream with the supervisor's own classifier (R8.2, issue 9)", () => {
   it('attempts of every ending, left as recorded, agree with their kept streams: no finding', async () => {
     const target = await targets.fresh();
     const scenarios = ['complete', 'refuse', 'malformed', 'no-result', 'read-failure', 'turn-limit', 'provider-error', 'unmapped'];

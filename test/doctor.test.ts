@@ -26,7 +26,9 @@ const doctor = async () => {
   return { run, value: parseJson<Examination>(run) };
 };
 const attempt = async (scenario: string) =>
-  parseJson<{ records: { chain: string } }>(await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', `scenario: ${scenario}`, '--json'], { home: home.path }));
+  parseJson<{ records: { chain: string } }>(
+    await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', `scenario: ${scenario}`, '--json'], { home: home.path }),
+  );
 
 describe('statecraft doctor checks the product home and every chain, repairing nothing (issue 3 item 8)', () => {
   it('a missing product home is an empty one: exit 0, no findings', async () => {

@@ -74,7 +74,12 @@ describe('a qualification binds the bytes that ran every case (R3.1, R4)', () =>
     expect(changed.detail).toContain(`the adapter executable ${adapter} changed: ${before} when the suite started, ${after} now`);
     const later = document.cases.filter((entry) => entry.row > changed.row);
     expect(later.length).toBeGreaterThan(0);
-    for (const entry of later) expect(entry).toMatchObject({ status: 'not-run', evidence: 'none', detail: expect.stringContaining(`the suite stopped after row ${changed.row}`) as unknown });
+    for (const entry of later)
+      expect(entry).toMatchObject({
+        status: 'not-run',
+        evidence: 'none',
+        detail: expect.stringContaining(`the suite stopped after row ${changed.row}`) as unknown,
+      });
     expect(await readdir(home)).not.toContain('qualifications');
   });
 
@@ -96,7 +101,9 @@ describe('a qualification binds the bytes that ran every case (R3.1, R4)', () =>
     const answer = await runStatecraft(['qualify', fixtureAdapterPath(), '--json'], { home, timeoutMs: 120_000 });
     const document = parseJson<QualifyDocument>(answer);
     expect(document.driver).toBe('fixture');
-    expect(document.cases.filter((entry) => entry.evidence !== 'none').every((entry) => entry.evidence === 'fixture' || entry.evidence === 'replayed')).toBe(true);
+    expect(document.cases.filter((entry) => entry.evidence !== 'none').every((entry) => entry.evidence === 'fixture' || entry.evidence === 'replayed')).toBe(
+      true,
+    );
     expect(document.cases.some((entry) => entry.evidence === 'fixture')).toBe(true);
     expect(answer.exitCode).toBe(0);
   });

@@ -23,7 +23,10 @@ describe('the rulebook and the citations of it', () => {
     const files = projectFiles(repositoryRoot);
     // The scan reaches the places that cite: sources, tests, the end-to-end tests, benchmarks, documents.
     for (const place of ['packages/adapter/src/', 'packages/run/test/', 'test/', 'bench/', 'docs/', 'qualification/']) {
-      expect(files.some((file) => file.path.startsWith(place)), place).toBe(true);
+      expect(
+        files.some((file) => file.path.startsWith(place)),
+        place,
+      ).toBe(true);
     }
     expect(findCitationProblems(files, definedRules(rulebook), existsInRepository)).toEqual([]);
   });

@@ -192,7 +192,7 @@ describe('statecraft run reads coverage again at the base commit, and refuses dr
 });
 
 describe('statecraft run --spec without a prompt (issue 5, item 2)', () => {
-  it('sends the spec\'s text as the prompt', async () => {
+  it("sends the spec's text as the prompt", async () => {
     const { readFile } = await import('node:fs/promises');
     const text = spec(['node --test']);
     const repository = await repositoryWith({ 'specs/004.md': text });

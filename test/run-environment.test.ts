@@ -17,7 +17,10 @@ interface Account {
   outcome: string;
   workspace: string;
   records: { chain: string };
-  posture: { containment: { mechanism: string }; environment: { state: string; names: PlacedName[]; absent: { name: string }[]; residuals: { id: string; statement: string }[] } };
+  posture: {
+    containment: { mechanism: string };
+    environment: { state: string; names: PlacedName[]; absent: { name: string }[]; residuals: { id: string; statement: string }[] };
+  };
   artifacts: { stream: { path: string } | 'not-recorded' };
 }
 
@@ -33,7 +36,10 @@ const PLANTED = {
 };
 
 async function dumpEnvironment(adapter: string, env: Record<string, string>, ...extra: string[]) {
-  const run = await runStatecraft(['run', targets.repository.path, '--adapter', adapter, '--prompt', 'scenario: dump-env', '--json', ...extra], { home: targets.home.path, env });
+  const run = await runStatecraft(['run', targets.repository.path, '--adapter', adapter, '--prompt', 'scenario: dump-env', '--json', ...extra], {
+    home: targets.home.path,
+    env,
+  });
   const account = parseJson<Account>(run);
   const events = await readKeptEvents(account);
   const received = progressDetail(events, 'env')['env'] as Record<string, string>;
@@ -155,10 +161,13 @@ describe('the child environment is constructed from an allowlist and recorded co
     }
   });
 
-  it("a manifest asking for a credential family (AWS_*) is refused before spawn, naming it (R5.2)", async () => {
+  it('a manifest asking for a credential family (AWS_*) is refused before spawn, naming it (R5.2)', async () => {
     const adapter = await createCustomAdapter({ environment: { pass: [{ name: 'AWS_SESSION_TOKEN', secret: true, why: 'deploys' }] } });
     try {
-      const run = await runStatecraft(['run', targets.repository.path, '--adapter', adapter.executable, '--prompt', 'scenario: complete'], { home: targets.home.path, env: PLANTED });
+      const run = await runStatecraft(['run', targets.repository.path, '--adapter', adapter.executable, '--prompt', 'scenario: complete'], {
+        home: targets.home.path,
+        env: PLANTED,
+      });
       expect(run.exitCode).toBe(2);
       expect(run.stderr).toContain('AWS_SESSION_TOKEN');
       expect(run.stderr).toContain("adapter's manifest");
@@ -167,24 +176,29 @@ describe('the child environment is constructed from an allowlist and recorded co
     }
   });
 
-  it.each([ATTEMPT_TAG_VARIABLE, 'STATECRAFT_RUN_ID', 'TMPDIR'])('--pass %s, a name the supervisor sets, is refused before spawn: exit 2, nothing appended (R5.5)', async (name) => {
-    const fresh = await targets.fresh();
-    try {
-      const run = await runStatecraft(['run', fresh.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--pass', name, '--json'], {
-        home: targets.home.path,
-        env: { [name]: 'the-operators-own-value' },
-      });
-      expect(run.exitCode).toBe(2);
-      const answer = parseJson<{ refused: { reason: string; message: string; detail: { refusals: { name: string; origin: string; family: string }[] } } }>(run);
-      expect(answer.refused.reason).toBe('environment');
-      expect(answer.refused.detail.refusals).toEqual([expect.objectContaining({ name, origin: 'operator', family: 'supervisor-set' })]);
-      expect(run.stderr).toContain(`${name} requested by the operator (--pass): refused; the supervisor sets it`);
-      const list = parseJson<{ attempts: unknown[] }>(await runStatecraft(['run', 'list', fresh.path, '--json'], { home: targets.home.path }));
-      expect(list.attempts).toEqual([]);
-    } finally {
-      await fresh.remove();
-    }
-  });
+  it.each([ATTEMPT_TAG_VARIABLE, 'STATECRAFT_RUN_ID', 'TMPDIR'])(
+    '--pass %s, a name the supervisor sets, is refused before spawn: exit 2, nothing appended (R5.5)',
+    async (name) => {
+      const fresh = await targets.fresh();
+      try {
+        const run = await runStatecraft(['run', fresh.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--pass', name, '--json'], {
+          home: targets.home.path,
+          env: { [name]: 'the-operators-own-value' },
+        });
+        expect(run.exitCode).toBe(2);
+        const answer = parseJson<{ refused: { reason: string; message: string; detail: { refusals: { name: string; origin: string; family: string }[] } } }>(
+          run,
+        );
+        expect(answer.refused.reason).toBe('environment');
+        expect(answer.refused.detail.refusals).toEqual([expect.objectContaining({ name, origin: 'operator', family: 'supervisor-set' })]);
+        expect(run.stderr).toContain(`${name} requested by the operator (--pass): refused; the supervisor sets it`);
+        const list = parseJson<{ attempts: unknown[] }>(await runStatecraft(['run', 'list', fresh.path, '--json'], { home: targets.home.path }));
+        expect(list.attempts).toEqual([]);
+      } finally {
+        await fresh.remove();
+      }
+    },
+  );
 });
 
 describe('the operator checkout is never modified (R8.6)', () => {
@@ -192,7 +206,9 @@ describe('the operator checkout is never modified (R8.6)', () => {
     const statusBefore = await targets.repository.git('status', '--porcelain', '--untracked-files=all');
     const headBefore = await targets.repository.git('rev-parse', 'HEAD');
     const branchBefore = await targets.repository.git('symbolic-ref', 'HEAD');
-    const run = await runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: report-cwd', '--json'], { home: targets.home.path });
+    const run = await runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: report-cwd', '--json'], {
+      home: targets.home.path,
+    });
     expect(run.exitCode).toBe(0);
     expect(await targets.repository.git('status', '--porcelain', '--untracked-files=all')).toBe(statusBefore);
     expect(await targets.repository.git('rev-parse', 'HEAD')).toBe(headBefore);

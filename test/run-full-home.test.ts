@@ -82,7 +82,10 @@ describe('a product home that fills while the stream is kept (issue 9, defect 3)
       const chainFile = join(dirname(dirname(dirname(dirname(streamFile)))), 'chain.jsonl');
       const lines = (await readFile(chainFile, 'utf8')).split('\n').filter((line) => line !== '');
       expect(lines.map((line) => (JSON.parse(line) as { kind: string }).kind)).toEqual(['intent', 'outcome']);
-      const outcome = JSON.parse(lines[1] ?? '{}') as Record<string, unknown> & { artifacts: Record<string, unknown>; evidence: { notKept: { path: string }[] } };
+      const outcome = JSON.parse(lines[1] ?? '{}') as Record<string, unknown> & {
+        artifacts: Record<string, unknown>;
+        evidence: { notKept: { path: string }[] };
+      };
       expect(outcome['outcome']).toBe('interrupted');
       expect(outcome['cause']).toBe('evidence-not-kept');
       expect(outcome.artifacts['stream']).toBe('not-recorded');
@@ -91,7 +94,9 @@ describe('a product home that fills while the stream is kept (issue 9, defect 3)
       // `run show` names the file too, from the record.
       const runId = basename(dirname(dirname(streamFile)));
       const shown = await runStatecraft(['run', 'show', repository.path, runId, '--json'], { home: home.path });
-      expect(parseJson<{ evidence: unknown }>(shown).evidence).toEqual({ notKept: [{ path: streamFile, message: expect.stringContaining(`could not write ${streamFile}`) as string }] });
+      expect(parseJson<{ evidence: unknown }>(shown).evidence).toEqual({
+        notKept: [{ path: streamFile, message: expect.stringContaining(`could not write ${streamFile}`) as string }],
+      });
 
       // The chain stays whole and readable: the attempt is listed as concluded, nothing forked.
       const list = await runStatecraft(['run', 'list', repository.path, '--json'], { home: home.path });

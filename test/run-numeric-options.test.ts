@@ -18,7 +18,9 @@ const scratch = scratchDirectories();
 
 /** `run` with the fixture's `complete` scenario and the given extra options. */
 async function runComplete(...extra: string[]) {
-  return runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', ...extra], { home: targets.home.path });
+  return runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', ...extra], {
+    home: targets.home.path,
+  });
 }
 
 /** A usage error leaves nothing behind: no worktree in the repository, no record in the product home. */
@@ -65,7 +67,10 @@ describe('numeric options have stated limits, and long deadlines work (R7.2)', (
   it('--max-turns above the limit (99999999999999999999) is a usage error naming the limit: exit 3, nothing written', async () => {
     const fresh = await targets.fresh();
     const home = await scratch.make('statecraft-home-');
-    const run = await runStatecraft(['run', fresh.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', '--max-turns', '99999999999999999999'], { home });
+    const run = await runStatecraft(
+      ['run', fresh.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', '--max-turns', '99999999999999999999'],
+      { home },
+    );
     expect(run.exitCode).toBe(3);
     expect(run.stderr).toContain('--max-turns "99999999999999999999": larger than the limit of 1000000');
     await expectNothingWritten(fresh, home);

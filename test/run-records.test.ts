@@ -106,7 +106,9 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
 
   it('a second run while an attempt is live is refused naming the live one; nothing is appended (R8.5)', async () => {
     const target = await freshRepository();
-    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '20s', '--json'], { home: targets.home.path });
+    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '20s', '--json'], {
+      home: targets.home.path,
+    });
     const live = await waitForIntent(target.path);
     const second = await run(target.path, 'complete');
     expect(second.exitCode).toBe(2);
@@ -123,33 +125,39 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(list.attempts).toEqual([expect.objectContaining({ runId: live.runId, state: 'concluded', outcome: 'cancelled' })]);
   });
 
-  it.each([['the default containment (the boundary)', {}], ['the process-group fallback (boundary none)', { STATECRAFT_CONTAINMENT: 'process-group', STATECRAFT_BOUNDARY: 'none' }]] as const)(
-    'SIGINT during an attempt is classified cancelled by the supervisor, with no survivor, under %s (R8.1, R7.3)',
-    async (_path, env) => {
-      const target = await freshRepository();
-      const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], { home: targets.home.path, env });
-      const live = await waitForIntent(target.path);
-      await waitForHungAdapter(live.runId);
-      // The hung adapter and its setsid descendant (pids as this host sees them, whatever the namespace).
-      const running = await processesOfRun(live.runId);
-      expect(running.length).toBeGreaterThanOrEqual(2);
-      hung.kill('SIGINT');
-      const ended = await finishedRun(hung);
-      const account = parseJson<Account & { timedOut: boolean; posture: { survivors: unknown[] } }>(ended);
-      expect(account).toMatchObject({ outcome: 'cancelled', cause: 'operator-cancel', timedOut: false });
-      expect(account.posture.survivors).toEqual([]);
-      // The setsid descendant went with the tree: nothing of the attempt is left running.
-      for (const pid of running) expect(await isAlive(pid)).toBe(false);
-      expect(await processesOfRun(live.runId)).toEqual([]);
-      expect(ended.exitCode).toBe(1);
-    },
-  );
+  it.each([
+    ['the default containment (the boundary)', {}],
+    ['the process-group fallback (boundary none)', { STATECRAFT_CONTAINMENT: 'process-group', STATECRAFT_BOUNDARY: 'none' }],
+  ] as const)('SIGINT during an attempt is classified cancelled by the supervisor, with no survivor, under %s (R8.1, R7.3)', async (_path, env) => {
+    const target = await freshRepository();
+    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], {
+      home: targets.home.path,
+      env,
+    });
+    const live = await waitForIntent(target.path);
+    await waitForHungAdapter(live.runId);
+    // The hung adapter and its setsid descendant (pids as this host sees them, whatever the namespace).
+    const running = await processesOfRun(live.runId);
+    expect(running.length).toBeGreaterThanOrEqual(2);
+    hung.kill('SIGINT');
+    const ended = await finishedRun(hung);
+    const account = parseJson<Account & { timedOut: boolean; posture: { survivors: unknown[] } }>(ended);
+    expect(account).toMatchObject({ outcome: 'cancelled', cause: 'operator-cancel', timedOut: false });
+    expect(account.posture.survivors).toEqual([]);
+    // The setsid descendant went with the tree: nothing of the attempt is left running.
+    for (const pid of running) expect(await isAlive(pid)).toBe(false);
+    expect(await processesOfRun(live.runId)).toEqual([]);
+    expect(ended.exitCode).toBe(1);
+  });
 
   it('kill -9 of the supervisor during hang (boundary none) leaves a dangling intent that run show and doctor report; a later run still appends', async () => {
     const target = await freshRepository();
     // Without the boundary: bwrap's --die-with-parent would take the child down with the supervisor
     // (the next test), and doctor's orphan report needs an orphan.
-    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json', '--boundary', 'none'], { home: targets.home.path });
+    const hung = startStatecraft(
+      ['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json', '--boundary', 'none'],
+      { home: targets.home.path },
+    );
     const live = await waitForIntent(target.path);
     await waitForHungAdapter(live.runId);
     hung.kill('SIGKILL');
@@ -157,7 +165,9 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(await isAlive(hung.pid ?? 0)).toBe(false);
     // A supervisor killed with -9 cannot kill its child: doctor names what is left, and kills nothing.
     const withOrphans = parseJson<{ findings: { kind: string; message: string }[] }>(await runStatecraft(['doctor', '--json'], { home: targets.home.path }));
-    expect(withOrphans.findings).toContainEqual(expect.objectContaining({ kind: 'orphaned-processes', message: expect.stringContaining(live.runId) as unknown }));
+    expect(withOrphans.findings).toContainEqual(
+      expect.objectContaining({ kind: 'orphaned-processes', message: expect.stringContaining(live.runId) as unknown }),
+    );
     await killProcessesOfRun(live.runId);
 
     const shown = await runStatecraft(['run', 'show', target.path, live.runId, '--json'], { home: targets.home.path });
@@ -181,7 +191,9 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
 
   it('kill -9 of the supervisor under the boundary takes the whole sandbox with it: no process of the run is left (R7.3, R12)', async () => {
     const target = await freshRepository();
-    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], { home: targets.home.path });
+    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], {
+      home: targets.home.path,
+    });
     const live = await waitForIntent(target.path);
     await waitForHungAdapter(live.runId);
     // The path that ran: the boundary's PID namespace, which the intent records before the spawn.
@@ -200,15 +212,22 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
 
   it('bytes added to the kept stream while the attempt runs are never sealed into the chain: the stream reads as altered (R8.4)', async () => {
     const target = await freshRepository();
-    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '3s', '--json'], { home: targets.home.path });
+    const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '3s', '--json'], {
+      home: targets.home.path,
+    });
     const live = await waitForIntent(target.path);
     const streamFile = await waitForHungAdapter(live.runId);
     await appendFile(streamFile, '{"kind":"result","forged":true}\n');
     const ended = await finishedRun(hung);
     const account = parseJson<Account & { artifactCheck: Record<string, string> }>(ended);
     // The chain holds the digest of what the supervisor read from the pipe, not of the file at the end.
-    expect(account).toMatchObject({ outcome: 'interrupted', artifactCheck: { stream: 'altered', stderr: 'verified', request: 'verified', result: 'verified' } });
-    const shown = parseJson<{ artifactCheck: Record<string, string> }>(await runStatecraft(['run', 'show', target.path, live.runId, '--json'], { home: targets.home.path }));
+    expect(account).toMatchObject({
+      outcome: 'interrupted',
+      artifactCheck: { stream: 'altered', stderr: 'verified', request: 'verified', result: 'verified' },
+    });
+    const shown = parseJson<{ artifactCheck: Record<string, string> }>(
+      await runStatecraft(['run', 'show', target.path, live.runId, '--json'], { home: targets.home.path }),
+    );
     expect(shown.artifactCheck.stream).toBe('altered');
   });
 
@@ -323,7 +342,10 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const answer = parseJson<{ failed: { stage: string; path: string; spawned: boolean } }>(failed);
     expect(answer.failed).toMatchObject({ stage: 'intent', spawned: false });
     // The path is the directory that could not be made: this attempt's, under the file `attempts`.
-    expect({ under: dirname(dirname(answer.failed.path)), attempt: basename(answer.failed.path) }).toEqual({ under: join(targetDirectory, 'attempts'), attempt: '1' });
+    expect({ under: dirname(dirname(answer.failed.path)), attempt: basename(answer.failed.path) }).toEqual({
+      under: join(targetDirectory, 'attempts'),
+      attempt: '1',
+    });
     expect(failed.stderr).toContain(targetDirectory);
     expect(await readFile(first.records.chain)).toEqual(chainBefore);
     await expect(readFile(spawnLog, 'utf8')).rejects.toThrow();
@@ -344,7 +366,9 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const first = parseJson<Account & { artifactCheck: Record<string, string>; artifacts: { result: { path: string } } }>(await run(target.path, 'refuse'));
     expect(first.artifactCheck).toEqual({ request: 'verified', prompt: 'verified', stream: 'verified', stderr: 'verified', result: 'verified' });
     await appendFile(first.artifacts.result.path, ' ');
-    const shown = parseJson<{ artifactCheck: Record<string, string> }>(await runStatecraft(['run', 'show', target.path, first.runId, '--json'], { home: targets.home.path }));
+    const shown = parseJson<{ artifactCheck: Record<string, string> }>(
+      await runStatecraft(['run', 'show', target.path, first.runId, '--json'], { home: targets.home.path }),
+    );
     expect(shown.artifactCheck).toMatchObject({ result: 'altered', request: 'verified' });
   });
 
@@ -353,7 +377,9 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const first = parseJson<Account & { headIs: string }>(await run(target.path, 'complete'));
     expect(first.headIs).toBe('current');
     await target.git('-C', first.workspace, 'commit', '--quiet', '--allow-empty', '-m', 'a later commit on the run branch');
-    const shown = parseJson<{ headIs: string; headCommit: string }>(await runStatecraft(['run', 'show', target.path, first.runId, '--json'], { home: targets.home.path }));
+    const shown = parseJson<{ headIs: string; headCommit: string }>(
+      await runStatecraft(['run', 'show', target.path, first.runId, '--json'], { home: targets.home.path }),
+    );
     expect(shown).toMatchObject({ headIs: 'stale', headCommit: first.headCommit });
   });
 
@@ -381,7 +407,10 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const unknown = '20261130T000000Z-000000';
     const retry = await run(target.path, 'complete', '--retry', unknown);
     expect(retry.exitCode).toBe(2);
-    expect(parseJson<{ refused: { reason: string; message: string } }>(retry).refused).toMatchObject({ reason: 'unknown-run', message: expect.stringContaining(unknown) as unknown });
+    expect(parseJson<{ refused: { reason: string; message: string } }>(retry).refused).toMatchObject({
+      reason: 'unknown-run',
+      message: expect.stringContaining(unknown) as unknown,
+    });
     const shown = await runStatecraft(['run', 'show', target.path, unknown], { home: targets.home.path });
     expect(shown.exitCode).toBe(2);
     expect(shown.stderr).toContain(unknown);

@@ -32,7 +32,10 @@ async function runScenario(scenario: string, ...extra: string[]) {
 }
 
 async function runScenarioWith(env: Record<string, string>, scenario: string, ...extra: string[]) {
-  const run = await runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', `scenario: ${scenario}`, '--json', ...extra], { home: targets.home.path, env });
+  const run = await runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', `scenario: ${scenario}`, '--json', ...extra], {
+    home: targets.home.path,
+    env,
+  });
   return { run, account: parseJson<Account>(run) };
 }
 

@@ -43,14 +43,17 @@ async function listUntil(target: string, done: (listing: CliRun) => boolean): Pr
 const running = (listing: CliRun): number =>
   listing.exitCode === 0 ? parseJson<List>(listing).attempts.filter((attempt) => attempt.state === 'running').length : 0;
 
-describe('runs racing over a dead supervisor\'s lock, through the CLI (R8.5)', () => {
+describe("runs racing over a dead supervisor's lock, through the CLI (R8.5)", () => {
   it(`${RACERS} runs started together over a stale lock, ${ROUNDS} times: one runs, the others are refused naming it, and run list still verifies`, async () => {
     const target = await targets.fresh();
     const first = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home: targets.home.path });
     expect(first.exitCode).toBe(0);
     const lock = join(dirname(parseJson<Concluded>(first).records.chain), 'lock');
     for (let round = 0; round < ROUNDS; round += 1) {
-      await writeFile(lock, JSON.stringify({ pid: await deadPid(), host: hostname(), runId: `dead-round-${round}`, attempt: 1, since: new Date().toISOString() }));
+      await writeFile(
+        lock,
+        JSON.stringify({ pid: await deadPid(), host: hostname(), runId: `dead-round-${round}`, attempt: 1, since: new Date().toISOString() }),
+      );
       const racers = Array.from({ length: RACERS }, () => hang(target.path));
       let settled = 0;
       for (const racer of racers) void racer.then(() => (settled += 1));
@@ -59,7 +62,9 @@ describe('runs racing over a dead supervisor\'s lock, through the CLI (R8.5)', (
       for (const racer of racers) racer.kill('SIGINT');
       const answers = await Promise.all(racers.map(finishedRun));
       expect(listing.exitCode, listing.stderr).toBe(0);
-      const refusals = answers.filter((answer) => answer.exitCode === 2).map((answer) => parseJson<{ refused: { reason: string; message: string } }>(answer).refused);
+      const refusals = answers
+        .filter((answer) => answer.exitCode === 2)
+        .map((answer) => parseJson<{ refused: { reason: string; message: string } }>(answer).refused);
       const winners = answers.filter((answer) => answer.exitCode !== 2).map((answer) => parseJson<Concluded>(answer));
       expect(winners.map((winner) => winner.outcome)).toEqual(['cancelled']);
       expect(refusals).toHaveLength(RACERS - 1);

@@ -11,7 +11,8 @@ interface Account {
   headCommit: string;
   workspaceDirty: boolean;
   branch: string;
-  candidate: 'not-recorded' | { commit: string; tree: string; madeBy: string; changedPaths: string[]; ignored: { note: string; count: number; paths: string[] } };
+  candidate:
+    'not-recorded' | { commit: string; tree: string; madeBy: string; changedPaths: string[]; ignored: { note: string; count: number; paths: string[] } };
 }
 
 const targets = useTestTargets({ sharedRepository: false });

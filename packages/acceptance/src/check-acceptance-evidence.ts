@@ -21,7 +21,10 @@ export async function checkAcceptanceEvidence(targetDirectory: string, entries: 
   for (const entry of entries) {
     if (entry.record.kind !== 'acceptance') continue;
     const record: AcceptanceRecord = entry.record;
-    const kept: CheckOutput[] = [...record.checks.flatMap((check) => [check.stdout, check.stderr]), ...(record.receiptFile === 'none' ? [] : [record.receiptFile])];
+    const kept: CheckOutput[] = [
+      ...record.checks.flatMap((check) => [check.stdout, check.stderr]),
+      ...(record.receiptFile === 'none' ? [] : [record.receiptFile]),
+    ];
     for (const output of kept) {
       const path = join(targetDirectory, output.path);
       const digest = await hashFile(path).catch(() => undefined);

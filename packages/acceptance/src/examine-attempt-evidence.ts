@@ -22,7 +22,11 @@ export interface AttemptEvidence {
  * verifies then agrees by construction, and is only digested, not parsed again: `run` answers the
  * same value `run show` does without paying a second parse of the stream.
  */
-export function examineAttemptEvidence(account: AttemptAccount, recorded: RecordedResult | undefined, options: { justClassified?: boolean } = {}): AttemptEvidence {
+export function examineAttemptEvidence(
+  account: AttemptAccount,
+  recorded: RecordedResult | undefined,
+  options: { justClassified?: boolean } = {},
+): AttemptEvidence {
   const streamed = options.justClassified === true ? checkStreamJustClassified(account.artifacts.stream) : checkStream(account.artifacts.stream, recorded);
   const artifactCheck: ArtifactCheck = {
     request: checkKeptFile(account.artifacts.request),
@@ -35,11 +39,13 @@ export function examineAttemptEvidence(account: AttemptAccount, recorded: Record
 }
 
 function checkStream(stream: Artifact | 'not-recorded', recorded: RecordedResult | undefined): { state: ArtifactState; outcomeCheck: OutcomeCheck } {
-  if (stream === 'not-recorded') return { state: 'not-recorded', outcomeCheck: { state: 'not-checked', reason: recorded === undefined ? 'no-outcome' : 'stream-not-recorded' } };
+  if (stream === 'not-recorded')
+    return { state: 'not-recorded', outcomeCheck: { state: 'not-checked', reason: recorded === undefined ? 'no-outcome' : 'stream-not-recorded' } };
   // A stop (deadline, interrupt, evidence not kept) ended the supervisor's reading before the pipe's end (R7.2); the re-reading stops there too.
   const kept = rereadKeptStream(stream.path, { endOfStream: recorded === undefined || recordedStop(recorded) === 'none' });
   if (kept.kind === 'unreadable') return { state: 'missing', outcomeCheck: { state: 'not-checked', reason: 'stream-missing' } };
-  if (kept.sha256 !== stream.sha256 || kept.bytes !== stream.bytes) return { state: 'altered', outcomeCheck: { state: 'not-checked', reason: 'stream-altered' } };
+  if (kept.sha256 !== stream.sha256 || kept.bytes !== stream.bytes)
+    return { state: 'altered', outcomeCheck: { state: 'not-checked', reason: 'stream-altered' } };
   if (recorded === undefined) return { state: 'verified', outcomeCheck: { state: 'not-checked', reason: 'no-outcome' } };
   return { state: 'verified', outcomeCheck: reclassifyAttempt(recorded, kept.reading) };
 }
@@ -68,7 +74,8 @@ export function describeEvidenceFindings(account: AttemptAccount, evidence: Atte
     const state = evidence.artifactCheck[name];
     if (artifact === 'not-recorded' || (state !== 'altered' && state !== 'missing')) continue;
     // A file the record itself says could not be written is reported by the record, not found here.
-    if (account.evidence !== 'kept' && account.evidence !== 'not-recorded' && account.evidence.notKept.some((failure) => failure.path === artifact.path)) continue;
+    if (account.evidence !== 'kept' && account.evidence !== 'not-recorded' && account.evidence.notKept.some((failure) => failure.path === artifact.path))
+      continue;
     findings.push(
       state === 'altered'
         ? {

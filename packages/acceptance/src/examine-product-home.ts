@@ -83,12 +83,23 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
     .then((text) => (JSON.parse(text) as { path?: unknown }).path)
     .then((path) => (typeof path === 'string' ? path : 'not-recorded'))
     .catch(() => 'not-recorded' as const);
-  const examination: TargetExamination = { key, target, chain: paths.chain, state: 'empty', records: 0, attempts: 0, dangling: [], running: [], reclassified: 0 };
+  const examination: TargetExamination = {
+    key,
+    target,
+    chain: paths.chain,
+    state: 'empty',
+    records: 0,
+    attempts: 0,
+    dangling: [],
+    running: [],
+    reclassified: 0,
+  };
 
   const holder = await readLockHolder(paths.lock).catch(() => 'unreadable' as const);
   const liveHolder = holder !== 'gone' && holder !== 'unreadable' && isLive(holder) ? holder : undefined;
   if (holder !== 'gone' && liveHolder === undefined) {
-    const who = holder === 'unreadable' ? 'an unreadable lock' : `a lock of run ${holder.runId} attempt ${holder.attempt} whose supervisor (pid ${holder.pid}) is gone`;
+    const who =
+      holder === 'unreadable' ? 'an unreadable lock' : `a lock of run ${holder.runId} attempt ${holder.attempt} whose supervisor (pid ${holder.pid}) is gone`;
     findings.push({ kind: 'stale-lock', path: paths.lock, message: `${paths.lock}: ${who}; the next run takes it over` });
   }
 

@@ -1,5 +1,13 @@
 import { join } from 'node:path';
-import { concludedPosture, type AcceptanceRecord, type Artifact, type ChainEntry, type IntentRecord, type LockHolder, type OutcomeRecord } from '@statecraft/run';
+import {
+  concludedPosture,
+  type AcceptanceRecord,
+  type Artifact,
+  type ChainEntry,
+  type IntentRecord,
+  type LockHolder,
+  type OutcomeRecord,
+} from '@statecraft/run';
 import { derivedAcceptance, viewOfAcceptance } from './acceptance-view.js';
 import type { AttemptAccount, AttemptState } from './attempt-account.js';
 
@@ -59,7 +67,8 @@ function accountOf(
           ? 'not-recorded'
           : { record: 'outcome', line: outcome.lineNumber, sha256: outcome.digest },
     attemptOutcome: o?.outcome ?? 'not-recorded',
-    acceptance: acceptance !== undefined ? viewOfAcceptance(acceptance, targetDirectory) : (o === undefined ? undefined : derivedAcceptance(o)) ?? 'not-recorded',
+    acceptance:
+      acceptance !== undefined ? viewOfAcceptance(acceptance, targetDirectory) : ((o === undefined ? undefined : derivedAcceptance(o)) ?? 'not-recorded'),
     cause: o?.cause ?? 'not-recorded',
     refusalCount: r?.refusalCount ?? 'not-recorded',
     refusals: r?.refusals ?? 'not-recorded',
@@ -108,6 +117,10 @@ function accountOf(
       result: maybe(o?.artifacts.result),
     },
     evidence:
-      o === undefined ? 'not-recorded' : o.evidence === 'kept' ? 'kept' : { notKept: o.evidence.notKept.map((failure) => ({ ...failure, path: join(targetDirectory, failure.path) })) },
+      o === undefined
+        ? 'not-recorded'
+        : o.evidence === 'kept'
+          ? 'kept'
+          : { notKept: o.evidence.notKept.map((failure) => ({ ...failure, path: join(targetDirectory, failure.path) })) },
   };
 }

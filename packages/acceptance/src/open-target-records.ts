@@ -44,7 +44,11 @@ export function openTargetSummaries(home: string, given: string): Promise<Target
   return openTargetWith(home, given, openChainSummaries);
 }
 
-async function openTargetWith<R extends LinkedRecord>(home: string, given: string, open: (path: string) => Promise<ChainOpening<R>>): Promise<TargetRecords<R>> {
+async function openTargetWith<R extends LinkedRecord>(
+  home: string,
+  given: string,
+  open: (path: string) => Promise<ChainOpening<R>>,
+): Promise<TargetRecords<R>> {
   const resolution = await resolveTarget(given);
   const target = resolution.kind === 'resolved' ? resolution.target.path : resolve(given);
   const key = resolution.kind === 'resolved' ? resolution.target.key : targetKey(target);

@@ -1,4 +1,12 @@
-import { classifyOutcome, type AttemptResult, type InterruptionCause, type Outcome, type RefusalDigest, type Stop, type StreamReading } from '@statecraft/adapter';
+import {
+  classifyOutcome,
+  type AttemptResult,
+  type InterruptionCause,
+  type Outcome,
+  type RefusalDigest,
+  type Stop,
+  type StreamReading,
+} from '@statecraft/adapter';
 import type { OutcomeRecord } from '@statecraft/run';
 
 /** The result as the chain holds it: a record written before refusals were bounded has no refusal digest. */
@@ -70,7 +78,9 @@ function sameClassification(a: Classification, b: Classification): boolean {
     a.outcome === b.outcome &&
     a.cause === b.cause &&
     a.refusalCount === b.refusalCount &&
-    (a.refusalDigest === 'not-recorded' || b.refusalDigest === 'not-recorded' || (a.refusalDigest.sha256 === b.refusalDigest.sha256 && a.refusalDigest.bytes === b.refusalDigest.bytes)) &&
+    (a.refusalDigest === 'not-recorded' ||
+      b.refusalDigest === 'not-recorded' ||
+      (a.refusalDigest.sha256 === b.refusalDigest.sha256 && a.refusalDigest.bytes === b.refusalDigest.bytes)) &&
     a.events.count === b.events.count &&
     a.events.progress === b.events.progress &&
     a.events.toolUses === b.events.toolUses &&

@@ -1,9 +1,7 @@
 import { EventStreamReader, type StreamReading } from '@statecraft/adapter';
 import { readKeptFile } from './check-artifacts.js';
 
-export type KeptStreamReading =
-  | { kind: 'read'; sha256: string; bytes: number; reading: StreamReading }
-  | { kind: 'unreadable'; message: string };
+export type KeptStreamReading = { kind: 'read'; sha256: string; bytes: number; reading: StreamReading } | { kind: 'unreadable'; message: string };
 
 /**
  * Reads a kept event stream once, in bounded chunks: its digest (is it the file the chain

@@ -4,7 +4,11 @@ import type { ChainEntry } from '@statecraft/run';
 import { sampleIntent } from '../../run/test/sample-records.js';
 
 function intentEntry(attempt: number, line: number): ChainEntry {
-  return { record: { ...sampleIntent(attempt), prev: 'genesis', seq: line - 1, format: 1 } as unknown as ChainEntry['record'], digest: `${attempt}`.repeat(64), lineNumber: line };
+  return {
+    record: { ...sampleIntent(attempt), prev: 'genesis', seq: line - 1, format: 1 } as unknown as ChainEntry['record'],
+    digest: `${attempt}`.repeat(64),
+    lineNumber: line,
+  };
 }
 
 describe('folding the chain into accounts (R8.3)', () => {

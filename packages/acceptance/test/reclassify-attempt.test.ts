@@ -16,7 +16,14 @@ const init = line({
   detail: {},
 });
 const progress = line({ seq: 1, type: 'progress', kind: 'message', tools: [], detail: {} });
-const result = line({ seq: 2, type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'not-recorded', detail: {} }, cost: 'unknown', turns: 1 });
+const result = line({
+  seq: 2,
+  type: 'result',
+  terminal: 'completed',
+  claim: { status: 'success', isError: false, reason: 'not-recorded', detail: {} },
+  cost: 'unknown',
+  turns: 1,
+});
 
 /** The fields of a recorded result the re-classification reads; the rest of a result plays no part. */
 function recorded(fields: Pick<AttemptResult, 'outcome' | 'cause' | 'timedOut'> & { events: number; progress: number }): AttemptResult {
@@ -55,13 +62,15 @@ async function reread(text: string, endOfStream: boolean) {
   return kept;
 }
 
-describe('classifying an attempt again from its kept stream with the supervisor\'s own reader and classifier (R8.2)', () => {
+describe("classifying an attempt again from its kept stream with the supervisor's own reader and classifier (R8.2)", () => {
   it('after a deadline the stream is read only as far as the supervisor read it: an unfinished last line is no event (R7.2)', async () => {
     // The adapter had written a result without its newline when the deadline fired.
     const kept = await reread(`${init}\n${progress}\n${result}`, false);
     expect(kept.reading.terminal).toBe('not-recorded');
     expect(kept.reading.streamDiagnostic).toBe('none');
-    expect(reclassifyAttempt(recorded({ outcome: 'interrupted', cause: 'deadline', timedOut: true, events: 2, progress: 1 }), kept.reading)).toEqual({ state: 'agrees' });
+    expect(reclassifyAttempt(recorded({ outcome: 'interrupted', cause: 'deadline', timedOut: true, events: 2, progress: 1 }), kept.reading)).toEqual({
+      state: 'agrees',
+    });
   });
 
   it('read to its end, a stream with no terminal event is interrupted (no result), whatever the record says', async () => {
@@ -72,12 +81,18 @@ describe('classifying an attempt again from its kept stream with the supervisor\
 
   it("the operator's interrupt is a fact of supervision taken from the record; it never makes a stream without a result completed (R8.1)", async () => {
     const kept = await reread(`${init}\n${progress}\n`, true);
-    expect(reclassifyAttempt(recorded({ outcome: 'cancelled', cause: 'operator-cancel', timedOut: false, events: 2, progress: 1 }), kept.reading)).toEqual({ state: 'agrees' });
+    expect(reclassifyAttempt(recorded({ outcome: 'cancelled', cause: 'operator-cancel', timedOut: false, events: 2, progress: 1 }), kept.reading)).toEqual({
+      state: 'agrees',
+    });
   });
 
   it('counts are compared too: a record that leaves out events the stream carries disagrees', async () => {
     const kept = await reread(`${init}\n${progress}\n${result}\n`, true);
-    expect(reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 3, progress: 1 }), kept.reading)).toEqual({ state: 'agrees' });
-    expect(reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 2, progress: 0 }), kept.reading)).toMatchObject({ state: 'disagrees' });
+    expect(reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 3, progress: 1 }), kept.reading)).toEqual({
+      state: 'agrees',
+    });
+    expect(reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 2, progress: 0 }), kept.reading)).toMatchObject({
+      state: 'disagrees',
+    });
   });
 });

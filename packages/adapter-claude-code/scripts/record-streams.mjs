@@ -28,7 +28,12 @@ const RECORDINGS = [
   { name: 'denied', scenario: 'bash-touch', limits: { ...noLimits, deny: ['Bash(touch:*)'] }, loggedIn: true },
   { name: 'max-turns', scenario: 'bash-echo', limits: { ...noLimits, maxTurns: 1 }, loggedIn: true },
   { name: 'not-logged-in', scenario: 'completed', limits: noLimits, loggedIn: false },
-  { name: 'hook-blocked', scenario: 'bash-touch', limits: { ...noLimits, allow: ['Bash(touch:*)'], hooks: [{ when: 'before-tool', tool: 'Bash', command: BLOCKING_HOOK }] }, loggedIn: true },
+  {
+    name: 'hook-blocked',
+    scenario: 'bash-touch',
+    limits: { ...noLimits, allow: ['Bash(touch:*)'], hooks: [{ when: 'before-tool', tool: 'Bash', command: BLOCKING_HOOK }] },
+    loggedIn: true,
+  },
   { name: 'tool-removed', scenario: 'completed', limits: { ...noLimits, removeTools: ['Bash'] }, loggedIn: true },
 ];
 
@@ -36,15 +41,17 @@ const RECORDINGS = [
 function redact(text, places) {
   let out = text;
   for (const [path, placeholder] of places) out = out.split(path).join(placeholder);
-  return out
-    .replace(/"(session_id|uuid|hook_id)":"[0-9a-f-]{36}"/g, '"$1":"00000000-0000-4000-8000-000000000000"')
-    .replace(/"timestamp":"[^"]+"/g, '"timestamp":"2026-11-30T00:00:00.000Z"')
-    .replace(/"messaging_socket_path":"[^"]+"/g, '"messaging_socket_path":"/tmp/cc-socks/0.sock"')
-    // The per-project memory directory encodes the (temporary) workspace path.
-    .replace(/\/\.claude\/projects\/[^/"]+\//g, '/.claude/projects/-workspace/')
-    // Timings of this run, and the id claude invents for its synthetic "Not logged in" message.
-    .replace(/"(duration_ms|duration_api_ms|ttft_ms|ttft_stream_ms|time_to_request_ms|first_content_frame_ms)":\d+/g, '"$1":0')
-    .replace(/"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"/g, '"id":"00000000-0000-4000-8000-000000000000"');
+  return (
+    out
+      .replace(/"(session_id|uuid|hook_id)":"[0-9a-f-]{36}"/g, '"$1":"00000000-0000-4000-8000-000000000000"')
+      .replace(/"timestamp":"[^"]+"/g, '"timestamp":"2026-11-30T00:00:00.000Z"')
+      .replace(/"messaging_socket_path":"[^"]+"/g, '"messaging_socket_path":"/tmp/cc-socks/0.sock"')
+      // The per-project memory directory encodes the (temporary) workspace path.
+      .replace(/\/\.claude\/projects\/[^/"]+\//g, '/.claude/projects/-workspace/')
+      // Timings of this run, and the id claude invents for its synthetic "Not logged in" message.
+      .replace(/"(duration_ms|duration_api_ms|ttft_ms|ttft_stream_ms|time_to_request_ms|first_content_frame_ms)":\d+/g, '"$1":0')
+      .replace(/"id":"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"/g, '"id":"00000000-0000-4000-8000-000000000000"')
+  );
 }
 
 async function record({ name, scenario, limits, loggedIn }) {
@@ -67,7 +74,12 @@ async function record({ name, scenario, limits, loggedIn }) {
   child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
   const code = await new Promise((resolve) => child.on('close', (status) => resolve(status)));
   await double.stop();
-  const text = redact(stdout, [[settingsPath, '/tmp/statecraft-claude-settings/settings.json'], [workspace, '/workspace'], [home, '/home/statecraft'], [root, '/tmp/statecraft-record']]);
+  const text = redact(stdout, [
+    [settingsPath, '/tmp/statecraft-claude-settings/settings.json'],
+    [workspace, '/workspace'],
+    [home, '/home/statecraft'],
+    [root, '/tmp/statecraft-record'],
+  ]);
   const file = join(process.env.STATECRAFT_RECORD_INTO ?? recordedStreamsDirectory(), `${name}.jsonl`);
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, text);

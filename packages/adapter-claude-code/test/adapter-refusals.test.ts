@@ -48,7 +48,10 @@ describe('the adapter before claude starts', () => {
     const request = join(sandbox.root, 'bad-request.json');
     await writeFile(request, JSON.stringify({ protocol: 1, workspace: 'relative/path' }));
     const run = await runRaw(['run', '--request', request], 'prompt', sandbox.workspace, baseEnvironment(sandbox));
-    const types = run.stdout.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { type: string }).type);
+    const types = run.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => (JSON.parse(line) as { type: string }).type);
     expect(types).toEqual(['init', 'error']);
     expect(run.stdout).toContain('request-invalid');
     expect(run.stdout).toContain('workspace');

@@ -14,10 +14,19 @@ const scenario = ScenarioSchema.parse({
 });
 
 const tools = [{ name: 'Bash', input_schema: {} }];
-const turns = (n: number) => Array.from({ length: n }, () => [{ role: 'user', content: 'x' }, { role: 'assistant', content: 'y' }]).flat();
+const turns = (n: number) =>
+  Array.from({ length: n }, () => [
+    { role: 'user', content: 'x' },
+    { role: 'assistant', content: 'y' },
+  ]).flat();
 
 async function post(baseUrl: string, body: unknown, signal?: AbortSignal) {
-  return fetch(`${baseUrl}/v1/messages`, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) });
+  return fetch(`${baseUrl}/v1/messages`, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+    ...(signal ? { signal } : {}),
+  });
 }
 
 describe('the model double', () => {

@@ -66,7 +66,11 @@ describe('recorded Claude Code streams replayed through a real child', () => {
 
   it('reports a terminal state nobody measured as unmapped, never completed (R10.4)', async () => {
     const stream = await altered('completed', (lines) =>
-      lines.map((line) => (line.includes('"type":"result"') ? line.replace('"subtype":"success"', '"subtype":"error_during_execution"').replace('"terminal_reason":"completed"', '"terminal_reason":"aborted"') : line)),
+      lines.map((line) =>
+        line.includes('"type":"result"')
+          ? line.replace('"subtype":"success"', '"subtype":"error_during_execution"').replace('"terminal_reason":"completed"', '"terminal_reason":"aborted"')
+          : line,
+      ),
     );
     const end = terminalOf(await replay(stream));
     expect(end?.terminal).toBe('unmapped');
@@ -90,7 +94,9 @@ describe('recorded Claude Code streams replayed through a real child', () => {
   });
 
   it('treats a result that lacks permission_denials as malformed, because a missing refusal list cannot be read as none (R8.3)', async () => {
-    const stream = await altered('denied', (lines) => lines.map((line) => line.replace(/"permission_denials":\[.*?\]\}?,"terminal_reason"/, '"terminal_reason"')));
+    const stream = await altered('denied', (lines) =>
+      lines.map((line) => line.replace(/"permission_denials":\[.*?\]\}?,"terminal_reason"/, '"terminal_reason"')),
+    );
     const run = await replay(stream);
     expect(terminalOf(run)).toBeUndefined();
     expect(eventsOfType(run, 'refusal')).toHaveLength(0);

@@ -36,7 +36,11 @@ describe('a settings cleanup failure', () => {
       writer,
       environment: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, STATECRAFT_REPLAY_NATIVE_STREAM: join(recordedStreamsDirectory(), 'denied.jsonl') },
     });
-    const events: ProtocolEvent[] = lines.join('').split('\n').filter(Boolean).map((line) => EventSchema.parse(JSON.parse(line)));
+    const events: ProtocolEvent[] = lines
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => EventSchema.parse(JSON.parse(line)));
     const types = events.map((event) => (event.type === 'progress' ? `progress:${event.kind}` : event.type));
     expect(types.slice(-3)).toEqual(['progress:notice', 'refusal', 'result']);
     expect(events.at(-3)).toMatchObject({ detail: { settingsCleanup: 'failed', path: directory, message: 'EPERM: operation not permitted' } });

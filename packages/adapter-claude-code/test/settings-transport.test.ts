@@ -96,7 +96,19 @@ describe('the argv builder', () => {
     const argv = buildClaudeArgv({ settingsPath: '/tmp/a.json', maxTurns: 1, removeTools: ['Bash'] });
     expect(argv).toEqual({
       kind: 'argv',
-      argv: ['--print', '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--settings', '/tmp/a.json', '--max-turns', '1', '--disallowedTools', 'Bash'],
+      argv: [
+        '--print',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        '--include-hook-events',
+        '--settings',
+        '/tmp/a.json',
+        '--max-turns',
+        '1',
+        '--disallowedTools',
+        'Bash',
+      ],
     });
   });
 

@@ -4,14 +4,7 @@ import { z } from 'zod';
  * The closed capability vocabulary (R2.1). Adding a token is a change to this file and to
  * docs/requirements.md, never configuration; a test asserts there are exactly six.
  */
-export const CAPABILITY_TOKENS = [
-  'tool-allowlist',
-  'turn-limit',
-  'workspace-write',
-  'hook-enforcement',
-  'cost-report',
-  'structured-refusals',
-] as const;
+export const CAPABILITY_TOKENS = ['tool-allowlist', 'turn-limit', 'workspace-write', 'hook-enforcement', 'cost-report', 'structured-refusals'] as const;
 
 export const CapabilityTokenSchema = z.enum(CAPABILITY_TOKENS);
 export type CapabilityToken = z.infer<typeof CapabilityTokenSchema>;

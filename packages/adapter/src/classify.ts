@@ -40,10 +40,7 @@ export function classifyOutcome(attempt: SupervisedAttempt): { outcome: Outcome;
 }
 
 /** Folds one supervised attempt into the result the supervisor records (R1.2). */
-export function classifyAttempt(
-  attempt: SupervisedAttempt,
-  context: { manifest: Manifest; negotiation: Negotiated; adapter: AdapterIdentity },
-): AttemptResult {
+export function classifyAttempt(attempt: SupervisedAttempt, context: { manifest: Manifest; negotiation: Negotiated; adapter: AdapterIdentity }): AttemptResult {
   const { outcome, cause } = classifyOutcome(attempt);
   const init = attempt.init;
   const terminal = attempt.terminal;

@@ -61,7 +61,7 @@ export * from './durable-write.js';
 export * from './executable-file.js';
 export * from './file-identity.js';
 export * from './digest-cache.js';
-export * from "./suite/driver.js";
+export * from './suite/driver.js';
 export * from './stream/line-splitter.js';
 export * from './stream/event-stream-reader.js';
 export * from './stream/read-event-stream.js';

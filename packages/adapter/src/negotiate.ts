@@ -22,11 +22,7 @@ export type Negotiation =
     };
 
 /** Compares a request's required/preferred tokens with the manifest, before anything is spawned. */
-export function negotiateCapabilities(
-  manifest: Manifest,
-  required: readonly CapabilityToken[],
-  preferred: readonly CapabilityToken[],
-): Negotiation {
+export function negotiateCapabilities(manifest: Manifest, required: readonly CapabilityToken[], preferred: readonly CapabilityToken[]): Negotiation {
   const declared = new Set(manifest.capabilities);
   const missing = required.filter((token) => !declared.has(token));
   if (missing.length > 0) {

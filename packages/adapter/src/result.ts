@@ -1,21 +1,10 @@
 import { z } from 'zod';
 import { CountSchema, DurationMsSchema, EventCountsSchema, RecordedCostSchema, RecordTimeSchema, Sha256DigestSchema } from './schema-pieces.js';
 import { CapabilityListSchema } from './capabilities.js';
-import {
-  NotRecordedSchema,
-  ProviderClaimSchema,
-  ProviderIdentitySchema,
-  TerminalStateSchema,
-} from './protocol/events.js';
+import { NotRecordedSchema, ProviderClaimSchema, ProviderIdentitySchema, TerminalStateSchema } from './protocol/events.js';
 import { REFUSAL_EXCERPT_COUNT, RefusalDigestSchema, RefusalExcerptEntrySchema } from './stream/refusal-tally.js';
 import { InterruptionCauseSchema, OutcomeSchema } from './outcome.js';
-import {
-  ContainmentSchema,
-  ExitSchema,
-  StreamDiagnosticSchema,
-  StreamDigestSchema,
-  SurvivorSchema,
-} from './supervise/attempt.js';
+import { ContainmentSchema, ExitSchema, StreamDiagnosticSchema, StreamDigestSchema, SurvivorSchema } from './supervise/attempt.js';
 
 export const AdapterIdentitySchema = z.strictObject({
   name: z.string().min(1),

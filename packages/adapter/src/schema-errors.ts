@@ -14,7 +14,5 @@ export function describeSchemaIssues(file: string, error: z.ZodError): string {
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`))
-    .join('');
+  return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`)).join('');
 }

@@ -43,7 +43,7 @@ describe('classifying an attempt', () => {
     expect(classifyOutcome(attempt({ timedOut: true, stoppedBy: 'deadline', refusals: oneRefusal }))).toEqual({ outcome: 'interrupted', cause: 'deadline' });
   });
 
-  it('the operator\'s interrupt is classified cancelled by the supervisor, before anything the stream says (R8.1)', () => {
+  it("the operator's interrupt is classified cancelled by the supervisor, before anything the stream says (R8.1)", () => {
     expect(classifyOutcome(attempt({ stoppedBy: 'operator-cancel', refusals: oneRefusal }))).toEqual({ outcome: 'cancelled', cause: 'operator-cancel' });
   });
 

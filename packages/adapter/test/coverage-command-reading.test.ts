@@ -100,8 +100,25 @@ describe('the first word (R9.2)', () => {
 
   it('reads every wrapper as unparsed, since the program it runs is not the first word', () => {
     expect(WRAPPER_PROGRAMS).toEqual([
-      'env', 'exec', 'command', 'builtin', 'xargs', 'timeout', 'nice', 'nohup', 'time', 'sudo', 'doas',
-      'eval', 'source', '.', 'sh', 'bash', 'dash', 'zsh', 'ksh',
+      'env',
+      'exec',
+      'command',
+      'builtin',
+      'xargs',
+      'timeout',
+      'nice',
+      'nohup',
+      'time',
+      'sudo',
+      'doas',
+      'eval',
+      'source',
+      '.',
+      'sh',
+      'bash',
+      'dash',
+      'zsh',
+      'ksh',
     ]);
     for (const wrapper of WRAPPER_PROGRAMS) {
       const command = `${wrapper} cargo test`;

@@ -177,7 +177,12 @@ describe('reading and rendering a recorded coverage (R9.3, R9.4)', () => {
   });
 
   it('shows both limits in every rendering, whatever the verdict', () => {
-    const checked = assessCoverage({ readFrom: { kind: 'commit', commit: COMMIT }, spec: spec(['cargo test', 'a | b']), declaration: absent, adapterCommands: [] });
+    const checked = assessCoverage({
+      readFrom: { kind: 'commit', commit: COMMIT },
+      spec: spec(['cargo test', 'a | b']),
+      declaration: absent,
+      adapterCommands: [],
+    });
     const none = assessCoverage({ readFrom: { kind: 'commit', commit: COMMIT }, spec: 'none', declaration: absent, adapterCommands: [] });
     const notChecked = readRecordedCoverage(undefined);
     if (checked.kind !== 'assessed' || none.kind !== 'assessed' || notChecked.kind !== 'read') throw new Error('setup');

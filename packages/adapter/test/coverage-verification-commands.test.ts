@@ -27,9 +27,22 @@ describe('extracting the Verification commands (R9.2)', () => {
 
   it('takes every fenced block of the section, and none after the next level-2 heading', () => {
     const spec = [
-      '## Verification', '```', 'cargo test', '```', 'Then:', '~~~bash', 'make lint', '~~~',
-      '### Details', '```', 'npm test', '```',
-      '## Notes', '```', 'rm -rf /', '```',
+      '## Verification',
+      '```',
+      'cargo test',
+      '```',
+      'Then:',
+      '~~~bash',
+      'make lint',
+      '~~~',
+      '### Details',
+      '```',
+      'npm test',
+      '```',
+      '## Notes',
+      '```',
+      'rm -rf /',
+      '```',
     ].join('\n');
     expect(texts(spec)).toEqual(['cargo test', 'make lint', 'npm test']);
   });

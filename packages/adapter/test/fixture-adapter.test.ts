@@ -38,7 +38,14 @@ function runFixture(prompt: string, options: { env?: Record<string, string> } = 
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...options.env },
     timeout: 30_000,
   });
-  return { status: child.status, stdout: child.stdout, lines: child.stdout.toString('utf8').split('\n').filter((line) => line !== '') };
+  return {
+    status: child.status,
+    stdout: child.stdout,
+    lines: child.stdout
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line !== ''),
+  };
 }
 
 describe('the fixture adapter executable (R4)', () => {

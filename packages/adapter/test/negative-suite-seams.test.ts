@@ -63,7 +63,9 @@ describe('the workspace (R7.1)', () => {
     const events: ProtocolEvent[] = [];
     const attempt = ran(await runFixtureOnce({ prompt: 'scenario: report-cwd', workspace, onEvent: (event) => events.push(event) }));
     expect(attempt.result.outcome).toBe('completed');
-    const reported = events.flatMap((event) => (event.type === 'progress' ? [event.detail as { cwd?: string }] : [])).find((detail) => detail.cwd !== undefined);
+    const reported = events
+      .flatMap((event) => (event.type === 'progress' ? [event.detail as { cwd?: string }] : []))
+      .find((detail) => detail.cwd !== undefined);
     expect(reported?.cwd).toBe(workspace);
     expect(readFileSync(join(workspace, 'statecraft-fixture-marker.txt'), 'utf8')).toBe('test-run\n');
   });
@@ -93,9 +95,7 @@ describe('the stream and the deadline (R7.4)', () => {
   it('a child that never reads its prompt cannot delay enforcement, however large the prompt', async () => {
     const prompt = `scenario: complete\n${'x'.repeat(8 * 1024 * 1024)}`;
     const started = Date.now();
-    const attempt = ran(
-      await runFixtureOnce({ prompt, deadlineMs: 1_500, environment: { PATH, STATECRAFT_FIXTURE_SCENARIO: 'never-read' } }),
-    );
+    const attempt = ran(await runFixtureOnce({ prompt, deadlineMs: 1_500, environment: { PATH, STATECRAFT_FIXTURE_SCENARIO: 'never-read' } }));
     expect(attempt.result.timedOut).toBe(true);
     expect(attempt.result.outcome).toBe('interrupted');
     expect(Date.now() - started).toBeLessThan(1_500 + 10_000);

@@ -37,7 +37,9 @@ describe('row 1: a refusal is retained beside a completed result (R1.4, R8.1, R8
     expect(verdict).toMatchObject({ status: 'pass', evidence: 'fixture' });
 
     const attempt = ran(await runFixtureOnce({ prompt: 'scenario: refuse' }));
-    const refusalLines = readFileSync(attempt.files.stream, 'utf8').split('\n').filter((line) => line.includes('"type":"refusal"'));
+    const refusalLines = readFileSync(attempt.files.stream, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"type":"refusal"'));
     expect(attempt.result.outcome).toBe('refused');
     expect(attempt.result.refusalCount).toBe(refusalLines.length);
     expect(attempt.result.terminal).toBe('completed');

@@ -186,7 +186,7 @@ describe('readEventStream', () => {
     expect(reading.streamDiagnostic).toMatchObject({ kind: 'malformed', lineNumber: 2, line: 'first bad' });
   });
 
-    it('uses a 1 MiB bound by default (R7.5)', async () => {
+  it('uses a 1 MiB bound by default (R7.5)', async () => {
     expect(DEFAULT_MAX_LINE_BYTES).toBe(1024 * 1024);
     const reading = await read(line(init()) + 'y'.repeat(DEFAULT_MAX_LINE_BYTES + 1) + '\n', 65536);
     expect(reading.streamDiagnostic).toMatchObject({ kind: 'malformed', lineBytes: DEFAULT_MAX_LINE_BYTES + 1 });

@@ -68,7 +68,13 @@ describe.each(paths)('containment: $requested requested ($expected runs)', ({ re
     const tag = freshTag();
     const capture = captureProcessesAt('descendant-started', tag);
     const deadlineMs = 3000;
-    const attempt = await supervise({ executable: fixture('hang-with-descendant.mjs'), attemptTag: tag, deadlineMs, containment: requested, onEvent: capture.onEvent });
+    const attempt = await supervise({
+      executable: fixture('hang-with-descendant.mjs'),
+      attemptTag: tag,
+      deadlineMs,
+      containment: requested,
+      onEvent: capture.onEvent,
+    });
     expect(attempt.timedOut).toBe(true);
     expect(attempt.durationMs).toBeGreaterThanOrEqual(deadlineMs);
     expect(attempt.containment.mechanism).toBe(expected);
@@ -190,7 +196,7 @@ describe('choosing the containment mechanism', () => {
     await expect(supervise({ executable: fixture('speak.mjs') })).rejects.toThrow(`${CONTAINMENT_OVERRIDE_VARIABLE}=process_group`);
   });
 
-    it('uses a PID namespace by default where one is available, and otherwise records why not (R7.3)', async () => {
+  it('uses a PID namespace by default where one is available, and otherwise records why not (R7.3)', async () => {
     delete process.env[CONTAINMENT_OVERRIDE_VARIABLE];
     const attempt = await supervise({ executable: fixture('speak.mjs') });
     if (probe.available) {
@@ -208,7 +214,7 @@ describe('choosing the containment mechanism', () => {
 });
 
 describe('the sweep of tagged processes, by age (R7.3)', () => {
-  it("finds a tagged process to any later reader, and skips it only for a process started after it (a supervisor cannot have tagged it)", async () => {
+  it('finds a tagged process to any later reader, and skips it only for a process started after it (a supervisor cannot have tagged it)', async () => {
     const { spawn, execFileSync } = await import('node:child_process');
     const tag = freshTag();
     const older = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { env: { ...process.env, [ATTEMPT_TAG_VARIABLE]: tag }, stdio: 'ignore' });
@@ -222,9 +228,17 @@ describe('the sweep of tagged processes, by age (R7.3)', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
       const read = (age: string): number[] =>
         JSON.parse(
-          execFileSync(process.execPath, ['--input-type=module', '-e', `import { findAttemptProcesses } from '@statecraft/adapter'; console.log(JSON.stringify(findAttemptProcesses(${JSON.stringify(tag)}, undefined, '${age}')))`], {
-            encoding: 'utf8',
-          }),
+          execFileSync(
+            process.execPath,
+            [
+              '--input-type=module',
+              '-e',
+              `import { findAttemptProcesses } from '@statecraft/adapter'; console.log(JSON.stringify(findAttemptProcesses(${JSON.stringify(tag)}, undefined, '${age}')))`,
+            ],
+            {
+              encoding: 'utf8',
+            },
+          ),
         ) as number[];
       expect(read('any')).toEqual([older.pid]);
       expect(read('started-since-this-process')).toEqual([]);

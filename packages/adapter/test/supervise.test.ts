@@ -130,7 +130,7 @@ describe('superviseAdapter', () => {
     expect(attempt.durationMs).toBeGreaterThanOrEqual(liveMs);
   });
 
-    it('throws, naming the path, for an adapter executable that cannot be run; nothing is spawned (R7.1)', async () => {
+  it('throws, naming the path, for an adapter executable that cannot be run; nothing is spawned (R7.1)', async () => {
     const missing = join(freshDirectory(), 'no-such-adapter');
     await expect(supervise({ executable: missing })).rejects.toThrow(missing);
   });

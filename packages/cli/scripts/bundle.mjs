@@ -53,7 +53,8 @@ async function primeCodeCache() {
   try {
     const repository = join(scratch, 'repository');
     await mkdir(repository);
-    const git = (...args) => execFileSync('git', ['-c', 'user.name=statecraft', '-c', 'user.email=build@statecraft.invalid', ...args], { cwd: repository, stdio: 'ignore' });
+    const git = (...args) =>
+      execFileSync('git', ['-c', 'user.name=statecraft', '-c', 'user.email=build@statecraft.invalid', ...args], { cwd: repository, stdio: 'ignore' });
     git('init', '--quiet');
     git('commit', '--quiet', '--allow-empty', '-m', 'prime');
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scratch, STATECRAFT_HOME: join(scratch, 'home') };

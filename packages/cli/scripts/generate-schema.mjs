@@ -25,8 +25,16 @@ const TITLES = {
 
 /** One file per verb (its answer or an error document), and one for the error documents alone. */
 export function schemaDocuments() {
-  const shapes = Object.keys(VERB_ANSWERS).map((verb) => ({ name: verb, schema: verbDocumentSchema(verb), title: `${TITLES[verb] ?? verb}: the answer, or a refusal, failure or usage document` }));
-  shapes.push({ name: 'error-document', schema: ErrorDocumentSchema, title: 'statecraft --json when a verb does not answer: refused (exit 2), failed (exit 4) or usage (exit 3)' });
+  const shapes = Object.keys(VERB_ANSWERS).map((verb) => ({
+    name: verb,
+    schema: verbDocumentSchema(verb),
+    title: `${TITLES[verb] ?? verb}: the answer, or a refusal, failure or usage document`,
+  }));
+  shapes.push({
+    name: 'error-document',
+    schema: ErrorDocumentSchema,
+    title: 'statecraft --json when a verb does not answer: refused (exit 2), failed (exit 4) or usage (exit 3)',
+  });
   return shapes.map(({ name, schema, title }) => {
     const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' });
     const document = { $id: `https://statecraft.invalid/schema/cli/${name}.json`, title, ...generated };

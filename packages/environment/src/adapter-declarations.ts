@@ -46,8 +46,7 @@ export interface ManagedPathCollision {
 
 /** Expected refusals are values (docs/architecture.md, convention 3). */
 export type AdapterPathsPlan =
-  | { kind: 'refused'; reason: 'managed-path-collision'; collisions: ManagedPathCollision[]; message: string }
-  | { kind: 'planned'; adapters: AdapterClaim[] };
+  { kind: 'refused'; reason: 'managed-path-collision'; collisions: ManagedPathCollision[]; message: string } | { kind: 'planned'; adapters: AdapterClaim[] };
 
 export interface PrerequisiteContext {
   /** The constructed environment the adapter will run with: its PATH, HOME and credential names. */
@@ -82,7 +81,11 @@ export function checkPrerequisite(prerequisite: PrerequisiteDeclaration, context
     case 'command': {
       const state = checkCommand(prerequisite.command, environment);
       const where = `the constructed PATH (${environment.PATH ?? 'not set'})`;
-      return { prerequisite, state, detail: state === 'present' ? `${prerequisite.command} resolves on ${where}` : `${prerequisite.command} is not on ${where}` };
+      return {
+        prerequisite,
+        state,
+        detail: state === 'present' ? `${prerequisite.command} resolves on ${where}` : `${prerequisite.command} is not on ${where}`,
+      };
     }
     case 'qualification': {
       const qualified = context.qualification;

@@ -70,7 +70,10 @@ export const BOUNDARY_VARIABLE = 'STATECRAFT_BOUNDARY';
  * Reads `--boundary` and `STATECRAFT_BOUNDARY` strictly (the flag wins): a misspelt value silently
  * read as "on" or "off" would misstate the posture. Answers the choice, or what is wrong.
  */
-export function readBoundaryChoice(flag: string | undefined, source: Readonly<Record<string, string | undefined>>): BoundaryChoice | { kind: 'invalid'; message: string } {
+export function readBoundaryChoice(
+  flag: string | undefined,
+  source: Readonly<Record<string, string | undefined>>,
+): BoundaryChoice | { kind: 'invalid'; message: string } {
   if (flag !== undefined) {
     if (flag === 'none') return { kind: 'none', chosenBy: '--boundary none' };
     if (flag === 'bwrap') return { kind: 'bwrap' };

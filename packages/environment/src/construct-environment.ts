@@ -49,7 +49,8 @@ export function selectPassedNames(request: NameSelectionRequest): NameSelection 
     ...request.operatorPass.map((name) => ({ name, origin: 'operator' as const, secret: true, why: 'asked for by the operator with --pass' })),
   ];
   const refusals: EnvironmentRefusal[] = [];
-  const askedBy = (entry: (typeof asked)[number]): string => (entry.origin === 'adapter' ? "the adapter's manifest" : entry.origin === 'operator' ? 'the operator (--pass)' : entry.origin);
+  const askedBy = (entry: (typeof asked)[number]): string =>
+    entry.origin === 'adapter' ? "the adapter's manifest" : entry.origin === 'operator' ? 'the operator (--pass)' : entry.origin;
   for (const entry of asked) {
     if (SUPERVISOR_SET_NAMES.includes(entry.name)) {
       refusals.push({

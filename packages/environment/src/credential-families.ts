@@ -18,14 +18,26 @@ export const CREDENTIAL_FAMILIES: readonly CredentialFamily[] = [
   { family: 'gitlab', names: ['GITLAB_TOKEN', 'CI_JOB_TOKEN', 'GL_TOKEN'], prefixes: [] },
   { family: 'ci-runtime', names: ['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_URL'], prefixes: [] },
   { family: 'npm', names: ['NPM_TOKEN', 'NODE_AUTH_TOKEN', 'YARN_NPM_AUTH_TOKEN'], prefixes: ['npm_config__auth', 'npm_config_//'] },
-  { family: 'package-registries', names: ['PYPI_TOKEN', 'TWINE_PASSWORD', 'TWINE_USERNAME', 'CARGO_REGISTRY_TOKEN', 'GEM_HOST_API_KEY', 'NUGET_API_KEY'], prefixes: ['CARGO_REGISTRIES_'] },
+  {
+    family: 'package-registries',
+    names: ['PYPI_TOKEN', 'TWINE_PASSWORD', 'TWINE_USERNAME', 'CARGO_REGISTRY_TOKEN', 'GEM_HOST_API_KEY', 'NUGET_API_KEY'],
+    prefixes: ['CARGO_REGISTRIES_'],
+  },
   { family: 'aws', names: [], prefixes: ['AWS_'] },
-  { family: 'google-cloud', names: ['GOOGLE_APPLICATION_CREDENTIALS', 'GOOGLE_CREDENTIALS', 'GOOGLE_OAUTH_ACCESS_TOKEN', 'CLOUDSDK_AUTH_ACCESS_TOKEN'], prefixes: ['GCLOUD_'] },
+  {
+    family: 'google-cloud',
+    names: ['GOOGLE_APPLICATION_CREDENTIALS', 'GOOGLE_CREDENTIALS', 'GOOGLE_OAUTH_ACCESS_TOKEN', 'CLOUDSDK_AUTH_ACCESS_TOKEN'],
+    prefixes: ['GCLOUD_'],
+  },
   { family: 'azure', names: [], prefixes: ['AZURE_', 'ARM_CLIENT_', 'ARM_ACCESS_KEY'] },
   { family: 'ssh-agent', names: ['SSH_AUTH_SOCK', 'SSH_AGENT_PID'], prefixes: [] },
   { family: 'gpg-agent', names: ['GPG_AGENT_INFO', 'GNUPGHOME'], prefixes: [] },
   { family: 'containers', names: ['DOCKER_AUTH_CONFIG', 'DOCKER_PASSWORD', 'REGISTRY_AUTH_FILE', 'KUBECONFIG'], prefixes: [] },
-  { family: 'other-clouds', names: ['HEROKU_API_KEY', 'DIGITALOCEAN_ACCESS_TOKEN', 'VAULT_TOKEN', 'CLOUDFLARE_API_TOKEN', 'FLY_API_TOKEN', 'VERCEL_TOKEN', 'NETLIFY_AUTH_TOKEN'], prefixes: [] },
+  {
+    family: 'other-clouds',
+    names: ['HEROKU_API_KEY', 'DIGITALOCEAN_ACCESS_TOKEN', 'VAULT_TOKEN', 'CLOUDFLARE_API_TOKEN', 'FLY_API_TOKEN', 'VERCEL_TOKEN', 'NETLIFY_AUTH_TOKEN'],
+    prefixes: [],
+  },
 ];
 
 /** The family a name belongs to, or the word `none`. */

@@ -40,7 +40,9 @@ export const ProjectSectionSchema = z.looseObject({
 });
 
 /** One `acceptance.checks` entry: a command line as a spec's Verification block would hold it (R13.3). */
-const AcceptanceCheckSchema = z.string({ error: 'must be a string holding one command' }).refine((check) => check.trim() !== '', 'is empty; write the command')
+const AcceptanceCheckSchema = z
+  .string({ error: 'must be a string holding one command' })
+  .refine((check) => check.trim() !== '', 'is empty; write the command')
   .refine((check) => !/[\r\n]/.test(check), 'holds a line break; one check is one command line');
 
 /**
@@ -50,16 +52,22 @@ const AcceptanceCheckSchema = z.string({ error: 'must be a string holding one co
 const AuthorityPathSchema = z.string({ error: 'must be a string naming a repository-relative path' }).superRefine((entry, context) => {
   const segments = entry.replace(/\/$/, '').split('/');
   const problem =
-    entry === '' ? 'is empty; name a path'
-    : entry.startsWith('/') ? `${JSON.stringify(entry)} is absolute; name a path relative to the repository root`
-    : segments.some((segment) => segment === '' || segment === '.' || segment === '..') ? `${JSON.stringify(entry)} has an empty, "." or ".." segment; name the path plainly`
-    : null;
+    entry === ''
+      ? 'is empty; name a path'
+      : entry.startsWith('/')
+        ? `${JSON.stringify(entry)} is absolute; name a path relative to the repository root`
+        : segments.some((segment) => segment === '' || segment === '.' || segment === '..')
+          ? `${JSON.stringify(entry)} has an empty, "." or ".." segment; name the path plainly`
+          : null;
   if (problem !== null) context.addIssue({ code: 'custom', message: problem });
 });
 
 /** `acceptance`: the checks a run without a spec is judged by, and the authority set's further paths (R13.3, R13.5). */
 export const AcceptanceSectionSchema = z.looseObject({
-  checks: z.array(AcceptanceCheckSchema, { error: 'must be a list of command lines' }).min(1, { message: 'is an empty list; name at least one check, or leave "checks" out' }).optional(),
+  checks: z
+    .array(AcceptanceCheckSchema, { error: 'must be a list of command lines' })
+    .min(1, { message: 'is an empty list; name at least one check, or leave "checks" out' })
+    .optional(),
   authority: z.array(AuthorityPathSchema, { error: 'must be a list of repository-relative paths' }).optional(),
 });
 
@@ -128,7 +136,5 @@ function describeIssues(file: string, error: z.ZodError): string {
 }
 
 function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`))
-    .join('');
+  return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`)).join('');
 }

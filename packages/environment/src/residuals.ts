@@ -39,7 +39,8 @@ export const ENVIRONMENT_RESIDUALS: readonly Residual[] = [
   },
   {
     id: 'request-path-reveals-product-home',
-    statement: "the request's path on the child's command line (run --request) names the product home, which the child, running as the operator's user, can read and write",
+    statement:
+      "the request's path on the child's command line (run --request) names the product home, which the child, running as the operator's user, can read and write",
   },
 ];
 
@@ -53,11 +54,13 @@ export type ContainmentKind = 'pid-namespace' | 'process-group' | 'bwrap';
 export const PROCESS_GROUP_RESIDUALS: readonly Residual[] = [
   {
     id: 'supervisor-environment-readable',
-    statement: "under the process-group fallback the child can read every name and value of the supervisor's own environment, credentials included, from /proc/<supervisor pid>/environ",
+    statement:
+      "under the process-group fallback the child can read every name and value of the supervisor's own environment, credentials included, from /proc/<supervisor pid>/environ",
   },
   {
     id: 'supervisor-signalable',
-    statement: 'under the process-group fallback the child can stop or kill its supervisor; a supervisor killed leaves the intent without an outcome, which doctor reports',
+    statement:
+      'under the process-group fallback the child can stop or kill its supervisor; a supervisor killed leaves the intent without an outcome, which doctor reports',
   },
 ];
 

@@ -61,7 +61,10 @@ describe('adapter declarations', () => {
   it('claims nothing and names the missing qualification record for an unqualified pair (R10.6, R3.2)', async () => {
     const { bin, home } = await machine({ claude: true, credentialsFile: true });
     const plan = planAdapterPaths([
-      { declaration: claudeLike, context: { environment: { PATH: bin, HOME: home }, qualification: { kind: 'unqualified', reason: 'no record for this provider digest' } } },
+      {
+        declaration: claudeLike,
+        context: { environment: { PATH: bin, HOME: home }, qualification: { kind: 'unqualified', reason: 'no record for this provider digest' } },
+      },
     ]);
     if (plan.kind !== 'planned') throw new Error('expected a plan');
     const claim = plan.adapters[0]?.claim;
@@ -97,7 +100,7 @@ describe('adapter declarations', () => {
     expect(plan.collisions).toEqual([{ paths: ['~/.claude', '~/.claude/'], adapters: ['claude-code', 'claude-code-sibling'] }]);
   });
 
-  it('counts a path inside another adapter\'s managed path as a collision, and distinct paths as none (R10.6)', () => {
+  it("counts a path inside another adapter's managed path as a collision, and distinct paths as none (R10.6)", () => {
     const inner: AdapterDeclaration = { name: 'inner', version: '1.0.0', managedPaths: ['~/.claude/projects'] };
     const elsewhere: AdapterDeclaration = { name: 'elsewhere', version: '1.0.0', managedPaths: ['~/.claudette'] };
     expect(findManagedPathCollisions([claudeLike, inner]).map((collision) => collision.adapters)).toEqual([['claude-code', 'inner']]);

@@ -79,7 +79,10 @@ describe('constructEnvironment builds the child environment from an allowlist, n
   it('an attempt under the process-group fallback also carries what that fallback exposes of its supervisor', () => {
     const { record } = constructEnvironment(selected({ source: OPERATOR, adapterPass: [], operatorPass: [] }), { ...bindings, containment: 'process-group' });
     expect(record.residuals.slice(0, ENVIRONMENT_RESIDUALS.length)).toEqual(ENVIRONMENT_RESIDUALS);
-    expect(record.residuals.slice(ENVIRONMENT_RESIDUALS.length).map((residual) => residual.id)).toEqual(['supervisor-environment-readable', 'supervisor-signalable']);
+    expect(record.residuals.slice(ENVIRONMENT_RESIDUALS.length).map((residual) => residual.id)).toEqual([
+      'supervisor-environment-readable',
+      'supervisor-signalable',
+    ]);
     for (const residual of record.residuals) expect(residual.statement).not.toMatch(/cannot publish/i);
   });
 });
@@ -108,18 +111,21 @@ describe('a request to place a credential family in the child is refused on cons
     if (selection.kind === 'refused') expect(selection.message).toContain("adapter's manifest");
   });
 
-  it.each(['STATECRAFT_ATTEMPT_TAG', 'STATECRAFT_RUN_ID', 'STATECRAFT_ATTEMPT', 'TMPDIR'])('%s, set by the supervisor, is refused from the operator and from a manifest (R5.5)', (name) => {
-    for (const request of [
-      { source: OPERATOR, adapterPass: [], operatorPass: [name] },
-      { source: OPERATOR, adapterPass: [{ name, secret: false, why: 'wants it' }], operatorPass: [] },
-    ]) {
-      const selection = selectPassedNames(request);
-      expect(selection.kind).toBe('refused');
-      if (selection.kind !== 'refused') return;
-      expect(selection.refusals).toEqual([expect.objectContaining({ name, family: 'supervisor-set' })]);
-      expect(selection.message).toContain('R5.5');
-    }
-  });
+  it.each(['STATECRAFT_ATTEMPT_TAG', 'STATECRAFT_RUN_ID', 'STATECRAFT_ATTEMPT', 'TMPDIR'])(
+    '%s, set by the supervisor, is refused from the operator and from a manifest (R5.5)',
+    (name) => {
+      for (const request of [
+        { source: OPERATOR, adapterPass: [], operatorPass: [name] },
+        { source: OPERATOR, adapterPass: [{ name, secret: false, why: 'wants it' }], operatorPass: [] },
+      ]) {
+        const selection = selectPassedNames(request);
+        expect(selection.kind).toBe('refused');
+        if (selection.kind !== 'refused') return;
+        expect(selection.refusals).toEqual([expect.objectContaining({ name, family: 'supervisor-set' })]);
+        expect(selection.message).toContain('R5.5');
+      }
+    },
+  );
 
   it('every family names at least one name or prefix', () => {
     for (const family of CREDENTIAL_FAMILIES) expect(family.names.length + family.prefixes.length).toBeGreaterThan(0);

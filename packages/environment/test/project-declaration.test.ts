@@ -103,15 +103,21 @@ describe('acceptance.checks and acceptance.authority (R13.3, R13.5)', () => {
   });
 
   it('refuses an empty list of checks, naming the file and the field', () => {
-    expect(messageOf({ acceptance: { checks: [] } })).toBe(`${FILE}: field "acceptance.checks": is an empty list; name at least one check, or leave "checks" out`);
+    expect(messageOf({ acceptance: { checks: [] } })).toBe(
+      `${FILE}: field "acceptance.checks": is an empty list; name at least one check, or leave "checks" out`,
+    );
   });
 
   it('refuses a check holding a line break, naming its position', () => {
-    expect(messageOf({ acceptance: { checks: ['true', 'make\nmake install'] } })).toBe(`${FILE}: field "acceptance.checks[1]": holds a line break; one check is one command line`);
+    expect(messageOf({ acceptance: { checks: ['true', 'make\nmake install'] } })).toBe(
+      `${FILE}: field "acceptance.checks[1]": holds a line break; one check is one command line`,
+    );
   });
 
   it('refuses an authority path that leaves the repository or is absolute, naming it', () => {
-    expect(messageOf({ acceptance: { authority: ['../elsewhere'] } })).toContain('field "acceptance.authority[0]": "../elsewhere" has an empty, "." or ".." segment');
+    expect(messageOf({ acceptance: { authority: ['../elsewhere'] } })).toContain(
+      'field "acceptance.authority[0]": "../elsewhere" has an empty, "." or ".." segment',
+    );
     expect(messageOf({ acceptance: { authority: ['ok/', '/etc/passwd'] } })).toContain('field "acceptance.authority[1]": "/etc/passwd" is absolute');
   });
 });

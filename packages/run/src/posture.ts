@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { AdapterIdentitySchema, BoundaryRecordSchema, CapabilityListSchema, ContainmentSchema, NotRecordedSchema, QualificationVerdictSchema, StoredCoverageSchema, SurvivorSchema, type RecordedCoverage } from '@statecraft/adapter';
+import {
+  AdapterIdentitySchema,
+  BoundaryRecordSchema,
+  CapabilityListSchema,
+  ContainmentSchema,
+  NotRecordedSchema,
+  QualificationVerdictSchema,
+  StoredCoverageSchema,
+  SurvivorSchema,
+  type RecordedCoverage,
+} from '@statecraft/adapter';
 import { EnvironmentRecordSchema } from '@statecraft/environment';
 
 /** R3.2: an adapter with no matching record runs, labelled `unqualified`; never refused for that. */

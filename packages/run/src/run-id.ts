@@ -2,7 +2,10 @@ import { randomBytes } from 'node:crypto';
 
 /** A run id: sortable by start time, unique by a random suffix, safe in a path and a branch name. */
 export function newRunId(now: Date = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${randomBytes(3).toString('hex')}`;
 }
 

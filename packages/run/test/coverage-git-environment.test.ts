@@ -53,7 +53,7 @@ async function plantHostileEnvironment(): Promise<void> {
   });
 }
 
-describe('the base-commit reading ignores the caller\'s git environment (R9.4)', () => {
+describe("the base-commit reading ignores the caller's git environment (R9.4)", () => {
   it('is redirected when git inherits the planted variables (the control)', async () => {
     await plantHostileEnvironment();
     const inherited = await execa('git', ['cat-file', 'blob', 'HEAD:.statecraft/environment.json'], { cwd: target.path, reject: false });
@@ -71,7 +71,7 @@ describe('the base-commit reading ignores the caller\'s git environment (R9.4)',
     });
   });
 
-  it('builds git\'s environment from nothing: no GIT_* name of the source survives', () => {
+  it("builds git's environment from nothing: no GIT_* name of the source survives", () => {
     const environment = gitReadingEnvironment({ PATH: '/bin', GIT_DIR: '/x', GIT_CONFIG_COUNT: '1', HOME: '/home/op', XDG_CONFIG_HOME: '/c' });
     expect(environment).toEqual({
       PATH: '/bin',

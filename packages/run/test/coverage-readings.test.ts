@@ -137,7 +137,9 @@ describe('reading a commit (R9.4)', () => {
     const commit = await repo.commit('an empty list');
     const plan = await planCoverageAt({ repository: repo.path, spec: '004', source: { kind: 'commit', commit }, adapterCommands: ['make'] });
     expect(plan).toMatchObject({ kind: 'refused', reason: 'declaration-invalid' });
-    expect(plan).toMatchObject({ message: expect.stringContaining(`.statecraft/environment.json at ${commit}: field "project.commands": is an empty list`) as unknown });
+    expect(plan).toMatchObject({
+      message: expect.stringContaining(`.statecraft/environment.json at ${commit}: field "project.commands": is an empty list`) as unknown,
+    });
   });
 
   it('refuses a commit the repository does not have', async () => {

@@ -29,8 +29,7 @@ export interface TestRepository {
 export async function createRepository(): Promise<TestRepository> {
   const directory: DirectoryResult = await dir({ unsafeCleanup: true, prefix: 'statecraft-coverage-' });
   const path = directory.path;
-  const git = async (...args: string[]): Promise<string> =>
-    (await execa('git', args, { cwd: path, env: SETUP_ENV, extendEnv: false })).stdout;
+  const git = async (...args: string[]): Promise<string> => (await execa('git', args, { cwd: path, env: SETUP_ENV, extendEnv: false })).stdout;
   await git('init', '--quiet', '--initial-branch=main');
   return {
     path,

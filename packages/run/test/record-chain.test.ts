@@ -120,7 +120,9 @@ describe('the writer cannot write what the reader refuses (issue 10 item 3, R8.4
     const unreadable = { ...sampleIntent(2), baseCommit: 'main' };
     const appending = appendRecord(chain, position, unreadable as UnlinkedRecord);
     await expect(appending).rejects.toThrow(UnreadableRecordError);
-    await expect(appendRecord(chain, position, unreadable as UnlinkedRecord)).rejects.toThrow(`${chain}: a record the chain's reader would refuse was not appended`);
+    await expect(appendRecord(chain, position, unreadable as UnlinkedRecord)).rejects.toThrow(
+      `${chain}: a record the chain's reader would refuse was not appended`,
+    );
     await expect(appendRecord(chain, position, unreadable as UnlinkedRecord)).rejects.toThrow('intent record: field "baseCommit": must be a git commit id');
     expect(await readFile(chain)).toEqual(before);
     expect(await openChain(chain)).toMatchObject({ kind: 'opened', nextSeq: 1 });

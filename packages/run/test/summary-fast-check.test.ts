@@ -32,11 +32,46 @@ const outcome = {
 
 /** Values of every JSON type, in and out of each field's range. */
 const CANDIDATES: unknown[] = [
-  undefined, null, true, false, 0, -0, 1, 2, -1, 1.5, 2 ** 53, Number.MAX_VALUE, '', 'x', 'genesis', 'unknown',
-  digest, 'C'.repeat(64), 'c'.repeat(63), '2026-11-30T04:00:00.000Z', '2026-02-30T04:00:00.000Z', '2026-11-30T24:00:00.000Z',
-  '2026-11-30T04:00:00Z', '2026-11-30T04:00:00.000+01:00', '20261130T040000Z-abcdef', 'completed', 'refused', 'none', 'deadline',
-  'qualified', 'unqualified', 'intent', 'outcome', {}, [], { name: 'a', version: '1' }, { name: '', version: '1' },
-  { name: 'a', version: '1', extra: 1 }, { name: 'a' }, ['a', '1'],
+  undefined,
+  null,
+  true,
+  false,
+  0,
+  -0,
+  1,
+  2,
+  -1,
+  1.5,
+  2 ** 53,
+  Number.MAX_VALUE,
+  '',
+  'x',
+  'genesis',
+  'unknown',
+  digest,
+  'C'.repeat(64),
+  'c'.repeat(63),
+  '2026-11-30T04:00:00.000Z',
+  '2026-02-30T04:00:00.000Z',
+  '2026-11-30T24:00:00.000Z',
+  '2026-11-30T04:00:00Z',
+  '2026-11-30T04:00:00.000+01:00',
+  '20261130T040000Z-abcdef',
+  'completed',
+  'refused',
+  'none',
+  'deadline',
+  'qualified',
+  'unqualified',
+  'intent',
+  'outcome',
+  {},
+  [],
+  { name: 'a', version: '1' },
+  { name: '', version: '1' },
+  { name: 'a', version: '1', extra: 1 },
+  { name: 'a' },
+  ['a', '1'],
 ];
 
 describe('the quick summary check accepts only what the summary schema accepts (R8.4)', () => {
@@ -49,7 +84,10 @@ describe('the quick summary check accepts only what the summary schema accepts (
   it('whatever value any field takes, or an extra or missing field, what it accepts the schema accepts too', () => {
     let tried = 0;
     for (const record of [intent, outcome] as Record<string, unknown>[]) {
-      const variants: Record<string, unknown>[] = [{ ...record, extra: 1 }, { ...record, kind: record.kind === 'intent' ? 'outcome' : 'intent' }];
+      const variants: Record<string, unknown>[] = [
+        { ...record, extra: 1 },
+        { ...record, kind: record.kind === 'intent' ? 'outcome' : 'intent' },
+      ];
       for (const key of Object.keys(record)) {
         for (const value of CANDIDATES) {
           const variant: Record<string, unknown> = { ...record };

@@ -33,11 +33,16 @@ describe('the workspace is an isolated git worktree at a recorded base commit (R
     if (prepared.kind !== 'prepared') return;
     expect(prepared.workspace.path).toBe(join(repository.path, '.statecraft', 'state', 'workspaces', '20261130T040000Z-abcdef'));
     expect(prepared.workspace.branch).toBe('statecraft/20261130T040000Z-abcdef');
-    expect((await repository.git('-C', prepared.workspace.path, 'rev-parse', 'HEAD'))).toBe(commit);
+    expect(await repository.git('-C', prepared.workspace.path, 'rev-parse', 'HEAD')).toBe(commit);
     expect(await repository.git('rev-parse', 'HEAD')).toBe(headBefore);
     // Not even as an ignored path: the exclude lives in info/exclude, which status does not list.
     const statusAfter = await repository.git('status', '--porcelain', '--untracked-files=all');
-    expect(statusAfter).toBe(statusBefore.split('\n').filter((line) => !line.startsWith('!!')).join('\n'));
+    expect(statusAfter).toBe(
+      statusBefore
+        .split('\n')
+        .filter((line) => !line.startsWith('!!'))
+        .join('\n'),
+    );
     expect(await readFile(join(repository.path, '.git', 'info', 'exclude'), 'utf8')).toContain('/.statecraft/state/');
   });
 
@@ -67,7 +72,8 @@ describe('the workspace is an isolated git worktree at a recorded base commit (R
     expect(await base('v1')).toBe(tag);
     const unknown = await resolveTarget(repository.path, 'no-such-revision');
     expect(unknown).toMatchObject({ kind: 'resolved', target: { path: target.path }, base: { kind: 'refused' } });
-    if (unknown.kind === 'resolved' && unknown.base !== 'not-asked') expect(unknown.base).toMatchObject({ message: expect.stringContaining('revision no-such-revision does not name a commit') as unknown });
+    if (unknown.kind === 'resolved' && unknown.base !== 'not-asked')
+      expect(unknown.base).toMatchObject({ message: expect.stringContaining('revision no-such-revision does not name a commit') as unknown });
     // A revision that looks like an option is a revision, never an option to git.
     expect(await resolveTarget(repository.path, '--all')).toMatchObject({ kind: 'resolved', base: { kind: 'refused' } });
     expect(await resolveTarget(repository.path)).toMatchObject({ kind: 'resolved', base: 'not-asked' });

@@ -62,11 +62,17 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
     const found = findAttempt(opening.entries, request.runId, request.attempt);
     if (found.kind === 'refused') return { ...found, message: `${found.message} in ${paths.chain}; nothing judged, nothing appended` };
     const { intent, outcome } = found;
-    const previous = opening.entries.filter((entry) => entry.record.kind === 'acceptance' && entry.record.runId === intent.record.runId && entry.record.attempt === intent.record.attempt).length;
+    const previous = opening.entries.filter(
+      (entry) => entry.record.kind === 'acceptance' && entry.record.runId === intent.record.runId && entry.record.attempt === intent.record.attempt,
+    ).length;
     const outputsDirectory = `attempts/${intent.record.runId}/${intent.record.attempt}/acceptance-${previous + 1}`;
     const judged = await judge(request, { target: target.path, key: target.key, targetDirectory: paths.directory, outputsDirectory }, intent, outcome);
     const receiptFile = judged.receipt === 'none' ? ('none' as const) : await keepReceipt(paths.directory, `${outputsDirectory}/receipt.json`, judged.receipt);
-    const appended = await appendRecord(paths.chain, { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn }, { at: new Date().toISOString(), ...judged, receiptFile });
+    const appended = await appendRecord(
+      paths.chain,
+      { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn },
+      { at: new Date().toISOString(), ...judged, receiptFile },
+    );
     const record = appended.record as AcceptanceRecord;
     return {
       kind: 'judged',
@@ -82,15 +88,29 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
   }
 }
 
-type Found = { kind: 'found'; intent: ChainEntry & { record: IntentRecord }; outcome: ChainEntry & { record: OutcomeRecord } } | { kind: 'refused'; reason: 'unknown-run' | 'no-outcome'; message: string };
+type Found =
+  | { kind: 'found'; intent: ChainEntry & { record: IntentRecord }; outcome: ChainEntry & { record: OutcomeRecord } }
+  | { kind: 'refused'; reason: 'unknown-run' | 'no-outcome'; message: string };
 
 function findAttempt(entries: readonly ChainEntry[], runId: string, attempt: number | undefined): Found {
   const intents = entries.filter((entry): entry is ChainEntry & { record: IntentRecord } => entry.record.kind === 'intent' && entry.record.runId === runId);
   if (intents.length === 0) return { kind: 'refused', reason: 'unknown-run', message: `run ${runId} has no record` };
   const intent = attempt === undefined ? intents.at(-1) : intents.find((entry) => entry.record.attempt === attempt);
-  if (intent === undefined) return { kind: 'refused', reason: 'unknown-run', message: `run ${runId} has no attempt ${String(attempt)} (attempts: ${intents.map((entry) => entry.record.attempt).join(', ')})` };
-  const outcome = entries.find((entry): entry is ChainEntry & { record: OutcomeRecord } => entry.record.kind === 'outcome' && entry.record.intent === intent.digest);
-  if (outcome === undefined) return { kind: 'refused', reason: 'no-outcome', message: `run ${runId} attempt ${intent.record.attempt} has no outcome (its supervisor never concluded it)` };
+  if (intent === undefined)
+    return {
+      kind: 'refused',
+      reason: 'unknown-run',
+      message: `run ${runId} has no attempt ${String(attempt)} (attempts: ${intents.map((entry) => entry.record.attempt).join(', ')})`,
+    };
+  const outcome = entries.find(
+    (entry): entry is ChainEntry & { record: OutcomeRecord } => entry.record.kind === 'outcome' && entry.record.intent === intent.digest,
+  );
+  if (outcome === undefined)
+    return {
+      kind: 'refused',
+      reason: 'no-outcome',
+      message: `run ${runId} attempt ${intent.record.attempt} has no outcome (its supervisor never concluded it)`,
+    };
   return { kind: 'found', intent, outcome };
 }
 
@@ -102,7 +122,12 @@ interface Where {
   outputsDirectory: string;
 }
 
-async function judge(request: AcceptRequest, where: Where, intent: ChainEntry & { record: IntentRecord }, outcome: ChainEntry & { record: OutcomeRecord }): Promise<Judged> {
+async function judge(
+  request: AcceptRequest,
+  where: Where,
+  intent: ChainEntry & { record: IntentRecord },
+  outcome: ChainEntry & { record: OutcomeRecord },
+): Promise<Judged> {
   const o = outcome.record;
   const base: Judged = {
     kind: 'acceptance',
@@ -129,16 +154,27 @@ async function judge(request: AcceptRequest, where: Where, intent: ChainEntry & 
   if (o.outcome !== 'completed') return as(notAttempted(o.outcome, o.refusalCount), o.outcome === 'refused' ? { attemptRefusalCount: o.refusalCount } : {});
   const candidate = o.candidate;
   if (candidate === undefined || candidate === 'not-recorded' || 'notIdentified' in candidate) {
-    const why = candidate !== undefined && candidate !== 'not-recorded' ? candidate.notIdentified : 'the outcome record names no candidate (written before acceptance existed)';
+    const why =
+      candidate !== undefined && candidate !== 'not-recorded'
+        ? candidate.notIdentified
+        : 'the outcome record names no candidate (written before acceptance existed)';
     return as(decided('no-candidate', `no candidate to judge: ${why}`));
   }
   const coverage = readRecordedCoverage(intent.record.posture.coverage);
   const specId = coverage.kind === 'read' && 'spec' in coverage.coverage && coverage.coverage.spec !== 'none' ? coverage.coverage.spec.id : 'none';
   const suite = await readSuiteAtBase({ repository: where.target, baseCommit: intent.record.baseCommit, specId });
-  if (suite.kind === 'unreadable') return as(decided('policy-unreadable', `the suite or the policy could not be read at the base: ${suite.message}`), { candidate });
+  if (suite.kind === 'unreadable')
+    return as(decided('policy-unreadable', `the suite or the policy could not be read at the base: ${suite.message}`), { candidate });
   const touched = candidate.changedPaths.filter((path) => suite.authority.paths.some((entry) => isUnderAuthority(path, entry)));
   const known: Partial<Judged> = { candidate, suite: suite.suite, authority: { paths: suite.authority.paths, touched }, policyDigest: suite.policyDigest };
-  if (suite.suite === 'none') return as(decided('no-suite', `no suite at the base ${intent.record.baseCommit}: no spec with Verification commands, and no "acceptance.checks" in .statecraft/environment.json`), known);
+  if (suite.suite === 'none')
+    return as(
+      decided(
+        'no-suite',
+        `no suite at the base ${intent.record.baseCommit}: no spec with Verification commands, and no "acceptance.checks" in .statecraft/environment.json`,
+      ),
+      known,
+    );
   request.hooks?.onJudging?.({ runId: o.runId, attempt: o.attempt, checks: suite.suite.commands.length });
 
   const worktree = await makeCandidateWorktree(where.target, o.runId, o.attempt, candidate.commit);
@@ -170,11 +206,36 @@ async function judge(request: AcceptRequest, where: Where, intent: ChainEntry & 
       ...(request.hooks === undefined ? {} : { hooks: request.hooks }),
     });
     const after = await readWorktreeAfterSuite(worktree.path);
-    const afterSuite = 'failed' in after ? ('not-recorded' as const) : { head: after.head, headMoved: after.head !== candidate.commit, dirtyPaths: after.dirtyPaths };
-    const decision = decideAfterSuite({ end: ran.end, checks: ran.checks, checksNotRun: ran.checksNotRun, touched, after: afterSuite === 'not-recorded' ? after as { failed: string } : afterSuite });
-    const judged = as(decision, { ...known, checks: ran.checks, checksNotRun: ran.checksNotRun, afterSuite, containment: ran.containment, environment: environment.record });
+    const afterSuite =
+      'failed' in after ? ('not-recorded' as const) : { head: after.head, headMoved: after.head !== candidate.commit, dirtyPaths: after.dirtyPaths };
+    const decision = decideAfterSuite({
+      end: ran.end,
+      checks: ran.checks,
+      checksNotRun: ran.checksNotRun,
+      touched,
+      after: afterSuite === 'not-recorded' ? (after as { failed: string }) : afterSuite,
+    });
+    const judged = as(decision, {
+      ...known,
+      checks: ran.checks,
+      checksNotRun: ran.checksNotRun,
+      afterSuite,
+      containment: ran.containment,
+      environment: environment.record,
+    });
     if (decision.verdict !== 'accepted') return judged;
-    return { ...judged, receipt: mintReceipt({ where, intent, outcome, candidate, checks: ran.checks, policyDigest: suite.policyDigest, statecraftVersion: request.statecraftVersion }) };
+    return {
+      ...judged,
+      receipt: mintReceipt({
+        where,
+        intent,
+        outcome,
+        candidate,
+        checks: ran.checks,
+        policyDigest: suite.policyDigest,
+        statecraftVersion: request.statecraftVersion,
+      }),
+    };
   } finally {
     await removeCandidateWorktree(where.target, worktree.path);
     await rm(temporaryDirectory, { recursive: true, force: true }).catch(() => undefined);

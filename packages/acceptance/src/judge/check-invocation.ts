@@ -22,7 +22,12 @@ export function planCheckInvocation(command: string, pathValue: string | undefin
   if (reading.kind !== 'simple' || words === undefined) return { kind: 'startable', program: '/bin/sh', shell: true, file: '/bin/sh', args: ['-c', command] };
   const file = findExecutableOnPath(reading.program, pathValue);
   if (file === undefined) {
-    return { kind: 'not-startable', program: reading.program, shell: false, message: `${reading.program} is not found on the checks' PATH (${pathValue ?? 'unset'}); the check could not start` };
+    return {
+      kind: 'not-startable',
+      program: reading.program,
+      shell: false,
+      message: `${reading.program} is not found on the checks' PATH (${pathValue ?? 'unset'}); the check could not start`,
+    };
   }
   return { kind: 'startable', program: reading.program, shell: false, file, args: words.slice(1) };
 }

@@ -14,7 +14,8 @@ export function decided(reason: AcceptanceReason, explanation: string): Decision
 
 /** R13.1: an attempt that did not complete is not judged; the reason names its outcome. */
 export function notAttempted(outcome: 'refused' | 'interrupted' | 'failed' | 'cancelled', refusalCount: number): Decision {
-  if (outcome === 'refused') return decided('attempt-refused', `the attempt was refused (${refusalCount} refusal${refusalCount === 1 ? '' : 's'}); only a completed attempt is judged`);
+  if (outcome === 'refused')
+    return decided('attempt-refused', `the attempt was refused (${refusalCount} refusal${refusalCount === 1 ? '' : 's'}); only a completed attempt is judged`);
   return decided(`attempt-${outcome}`, `the attempt ended ${outcome}; only a completed attempt is judged`);
 }
 
@@ -33,7 +34,10 @@ export function decideAfterSuite(input: {
 }): Decision {
   const { end, checksNotRun, touched, after } = input;
   if (touched.length > 0) {
-    return decided('authority-touched', `the candidate changed the authority set (${touched.join(', ')}): it is not accepted on the strength of a suite it could have rewritten; a person decides`);
+    return decided(
+      'authority-touched',
+      `the candidate changed the authority set (${touched.join(', ')}): it is not accepted on the strength of a suite it could have rewritten; a person decides`,
+    );
   }
   const notRun = `${checksNotRun} check${checksNotRun === 1 ? '' : 's'} did not run`;
   if (end.kind === 'not-started') return decided('check-not-started', `\`${end.command}\` could not start (${end.message}); ${notRun}`);
@@ -48,7 +52,10 @@ export function decideAfterSuite(input: {
   if (after.headMoved) return decided('head-moved', `HEAD of the candidate's worktree moved to ${after.head} during the suite`);
   if (after.dirtyPaths.length > 0) return decided('tree-dirty', `the suite left the candidate's tree dirty: ${after.dirtyPaths.join(', ')}`);
   if (end.kind === 'failed') {
-    return decided('check-failed', `\`${end.command}\` exited ${end.exitCode === null ? 'by a signal' : end.exitCode}${checksNotRun > 0 ? `; ${notRun} after it` : ''}`);
+    return decided(
+      'check-failed',
+      `\`${end.command}\` exited ${end.exitCode === null ? 'by a signal' : end.exitCode}${checksNotRun > 0 ? `; ${notRun} after it` : ''}`,
+    );
   }
   return decided('every-check-passed', `every check exited 0 (${input.checks.length}), HEAD unchanged, tree clean`);
 }

@@ -23,7 +23,11 @@ export type SuiteReading =
  * R9.4), or, for a run with no spec, `acceptance.checks` of the base's `.statecraft/environment.json`.
  * The authority set is read from the same declaration at the same commit (R13.5).
  */
-export async function readSuiteAtBase(input: { repository: string; baseCommit: string; /** A spec id, or `none` for a run without one. */ specId: string }): Promise<SuiteReading> {
+export async function readSuiteAtBase(input: {
+  repository: string;
+  baseCommit: string;
+  /** A spec id, or `none` for a run without one. */ specId: string;
+}): Promise<SuiteReading> {
   const inputs = await readCoverageInputs({
     repository: input.repository,
     ...(input.specId === 'none' ? {} : { spec: input.specId }),
@@ -68,7 +72,11 @@ export function isUnderAuthority(path: string, entry: string): boolean {
  * bytes, so the digest changes when any byte of the set does, with one git call however large the
  * set (docs/decisions.md). Entries absent at the base contribute nothing.
  */
-async function digestAuthorityAt(repository: string, commit: string, authority: AuthoritySet): Promise<{ kind: 'digested'; digest: string } | { kind: 'unreadable'; message: string }> {
+async function digestAuthorityAt(
+  repository: string,
+  commit: string,
+  authority: AuthoritySet,
+): Promise<{ kind: 'digested'; digest: string } | { kind: 'unreadable'; message: string }> {
   const listing = await runGitForReading(repository, ['ls-tree', '-r', '-z', '--full-tree', commit]);
   if (!listing.ok) return { kind: 'unreadable', message: `git ls-tree -r ${commit}: ${listing.message}` };
   const entries = new TextDecoder()

@@ -8,9 +8,7 @@ export interface ClaudeInvocation {
   extraArgs?: readonly string[];
 }
 
-export type ClaudeArgv =
-  | { kind: 'argv'; argv: string[] }
-  | { kind: 'refused'; reason: 'second-settings' | 'option-like-value'; message: string };
+export type ClaudeArgv = { kind: 'argv'; argv: string[] } | { kind: 'refused'; reason: 'second-settings' | 'option-like-value'; message: string };
 
 /** Always passed: print mode, the structured stream, and hook events (docs/facts.md item 8). */
 export const BASE_CLAUDE_ARGS = ['--print', '--output-format', 'stream-json', '--verbose', '--include-hook-events'] as const;
@@ -29,7 +27,11 @@ export function buildClaudeArgv(invocation: ClaudeInvocation): ClaudeArgv {
   const values = [...invocation.removeTools];
   for (const value of values) {
     if (value.startsWith('-')) {
-      return { kind: 'refused', reason: 'option-like-value', message: `tool name ${JSON.stringify(value)} starts with "-" and would be read as an option; refused` };
+      return {
+        kind: 'refused',
+        reason: 'option-like-value',
+        message: `tool name ${JSON.stringify(value)} starts with "-" and would be read as an option; refused`,
+      };
     }
   }
   const argv: string[] = [...BASE_CLAUDE_ARGS, '--settings', invocation.settingsPath];
@@ -39,7 +41,11 @@ export function buildClaudeArgv(invocation: ClaudeInvocation): ClaudeArgv {
   argv.push(...(invocation.extraArgs ?? []));
   const settingsFlags = argv.filter(isSettingsFlag).length;
   if (settingsFlags > 1) {
-    return { kind: 'refused', reason: 'second-settings', message: `the invocation carries ${settingsFlags} --settings options; only the adapter's private settings file may be given (R10.1)` };
+    return {
+      kind: 'refused',
+      reason: 'second-settings',
+      message: `the invocation carries ${settingsFlags} --settings options; only the adapter's private settings file may be given (R10.1)`,
+    };
   }
   return { kind: 'argv', argv };
 }

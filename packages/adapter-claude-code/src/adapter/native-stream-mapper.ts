@@ -1,11 +1,6 @@
 import type { CapabilityToken, ProviderIdentity } from '@statecraft/adapter';
 import type { EventDraft } from './event-draft.js';
-import {
-  NativeAssistantSchema,
-  NativeInitSchema,
-  NativeLineSchema,
-  NativeResultSchema,
-} from './native-events.js';
+import { NativeAssistantSchema, NativeInitSchema, NativeLineSchema, NativeResultSchema } from './native-events.js';
 import type { NativeInit, NativeResult } from './native-events.js';
 import { terminalStateFor } from './terminal-state.js';
 
@@ -19,10 +14,7 @@ export interface MapperContext {
 
 /** What one native line became. `ending` events (refusals, then the result) are held by the caller until claude exits. */
 export type MappedLine =
-  | { kind: 'events'; events: EventDraft[] }
-  | { kind: 'ending'; events: EventDraft[] }
-  | { kind: 'malformed'; reason: string }
-  | { kind: 'ignored' };
+  { kind: 'events'; events: EventDraft[] } | { kind: 'ending'; events: EventDraft[] } | { kind: 'malformed'; reason: string } | { kind: 'ignored' };
 
 /** Progress kinds for native `system` subtypes; the rest are `notice`. */
 const SYSTEM_KINDS: Readonly<Record<string, string>> = {

@@ -4,9 +4,7 @@ import { isAbsolute } from 'node:path';
 import { checkExecutableFileSync, digestFile, findExecutableOnPath, matchKnownDigest } from '@statecraft/adapter';
 import type { KnownDigest, ProviderIdentity } from '@statecraft/adapter';
 
-export type ProviderResolution =
-  | { kind: 'resolved'; executable: string; identity: ProviderIdentity }
-  | { kind: 'not-found'; message: string };
+export type ProviderResolution = { kind: 'resolved'; executable: string; identity: ProviderIdentity } | { kind: 'not-found'; message: string };
 
 /** `claude --version` answers `2.1.328 (Claude Code)`; the first word is the version. */
 function readVersion(executable: string, environment: NodeJS.ProcessEnv): string {

@@ -51,5 +51,14 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
     return fail(requested, 'invocation-refused', argv.message, provider.identity);
   }
   const mapper = new NativeStreamMapper({ adapter, provider: provider.identity, requested, applied: [...manifest.capabilities] });
-  return runSession({ executable: provider.executable, argv: argv.argv, workspace: request.workspace, prompt, settings, mapper, writer, environment: process.env });
+  return runSession({
+    executable: provider.executable,
+    argv: argv.argv,
+    workspace: request.workspace,
+    prompt,
+    settings,
+    mapper,
+    writer,
+    environment: process.env,
+  });
 }

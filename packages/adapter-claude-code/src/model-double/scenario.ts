@@ -34,9 +34,7 @@ export const ScenarioSchema = z.strictObject({
   /** Answered once the replies are used up (the provider keeps asking after a tool result). */
   finalText: z.string().min(1).default('Scenario finished.'),
   /** Usage reported on every reply; a non-zero usage is what makes the provider report a cost. */
-  usage: z
-    .strictObject({ inputTokens: z.int().nonnegative(), outputTokens: z.int().nonnegative() })
-    .default({ inputTokens: 120, outputTokens: 30 }),
+  usage: z.strictObject({ inputTokens: z.int().nonnegative(), outputTokens: z.int().nonnegative() }).default({ inputTokens: 120, outputTokens: 30 }),
 });
 export type Scenario = z.infer<typeof ScenarioSchema>;
 

@@ -8,10 +8,7 @@ export interface AnthropicMessage {
   type: 'message';
   role: 'assistant';
   model: string;
-  content: Array<
-    | { type: 'text'; text: string }
-    | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  >;
+  content: Array<{ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }>;
   stop_reason: 'end_turn' | 'tool_use';
   stop_sequence: null;
   usage: { input_tokens: number; output_tokens: number };

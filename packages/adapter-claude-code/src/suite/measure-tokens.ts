@@ -50,7 +50,11 @@ export async function measureClaudeCodeTokens(context: MeasurementContext, provo
       provocations.live('bash-touch', { allow: ['Bash(touch:*)'], hooks: [{ when: 'before-tool', tool: 'Bash', command: BLOCKING_HOOK_COMMAND }] }),
       (result, events) => {
         const responses = events.filter(
-          (event) => event.type === 'progress' && event.kind === 'hook' && (event.detail as { subtype?: unknown }).subtype === 'hook_response' && (event.detail as { exit_code?: unknown }).exit_code === 2,
+          (event) =>
+            event.type === 'progress' &&
+            event.kind === 'hook' &&
+            (event.detail as { subtype?: unknown }).subtype === 'hook_response' &&
+            (event.detail as { exit_code?: unknown }).exit_code === 2,
         );
         return {
           honored: responses.length > 0 && result.refusalCount > 0,
@@ -73,7 +77,10 @@ export async function measureClaudeCodeTokens(context: MeasurementContext, provo
       const tools = init?.type === 'init' ? init.applied.tools : 'not-recorded';
       return {
         honored: tools !== 'not-recorded' && !tools.includes('Bash') && tools.length > 0,
-        detail: tools === 'not-recorded' ? 'no tool set was reported' : `removing Bash left ${tools.length} tools in init.tools, Bash ${tools.includes('Bash') ? 'still among them' : 'not among them'}`,
+        detail:
+          tools === 'not-recorded'
+            ? 'no tool set was reported'
+            : `removing Bash left ${tools.length} tools in init.tools, Bash ${tools.includes('Bash') ? 'still among them' : 'not among them'}`,
       };
     }),
   ];

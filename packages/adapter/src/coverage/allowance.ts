@@ -33,18 +33,13 @@ export const AllowanceSchema = z.strictObject({
 export type Allowance = z.infer<typeof AllowanceSchema>;
 
 /** The declaration's contribution, already validated (`parseProjectDeclaration` in the environment package). */
-export type DeclarationInput =
-  | { kind: 'declared'; path: string; digest: string; commands: readonly string[] }
-  | { kind: 'absent'; path: string };
+export type DeclarationInput = { kind: 'declared'; path: string; digest: string; commands: readonly string[] } | { kind: 'absent'; path: string };
 
 /**
  * Merges the adapter's `requiresCommands` with the declared `project.commands` (R9.1). A program
  * named by both keeps both sources, adapter first; order is the adapter's, then the declaration's.
  */
-export function buildAllowance(input: {
-  adapterCommands: readonly string[];
-  declaration: DeclarationInput;
-}): Allowance {
+export function buildAllowance(input: { adapterCommands: readonly string[]; declaration: DeclarationInput }): Allowance {
   const entries = new Map<string, AllowanceSource[]>();
   const add = (program: string, source: AllowanceSource): void => {
     const sources = entries.get(program);
@@ -59,8 +54,6 @@ export function buildAllowance(input: {
   return {
     entries: [...entries].map(([program, sources]) => ({ program, sources })),
     declaration:
-      declaration.kind === 'declared'
-        ? { kind: 'declared', path: declaration.path, digest: declaration.digest }
-        : { kind: 'absent', path: declaration.path },
+      declaration.kind === 'declared' ? { kind: 'declared', path: declaration.path, digest: declaration.digest } : { kind: 'absent', path: declaration.path },
   };
 }

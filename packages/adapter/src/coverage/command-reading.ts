@@ -17,8 +17,25 @@ export type CommandReading = z.infer<typeof CommandReadingSchema>;
  * word, so a command led by one of them cannot be read as naming its program.
  */
 export const WRAPPER_PROGRAMS: readonly string[] = [
-  'env', 'exec', 'command', 'builtin', 'xargs', 'timeout', 'nice', 'nohup', 'time', 'sudo', 'doas',
-  'eval', 'source', '.', 'sh', 'bash', 'dash', 'zsh', 'ksh',
+  'env',
+  'exec',
+  'command',
+  'builtin',
+  'xargs',
+  'timeout',
+  'nice',
+  'nohup',
+  'time',
+  'sudo',
+  'doas',
+  'eval',
+  'source',
+  '.',
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
 ];
 
 /** Characters that make a command more than one program with arguments, outside single quotes (R9.2). */
@@ -58,9 +75,7 @@ export function classifyCommand(text: string): CommandReading {
   return { kind: 'simple', text, program: firstWord };
 }
 
-type Scan =
-  | { kind: 'unparsed'; reason: string }
-  | { kind: 'scanned'; firstWord: string; firstWordQuoted: boolean };
+type Scan = { kind: 'unparsed'; reason: string } | { kind: 'scanned'; firstWord: string; firstWordQuoted: boolean };
 
 /**
  * One pass over the text: rejects metacharacters outside single quotes (double quotes do not

@@ -28,10 +28,7 @@ export interface CoverageComparison {
  * `path` commands consult no PATH, so they need no allowance entry and do not make the verdict
  * `partial`; what such a script runs is the first limit. `no-spec`: the run has no checks.
  */
-export function compareCoverage(input: {
-  allowance: Allowance;
-  commands: readonly CommandReading[] | 'no-spec';
-}): CoverageComparison {
+export function compareCoverage(input: { allowance: Allowance; commands: readonly CommandReading[] | 'no-spec' }): CoverageComparison {
   const limits = coverageLimits();
   if (input.commands === 'no-spec') return { verdict: 'not-applicable', missing: [], notChecked: [], limits };
   const allowed = new Set(input.allowance.entries.map((entry) => entry.program));

@@ -57,11 +57,7 @@ export const NotCheckedCoverageSchema = z.strictObject({
 });
 
 /** `posture.coverage` of an attempt record (R6, R9.4): the launch reading. */
-export const RecordedCoverageSchema = z.discriminatedUnion('verdict', [
-  CheckedCoverageSchema,
-  NotApplicableCoverageSchema,
-  NotCheckedCoverageSchema,
-]);
+export const RecordedCoverageSchema = z.discriminatedUnion('verdict', [CheckedCoverageSchema, NotApplicableCoverageSchema, NotCheckedCoverageSchema]);
 export type RecordedCoverage = z.infer<typeof RecordedCoverageSchema>;
 
 /** The placeholder `run` recorded before coverage was wired: `{ verdict: 'not-checked', reason }`. */
@@ -83,9 +79,7 @@ export const StoredCoverageSchema = z.union([
  * `not-checked`, and so is a `not-checked` written before the limits were recorded (its reason
  * kept); anything else present must parse.
  */
-export function readRecordedCoverage(
-  value: unknown,
-): { kind: 'read'; coverage: RecordedCoverage } | { kind: 'malformed'; error: z.ZodError } {
+export function readRecordedCoverage(value: unknown): { kind: 'read'; coverage: RecordedCoverage } | { kind: 'malformed'; error: z.ZodError } {
   if (value === undefined) {
     return { kind: 'read', coverage: notChecked('this attempt was recorded before command coverage existed; nothing was compared') };
   }
@@ -94,7 +88,6 @@ export function readRecordedCoverage(
   const parsed = RecordedCoverageSchema.safeParse(value);
   return parsed.success ? { kind: 'read', coverage: parsed.data } : { kind: 'malformed', error: parsed.error };
 }
-
 
 function notChecked(reason: string): RecordedCoverage {
   return { verdict: 'not-checked', reason, limits: coverageLimits() };

@@ -30,9 +30,7 @@ export function describeCoverage(coverage: RecordedCoverage): string[] {
     `  suite plan: ${coverage.planDigest}`,
     ...(coverage.commands.length === 0 ? ['  commands: none (the Verification block is empty)'] : coverage.commands.map(describeCommand)),
     ...allowance,
-    ...coverage.missing.map(
-      (missing) => `  missing: ${missing.program}, named by ${missing.commands.map((text) => `\`${text}\``).join(', ')}`,
-    ),
+    ...coverage.missing.map((missing) => `  missing: ${missing.program}, named by ${missing.commands.map((text) => `\`${text}\``).join(', ')}`),
     ...coverage.notChecked.map((text) => `  not checked: \`${text}\``),
     ...limits,
   ];

@@ -19,16 +19,10 @@ export interface VerificationCommand {
   line: number;
 }
 
-export type VerificationRefusalReason =
-  | 'no-verification-section'
-  | 'several-verification-sections'
-  | 'no-fenced-block'
-  | 'unclosed-fence'
-  | 'only-comments';
+export type VerificationRefusalReason = 'no-verification-section' | 'several-verification-sections' | 'no-fenced-block' | 'unclosed-fence' | 'only-comments';
 
 export type VerificationExtraction =
-  | { kind: 'extracted'; file: string; commands: VerificationCommand[] }
-  | { kind: 'refused'; file: string; reason: VerificationRefusalReason; message: string };
+  { kind: 'extracted'; file: string; commands: VerificationCommand[] } | { kind: 'refused'; file: string; reason: VerificationRefusalReason; message: string };
 
 interface Fence {
   marker: '`' | '~';
@@ -72,11 +66,7 @@ export function extractVerificationCommands(specText: string, file: string): Ver
     return refuse(file, 'no-verification-section', 'has no "## Verification" section, so its checks cannot be read');
   }
   if (sections.length > 1) {
-    return refuse(
-      file,
-      'several-verification-sections',
-      `has ${sections.length} "## Verification" sections (lines ${sections.join(', ')}); keep one`,
-    );
+    return refuse(file, 'several-verification-sections', `has ${sections.length} "## Verification" sections (lines ${sections.join(', ')}); keep one`);
   }
   if (fence !== null && inSection) {
     return refuse(file, 'unclosed-fence', `has a code block opened at line ${fence.openedAt} that is never closed`);
@@ -92,11 +82,7 @@ export function extractVerificationCommands(specText: string, file: string): Ver
   const commands = joinCommands(blockLines);
   const literallyEmpty = blockLines.every((entry) => entry.text.trim() === '');
   if (commands.length === 0 && !literallyEmpty) {
-    return refuse(
-      file,
-      'only-comments',
-      'has a "## Verification" block holding only comments; an empty plan must be an empty block',
-    );
+    return refuse(file, 'only-comments', 'has a "## Verification" block holding only comments; an empty plan must be an empty block');
   }
   return { kind: 'extracted', file, commands };
 }

@@ -103,13 +103,7 @@ export const ErrorEventSchema = z.strictObject({
 });
 export type ErrorEvent = z.infer<typeof ErrorEventSchema>;
 
-export const EventSchema = z.discriminatedUnion('type', [
-  InitEventSchema,
-  ProgressEventSchema,
-  RefusalEventSchema,
-  ResultEventSchema,
-  ErrorEventSchema,
-]);
+export const EventSchema = z.discriminatedUnion('type', [InitEventSchema, ProgressEventSchema, RefusalEventSchema, ResultEventSchema, ErrorEventSchema]);
 export type ProtocolEvent = z.infer<typeof EventSchema>;
 export type TerminalEvent = ResultEvent | ErrorEvent;
 

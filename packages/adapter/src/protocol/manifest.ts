@@ -28,9 +28,7 @@ export const PrerequisiteSchema = z.discriminatedUnion('kind', [
   /** The provider's credential path: any one of these is enough. `~` is the constructed HOME. */
   z.strictObject({
     kind: z.literal('credential'),
-    anyOf: z
-      .array(z.union([z.strictObject({ env: z.string().min(1) }), z.strictObject({ file: z.string().min(1) })]))
-      .min(1),
+    anyOf: z.array(z.union([z.strictObject({ env: z.string().min(1) }), z.strictObject({ file: z.string().min(1) })])).min(1),
   }),
 ]);
 export type Prerequisite = z.infer<typeof PrerequisiteSchema>;
@@ -44,9 +42,7 @@ export const ManifestSchema = z.strictObject({
   version: z.string().refine((v) => semver.valid(v) !== null, { message: 'must be a semantic version (x.y.z)' }),
   protocol: ProtocolVersionSchema,
   capabilities: CapabilityListSchema,
-  requiresCommands: z
-    .array(BareProgramNameSchema)
-    .refine((names) => new Set(names).size === names.length, { message: 'a command is listed twice' }),
+  requiresCommands: z.array(BareProgramNameSchema).refine((names) => new Set(names).size === names.length, { message: 'a command is listed twice' }),
   /** Names carried from the operator's environment when set (the provider's credential path). */
   environment: z.strictObject({ pass: z.array(PassedNameSchema) }).optional(),
   /** Paths (with `~` for the constructed HOME) the adapter's provider writes and manages. */

@@ -31,11 +31,7 @@ export interface QualificationVerdict {
  * provider binary — a provider upgrade invalidates a byte-identical adapter (R3.1). An adapter
  * with no record still runs, labelled `unqualified` (R3.2); this only says which.
  */
-export async function checkQualification(input: {
-  home: string;
-  adapter: AdapterIdentity;
-  provider?: ProviderToCheck;
-}): Promise<QualificationVerdict> {
+export async function checkQualification(input: { home: string; adapter: AdapterIdentity; provider?: ProviderToCheck }): Promise<QualificationVerdict> {
   const { records } = await listQualificationRecords(input.home);
   const { adapter } = input;
   const named = records.filter((entry) => entry.record.adapter.name === adapter.name);
@@ -85,11 +81,7 @@ function unqualified(reason: string): QualificationVerdict {
 
 /** A record counts only for the suite and protocol in force, and only if every case passed. */
 function fitsThisSuite(record: QualificationRecord): boolean {
-  return (
-    record.suiteVersion === SUITE_VERSION &&
-    record.protocol === PROTOCOL_VERSION &&
-    record.cases.every((entry) => entry.status === 'pass')
-  );
+  return record.suiteVersion === SUITE_VERSION && record.protocol === PROTOCOL_VERSION && record.cases.every((entry) => entry.status === 'pass');
 }
 
 /** The pair (R3.1): the record's provider must be this provider binary, byte for byte. */

@@ -21,8 +21,7 @@ export function thisPlatform(): Platform {
 }
 
 export type WriteQualificationAnswer =
-  | { kind: 'written'; record: QualificationRecord; path: string }
-  | { kind: 'refused'; reason: 'not-passed'; message: string };
+  { kind: 'written'; record: QualificationRecord; path: string } | { kind: 'refused'; reason: 'not-passed'; message: string };
 
 /** Writes the record of a full pass; anything less is not a qualification and writes nothing. */
 export async function writeQualificationRecord(home: string, report: SuiteReport): Promise<WriteQualificationAnswer> {
@@ -60,7 +59,10 @@ export async function writeQualificationRecord(home: string, report: SuiteReport
 /** `<name>-<version>-<digest prefix>-<yyyymmddThhmmssZ>`: unique per binary and moment, readable. */
 function recordId(report: SuiteReport): string {
   const digest = report.adapter.digest.replace(/^sha256:/, '').slice(0, 12);
-  const when = report.endedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').toLowerCase();
+  const when = report.endedAt
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')
+    .toLowerCase();
   return `${report.adapter.name}-${report.adapter.version}-${digest}-${when}`.replace(/[^a-z0-9.+-]/g, '-');
 }
 
@@ -105,7 +107,8 @@ export type ShowQualificationAnswer =
 export async function showQualificationRecord(home: string, id: string): Promise<ShowQualificationAnswer> {
   const parsedId = QualificationIdSchema.safeParse(id);
   const path = join(qualificationsDir(home), `${id}.json`);
-  if (!parsedId.success) return { kind: 'invalid', path, message: `"${id}" is not a qualification record id (${parsedId.error.issues[0]?.message ?? 'invalid'})` };
+  if (!parsedId.success)
+    return { kind: 'invalid', path, message: `"${id}" is not a qualification record id (${parsedId.error.issues[0]?.message ?? 'invalid'})` };
   return readRecordFile(path);
 }
 

@@ -9,7 +9,10 @@ import { writeQualificationRecord, type WriteQualificationAnswer } from './quali
  * the ordinary way, then copied beside the others, replacing the previous reference record of the
  * same adapter name (a test per adapter says when the kept one is stale).
  */
-export async function keepReferenceRecord(report: SuiteReport, recordsDir: string): Promise<{ kind: 'kept'; path: string } | Extract<WriteQualificationAnswer, { kind: 'refused' }>> {
+export async function keepReferenceRecord(
+  report: SuiteReport,
+  recordsDir: string,
+): Promise<{ kind: 'kept'; path: string } | Extract<WriteQualificationAnswer, { kind: 'refused' }>> {
   const home = await mkdtemp(join(tmpdir(), 'statecraft-reference-'));
   try {
     const written = await writeQualificationRecord(home, report);

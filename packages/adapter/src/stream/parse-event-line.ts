@@ -5,10 +5,7 @@ import { describeSchemaIssues } from '../schema-errors.js';
 import type { SplitLine } from './line-splitter.js';
 
 /** What one line of the stream turned out to be (R7.5). Problems are values, not exceptions. */
-export type ParsedLine =
-  | { kind: 'event'; event: ProtocolEvent }
-  | { kind: 'malformed'; reason: string }
-  | { kind: 'read-failure'; reason: string };
+export type ParsedLine = { kind: 'event'; event: ProtocolEvent } | { kind: 'malformed'; reason: string } | { kind: 'read-failure'; reason: string };
 
 /**
  * Reads one line as one protocol event: bounded, valid UTF-8, JSON, then the event schema. Each

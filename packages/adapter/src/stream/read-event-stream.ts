@@ -7,10 +7,7 @@ import type { ReadEventStreamOptions, StreamReading } from './event-stream-reade
  * no-result), and counts. A source that throws is a read failure, reported, never rethrown; an
  * `onEvent` callback that throws is the caller's own failure and propagates.
  */
-export async function readEventStream(
-  source: AsyncIterable<Uint8Array>,
-  options: ReadEventStreamOptions = {},
-): Promise<StreamReading> {
+export async function readEventStream(source: AsyncIterable<Uint8Array>, options: ReadEventStreamOptions = {}): Promise<StreamReading> {
   const reader = new EventStreamReader(options);
   const chunks = source[Symbol.asyncIterator]();
   for (;;) {

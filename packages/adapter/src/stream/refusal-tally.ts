@@ -83,7 +83,12 @@ export class RefusalTally {
 
 function excerptOf(event: RefusalEvent, line: Buffer): RefusalExcerptEntry {
   if (line.length <= REFUSAL_EXCERPT_LINE_BYTES) return event;
-  return { type: 'refusal', protocol: event.protocol, seq: event.seq, cut: { lineBytes: line.length, head: characterBoundaryHead(line, REFUSAL_EXCERPT_LINE_BYTES) } };
+  return {
+    type: 'refusal',
+    protocol: event.protocol,
+    seq: event.seq,
+    cut: { lineBytes: line.length, head: characterBoundaryHead(line, REFUSAL_EXCERPT_LINE_BYTES) },
+  };
 }
 
 /** The first bytes of valid UTF-8, never ending inside a character (a continuation byte is 10xxxxxx). */

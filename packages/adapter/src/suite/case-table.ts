@@ -54,8 +54,7 @@ export const SUITE_CASES = [
     row: 6,
     title: 'a manifest declaring a token the adapter does not honor fails qualification',
     requirements: ['R2.4', 'R10.5'],
-    guarantee:
-      'the init event applies every token the manifest declares, and every measurement the driver makes of a declared token finds it honored',
+    guarantee: 'the init event applies every token the manifest declares, and every measurement the driver makes of a declared token finds it honored',
   },
   {
     row: 7,

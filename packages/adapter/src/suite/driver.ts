@@ -14,14 +14,7 @@ import type { AttemptResult } from '../result.js';
 export type EvidenceKind = 'live' | 'replayed' | 'fixture';
 
 /** Behaviours the suite asks a driver to provoke. */
-export type DriverScenario =
-  | 'complete'
-  | 'refuse'
-  | 'hang'
-  | 'malformed'
-  | 'read-failure'
-  | 'no-result'
-  | 'no-cost';
+export type DriverScenario = 'complete' | 'refuse' | 'hang' | 'malformed' | 'read-failure' | 'no-result' | 'no-cost';
 
 /** One provocation: what the suite sends so the adapter shows the behaviour. */
 export interface Provocation {

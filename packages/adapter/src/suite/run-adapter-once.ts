@@ -112,7 +112,8 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
   let boundary: EstablishedBoundary | undefined;
   if (options.boundary !== undefined) {
     const established = await establishBoundary({ profile: options.boundary, environment: options.environment, workspace: options.workspace });
-    if (established.kind === 'refused') return { kind: 'refused', stage: 'boundary', reason: established.reason, message: established.message, attemptTag, files };
+    if (established.kind === 'refused')
+      return { kind: 'refused', stage: 'boundary', reason: established.reason, message: established.message, attemptTag, files };
     boundary = established.boundary;
   }
 

@@ -37,9 +37,7 @@ export interface RunNegativeSuiteOptions {
   boundary?: { kind: 'bwrap'; productHome?: string } | { kind: 'none' };
 }
 
-export type NegativeSuiteAnswer =
-  | { kind: 'refused'; stage: 'manifest' | 'executable'; path: string; message: string }
-  | { kind: 'ran'; report: SuiteReport };
+export type NegativeSuiteAnswer = { kind: 'refused'; stage: 'manifest' | 'executable'; path: string; message: string } | { kind: 'ran'; report: SuiteReport };
 
 /**
  * Runs the negative suite (R4) against any adapter binary: every row of the table, in order,
@@ -79,7 +77,8 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
     });
     const bound: BoundFile[] = [{ role: 'adapter executable', path: executable, digest }];
     const providerDigest = options.driver.provider === undefined ? undefined : await digestFile(options.driver.provider.executable).catch(() => undefined);
-    if (options.driver.provider !== undefined && providerDigest !== undefined) bound.push({ role: 'provider executable', path: options.driver.provider.executable, digest: providerDigest });
+    if (options.driver.provider !== undefined && providerDigest !== undefined)
+      bound.push({ role: 'provider executable', path: options.driver.provider.executable, digest: providerDigest });
     const cases = await runCases(context, options, bound);
     const provider = options.driver.provider === undefined ? 'none' : await providerIdentity(options.driver.provider.executable, context.observedProvider());
     const report: SuiteReport = {
@@ -122,7 +121,11 @@ async function runCases(context: SuiteContext, options: RunNegativeSuiteOptions,
         report = { row: entry.row, title: entry.title, ...verdict };
         if (changes.length > 0) {
           stoppedBy = `the suite stopped after row ${entry.row}, where a file the qualification binds changed (see row ${entry.row})`;
-          report = { ...report, status: 'fail', detail: `${changes.join('; ')}. It changed while this row ran, so no verdict can bind the bytes that ran the suite (R3.1). The row's own finding: ${verdict.status}: ${verdict.detail}` };
+          report = {
+            ...report,
+            status: 'fail',
+            detail: `${changes.join('; ')}. It changed while this row ran, so no verdict can bind the bytes that ran the suite (R3.1). The row's own finding: ${verdict.status}: ${verdict.detail}`,
+          };
         }
       }
       reports.push(report);

@@ -96,11 +96,7 @@ export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | '
  * adapter's required commands, a private HOME and TMPDIR, the attempt-binding names (R5.5), then
  * whatever the driver's provocation adds (a double's address, a test credential).
  */
-function suiteEnvironment(
-  scratchDir: string,
-  attempt: { runId: string; number: number; dir: string },
-  provocation: Provocation,
-): Record<string, string> {
+function suiteEnvironment(scratchDir: string, attempt: { runId: string; number: number; dir: string }, provocation: Provocation): Record<string, string> {
   return {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: join(scratchDir, 'home'),

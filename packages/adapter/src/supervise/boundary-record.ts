@@ -79,18 +79,29 @@ export const BWRAP_RESIDUALS: readonly BoundaryResidual[] = [
   { id: 'network-reachable', statement: 'the network stays reachable (the provider talks to its API): the child can send anything it can read to anywhere' },
   {
     id: 'unix-sockets',
-    statement: 'Unix sockets stay reachable: a socket file on the read-only root file system can still be connected to, and the abstract socket namespace is shared',
+    statement:
+      'Unix sockets stay reachable: a socket file on the read-only root file system can still be connected to, and the abstract socket namespace is shared',
   },
   {
     id: 'root-file-system-readable',
     statement: "everything on the root file system outside the product home stays readable, the operator's home and its credential files included",
   },
-  { id: 'git-read-only', statement: "the operator's .git is read-only inside: the agent can read git but cannot commit; the outcome records what it left uncommitted" },
+  {
+    id: 'git-read-only',
+    statement: "the operator's .git is read-only inside: the agent can read git but cannot commit; the outcome records what it left uncommitted",
+  },
 ];
 
 /** What running without the boundary leaves open (R5.3, R12): named on every such attempt. */
 export const NO_BOUNDARY_RESIDUALS: readonly BoundaryResidual[] = [
-  { id: 'records-reachable', statement: 'the child runs as the operator with the product home in reach: it can read, append to, truncate or rewrite the record chain and forge qualification records' },
+  {
+    id: 'records-reachable',
+    statement:
+      'the child runs as the operator with the product home in reach: it can read, append to, truncate or rewrite the record chain and forge qualification records',
+  },
   { id: 'checkout-writable', statement: "the child can write the operator's checkout, and anything else its user can, by absolute path" },
-  { id: 'supervisor-signalable', statement: "the child can signal its user's processes outside its PID namespace; under the process-group fallback, the supervisor itself" },
+  {
+    id: 'supervisor-signalable',
+    statement: "the child can signal its user's processes outside its PID namespace; under the process-group fallback, the supervisor itself",
+  },
 ];

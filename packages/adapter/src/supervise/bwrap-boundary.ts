@@ -37,8 +37,7 @@ export type EstablishedBoundary = {
 export type BoundaryRefusalReason = 'bwrap-missing' | 'namespaces-refused' | 'probe-failed';
 
 export type BoundaryEstablishment =
-  | { kind: 'established'; boundary: EstablishedBoundary }
-  | { kind: 'refused'; reason: BoundaryRefusalReason; message: string; probe: ProbeCheck[] | 'not-run' };
+  { kind: 'established'; boundary: EstablishedBoundary } | { kind: 'refused'; reason: BoundaryRefusalReason; message: string; probe: ProbeCheck[] | 'not-run' };
 
 export interface BoundaryRequest {
   profile: BoundaryProfile;
@@ -52,7 +51,7 @@ const WAY_OUT = 'or run without the boundary with --boundary none (or STATECRAFT
 const INSTALL = 'install bubblewrap (Debian and Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)';
 const NAMESPACE_REMEDY =
   'user namespaces are refused here: on Ubuntu 24.04 run `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` or give /usr/bin/bwrap an AppArmor profile that allows `userns`; ' +
-  "inside a container, allow unshare/clone of namespaces in its seccomp profile; check that /proc/sys/user/max_user_namespaces is not 0";
+  'inside a container, allow unshare/clone of namespaces in its seccomp profile; check that /proc/sys/user/max_user_namespaces is not 0';
 
 /** The bwrap arguments for a profile, each path written by `write` (its real path, or its role for the digest). */
 function profileArguments(profile: BoundaryProfile, workspace: BoundaryPath, write: (entry: BoundaryPath) => string): string[] {
@@ -71,8 +70,11 @@ export function profileDigest(profile: BoundaryProfile): string {
   return `sha256:${sha256Hex(JSON.stringify(normalised))}`;
 }
 
-
-function runQuietly(file: string, args: readonly string[], options: { cwd?: string; timeoutMs: number }): Promise<{ code: number | null; stdout: string; stderr: string; error?: string }> {
+function runQuietly(
+  file: string,
+  args: readonly string[],
+  options: { cwd?: string; timeoutMs: number },
+): Promise<{ code: number | null; stdout: string; stderr: string; error?: string }> {
   return new Promise((resolve) => {
     const child = execFile(
       file,
@@ -125,7 +127,8 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   if (bwrap === undefined) return refuse('bwrap-missing', `no bwrap on the constructed PATH (${request.environment.PATH ?? 'not set'})`);
   const closer = findExecutableOnPath('bash', '/bin:/usr/bin');
   const env = findExecutableOnPath('env', '/usr/bin:/bin');
-  if (closer === undefined || env === undefined) return refuse('probe-failed', 'no /bin/bash and /usr/bin/env to close inherited descriptors before the adapter runs (install bash and coreutils)');
+  if (closer === undefined || env === undefined)
+    return refuse('probe-failed', 'no /bin/bash and /usr/bin/env to close inherited descriptors before the adapter runs (install bash and coreutils)');
   const home = request.profile.hidden.find((entry) => entry.role === 'product-home');
   if (home === undefined) throw new Error('a boundary profile must hide the product home');
   const workspace: BoundaryPath = { path: request.workspace, role: 'workspace' };
@@ -134,14 +137,22 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   await mkdir(home.path, { recursive: true, mode: 0o700 });
   const nonce = randomUUID();
   const canary = join(home.path, `.statecraft-boundary-canary-${nonce}`);
-  const leftovers = [join(dirname(request.workspace), `.statecraft-boundary-probe-${nonce}`), join(home.path, `.statecraft-boundary-probe-${nonce}`), join(request.workspace, `.statecraft-boundary-probe-${nonce}`)];
+  const leftovers = [
+    join(dirname(request.workspace), `.statecraft-boundary-probe-${nonce}`),
+    join(home.path, `.statecraft-boundary-probe-${nonce}`),
+    join(request.workspace, `.statecraft-boundary-probe-${nonce}`),
+  ];
   try {
     await writeFile(canary, `${nonce}\n`, { mode: 0o600 });
     const [answer, version] = await Promise.all([
-      runQuietly(bwrap, [...args, '--', closer, '-c', CLOSER_SCRIPT, 'closer', 'PATH', env, '/bin/sh', '-c', PROBE_SCRIPT, 'probe', canary, ...leftovers, String(process.pid)], {
-        cwd: request.workspace,
-        timeoutMs: PROBE_TIMEOUT_MS,
-      }),
+      runQuietly(
+        bwrap,
+        [...args, '--', closer, '-c', CLOSER_SCRIPT, 'closer', 'PATH', env, '/bin/sh', '-c', PROBE_SCRIPT, 'probe', canary, ...leftovers, String(process.pid)],
+        {
+          cwd: request.workspace,
+          timeoutMs: PROBE_TIMEOUT_MS,
+        },
+      ),
       bwrapVersion(bwrap),
     ]);
     const probe = readProbeOutput(answer.stdout);
@@ -151,12 +162,31 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
     }
     const failed = probe.filter((check) => !check.held);
     if (failed.length > 0) {
-      const testBind = request.profile.writable.some((entry) => entry.role === 'test-bind') ? ' (the profile holds a test-only writable bind: unset STATECRAFT_BOUNDARY_TEST_BIND)' : '';
-      return refuse('probe-failed', `the probe inside the sandbox found ${failed.map((check) => `${check.check}: ${check.detail}`).join('; ')}${testBind}`, probe);
+      const testBind = request.profile.writable.some((entry) => entry.role === 'test-bind')
+        ? ' (the profile holds a test-only writable bind: unset STATECRAFT_BOUNDARY_TEST_BIND)'
+        : '';
+      return refuse(
+        'probe-failed',
+        `the probe inside the sandbox found ${failed.map((check) => `${check.check}: ${check.detail}`).join('; ')}${testBind}`,
+        probe,
+      );
     }
     return {
       kind: 'established',
-      boundary: { bwrap, closer, env, args, record: { mechanism: 'bwrap', version, profileDigest: profileDigest(request.profile), profile: request.profile, probe, residuals: [...BWRAP_RESIDUALS] } },
+      boundary: {
+        bwrap,
+        closer,
+        env,
+        args,
+        record: {
+          mechanism: 'bwrap',
+          version,
+          profileDigest: profileDigest(request.profile),
+          profile: request.profile,
+          probe,
+          residuals: [...BWRAP_RESIDUALS],
+        },
+      },
     };
   } finally {
     await Promise.all([canary, ...leftovers].map((path) => rm(path, { force: true })));
@@ -189,8 +219,16 @@ export async function checkBoundaryAvailability(path: string | undefined): Promi
  * The adapter's command inside the established sandbox, behind the descriptor closer, which is
  * told the environment's names (never its values) so it adds none of its own.
  */
-export function boundaryCommand(boundary: EstablishedBoundary, executable: string, args: readonly string[], environmentNames: readonly string[]): { file: string; args: string[] } {
-  return { file: boundary.bwrap, args: [...boundary.args, '--', boundary.closer, '-c', CLOSER_SCRIPT, 'closer', environmentNames.join(' '), boundary.env, executable, ...args] };
+export function boundaryCommand(
+  boundary: EstablishedBoundary,
+  executable: string,
+  args: readonly string[],
+  environmentNames: readonly string[],
+): { file: string; args: string[] } {
+  return {
+    file: boundary.bwrap,
+    args: [...boundary.args, '--', boundary.closer, '-c', CLOSER_SCRIPT, 'closer', environmentNames.join(' '), boundary.env, executable, ...args],
+  };
 }
 
 /** The containment the boundary gives (R7.3): bwrap's PID namespace, and what it cannot see. */

@@ -85,7 +85,10 @@ function carriesTag(pid: number, marker: Buffer): boolean {
 /** A process's command line for the record, or `not-recorded` when it cannot be read. */
 export function describeCommand(pid: number): string {
   try {
-    const text = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((part) => part !== '').join(' ');
+    const text = readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((part) => part !== '')
+      .join(' ');
     return text === '' ? 'not-recorded' : text;
   } catch {
     return 'not-recorded';

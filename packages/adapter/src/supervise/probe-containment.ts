@@ -17,14 +17,14 @@ export type PidNamespaceProbe = { available: true; unshare: string } | { availab
 /** What each mechanism cannot see, in words (R6, R7.3): recorded on every attempt. */
 export const BLIND_SPOTS: Readonly<Record<ContainmentMechanism, readonly string[]>> = {
   'pid-namespace': [
-    'a process started on the attempt\'s behalf by a service outside the namespace (for example through a socket to a daemon) is not a descendant and is not killed',
+    "a process started on the attempt's behalf by a service outside the namespace (for example through a socket to a daemon) is not a descendant and is not killed",
   ],
   bwrap: [
-    'a process started on the attempt\'s behalf by a service outside the sandbox (for example through a Unix socket to a daemon) is not a descendant and is not killed',
+    "a process started on the attempt's behalf by a service outside the sandbox (for example through a Unix socket to a daemon) is not a descendant and is not killed",
   ],
   'process-group': [
     'a descendant that leaves the process group and removes STATECRAFT_ATTEMPT_TAG from its environment (for example by exec with a new environment) is not found by the sweep',
-    'a process started on the attempt\'s behalf by a service outside the attempt (for example through a socket to a daemon) is not a descendant and is not killed',
+    "a process started on the attempt's behalf by a service outside the attempt (for example through a socket to a daemon) is not a descendant and is not killed",
   ],
 };
 

@@ -24,7 +24,9 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
   if (refusal !== undefined) return refusal;
   await checkExecutable(options.executable);
   const choice: ContainmentChoice =
-    options.boundary === undefined ? await chooseContainment(options.containment) : { containment: { ...boundaryContainment(), mechanism: 'bwrap' }, boundary: options.boundary };
+    options.boundary === undefined
+      ? await chooseContainment(options.containment)
+      : { containment: { ...boundaryContainment(), mechanism: 'bwrap' }, boundary: options.boundary };
   const stdoutTee = await StreamTee.open(options.streamFile);
   const stderrTee = await StreamTee.open(options.stderrFile);
   const reader = new EventStreamReader({
@@ -132,4 +134,3 @@ function cancellation(signal: AbortSignal | undefined): { requested: Promise<'ca
   });
   return { requested, dispose: () => signal.removeEventListener('abort', onAbort) };
 }
-

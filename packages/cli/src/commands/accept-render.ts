@@ -10,10 +10,13 @@ export function renderAcceptance(view: AcceptanceView & { runId?: string; attemp
   const lines = [`acceptance${of}: ${view.verdict} (${view.reason}) — ${view.explanation}`];
   if (view.candidate !== 'not-recorded') {
     const c = view.candidate;
-    lines.push(`  candidate       ${c.commit.slice(0, 12)} (tree ${c.tree.slice(0, 12)}, made by ${c.madeBy}); changed: ${c.changedPaths.length === 0 ? 'nothing' : c.changedPaths.join(', ')}`);
+    lines.push(
+      `  candidate       ${c.commit.slice(0, 12)} (tree ${c.tree.slice(0, 12)}, made by ${c.madeBy}); changed: ${c.changedPaths.length === 0 ? 'nothing' : c.changedPaths.join(', ')}`,
+    );
     if (c.madeBy === 'statecraft') lines.push(`                  ${c.ignored.note}${c.ignored.count > 0 ? ` (${c.ignored.count} ignored)` : ''}`);
   }
-  if (view.suite !== 'none' && view.suite !== 'not-recorded') lines.push(`  suite           ${view.suite.commands.length} check(s) from ${view.suite.path} at the base ${view.suite.baseCommit.slice(0, 12)}`);
+  if (view.suite !== 'none' && view.suite !== 'not-recorded')
+    lines.push(`  suite           ${view.suite.commands.length} check(s) from ${view.suite.path} at the base ${view.suite.baseCommit.slice(0, 12)}`);
   for (const check of view.checks) {
     const ended = check.timedOut ? 'killed at its deadline' : check.exitCode === null ? 'ended by a signal' : `exit ${check.exitCode}`;
     lines.push(`  check           ${check.command}${check.shell ? ' (through /bin/sh -c)' : ''}: ${ended}, ${check.durationMs} ms`);
@@ -38,5 +41,11 @@ function tailOf(name: string, path: string): string[] {
     return [`  ${name} of the failing check: unreadable (${path})`];
   }
   if (text.trim() === '') return [];
-  return [`  ${name} of the failing check (${path}), its tail:`, ...text.trimEnd().split('\n').map((line) => `    | ${line}`)];
+  return [
+    `  ${name} of the failing check (${path}), its tail:`,
+    ...text
+      .trimEnd()
+      .split('\n')
+      .map((line) => `    | ${line}`),
+  ];
 }

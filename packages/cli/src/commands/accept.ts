@@ -49,7 +49,13 @@ export async function accept(options: AcceptOptions): Promise<Answer<AcceptValue
     return { value: { failed }, exitCode: EXIT.failed, human: () => `failed: ${failed.path}: ${failed.message}` };
   }
   const view = viewOfAcceptance(judged.entry, judged.targetDirectory);
-  const value = { runId: judged.entry.record.runId, attempt: judged.entry.record.attempt, target: judged.target, ...view, receiptState: await readReceiptState(view, judged.target, judged.branch) };
+  const value = {
+    runId: judged.entry.record.runId,
+    attempt: judged.entry.record.attempt,
+    target: judged.target,
+    ...view,
+    receiptState: await readReceiptState(view, judged.target, judged.branch),
+  };
   return {
     value,
     exitCode: value.verdict === 'accepted' ? EXIT.ok : EXIT.finding,

@@ -4,7 +4,9 @@ export function renderExamination(value: HomeExamination): string {
   if (!value.exists) return `${value.home}: no product home yet (an empty home); nothing to check`;
   const lines = [`${value.home}: ${value.targets.length} target${value.targets.length === 1 ? '' : 's'}`];
   for (const target of value.targets) {
-    lines.push(`  ${target.target} (${target.key}): chain ${target.state}, ${target.records} records, ${target.attempts} attempts, ${target.dangling.length} dangling, ${target.reclassified} re-classified from their kept streams`);
+    lines.push(
+      `  ${target.target} (${target.key}): chain ${target.state}, ${target.records} records, ${target.attempts} attempts, ${target.dangling.length} dangling, ${target.reclassified} re-classified from their kept streams`,
+    );
   }
   if (value.findings.length === 0) {
     lines.push('no findings');

@@ -17,5 +17,9 @@ export async function doctor(options: { home: string }): Promise<Answer<z.infer<
   // it is the machine's state, and `run` refuses (or `--boundary none` records) on its own.
   const [examination, boundary] = await Promise.all([examineProductHome(options.home), checkBoundaryAvailability(process.env.PATH)]);
   const value = { ...examination, boundary };
-  return { value, exitCode: value.findings.length === 0 ? EXIT.ok : EXIT.finding, human: (shown) => `${renderExamination(shown)}\n${describeBoundaryAvailability(shown.boundary)}` };
+  return {
+    value,
+    exitCode: value.findings.length === 0 ? EXIT.ok : EXIT.finding,
+    human: (shown) => `${renderExamination(shown)}\n${describeBoundaryAvailability(shown.boundary)}`,
+  };
 }

@@ -8,15 +8,24 @@ function renderAdapter(adapter: PlannedAdapter): string[] {
   lines.push(`  qualification  ${adapter.qualification.verdict}: ${adapter.qualification.reason}`);
   for (const check of adapter.prerequisites) lines.push(`  ${check.state === 'present' ? 'present' : 'ABSENT '}        ${check.detail}`);
   const names = adapter.environment.names.map((entry) => `${entry.name}${entry.value === 'redacted' ? ' (secret, redacted)' : ''}`);
-  lines.push(`  child env      ${names.join(', ') || 'nothing'}${adapter.environment.absent.length > 0 ? `; absent: ${adapter.environment.absent.map((entry) => entry.name).join(', ')}` : ''}`);
+  lines.push(
+    `  child env      ${names.join(', ') || 'nothing'}${adapter.environment.absent.length > 0 ? `; absent: ${adapter.environment.absent.map((entry) => entry.name).join(', ')}` : ''}`,
+  );
   lines.push(`  allowance      ${adapter.allowance.join(', ') || 'none'} (compared, not enforced)`);
-  lines.push(adapter.claim.kind === 'claimed' ? `  claims         ${adapter.claim.paths.join(', ') || 'nothing to claim'}` : `  claims nothing: ${adapter.claim.message}`);
+  lines.push(
+    adapter.claim.kind === 'claimed'
+      ? `  claims         ${adapter.claim.paths.join(', ') || 'nothing to claim'}`
+      : `  claims nothing: ${adapter.claim.message}`,
+  );
   return lines;
 }
 
 /** The human rendering of `env plan`: the same value as `--json` (R11). */
 export function renderEnvPlan(value: EnvPlanValue): string {
-  const lines = [`target    ${value.target}`, `declared  ${value.declaration === 'none' ? 'no .statecraft/environment.json' : `${value.declaration.path}: ${value.declaration.commands.join(', ') || 'no commands'}`}`];
+  const lines = [
+    `target    ${value.target}`,
+    `declared  ${value.declaration === 'none' ? 'no .statecraft/environment.json' : `${value.declaration.path}: ${value.declaration.commands.join(', ') || 'no commands'}`}`,
+  ];
   if (value.verdict === 'refused') {
     lines.push(`refused   ${value.message}`);
   } else {

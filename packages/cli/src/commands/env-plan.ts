@@ -2,12 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { checkBoundaryAvailability, checkQualification, digestFile, findExecutableOnPath, readManifest, sidecarManifestPath } from '@statecraft/adapter';
 import type { Manifest } from '@statecraft/adapter';
-import {
-  PROJECT_DECLARATION_PATH,
-  parseProjectDeclaration,
-  planAdapterPaths,
-  selectPassedNames,
-} from '@statecraft/environment';
+import { PROJECT_DECLARATION_PATH, parseProjectDeclaration, planAdapterPaths, selectPassedNames } from '@statecraft/environment';
 import type { QualificationState } from '@statecraft/environment';
 import type { z } from 'zod';
 import type { EnvPlanAnswerSchema, PlannedAdapterSchema } from '../json-schemas/index.js';
@@ -39,7 +34,6 @@ export type PlannedAdapter = z.infer<typeof PlannedAdapterSchema>;
 /** `refused` is present only when the plan is refused (exit 2); planning writes nothing (R10.6). */
 export type EnvPlanValue = z.infer<typeof EnvPlanAnswerSchema>;
 
-
 async function readDeclaration(target: string): Promise<EnvPlanValue['declaration']> {
   const path = join(target, PROJECT_DECLARATION_PATH);
   let text: string;
@@ -58,7 +52,8 @@ async function loadAdapter(given: string): Promise<{ executable: string; manifes
   if (resolved.kind === 'unknown') throw new UsageError(`no adapter is named ${given}`, `known names: ${resolved.known.join(', ')}; or give a path`);
   const executable = resolve(resolved.executable);
   const reading = await readManifest(resolve(resolved.manifest ?? sidecarManifestPath(executable)));
-  if (reading.kind === 'refused') throw new CliError(`refused: ${reading.message}`, EXIT.refused, { hint: 'give the adapter executable whose manifest sits beside it' });
+  if (reading.kind === 'refused')
+    throw new CliError(`refused: ${reading.message}`, EXIT.refused, { hint: 'give the adapter executable whose manifest sits beside it' });
   return { executable, manifest: reading.manifest };
 }
 
@@ -90,7 +85,8 @@ async function qualificationOf(
 export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanValue>> {
   // The same target `run` would accept, resolved the same way: a git repository's top level.
   const resolution = await resolveTarget(options.target);
-  if (resolution.kind === 'refused') throw new CliError(`refused: ${resolution.message}`, EXIT.refused, { hint: 'name the target repository, as `statecraft run` would be given it' });
+  if (resolution.kind === 'refused')
+    throw new CliError(`refused: ${resolution.message}`, EXIT.refused, { hint: 'name the target repository, as `statecraft run` would be given it' });
   const target = resolution.target.path;
   const declaration = await readDeclaration(target);
   const names = options.adapters.length > 0 ? options.adapters : Object.keys(KNOWN_ADAPTERS);
@@ -101,7 +97,12 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
     loaded.map(async ({ executable, manifest }) => {
       const environment = plannedEnvironment(manifest, options.source);
       const firstCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
-      const providerPath = options.provider !== undefined ? resolve(options.provider) : firstCommand === undefined ? undefined : findExecutableOnPath(firstCommand.command, environment.variables.PATH);
+      const providerPath =
+        options.provider !== undefined
+          ? resolve(options.provider)
+          : firstCommand === undefined
+            ? undefined
+            : findExecutableOnPath(firstCommand.command, environment.variables.PATH);
       const provider: PlannedAdapter['provider'] = providerPath === undefined ? 'none' : { executable: providerPath, digest: await digestFile(providerPath) };
       const qualification = await qualificationOf(options.home, executable, manifest, provider);
       const state: QualificationState = qualification.verdict === 'qualified' ? { kind: 'qualified' } : { kind: 'unqualified', reason: qualification.reason };
@@ -135,7 +136,8 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
     message:
       plan.kind === 'refused'
         ? plan.message
-        : unclaimed.map((adapter) => (adapter.claim.kind === 'not-claimed' ? adapter.claim.message : '')).join('; ') || 'every adapter may claim its managed paths',
+        : unclaimed.map((adapter) => (adapter.claim.kind === 'not-claimed' ? adapter.claim.message : '')).join('; ') ||
+          'every adapter may claim its managed paths',
     ...(plan.kind === 'refused' ? { refused: { message: plan.message, collisions: plan.collisions } } : {}),
     wrote: 'nothing',
     boundary: await boundary,

@@ -10,7 +10,12 @@ import {
   type AdapterIdentity,
 } from '@statecraft/adapter';
 import type { z } from 'zod';
-import type { QualificationsCheckAnswerSchema, QualificationsListAnswerSchema, QualificationsShowAnswerSchema, RecordSummarySchema } from '../json-schemas/index.js';
+import type {
+  QualificationsCheckAnswerSchema,
+  QualificationsListAnswerSchema,
+  QualificationsShowAnswerSchema,
+  RecordSummarySchema,
+} from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -74,12 +79,7 @@ export type CheckValue = z.infer<typeof QualificationsCheckAnswerSchema>;
  * why (R3.3, R3.4). Executes nothing: the manifest is read and the bytes digested. Exit 0
  * qualified, 1 unqualified.
  */
-export async function checkQualifications(options: {
-  home: string;
-  binary: string;
-  manifest?: string;
-  provider?: string;
-}): Promise<Answer<CheckValue>> {
+export async function checkQualifications(options: { home: string; binary: string; manifest?: string; provider?: string }): Promise<Answer<CheckValue>> {
   const executable = resolve(options.binary);
   const manifestPath = resolve(options.manifest ?? sidecarManifestPath(executable));
   const reading = await readManifest(manifestPath);
@@ -87,7 +87,8 @@ export async function checkQualifications(options: {
     throw new CliError(`refused: ${reading.message}`, EXIT.refused, { hint: 'name the manifest with --manifest <file>' });
   }
   const digest = await digestOrFail(executable);
-  const provider = options.provider === undefined ? undefined : { executable: resolve(options.provider), digest: await digestOrFail(resolve(options.provider)) };
+  const provider =
+    options.provider === undefined ? undefined : { executable: resolve(options.provider), digest: await digestOrFail(resolve(options.provider)) };
   const adapter: AdapterIdentity = { name: reading.manifest.name, version: reading.manifest.version, digest };
   const verdict = await checkQualification({
     home: options.home,

@@ -92,7 +92,10 @@ async function chooseExecutable(options: QualifyOptions): Promise<string> {
   }
   if (options.fixture) return fixtureAdapterPath();
   if (options.binary === undefined) {
-    throw new UsageError('which adapter? give its executable, or --fixture for the bundled fixture', 'statecraft qualify <binary>  or  statecraft qualify --fixture');
+    throw new UsageError(
+      'which adapter? give its executable, or --fixture for the bundled fixture',
+      'statecraft qualify <binary>  or  statecraft qualify --fixture',
+    );
   }
   const executable = resolve(options.binary);
   const check = await checkExecutableFile(executable);

@@ -11,7 +11,7 @@ export function registerDoctor(program: Command): void {
     .description(
       'Verify every chain in $STATECRAFT_HOME: broken links (corruption), torn final lines, intents with no ' +
         'outcome (a supervisor that died), stale locks; every file kept beside a chain against the digest the ' +
-        'chain holds; every outcome against its kept event stream, classified again by the supervisor\'s own ' +
+        "chain holds; every outcome against its kept event stream, classified again by the supervisor's own " +
         'classifier. Reports findings; repairs nothing.',
     )
     .option('--json', 'print one JSON document instead of text', false)

@@ -46,7 +46,7 @@ export function registerRun(program: Command): void {
     )
     .enablePositionalOptions()
     .argument('[target]', 'the git repository to work on')
-    .option('--prompt <text>', 'the prompt (sent on the adapter\'s stdin, never in argv)')
+    .option('--prompt <text>', "the prompt (sent on the adapter's stdin, never in argv)")
     .option('--prompt-file <file>', 'read the prompt from a file')
     .option('--adapter <name|path>', `a known adapter (${Object.keys(KNOWN_ADAPTERS).join(', ')}) or the path of an adapter executable`)
     .option('--manifest <file>', "the adapter's manifest, when it is not beside the executable")
@@ -58,7 +58,7 @@ export function registerRun(program: Command): void {
     .option('--max-turns <n>', `a turn cap carried in the request (at most ${MOST_TURNS})`)
     .option('--allow <rule>', 'a tool rule allowed, e.g. "Bash(npm test:*)" (repeatable)', collect, [])
     .option('--deny <rule>', 'a tool rule denied; a denied call leaves a refusal record (repeatable)', collect, [])
-    .option('--pass <name>', "an environment name to carry into the child (never a credential family; repeatable)", collect, [])
+    .option('--pass <name>', 'an environment name to carry into the child (never a credential family; repeatable)', collect, [])
     .option('--retry <run>', "a new attempt of an existing run, in that run's workspace and at its base")
     .option('--base <revision>', 'the revision the workspace starts from (default HEAD)')
     .option('--boundary <mode>', 'the protected evidence boundary: bwrap (default) or none, recorded and labelled (also STATECRAFT_BOUNDARY)')
@@ -88,9 +88,11 @@ verdict; the JSON gains \`acceptance\`.`,
     )
     .action(async (target: string | undefined, flags: RunFlags) => {
       if (target === undefined) throw new UsageError('name the target repository: statecraft run <target> --adapter <name|path> --prompt <text>');
-      if (flags.adapter === undefined) throw new UsageError('name an adapter with --adapter <name|path>', 'the fixture adapter needs no provider: --adapter fixture');
+      if (flags.adapter === undefined)
+        throw new UsageError('name an adapter with --adapter <name|path>', 'the fixture adapter needs no provider: --adapter fixture');
       const adapter = resolveAdapterArgument(flags.adapter);
-      if (adapter.kind === 'unknown') throw new UsageError(`--adapter ${flags.adapter}: no adapter of that name`, `known names: ${adapter.known.join(', ')}; or give a path`);
+      if (adapter.kind === 'unknown')
+        throw new UsageError(`--adapter ${flags.adapter}: no adapter of that name`, `known names: ${adapter.known.join(', ')}; or give a path`);
       // With --spec and no prompt, the spec's text is the prompt (issue 5, item 2).
       const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
       const prompt = promptFromSpec ? undefined : await readPrompt(flags.prompt, flags.promptFile);
@@ -111,7 +113,10 @@ verdict; the JSON gains \`acceptance\`.`,
         const answer = await run({
           home: resolveProductHome().path,
           target,
-          adapter: { executable: adapter.executable, ...(flags.manifest !== undefined ? { manifest: flags.manifest } : adapter.manifest !== undefined ? { manifest: adapter.manifest } : {}) },
+          adapter: {
+            executable: adapter.executable,
+            ...(flags.manifest !== undefined ? { manifest: flags.manifest } : adapter.manifest !== undefined ? { manifest: adapter.manifest } : {}),
+          },
           ...(flags.provider === undefined ? {} : { provider: flags.provider }),
           ...(prompt === undefined ? {} : { prompt }),
           required: parseTokens('--require', flags.require),
@@ -171,7 +176,7 @@ verdict; the JSON gains \`acceptance\`.`,
 
   runCommand
     .command('list')
-    .description("List every attempt recorded for <target>, read-only from its chain; a broken link refuses (exit 2).")
+    .description('List every attempt recorded for <target>, read-only from its chain; a broken link refuses (exit 2).')
     .argument('<target>', 'the git repository')
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(

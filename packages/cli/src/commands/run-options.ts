@@ -22,7 +22,10 @@ export function parseDuration(option: string, text: string): number {
   if (milliseconds <= 0) throw new UsageError(`${option} ${JSON.stringify(text)}: must be longer than zero`);
   if (milliseconds > LONGEST_DEADLINE_MS) {
     const hours = LONGEST_DEADLINE_MS / 3_600_000;
-    throw new UsageError(`${option} ${JSON.stringify(text)}: longer than the limit of ${hours}h (365 days, ${LONGEST_DEADLINE_MS} ms)`, `give a deadline of at most ${hours}h`);
+    throw new UsageError(
+      `${option} ${JSON.stringify(text)}: longer than the limit of ${hours}h (365 days, ${LONGEST_DEADLINE_MS} ms)`,
+      `give a deadline of at most ${hours}h`,
+    );
   }
   return milliseconds;
 }

@@ -68,9 +68,13 @@ function describeEvidence(account: AttemptAccount & { artifactCheck?: Record<str
   const check = account.outcomeCheck;
   if (check === undefined) return lines;
   if (check.state === 'disagrees') {
-    lines.push(`  finding: the recorded outcome disagrees with its kept stream: recorded ${describeClassification(check.recorded)}; the stream, classified again, reads ${describeClassification(check.fromStream)}`);
+    lines.push(
+      `  finding: the recorded outcome disagrees with its kept stream: recorded ${describeClassification(check.recorded)}; the stream, classified again, reads ${describeClassification(check.fromStream)}`,
+    );
   }
-  lines.push(`outcome check     ${check.state === 'not-checked' ? `not checked (${check.reason})` : check.state === 'agrees' ? 'agrees with the kept stream, classified again' : 'disagrees with the kept stream'}`);
+  lines.push(
+    `outcome check     ${check.state === 'not-checked' ? `not checked (${check.reason})` : check.state === 'agrees' ? 'agrees with the kept stream, classified again' : 'disagrees with the kept stream'}`,
+  );
   return lines;
 }
 
@@ -78,7 +82,10 @@ function describeEvidence(account: AttemptAccount & { artifactCheck?: Record<str
 function describeBoundary(boundary: AttemptAccount['posture']['boundary']): string[] {
   if (boundary === 'not-recorded') return ['  boundary        not-recorded (a record made before the evidence boundary existed)'];
   if (boundary.mechanism === 'none') {
-    return [`  boundary        NONE (chosen by ${boundary.chosenBy}): the agent ran with the records in reach`, ...boundary.residuals.map((residual) => `    - ${residual.statement}`)];
+    return [
+      `  boundary        NONE (chosen by ${boundary.chosenBy}): the agent ran with the records in reach`,
+      ...boundary.residuals.map((residual) => `    - ${residual.statement}`),
+    ];
   }
   const held = boundary.probe.filter((check) => check.held).length;
   return [
@@ -96,12 +103,7 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
       : account.state === 'running'
         ? 'running: intent recorded, supervisor alive, no outcome yet'
         : 'dangling: intent recorded, no outcome (the supervisor stopped before concluding) — not completed';
-  const refusals =
-    account.refusals === 'not-recorded'
-      ? ['not-recorded']
-      : account.refusals.length === 0
-        ? ['none']
-        : account.refusals.map(describeRefusal);
+  const refusals = account.refusals === 'not-recorded' ? ['not-recorded'] : account.refusals.length === 0 ? ['none'] : account.refusals.map(describeRefusal);
   const names = p.environment.names.map((entry) => `${entry.name}${entry.value === 'redacted' ? ' (redacted)' : ''}`);
   const lines = [
     `run ${account.runId} attempt ${account.attempt}: ${headline}${account.outcomeFrom !== 'not-recorded' && account.outcomeFrom.record === 'acceptance' ? ` (from the acceptance at line ${account.outcomeFrom.line}; the attempt itself ended ${account.attemptOutcome})` : ''}`,
@@ -115,8 +117,12 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
     `  turns           ${String(account.turns)}`,
     `  timed out       ${String(account.timedOut)} (deadline ${account.deadline.milliseconds} ms)`,
     `  stream          ${describeStream(account.streamError)}`,
-    ...(account.evidence === 'kept' || account.evidence === 'not-recorded' ? [] : account.evidence.notKept.map((failure) => `  not kept        ${failure.message}`)),
-    ...(account.adapterError === 'none' || account.adapterError === 'not-recorded' ? [] : [`  adapter error   ${account.adapterError.code}: ${account.adapterError.message}`]),
+    ...(account.evidence === 'kept' || account.evidence === 'not-recorded'
+      ? []
+      : account.evidence.notKept.map((failure) => `  not kept        ${failure.message}`)),
+    ...(account.adapterError === 'none' || account.adapterError === 'not-recorded'
+      ? []
+      : [`  adapter error   ${account.adapterError.code}: ${account.adapterError.message}`]),
     'posture',
     `  adapter         ${p.adapter.name} ${p.adapter.version} ${p.adapter.digest}`,
     `  qualification   ${p.qualification.verdict}: ${p.qualification.reason}`,
@@ -131,7 +137,13 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
     `  survivors       ${p.survivors === 'not-recorded' ? 'not-recorded' : p.survivors.length === 0 ? 'none' : p.survivors.map((s) => `${s.pid} ${s.command}`).join('; ')}`,
     ...describeRecordedCoverage(p.coverage),
     `records           ${account.records.chain} (intent line ${account.records.intent.line}${account.records.outcome === 'not-recorded' ? ', outcome not-recorded' : `, outcome line ${account.records.outcome.line}`})`,
-    ...(account.artifactCheck === undefined ? [] : [`artifacts         ${Object.entries(account.artifactCheck).map(([name, state]) => `${name} ${state}`).join(', ')}`]),
+    ...(account.artifactCheck === undefined
+      ? []
+      : [
+          `artifacts         ${Object.entries(account.artifactCheck)
+            .map(([name, state]) => `${name} ${state}`)
+            .join(', ')}`,
+        ]),
     ...describeEvidence(account),
     ...(account.acceptance === 'not-recorded'
       ? [`acceptance: not-recorded — never judged; statecraft accept ${account.target} ${account.runId} --attempt ${account.attempt}`]

@@ -10,7 +10,8 @@ import { withReceiptState } from './run.js';
 /** Opens the target's chain read-only; a broken link refuses (exit 2) naming the record (R8.4). */
 async function openOrRefuse(home: string, target: string) {
   const records = await openTargetRecords(home, target);
-  if (records.kind === 'refused') throw new CliError(`refused: ${records.message}`, EXIT.refused, { hint: 'statecraft doctor reports every chain; nothing was repaired' });
+  if (records.kind === 'refused')
+    throw new CliError(`refused: ${records.message}`, EXIT.refused, { hint: 'statecraft doctor reports every chain; nothing was repaired' });
   if (records.kind === 'failed') throw new IoFailure(records.path, records.message);
   return { ...records, accounts: foldAttempts(records.chain, records.targetDirectory, records.entries, records.live) };
 }
@@ -21,9 +22,15 @@ async function openOrRefuse(home: string, target: string) {
  */
 export async function runList(options: { home: string; target: string }): Promise<Answer<z.infer<typeof RunListAnswerSchema>>> {
   const records = await openTargetSummaries(options.home, options.target);
-  if (records.kind === 'refused') throw new CliError(`refused: ${records.message}`, EXIT.refused, { hint: 'statecraft doctor reports every chain; nothing was repaired' });
+  if (records.kind === 'refused')
+    throw new CliError(`refused: ${records.message}`, EXIT.refused, { hint: 'statecraft doctor reports every chain; nothing was repaired' });
   if (records.kind === 'failed') throw new IoFailure(records.path, records.message);
-  const value: z.infer<typeof RunListAnswerSchema> = { target: records.target, chain: records.chain, tornTail: records.torn, attempts: summarizeChain(records.entries, records.live) };
+  const value: z.infer<typeof RunListAnswerSchema> = {
+    target: records.target,
+    chain: records.chain,
+    tornTail: records.torn,
+    attempts: summarizeChain(records.entries, records.live),
+  };
   return { value, exitCode: EXIT.ok, human: renderList };
 }
 
@@ -33,13 +40,22 @@ export async function runList(options: { home: string; target: string }): Promis
  * attempt. Exit 0 `completed` with every kept file as sealed and the outcome its stream gives;
  * 1 otherwise.
  */
-export async function runShow(options: { home: string; target: string; runId: string; attempt?: number }): Promise<Answer<z.infer<typeof RunShowAnswerSchema>>> {
+export async function runShow(options: {
+  home: string;
+  target: string;
+  runId: string;
+  attempt?: number;
+}): Promise<Answer<z.infer<typeof RunShowAnswerSchema>>> {
   const opened = await openOrRefuse(options.home, options.target);
   const ofRun = opened.accounts.filter((account) => account.runId === options.runId);
-  if (ofRun.length === 0) throw new CliError(`refused: run ${options.runId} has no record for ${opened.target}`, EXIT.refused, { hint: `statecraft run list ${opened.target}` });
+  if (ofRun.length === 0)
+    throw new CliError(`refused: run ${options.runId} has no record for ${opened.target}`, EXIT.refused, { hint: `statecraft run list ${opened.target}` });
   const account = options.attempt === undefined ? ofRun.at(-1) : ofRun.find((candidate) => candidate.attempt === options.attempt);
   if (account === undefined) {
-    throw new CliError(`refused: run ${options.runId} has no attempt ${String(options.attempt)} (attempts: ${ofRun.map((a) => a.attempt).join(', ')})`, EXIT.refused);
+    throw new CliError(
+      `refused: run ${options.runId} has no attempt ${String(options.attempt)} (attempts: ${ofRun.map((a) => a.attempt).join(', ')})`,
+      EXIT.refused,
+    );
   }
   // The files beside the chain are re-digested against the digests the chain holds (R8.4), and the
   // outcome is classified again from the kept stream (R8.2): an altered file or a disagreeing
@@ -48,6 +64,7 @@ export async function runShow(options: { home: string; target: string; runId: st
   const recorded = outcome === 'not-recorded' ? undefined : opened.entries.find((entry) => entry.digest === outcome.sha256)?.record;
   const evidence = examineAttemptEvidence(account, recorded?.kind === 'outcome' ? recorded.result : undefined);
   const value = { ...(await withReceiptState(account)), ...evidence, headIs: await readWorkspaceFreshness(account) };
-  const evidenceHolds = Object.values(evidence.artifactCheck).every((state) => state === 'verified' || state === 'not-recorded') && evidence.outcomeCheck.state !== 'disagrees';
+  const evidenceHolds =
+    Object.values(evidence.artifactCheck).every((state) => state === 'verified' || state === 'not-recorded') && evidence.outcomeCheck.state !== 'disagrees';
   return { value, exitCode: account.outcome === 'completed' && evidenceHolds ? EXIT.ok : EXIT.finding, human: renderAccount };
 }

@@ -1,5 +1,13 @@
 import type { z } from 'zod';
-import { acceptAttempt, examineAttemptEvidence, foldAttempts, readReceiptState, type Acceptance, type AttemptAccount, type SuiteHooks } from '@statecraft/acceptance';
+import {
+  acceptAttempt,
+  examineAttemptEvidence,
+  foldAttempts,
+  readReceiptState,
+  type Acceptance,
+  type AttemptAccount,
+  type SuiteHooks,
+} from '@statecraft/acceptance';
 import type { CapabilityToken, ProtocolEvent } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
 import { launchAttempt, planRun, type Launch, type RunFailure, type RunRefusal } from '@statecraft/run';
@@ -34,7 +42,11 @@ export interface RunOptions {
   onSpawn?: (at: { runId: string; attempt: number; deadlineMs: number }) => void;
   signal?: AbortSignal;
   /** `--accept`: judge the attempt in the same invocation, once its outcome is appended (R13). */
-  accept?: { checkDeadlineMs: number; suiteDeadlineMs: number; hooks?: SuiteHooks & { onJudging?: (what: { runId: string; attempt: number; checks: number }) => void } };
+  accept?: {
+    checkDeadlineMs: number;
+    suiteDeadlineMs: number;
+    hooks?: SuiteHooks & { onJudging?: (what: { runId: string; attempt: number; checks: number }) => void };
+  };
 }
 
 /** What `run --json` prints: the attempt's account (issue 3 item 10) plus what opening the chain found, or a refusal or failure. */
@@ -89,7 +101,11 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
   return answerOf(launch, planning.plan.paths, acceptance);
 }
 
-async function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { chain: string; directory: string }, acceptance?: Acceptance): Promise<Answer<RunValue>> {
+async function answerOf(
+  outcome: Launch | RunRefusal | RunFailure,
+  paths?: { chain: string; directory: string },
+  acceptance?: Acceptance,
+): Promise<Answer<RunValue>> {
   if (outcome.kind === 'refused') {
     const refusal = { stage: outcome.stage, reason: outcome.reason, message: outcome.message, detail: outcome.detail };
     return { value: { refused: refusal }, exitCode: EXIT.refused, human: () => renderRefusal(refusal) };
@@ -118,7 +134,14 @@ async function answerOf(outcome: Launch | RunRefusal | RunFailure, paths?: { cha
   // The same examination `run show` makes, so both print the same value; the stream was classified
   // a moment ago from the bytes its digest seals, so it is digested here, not parsed again.
   const evidence = examineAttemptEvidence(account, outcome.outcome.record.result, { justClassified: true });
-  const value = { ...account, ...evidence, headIs, truncatedTail: outcome.truncatedTail, reclaimedLock: outcome.reclaimedLock, ...acceptanceProblem } satisfies RunValue;
+  const value = {
+    ...account,
+    ...evidence,
+    headIs,
+    truncatedTail: outcome.truncatedTail,
+    reclaimedLock: outcome.reclaimedLock,
+    ...acceptanceProblem,
+  } satisfies RunValue;
   return {
     value,
     exitCode: exitCodeOf(account, acceptance),

@@ -17,7 +17,17 @@ import {
   QualificationVerdictSchema,
 } from '@statecraft/adapter';
 import { AcceptanceViewSchema } from './acceptance-answer.js';
-import { AcceptanceRecordSchema, ArtifactSchema, IntentRecordSchema, OutcomeCandidateSchema, LockHolderSchema, OutcomeRecordSchema, PostureSchema, StoredAttemptResultSchema, TruncatedTailSchema } from '@statecraft/run';
+import {
+  AcceptanceRecordSchema,
+  ArtifactSchema,
+  IntentRecordSchema,
+  OutcomeCandidateSchema,
+  LockHolderSchema,
+  OutcomeRecordSchema,
+  PostureSchema,
+  StoredAttemptResultSchema,
+  TruncatedTailSchema,
+} from '@statecraft/run';
 
 /** A field the records may not hold (R8.3): the value, or `not-recorded`. */
 const orNotRecorded = <T extends z.ZodType>(schema: T) => z.union([schema, NotRecordedSchema]);
@@ -124,14 +134,34 @@ export const RunAccountAnswerSchema = RunShowAnswerSchema.extend({
   /** A lock left by a dead supervisor, taken over for this attempt. */
   reclaimedLock: z.union([z.literal('none'), LockHolderSchema, z.literal('unreadable')]),
   /** With `--accept`: why the attempt could not be judged (refused or failed), beside its recorded outcome. */
-  acceptanceProblem: z.union([z.strictObject({ refused: z.strictObject({ message: z.string().min(1) }) }), z.strictObject({ failed: z.strictObject({ message: z.string().min(1) }) })]).optional(),
+  acceptanceProblem: z
+    .union([
+      z.strictObject({ refused: z.strictObject({ message: z.string().min(1) }) }),
+      z.strictObject({ failed: z.strictObject({ message: z.string().min(1) }) }),
+    ])
+    .optional(),
 });
 
 /** `run --json` refused before anything was spawned or appended (exit 2): stage, reason and evidence. */
 export const RunRefusedAnswerSchema = z.strictObject({
   refused: z.strictObject({
     stage: z.enum(['plan', 'launch']),
-    reason: z.enum(['target', 'adapter', 'manifest', 'negotiation', 'environment', 'coverage', 'chain-broken', 'chain-moved', 'unknown-run', 'base-commit', 'live-attempt', 'workspace', 'boundary', 'cancelled']),
+    reason: z.enum([
+      'target',
+      'adapter',
+      'manifest',
+      'negotiation',
+      'environment',
+      'coverage',
+      'chain-broken',
+      'chain-moved',
+      'unknown-run',
+      'base-commit',
+      'live-attempt',
+      'workspace',
+      'boundary',
+      'cancelled',
+    ]),
     message: z.string().min(1),
     /** Structured evidence (missing tokens, the live holder, refused names …): its shape is the reason's. */
     detail: z.unknown(),
@@ -152,7 +182,17 @@ export const RunAnswerSchema = z.union([RunAccountAnswerSchema, RunRefusedAnswer
 
 /** One line of `run list`. */
 export const AttemptSummarySchema = z.strictObject({
-  ...AttemptAccountSchema.pick({ runId: true, attempt: true, state: true, outcome: true, cause: true, refusalCount: true, cost: true, timedOut: true, startedAt: true }).shape,
+  ...AttemptAccountSchema.pick({
+    runId: true,
+    attempt: true,
+    state: true,
+    outcome: true,
+    cause: true,
+    refusalCount: true,
+    cost: true,
+    timedOut: true,
+    startedAt: true,
+  }).shape,
   /** The adapter's name and version, as one string. */
   adapter: z.string().min(1),
   qualification: QualificationVerdictSchema,

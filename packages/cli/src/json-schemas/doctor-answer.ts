@@ -6,7 +6,19 @@ const attemptId = IntentRecordSchema.pick({ runId: true, attempt: true }).shape;
 
 /** Something `doctor` found: what, where, and what it saw. It repairs nothing. */
 export const FindingSchema = z.strictObject({
-  kind: z.enum(['broken-chain', 'unreadable-chain', 'torn-tail', 'dangling-intent', 'orphaned-processes', 'stale-lock', 'home-not-directory', 'altered-acceptance-evidence', 'altered-artifact', 'missing-artifact', 'outcome-disagrees-with-stream']),
+  kind: z.enum([
+    'broken-chain',
+    'unreadable-chain',
+    'torn-tail',
+    'dangling-intent',
+    'orphaned-processes',
+    'stale-lock',
+    'home-not-directory',
+    'altered-acceptance-evidence',
+    'altered-artifact',
+    'missing-artifact',
+    'outcome-disagrees-with-stream',
+  ]),
   /** The chain, lock or directory concerned. */
   path: z.string().min(1),
   message: z.string().min(1),

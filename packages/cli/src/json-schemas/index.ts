@@ -1,7 +1,12 @@
 import { z } from 'zod';
 import { ErrorDocumentSchema } from './error-documents.js';
 import { RunAnswerSchema, RunListAnswerSchema, RunShowAnswerSchema } from './attempt-account.js';
-import { QualificationsCheckAnswerSchema, QualificationsListAnswerSchema, QualificationsShowAnswerSchema, QualifyAnswerSchema } from './qualification-answers.js';
+import {
+  QualificationsCheckAnswerSchema,
+  QualificationsListAnswerSchema,
+  QualificationsShowAnswerSchema,
+  QualifyAnswerSchema,
+} from './qualification-answers.js';
 import { EnvPlanAnswerSchema } from './env-plan-answer.js';
 import { DoctorAnswerSchema } from './doctor-answer.js';
 import { AcceptAnswerSchema } from './acceptance-answer.js';

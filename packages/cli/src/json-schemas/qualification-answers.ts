@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { AdapterIdentitySchema, CaseReportSchema, CountSchema, QualificationRecordSchema, QualificationVerdictSchema, Sha256DigestSchema, SuiteReportSchema } from '@statecraft/adapter';
+import {
+  AdapterIdentitySchema,
+  CaseReportSchema,
+  CountSchema,
+  QualificationRecordSchema,
+  QualificationVerdictSchema,
+  Sha256DigestSchema,
+  SuiteReportSchema,
+} from '@statecraft/adapter';
 
 /** A qualification record written to the product home: its id and where it is. */
 const WrittenRecordSchema = QualificationRecordSchema.pick({ id: true }).extend({ path: z.string().min(1) });
@@ -15,7 +23,15 @@ export const QualifyAnswerSchema = z.strictObject({
 });
 
 /** One record of `qualifications list`: the record's identity, without its cases. */
-export const RecordSummarySchema = QualificationRecordSchema.pick({ id: true, adapter: true, provider: true, suiteVersion: true, protocol: true, platform: true, date: true }).extend({
+export const RecordSummarySchema = QualificationRecordSchema.pick({
+  id: true,
+  adapter: true,
+  provider: true,
+  suiteVersion: true,
+  protocol: true,
+  platform: true,
+  date: true,
+}).extend({
   path: z.string().min(1),
   cases: z.strictObject({ passed: CountSchema, total: CountSchema }),
 });

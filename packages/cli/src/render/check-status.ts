@@ -24,7 +24,13 @@ export function checkStatusHooks(live: LiveLine | undefined): { hooks: SuiteHook
       },
       onCheckEnd: ({ index, total, run }) => {
         stopTicker();
-        const ended = run.timedOut ? 'killed at its deadline' : run.exitCode === 0 ? 'passed' : run.exitCode === null ? 'ended by a signal' : `exit ${run.exitCode}`;
+        const ended = run.timedOut
+          ? 'killed at its deadline'
+          : run.exitCode === 0
+            ? 'passed'
+            : run.exitCode === null
+              ? 'ended by a signal'
+              : `exit ${run.exitCode}`;
         live?.commit(`  [${index + 1}/${total}] ${run.command}  ${(run.durationMs / 1000).toFixed(1)}s  ${ended}`);
       },
     },

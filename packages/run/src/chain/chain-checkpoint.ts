@@ -112,7 +112,8 @@ function readLink(line: Buffer): LinkedRecord | undefined {
   try {
     const json = JSON.parse(line.toString('utf8')) as Record<string, unknown>;
     const { prev, seq, kind, runId, attempt } = json;
-    if (typeof prev !== 'string' || typeof seq !== 'number' || typeof kind !== 'string' || typeof runId !== 'string' || typeof attempt !== 'number') return undefined;
+    if (typeof prev !== 'string' || typeof seq !== 'number' || typeof kind !== 'string' || typeof runId !== 'string' || typeof attempt !== 'number')
+      return undefined;
     return { prev, seq, kind, runId, attempt };
   } catch {
     return undefined;

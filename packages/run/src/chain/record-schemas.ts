@@ -107,7 +107,9 @@ export const OutcomeRecordSchema = z.strictObject({
    * product home), each named with why. Outcomes from before this field was added read as `kept`:
    * a stream that could not be written left no outcome then.
    */
-  evidence: z.union([z.literal('kept'), z.strictObject({ notKept: z.array(z.strictObject({ path: z.string().min(1), message: z.string() })).min(1) })]).default('kept'),
+  evidence: z
+    .union([z.literal('kept'), z.strictObject({ notKept: z.array(z.strictObject({ path: z.string().min(1), message: z.string() })).min(1) })])
+    .default('kept'),
   /** What acceptance judges (R13.2). Absent in records written before acceptance existed: read as `not-recorded`. */
   candidate: OutcomeCandidateSchema.optional(),
   // No posture here: the intent carries it, and what only the end can tell (applied tokens,
@@ -116,25 +118,25 @@ export const OutcomeRecordSchema = z.strictObject({
 export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;
 
 /** The repeated fields must agree with what they repeat; a record where they differ is not a record. */
-export const ChainRecordSchema = z.discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema, AcceptanceRecordSchema]).superRefine((record, context) => {
-  const agrees =
-    record.kind === 'acceptance'
-      ? acceptanceRecordAgrees(record)
-      : record.kind === 'intent'
-      ? record.adapter.name === record.posture.adapter.name &&
-        record.adapter.version === record.posture.adapter.version &&
-        record.qualification === record.posture.qualification.verdict
-      : record.outcome === record.result.outcome &&
-        record.cause === record.result.cause &&
-        record.refusalCount === record.result.refusalCount &&
-        record.cost === record.result.cost &&
-        record.timedOut === record.result.timedOut;
-  if (!agrees) context.addIssue({ code: 'custom', message: 'a repeated summary field disagrees with the field it repeats' });
-});
+export const ChainRecordSchema = z
+  .discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema, AcceptanceRecordSchema])
+  .superRefine((record, context) => {
+    const agrees =
+      record.kind === 'acceptance'
+        ? acceptanceRecordAgrees(record)
+        : record.kind === 'intent'
+          ? record.adapter.name === record.posture.adapter.name &&
+            record.adapter.version === record.posture.adapter.version &&
+            record.qualification === record.posture.qualification.verdict
+          : record.outcome === record.result.outcome &&
+            record.cause === record.result.cause &&
+            record.refusalCount === record.result.refusalCount &&
+            record.cost === record.result.cost &&
+            record.timedOut === record.result.timedOut;
+    if (!agrees) context.addIssue({ code: 'custom', message: 'a repeated summary field disagrees with the field it repeats' });
+  });
 export type ChainRecord = z.infer<typeof ChainRecordSchema>;
 
 /** A record before it is linked: the chain supplies `prev`, `seq`, `format`. */
 export type UnlinkedRecord =
-  | Omit<IntentRecord, 'prev' | 'seq' | 'format'>
-  | Omit<OutcomeRecord, 'prev' | 'seq' | 'format'>
-  | Omit<AcceptanceRecord, 'prev' | 'seq' | 'format'>;
+  Omit<IntentRecord, 'prev' | 'seq' | 'format'> | Omit<OutcomeRecord, 'prev' | 'seq' | 'format'> | Omit<AcceptanceRecord, 'prev' | 'seq' | 'format'>;

@@ -10,7 +10,9 @@ import { ChainRecordSchema } from './record-schemas.js';
 export class UnreadableRecordError extends Error {
   readonly path: string;
   constructor(path: string, problems: string) {
-    super(`${path}: a record the chain's reader would refuse was not appended; nothing was written:\n${problems}\nreport this as a statecraft defect, with the field named above`);
+    super(
+      `${path}: a record the chain's reader would refuse was not appended; nothing was written:\n${problems}\nreport this as a statecraft defect, with the field named above`,
+    );
     this.name = 'UnreadableRecordError';
     this.path = path;
   }

@@ -113,7 +113,8 @@ function asText(
   where: string,
 ): { kind: 'found'; input: ReadInput } | { kind: 'refused'; reason: 'not-a-file' | 'not-utf8' | 'failed'; message: string } {
   if (reading.kind === 'failed') return { kind: 'refused', reason: 'failed', message: reading.message };
-  if (reading.kind === 'not-a-file') return { kind: 'refused', reason: 'not-a-file', message: `${path} ${where} is ${reading.what}, not a file; it is not read` };
+  if (reading.kind === 'not-a-file')
+    return { kind: 'refused', reason: 'not-a-file', message: `${path} ${where} is ${reading.what}, not a file; it is not read` };
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(reading.bytes);

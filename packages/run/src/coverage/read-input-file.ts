@@ -21,7 +21,8 @@ export async function readWorkingTreeFile(repository: string, path: string): Pro
   const full = join(repository, path);
   try {
     const info = await lstat(full);
-    if (!info.isFile()) return { kind: 'not-a-file', what: info.isSymbolicLink() ? 'a symbolic link' : info.isDirectory() ? 'a directory' : 'not a regular file' };
+    if (!info.isFile())
+      return { kind: 'not-a-file', what: info.isSymbolicLink() ? 'a symbolic link' : info.isDirectory() ? 'a directory' : 'not a regular file' };
     return { kind: 'found', bytes: await readFile(full) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -38,7 +39,10 @@ export async function readWorkingTreeFile(repository: string, path: string): Pro
 export async function readCommittedFile(repository: string, commit: string, path: string): Promise<InputFileReading> {
   const listing = await runGitForReading(repository, ['ls-tree', '-z', '--full-tree', commit, '--', path]);
   if (!listing.ok) return { kind: 'failed', message: `git ls-tree ${commit} -- ${path}: ${listing.message}` };
-  const entry = new TextDecoder().decode(listing.stdout).split('\0').find((line) => line.endsWith(`\t${path}`));
+  const entry = new TextDecoder()
+    .decode(listing.stdout)
+    .split('\0')
+    .find((line) => line.endsWith(`\t${path}`));
   if (entry === undefined) return { kind: 'absent' };
   const [mode, type, object] = entry.slice(0, entry.indexOf('\t')).split(' ');
   if (type !== 'blob' || (mode !== '100644' && mode !== '100755') || object === undefined) {

@@ -73,7 +73,14 @@ export async function launchAttempt(plan: RunPlan, hooks: LaunchHooks = {}): Pro
   } catch (error) {
     // A product home that is a file, read-only or full: an i/o failure naming the path, not a crash.
     const path = failedPath(error, plan.paths.lock);
-    return { kind: 'failed', stage: 'intent', path, message: `cannot take the target's lock (${(error as Error).message}); the product home must be a writable directory; nothing was spawned, nothing appended`, spawned: false, cause: error };
+    return {
+      kind: 'failed',
+      stage: 'intent',
+      path,
+      message: `cannot take the target's lock (${(error as Error).message}); the product home must be a writable directory; nothing was spawned, nothing appended`,
+      spawned: false,
+      cause: error,
+    };
   }
   if (lock.kind === 'refused') return refused('launch', 'live-attempt', lock.message, lock.holder);
   try {
@@ -134,7 +141,11 @@ async function launchHoldingLock(
   const boundary = await prepareBoundaryOrRefuse(plan, { workspace, temporaryDirectory, environment: environment.variables, requestText });
   if (boundary.kind === 'refused' || boundary.kind === 'failed') return boundary;
   // The launch reading is the recorded one (R9.4).
-  const posture = plannedPosture({ ...plan, coverage: coverage.coverage }, environment.record, boundary.kind === 'none' ? boundary.record : boundary.established.record);
+  const posture = plannedPosture(
+    { ...plan, coverage: coverage.coverage },
+    environment.record,
+    boundary.kind === 'none' ? boundary.record : boundary.established.record,
+  );
 
   const attemptDirectory = plan.paths.attempt(runId, number);
   const reserve = outcomeReservePath(attemptDirectory);
@@ -150,28 +161,34 @@ async function launchHoldingLock(
       writingFile(reserve, () => keepOutcomeReserve(reserve)),
     ]);
     const position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn };
-    const appended = await writingFile(plan.paths.chain, () => appendRecord(plan.paths.chain, position, {
-      kind: 'intent',
-      at: new Date().toISOString(),
-      runId,
-      attempt: number,
-      adapter: { name: plan.adapter.name, version: plan.adapter.version },
-      qualification: plan.qualification.verdict,
-      target: { path: plan.target.path, key: plan.target.key },
-      baseCommit: plan.baseCommit,
-      branch: workspace.branch,
-      workspace: workspace.path,
-      prompt: request.prompt,
-      artifacts: { request: requestArtifact, prompt: promptArtifact },
-      deadline: request.deadline,
-      supervisor: { pid: process.pid, host: hostname() },
-      posture,
-      truncatedTail: opening.torn,
-    }));
+    const appended = await writingFile(plan.paths.chain, () =>
+      appendRecord(plan.paths.chain, position, {
+        kind: 'intent',
+        at: new Date().toISOString(),
+        runId,
+        attempt: number,
+        adapter: { name: plan.adapter.name, version: plan.adapter.version },
+        qualification: plan.qualification.verdict,
+        target: { path: plan.target.path, key: plan.target.key },
+        baseCommit: plan.baseCommit,
+        branch: workspace.branch,
+        workspace: workspace.path,
+        prompt: request.prompt,
+        artifacts: { request: requestArtifact, prompt: promptArtifact },
+        deadline: request.deadline,
+        supervisor: { pid: process.pid, host: hostname() },
+        posture,
+        truncatedTail: opening.torn,
+      }),
+    );
     intent = appended as AppendedRecord & { record: IntentRecord };
   } catch (error) {
     // Nothing was appended: withdraw what was made for the attempt, as a refusal does (R8.6).
-    const [withdrawn] = await Promise.all([withdrawWorkspace(plan.target, workspace), removeAttemptTemporaryDirectory(temporaryDirectory), releaseOutcomeReserve(reserve)]);
+    const [withdrawn] = await Promise.all([
+      withdrawWorkspace(plan.target, workspace),
+      removeAttemptTemporaryDirectory(temporaryDirectory),
+      releaseOutcomeReserve(reserve),
+    ]);
     const left = withdrawn === 'withdrawn' ? '' : `; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
     // The chain moved under the lock (R8.5): refused like a broken chain.
     if (error instanceof ChainMovedError) return refused('launch', 'chain-moved', `${error.message}${left}`, { path: error.path });
@@ -197,7 +214,14 @@ async function launchHoldingLock(
   }
   if (supervised.kind === 'failed') {
     await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), releaseOutcomeReserve(reserve)]);
-    return { kind: 'failed', stage: 'spawn', path: supervised.path, message: `${supervised.message}; the intent stays without an outcome`, spawned: false, cause: supervised.cause };
+    return {
+      kind: 'failed',
+      stage: 'spawn',
+      path: supervised.path,
+      message: `${supervised.message}; the intent stays without an outcome`,
+      spawned: false,
+      cause: supervised.cause,
+    };
   }
   // The supervisor classified it (R8.2): a deadline, the operator's interrupt or unkept evidence first.
   const { result, evidence } = supervised;
@@ -224,26 +248,32 @@ async function launchHoldingLock(
     const stream = notKept(streamFile) ? ('not-recorded' as const) : { path: names.stream, ...supervised.attempt.stdout };
     const stderr = notKept(stderrFile) ? ('not-recorded' as const) : { path: names.stderr, ...supervised.attempt.stderr };
     const relative = (file: string) => (file === streamFile ? names.stream : file === stderrFile ? names.stderr : file);
-    const appended = await writingFile(plan.paths.chain, () => appendRecord(plan.paths.chain, intent.position, {
-      kind: 'outcome',
-      at: new Date().toISOString(),
-      runId,
-      attempt: number,
-      intent: intent.digest,
-      outcome: result.outcome,
-      cause: result.cause,
-      refusalCount: result.refusalCount,
-      cost: result.cost,
-      timedOut: result.timedOut,
-      result,
-      headCommit: head.head,
-      workspaceDirty: head.dirty,
-      artifacts: { stream, stderr, result: resultArtifact },
-      temporaryDirectory: temporary,
-      evidence: evidence === 'kept' ? 'kept' : { notKept: evidence.notKept.map((failure) => ({ path: relative(failure.path), message: failure.message })) },
-      candidate,
-    }));
-    if (evidence !== 'kept') return evidenceFailure(evidence, `its outcome is recorded as ${result.outcome}${result.cause === 'none' ? '' : ` (${result.cause})`} at ${plan.paths.chain} line ${appended.record.seq + 1}`);
+    const appended = await writingFile(plan.paths.chain, () =>
+      appendRecord(plan.paths.chain, intent.position, {
+        kind: 'outcome',
+        at: new Date().toISOString(),
+        runId,
+        attempt: number,
+        intent: intent.digest,
+        outcome: result.outcome,
+        cause: result.cause,
+        refusalCount: result.refusalCount,
+        cost: result.cost,
+        timedOut: result.timedOut,
+        result,
+        headCommit: head.head,
+        workspaceDirty: head.dirty,
+        artifacts: { stream, stderr, result: resultArtifact },
+        temporaryDirectory: temporary,
+        evidence: evidence === 'kept' ? 'kept' : { notKept: evidence.notKept.map((failure) => ({ path: relative(failure.path), message: failure.message })) },
+        candidate,
+      }),
+    );
+    if (evidence !== 'kept')
+      return evidenceFailure(
+        evidence,
+        `its outcome is recorded as ${result.outcome}${result.cause === 'none' ? '' : ` (${result.cause})`} at ${plan.paths.chain} line ${appended.record.seq + 1}`,
+      );
     return {
       kind: 'concluded',
       intent,
@@ -283,7 +313,14 @@ async function prepareBoundaryOrRefuse(
   } catch (error) {
     await removeAttemptTemporaryDirectory(attempt.temporaryDirectory);
     await withdrawWorkspace(plan.target, attempt.workspace);
-    return { kind: 'failed', stage: 'intent', path: plan.request.home, message: `cannot set up the evidence boundary (${(error as Error).message}); nothing was spawned`, spawned: false, cause: error };
+    return {
+      kind: 'failed',
+      stage: 'intent',
+      path: plan.request.home,
+      message: `cannot set up the evidence boundary (${(error as Error).message}); nothing was spawned`,
+      spawned: false,
+      cause: error,
+    };
   }
   if (boundary.kind !== 'refused') return boundary;
   await removeAttemptTemporaryDirectory(attempt.temporaryDirectory);
@@ -326,7 +363,15 @@ type Supervised = Extract<AttemptRun, { kind: 'ran' | 'refused' }> | { kind: 'fa
 async function superviseAttempt(
   plan: RunPlan,
   hooks: LaunchHooks,
-  files: { workspace: string; environment: Record<string, string>; attemptTag: string; requestFile: string; streamFile: string; stderrFile: string; boundary?: EstablishedBoundary },
+  files: {
+    workspace: string;
+    environment: Record<string, string>;
+    attemptTag: string;
+    requestFile: string;
+    streamFile: string;
+    stderrFile: string;
+    boundary?: EstablishedBoundary;
+  },
 ): Promise<Supervised> {
   try {
     return await runAttempt({
@@ -364,7 +409,11 @@ interface ReadingsToGoOn {
  * What stops an attempt before its intent, in order: a chain that cannot be read or is broken
  * (R8.4), coverage that drifted or is refused at the base (R9.4), the operator's interrupt.
  */
-function judgeReadings(opening: ChainOpening<ChainSummary>, coverage: LaunchCoverage, signal: AbortSignal | undefined): ReadingsToGoOn | RunRefusal | RunFailure {
+function judgeReadings(
+  opening: ChainOpening<ChainSummary>,
+  coverage: LaunchCoverage,
+  signal: AbortSignal | undefined,
+): ReadingsToGoOn | RunRefusal | RunFailure {
   if (opening.kind === 'unreadable') return { kind: 'failed', stage: 'intent', path: opening.path, message: opening.message, spawned: false };
   if (opening.kind === 'broken') return refused('launch', 'chain-broken', opening.message, { path: opening.path, lineNumber: opening.lineNumber });
   // Drift refuses naming the input.

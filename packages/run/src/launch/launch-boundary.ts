@@ -36,7 +36,14 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
   if (request.choice.kind === 'none') {
     return {
       kind: 'none',
-      record: { mechanism: 'none', chosenBy: request.choice.chosenBy, version: 'not-applicable', profileDigest: 'not-applicable', probe: 'not-run', residuals: [...NO_BOUNDARY_RESIDUALS] },
+      record: {
+        mechanism: 'none',
+        chosenBy: request.choice.chosenBy,
+        version: 'not-applicable',
+        profileDigest: 'not-applicable',
+        probe: 'not-run',
+        residuals: [...NO_BOUNDARY_RESIDUALS],
+      },
     };
   }
   const requestFile = join(request.temporaryDirectory, 'request.json');

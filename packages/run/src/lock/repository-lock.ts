@@ -50,7 +50,9 @@ export async function acquireRepositoryLock(lockFile: string, holder: Omit<LockH
       const takeover = await takeOverStaleLock(lockFile, current.identity, staging);
       if (takeover.kind === 'in-progress') return refusedByLiveHolder(takeover.claimant, 'is taking over the stale lock of this target');
       if (takeover.kind === 'claim-unreadable') {
-        throw new Error(`${takeover.path}: not a lock takeover claim (it holds no supervisor record); remove it once no statecraft run is running on this target, and run again`);
+        throw new Error(
+          `${takeover.path}: not a lock takeover claim (it holds no supervisor record); remove it once no statecraft run is running on this target, and run again`,
+        );
       }
       if (takeover.kind === 'removed') reclaimed = current.holder;
     }

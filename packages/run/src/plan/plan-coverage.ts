@@ -11,8 +11,7 @@ export interface CoverageInput {
 
 export type CoveragePlanning =
   /** `reading` keeps the planning digests: launch compares the base commit's against them (R9.4). */
-  | { kind: 'checked'; coverage: CoverageVerdict; reading: PlannedCoverage }
-  | { kind: 'refused'; message: string; detail: unknown };
+  { kind: 'checked'; coverage: CoverageVerdict; reading: PlannedCoverage } | { kind: 'refused'; message: string; detail: unknown };
 
 /**
  * Command coverage at planning (R9): the spec and `.statecraft/environment.json` as the working

@@ -107,7 +107,9 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   const executable = isAbsolute(request.adapter.executable) ? request.adapter.executable : resolve(request.adapter.executable);
   const usable = await checkExecutableFile(executable);
   if (usable !== 'usable') {
-    return refused('plan', 'adapter', `${executable}: the adapter is ${EXECUTABLE_CHECK_WORDS[usable]}; refused before spawn, nothing appended`, { path: executable });
+    return refused('plan', 'adapter', `${executable}: the adapter is ${EXECUTABLE_CHECK_WORDS[usable]}; refused before spawn, nothing appended`, {
+      path: executable,
+    });
   }
   const manifestPath = request.adapter.manifest ?? sidecarManifestPath(executable);
   const reading = await readManifest(manifestPath);
@@ -135,7 +137,8 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   const coverage = await planCommandCoverage({ targetPath: target.path, spec: request.spec, requiresCommands: manifest.requiresCommands });
   if (coverage.kind === 'refused') return refused('plan', 'coverage', coverage.message, coverage.detail);
   const prompt = request.prompt ?? (coverage.reading.specText === 'none' ? undefined : coverage.reading.specText.text);
-  if (prompt === undefined) return refused('plan', 'target', 'no prompt and no --spec whose text could stand for it; refused before spawn, nothing appended', null);
+  if (prompt === undefined)
+    return refused('plan', 'target', 'no prompt and no --spec whose text could stand for it; refused before spawn, nothing appended', null);
 
   // The chain is verified once, under the lock, right before the intent is appended
   // (launch-attempt.ts): a broken one is refused there, before anything is written (R8.4).
@@ -173,7 +176,23 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   if (baseCommit === undefined) return refused('plan', 'base-commit', 'no base commit was resolved; refused before spawn, nothing appended', null);
   return {
     kind: 'planned',
-    plan: { request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) }, target, baseCommit, paths, adapter, manifest, negotiation, qualification, selection, coverage: coverage.coverage, coverageReading: coverage.reading, containment, boundary: request.boundary ?? { kind: 'bwrap' }, retry, knownDigests: providerDigest === undefined ? [] : [providerDigest] },
+    plan: {
+      request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) },
+      target,
+      baseCommit,
+      paths,
+      adapter,
+      manifest,
+      negotiation,
+      qualification,
+      selection,
+      coverage: coverage.coverage,
+      coverageReading: coverage.reading,
+      containment,
+      boundary: request.boundary ?? { kind: 'bwrap' },
+      retry,
+      knownDigests: providerDigest === undefined ? [] : [providerDigest],
+    },
   };
 }
 

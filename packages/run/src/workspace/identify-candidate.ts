@@ -35,12 +35,20 @@ export async function identifyCandidate(input: { workspace: string; baseCommit: 
     const added = await git(['add', '-A']);
     if (!added.ok) return { kind: 'not-identified', message: added.message };
     const committed = await git([
-      '-c', `user.name=${STATECRAFT_GIT_IDENTITY.name}`,
-      '-c', `user.email=${STATECRAFT_GIT_IDENTITY.email}`,
-      '-c', 'commit.gpgsign=false',
-      'commit', '--quiet', '--no-verify', '--allow-empty-message',
-      '-m', `statecraft: candidate of run ${input.runId} attempt ${input.attempt}`,
-      '-m', `The work tree the agent left at the end of the attempt, committed by statecraft; ${IGNORED_FILES_NOTE}.`,
+      '-c',
+      `user.name=${STATECRAFT_GIT_IDENTITY.name}`,
+      '-c',
+      `user.email=${STATECRAFT_GIT_IDENTITY.email}`,
+      '-c',
+      'commit.gpgsign=false',
+      'commit',
+      '--quiet',
+      '--no-verify',
+      '--allow-empty-message',
+      '-m',
+      `statecraft: candidate of run ${input.runId} attempt ${input.attempt}`,
+      '-m',
+      `The work tree the agent left at the end of the attempt, committed by statecraft; ${IGNORED_FILES_NOTE}.`,
     ]);
     if (!committed.ok) return { kind: 'not-identified', message: committed.message };
     madeBy = 'statecraft';

@@ -47,7 +47,11 @@ export async function resolveTarget(given: string, base?: string): Promise<Targe
   const target = { path, key: targetKey(path), commonDirectory: await realpath(commonDirectory) };
   if (base === undefined) return { kind: 'resolved', target, base: 'not-asked' };
   if (!answer.ok || commit === undefined || !/^[0-9a-f]{40,64}$/.test(commit)) {
-    return { kind: 'resolved', target, base: { kind: 'refused', message: `${path}: revision ${base} does not name a commit (a workspace needs a base commit)` } };
+    return {
+      kind: 'resolved',
+      target,
+      base: { kind: 'refused', message: `${path}: revision ${base} does not name a commit (a workspace needs a base commit)` },
+    };
   }
   return { kind: 'resolved', target, base: { kind: 'resolved', commit } };
 }

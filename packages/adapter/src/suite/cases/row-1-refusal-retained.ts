@@ -16,13 +16,12 @@ export async function checkRefusalRetained(context: SuiteContext): Promise<CaseV
   const findings = new Findings();
   findings.expect(result.outcome === 'refused', `outcome is ${result.outcome}, expected refused`);
   findings.expect(refusalsInStream > 0, 'the stream carried no refusal event');
-  findings.expect(
-    result.refusalCount === refusalsInStream,
-    `refusalCount is ${result.refusalCount} but the stream carried ${refusalsInStream} refusal events`,
-  );
+  findings.expect(result.refusalCount === refusalsInStream, `refusalCount is ${result.refusalCount} but the stream carried ${refusalsInStream} refusal events`);
   findings.expect(result.terminal === 'completed', `the terminal state is ${result.terminal}, expected the completed result to be retained`);
   findings.expect(result.providerClaim !== 'not-recorded', 'the provider claim was not kept');
   const claim = result.providerClaim === 'not-recorded' ? 'not-recorded' : result.providerClaim.status;
-  findings.observe(`outcome refused with ${result.refusalCount} refusal(s) counted from the stream; terminal completed retained; provider claim "${claim}" kept as a claim`);
+  findings.observe(
+    `outcome refused with ${result.refusalCount} refusal(s) counted from the stream; terminal completed retained; provider claim "${claim}" kept as a claim`,
+  );
   return findings.verdict(provocation.evidence);
 }

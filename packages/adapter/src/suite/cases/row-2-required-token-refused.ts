@@ -17,7 +17,10 @@ export async function checkRequiredTokenRefused(context: SuiteContext): Promise<
   const provoked = await context.provoke(provocation, { manifestPath, required: [token] });
   const answer = provoked.answer;
   if (answer.kind !== 'refused' || answer.stage !== 'negotiation') {
-    return fail(provocation.evidence, `requiring ${token}, which the manifest lacks, was not refused at negotiation (${answer.kind === 'ran' ? `it ran: ${answer.result.outcome}` : `refused at ${answer.stage}`})`);
+    return fail(
+      provocation.evidence,
+      `requiring ${token}, which the manifest lacks, was not refused at negotiation (${answer.kind === 'ran' ? `it ran: ${answer.result.outcome}` : `refused at ${answer.stage}`})`,
+    );
   }
   const findings = new Findings();
   findings.expect(answer.negotiation.missing.includes(token), `the refusal does not name ${token}`);
@@ -28,7 +31,9 @@ export async function checkRequiredTokenRefused(context: SuiteContext): Promise<
   const tagged = findTaggedProcesses(answer.attemptTag);
   findings.expect(tagged === 'not-observable' || tagged.length === 0, 'a process carrying the attempt tag exists');
   findings.expect(provoked.events.length === 0, `${provoked.events.length} events were read`);
-  findings.observe(`refused before spawn: "${answer.message}"; no request, no stream, no tagged process${tagged === 'not-observable' ? ' (process table not observable here)' : ''}`);
+  findings.observe(
+    `refused before spawn: "${answer.message}"; no request, no stream, no tagged process${tagged === 'not-observable' ? ' (process table not observable here)' : ''}`,
+  );
   return findings.verdict(provocation.evidence);
 }
 
