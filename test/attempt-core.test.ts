@@ -28,7 +28,8 @@ describe('run and qualify share one attempt core', () => {
   it.each(['complete', 'refuse'])('scenario %s: the request and the result of a run equal those of a suite attempt, up to identity and timing', async (scenario) => {
     const prompt = `scenario: ${scenario}`;
     const repository = await targets.fresh();
-    const ran = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', prompt, '--deadline', '60s', '--json'], { home: targets.home.path });
+    // Both sides without the evidence boundary: the suite attempt below is given no boundary profile.
+    const ran = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', prompt, '--deadline', '60s', '--json', '--boundary', 'none'], { home: targets.home.path });
     const account = parseJson<{ records: { chain: string }; runId: string; attempt: number }>(ran);
     const attemptDirectory = join(account.records.chain, '..', 'attempts', account.runId, String(account.attempt));
     const runRequest = JSON.parse(await readFile(join(attemptDirectory, ATTEMPT_FILE_NAMES.request), 'utf8')) as Record<string, unknown>;

@@ -76,9 +76,23 @@ async function attack(boundary: 'bwrap' | 'none', moves: (where: Where) => strin
   const env: Record<string, string> = boundary === 'none' ? { STATECRAFT_BOUNDARY: 'none', STATECRAFT_CONTAINMENT: 'process-group' } : {};
   const prompt = ['scenario: attack', ...moves(where)].join('\n');
   const ran = await runStatecraft(['run', where.repository.path, '--adapter', 'fixture', '--prompt', prompt, '--json'], { home: where.home, env });
-  const account = parseJson<Account>(ran);
-  const made = progressDetail(await readKeptEvents(account), 'attack')['attack'] as Move[];
-  return { where, before, account, moves: made };
+  const answer = parseJson<Account | { refused: { reason: string } } | { failed: { stage: string } }>(ran);
+  // A chain edited during the attempt makes the outcome's append refuse (the chain moved under the
+  // lock): then there is no account, and the kept stream is found beside the chain.
+  const stream = 'runId' in answer ? await readKeptEvents(answer) : await readNewestAttackStream(where.chain);
+  const made = progressDetail(stream, 'attack')['attack'] as Move[];
+  return { where, before, answer, moves: made };
+}
+
+/** The events of the attack's own kept stream, when no account names it. */
+async function readNewestAttackStream(chain: string): Promise<Record<string, unknown>[]> {
+  const attempts = join(chain, '..', 'attempts');
+  for (const runId of (await readdir(attempts)).sort().reverse()) {
+    const path = join(attempts, runId, '1', 'stream.ndjson');
+    const text = await readFile(path, 'utf8').catch(() => '');
+    if (text.includes('"attack"')) return readKeptEvents({ artifacts: { stream: { path } } });
+  }
+  throw new Error(`no kept stream of the attack under ${attempts}`);
 }
 
 /** The record verifies, the qualifications and the checkout are as they were (R8.4, R12). */
@@ -167,7 +181,9 @@ async function supervisorPidOf(chain: string): Promise<number> {
 describe('a hostile adapter under the protected evidence boundary (R12)', () => {
   for (const entry of ATTACKS) {
     it(`is denied when it ${entry.name}; the chain verifies, qualifications and the checkout are unchanged`, async () => {
-      const { where, before, account, moves } = await attack('bwrap', entry.moves);
+      const { where, before, answer, moves } = await attack('bwrap', entry.moves);
+      if (!('runId' in answer)) throw new Error(`the attack's run did not conclude: ${JSON.stringify(answer)}`);
+      const account = answer;
       // The path that ran: the boundary, its probe held in full.
       expect(account.posture.boundary.mechanism).toBe('bwrap');
       expect(account.posture.boundary.probe?.every((check) => check.held)).toBe(true);
@@ -186,8 +202,11 @@ describe('a hostile adapter under the protected evidence boundary (R12)', () => 
     });
 
     it(`succeeds with --boundary none when it ${entry.name}, and the posture says none (the test above can fail)`, async () => {
-      const { where, before, account, moves } = await attack('none', entry.moves);
-      expect(account.posture.boundary.mechanism).toBe('none');
+      const { where, before, answer, moves } = await attack('none', entry.moves);
+      // The posture says none; or, when the attack edited the chain under the lock, the outcome's
+      // append fails because the chain was edited — the attack reached the chain either way.
+      if ('runId' in answer) expect(answer.posture.boundary.mechanism).toBe('none');
+      else expect(answer).toMatchObject({ failed: { stage: 'outcome', message: expect.stringContaining('the chain was edited') as unknown } });
       await entry.underNone(where, only(moves), before);
     });
   }

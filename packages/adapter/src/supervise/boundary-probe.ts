@@ -29,7 +29,7 @@ if [ -z "$open" ]; then say descriptors-closed held "only 0, 1 and 2 are open"; 
 
 /**
  * Closes every descriptor beyond stdio, then runs its arguments: an inherited descriptor reads
- * whatever it was opened on, whatever the mounts say (FACTS 17). Bash, since dash parses only
+ * whatever it was opened on, whatever the mounts say (docs/facts.md item 17). Bash, since dash parses only
  * one-digit descriptors in a redirection; `$$` is this shell, so the glob lists its own table.
  * Bash exports PWD and SHLVL of its own accord (and sets SHLVL again as it execs), so the last
  * step is `env -u` for each of them the constructed environment did not have — its names arrive

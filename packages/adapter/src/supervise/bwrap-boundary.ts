@@ -16,7 +16,7 @@ import { CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.j
  * containment, replacing `unshare`.
  */
 
-/** The uid/gid the child gets inside its user namespace: never 0, so it holds no capability (FACTS 15, 16). */
+/** The uid/gid the child gets inside its user namespace: never 0, so it holds no capability (docs/facts.md items 15, 16). */
 const SANDBOX_ID = '1000';
 
 /** How long the probe may take before the boundary counts as not established. */
@@ -148,7 +148,8 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   const canary = join(home.path, `.statecraft-boundary-canary-${nonce}`);
   const leftovers = [join(dirname(request.workspace), `.statecraft-boundary-probe-${nonce}`), join(home.path, `.statecraft-boundary-probe-${nonce}`), join(request.workspace, `.statecraft-boundary-probe-${nonce}`)];
   try {
-    await writeFile(canary, `${nonce}\n`, { mode: 0o600 });
+    // Empty: the probe only tries to open it, and an empty file takes no data block in a nearly full home.
+    await writeFile(canary, '', { mode: 0o600 });
     const [answer, version] = await Promise.all([
       runQuietly(bwrap, [...args, '--', closer, '-c', CLOSER_SCRIPT, 'closer', 'PATH', env, '/bin/sh', '-c', PROBE_SCRIPT, 'probe', canary, ...leftovers, String(process.pid)], {
         cwd: request.workspace,
