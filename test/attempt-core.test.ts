@@ -30,13 +30,10 @@ describe('run and qualify share one attempt core', () => {
     async (scenario) => {
       const prompt = `scenario: ${scenario}`;
       const repository = await targets.fresh();
-      // Without the evidence boundary on both sides: the suite's attempts run under it too (suite-context.ts),
-      // through the same runAttempt; here the comparison is of what the core builds, not of the sandbox.
+      // Both sides without the evidence boundary: the suite attempt below is given no boundary profile.
       const ran = await runStatecraft(
-        ['run', repository.path, '--adapter', 'fixture', '--prompt', prompt, '--deadline', '60s', '--boundary', 'none', '--json'],
-        {
-          home: targets.home.path,
-        },
+        ['run', repository.path, '--adapter', 'fixture', '--prompt', prompt, '--deadline', '60s', '--json', '--boundary', 'none'],
+        { home: targets.home.path },
       );
       const account = parseJson<{ records: { chain: string }; runId: string; attempt: number }>(ran);
       const attemptDirectory = join(account.records.chain, '..', 'attempts', account.runId, String(account.attempt));

@@ -76,30 +76,23 @@ async function attack(boundary: 'bwrap' | 'none', moves: (where: Where) => strin
   const env: Record<string, string> = boundary === 'none' ? { STATECRAFT_BOUNDARY: 'none', STATECRAFT_CONTAINMENT: 'process-group' } : {};
   const prompt = ['scenario: attack', ...moves(where)].join('\n');
   const ran = await runStatecraft(['run', where.repository.path, '--adapter', 'fixture', '--prompt', prompt, '--json'], { home: where.home, env });
-  const answer = parseJson<Account | { failed: { stage: string; path: string; message: string } }>(ran);
-  // An attack that moved the chain under the supervisor leaves the outcome unwritten (exit 4, never a
-  // forked chain): its moves are then read from the stream kept beside the chain all the same.
-  const account = 'failed' in answer ? undefined : answer;
-  const events = account === undefined ? await readAttackStream(where.home) : await readKeptEvents(account);
-  const made = progressDetail(events, 'attack')['attack'] as Move[];
-  return { where, before, account, failed: 'failed' in answer ? answer.failed : undefined, exitCode: ran.exitCode, moves: made };
+  const answer = parseJson<Account | { refused: { reason: string } } | { failed: { stage: string } }>(ran);
+  // A chain edited during the attempt makes the outcome's append refuse (the chain moved under the
+  // lock): then there is no account, and the kept stream is found beside the chain.
+  const stream = 'runId' in answer ? await readKeptEvents(answer) : await readNewestAttackStream(where.chain);
+  const made = progressDetail(stream, 'attack')['attack'] as Move[];
+  return { where, before, answer, moves: made };
 }
 
-/** The events of the attack's attempt, found beside the chain by its kept stream. */
-async function readAttackStream(home: string): Promise<Record<string, unknown>[]> {
-  const targets = join(home, 'targets');
-  for (const key of await readdir(targets)) {
-    const attempts = join(targets, key, 'attempts');
-    for (const run of await readdir(attempts)) {
-      const stream = await readFile(join(attempts, run, '1', 'stream.ndjson'), 'utf8').catch(() => '');
-      if (stream.includes('"attack"'))
-        return stream
-          .split('\n')
-          .filter((line) => line.startsWith('{'))
-          .map((line) => JSON.parse(line) as Record<string, unknown>);
-    }
+/** The events of the attack's own kept stream, when no account names it. */
+async function readNewestAttackStream(chain: string): Promise<Record<string, unknown>[]> {
+  const attempts = join(chain, '..', 'attempts');
+  for (const runId of (await readdir(attempts)).sort().reverse()) {
+    const path = join(attempts, runId, '1', 'stream.ndjson');
+    const text = await readFile(path, 'utf8').catch(() => '');
+    if (text.includes('"attack"')) return readKeptEvents({ artifacts: { stream: { path } } });
   }
-  throw new Error('no kept stream of the attack was found');
+  throw new Error(`no kept stream of the attack under ${attempts}`);
 }
 
 /** The record verifies, the qualifications and the checkout are as they were (R8.4, R12). */
@@ -188,8 +181,9 @@ async function supervisorPidOf(chain: string): Promise<number> {
 describe('a hostile adapter under the protected evidence boundary (R12)', () => {
   for (const entry of ATTACKS) {
     it(`is denied when it ${entry.name}; the chain verifies, qualifications and the checkout are unchanged`, async () => {
-      const { where, before, account, moves } = await attack('bwrap', entry.moves);
-      if (account === undefined) throw new Error('under the boundary the attempt must conclude');
+      const { where, before, answer, moves } = await attack('bwrap', entry.moves);
+      if (!('runId' in answer)) throw new Error(`the attack's run did not conclude: ${JSON.stringify(answer)}`);
+      const account = answer;
       // The path that ran: the boundary, its probe held in full.
       expect(account.posture.boundary.mechanism).toBe('bwrap');
       expect(account.posture.boundary.probe?.every((check) => check.held)).toBe(true);
@@ -208,15 +202,11 @@ describe('a hostile adapter under the protected evidence boundary (R12)', () => 
     });
 
     it(`succeeds with --boundary none when it ${entry.name}, and the posture says none (the test above can fail)`, async () => {
-      const { where, before, account, failed, exitCode, moves } = await attack('none', entry.moves);
-      if (account === undefined) {
-        // The attack moved the chain under the supervisor: its outcome is refused, never linked to a
-        // chain that changed (a fork), and the run fails naming the chain (exit 4).
-        expect(exitCode).toBe(4);
-        expect(failed).toMatchObject({ stage: 'outcome', path: where.chain });
-      } else {
-        expect(account.posture.boundary.mechanism).toBe('none');
-      }
+      const { where, before, answer, moves } = await attack('none', entry.moves);
+      // The posture says none; or, when the attack edited the chain under the lock, the outcome's
+      // append fails because the chain was edited — the attack reached the chain either way.
+      if ('runId' in answer) expect(answer.posture.boundary.mechanism).toBe('none');
+      else expect(answer).toMatchObject({ failed: { stage: 'outcome', message: expect.stringContaining('the chain was edited') as unknown } });
       await entry.underNone(where, only(moves), before);
     });
   }

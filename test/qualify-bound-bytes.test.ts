@@ -55,13 +55,20 @@ function insertAfterImports(text: string, code: string): string {
 }
 
 describe('a qualification binds the bytes that ran every case (R3.1, R4)', () => {
-  it('an adapter that rewrites its own file during the suite is not qualified; the change is named and no record is written', async () => {
+  it('under the evidence boundary an adapter cannot rewrite its own file during the suite: its bytes stay those that were measured (R12)', async () => {
     const home = await scratch.make('statecraft-home-');
     const adapter = await fixtureCopy((text) => insertAfterImports(text, REWRITE_ON_SECOND_RUN));
     const before = await digestFile(adapter);
-    // Without the evidence boundary: inside it the root file system is read-only and the adapter
-    // cannot write its own file at all; the re-digest is what holds where the boundary is off.
-    const answer = await runStatecraft(['qualify', adapter, '--boundary', 'none', '--json'], { home, timeoutMs: 120_000 });
+    await runStatecraft(['qualify', adapter, '--json'], { home, timeoutMs: 120_000 });
+    expect(await digestFile(adapter)).toBe(before);
+  });
+
+  it('an adapter that rewrites its own file during the suite (boundary none) is not qualified; the change is named and no record is written', async () => {
+    const home = await scratch.make('statecraft-home-');
+    const adapter = await fixtureCopy((text) => insertAfterImports(text, REWRITE_ON_SECOND_RUN));
+    const before = await digestFile(adapter);
+    // Without the boundary, where the adapter can write its own file: the digest check is the defence there.
+    const answer = await runStatecraft(['qualify', adapter, '--json', '--boundary', 'none'], { home, timeoutMs: 120_000 });
     const after = await digestFile(adapter);
     expect(after).not.toBe(before);
     expect(answer.exitCode).toBe(1);

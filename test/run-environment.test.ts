@@ -71,8 +71,7 @@ describe('the child environment is constructed from an allowlist and recorded co
     await expect(stat(temporary)).rejects.toThrow();
   });
 
-  it('the residuals of R5.3, and that the request path names the product home, are recorded on every attempt without the boundary (path: --boundary none, PID namespace)', async () => {
-    // Under the evidence boundary the product home is hidden and the boundary records its own residuals (boundary-attacks.test.ts).
+  it('the residuals of R5.3, and that the request path names the product home, are recorded on every attempt without the boundary', async () => {
     const { account } = await dumpEnvironment('fixture', { STATECRAFT_BOUNDARY: 'none' });
     expect(account.posture.containment.mechanism).toBe('pid-namespace');
     expect(account.posture.environment.residuals.map((residual) => residual.id)).toEqual([
@@ -84,8 +83,19 @@ describe('the child environment is constructed from an allowlist and recorded co
     ]);
   });
 
-  it("an attempt under the process-group fallback records that its child can read the supervisor's environment and signal it, on the intent and the outcome (R5.3, R6)", async () => {
-    const { account } = await dumpEnvironment('fixture', { STATECRAFT_BOUNDARY: 'none', STATECRAFT_CONTAINMENT: 'process-group' });
+  it('under the evidence boundary the residuals of R5.3 are recorded, and the request path no longer names the product home (R12)', async () => {
+    const { account } = await dumpEnvironment('fixture', {});
+    expect(account.posture.containment.mechanism).toBe('bwrap');
+    expect(account.posture.environment.residuals.map((residual) => residual.id)).toEqual([
+      'absolute-path-bypass',
+      'home-readable',
+      'stored-credentials-answer',
+      'publish-around-supervisor',
+    ]);
+  });
+
+  it("an attempt under the process-group fallback (boundary none) records that its child can read the supervisor's environment and signal it, on the intent and the outcome (R5.3, R6)", async () => {
+    const { account } = await dumpEnvironment('fixture', { STATECRAFT_CONTAINMENT: 'process-group', STATECRAFT_BOUNDARY: 'none' });
     expect(account.posture.containment.mechanism).toBe('process-group');
     const expected = [
       'absolute-path-bypass',

@@ -64,7 +64,7 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
     await mkdir(join(scratchDir, 'home'), { recursive: true });
     await mkdir(join(scratchDir, 'tmp'), { recursive: true });
     const boundary: SuiteContext['boundary'] =
-      options.boundary?.kind === 'none' ? { kind: 'none' } : { kind: 'bwrap', productHome: options.boundary?.productHome ?? join(scratchDir, 'product-home') };
+      options.boundary?.kind === 'none' ? { kind: 'none' } : { kind: 'bwrap', productHome: await hiddenHome(options.boundary?.productHome, scratchDir) };
     const context = createSuiteContext({
       executable,
       manifestPath,
@@ -105,6 +105,25 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
  * it happened in, naming it, and the later rows are not run — nothing they showed would be about
  * the bytes the record binds (R3.1).
  */
+/**
+ * The product home the suite hides from every attempt: the operator's, when it is (or can be made)
+ * a directory; otherwise — a home that is a file, on a read-only mount — a stand-in in the scratch
+ * directory, so the suite still runs and the record's write reports the home's fault (exit 4).
+ */
+async function hiddenHome(productHome: string | undefined, scratchDir: string): Promise<string> {
+  if (productHome !== undefined) {
+    try {
+      await mkdir(productHome, { recursive: true, mode: 0o700 });
+      return productHome;
+    } catch {
+      // Not a directory we can use: the stand-in below.
+    }
+  }
+  const standIn = join(scratchDir, 'product-home');
+  await mkdir(standIn, { recursive: true, mode: 0o700 });
+  return standIn;
+}
+
 async function runCases(context: SuiteContext, options: RunNegativeSuiteOptions, bound: readonly BoundFile[]): Promise<CaseReport[]> {
   const reports: CaseReport[] = [];
   let stoppedBy: string | undefined;

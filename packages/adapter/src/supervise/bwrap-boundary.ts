@@ -143,7 +143,8 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
     join(request.workspace, `.statecraft-boundary-probe-${nonce}`),
   ];
   try {
-    await writeFile(canary, `${nonce}\n`, { mode: 0o600 });
+    // Empty: the probe only tries to open it, and an empty file takes no data block in a nearly full home.
+    await writeFile(canary, '', { mode: 0o600 });
     const [answer, version] = await Promise.all([
       runQuietly(
         bwrap,

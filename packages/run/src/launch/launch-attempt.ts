@@ -132,7 +132,8 @@ async function launchHoldingLock(
     attempt: number,
     temporaryDirectory,
     extra: [{ name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group (R7.3)' }],
-    containment: plan.containment.mechanism,
+    // With the boundary on, bwrap's PID namespace is the containment (R12), and the residuals follow it.
+    containment: plan.boundary.kind === 'bwrap' ? 'bwrap' : plan.containment.mechanism,
   });
   const request = buildRequest(plan, { runId, number, workspace: workspace.path, baseCommit: plan.baseCommit }, new Date());
   const requestText = `${JSON.stringify(request, null, 2)}\n`;
