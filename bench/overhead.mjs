@@ -41,7 +41,7 @@ async function runSupervised(workspace, containment) {
     containment,
   });
   const ms = performance.now() - started;
-  if (answer.kind !== 'supervised' || answer.attempt.counts.events !== 10 || answer.attempt.streamDiagnostic !== 'none') {
+  if (answer.kind !== 'supervised' || answer.attempt.events.count !== 10 || answer.attempt.streamDiagnostic !== 'none') {
     throw new Error(`the supervised run did not read 10 clean events: ${JSON.stringify(answer)}`);
   }
   return { ms, mechanism: answer.attempt.containment.mechanism };

@@ -9,5 +9,5 @@ const started = performance.now();
 const reading = await readEventStream(createReadStream(file, { highWaterMark: 1024 * 1024 }));
 const elapsedMs = performance.now() - started;
 process.stdout.write(
-  `${JSON.stringify({ elapsedMs, events: reading.counts.events, diagnostic: reading.streamDiagnostic, terminal: reading.terminal === 'not-recorded' ? 'not-recorded' : reading.terminal.type, maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`,
+  `${JSON.stringify({ elapsedMs, events: reading.events.count, diagnostic: reading.streamDiagnostic, terminal: reading.terminal === 'not-recorded' ? 'not-recorded' : reading.terminal.type, maxRssBytes: process.resourceUsage().maxRSS * 1024 })}\n`,
 );
