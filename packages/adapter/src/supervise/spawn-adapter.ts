@@ -13,20 +13,45 @@ import type { SuperviseOptions } from './options.js';
  * killed as one.
  */
 export function spawnAdapter(options: SuperviseOptions, choice: ContainmentChoice) {
+  return spawnContained(
+    {
+      executable: options.executable,
+      args: options.args,
+      cwd: options.workspace,
+      environment: options.environment,
+      attemptTag: options.attemptTag,
+      stdin: 'pipe',
+    },
+    choice,
+  );
+}
+
+/** One process to start contained: the adapter (its prompt on a stdin pipe) or an acceptance check (stdin closed). */
+export interface ContainedProcess {
+  executable: string;
+  args: readonly string[];
+  cwd: string;
+  environment: Readonly<Record<string, string>>;
+  attemptTag: string;
+  stdin: 'pipe' | 'ignore';
+}
+
+/** Starts a process under the chosen containment, as spawnAdapter describes; checks start the same way (R13.3). */
+export function spawnContained(target: ContainedProcess, choice: ContainmentChoice) {
   const inNamespace = 'unshare' in choice || 'boundary' in choice;
   const command =
     'boundary' in choice
-      ? boundaryCommand(choice.boundary, options.executable, options.args, [...Object.keys(options.environment), ATTEMPT_TAG_VARIABLE])
+      ? boundaryCommand(choice.boundary, target.executable, target.args, [...Object.keys(target.environment), ATTEMPT_TAG_VARIABLE])
       : 'unshare' in choice
-        ? { file: choice.unshare, args: [...UNSHARE_FLAGS, '--', options.executable, ...options.args] }
-        : { file: options.executable, args: [...options.args] };
+        ? { file: choice.unshare, args: [...UNSHARE_FLAGS, '--', target.executable, ...target.args] }
+        : { file: target.executable, args: [...target.args] };
   const { file, args } = command;
   return execa(file, args, {
-    cwd: options.workspace,
-    env: { ...options.environment, [ATTEMPT_TAG_VARIABLE]: options.attemptTag },
+    cwd: target.cwd,
+    env: { ...target.environment, [ATTEMPT_TAG_VARIABLE]: target.attemptTag },
     extendEnv: false,
     shell: false,
-    stdin: 'pipe',
+    stdin: target.stdin,
     stdout: 'pipe',
     stderr: 'pipe',
     buffer: false,

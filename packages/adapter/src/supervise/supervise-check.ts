@@ -1,12 +1,11 @@
 import type { Readable } from 'node:stream';
-import { execa } from 'execa';
 import type { z } from 'zod';
 import type { Containment, ContainmentMechanism, Survivor } from './attempt.js';
 import type { StreamDigestSchema } from './attempt.js';
 import { startDeadline } from './deadline.js';
 import { killTree } from './kill-tree.js';
-import { ATTEMPT_TAG_VARIABLE } from './options.js';
-import { chooseContainment, UNSHARE_FLAGS, type ContainmentChoice } from './probe-containment.js';
+import { chooseContainment, type ContainmentChoice } from './probe-containment.js';
+import { spawnContained } from './spawn-adapter.js';
 import { StreamTee } from './stream-tee.js';
 import { probeSurvivors, sweepLeftovers } from './survivors.js';
 
@@ -140,23 +139,10 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
   }
 }
 
-/** Spawns the check as spawn-adapter.ts spawns an adapter, with stdin closed and no shell of ours. */
+/** Spawns the check as an adapter is spawned (spawn-adapter.ts), with stdin closed and no shell of ours. */
 function spawnCheck(options: SuperviseCheckOptions, choice: ContainmentChoice) {
-  const inNamespace = 'unshare' in choice;
-  const file = inNamespace ? choice.unshare : options.file;
-  const args = inNamespace ? [...UNSHARE_FLAGS, '--', options.file, ...options.args] : [...options.args];
-  return execa(file, args, {
-    cwd: options.cwd,
-    env: { ...options.environment, [ATTEMPT_TAG_VARIABLE]: options.attemptTag },
-    extendEnv: false,
-    shell: false,
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'pipe',
-    buffer: false,
-    reject: false,
-    encoding: 'buffer',
-    detached: !inNamespace,
-    cleanup: true,
-  });
+  return spawnContained(
+    { executable: options.file, args: options.args, cwd: options.cwd, environment: options.environment, attemptTag: options.attemptTag, stdin: 'ignore' },
+    choice,
+  );
 }
