@@ -43,7 +43,7 @@ describe('file digests remembered by file identity (issue 10 item 7)', () => {
 
   it('a symlink and its target share one entry, keyed by the real path', async () => {
     const { file, cache } = await setUp();
-    const link = join(scratch, 'claude');
+    const link = join(scratch, 'provider-link');
     await symlink(file, link);
     const viaLink = await knownDigestOf(link, cache);
     expect(viaLink.path).toBe(file);
