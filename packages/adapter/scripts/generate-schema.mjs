@@ -2,9 +2,9 @@
 // the one definition: packages/adapter/schema/*.json. Run after `tsc -b` (it imports dist/).
 //   node packages/adapter/scripts/generate-schema.mjs          write the files
 //   node packages/adapter/scripts/generate-schema.mjs --check  exit 1 if a committed file is stale
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { writeOrCheckGenerated } from './write-generated-files.mjs';
 import { AttemptResultSchema, EventSchema, ManifestSchema, PROTOCOL_VERSION, QualificationRecordSchema, ReceiptSchema, RequestSchema } from '../dist/index.js';
 
 const schemaDir = fileURLToPath(new URL('../schema/', import.meta.url));
@@ -30,22 +30,5 @@ export function schemaDocuments() {
   });
 }
 
-async function main() {
-  const check = process.argv.includes('--check');
-  const stale = [];
-  await mkdir(schemaDir, { recursive: true });
-  for (const { file, text } of schemaDocuments()) {
-    if (check) {
-      const current = await readFile(file, 'utf8').catch(() => '');
-      if (current !== text) stale.push(file);
-    } else {
-      await writeFile(file, text);
-    }
-  }
-  if (stale.length > 0) {
-    process.stderr.write(`stale JSON Schema: ${stale.join(', ')}\nregenerate with: npx tsc -b && node packages/adapter/scripts/generate-schema.mjs\n`);
-    process.exit(1);
-  }
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  await writeOrCheckGenerated(schemaDocuments(), 'npx tsc -b && node packages/adapter/scripts/generate-schema.mjs');

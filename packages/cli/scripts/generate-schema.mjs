@@ -3,9 +3,9 @@
 // (it imports dist/).
 //   node packages/cli/scripts/generate-schema.mjs          write the files
 //   node packages/cli/scripts/generate-schema.mjs --check  exit 1 if a committed file is stale
-import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { writeOrCheckGenerated } from '../../adapter/scripts/write-generated-files.mjs';
 import { ErrorDocumentSchema, VERB_ANSWERS, verbDocumentSchema } from '../dist/json-schemas/index.js';
 
 const schemaDir = fileURLToPath(new URL('../schema/', import.meta.url));
@@ -21,6 +21,7 @@ const TITLES = {
   'qualifications-check': 'statecraft qualifications check --json',
   'env-plan': 'statecraft env plan --json',
   doctor: 'statecraft doctor --json',
+  accept: 'statecraft accept --json',
 };
 
 /** One file per verb (its answer or an error document), and one for the error documents alone. */
@@ -42,22 +43,5 @@ export function schemaDocuments() {
   });
 }
 
-async function main() {
-  const check = process.argv.includes('--check');
-  const stale = [];
-  await mkdir(schemaDir, { recursive: true });
-  for (const { file, text } of schemaDocuments()) {
-    if (check) {
-      const current = await readFile(file, 'utf8').catch(() => '');
-      if (current !== text) stale.push(file);
-    } else {
-      await writeFile(file, text);
-    }
-  }
-  if (stale.length > 0) {
-    process.stderr.write(`stale JSON Schema: ${stale.join(', ')}\nregenerate with: npx tsc -b && node packages/cli/scripts/generate-schema.mjs\n`);
-    process.exit(1);
-  }
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) await main();
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  await writeOrCheckGenerated(schemaDocuments(), 'npx tsc -b && node packages/cli/scripts/generate-schema.mjs');
