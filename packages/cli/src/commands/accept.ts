@@ -1,20 +1,11 @@
-import { acceptAttempt, readReceiptState, viewOfAcceptance, type AcceptanceView, type SuiteHooks } from '@statecraft/acceptance';
+import { acceptAttempt, readReceiptState, viewOfAcceptance, type AcceptanceView, type AcceptRequest } from '@statecraft/acceptance';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';
 import { STATECRAFT_VERSION } from '../statecraft-version.js';
 import { renderAcceptance } from './accept-render.js';
 
-export interface AcceptOptions {
-  home: string;
-  target: string;
-  runId: string;
-  attempt?: number;
-  checkDeadlineMs: number;
-  suiteDeadlineMs: number;
-  source: Readonly<Record<string, string | undefined>>;
-  signal?: AbortSignal;
-  hooks?: SuiteHooks & { onJudging?: (what: { runId: string; attempt: number; checks: number }) => void };
-}
+/** What `accept` is given: the judge's request, less the version the CLI itself supplies. */
+export type AcceptOptions = Omit<AcceptRequest, 'statecraftVersion'>;
 
 /** What `accept --json` prints (issue 12 item 8): the acceptance, with the run and attempt it judged. */
 export type AcceptValue =
