@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { link, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -80,5 +80,23 @@ describe('one live attempt per target (R8.5)', () => {
     expect(second).toMatchObject({ kind: 'refused', holder: liveClaimant });
     if (second.kind === 'refused') expect(second.message).toContain('is taking over the stale lock of this target: run run-claiming attempt 1');
     expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual(stale);
+  });
+
+  it('a supervisor that arrives while the stale lock is gone wins over the claimant; the waiting racer is refused naming the winner, not the claimant', async () => {
+    const stale = { pid: await deadPid(), host: hostname(), runId: 'run-dead', attempt: 1, since: '2026-11-30T04:00:00.000Z' };
+    await writeFile(lock, JSON.stringify(stale));
+    const found = await readLockInstance(lock);
+    if (found.kind !== 'found') throw new Error('the stale lock was not written');
+    await writeFile(`${lock}.takeover-${found.identity}.0`, JSON.stringify({ ...stale, pid: process.pid, runId: 'run-claiming' }));
+    const waiting = acquireRepositoryLock(lock, { runId: 'run-waiting', attempt: 1 });
+    // The claimant removes the stale lock; before it links its own, a newcomer links the free name.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await rm(lock);
+    const newcomer = { ...stale, pid: process.pid, runId: 'run-newcomer', since: '2026-11-30T04:00:01.000Z' };
+    await writeFile(`${lock}.newcomer`, JSON.stringify(newcomer));
+    await link(`${lock}.newcomer`, lock);
+    const refused = await waiting;
+    expect(refused).toMatchObject({ kind: 'refused', holder: newcomer });
+    if (refused.kind === 'refused') expect(refused.message).toContain('holds this target: run run-newcomer attempt 1');
   });
 });

@@ -48,7 +48,13 @@ export async function acquireRepositoryLock(lockFile: string, holder: Omit<LockH
       if (current.holder !== 'unreadable' && isLive(current.holder)) return refusedByLiveHolder(current.holder);
       // Stale: its supervisor is gone. The lock (not the chain) is removed; the dangling intent stays.
       const takeover = await takeOverStaleLock(lockFile, current.identity, staging);
-      if (takeover.kind === 'in-progress') return refusedByLiveHolder(takeover.claimant, 'is taking over the stale lock of this target');
+      if (takeover.kind === 'in-progress') {
+        // The claimant may still lose the free name to a supervisor that arrives after the stale lock
+        // is gone; a refusal naming it would name a run that never ran. Wait for the takeover to settle
+        // and look again, so the refusal names the attempt that actually holds the target.
+        if (await staleLockLeaves(lockFile, current.identity)) continue;
+        return refusedByLiveHolder(takeover.claimant, 'is taking over the stale lock of this target');
+      }
       if (takeover.kind === 'claim-unreadable') {
         throw new Error(
           `${takeover.path}: not a lock takeover claim (it holds no supervisor record); remove it once no statecraft run is running on this target, and run again`,
@@ -60,6 +66,19 @@ export async function acquireRepositoryLock(lockFile: string, holder: Omit<LockH
   } finally {
     await unlink(staging).catch(() => undefined);
   }
+}
+
+/** How long a live claimant's takeover may take before the refusal names the claimant itself. */
+const TAKEOVER_SETTLE_MS = 2_000;
+
+/** Polls until the lock file identified by `identity` is no longer in place; false if it stays for TAKEOVER_SETTLE_MS. */
+async function staleLockLeaves(lockFile: string, identity: string): Promise<boolean> {
+  for (const deadline = Date.now() + TAKEOVER_SETTLE_MS; Date.now() < deadline; ) {
+    const now = await readLockInstance(lockFile);
+    if (now.kind === 'gone' || now.identity !== identity) return true;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return false;
 }
 
 function refusedByLiveHolder(holder: LockHolder, what = 'holds this target'): LockAcquisition {
