@@ -73,7 +73,7 @@ const TAKEOVER_SETTLE_MS = 2_000;
 
 /** Polls until the lock file identified by `identity` is no longer in place; false if it stays for TAKEOVER_SETTLE_MS. */
 async function staleLockLeaves(lockFile: string, identity: string): Promise<boolean> {
-  for (const deadline = Date.now() + TAKEOVER_SETTLE_MS; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + TAKEOVER_SETTLE_MS; Date.now() < deadline;) {
     const now = await readLockInstance(lockFile);
     if (now.kind === 'gone' || now.identity !== identity) return true;
     await new Promise((resolve) => setTimeout(resolve, 5));
