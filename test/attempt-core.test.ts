@@ -40,8 +40,8 @@ describe('run and qualify share one attempt core', () => {
       const runRequest = JSON.parse(await readFile(join(attemptDirectory, ATTEMPT_FILE_NAMES.request), 'utf8')) as Record<string, unknown>;
       const runResult = JSON.parse(await readFile(join(attemptDirectory, ATTEMPT_FILE_NAMES.result), 'utf8')) as Record<string, unknown>;
 
-      const workspace = await scratch.make('statecraft-core-workspace-');
-      const suiteDirectory = await scratch.make('statecraft-core-attempt-');
+      const workspace = await scratch.make('statecraft-core-workspace');
+      const suiteDirectory = await scratch.make('statecraft-core-attempt');
       const suite = await runAdapterOnce({
         executable: fixtureAdapterPath(),
         workspace,

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fixtureAdapterPath } from '@statecraft/adapter';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { useTestTargets } from './fixtures/sample-repository.js';
+import { scratchDirectories } from './fixtures/scratch-directories.js';
 import { STATECRAFT_BIN, parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 // R12, issue 11: the boundary fails closed. Each path where it cannot be established — no bwrap
@@ -15,6 +15,7 @@ import { STATECRAFT_BIN, parseJson, runStatecraft } from './fixtures/statecraft-
 // runs the control that shows which path ran.
 
 const targets = useTestTargets({ sharedRepository: false });
+const scratch = scratchDirectories();
 
 interface Refusal {
   refused: { stage: string; reason: string; message: string; detail: { reason: string; probe: { check: string; held: boolean }[] | 'not-run' } };
@@ -22,7 +23,7 @@ interface Refusal {
 
 /** A directory holding only node and git (and the shells the closer and probe use): a PATH without bwrap. */
 async function pathWithoutBwrap(): Promise<string> {
-  const directory = await mkdtemp(join(tmpdir(), 'statecraft-no-bwrap-'));
+  const directory = await scratch.make('statecraft-no-bwrap');
   for (const program of ['node', 'git']) {
     const found = execFileSync('/bin/sh', ['-c', `command -v ${program}`], { encoding: 'utf8' }).trim();
     await symlink(found, join(directory, program));
@@ -158,7 +159,7 @@ describe('the evidence boundary fails closed (R12)', () => {
   it('a run that requires workspace-write with --boundary none is refused before spawn (R2.3); with the boundary it is launched', async () => {
     const target = await targets.fresh();
     // The fixture's manifest, declaring workspace-write as well, so negotiation alone would accept it.
-    const manifestDir = await mkdtemp(join(tmpdir(), 'statecraft-ww-manifest-'));
+    const manifestDir = await scratch.make('statecraft-ww-manifest');
     const manifest = JSON.parse(await readFile(`${fixtureAdapterPath()}.manifest.json`, 'utf8')) as { capabilities: string[] };
     manifest.capabilities.push('workspace-write');
     const manifestPath = join(manifestDir, 'fixture.manifest.json');

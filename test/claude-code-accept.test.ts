@@ -25,7 +25,7 @@ let double: ModelDouble;
 let bin: string;
 beforeAll(async () => {
   double = await startModelDouble(await loadScenarios(scenariosDirectory()));
-  bin = await scratch.make('statecraft-cc-bin-');
+  bin = await scratch.make('statecraft-cc-bin');
   await symlink(pinnedClaudePath(), join(bin, 'claude'));
 });
 afterAll(async () => {
@@ -47,7 +47,7 @@ interface RunJson {
 
 async function runAccepting(scenario: string) {
   const repository = await repositoryWithSuite(targets, { checks: ['grep -qx forty-two answer.txt'] });
-  const operatorHome = await scratch.make('statecraft-cc-operator-home-');
+  const operatorHome = await scratch.make('statecraft-cc-operator-home');
   const env = {
     PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
     HOME: operatorHome,

@@ -32,10 +32,10 @@ const PATH_WITHOUT_CLAUDE = `${dirname(process.execPath)}:/usr/bin:/bin`;
 describe('statecraft env plan with the Claude Code adapter', () => {
   it('names the absent claude when it is not on the constructed PATH, claims nothing and writes nothing (R10.6, R5.4)', async () => {
     const repository = await createSampleRepository();
-    scratch.keep(repository.path);
+    scratch.keep(repository);
     const home = await createProductHome();
-    scratch.keep(home.path);
-    const operatorHome = await scratch.make('statecraft-cc-operator-home-');
+    scratch.keep(home);
+    const operatorHome = await scratch.make('statecraft-cc-operator-home');
     const answer = await runStatecraft(['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath(), '--json'], {
       home: home.path,
       env: { PATH: PATH_WITHOUT_CLAUDE, HOME: operatorHome },
@@ -57,9 +57,9 @@ describe('statecraft env plan with the Claude Code adapter', () => {
 
   it('renders the same plan for a person: the absent prerequisite named, and that nothing was written (R11)', async () => {
     const repository = await createSampleRepository();
-    scratch.keep(repository.path);
+    scratch.keep(repository);
     const home = await createProductHome();
-    scratch.keep(home.path);
+    scratch.keep(home);
     const answer = await runStatecraft(['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath()], {
       home: home.path,
       env: { PATH: PATH_WITHOUT_CLAUDE },
@@ -72,11 +72,11 @@ describe('statecraft env plan with the Claude Code adapter', () => {
 
   it('refuses two adapters declaring the same managed path, naming both and the path (R10.6)', async () => {
     const repository = await createSampleRepository();
-    scratch.keep(repository.path);
+    scratch.keep(repository);
     const home = await createProductHome();
-    scratch.keep(home.path);
+    scratch.keep(home);
     // A sibling: the same bundle under another name, declaring the same ~/.claude.
-    const siblingDirectory = await scratch.make('statecraft-cc-sibling-');
+    const siblingDirectory = await scratch.make('statecraft-cc-sibling');
     const sibling = join(siblingDirectory, 'statecraft-adapter-claude-code-sibling.mjs');
     await copyFile(claudeCodeAdapterPath(), sibling);
     const manifest = JSON.parse(await readFile(`${claudeCodeAdapterPath()}.manifest.json`, 'utf8')) as Record<string, unknown>;

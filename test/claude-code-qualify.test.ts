@@ -29,12 +29,13 @@ let bin: string;
 
 beforeAll(async () => {
   // Through the built CLI, exactly as CI qualifies the pair (docs/ci.md).
-  home = (await createProductHome()).path;
-  scratch.keep(home);
+  const productHome = await createProductHome();
+  scratch.keep(productHome);
+  home = productHome.path;
   const answer = await runStatecraft(['qualify', claudeCodeAdapterPath(), '--provider', pinnedClaudePath(), '--json'], { home, timeoutMs: 280_000 });
   report = parseJson<QualifyJson>(answer);
   if (report.passed !== (answer.exitCode === 0)) throw new Error(`exit ${answer.exitCode} disagrees with passed=${String(report.passed)}`);
-  bin = await scratch.make('statecraft-cc-bin-');
+  bin = await scratch.make('statecraft-cc-bin');
   await symlink(pinnedClaudePath(), join(bin, 'claude'));
 }, 300_000);
 
@@ -83,7 +84,7 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
   });
 
   it('reads a different provider binary claiming the same version string as unqualified (R3.3, R10.7)', async () => {
-    const impostor = join(await scratch.make('statecraft-cc-impostor-'), 'claude');
+    const impostor = join(await scratch.make('statecraft-cc-impostor'), 'claude');
     await writeFile(impostor, '#!/bin/sh\necho "2.1.328 (Claude Code)"\n');
     await chmod(impostor, 0o755);
     const answer = await runStatecraft(['qualifications', 'check', claudeCodeAdapterPath(), '--provider', impostor, '--json'], { home });
@@ -97,8 +98,8 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
 
   it('lets env plan claim ~/.claude once claude resolves, the pair is qualified and a credential is present (R10.6)', async () => {
     const repository = await createSampleRepository();
-    scratch.keep(repository.path);
-    const operatorHome = await scratch.make('statecraft-cc-operator-home-');
+    scratch.keep(repository);
+    const operatorHome = await scratch.make('statecraft-cc-operator-home');
     const answer = await runStatecraft(['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath(), '--json'], {
       home,
       env: {

@@ -44,7 +44,7 @@ let double: ModelDouble;
 let bin: string;
 beforeAll(async () => {
   double = await startModelDouble(await loadScenarios(scenariosDirectory()));
-  bin = await scratch.make('statecraft-cc-bin-');
+  bin = await scratch.make('statecraft-cc-bin');
   await symlink(pinnedClaudePath(), join(bin, 'claude'));
 });
 afterAll(async () => {
@@ -53,10 +53,10 @@ afterAll(async () => {
 
 async function run(scenario: string | null, extra: readonly string[], path?: string) {
   const repository = await createSampleRepository();
-  scratch.keep(repository.path);
+  scratch.keep(repository);
   const home = await createProductHome();
-  scratch.keep(home.path);
-  const operatorHome = await scratch.make('statecraft-cc-operator-home-');
+  scratch.keep(home);
+  const operatorHome = await scratch.make('statecraft-cc-operator-home');
   const env: Record<string, string> = { PATH: path ?? `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: operatorHome };
   if (scenario !== null) Object.assign(env, { ANTHROPIC_BASE_URL: double.baseUrlFor(scenario), ANTHROPIC_API_KEY: MODEL_DOUBLE_API_KEY });
   const answer = await runStatecraft(
@@ -111,7 +111,7 @@ describe('statecraft run with the Claude Code adapter', () => {
 
   it('reads a 200 MB native line without end as a malformed stream, the adapter holding bounded memory (R7.5, R4 row 4)', async () => {
     // `claude` here is the replaying stand-in: the recorded init, then one line that never ends.
-    const endless = await scratch.make('statecraft-cc-endless-');
+    const endless = await scratch.make('statecraft-cc-endless');
     const init = join(endless, 'init.jsonl');
     await writeFile(init, `${readFileSync(join(recordedStreamsDirectory(), 'completed.jsonl'), 'utf8').split('\n')[0] ?? ''}\n`);
     const replay = `STATECRAFT_REPLAY_NATIVE_STREAM='${init}' STATECRAFT_REPLAY_ENDLESS_LINE_BYTES=${200 * 1024 * 1024}`;

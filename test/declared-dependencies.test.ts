@@ -28,6 +28,7 @@ const USED_WITHOUT_IMPORT: Record<string, string> = {
   vite: 'the peer dependency vitest runs on, pinned so the pair is known (docs/architecture.md: vitest 4.1.12 with vite 8.3.8)',
   '@types/node': 'the types of every node: import',
   '@types/semver': 'the types of semver, which @statecraft/adapter imports',
+  '@types/tmp': 'the types of tmp, whose dirSync tmp-promise re-exports for the test helpers that make scratch directories synchronously',
 };
 
 function filesUnder(path: string): string[] {

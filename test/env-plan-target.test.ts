@@ -10,7 +10,7 @@ const scratch = scratchDirectories();
 
 describe('env plan accepts the targets run accepts, and refuses the others (R10.6, R11)', () => {
   it('a directory that is not a git repository is refused: exit 2, a refused document naming it, nothing written', async () => {
-    const directory = await scratch.make('statecraft-not-a-repository-');
+    const directory = await scratch.make('statecraft-not-a-repository');
     const answer = await runStatecraft(['env', 'plan', directory, '--adapter', 'fixture', '--json'], { home: targets.home.path });
     expect(answer.exitCode).toBe(2);
     const { refused } = parseJson<{ refused: { message: string } }>(answer);

@@ -20,7 +20,7 @@ const scratch = scratchDirectories();
  * to its text: a real executable in a directory of its own.
  */
 async function fixtureCopy(change: (text: string) => string): Promise<string> {
-  const directory = await scratch.make('statecraft-fixture-copy-');
+  const directory = await scratch.make('statecraft-fixture-copy');
   const copy = join(directory, 'statecraft-fixture-adapter');
   await copyFile(`${fixtureAdapterPath()}.manifest.json`, `${copy}.manifest.json`);
   await writeFile(copy, change(await readFile(fixtureAdapterPath(), 'utf8')), { mode: 0o755 });
@@ -56,7 +56,7 @@ function insertAfterImports(text: string, code: string): string {
 
 describe('a qualification binds the bytes that ran every case (R3.1, R4)', () => {
   it('under the evidence boundary an adapter cannot rewrite its own file during the suite: its bytes stay those that were measured (R12)', async () => {
-    const home = await scratch.make('statecraft-home-');
+    const home = await scratch.make('statecraft-home');
     const adapter = await fixtureCopy((text) => insertAfterImports(text, REWRITE_ON_SECOND_RUN));
     const before = await digestFile(adapter);
     await runStatecraft(['qualify', adapter, '--json'], { home, timeoutMs: 120_000 });
@@ -64,7 +64,7 @@ describe('a qualification binds the bytes that ran every case (R3.1, R4)', () =>
   });
 
   it('an adapter that rewrites its own file during the suite (boundary none) is not qualified; the change is named and no record is written', async () => {
-    const home = await scratch.make('statecraft-home-');
+    const home = await scratch.make('statecraft-home');
     const adapter = await fixtureCopy((text) => insertAfterImports(text, REWRITE_ON_SECOND_RUN));
     const before = await digestFile(adapter);
     // Without the boundary, where the adapter can write its own file: the digest check is the defence there.
@@ -91,7 +91,7 @@ describe('a qualification binds the bytes that ran every case (R3.1, R4)', () =>
   });
 
   it('a modified copy of the fixture whose manifest still says fixture is qualified on live evidence, not fixture evidence', async () => {
-    const home = await scratch.make('statecraft-home-');
+    const home = await scratch.make('statecraft-home');
     const adapter = await fixtureCopy((text) => `${text}\n// one comment more than the shipped fixture\n`);
     const answer = await runStatecraft(['qualify', adapter, '--json'], { home, timeoutMs: 120_000 });
     const document = parseJson<QualifyDocument>(answer);
@@ -104,7 +104,7 @@ describe('a qualification binds the bytes that ran every case (R3.1, R4)', () =>
   });
 
   it("the shipped fixture's own bytes, qualified by path, keep the evidence kind fixture", async () => {
-    const home = await scratch.make('statecraft-home-');
+    const home = await scratch.make('statecraft-home');
     const answer = await runStatecraft(['qualify', fixtureAdapterPath(), '--json'], { home, timeoutMs: 120_000 });
     const document = parseJson<QualifyDocument>(answer);
     expect(document.driver).toBe('fixture');

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { scratchDirectories } from './fixtures/scratch-directories.js';
 import { parseJson, type CliRun } from './fixtures/statecraft-cli.js';
 
 // End to end through the built `statecraft` binary, as CI would run it (R3, R4, R11), with a
@@ -12,6 +12,7 @@ import { parseJson, type CliRun } from './fixtures/statecraft-cli.js';
 const repository = fileURLToPath(new URL('..', import.meta.url));
 const statecraft = join(repository, 'packages/cli/bin/statecraft.cjs');
 const fixture = join(repository, 'packages/adapter/fixture/statecraft-fixture-adapter');
+const scratch = scratchDirectories();
 
 /** A CliRun, so `parseJson` checks each `--json` answer against its verb's schema. */
 interface Ran extends CliRun {
@@ -32,7 +33,7 @@ function run(args: string[], home: string): Promise<Ran> {
   });
 }
 
-const freshHome = () => mkdtempSync(join(tmpdir(), 'statecraft-e2e-home-'));
+const freshHome = () => scratch.make('statecraft-e2e-home');
 
 interface QualifyDocument {
   passed: boolean;
@@ -43,8 +44,8 @@ interface QualifyDocument {
 }
 
 /** A copy of the fixture (and its manifest) with one byte more: same version string, other bytes. */
-function alteredFixture(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'statecraft-altered-'));
+async function alteredFixture(): Promise<string> {
+  const dir = await scratch.make('statecraft-altered');
   const copy = join(dir, 'statecraft-fixture-adapter');
   copyFileSync(fixture, copy);
   copyFileSync(`${fixture}.manifest.json`, `${copy}.manifest.json`);
@@ -54,7 +55,7 @@ function alteredFixture(): string {
 
 describe('statecraft qualify (R3.1, R4)', () => {
   it('qualify --fixture --json exits 0 with eight passing cases and writes a record the list then shows', async () => {
-    const home = freshHome();
+    const home = await freshHome();
     const qualified = await run(['qualify', '--fixture', '--json'], home);
     expect(qualified.code).toBe(0);
     const document = parseJson<QualifyDocument>(qualified);
@@ -85,17 +86,17 @@ describe('statecraft qualify (R3.1, R4)', () => {
   });
 
   it('a copy of the fixture with one byte changed is unqualified by qualifications check, exit 1 (R3.3)', async () => {
-    const home = freshHome();
+    const home = await freshHome();
     expect((await run(['qualify', '--fixture', '--json'], home)).code).toBe(0);
-    const checked = await run(['qualifications', 'check', alteredFixture()], home);
+    const checked = await run(['qualifications', 'check', await alteredFixture()], home);
     expect(checked.code).toBe(1);
     expect(checked.stdout).toContain('unqualified');
     expect(checked.stdout).toContain('the same version string with different content is not the qualified binary');
   });
 
   it('with --provider the pair is qualified: another provider binary beside the same adapter is unqualified (R3.1)', async () => {
-    const home = freshHome();
-    const dir = mkdtempSync(join(tmpdir(), 'statecraft-provider-'));
+    const home = await freshHome();
+    const dir = await scratch.make('statecraft-provider');
     const provider = join(dir, 'provider-v1');
     const upgraded = join(dir, 'provider-v2');
     writeFileSync(provider, '#!/bin/sh\necho v1\n', { mode: 0o755 });
@@ -114,8 +115,8 @@ describe('statecraft qualify (R3.1, R4)', () => {
   });
 
   it('an adapter that fails a row exits 1 and writes no record', async () => {
-    const home = freshHome();
-    const manifest = join(mkdtempSync(join(tmpdir(), 'statecraft-manifest-')), 'lying.manifest.json');
+    const home = await freshHome();
+    const manifest = join(await scratch.make('statecraft-manifest'), 'lying.manifest.json');
     const declared = JSON.parse(readFileSync(`${fixture}.manifest.json`, 'utf8')) as { capabilities: string[] };
     writeFileSync(manifest, JSON.stringify({ ...declared, capabilities: [...declared.capabilities, 'workspace-write'] }));
     const qualified = await run(['qualify', fixture, '--manifest', manifest, '--json'], home);
@@ -128,13 +129,13 @@ describe('statecraft qualify (R3.1, R4)', () => {
   });
 
   it('refusals name the path and say what to do next', async () => {
-    const home = freshHome();
+    const home = await freshHome();
     const missing = await run(['qualify', join(home, 'no-such-adapter')], home);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(join(home, 'no-such-adapter'));
     expect(missing.stderr).toContain('next:');
 
-    const noManifest = join(mkdtempSync(join(tmpdir(), 'statecraft-bare-')), 'adapter');
+    const noManifest = join(await scratch.make('statecraft-bare'), 'adapter');
     copyFileSync(fixture, noManifest);
     const unmanifested = await run(['qualify', noManifest], home);
     expect(unmanifested.code).toBe(2);
@@ -148,7 +149,7 @@ describe('statecraft qualify (R3.1, R4)', () => {
   });
 
   it('help teaches with examples', async () => {
-    const help = await run(['qualify', '--help'], freshHome());
+    const help = await run(['qualify', '--help'], await freshHome());
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('statecraft qualify --fixture');
     expect(help.stdout).toContain('--provider');

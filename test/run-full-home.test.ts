@@ -145,7 +145,7 @@ describe('an intent that cannot be written (issue 9)', () => {
 
 describe('a product home that is a file, or read-only (issue 9)', () => {
   it('is an i/o failure naming the path, without a stack trace, for run and qualify', async () => {
-    const file = join(await scratch.make('statecraft-home-file-'), 'home');
+    const file = join(await scratch.make('statecraft-home-file'), 'home');
     await writeFile(file, 'not a directory\n');
     const readOnly = await smallHome(64 * 1024, { readOnly: true });
     // Root writes through permission bits, so read-only needs a read-only mount; without one, the file case stands alone.

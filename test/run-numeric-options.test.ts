@@ -55,7 +55,7 @@ describe('numeric options have stated limits, and long deadlines work (R7.2)', (
     ['four hundred digits of seconds', `${'9'.repeat(400)}s`],
   ])('--deadline of %s is a usage error naming the limit: exit 3, nothing written', async (_label, value) => {
     const fresh = await targets.fresh();
-    const home = await scratch.make('statecraft-home-');
+    const home = await scratch.make('statecraft-home');
     const run = await runStatecraft(['run', fresh.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', '--deadline', value], { home });
     expect(run.exitCode).toBe(3);
     expect(run.stderr).toContain('--deadline');
@@ -66,7 +66,7 @@ describe('numeric options have stated limits, and long deadlines work (R7.2)', (
 
   it('--max-turns above the limit (99999999999999999999) is a usage error naming the limit: exit 3, nothing written', async () => {
     const fresh = await targets.fresh();
-    const home = await scratch.make('statecraft-home-');
+    const home = await scratch.make('statecraft-home');
     const run = await runStatecraft(
       ['run', fresh.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json', '--max-turns', '99999999999999999999'],
       { home },

@@ -44,7 +44,7 @@ const scratch = scratchDirectories();
 
 /** Runs `statecraft <args>` and reports its peak resident set size (VmHWM) in MB beside the answer. */
 async function measured(args: readonly string[], timeoutMs = 120_000): Promise<{ run: CliRun; peakMB: number; elapsedMs: number }> {
-  const peakFile = `${await scratch.make('statecraft-peak-')}/peak`;
+  const peakFile = `${await scratch.make('statecraft-peak')}/peak`;
   const started = performance.now();
   const run = await runStatecraft(args, {
     home: targets.home.path,

@@ -1,6 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { dir, type DirectoryResult } from 'tmp-promise';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AttemptResult } from '@statecraft/adapter';
 import { reclassifyAttempt, rereadKeptStream } from '@statecraft/acceptance';
@@ -46,12 +46,14 @@ function recorded(fields: Pick<AttemptResult, 'outcome' | 'cause' | 'timedOut'> 
   } as unknown as AttemptResult;
 }
 
+let scratch: DirectoryResult;
 let directory: string;
 beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'statecraft-reclassify-'));
+  scratch = await dir({ unsafeCleanup: true, prefix: 'statecraft-reclassify' });
+  directory = scratch.path;
 });
 afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
+  await scratch.cleanup();
 });
 
 async function reread(text: string, endOfStream: boolean) {

@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { dir } from 'tmp-promise';
 import { describe, expect, it } from 'vitest';
 import { recordedStreamsDirectory } from '@statecraft/adapter-claude-code';
 
@@ -14,7 +14,7 @@ const script = join(dirname(fileURLToPath(import.meta.url)), '..', 'scripts', 'r
 
 describe('the recorded Claude Code streams', () => {
   it('are reproduced byte for byte by the recording script against the pinned binary', async () => {
-    const into = await mkdtemp(join(tmpdir(), 'statecraft-rerecord-'));
+    const { path: into, cleanup } = await dir({ unsafeCleanup: true, prefix: 'statecraft-rerecord' });
     try {
       await execa(process.execPath, [script], { env: { STATECRAFT_RECORD_INTO: into }, timeout: 120_000 });
       const committed = (await readdir(recordedStreamsDirectory())).filter((name) => name.endsWith('.jsonl')).sort();
@@ -23,7 +23,7 @@ describe('the recorded Claude Code streams', () => {
         expect(await readFile(join(into, name), 'utf8'), name).toBe(await readFile(join(recordedStreamsDirectory(), name), 'utf8'));
       }
     } finally {
-      await rm(into, { recursive: true, force: true });
+      await cleanup();
     }
   }, 150_000);
 });

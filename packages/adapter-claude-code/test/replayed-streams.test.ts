@@ -1,11 +1,11 @@
 import { isUtf8 } from 'node:buffer';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recordedStreamsDirectory, replayClaudePath, writeAlteredStreams } from '@statecraft/adapter-claude-code';
 import { baseEnvironment, eventsOfType, makeSandbox, runAdapter } from './support/adapter-process.js';
 import type { AdapterRun } from './support/adapter-process.js';
+import { scratchDirectories } from '../../../test/fixtures/scratch-directories.js';
 
 // The mapping, tested across a real process boundary: the adapter is given a fake `claude`
 // (testdata/replay-claude.mjs) that prints a native stream recorded from the pinned binary
@@ -17,11 +17,12 @@ async function replay(stream: string, extra: Record<string, string> = {}): Promi
   return runAdapter({ sandbox, environment, provider: replayClaudePath() });
 }
 
+const scratch = scratchDirectories();
 const recorded = (name: string) => join(recordedStreamsDirectory(), `${name}.jsonl`);
 
 async function altered(name: string, change: (lines: string[]) => string[]): Promise<string> {
   const lines = (await readFile(recorded(name), 'utf8')).split('\n').filter((line) => line !== '');
-  const path = join(await mkdtemp(join(tmpdir(), 'statecraft-altered-')), `${name}.jsonl`);
+  const path = join(await scratch.make('statecraft-altered'), `${name}.jsonl`);
   await writeFile(path, `${change(lines).join('\n')}\n`);
   return path;
 }
@@ -104,7 +105,7 @@ describe('recorded Claude Code streams replayed through a real child', () => {
   });
 
   it('passes a native line that is not UTF-8 on as bytes, so the supervisor reads a read failure, and emits no result (R7.5 read failure, R4 row 4)', async () => {
-    const streams = await writeAlteredStreams(await mkdtemp(join(tmpdir(), 'statecraft-altered-')));
+    const streams = await writeAlteredStreams(await scratch.make('statecraft-altered'));
     const run = await replay(streams['read-failure']);
     expect(run.events.map((event) => event.type)).toEqual(['init']);
     expect(run.otherLines).toHaveLength(1);

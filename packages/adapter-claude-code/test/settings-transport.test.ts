@@ -1,15 +1,17 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildClaudeArgv, recordedStreamsDirectory, replayClaudePath, settingsDocumentFor } from '@statecraft/adapter-claude-code';
 import { baseEnvironment, makeSandbox, runAdapter } from './support/adapter-process.js';
 import type { AdapterRunOptions } from './support/adapter-process.js';
+import { scratchDirectories } from '../../../test/fixtures/scratch-directories.js';
 
 // R10.1: allow and deny rules and hooks travel in a private temporary settings file — created
 // exclusively, mode 0600, outside the workspace, removed afterwards even on interruption — and
 // the invocation carries no second --settings. The fake claude reports what it was given.
+
+const scratch = scratchDirectories();
 
 interface Inspection {
   argv: string[];
@@ -20,7 +22,7 @@ interface Inspection {
 
 async function inspect(options: { limits?: AdapterRunOptions['limits']; hang?: boolean; signal?: NodeJS.Signals }) {
   const sandbox = await makeSandbox({ withClaude: false });
-  const report = join(await mkdtemp(join(tmpdir(), 'statecraft-inspect-')), 'inspection.json');
+  const report = join(await scratch.make('statecraft-inspect'), 'inspection.json');
   const environment = {
     ...baseEnvironment(sandbox),
     STATECRAFT_REPLAY_NATIVE_STREAM: join(recordedStreamsDirectory(), 'completed.jsonl'),

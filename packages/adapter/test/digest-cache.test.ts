@@ -1,16 +1,18 @@
-import { appendFile, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { dir, type DirectoryResult } from 'tmp-promise';
 import { afterEach, describe, expect, it } from 'vitest';
 import { digestFileCached, knownDigestOf, matchKnownDigest, sha256Hex } from '@statecraft/adapter';
 
+let scratchDirectory: DirectoryResult;
 let scratch: string;
 afterEach(async () => {
-  await rm(scratch, { recursive: true, force: true });
+  await scratchDirectory.cleanup();
 });
 
 async function setUp(): Promise<{ file: string; cache: string }> {
-  scratch = await mkdtemp(join(tmpdir(), 'statecraft-digest-cache-'));
+  scratchDirectory = await dir({ unsafeCleanup: true, prefix: 'statecraft-digest-cache' });
+  scratch = scratchDirectory.path;
   const file = join(scratch, 'provider');
   await writeFile(file, 'the provider bytes');
   return { file, cache: join(scratch, 'cache') };

@@ -30,7 +30,7 @@ function requestFor(prompt: string, workspace: string): string {
 }
 
 function runFixture(prompt: string, options: { env?: Record<string, string> } = {}) {
-  const workspace = freshDirectory('statecraft-fixture-');
+  const workspace = freshDirectory('statecraft-fixture');
   const request = requestFor(prompt, workspace);
   const child = spawnSync(fixtureAdapterPath(), ['run', '--request', request], {
     input: prompt,
@@ -106,7 +106,7 @@ describe('the fixture adapter executable (R4)', () => {
   });
 
   it('a prompt that is not the one the request describes is refused with an error event (R1.3)', () => {
-    const workspace = freshDirectory('statecraft-fixture-');
+    const workspace = freshDirectory('statecraft-fixture');
     const request = requestFor('scenario: complete', workspace);
     const child = spawnSync(fixtureAdapterPath(), ['run', '--request', request], { input: 'scenario: refuse', cwd: workspace, timeout: 30_000 });
     expect(child.status).toBe(2);
@@ -114,7 +114,7 @@ describe('the fixture adapter executable (R4)', () => {
   });
 
   it('a request of another protocol version is refused with an error event (R1.5)', () => {
-    const workspace = freshDirectory('statecraft-fixture-');
+    const workspace = freshDirectory('statecraft-fixture');
     const path = requestFor('scenario: complete', workspace);
     writeFileSync(path, JSON.stringify({ ...(JSON.parse(readFileSync(path, 'utf8')) as object), protocol: 2 }));
     const child = spawnSync(fixtureAdapterPath(), ['run', '--request', path], { input: 'scenario: complete', cwd: workspace, timeout: 30_000 });
@@ -124,7 +124,7 @@ describe('the fixture adapter executable (R4)', () => {
   });
 
   it('the replay child writes the recorded bytes exactly and exits', () => {
-    const dir = freshDirectory('statecraft-replay-');
+    const dir = freshDirectory('statecraft-replay');
     const recording = join(dir, 'stream.ndjson');
     const bytes = Buffer.concat([Buffer.from('{"a":1}\n'), Buffer.from([0xc3, 0x28, 0x0a]), Buffer.from('tail without newline')]);
     writeFileSync(recording, bytes);

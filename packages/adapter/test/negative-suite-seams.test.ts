@@ -28,7 +28,7 @@ describe('preferred capabilities (R2.3)', () => {
 
 describe('an unqualified adapter (R3.2)', () => {
   it('runs, and is labelled unqualified rather than refused', async () => {
-    const home = freshDirectory('statecraft-home-');
+    const home = freshDirectory('statecraft-home');
     const digest = await digestFile(fixtureAdapterPath());
     const verdict = await checkQualification({ home, adapter: { name: 'fixture', version: '1.0.0', digest } });
     expect(verdict.verdict).toBe('unqualified');
@@ -59,7 +59,7 @@ describe('the workspace (R7.1)', () => {
   });
 
   it('the child runs in the workspace: a relative write lands there and the reported cwd is the workspace', async () => {
-    const workspace = freshDirectory('statecraft-workspace-');
+    const workspace = freshDirectory('statecraft-workspace');
     const events: ProtocolEvent[] = [];
     const attempt = ran(await runFixtureOnce({ prompt: 'scenario: report-cwd', workspace, onEvent: (event) => events.push(event) }));
     expect(attempt.result.outcome).toBe('completed');

@@ -1,5 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SUITE_CASES, SUITE_VERSION, comparableResult, findTaggedProcesses, fixtureDriver, type SuiteReport } from '@statecraft/adapter';
@@ -118,7 +117,7 @@ describe('row 3: a hung child is killed at the deadline with its descendants (R7
   });
 
   it('a suite whose boundary cannot be made (no bwrap on PATH) fails its rows, naming the refusal; nothing runs outside it (R12)', async () => {
-    const bin = mkdtempSync(join(tmpdir(), 'statecraft-suite-no-bwrap-'));
+    const bin = freshDirectory('statecraft-suite-no-bwrap');
     symlinkSync(process.execPath, join(bin, 'node'));
     const saved = process.env.PATH;
     process.env.PATH = bin;

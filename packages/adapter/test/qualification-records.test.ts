@@ -43,7 +43,7 @@ function passingReport(changes: Partial<SuiteReport> = {}): SuiteReport {
 }
 
 async function homeWith(...reports: SuiteReport[]): Promise<string> {
-  const home = freshDirectory('statecraft-home-');
+  const home = freshDirectory('statecraft-home');
   for (const report of reports) {
     const written = await writeQualificationRecord(home, report);
     if (written.kind !== 'written') throw new Error(written.message);
@@ -53,7 +53,7 @@ async function homeWith(...reports: SuiteReport[]): Promise<string> {
 
 describe('writing a qualification record (R3.1)', () => {
   it('binds adapter, provider, suite, protocol, platform, date and every case with its evidence', async () => {
-    const home = freshDirectory('statecraft-home-');
+    const home = freshDirectory('statecraft-home');
     const written = await writeQualificationRecord(home, passingReport({ provider: PROVIDER_1 }));
     if (written.kind !== 'written') throw new Error(written.message);
     expect(written.path).toBe(join(qualificationsDir(home), `${written.record.id}.json`));
@@ -72,7 +72,7 @@ describe('writing a qualification record (R3.1)', () => {
   });
 
   it('writes nothing for a report with a failed, not-run or missing case', async () => {
-    const home = freshDirectory('statecraft-home-');
+    const home = freshDirectory('statecraft-home');
     const failed = passingReport();
     failed.cases[2] = { ...failed.cases[2]!, status: 'fail' };
     failed.passed = false;
@@ -157,12 +157,12 @@ describe('checking a binary (R3.1, R3.3)', () => {
   });
 
   it('a record of an older suite version does not qualify under the current one', async () => {
-    const home = freshDirectory('statecraft-home-');
+    const home = freshDirectory('statecraft-home');
     const written = await writeQualificationRecord(home, passingReport());
     if (written.kind !== 'written') throw new Error(written.message);
     // A record as an older suite would have written it: same binary, another suite version.
     const older = { ...written.record, id: 'fixture-older', suiteVersion: 'negative-suite/0' };
-    const onlyOlder = freshDirectory('statecraft-home-');
+    const onlyOlder = freshDirectory('statecraft-home');
     mkdirSync(qualificationsDir(onlyOlder), { recursive: true });
     writeFileSync(join(qualificationsDir(onlyOlder), 'fixture-older.json'), JSON.stringify(older));
     const verdict = await checkQualification({ home: onlyOlder, adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A } });

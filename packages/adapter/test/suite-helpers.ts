@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   fixtureAdapterPath,
@@ -16,8 +15,12 @@ import {
   type SuiteReport,
   type SuiteRow,
 } from '@statecraft/adapter';
+import { scratchDirectories } from '../../../test/fixtures/scratch-directories.js';
 
-export const freshDirectory = (prefix = 'statecraft-suite-test-') => mkdtempSync(join(tmpdir(), prefix));
+// Removed when the importing test file is done.
+const scratch = scratchDirectories();
+
+export const freshDirectory = (prefix = 'statecraft-suite-test') => scratch.makeNow(prefix);
 
 /** The fixture's own manifest, parsed. */
 export function fixtureManifest(): Record<string, unknown> {
@@ -26,7 +29,7 @@ export function fixtureManifest(): Record<string, unknown> {
 
 /** A manifest file beside nothing: the fixture's manifest with some fields changed. */
 export function writeManifest(changes: Record<string, unknown>): string {
-  const path = join(freshDirectory('statecraft-manifest-'), 'manifest.json');
+  const path = join(freshDirectory('statecraft-manifest'), 'manifest.json');
   writeFileSync(path, JSON.stringify({ ...fixtureManifest(), ...changes }));
   return path;
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { superviseAdapter } from '@statecraft/adapter';
 import type { SuperviseOptions, SupervisedAttempt } from '@statecraft/adapter';
+import { scratchDirectories } from '../../../test/fixtures/scratch-directories.js';
 
 /** The supervisor's test programs: real executables, started through their shebang. */
 export const fixture = (name: string) => join(dirname(fileURLToPath(import.meta.url)), 'fixtures', name);
@@ -12,7 +12,10 @@ export const fixture = (name: string) => join(dirname(fileURLToPath(import.meta.
 /** A constructed environment with just enough to find `node` for the fixtures' shebang. */
 export const baseEnvironment = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` };
 
-export const freshDirectory = () => mkdtempSync(join(tmpdir(), 'statecraft-supervise-'));
+// Removed when the importing test file is done.
+const scratch = scratchDirectories();
+
+export const freshDirectory = () => scratch.makeNow('statecraft-supervise');
 
 export const freshTag = () => `test-${randomUUID()}`;
 

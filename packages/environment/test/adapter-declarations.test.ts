@@ -1,12 +1,14 @@
-import { chmod, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkPrerequisite, expandHome, findManagedPathCollisions, planAdapterPaths } from '@statecraft/environment';
 import type { AdapterDeclaration, PrerequisiteContext } from '@statecraft/environment';
+import { scratchDirectories } from '../../../test/fixtures/scratch-directories.js';
 
 // R10.6: an adapter declares its managed paths and prerequisites; absent any prerequisite it
 // claims nothing and names which; two adapters declaring the same path are refused at plan time.
+
+const scratch = scratchDirectories();
 
 const claudeLike: AdapterDeclaration = {
   name: 'claude-code',
@@ -21,7 +23,7 @@ const claudeLike: AdapterDeclaration = {
 
 /** A scratch machine: a bin directory (optionally holding an executable `claude`) and a HOME. */
 async function machine(options: { claude: boolean; credentialsFile: boolean }): Promise<{ root: string; bin: string; home: string }> {
-  const root = await mkdtemp(join(tmpdir(), 'statecraft-declarations-'));
+  const root = await scratch.make('statecraft-declarations');
   const bin = join(root, 'bin');
   const home = join(root, 'home');
   await mkdir(bin);

@@ -1,15 +1,17 @@
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { open, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { dir, type DirectoryResult } from 'tmp-promise';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readChainLines } from '@statecraft/run';
 
+let scratch: DirectoryResult;
 let directory: string;
 beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'statecraft-lines-'));
+  scratch = await dir({ unsafeCleanup: true, prefix: 'statecraft-lines' });
+  directory = scratch.path;
 });
 afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
+  await scratch.cleanup();
 });
 
 async function linesOf(text: string | Buffer, from = 0) {

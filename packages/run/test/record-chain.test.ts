@@ -1,19 +1,21 @@
-import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { dir, type DirectoryResult } from 'tmp-promise';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendRecord, ChainMovedError, openChain, UnreadableRecordError, openChainSummaries, type ChainPosition, type UnlinkedRecord } from '@statecraft/run';
 import { sampleIntent } from './sample-records.js';
 
+let scratch: DirectoryResult;
 let directory: string;
 let chain: string;
 
 beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'statecraft-chain-'));
+  scratch = await dir({ unsafeCleanup: true, prefix: 'statecraft-chain' });
+  directory = scratch.path;
   chain = join(directory, 'targets', 'k', 'chain.jsonl');
 });
 afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
+  await scratch.cleanup();
 });
 
 async function appendIntents(count: number): Promise<ChainPosition> {

@@ -1,18 +1,21 @@
-import { link, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { link, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { dir, type DirectoryResult } from 'tmp-promise';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireRepositoryLock, readLockInstance } from '@statecraft/run';
 
+let scratch: DirectoryResult;
 let directory: string;
 let lock: string;
 beforeEach(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'statecraft-lock-'));
+  scratch = await dir({ unsafeCleanup: true, prefix: 'statecraft-lock' });
+  directory = scratch.path;
   lock = join(directory, 'lock');
 });
 afterEach(async () => {
-  await rm(directory, { recursive: true, force: true });
+  await scratch.cleanup();
 });
 
 /** A pid that certainly belonged to a process and certainly no longer does. */

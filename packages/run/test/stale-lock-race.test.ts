@@ -1,9 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
+import { dir, type DirectoryResult } from 'tmp-promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openChain } from '@statecraft/run';
 import { sampleIntent } from './sample-records.js';
@@ -62,12 +63,14 @@ function isDead(pid: number): boolean {
   }
 }
 
+let scratch: DirectoryResult;
 let directory: string;
 beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'statecraft-lock-race-'));
+  scratch = await dir({ unsafeCleanup: true, prefix: 'statecraft-lock-race' });
+  directory = scratch.path;
 });
 afterAll(async () => {
-  await rm(directory, { recursive: true, force: true });
+  await scratch.cleanup();
 });
 
 describe('taking over a stale lock is as exclusive as taking a free one (R8.5)', () => {

@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterAll } from 'vitest';
 import { EventSchema } from '@statecraft/adapter';
 import type { KnownDigest, ProtocolEvent, Request } from '@statecraft/adapter';
 import { claudeCodeAdapterPath, pinnedClaudePath } from '@statecraft/adapter-claude-code';
+import { scratchDirectories } from '../../../../test/fixtures/scratch-directories.js';
 
 /** A scratch place for one adapter run: workspace, HOME, a bin directory holding `claude`. */
 export interface Sandbox {
@@ -16,16 +15,12 @@ export interface Sandbox {
   bin: string;
 }
 
-const sandboxes: string[] = [];
 // Every sandbox of the importing test file is removed when the file is done (claude writes under HOME).
-afterAll(async () => {
-  await Promise.all(sandboxes.splice(0).map((root) => rm(root, { recursive: true, force: true })));
-});
+const sandboxes = scratchDirectories();
 
 /** `claude` on the sandbox's PATH is a symlink to the pinned binary, as an operator's install would be. */
 export async function makeSandbox(options: { withClaude: boolean } = { withClaude: true }): Promise<Sandbox> {
-  const root = await mkdtemp(join(tmpdir(), 'statecraft-cc-test-'));
-  sandboxes.push(root);
+  const root = await sandboxes.make('statecraft-cc-test');
   const sandbox = { root, workspace: join(root, 'workspace'), home: join(root, 'home'), bin: join(root, 'bin') };
   await Promise.all([mkdir(sandbox.workspace), mkdir(sandbox.home), mkdir(sandbox.bin)]);
   if (options.withClaude) await symlink(pinnedClaudePath(), join(sandbox.bin, 'claude'));
