@@ -37,38 +37,27 @@ export function foldAttempts(chainFile: string, targetDirectory: string, entries
   return accounts;
 }
 
+type IntentEntry = ChainEntry & { record: IntentRecord };
+type OutcomeEntry = ChainEntry & { record: OutcomeRecord };
+type AcceptanceEntry = ChainEntry & { record: AcceptanceRecord };
+
 function accountOf(
   chainFile: string,
   targetDirectory: string,
-  intent: ChainEntry & { record: IntentRecord },
-  outcome: (ChainEntry & { record: OutcomeRecord }) | undefined,
-  acceptance: (ChainEntry & { record: AcceptanceRecord }) | undefined,
+  intent: IntentEntry,
+  outcome: OutcomeEntry | undefined,
+  acceptance: AcceptanceEntry | undefined,
   live: LiveHolder,
 ): AttemptAccount {
   const i = intent.record;
   const o = outcome?.record;
   const r = o?.result;
-  const isLive = live !== 'none' && live.runId === i.runId && live.attempt === i.attempt;
-  const state: AttemptState = o !== undefined ? 'concluded' : isLive ? 'running' : 'dangling';
   const posture = r === undefined ? i.posture : concludedPosture(i.posture, r);
-  const absolute = (artifact: Artifact): Artifact => ({ ...artifact, path: join(targetDirectory, artifact.path) });
-  const maybe = (artifact: Artifact | 'not-recorded' | undefined): Artifact | 'not-recorded' =>
-    artifact === undefined || artifact === 'not-recorded' ? 'not-recorded' : absolute(artifact);
   return {
     runId: i.runId,
     attempt: i.attempt,
-    state,
-    // A failed acceptance makes the attempt's account read `failed`, the supervisor's `completed` kept beside it (R13.4).
-    outcome: acceptance?.record.verdict === 'failed' ? 'failed' : (o?.outcome ?? 'not-recorded'),
-    outcomeFrom:
-      acceptance?.record.verdict === 'failed'
-        ? { record: 'acceptance', line: acceptance.lineNumber, sha256: acceptance.digest }
-        : outcome === undefined
-          ? 'not-recorded'
-          : { record: 'outcome', line: outcome.lineNumber, sha256: outcome.digest },
-    attemptOutcome: o?.outcome ?? 'not-recorded',
-    acceptance:
-      acceptance !== undefined ? viewOfAcceptance(acceptance, targetDirectory) : ((o === undefined ? undefined : derivedAcceptance(o)) ?? 'not-recorded'),
+    state: stateOf(i, o, live),
+    ...verdictOf(targetDirectory, outcome, acceptance),
     cause: o?.cause ?? 'not-recorded',
     refusalCount: r?.refusalCount ?? 'not-recorded',
     refusals: r?.refusals ?? 'not-recorded',
@@ -94,33 +83,77 @@ function accountOf(
     deadline: i.deadline,
     exit: r?.exit ?? 'not-recorded',
     provider: r?.provider ?? 'not-recorded',
-    posture: {
-      adapter: posture.adapter,
-      qualification: posture.qualification,
-      capabilities: posture.capabilities,
-      environment: posture.environment,
-      containment: posture.containment,
-      boundary: posture.boundary,
-      survivors: posture.survivors,
-      coverage: posture.coverage,
-    },
+    posture: postureShown(posture),
     records: {
       chain: chainFile,
       intent: { line: intent.lineNumber, sha256: intent.digest },
       outcome: outcome === undefined ? 'not-recorded' : { line: outcome.lineNumber, sha256: outcome.digest },
     },
-    artifacts: {
-      request: absolute(i.artifacts.request),
-      prompt: absolute(i.artifacts.prompt),
-      stream: maybe(o?.artifacts.stream),
-      stderr: maybe(o?.artifacts.stderr),
-      result: maybe(o?.artifacts.result),
-    },
-    evidence:
-      o === undefined
-        ? 'not-recorded'
-        : o.evidence === 'kept'
-          ? 'kept'
-          : { notKept: o.evidence.notKept.map((failure) => ({ ...failure, path: join(targetDirectory, failure.path) })) },
+    artifacts: artifactsOf(targetDirectory, i, o),
+    evidence: evidenceOf(targetDirectory, o),
   };
+}
+
+/** Concluded once an outcome names the intent; before that, running while its supervisor holds the lock, else dangling (R8.3). */
+function stateOf(intent: IntentRecord, outcome: OutcomeRecord | undefined, live: LiveHolder): AttemptState {
+  if (outcome !== undefined) return 'concluded';
+  const isLive = live !== 'none' && live.runId === intent.runId && live.attempt === intent.attempt;
+  return isLive ? 'running' : 'dangling';
+}
+
+/** The outcome an operator reads, the record it comes from, the supervisor's own outcome and the acceptance. */
+function verdictOf(
+  targetDirectory: string,
+  outcome: OutcomeEntry | undefined,
+  acceptance: AcceptanceEntry | undefined,
+): Pick<AttemptAccount, 'outcome' | 'outcomeFrom' | 'attemptOutcome' | 'acceptance'> {
+  const o = outcome?.record;
+  return {
+    // A failed acceptance makes the attempt's account read `failed`, the supervisor's `completed` kept beside it (R13.4).
+    outcome: acceptance?.record.verdict === 'failed' ? 'failed' : (o?.outcome ?? 'not-recorded'),
+    outcomeFrom:
+      acceptance?.record.verdict === 'failed'
+        ? { record: 'acceptance', line: acceptance.lineNumber, sha256: acceptance.digest }
+        : outcome === undefined
+          ? 'not-recorded'
+          : { record: 'outcome', line: outcome.lineNumber, sha256: outcome.digest },
+    attemptOutcome: o?.outcome ?? 'not-recorded',
+    acceptance:
+      acceptance !== undefined ? viewOfAcceptance(acceptance, targetDirectory) : ((o === undefined ? undefined : derivedAcceptance(o)) ?? 'not-recorded'),
+  };
+}
+
+/** The posture as the account shows it: the named parts, in this order, and nothing else the record may carry. */
+function postureShown(posture: ReturnType<typeof concludedPosture>): AttemptAccount['posture'] {
+  return {
+    adapter: posture.adapter,
+    qualification: posture.qualification,
+    capabilities: posture.capabilities,
+    environment: posture.environment,
+    containment: posture.containment,
+    boundary: posture.boundary,
+    survivors: posture.survivors,
+    coverage: posture.coverage,
+  };
+}
+
+/** The files kept beside the chain, as absolute paths; those only an outcome records read `not-recorded` without one. */
+function artifactsOf(targetDirectory: string, intent: IntentRecord, outcome: OutcomeRecord | undefined): AttemptAccount['artifacts'] {
+  const absolute = (artifact: Artifact): Artifact => ({ ...artifact, path: join(targetDirectory, artifact.path) });
+  const maybe = (artifact: Artifact | 'not-recorded' | undefined): Artifact | 'not-recorded' =>
+    artifact === undefined || artifact === 'not-recorded' ? 'not-recorded' : absolute(artifact);
+  return {
+    request: absolute(intent.artifacts.request),
+    prompt: absolute(intent.artifacts.prompt),
+    stream: maybe(outcome?.artifacts.stream),
+    stderr: maybe(outcome?.artifacts.stderr),
+    result: maybe(outcome?.artifacts.result),
+  };
+}
+
+/** Whether the supervisor kept its evidence, and if not which files it could not keep (absolute paths). */
+function evidenceOf(targetDirectory: string, outcome: OutcomeRecord | undefined): AttemptAccount['evidence'] {
+  if (outcome === undefined) return 'not-recorded';
+  if (outcome.evidence === 'kept') return 'kept';
+  return { notKept: outcome.evidence.notKept.map((failure) => ({ ...failure, path: join(targetDirectory, failure.path) })) };
 }
