@@ -1,6 +1,6 @@
 import { EventStreamReader } from '../stream/event-stream-reader.js';
 import type { StreamReading } from '../stream/event-stream-reader.js';
-import type { SupervisedAttempt } from './attempt.js';
+import type { Containment, ContainmentMechanism, Stop, SupervisedAttempt } from './attempt.js';
 import { checkExecutable } from './check-executable.js';
 import { checkWorkspace } from './check-workspace.js';
 import { startDeadline } from './deadline.js';
@@ -8,8 +8,8 @@ import { killTree } from './kill-tree.js';
 import type { SuperviseAnswer, SuperviseOptions } from './options.js';
 import { boundaryContainment } from './bwrap-boundary.js';
 import { chooseContainment, type ContainmentChoice } from './probe-containment.js';
-import { spawnAdapter } from './spawn-adapter.js';
-import { EvidenceWriteError, StreamTee } from './stream-tee.js';
+import { spawnAdapter, type AdapterProcess } from './spawn-adapter.js';
+import { EvidenceWriteError, StreamTee, type TeeEnding } from './stream-tee.js';
 import { probeSurvivors, sweepLeftovers } from './survivors.js';
 import { watchChild, writePrompt } from './watch-child.js';
 
@@ -23,10 +23,7 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
   const refusal = await checkWorkspace(options.workspace);
   if (refusal !== undefined) return refusal;
   await checkExecutable(options.executable);
-  const choice: ContainmentChoice =
-    options.boundary === undefined
-      ? await chooseContainment(options.containment)
-      : { containment: { ...boundaryContainment(), mechanism: 'bwrap' }, boundary: options.boundary };
+  const choice = await containmentFor(options);
   const stdoutTee = await StreamTee.open(options.streamFile);
   const stderrTee = await StreamTee.open(options.stderrFile);
   const reader = new EventStreamReader({
@@ -34,25 +31,12 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
   });
 
-  const startedAt = new Date();
-  const started = performance.now();
+  const clock: AttemptClock = { startedAt: new Date(), started: performance.now() };
   // Interrupted before the spawn: nothing is started, and the attempt reads as cancelled.
   if (options.signal?.aborted === true) {
     const [stdout, stderr] = await Promise.all([stdoutTee.finish(), stderrTee.finish()]);
-    const attempt: SupervisedAttempt = {
-      ...reader.reading(),
-      timedOut: false,
-      stoppedBy: 'operator-cancel',
-      exit: 'not-observed',
-      containment: choice.containment,
-      survivors: [],
-      startedAt: startedAt.toISOString(),
-      endedAt: new Date().toISOString(),
-      durationMs: performance.now() - started,
-      stdout: stdout.digest,
-      stderr: stderr.digest,
-    };
-    return { kind: 'supervised', attempt };
+    const ending: AttemptEnding = { stoppedBy: 'operator-cancel', exit: 'not-observed', survivors: [] };
+    return { kind: 'supervised', attempt: attemptOf(reader.reading(), ending, choice.containment, clock, stdout, stderr) };
   }
   const child = spawnAdapter(options, choice);
   // execa's own promise settles once the child is gone; it must never become an unhandled rejection.
@@ -75,52 +59,112 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
     throw new Error(`Could not start the adapter ${options.executable}`, { cause: watched.spawnError() });
   }
 
-  const processGroup = choice.containment.mechanism === 'process-group' ? child.pid : undefined;
-  /** R7.2, in this order: stop waiting, keep what was read, kill the tree, probe for survivors. */
-  const stopAndKill = async (): Promise<{ reading: StreamReading; survivors: SupervisedAttempt['survivors'] }> => {
-    watched.stopListening();
-    const readSoFar = reader.reading();
-    const killed = child.pid === undefined ? [] : killTree(choice.containment.mechanism, child.pid, options.attemptTag);
-    // Destroyed, never awaited: a survivor could hold these pipes open for ever.
-    child.stdin?.destroy();
-    child.stdout?.destroy();
-    child.stderr?.destroy();
-    return { reading: readSoFar, survivors: await probeSurvivors(options.attemptTag, processGroup, killed) };
+  const running: RunningAttempt = {
+    child,
+    watched,
+    reader,
+    mechanism: choice.containment.mechanism,
+    attemptTag: options.attemptTag,
+    processGroup: choice.containment.mechanism === 'process-group' ? child.pid : undefined,
   };
-
   if (first === 'callback-failed') {
-    await stopAndKill();
+    await stopAndKill(running);
     await Promise.allSettled([stdoutTee.finish(), stderrTee.finish()]);
     throw new Error('The onEvent callback threw; the adapter process tree was killed', { cause: watched.callbackError() });
   }
 
-  const stoppedBy = first === 'deadline' ? 'deadline' : first === 'cancelled' ? 'operator-cancel' : first === 'evidence-failed' ? 'evidence-not-kept' : 'none';
-  let reading: StreamReading;
-  let survivors: SupervisedAttempt['survivors'];
-  if (stoppedBy !== 'none') {
-    ({ reading, survivors } = await stopAndKill());
-  } else {
-    reading = reader.reading();
-    // R7.3: the child and its pipes are done; anything of the attempt still running was left behind.
-    survivors = await sweepLeftovers(options.attemptTag, processGroup);
-  }
+  const stoppedBy = stopOf(first);
+  const { reading, survivors } = stoppedBy === 'none' ? await endedOnItsOwn(running) : await stopAndKill(running);
   const [stdout, stderr] = await Promise.all([stdoutTee.finish(), stderrTee.finish()]);
-  const endedAt = new Date();
-  const attempt: SupervisedAttempt = {
+  const attempt = attemptOf(reading, { stoppedBy, exit: watched.exit(), survivors }, choice.containment, clock, stdout, stderr);
+  return answerOf(attempt, stdout, stderr);
+}
+
+/** With a boundary given (R12), bwrap's own PID namespace contains the tree; without, the probed mechanism. */
+async function containmentFor(options: SuperviseOptions): Promise<ContainmentChoice> {
+  if (options.boundary === undefined) return chooseContainment(options.containment);
+  return { containment: { ...boundaryContainment(), mechanism: 'bwrap' }, boundary: options.boundary };
+}
+
+/** When the attempt began: a wall-clock time for the record, a monotonic start for its duration. */
+interface AttemptClock {
+  startedAt: Date;
+  started: number;
+}
+
+/** How the attempt ended, as the supervisor saw it. */
+interface AttemptEnding {
+  stoppedBy: Stop;
+  exit: SupervisedAttempt['exit'];
+  survivors: SupervisedAttempt['survivors'];
+}
+
+/** A spawned child and what the supervisor needs to stop it or to see it ended. */
+interface RunningAttempt {
+  child: AdapterProcess;
+  watched: ReturnType<typeof watchChild>;
+  reader: EventStreamReader;
+  mechanism: ContainmentMechanism;
+  attemptTag: string;
+  /** The group to kill and probe, under the process-group mechanism only. */
+  processGroup: number | undefined;
+}
+
+/** What stopped the wait, as the attempt records it. */
+function stopOf(first: 'normal-end' | 'deadline' | 'cancelled' | 'evidence-failed'): Stop {
+  if (first === 'deadline') return 'deadline';
+  if (first === 'cancelled') return 'operator-cancel';
+  if (first === 'evidence-failed') return 'evidence-not-kept';
+  return 'none';
+}
+
+/** R7.2, in this order: stop waiting, keep what was read, kill the tree, probe for survivors. */
+async function stopAndKill(running: RunningAttempt): Promise<{ reading: StreamReading; survivors: SupervisedAttempt['survivors'] }> {
+  const { child } = running;
+  running.watched.stopListening();
+  const readSoFar = running.reader.reading();
+  const killed = child.pid === undefined ? [] : killTree(running.mechanism, child.pid, running.attemptTag);
+  // Destroyed, never awaited: a survivor could hold these pipes open for ever.
+  child.stdin?.destroy();
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  return { reading: readSoFar, survivors: await probeSurvivors(running.attemptTag, running.processGroup, killed) };
+}
+
+/** The normal end: what was read, then (R7.3) anything of the attempt still running, which was left behind. */
+async function endedOnItsOwn(running: RunningAttempt): Promise<{ reading: StreamReading; survivors: SupervisedAttempt['survivors'] }> {
+  const reading = running.reader.reading();
+  return { reading, survivors: await sweepLeftovers(running.attemptTag, running.processGroup) };
+}
+
+/** The attempt as observed; it ends now, once both evidence files are finished. */
+function attemptOf(
+  reading: StreamReading,
+  ending: AttemptEnding,
+  containment: Containment,
+  clock: AttemptClock,
+  stdout: TeeEnding,
+  stderr: TeeEnding,
+): SupervisedAttempt {
+  return {
     ...reading,
-    timedOut: stoppedBy === 'deadline',
-    stoppedBy,
-    exit: watched.exit(),
-    containment: choice.containment,
-    survivors,
-    startedAt: startedAt.toISOString(),
-    endedAt: endedAt.toISOString(),
-    durationMs: performance.now() - started,
+    timedOut: ending.stoppedBy === 'deadline',
+    stoppedBy: ending.stoppedBy,
+    exit: ending.exit,
+    containment,
+    survivors: ending.survivors,
+    startedAt: clock.startedAt.toISOString(),
+    endedAt: new Date().toISOString(),
+    durationMs: performance.now() - clock.started,
     stdout: stdout.digest,
     stderr: stderr.digest,
   };
+}
+
+/** Supervised, unless a file of evidence could not be written: then the attempt with the files not kept (R8.4). */
+function answerOf(attempt: SupervisedAttempt, stdout: TeeEnding, stderr: TeeEnding): SuperviseAnswer {
   const notKept = [stdout.kept, stderr.kept].filter((kept) => kept instanceof EvidenceWriteError).map(({ path, message }) => ({ path, message }));
-  if (notKept.length > 0) return { kind: 'evidence-not-kept', attempt, notKept, stopped: stoppedBy === 'evidence-not-kept' };
+  if (notKept.length > 0) return { kind: 'evidence-not-kept', attempt, notKept, stopped: attempt.stoppedBy === 'evidence-not-kept' };
   return { kind: 'supervised', attempt };
 }
 
