@@ -24,30 +24,69 @@ export function writePrompt(child: AdapterProcess, prompt: string): void {
  */
 export function watchChild(child: AdapterProcess, reader: EventStreamReader, stdoutTee: StreamTee, stderrTee: StreamTee) {
   let listening = true;
-  let exit: Exit = 'not-observed';
-  let spawnError: unknown;
-  let callbackError: unknown;
-  let reportCallbackFailure: (value: 'callback-failed') => void = () => undefined;
-  const callbackFailure = new Promise<'callback-failed'>((resolve) => {
-    reportCallbackFailure = resolve;
+  const isListening = () => listening;
+  const callback = guardCallback(() => {
+    listening = false;
   });
-  /** The caller's onEvent runs inside the reader; if it throws, that is the caller's failure, not the stream's. */
+  const exit = observeExit(child);
+  const start = observeSpawnFailure(child);
+  const stdoutEnded = followPipe(child.stdout, stdoutTee, isListening, {
+    chunk: (chunk) => listening && callback.guarded(() => reader.push(chunk)),
+    end: () => listening && callback.guarded(() => reader.end()),
+    fail: (error) => listening && reader.fail(error),
+  });
+  const stderrEnded = followPipe(child.stderr, stderrTee, isListening, {});
+
+  return {
+    normalEnd: Promise.all([exit.exited, stdoutEnded, stderrEnded]).then(() => 'normal-end' as const),
+    spawnFailure: start.spawnFailure,
+    spawnError: start.spawnError,
+    callbackFailure: callback.failure,
+    callbackError: callback.error,
+    exit: exit.exit,
+    stopListening: () => {
+      listening = false;
+    },
+  };
+}
+
+/**
+ * The caller's onEvent runs inside the reader; if it throws, that is the caller's failure, not the
+ * stream's: the watch stops listening and `failure` settles, for the supervisor to race.
+ */
+function guardCallback(stopListening: () => void) {
+  let error: unknown;
+  let report: (value: 'callback-failed') => void = () => undefined;
+  const failure = new Promise<'callback-failed'>((resolve) => {
+    report = resolve;
+  });
   const guarded = (step: () => unknown) => {
     try {
       step();
-    } catch (error) {
-      listening = false;
-      callbackError = error;
-      reportCallbackFailure('callback-failed');
+    } catch (thrown) {
+      stopListening();
+      error = thrown;
+      report('callback-failed');
     }
   };
+  return { guarded, failure, error: () => error };
+}
 
+/** The child's exit status once seen; `not-observed` until then. */
+function observeExit(child: AdapterProcess): { exited: Promise<void>; exit: () => Exit } {
+  let exit: Exit = 'not-observed';
   const exited = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => {
       exit = { code, signal };
       resolve();
     });
   });
+  return { exited, exit: () => exit };
+}
+
+/** Settles only if the child could not be started at all, keeping the error as the cause to report. */
+function observeSpawnFailure(child: AdapterProcess): { spawnFailure: Promise<'spawn-failed'>; spawnError: () => unknown } {
+  let spawnError: unknown;
   const spawnFailure = new Promise<'spawn-failed'>((resolve) => {
     child.once('error', (error) => {
       // Only a failure to start matters here; after a successful spawn execa reports through its promise.
@@ -56,51 +95,39 @@ export function watchChild(child: AdapterProcess, reader: EventStreamReader, std
       resolve('spawn-failed');
     });
   });
-  const stdoutEnded = follow(child.stdout, stdoutTee, {
-    chunk: (chunk) => listening && guarded(() => reader.push(chunk)),
-    end: () => listening && guarded(() => reader.end()),
-    fail: (error) => listening && reader.fail(error),
-  });
-  const stderrEnded = follow(child.stderr, stderrTee, {});
+  return { spawnFailure, spawnError: () => spawnError };
+}
 
-  return {
-    normalEnd: Promise.all([exited, stdoutEnded, stderrEnded]).then(() => 'normal-end' as const),
-    spawnFailure,
-    spawnError: () => spawnError,
-    callbackFailure,
-    callbackError: () => callbackError,
-    exit: () => exit,
-    stopListening: () => {
-      listening = false;
-    },
-  };
-
-  function follow(
-    stream: Readable | null,
-    tee: StreamTee,
-    on: { chunk?: (chunk: Buffer) => unknown; end?: () => unknown; fail?: (error: Error) => unknown },
-  ): Promise<void> {
-    if (stream === null) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      stream.on('data', (chunk: Buffer) => {
-        if (!listening) return;
-        if (!tee.write(chunk)) {
-          // Backpressure: the file is behind; the pipe waits (the deadline does not).
-          stream.pause();
-          tee.onDrain(() => stream.resume());
-        }
-        on.chunk?.(chunk);
-      });
-      let settled = false;
-      const settle = (then?: () => unknown) => {
-        if (settled) return;
-        settled = true;
-        then?.();
-        resolve();
-      };
-      stream.once('end', () => settle(on.end));
-      stream.once('error', (error) => settle(() => on.fail?.(error)));
-      stream.once('close', () => settle(() => on.fail?.(new Error('the pipe closed before its end'))));
+/**
+ * Copies one pipe into its evidence file while the watch listens, and resolves once the pipe has
+ * ended, failed or closed — whichever comes first, reported once.
+ */
+function followPipe(
+  stream: Readable | null,
+  tee: StreamTee,
+  isListening: () => boolean,
+  on: { chunk?: (chunk: Buffer) => unknown; end?: () => unknown; fail?: (error: Error) => unknown },
+): Promise<void> {
+  if (stream === null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    stream.on('data', (chunk: Buffer) => {
+      if (!isListening()) return;
+      if (!tee.write(chunk)) {
+        // Backpressure: the file is behind; the pipe waits (the deadline does not).
+        stream.pause();
+        tee.onDrain(() => stream.resume());
+      }
+      on.chunk?.(chunk);
     });
-  }
+    let settled = false;
+    const settle = (then?: () => unknown) => {
+      if (settled) return;
+      settled = true;
+      then?.();
+      resolve();
+    };
+    stream.once('end', () => settle(on.end));
+    stream.once('error', (error) => settle(() => on.fail?.(error)));
+    stream.once('close', () => settle(() => on.fail?.(new Error('the pipe closed before its end'))));
+  });
 }
