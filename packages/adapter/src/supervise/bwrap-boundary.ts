@@ -117,18 +117,9 @@ function refusalOfBwrapFailure(stderr: string, error: string | undefined): { rea
  * write left are removed whatever the answer.
  */
 export async function establishBoundary(request: BoundaryRequest): Promise<BoundaryEstablishment> {
-  const refuse = (reason: BoundaryRefusalReason, why: string, probe: ProbeCheck[] | 'not-run' = 'not-run'): BoundaryEstablishment => ({
-    kind: 'refused',
-    reason,
-    probe,
-    message: `the protected evidence boundary (R12) cannot be established: ${why}; ${reason === 'bwrap-missing' ? `${INSTALL}, ` : ''}${WAY_OUT}. Refused before spawn`,
-  });
-  const bwrap = findExecutableOnPath('bwrap', request.environment.PATH);
-  if (bwrap === undefined) return refuse('bwrap-missing', `no bwrap on the constructed PATH (${request.environment.PATH ?? 'not set'})`);
-  const closer = findExecutableOnPath('bash', '/bin:/usr/bin');
-  const env = findExecutableOnPath('env', '/usr/bin:/bin');
-  if (closer === undefined || env === undefined)
-    return refuse('probe-failed', 'no /bin/bash and /usr/bin/env to close inherited descriptors before the adapter runs (install bash and coreutils)');
+  const tools = findBoundaryTools(request.environment.PATH);
+  if (tools.kind === 'refused') return tools;
+  const { bwrap, closer, env } = tools;
   const home = request.profile.hidden.find((entry) => entry.role === 'product-home');
   if (home === undefined) throw new Error('a boundary profile must hide the product home');
   const workspace: BoundaryPath = { path: request.workspace, role: 'workspace' };
@@ -157,21 +148,8 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
       bwrapVersion(bwrap),
     ]);
     const probe = readProbeOutput(answer.stdout);
-    if (answer.stdout.trim() === '') {
-      const failure = refusalOfBwrapFailure(answer.stderr, answer.error);
-      return refuse(failure.reason, failure.why, probe);
-    }
-    const failed = probe.filter((check) => !check.held);
-    if (failed.length > 0) {
-      const testBind = request.profile.writable.some((entry) => entry.role === 'test-bind')
-        ? ' (the profile holds a test-only writable bind: unset STATECRAFT_BOUNDARY_TEST_BIND)'
-        : '';
-      return refuse(
-        'probe-failed',
-        `the probe inside the sandbox found ${failed.map((check) => `${check.check}: ${check.detail}`).join('; ')}${testBind}`,
-        probe,
-      );
-    }
+    const refusal = refusalOfProbe(answer, probe, request.profile);
+    if (refusal !== undefined) return refusal;
     return {
       kind: 'established',
       boundary: {
@@ -192,6 +170,51 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   } finally {
     await Promise.all([canary, ...leftovers].map((path) => rm(path, { force: true })));
   }
+}
+
+type BoundaryRefusal = Extract<BoundaryEstablishment, { kind: 'refused' }>;
+
+/** A refusal of the boundary, naming why and what to do next; nothing is spawned after it. */
+function refusedBoundary(reason: BoundaryRefusalReason, why: string, probe: ProbeCheck[] | 'not-run' = 'not-run'): BoundaryRefusal {
+  return {
+    kind: 'refused',
+    reason,
+    probe,
+    message: `the protected evidence boundary (R12) cannot be established: ${why}; ${reason === 'bwrap-missing' ? `${INSTALL}, ` : ''}${WAY_OUT}. Refused before spawn`,
+  };
+}
+
+/** bwrap on the constructed PATH, and the bash and env that close inherited descriptors before the adapter runs. */
+function findBoundaryTools(path: string | undefined): { kind: 'found'; bwrap: string; closer: string; env: string } | BoundaryRefusal {
+  const bwrap = findExecutableOnPath('bwrap', path);
+  if (bwrap === undefined) return refusedBoundary('bwrap-missing', `no bwrap on the constructed PATH (${path ?? 'not set'})`);
+  const closer = findExecutableOnPath('bash', '/bin:/usr/bin');
+  const env = findExecutableOnPath('env', '/usr/bin:/bin');
+  if (closer === undefined || env === undefined)
+    return refusedBoundary('probe-failed', 'no /bin/bash and /usr/bin/env to close inherited descriptors before the adapter runs (install bash and coreutils)');
+  return { kind: 'found', bwrap, closer, env };
+}
+
+/** The probe's answer read as a refusal: bwrap printed nothing (it failed itself), or a check did not hold. */
+function refusalOfProbe(
+  answer: { stdout: string; stderr: string; error?: string | undefined },
+  probe: ProbeCheck[],
+  profile: BoundaryProfile,
+): BoundaryRefusal | undefined {
+  if (answer.stdout.trim() === '') {
+    const failure = refusalOfBwrapFailure(answer.stderr, answer.error);
+    return refusedBoundary(failure.reason, failure.why, probe);
+  }
+  const failed = probe.filter((check) => !check.held);
+  if (failed.length === 0) return undefined;
+  const testBind = profile.writable.some((entry) => entry.role === 'test-bind')
+    ? ' (the profile holds a test-only writable bind: unset STATECRAFT_BOUNDARY_TEST_BIND)'
+    : '';
+  return refusedBoundary(
+    'probe-failed',
+    `the probe inside the sandbox found ${failed.map((check) => `${check.check}: ${check.detail}`).join('; ')}${testBind}`,
+    probe,
+  );
 }
 
 /** Whether the boundary can be established on this machine, for `doctor` and `env plan` (R12). */
