@@ -81,33 +81,13 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
   const manifest = reading.manifest;
 
   const attemptTag = options.attemptTag ?? newAttemptTag(options.attempt.runId, options.attempt.number);
-  const files: AttemptFiles = {
-    request: join(options.attemptDir, ATTEMPT_FILE_NAMES.request),
-    stream: join(options.attemptDir, ATTEMPT_FILE_NAMES.stream),
-    stderr: join(options.attemptDir, ATTEMPT_FILE_NAMES.stderr),
-  };
+  const files = attemptFilesIn(options.attemptDir);
   const negotiation = negotiateCapabilities(manifest, options.required, options.preferred);
   if (negotiation.kind === 'refused') {
     return { kind: 'refused', stage: 'negotiation', negotiation, message: negotiation.message, attemptTag, files };
   }
 
-  const request = buildAttemptRequest(
-    {
-      attempt: options.attempt,
-      workspace: options.workspace,
-      baseRevision: options.baseRevision,
-      required: negotiation.required,
-      preferred: negotiation.preferred,
-      ...(options.limits === undefined ? {} : { limits: options.limits }),
-      deadlineMs: options.deadlineMs,
-      prompt: options.prompt,
-      ...(options.provider === undefined ? {} : { provider: options.provider }),
-    },
-    new Date(),
-  );
-  await mkdir(options.attemptDir, { recursive: true });
-  // Written once and fsync'd: the request is evidence of what the adapter was asked (R8.4).
-  await writeFileDurably(files.request, `${JSON.stringify(request, null, 2)}\n`, { exclusive: true });
+  const request = await writeAttemptRequest(options, negotiation, files);
   const digest = await digestFile(options.executable);
   let boundary: EstablishedBoundary | undefined;
   if (options.boundary !== undefined) {
@@ -136,4 +116,38 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
   });
   if (ran.kind === 'refused') return { kind: 'refused', stage: 'supervision', answer: ran, message: ran.message, attemptTag, files };
   return { kind: 'ran', result: ran.result, request, manifest, attemptTag, files };
+}
+
+/** Where the attempt's request, event stream and stderr are kept. */
+function attemptFilesIn(attemptDir: string): AttemptFiles {
+  return {
+    request: join(attemptDir, ATTEMPT_FILE_NAMES.request),
+    stream: join(attemptDir, ATTEMPT_FILE_NAMES.stream),
+    stderr: join(attemptDir, ATTEMPT_FILE_NAMES.stderr),
+  };
+}
+
+/** The request the negotiation allows, written once and fsync'd: evidence of what the adapter was asked (R8.4). */
+async function writeAttemptRequest(
+  options: RunAdapterOnceOptions,
+  negotiation: Extract<Negotiation, { kind: 'negotiated' }>,
+  files: AttemptFiles,
+): Promise<Request> {
+  const request = buildAttemptRequest(
+    {
+      attempt: options.attempt,
+      workspace: options.workspace,
+      baseRevision: options.baseRevision,
+      required: negotiation.required,
+      preferred: negotiation.preferred,
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      deadlineMs: options.deadlineMs,
+      prompt: options.prompt,
+      ...(options.provider === undefined ? {} : { provider: options.provider }),
+    },
+    new Date(),
+  );
+  await mkdir(options.attemptDir, { recursive: true });
+  await writeFileDurably(files.request, `${JSON.stringify(request, null, 2)}\n`, { exclusive: true });
+  return request;
 }
