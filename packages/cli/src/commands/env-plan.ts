@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { checkBoundaryAvailability, checkQualification, digestFile, findExecutableOnPath, readManifest, sidecarManifestPath } from '@statecraft/adapter';
 import type { Manifest } from '@statecraft/adapter';
 import { PROJECT_DECLARATION_PATH, parseProjectDeclaration, planAdapterPaths, selectPassedNames } from '@statecraft/environment';
-import type { QualificationState } from '@statecraft/environment';
+import type { AdapterClaim, QualificationState } from '@statecraft/environment';
 import type { z } from 'zod';
 import type { EnvPlanAnswerSchema, PlannedAdapterSchema } from '../json-schemas/index.js';
 import { resolveTarget } from '@statecraft/run';
@@ -75,6 +75,35 @@ async function qualificationOf(
   return { verdict: verdict.verdict, reason: verdict.reason };
 }
 
+/** What one adapter's prerequisites are checked against: its child's environment, its provider and its qualification. */
+async function prerequisitesContext({ executable, manifest }: Awaited<ReturnType<typeof loadAdapter>>, options: EnvPlanOptions) {
+  const environment = plannedEnvironment(manifest, options.source);
+  const firstCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
+  const providerPath =
+    options.provider !== undefined
+      ? resolve(options.provider)
+      : firstCommand === undefined
+        ? undefined
+        : findExecutableOnPath(firstCommand.command, environment.variables.PATH);
+  const provider: PlannedAdapter['provider'] = providerPath === undefined ? 'none' : { executable: providerPath, digest: await digestFile(providerPath) };
+  const qualification = await qualificationOf(options.home, executable, manifest, provider);
+  const state: QualificationState = qualification.verdict === 'qualified' ? { kind: 'qualified' } : { kind: 'unqualified', reason: qualification.reason };
+  return { executable, manifest, environment, provider, qualification, context: { environment: environment.variables, qualification: state } };
+}
+
+/** One adapter's claim as the plan shows it, with what it was checked against and the commands it may run. */
+function plannedAdapter(claim: AdapterClaim, entry: Awaited<ReturnType<typeof prerequisitesContext>> | undefined, commands: readonly string[]): PlannedAdapter {
+  if (entry === undefined) throw new Error('unreachable: a claim without its adapter');
+  return {
+    ...claim,
+    executable: entry.executable,
+    provider: entry.provider,
+    qualification: entry.qualification,
+    environment: { names: entry.environment.names, absent: entry.environment.absent },
+    allowance: [...new Set([...entry.manifest.requiresCommands, ...commands])],
+  };
+}
+
 /**
  * `statecraft env plan <target>`: each adapter's managed paths and prerequisites against the
  * environment its child would be given (R10.6, R5.4). Two adapters declaring one path refuse the
@@ -93,39 +122,10 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
   const boundary = checkBoundaryAvailability(options.source.PATH);
   const loaded = await Promise.all(names.map(loadAdapter));
 
-  const planned = await Promise.all(
-    loaded.map(async ({ executable, manifest }) => {
-      const environment = plannedEnvironment(manifest, options.source);
-      const firstCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
-      const providerPath =
-        options.provider !== undefined
-          ? resolve(options.provider)
-          : firstCommand === undefined
-            ? undefined
-            : findExecutableOnPath(firstCommand.command, environment.variables.PATH);
-      const provider: PlannedAdapter['provider'] = providerPath === undefined ? 'none' : { executable: providerPath, digest: await digestFile(providerPath) };
-      const qualification = await qualificationOf(options.home, executable, manifest, provider);
-      const state: QualificationState = qualification.verdict === 'qualified' ? { kind: 'qualified' } : { kind: 'unqualified', reason: qualification.reason };
-      return { executable, manifest, environment, provider, qualification, context: { environment: environment.variables, qualification: state } };
-    }),
-  );
+  const planned = await Promise.all(loaded.map((adapter) => prerequisitesContext(adapter, options)));
   const plan = planAdapterPaths(planned.map((entry) => ({ declaration: entry.manifest, context: entry.context })));
   const commands = declaration === 'none' ? [] : declaration.commands;
-  const adapters: PlannedAdapter[] =
-    plan.kind === 'refused'
-      ? []
-      : plan.adapters.map((claim, index) => {
-          const entry = planned[index];
-          if (entry === undefined) throw new Error('unreachable: a claim without its adapter');
-          return {
-            ...claim,
-            executable: entry.executable,
-            provider: entry.provider,
-            qualification: entry.qualification,
-            environment: { names: entry.environment.names, absent: entry.environment.absent },
-            allowance: [...new Set([...entry.manifest.requiresCommands, ...commands])],
-          };
-        });
+  const adapters = plan.kind === 'refused' ? [] : plan.adapters.map((claim, index) => plannedAdapter(claim, planned[index], commands));
   const unclaimed = adapters.filter((adapter) => adapter.claim.kind === 'not-claimed');
   const value: EnvPlanValue = {
     target,
