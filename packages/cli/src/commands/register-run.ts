@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { readBoundaryChoice, resolveProductHome } from '@statecraft/environment';
+import { readBoundaryChoice, resolveProductHome, type BoundaryChoice } from '@statecraft/environment';
 import { emit } from '../answer.js';
 import { UsageError } from '../errors.js';
-import { liveLineFor } from '../render/live-line.js';
+import { liveLineFor, type LiveLine } from '../render/live-line.js';
 import { RunStatus } from '../render/run-status.js';
 import { checkStatusHooks } from '../render/check-status.js';
 import { DEFAULT_CHECK_DEADLINE, DEFAULT_SUITE_DEADLINE } from './register-accept.js';
-import { run } from './run.js';
+import { run, type RunOptions } from './run.js';
 import { KNOWN_ADAPTERS, resolveAdapterArgument } from './run-adapters.js';
 import { collect, MOST_TURNS, parseDuration, parsePositiveInteger, parseTokens, readPrompt } from './run-options.js';
 import { runList, runShow } from './run-show.js';
@@ -36,7 +36,14 @@ interface RunFlags {
 
 /** Registers `run`, `run list` and `run show` (R8, R11). Computing is in run.ts / run-show.ts. */
 export function registerRun(program: Command): void {
-  const runCommand = program
+  const runCommand = registerRunVerb(program);
+  registerRunList(runCommand);
+  registerRunShow(runCommand);
+}
+
+/** `run`: its options, help and examples; the action is `runFromFlags`. */
+function registerRunVerb(program: Command): Command {
+  return program
     .command('run')
     .summary('run an agent against a repository through an adapter, and record what happened')
     .description(
@@ -86,94 +93,11 @@ cancelled); 2 refused before spawn, nothing appended; 3 usage; 4 an i/o
 error writing records. With --accept: 0 only when accepted, 1 any other
 verdict; the JSON gains \`acceptance\`.`,
     )
-    .action(async (target: string | undefined, flags: RunFlags) => {
-      if (target === undefined) throw new UsageError('name the target repository: statecraft run <target> --adapter <name|path> --prompt <text>');
-      if (flags.adapter === undefined)
-        throw new UsageError('name an adapter with --adapter <name|path>', 'the fixture adapter needs no provider: --adapter fixture');
-      const adapter = resolveAdapterArgument(flags.adapter);
-      if (adapter.kind === 'unknown')
-        throw new UsageError(`--adapter ${flags.adapter}: no adapter of that name`, `known names: ${adapter.known.join(', ')}; or give a path`);
-      // With --spec and no prompt, the spec's text is the prompt (issue 5, item 2).
-      const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
-      const prompt = promptFromSpec ? undefined : await readPrompt(flags.prompt, flags.promptFile);
-      const boundary = readBoundaryChoice(flags.boundary, process.env);
-      if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
-      const status = new RunStatus();
-      const live = flags.json ? undefined : liveLineFor(process.stdout);
-      const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
-      const suiteDeadlineMs = parseDuration('--suite-deadline', flags.suiteDeadline);
-      const checkStatus = checkStatusHooks(live);
-      const ticker = live === undefined ? undefined : setInterval(() => status.running && live.show(status.line()), 250);
-      // The operator's interrupt cancels the attempt (R8.1): its tree is killed and the outcome recorded.
-      const interrupt = new AbortController();
-      const onSigint = (): void => interrupt.abort();
-      // `on`, not `once`: execa's exit hook re-raises SIGINT when it finds itself the only listener left.
-      process.on('SIGINT', onSigint);
-      try {
-        const answer = await run({
-          home: resolveProductHome().path,
-          target,
-          adapter: {
-            executable: adapter.executable,
-            ...(flags.manifest !== undefined ? { manifest: flags.manifest } : adapter.manifest !== undefined ? { manifest: adapter.manifest } : {}),
-          },
-          ...(flags.provider === undefined ? {} : { provider: flags.provider }),
-          ...(prompt === undefined ? {} : { prompt }),
-          required: parseTokens('--require', flags.require),
-          preferred: parseTokens('--prefer', flags.prefer),
-          deadlineMs: parseDuration('--deadline', flags.deadline),
-          maxTurns: flags.maxTurns === undefined ? null : parsePositiveInteger('--max-turns', flags.maxTurns, MOST_TURNS),
-          allow: flags.allow,
-          deny: flags.deny,
-          pass: flags.pass,
-          ...(flags.retry === undefined ? {} : { retryOf: flags.retry }),
-          ...(flags.base === undefined ? {} : { base: flags.base }),
-          ...(flags.spec === undefined ? {} : { spec: flags.spec }),
-          source: process.env,
-          boundary,
-          onSpawn: (at) => {
-            status.started(at);
-            live?.show(status.line());
-          },
-          onEvent: (event) => {
-            status.observe(event);
-            if (status.running) live?.show(status.line());
-          },
-          signal: interrupt.signal,
-          ...(flags.accept
-            ? {
-                accept: {
-                  checkDeadlineMs,
-                  suiteDeadlineMs,
-                  hooks: {
-                    ...checkStatus.hooks,
-                    onJudging: (what: { checks: number }) => {
-                      if (live !== undefined && status.running) live.commit(status.line());
-                      status.end();
-                      checkStatus.hooks.onJudging(what);
-                    },
-                  },
-                },
-              }
-            : {}),
-        });
-        if (live !== undefined && status.running) live.commit(status.line());
-        const value = answer.value;
-        if ('refused' in value || 'failed' in value) {
-          // A refusal or failure goes to stderr; with --json, stdout still carries the document.
-          process.stderr.write(`statecraft: ${answer.human(value)}\n`);
-          if (flags.json) emit(answer, true);
-          else process.exitCode = answer.exitCode;
-        } else {
-          emit(answer, flags.json);
-        }
-      } finally {
-        if (ticker !== undefined) clearInterval(ticker);
-        checkStatus.stop();
-        process.removeListener('SIGINT', onSigint);
-      }
-    });
+    .action(runFromFlags);
+}
 
+/** `run list`: every attempt of a target, read-only. */
+function registerRunList(runCommand: Command): void {
   runCommand
     .command('list')
     .description('List every attempt recorded for <target>, read-only from its chain; a broken link refuses (exit 2).')
@@ -196,7 +120,10 @@ Exit: 0 listed; 2 refused (a broken chain).`,
       const answer = await runList({ home: resolveProductHome().path, target });
       emit(answer, wantsJson(command));
     });
+}
 
+/** `run show`: one attempt's account, its kept files re-digested and its outcome read again. */
+function registerRunShow(runCommand: Command): void {
   runCommand
     .command('show')
     .description("Show one attempt's account (the same value `run --json` printed). Default: the run's latest attempt.")
@@ -231,6 +158,115 @@ chain).`,
       });
       emit(answer, wantsJson(command));
     });
+}
+
+/** `run`'s action: the flags checked and parsed, the attempt run with its live status line, the answer printed. */
+async function runFromFlags(target: string | undefined, flags: RunFlags): Promise<void> {
+  if (target === undefined) throw new UsageError('name the target repository: statecraft run <target> --adapter <name|path> --prompt <text>');
+  const adapter = adapterOf(flags);
+  // With --spec and no prompt, the spec's text is the prompt (issue 5, item 2).
+  const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
+  const prompt = promptFromSpec ? undefined : await readPrompt(flags.prompt, flags.promptFile);
+  const boundary = readBoundaryChoice(flags.boundary, process.env);
+  if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
+  const status = new RunStatus();
+  const live = flags.json ? undefined : liveLineFor(process.stdout);
+  const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
+  const suiteDeadlineMs = parseDuration('--suite-deadline', flags.suiteDeadline);
+  const checkStatus = checkStatusHooks(live);
+  const ticker = live === undefined ? undefined : setInterval(() => status.running && live.show(status.line()), 250);
+  // The operator's interrupt cancels the attempt (R8.1): its tree is killed and the outcome recorded.
+  const interrupt = new AbortController();
+  const onSigint = (): void => interrupt.abort();
+  // `on`, not `once`: execa's exit hook re-raises SIGINT when it finds itself the only listener left.
+  process.on('SIGINT', onSigint);
+  try {
+    const answer = await run({
+      ...runOptionsOf(target, flags, adapter, prompt, boundary),
+      onSpawn: (at) => {
+        status.started(at);
+        live?.show(status.line());
+      },
+      onEvent: (event) => {
+        status.observe(event);
+        if (status.running) live?.show(status.line());
+      },
+      signal: interrupt.signal,
+      ...(flags.accept ? { accept: { checkDeadlineMs, suiteDeadlineMs, hooks: judgingHooks(checkStatus, status, live) } } : {}),
+    });
+    if (live !== undefined && status.running) live.commit(status.line());
+    printRunAnswer(answer, flags.json);
+  } finally {
+    if (ticker !== undefined) clearInterval(ticker);
+    checkStatus.stop();
+    process.removeListener('SIGINT', onSigint);
+  }
+}
+
+/** The adapter `--adapter` names: a known name or a path; refused (exit 3) when absent or unknown. */
+function adapterOf(flags: RunFlags): Extract<ReturnType<typeof resolveAdapterArgument>, { kind: 'resolved' }> {
+  if (flags.adapter === undefined)
+    throw new UsageError('name an adapter with --adapter <name|path>', 'the fixture adapter needs no provider: --adapter fixture');
+  const adapter = resolveAdapterArgument(flags.adapter);
+  if (adapter.kind === 'unknown')
+    throw new UsageError(`--adapter ${flags.adapter}: no adapter of that name`, `known names: ${adapter.known.join(', ')}; or give a path`);
+  return adapter;
+}
+
+/** What the attempt is asked to do, from the flags; each parse refuses (exit 3) naming its option. */
+function runOptionsOf(
+  target: string,
+  flags: RunFlags,
+  adapter: Extract<ReturnType<typeof resolveAdapterArgument>, { kind: 'resolved' }>,
+  prompt: string | undefined,
+  boundary: BoundaryChoice,
+): Omit<RunOptions, 'onSpawn' | 'onEvent' | 'signal' | 'accept'> {
+  return {
+    home: resolveProductHome().path,
+    target,
+    adapter: {
+      executable: adapter.executable,
+      ...(flags.manifest !== undefined ? { manifest: flags.manifest } : adapter.manifest !== undefined ? { manifest: adapter.manifest } : {}),
+    },
+    ...(flags.provider === undefined ? {} : { provider: flags.provider }),
+    ...(prompt === undefined ? {} : { prompt }),
+    required: parseTokens('--require', flags.require),
+    preferred: parseTokens('--prefer', flags.prefer),
+    deadlineMs: parseDuration('--deadline', flags.deadline),
+    maxTurns: flags.maxTurns === undefined ? null : parsePositiveInteger('--max-turns', flags.maxTurns, MOST_TURNS),
+    allow: flags.allow,
+    deny: flags.deny,
+    pass: flags.pass,
+    ...(flags.retry === undefined ? {} : { retryOf: flags.retry }),
+    ...(flags.base === undefined ? {} : { base: flags.base }),
+    ...(flags.spec === undefined ? {} : { spec: flags.spec }),
+    source: process.env,
+    boundary,
+  };
+}
+
+/** With --accept: the per-check status lines, the attempt's own line ended once judging starts. */
+function judgingHooks(checkStatus: ReturnType<typeof checkStatusHooks>, status: RunStatus, live: LiveLine | undefined) {
+  return {
+    ...checkStatus.hooks,
+    onJudging: (what: { checks: number }) => {
+      if (live !== undefined && status.running) live.commit(status.line());
+      status.end();
+      checkStatus.hooks.onJudging(what);
+    },
+  };
+}
+
+/** A refusal or failure goes to stderr; with --json, stdout still carries the document. */
+function printRunAnswer(answer: Awaited<ReturnType<typeof run>>, json: boolean): void {
+  const value = answer.value;
+  if ('refused' in value || 'failed' in value) {
+    process.stderr.write(`statecraft: ${answer.human(value)}\n`);
+    if (json) emit(answer, true);
+    else process.exitCode = answer.exitCode;
+  } else {
+    emit(answer, json);
+  }
 }
 
 /** `--json` may land on `run` or on the subcommand (commander parses the parent's options too). */
