@@ -9,6 +9,15 @@ import { checkQualifications, listQualifications, showQualification } from './qu
 
 /** Registers `qualify` and `qualifications` (R3, R4, R11). Computing is in qualify.ts / qualifications.ts. */
 export function registerQualify(program: Command): void {
+  registerQualifyVerb(program);
+  const qualifications = registerQualifications(program);
+  registerQualificationsList(qualifications);
+  registerQualificationsShow(qualifications);
+  registerQualificationsCheck(qualifications);
+}
+
+/** `qualify`: the negative suite against one binary, its cases shown live on a terminal. */
+function registerQualifyVerb(program: Command): void {
   program
     .command('qualify')
     .summary('run the negative suite against an adapter binary; record a full pass')
@@ -61,7 +70,10 @@ not run (no record); 2 refused (no manifest, no executable).`,
       });
       emit(answer, flags.json);
     });
+}
 
+/** `qualifications`: the parent of list, show and check. */
+function registerQualifications(program: Command): Command {
   const qualifications = program
     .command('qualifications')
     .summary('list, show and check qualification records')
@@ -75,7 +87,11 @@ Examples:
   statecraft qualifications check ./my-adapter
                                          qualified or unqualified, and why`,
     );
+  return qualifications;
+}
 
+/** `qualifications list` (the default). */
+function registerQualificationsList(qualifications: Command): void {
   qualifications
     .command('list', { isDefault: true })
     .description('list every qualification record')
@@ -96,7 +112,10 @@ Exit: 0 listed; 1 a file is not a valid record.`,
     .action(async (flags: { json: boolean }) => {
       emit(await listQualifications({ home: resolveProductHome().path }), flags.json);
     });
+}
 
+/** `qualifications show <id>`. */
+function registerQualificationsShow(qualifications: Command): void {
   qualifications
     .command('show')
     .description('show one qualification record')
@@ -118,7 +137,10 @@ Exit: 0 shown; 2 refused: no record has that id ({ refused } with --json);
     .action(async (id: string, flags: { json: boolean }) => {
       emit(await showQualification({ home: resolveProductHome().path, id }), flags.json);
     });
+}
 
+/** `qualifications check <binary>`: qualified or not, and why; runs nothing. */
+function registerQualificationsCheck(qualifications: Command): void {
   qualifications
     .command('check')
     .description('say whether this exact binary is qualified, and why (runs nothing)')
