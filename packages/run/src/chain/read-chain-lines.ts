@@ -42,7 +42,11 @@ export type AllocateBuffer = (size: number) => Buffer;
  * bytes stay as read until the batch after the next one is asked for, so its lines can be hashed
  * elsewhere while the next batch is read and parsed. The generator returns where it stopped.
  */
-export async function* readChainBatches(handle: FileHandle, from: number, allocate: AllocateBuffer = Buffer.allocUnsafe): AsyncGenerator<LineBatch, LinesRead> {
+export async function* readChainBatches(
+  handle: FileHandle,
+  from: number,
+  allocate: AllocateBuffer = (size) => Buffer.allocUnsafe(size),
+): AsyncGenerator<LineBatch, LinesRead> {
   const buffers: [Buffer, Buffer | undefined] = [allocate(CHUNK), undefined];
   let current = 0;
   let buffer = buffers[0];
