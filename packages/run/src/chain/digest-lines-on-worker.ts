@@ -9,10 +9,16 @@ import type { LineDigester } from './digest-lines.js';
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { hash } = require('node:crypto');
-parentPort.on('message', ({ buffer, offset, length, starts, ends }) => {
-  const bytes = new Uint8Array(buffer, offset, length);
+const buffers = new Map();
+parentPort.on('message', ({ id, buffer, first, ends }) => {
+  if (buffer !== undefined) buffers.set(id, new Uint8Array(buffer));
+  const bytes = buffers.get(id);
   let hex = '';
-  for (let index = 0; index < starts.length; index += 1) hex += hash('sha256', bytes.subarray(starts[index], ends[index]), 'hex');
+  let start = first;
+  for (let index = 0; index < ends.length; index += 1) {
+    hex += hash('sha256', bytes.subarray(start, ends[index]), 'hex');
+    start = ends[index] + 1;
+  }
   parentPort.postMessage(hex);
 });
 `;
@@ -50,13 +56,25 @@ export function startWorkerDigester(): LineDigester {
   });
   worker.on('error', (error) => fail(new Error(`the worker hashing the chain failed (${error.message})`, { cause: error })));
   worker.on('exit', (code) => fail(new Error(`the worker hashing the chain exited (code ${code})`)));
+  // Each shared buffer is sent once, then named by its id; a batch's line ends move, not copied.
+  const sent = new WeakMap<ArrayBufferLike, number>();
+  let nextId = 0;
   return {
     allocate: (size) => Buffer.from(new SharedArrayBuffer(size)),
     digest({ bytes, starts, ends }) {
       if (failure !== undefined) return Promise.reject(failure);
       return new Promise((resolve, reject) => {
         waiting.push({ lines: starts.length, resolve, reject });
-        worker.postMessage({ buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.length, starts, ends });
+        // Lines follow each other: each starts just past the newline that ends the one before.
+        const lineEnds = Uint32Array.from(ends, (end) => bytes.byteOffset + end);
+        const first = bytes.byteOffset + starts[0]!;
+        const id = sent.get(bytes.buffer);
+        if (id !== undefined) worker.postMessage({ id, first, ends: lineEnds }, [lineEnds.buffer]);
+        else {
+          sent.set(bytes.buffer, nextId);
+          worker.postMessage({ id: nextId, buffer: bytes.buffer, first, ends: lineEnds }, [lineEnds.buffer]);
+          nextId += 1;
+        }
       });
     },
     async close() {
