@@ -32,33 +32,90 @@ export interface AttemptList {
  * `dangling` (or `running` while its supervisor holds the lock), never completed.
  */
 export function summarizeChain(entries: readonly ChainEntry<ChainSummary>[], live: LiveHolder): AttemptSummary[] {
-  const outcomes = new Map<string, Extract<ChainSummary, { kind: 'outcome' }> & { digest: string }>();
-  const verdicts = new Map<string, AcceptanceVerdict>();
-  for (const { record, digest } of entries) {
-    if (record.kind === 'outcome') outcomes.set(record.intent, { ...record, digest });
-    if (record.kind === 'acceptance') verdicts.set(record.outcome, record.verdict);
-  }
-  const summaries: AttemptSummary[] = [];
-  for (const { record, digest } of entries) {
-    if (record.kind !== 'intent') continue;
-    const outcome = outcomes.get(digest);
-    const verdict = outcome === undefined ? undefined : (verdicts.get(outcome.digest) ?? (outcome.outcome === 'completed' ? undefined : 'not-attempted'));
-    const isLive = live !== 'none' && live.runId === record.runId && live.attempt === record.attempt;
-    summaries.push({
-      runId: record.runId,
-      attempt: record.attempt,
-      state: outcome !== undefined ? 'concluded' : isLive ? 'running' : 'dangling',
-      // A failed acceptance makes the attempt read `failed` (R13.4), as `run show` does.
-      outcome: verdict === 'failed' ? 'failed' : (outcome?.outcome ?? 'not-recorded'),
-      cause: outcome?.cause ?? 'not-recorded',
-      refusalCount: outcome?.refusalCount ?? 'not-recorded',
-      cost: outcome?.cost ?? 'not-recorded',
-      timedOut: outcome?.timedOut ?? 'not-recorded',
-      startedAt: record.at,
-      adapter: `${record.adapter.name} ${record.adapter.version}`,
-      qualification: record.qualification,
-      acceptance: verdict ?? 'not-recorded',
-    });
-  }
-  return summaries;
+  const summaries = startAttemptSummaries();
+  for (const entry of entries) summaries.add(entry);
+  return summaries.finish(live);
+}
+
+/** One attempt as its records arrive: its summary, and what is settled only at the end. */
+interface Attempt {
+  summary: AttemptSummary;
+  /** The digest of its latest outcome: a later outcome for the same intent replaces an earlier one. */
+  outcome: { digest: string; completed: boolean } | undefined;
+  /** The latest acceptance of that outcome. */
+  verdict: AcceptanceVerdict | undefined;
+}
+
+export interface AttemptSummaries {
+  /** The next verified entry of the chain, in chain order. */
+  add(entry: ChainEntry<ChainSummary>): void;
+  /** Every attempt's summary, in the order of its intent; `live` names the attempt still running. */
+  finish(live: LiveHolder): AttemptSummary[];
+}
+
+/**
+ * Summarizes records as the chain is verified, keeping one summary per attempt rather than every
+ * record: `run list` over 100,000 attempts holds 100,000 small summaries, not 200,000 records.
+ * An outcome names the digest of an intent before it and an acceptance that of an outcome before
+ * it, so each finds its attempt when it arrives; the last of each wins, as in `run show`.
+ */
+export function startAttemptSummaries(): AttemptSummaries {
+  const attempts: Attempt[] = [];
+  const byIntent = new Map<string, Attempt>();
+  const byOutcome = new Map<string, Attempt>();
+  return {
+    add({ record, digest }) {
+      if (record.kind === 'intent') {
+        const attempt: Attempt = {
+          summary: {
+            runId: record.runId,
+            attempt: record.attempt,
+            state: 'dangling',
+            outcome: 'not-recorded',
+            cause: 'not-recorded',
+            refusalCount: 'not-recorded',
+            cost: 'not-recorded',
+            timedOut: 'not-recorded',
+            startedAt: record.at,
+            adapter: `${record.adapter.name} ${record.adapter.version}`,
+            qualification: record.qualification,
+            acceptance: 'not-recorded',
+          },
+          outcome: undefined,
+          verdict: undefined,
+        };
+        attempts.push(attempt);
+        byIntent.set(digest, attempt);
+      } else if (record.kind === 'outcome') {
+        const attempt = byIntent.get(record.intent);
+        if (attempt === undefined) return;
+        Object.assign(attempt.summary, {
+          state: 'concluded',
+          outcome: record.outcome,
+          cause: record.cause,
+          refusalCount: record.refusalCount,
+          cost: record.cost,
+          timedOut: record.timedOut,
+        } satisfies Partial<AttemptSummary>);
+        attempt.outcome = { digest, completed: record.outcome === 'completed' };
+        attempt.verdict = undefined;
+        byOutcome.set(digest, attempt);
+      } else {
+        const attempt = byOutcome.get(record.outcome);
+        if (attempt?.outcome?.digest === record.outcome) attempt.verdict = record.verdict;
+      }
+    },
+    finish(live) {
+      return attempts.map(({ summary, outcome, verdict }) => {
+        if (outcome === undefined) {
+          const isLive = live !== 'none' && live.runId === summary.runId && live.attempt === summary.attempt;
+          return isLive ? { ...summary, state: 'running' } : summary;
+        }
+        summary.acceptance = verdict ?? (outcome.completed ? 'not-recorded' : 'not-attempted');
+        // A failed acceptance makes the attempt read \`failed\` (R13.4), as \`run show\` does.
+        if (summary.acceptance === 'failed') summary.outcome = 'failed';
+        return summary;
+      });
+    },
+  };
 }

@@ -39,9 +39,12 @@ export function openTargetRecords(home: string, given: string): Promise<TargetRe
   return openTargetWith(home, given, openChain);
 }
 
-/** The same, reading each record as a summary: for `run list` over long chains. */
-export function openTargetSummaries(home: string, given: string): Promise<TargetRecords<ChainSummary>> {
-  return openTargetWith(home, given, openChainSummaries);
+/**
+ * The same, reading each record as a summary: for `run list` over long chains. With `onEntry`,
+ * each verified entry is handed over as it is read and none is kept (the entries are empty).
+ */
+export function openTargetSummaries(home: string, given: string, onEntry?: (entry: ChainEntry<ChainSummary>) => void): Promise<TargetRecords<ChainSummary>> {
+  return openTargetWith(home, given, (path) => openChainSummaries(path, onEntry));
 }
 
 async function openTargetWith<R extends LinkedRecord>(

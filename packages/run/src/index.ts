@@ -18,6 +18,8 @@
  * - chain/acceptance-record.ts    the acceptance record: verdict, reason, checks, receipt (R13)
  * - chain/open-chain.ts           reads and verifies every link; torn tail reported, corruption refused (R8.4)
  * - chain/read-chain-lines.ts     the chain's complete lines from an offset, read in chunks: memory flat whatever its length
+ * - chain/digest-lines.ts        each line's sha256, for the links: in this thread for short readings, on a worker for long ones
+ * - chain/digest-lines-on-worker.ts the worker that hashes lines in the shared buffer they were read into, beside the parsing
  * - chain/chain-checkpoint.ts     the last verified tip (digest, seq, offset) kept beside the chain, checked against its bytes
  * - chain/open-chain-for-append.ts an append's reading: from the checkpoint if it matches, else from the beginning
  * - chain/append-record.ts        links, appends and fsyncs one record; truncates a torn tail first
@@ -55,6 +57,7 @@ export * from './chain/refuse-unreadable-record.js';
 export * from './chain/chain-checkpoint.js';
 export * from './chain/open-chain-for-append.js';
 export * from './chain/read-chain-lines.js';
+export { WORKER_DIGEST_THRESHOLD } from './chain/digest-lines.js';
 export * from './lock/repository-lock.js';
 export * from './workspace/git.js';
 export * from './workspace/resolve-target.js';

@@ -1,5 +1,12 @@
 import type { z } from 'zod';
-import { examineAttemptEvidence, readWorkspaceFreshness, foldAttempts, openTargetRecords, openTargetSummaries, summarizeChain } from '@statecraft/acceptance';
+import {
+  examineAttemptEvidence,
+  readWorkspaceFreshness,
+  foldAttempts,
+  openTargetRecords,
+  openTargetSummaries,
+  startAttemptSummaries,
+} from '@statecraft/acceptance';
 import type { RunListAnswerSchema, RunShowAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure } from '../errors.js';
@@ -21,7 +28,9 @@ async function openOrRefuse(home: string, target: string) {
  * dangling intent shows as `dangling`, never completed (R8.3). Exit 0: the list was read.
  */
 export async function runList(options: { home: string; target: string }): Promise<Answer<z.infer<typeof RunListAnswerSchema>>> {
-  const records = await openTargetSummaries(options.home, options.target);
+  // Summarized as the chain is verified, so no record is kept beyond its attempt's summary.
+  const summaries = startAttemptSummaries();
+  const records = await openTargetSummaries(options.home, options.target, (entry) => summaries.add(entry));
   if (records.kind === 'refused')
     throw new CliError(`refused: ${records.message}`, EXIT.refused, { hint: 'statecraft doctor reports every chain; nothing was repaired' });
   if (records.kind === 'failed') throw new IoFailure(records.path, records.message);
@@ -29,7 +38,7 @@ export async function runList(options: { home: string; target: string }): Promis
     target: records.target,
     chain: records.chain,
     tornTail: records.torn,
-    attempts: summarizeChain(records.entries, records.live),
+    attempts: summaries.finish(records.live),
   };
   return { value, exitCode: EXIT.ok, human: renderList };
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CountSchema, InterruptionCauseSchema, OutcomeSchema, QualificationVerdictSchema, RecordedCostSchema, Sha256HexSchema } from '@statecraft/adapter';
 import { AcceptanceReasonSchema, AcceptanceVerdictSchema } from './acceptance-record.js';
 import { IntentRecordSchema, LinkSchema } from './record-schemas.js';
-import { readWholeRecord, verifyChainWith, type ChainOpening, type LineReading } from './open-chain.js';
+import { readWholeRecord, verifyChainWith, type ChainEntry, type ChainOpening, type LineReading } from './open-chain.js';
 import { quickSummaryCheck } from './summary-fast-check.js';
 
 const link = { ...LinkSchema.shape, ...IntentRecordSchema.pick({ runId: true, attempt: true }).shape };
@@ -78,11 +78,11 @@ function readLeadingFields(line: Buffer): LineReading<ChainSummary> {
 
 /**
  * Opens a chain for listing: every link verified over the whole line, each record read by its
- * leading fields — except the last, which no later link vouches for: it is read whole, so an
+ * leading fields and, with `onEntry`, handed over as it is verified rather than kept — except the last, which no later link vouches for: it is read whole, so an
  * edit to its leading fields that its body contradicts is refused here as in `run show` (R8.4).
  */
-export function openChainSummaries(path: string): Promise<ChainOpening<ChainSummary>> {
-  return verifyChainWith(path, readSummaryLine);
+export function openChainSummaries(path: string, onEntry?: (entry: ChainEntry<ChainSummary>) => void): Promise<ChainOpening<ChainSummary>> {
+  return verifyChainWith(path, readSummaryLine, onEntry === undefined ? {} : { entries: 'none', onEntry });
 }
 
 /** One line as `run list` reads it: its leading fields, or the whole record if it is the last. */

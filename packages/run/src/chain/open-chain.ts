@@ -1,6 +1,6 @@
-import { hash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
-import { readChainLines, type LinesRead } from './read-chain-lines.js';
+import { digesterFor, sha256Of, type LineDigester } from './digest-lines.js';
+import { readChainBatches, type LineBatch, type LinesRead } from './read-chain-lines.js';
 import { ChainRecordSchema, type ChainRecord } from './record-schemas.js';
 
 /** What every reading of a record needs: its link and its name. */
@@ -98,22 +98,28 @@ export interface ChainStart {
 
 export const CHAIN_BEGINNING: ChainStart = { offset: 0, head: 'genesis', nextSeq: 0, previous: 'none' };
 
-export interface VerifyOptions {
+export interface VerifyOptions<R extends LinkedRecord = LinkedRecord> {
   /** Start past a verified point instead of at the beginning; nothing before it is read. */
   from?: ChainStart;
   /** Keep every entry (readers that list or fold records), or none (an append needs only the tip). */
   entries?: 'keep' | 'none';
+  /**
+   * Each verified entry, in order, as soon as its link is checked: a reader that folds records as
+   * they come keeps what it folds, not every entry. A later break still refuses the whole chain.
+   */
+  onEntry?: (entry: ChainEntry<R>) => void;
 }
 
 /**
  * Verifies every link of a chain — each record's `prev` against the sha256 of the previous
  * line's exact bytes — reading each record with the given reader. Every link is checked
- * whichever reader is used. The file is read in chunks (read-chain-lines.ts), so memory does not
- * grow with the chain beyond the entries kept.
+ * whichever reader is used. The file is read in batches (read-chain-lines.ts), so memory does not
+ * grow with the chain beyond the entries kept. A batch's lines are hashed (digest-lines.ts, on a
+ * worker for long chains) while its records are read; its links are checked once both are done,
+ * line by line, so the first damaged line is the one named, whichever check finds it.
  */
-export async function verifyChainWith<R extends LinkedRecord>(path: string, read: LineReader<R>, options: VerifyOptions = {}): Promise<ChainOpening<R>> {
+export async function verifyChainWith<R extends LinkedRecord>(path: string, read: LineReader<R>, options: VerifyOptions<R> = {}): Promise<ChainOpening<R>> {
   const from = options.from ?? CHAIN_BEGINNING;
-  const keep = options.entries !== 'none';
   let handle: FileHandle;
   try {
     handle = await open(path, 'r');
@@ -123,74 +129,115 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
     }
     return { kind: 'unreadable', path, message: `${path}: cannot read the record chain (${(error as Error).message})` };
   }
-  const entries: ChainEntry<R>[] = [];
-  let head = from.head;
-  let nextSeq = from.nextSeq;
-  let previous: ChainEntry<R> | ChainStart['previous'] = from.previous;
-  let broken: Broken | undefined;
-  let lines: LinesRead;
+  const links = new LinkChecker<R>(path, from, options.entries !== 'none', options.onEntry);
+  let digester: LineDigester | undefined;
+  let lines: LinesRead | undefined;
   try {
-    lines = await readChainLines(handle, from.offset, (line, isLast) => {
-      const verdict = verifyLine(path, (bytesOfLine) => read(bytesOfLine, isLast), line, nextSeq + 1, head, previous);
-      if (verdict.kind === 'broken') {
-        broken = verdict;
-        return false;
+    digester = digesterFor((await handle.stat()).size - from.offset);
+    const batches = readChainBatches(handle, from.offset, digester.allocate);
+    // The batch read before this one: its links are checked once this one's records are read.
+    let previous: Promise<Broken | undefined> | undefined;
+    while (true) {
+      const step = await batches.next();
+      if (step.done === true) {
+        lines = step.value;
+        break;
       }
-      if (keep) entries.push(verdict.entry);
-      previous = verdict.entry;
-      head = verdict.entry.digest;
-      nextSeq += 1;
-      return true;
-    });
+      const batch = step.value;
+      const digests = digester.digest(batch);
+      const readings = readBatch(batch, read);
+      const broken = await previous;
+      if (broken !== undefined) return broken;
+      previous = digests.then((digested) => links.check(readings, digested));
+      // Awaited on the next turn or below; marked handled so a failure is not fatal meanwhile.
+      previous.catch(() => undefined);
+      // A line that could not be read ends the reading; the lines before it are still checked first.
+      if (readings.length < batch.starts.length) break;
+    }
+    const broken = await previous;
+    if (broken !== undefined) return broken;
   } catch (error) {
     return { kind: 'unreadable', path, message: `${path}: cannot read the record chain (${(error as Error).message})` };
   } finally {
+    await digester?.close();
     await handle.close();
   }
-  if (broken !== undefined) return broken;
+  // Only a batch ending on a line that could not be read stops early, and checking it refuses.
+  if (lines === undefined) throw new Error(`${path}: the chain reading stopped on a line it did not refuse`);
   const torn: 'none' | TornTail = lines.rest.length > 0 ? { offset: lines.end, bytes: lines.rest.length, sha256: sha256Of(lines.rest) } : 'none';
-  return { kind: 'opened', path, entries, head, nextSeq, length: lines.end, torn };
+  return { kind: 'opened', path, entries: links.entries, head: links.head, nextSeq: links.nextSeq, length: lines.end, torn };
 }
 
-/** sha256 of exact bytes, in hex, in one call: this runs once per record of the chain. */
-export function sha256Of(bytes: Uint8Array): string {
-  return hash('sha256', bytes, 'hex');
-}
+export { sha256Of } from './digest-lines.js';
 
 type Broken = Extract<ChainOpening, { kind: 'broken' }>;
-type LineVerdict<R extends LinkedRecord> = { kind: 'verified'; entry: ChainEntry<R> } | Broken;
 
-function verifyLine<R extends LinkedRecord>(
-  path: string,
-  read: (line: Buffer) => LineReading<R>,
-  line: Buffer,
-  lineNumber: number,
-  expectedPrev: string,
-  previous: { lineNumber: number; record: LinkedRecord } | 'none',
-): LineVerdict<R> {
-  const broken = (reason: Broken['reason'], what: string): Broken => ({
-    kind: 'broken',
-    path,
-    lineNumber,
-    reason,
-    message: `${path}: ${what}; the chain is refused as corrupt and nothing was repaired`,
-  });
-  if (line.length === 0) return broken('empty-line', `line ${lineNumber} is empty`);
-  const reading = read(line);
-  if (reading.kind === 'not-json') return broken('not-json', `record at line ${lineNumber} does not parse as JSON (altered or corrupted)`);
-  if (reading.kind === 'not-a-record') return broken('not-a-record', `record at line ${lineNumber} is not a valid chain record (${reading.detail})`);
-  const record = reading.record;
-  if (record.seq !== lineNumber - 1) {
-    return broken('out-of-sequence', `record at line ${lineNumber} carries seq ${record.seq}, expected ${lineNumber - 1}`);
+/** Each line of a batch read, up to and including the first that cannot be: an empty line is one. */
+function readBatch<R>(batch: LineBatch, read: LineReader<R>): (LineReading<R> | { kind: 'empty' })[] {
+  const { bytes, starts, ends, endsFile } = batch;
+  const readings: (LineReading<R> | { kind: 'empty' })[] = [];
+  for (let index = 0; index < starts.length; index += 1) {
+    const reading =
+      starts[index] === ends[index] ? { kind: 'empty' as const } : read(bytes.subarray(starts[index], ends[index]), endsFile && index === starts.length - 1);
+    readings.push(reading);
+    if (reading.kind !== 'read') break;
   }
-  if (record.prev !== expectedPrev) {
-    const earlier = previous === 'none' ? 'the chain start' : `record at line ${previous.lineNumber} (${describeRecord(previous.record)})`;
-    return broken(
-      'broken-link',
-      `broken link: ${earlier} no longer matches the digest carried by record at line ${lineNumber} (${describeRecord(record)}); one of them was altered`,
-    );
+  return readings;
+}
+
+/** The chain's running state: the head each next `prev` must carry, and the entries verified. */
+class LinkChecker<R extends LinkedRecord> {
+  readonly entries: ChainEntry<R>[] = [];
+  head: string;
+  nextSeq: number;
+  private previous: ChainEntry<R> | ChainStart['previous'];
+
+  constructor(
+    private readonly path: string,
+    from: ChainStart,
+    private readonly keep: boolean,
+    private readonly onEntry: ((entry: ChainEntry<R>) => void) | undefined,
+  ) {
+    this.head = from.head;
+    this.nextSeq = from.nextSeq;
+    this.previous = from.previous;
   }
-  return { kind: 'verified', entry: { record, digest: sha256Of(line), lineNumber } };
+
+  /** Checks a batch's lines in order against the running head; the first broken one is returned. */
+  check(readings: readonly (LineReading<R> | { kind: 'empty' })[], digests: readonly string[]): Broken | undefined {
+    for (let index = 0; index < readings.length; index += 1) {
+      const lineNumber = this.nextSeq + 1;
+      const reading = readings[index]!;
+      if (reading.kind === 'empty') return this.broken(lineNumber, 'empty-line', `line ${lineNumber} is empty`);
+      if (reading.kind === 'not-json') return this.broken(lineNumber, 'not-json', `record at line ${lineNumber} does not parse as JSON (altered or corrupted)`);
+      if (reading.kind === 'not-a-record')
+        return this.broken(lineNumber, 'not-a-record', `record at line ${lineNumber} is not a valid chain record (${reading.detail})`);
+      const record = reading.record;
+      if (record.seq !== lineNumber - 1) {
+        return this.broken(lineNumber, 'out-of-sequence', `record at line ${lineNumber} carries seq ${record.seq}, expected ${lineNumber - 1}`);
+      }
+      if (record.prev !== this.head) {
+        const previous = this.previous;
+        const earlier = previous === 'none' ? 'the chain start' : `record at line ${previous.lineNumber} (${describeRecord(previous.record)})`;
+        return this.broken(
+          lineNumber,
+          'broken-link',
+          `broken link: ${earlier} no longer matches the digest carried by record at line ${lineNumber} (${describeRecord(record)}); one of them was altered`,
+        );
+      }
+      const entry: ChainEntry<R> = { record, digest: digests[index]!, lineNumber };
+      if (this.keep) this.entries.push(entry);
+      this.onEntry?.(entry);
+      this.previous = entry;
+      this.head = entry.digest;
+      this.nextSeq += 1;
+    }
+    return undefined;
+  }
+
+  private broken(lineNumber: number, reason: Broken['reason'], what: string): Broken {
+    return { kind: 'broken', path: this.path, lineNumber, reason, message: `${this.path}: ${what}; the chain is refused as corrupt and nothing was repaired` };
+  }
 }
 
 /** `intent of run <id> attempt <n>`: how a record is named in messages. */

@@ -19,48 +19,93 @@ export interface LinesRead {
   stopped: boolean;
 }
 
+/** The complete lines of one read, in place in the buffer they were read into. */
+export interface LineBatch {
+  bytes: Buffer;
+  /** Line `i` is `bytes[starts[i], ends[i])`; its newline is at `ends[i]`. */
+  starts: number[];
+  ends: number[];
+  /** The file offset of `bytes[0]`. */
+  at: number;
+  /** This batch's last line is the file's last complete line (`isLast`). */
+  endsFile: boolean;
+}
+
+/** How the reader gets its buffers: shared ones, when another thread hashes the lines in place. */
+export type AllocateBuffer = (size: number) => Buffer;
+
 /**
- * Reads the file's complete lines from byte `from`, in chunks, so memory holds one chunk (or one
- * line, if a line is longer) whatever the chain's length, and nothing before `from` is read.
+ * The file's complete lines from byte `from`, one batch per read, so memory holds two chunks (or
+ * two lines, if a line is longer) whatever the chain's length, and nothing before `from` is read.
  * A line is handed out only once the newline after it is in the buffer or the file has ended,
- * so `isLast` is known without a second pass.
+ * so `isLast` is known without a second pass. Reads alternate between two buffers: a batch's
+ * bytes stay as read until the batch after the next one is asked for, so its lines can be hashed
+ * elsewhere while the next batch is read and parsed. The generator returns where it stopped.
  */
-export async function readChainLines(handle: FileHandle, from: number, onLine: OnChainLine): Promise<LinesRead> {
-  let buffer = Buffer.allocUnsafe(CHUNK);
+export async function* readChainBatches(
+  handle: FileHandle,
+  from: number,
+  allocate: AllocateBuffer = (size) => Buffer.allocUnsafe(size),
+): AsyncGenerator<LineBatch, LinesRead> {
+  const buffers: [Buffer, Buffer | undefined] = [allocate(CHUNK), undefined];
+  let current = 0;
+  let buffer = buffers[0];
   // Bytes [0, filled) of the buffer hold the file from `bufferAt` on.
   let bufferAt = from;
   let filled = 0;
-  let ended = false;
-  let start = 0;
   while (true) {
-    if (!ended) {
-      if (filled === buffer.length) {
-        // One line longer than the buffer: grow it rather than split the line.
-        const larger = Buffer.allocUnsafe(buffer.length * 2);
-        buffer.copy(larger, 0, 0, filled);
-        buffer = larger;
-      }
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, bufferAt + filled);
-      if (bytesRead === 0) ended = true;
-      filled += bytesRead;
+    if (filled === buffer.length) {
+      // One line longer than the buffer: grow it rather than split the line.
+      const larger = allocate(buffer.length * 2);
+      buffer.copy(larger, 0, 0, filled);
+      buffer = buffers[current] = larger;
     }
-    let newline = buffer.indexOf(NEWLINE, start);
-    if (newline >= filled) newline = -1;
-    while (newline !== -1) {
-      let next = buffer.indexOf(NEWLINE, newline + 1);
-      if (next >= filled) next = -1;
-      // Whether a line follows is known only once its newline is read, or the file has ended.
-      if (next === -1 && !ended) break;
-      const end = bufferAt + newline + 1;
-      if (!onLine(buffer.subarray(start, newline), next === -1, end)) return { end, rest: Buffer.alloc(0), stopped: true };
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, bufferAt + filled);
+    const ended = bytesRead === 0;
+    filled += bytesRead;
+    const batch: LineBatch = { bytes: buffer, starts: [], ends: [], at: bufferAt, endsFile: ended };
+    let start = 0;
+    let newline = buffer.indexOf(NEWLINE, 0);
+    while (newline !== -1 && newline < filled) {
+      batch.starts.push(start);
+      batch.ends.push(newline);
       start = newline + 1;
-      newline = next;
+      newline = buffer.indexOf(NEWLINE, start);
     }
+    // Whether a line follows is known only once its newline is read, or the file has ended:
+    // until then the last complete line is held back, to be handed out with what follows it.
+    if (!ended && batch.starts.length > 0) {
+      start = batch.starts.pop()!;
+      batch.ends.pop();
+    }
+    if (batch.starts.length > 0) yield batch;
     if (ended) return { end: bufferAt + start, rest: Buffer.from(buffer.subarray(start, filled)), stopped: false };
-    // Keep the unfinished part at the front of the buffer, then read on behind it.
-    buffer.copy(buffer, 0, start, filled);
+    if (start === 0) continue;
+    // Read on into the other buffer, behind the unfinished part: this batch's bytes stay as read.
+    const held = filled - start;
+    current = 1 - current;
+    let next = buffers[current];
+    if (next === undefined || next.length < held + CHUNK / 2) next = buffers[current] = allocate(Math.max(CHUNK, 2 * held));
+    buffer.copy(next, 0, start, filled);
+    buffer = next;
     bufferAt += start;
-    filled -= start;
-    start = 0;
+    filled = held;
+  }
+}
+
+/** The same lines one at a time, for readers that need nothing across lines. */
+export async function readChainLines(handle: FileHandle, from: number, onLine: OnChainLine): Promise<LinesRead> {
+  const batches = readChainBatches(handle, from);
+  while (true) {
+    const step = await batches.next();
+    if (step.done === true) return step.value;
+    const { bytes, starts, ends, at, endsFile } = step.value;
+    for (let index = 0; index < starts.length; index += 1) {
+      const end = at + ends[index]! + 1;
+      if (!onLine(bytes.subarray(starts[index], ends[index]), endsFile && index === starts.length - 1, end)) {
+        await batches.return({ end, rest: Buffer.alloc(0), stopped: true });
+        return { end, rest: Buffer.alloc(0), stopped: true };
+      }
+    }
   }
 }
