@@ -341,17 +341,23 @@ function evidenceFailure(evidence: { notKept: { path: string; message: string }[
   return { kind: 'failed', stage: 'evidence', path: first?.path ?? 'not-recorded', message: `${what}; ${stop}; ${then}`, spawned: true };
 }
 
-/** The candidate of a completed attempt (`not-recorded` for any other), then the workspace head. */
+/**
+ * The candidate of a completed attempt (`not-recorded` for any other), then the workspace head.
+ * The head is read once the work tree is settled — after statecraft's commit, if it made one, so
+ * it is that commit — beside the candidate's own reads rather than after them.
+ */
 async function candidateThenHead(
   completed: boolean,
   input: { workspace: string; baseCommit: string; runId: string; attempt: number },
 ): Promise<{ candidate: OutcomeCandidate; head: Awaited<ReturnType<typeof readWorkspaceHead>> }> {
-  let candidate: OutcomeCandidate = 'not-recorded';
-  if (completed) {
-    const identified = await identifyCandidate(input);
-    candidate = identified.kind === 'identified' ? identified.candidate : { notIdentified: identified.message };
-  }
-  return { candidate, head: await readWorkspaceHead(input.workspace) };
+  if (!completed) return { candidate: 'not-recorded', head: await readWorkspaceHead(input.workspace) };
+  const settled: { head?: ReturnType<typeof readWorkspaceHead> } = {};
+  const identified = await identifyCandidate(input, () => {
+    settled.head = readWorkspaceHead(input.workspace);
+  });
+  const candidate: OutcomeCandidate = identified.kind === 'identified' ? identified.candidate : { notIdentified: identified.message };
+  // Not settled when git failed before the work tree was: read it now, as it was left.
+  return { candidate, head: await (settled.head ?? readWorkspaceHead(input.workspace)) };
 }
 
 type Supervised = Extract<AttemptRun, { kind: 'ran' | 'refused' }> | { kind: 'failed'; message: string; path: string; cause: unknown };
