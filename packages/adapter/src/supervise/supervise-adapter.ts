@@ -9,7 +9,7 @@ import type { SuperviseAnswer, SuperviseOptions } from './options.js';
 import { boundaryContainment } from './bwrap-boundary.js';
 import { chooseContainment, type ContainmentChoice } from './probe-containment.js';
 import { spawnAdapter } from './spawn-adapter.js';
-import { EvidenceWriteError, StreamTee } from './stream-tee.js';
+import { EvidenceWriteError, StreamTee, type TeeEnding } from './stream-tee.js';
 import { probeSurvivors, sweepLeftovers } from './survivors.js';
 import { watchChild, writePrompt } from './watch-child.js';
 
@@ -97,14 +97,21 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
   const stoppedBy = first === 'deadline' ? 'deadline' : first === 'cancelled' ? 'operator-cancel' : first === 'evidence-failed' ? 'evidence-not-kept' : 'none';
   let reading: StreamReading;
   let survivors: SupervisedAttempt['survivors'];
+  let endings: Promise<[TeeEnding, TeeEnding]>;
   if (stoppedBy !== 'none') {
     ({ reading, survivors } = await stopAndKill());
+    endings = Promise.all([stdoutTee.finish(), stderrTee.finish()]);
   } else {
     reading = reader.reading();
+    // Both pipes are at their end, so every byte is in the tees: their last writes and fsyncs run
+    // on the thread pool while /proc is swept, rather than after it. One turn of the event loop
+    // lets them be handed over before the sweep, which is synchronous, holds the loop.
+    endings = Promise.all([stdoutTee.finish(), stderrTee.finish()]);
+    await new Promise((resolve) => setImmediate(resolve));
     // R7.3: the child and its pipes are done; anything of the attempt still running was left behind.
     survivors = await sweepLeftovers(options.attemptTag, processGroup);
   }
-  const [stdout, stderr] = await Promise.all([stdoutTee.finish(), stderrTee.finish()]);
+  const [stdout, stderr] = await endings;
   const endedAt = new Date();
   const attempt: SupervisedAttempt = {
     ...reading,
