@@ -59,15 +59,17 @@ export function isLiving(pid: number): boolean {
  * reused for every process of a sweep: `readFileSync` sizes its buffer from a stat that reports 0
  * for /proc files, so it allocated 64 KiB per process read, every sweep of every attempt.
  */
-const STAT_BUFFER = Buffer.alloc(4096);
+let statBuffer: Buffer | undefined;
 
 /** Fields of /proc/<pid>/stat after the command name, which may itself contain spaces and parens. */
 function readStat(pid: number): { state: string; processGroup: number; startTime: number } | undefined {
   let text: string;
   try {
     const fd = openSync(`/proc/${pid}/stat`, 'r');
+    // Made on first use, not at load: a bundle that never sweeps (an adapter's) carries none of it.
+    statBuffer ??= Buffer.alloc(4096);
     try {
-      text = STAT_BUFFER.toString('latin1', 0, readSync(fd, STAT_BUFFER, 0, STAT_BUFFER.length, 0));
+      text = statBuffer.toString('latin1', 0, readSync(fd, statBuffer, 0, statBuffer.length, 0));
     } finally {
       closeSync(fd);
     }
