@@ -94,6 +94,18 @@ describe('the child environment is constructed from an allowlist and recorded co
     ]);
   });
 
+  it('under the evidence boundary the intent names bwrap as the containment, as the outcome does (R6, R12)', async () => {
+    const { account } = await dumpEnvironment('fixture', {});
+    const intent = (await readFile(account.records.chain, 'utf8'))
+      .split('\n')
+      .filter((line) => line.includes(account.runId))
+      .map((line) => JSON.parse(line) as { kind: string; posture?: { containment: { mechanism: string; blindSpots: string[] } } })
+      .find((record) => record.kind === 'intent');
+    expect(account.posture.containment.mechanism).toBe('bwrap');
+    // The plan's containment is the one the launch uses: never a mechanism the attempt did not run under.
+    expect(intent?.posture?.containment).toEqual(account.posture.containment);
+  });
+
   it("an attempt under the process-group fallback (boundary none) records that its child can read the supervisor's environment and signal it, on the intent and the outcome (R5.3, R6)", async () => {
     const { account } = await dumpEnvironment('fixture', { STATECRAFT_CONTAINMENT: 'process-group', STATECRAFT_BOUNDARY: 'none' });
     expect(account.posture.containment.mechanism).toBe('process-group');

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 import { ATTEMPT_TAG_VARIABLE } from './options.js';
 
 /**
@@ -54,11 +54,25 @@ export function isLiving(pid: number): boolean {
   return status !== undefined && status.state !== 'Z' && status.state !== 'X';
 }
 
+/**
+ * Room for one /proc/<pid>/stat line (a few hundred bytes; the command name in it is at most 64),
+ * reused for every process of a sweep: `readFileSync` sizes its buffer from a stat that reports 0
+ * for /proc files, so it allocated 64 KiB per process read, every sweep of every attempt.
+ */
+let statBuffer: Buffer | undefined;
+
 /** Fields of /proc/<pid>/stat after the command name, which may itself contain spaces and parens. */
 function readStat(pid: number): { state: string; processGroup: number; startTime: number } | undefined {
   let text: string;
   try {
-    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const fd = openSync(`/proc/${pid}/stat`, 'r');
+    // Made on first use, not at load: a bundle that never sweeps (an adapter's) carries none of it.
+    statBuffer ??= Buffer.alloc(4096);
+    try {
+      text = statBuffer.toString('latin1', 0, readSync(fd, statBuffer, 0, statBuffer.length, 0));
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return undefined; // Gone between the listing and the read.
   }

@@ -61,7 +61,7 @@ async function probePidNamespace(): Promise<PidNamespaceProbe> {
  * The override, checked strictly: a misspelt value silently ignored would let CI believe it tested
  * the fallback when it did not. `auto` or unset: no override.
  */
-function readOverride(): 'auto' | 'process-group' {
+export function readContainmentOverride(): 'auto' | 'process-group' {
   const value = process.env[CONTAINMENT_OVERRIDE_VARIABLE];
   if (value === undefined || value === '' || value === 'auto') return 'auto';
   if (value === 'process-group') return 'process-group';
@@ -80,7 +80,7 @@ export type ContainmentChoice =
  * requested PID namespace that is unavailable falls back, and the record says which ran and why.
  */
 export async function chooseContainment(requested: 'auto' | Exclude<ContainmentMechanism, 'bwrap'> = 'auto'): Promise<ContainmentChoice> {
-  const forced = readOverride();
+  const forced = readContainmentOverride();
   if (requested === 'process-group' || (requested === 'auto' && forced === 'process-group')) {
     return { containment: { mechanism: 'process-group', blindSpots: [...BLIND_SPOTS['process-group']] } };
   }

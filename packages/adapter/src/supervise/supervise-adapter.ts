@@ -74,8 +74,10 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
   }
 
   const stoppedBy = stopOf(first);
-  const { reading, survivors } = stoppedBy === 'none' ? await endedOnItsOwn(running) : await stopAndKill(running);
-  const [stdout, stderr] = await Promise.all([stdoutTee.finish(), stderrTee.finish()]);
+  const finishTees = (): Promise<[TeeEnding, TeeEnding]> => Promise.all([stdoutTee.finish(), stderrTee.finish()]);
+  const { reading, survivors, endings } =
+    stoppedBy === 'none' ? await endedOnItsOwn(running, finishTees) : { ...(await stopAndKill(running)), endings: finishTees() };
+  const [stdout, stderr] = await endings;
   const attempt = attemptOf(reading, { stoppedBy, exit: watched.exit(), survivors }, choice.containment, clock, stdout, stderr);
   return answerOf(attempt, stdout, stderr);
 }
@@ -118,8 +120,15 @@ function stopOf(first: 'normal-end' | 'deadline' | 'cancelled' | 'evidence-faile
   return 'none';
 }
 
+/** What the supervisor holds once the adapter has stopped: the reading, the leftovers, the evidence files' endings. */
+interface Stopped {
+  reading: StreamReading;
+  survivors: SupervisedAttempt['survivors'];
+  endings: Promise<[TeeEnding, TeeEnding]>;
+}
+
 /** R7.2, in this order: stop waiting, keep what was read, kill the tree, probe for survivors. */
-async function stopAndKill(running: RunningAttempt): Promise<{ reading: StreamReading; survivors: SupervisedAttempt['survivors'] }> {
+async function stopAndKill(running: RunningAttempt): Promise<Omit<Stopped, 'endings'>> {
   const { child } = running;
   running.watched.stopListening();
   const readSoFar = running.reader.reading();
@@ -132,9 +141,14 @@ async function stopAndKill(running: RunningAttempt): Promise<{ reading: StreamRe
 }
 
 /** The normal end: what was read, then (R7.3) anything of the attempt still running, which was left behind. */
-async function endedOnItsOwn(running: RunningAttempt): Promise<{ reading: StreamReading; survivors: SupervisedAttempt['survivors'] }> {
+async function endedOnItsOwn(running: RunningAttempt, finishTees: () => Promise<[TeeEnding, TeeEnding]>): Promise<Stopped> {
   const reading = running.reader.reading();
-  return { reading, survivors: await sweepLeftovers(running.attemptTag, running.processGroup) };
+  // Both pipes are at their end, so every byte is in the tees: their last writes and fsyncs run on
+  // the thread pool while /proc is swept, rather than after it. One turn of the event loop lets
+  // them be handed over before the sweep, which is synchronous, holds the loop.
+  const endings = finishTees();
+  await new Promise((resolve) => setImmediate(resolve));
+  return { reading, survivors: await sweepLeftovers(running.attemptTag, running.processGroup), endings };
 }
 
 /** The attempt as observed; it ends now, once both evidence files are finished. */

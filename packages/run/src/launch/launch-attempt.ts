@@ -21,6 +21,7 @@ import type { ChainOpening } from '../chain/open-chain.js';
 import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
 import { acquireRepositoryLock, type LockHolder } from '../lock/repository-lock.js';
 import type { RunPlan } from '../plan/plan-run.js';
+import type { Posture } from '../posture.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { newRunId } from '../run-id.js';
 import { prepareWorkspace, readWorkspaceHead, withdrawWorkspace, type PreparedWorkspace } from '../workspace/prepare-workspace.js';
@@ -84,45 +85,24 @@ export async function launchAttempt(plan: RunPlan, hooks: LaunchHooks = {}): Pro
   }
   if (lock.kind === 'refused') return refused('launch', 'live-attempt', lock.message, lock.holder);
   try {
-    return await launchHoldingLock(plan, hooks, runId, number, lock.reclaimed);
+    return await launchHoldingLock(plan, hooks, { runId, number, reclaimedLock: lock.reclaimed });
   } finally {
     await lock.release();
   }
 }
 
-async function launchHoldingLock(
-  plan: RunPlan,
-  hooks: LaunchHooks,
-  runId: string,
-  number: number,
-  reclaimedLock: 'none' | LockHolder | 'unreadable',
-): Promise<Launch> {
-  // Under the lock, so the head read is the one the intent links to: every link since the last
-  // verified tip (its checkpoint) verified, a broken chain refused before anything is written (R8.4). Coverage is read again at the base commit
-  // (R9.4). The workspace is prepared meanwhile (R8.6): git answers while the chain is checked, and
-  // a refusal from either reading withdraws it, so a refused attempt leaves the repository as found.
-  // In this order: each git process is started before the chain's checking holds the event loop.
-  const [prepared, launchCoverage, chainOpening] = await Promise.all([
-    prepareWorkspace({ target: plan.target, runId, baseCommit: plan.baseCommit, mode: plan.retry === 'none' ? 'new-run' : 'retry' }),
-    checkCoverageAtLaunch({
-      repository: plan.target.path,
-      spec: plan.request.spec,
-      baseCommit: plan.baseCommit,
-      adapterCommands: plan.manifest.requiresCommands,
-      plan: plan.coverageReading,
-    }),
-    openChainForAppend(plan.paths.chain),
-  ]);
-  const readings = judgeReadings(chainOpening, launchCoverage, hooks.signal);
-  if (readings.kind !== 'go') {
-    if (prepared.kind === 'refused') return readings;
-    const withdrawn = await withdrawWorkspace(plan.target, prepared.workspace);
-    if (withdrawn === 'withdrawn') return readings;
-    return { ...readings, message: `${readings.message}\nthe workspace prepared for it could not be withdrawn (${withdrawn.failed})` };
-  }
-  if (prepared.kind === 'refused') return refused('launch', 'workspace', prepared.message, { path: prepared.path, reason: prepared.reason });
-  const { opening, coverage } = readings;
-  const workspace = prepared.workspace;
+/** Who this attempt is: its run, its number, and the lock it holds the target with. */
+interface AttemptIdentity {
+  runId: string;
+  number: number;
+  reclaimedLock: 'none' | LockHolder | 'unreadable';
+}
+
+async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: AttemptIdentity): Promise<Launch> {
+  const { runId, number } = identity;
+  const readings = await takeReadings(plan, runId, hooks.signal);
+  if (readings.kind !== 'go') return readings;
+  const { opening, coverage, workspace } = readings;
 
   const names = attemptArtifactNames(runId, number);
   const attemptTag = newAttemptTag(runId, number);
@@ -148,55 +128,10 @@ async function launchHoldingLock(
     boundary.kind === 'none' ? boundary.record : boundary.established.record,
   );
 
-  const attemptDirectory = plan.paths.attempt(runId, number);
-  const reserve = outcomeReservePath(attemptDirectory);
-  let intent: AppendedRecord & { record: IntentRecord };
-  try {
-    await writingFile(attemptDirectory, () => mkdir(attemptDirectory, { recursive: true, mode: 0o700 }));
-    if (opening.nextSeq === 0) {
-      await writingFile(plan.paths.target, () => writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`));
-    }
-    const [requestArtifact, promptArtifact] = await Promise.all([
-      writingFile(join(plan.paths.directory, names.request), () => keepArtifact(plan.paths.directory, names.request, requestText)),
-      writingFile(join(plan.paths.directory, names.prompt), () => keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt)),
-      writingFile(reserve, () => keepOutcomeReserve(reserve)),
-    ]);
-    const position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn };
-    const appended = await writingFile(plan.paths.chain, () =>
-      appendRecord(plan.paths.chain, position, {
-        kind: 'intent',
-        at: new Date().toISOString(),
-        runId,
-        attempt: number,
-        adapter: { name: plan.adapter.name, version: plan.adapter.version },
-        qualification: plan.qualification.verdict,
-        target: { path: plan.target.path, key: plan.target.key },
-        baseCommit: plan.baseCommit,
-        branch: workspace.branch,
-        workspace: workspace.path,
-        prompt: request.prompt,
-        artifacts: { request: requestArtifact, prompt: promptArtifact },
-        deadline: request.deadline,
-        supervisor: { pid: process.pid, host: hostname() },
-        posture,
-        truncatedTail: opening.torn,
-      }),
-    );
-    intent = appended as AppendedRecord & { record: IntentRecord };
-  } catch (error) {
-    // Nothing was appended: withdraw what was made for the attempt, as a refusal does (R8.6).
-    const [withdrawn] = await Promise.all([
-      withdrawWorkspace(plan.target, workspace),
-      removeAttemptTemporaryDirectory(temporaryDirectory),
-      releaseOutcomeReserve(reserve),
-    ]);
-    const left = withdrawn === 'withdrawn' ? '' : `; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
-    // The chain moved under the lock (R8.5): refused like a broken chain.
-    if (error instanceof ChainMovedError) return refused('launch', 'chain-moved', `${error.message}${left}`, { path: error.path });
-    const message = `cannot write the intent (${(error as Error).message}); nothing was spawned, nothing appended${left}`;
-    return { kind: 'failed', stage: 'intent', path: failedPath(error, plan.paths.directory), message, spawned: false, cause: error };
-  }
-  hooks.onIntent?.(intent.record);
+  const attempt: PreparedAttempt = { identity, names, workspace, temporaryDirectory, reserve: outcomeReservePath(plan.paths.attempt(runId, number)) };
+  const intent = await appendIntent(plan, attempt, { opening, request, requestText, posture });
+  if (intent.kind !== 'appended') return intent;
+  hooks.onIntent?.(intent.intent.record);
 
   const streamFile = join(plan.paths.directory, names.stream);
   const stderrFile = join(plan.paths.directory, names.stderr);
@@ -209,12 +144,9 @@ async function launchHoldingLock(
     streamFile,
     stderrFile,
   });
-  if (supervised.kind === 'refused') {
-    await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), releaseOutcomeReserve(reserve)]);
-    return refused('launch', 'workspace', `${supervised.message} (the intent stays without an outcome)`, supervised);
-  }
-  if (supervised.kind === 'failed') {
-    await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), releaseOutcomeReserve(reserve)]);
+  if (supervised.kind === 'refused' || supervised.kind === 'failed') {
+    await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), releaseOutcomeReserve(attempt.reserve)]);
+    if (supervised.kind === 'refused') return refused('launch', 'workspace', `${supervised.message} (the intent stays without an outcome)`, supervised);
     return {
       kind: 'failed',
       stage: 'spawn',
@@ -224,11 +156,140 @@ async function launchHoldingLock(
       cause: supervised.cause,
     };
   }
+  return concludeAttempt(plan, attempt, { intent: intent.intent, supervised, streamFile, stderrFile, truncatedTail: opening.torn });
+}
+
+/** What one attempt has made before its intent: files are named from it, and withdrawn on a failure. */
+interface PreparedAttempt {
+  identity: AttemptIdentity;
+  names: ReturnType<typeof attemptArtifactNames>;
+  workspace: PreparedWorkspace;
+  temporaryDirectory: string;
+  /** The outcome reserve's file (outcome-reserve.ts). */
+  reserve: string;
+}
+
+/**
+ * The readings taken under the lock, before anything is written, with the workspace prepared
+ * beside them. Under the lock, so the head read is the one the intent links to: every link since
+ * the last verified tip (its checkpoint) verified, a broken chain refused before anything is
+ * written (R8.4). Coverage is read again at the base commit (R9.4). The workspace is prepared
+ * meanwhile (R8.6): git answers while the chain is checked, and a refusal from either reading
+ * withdraws it, so a refused attempt leaves the repository as found.
+ */
+async function takeReadings(
+  plan: RunPlan,
+  runId: string,
+  signal: AbortSignal | undefined,
+): Promise<(Omit<ReadingsToGoOn, 'kind'> & { kind: 'go'; workspace: PreparedWorkspace }) | RunRefusal | RunFailure> {
+  // In this order: each git process is started before the chain's checking holds the event loop.
+  const [prepared, launchCoverage, chainOpening] = await Promise.all([
+    prepareWorkspace({ target: plan.target, runId, baseCommit: plan.baseCommit, mode: plan.retry === 'none' ? 'new-run' : 'retry' }),
+    checkCoverageAtLaunch({
+      repository: plan.target.path,
+      spec: plan.request.spec,
+      baseCommit: plan.baseCommit,
+      adapterCommands: plan.manifest.requiresCommands,
+      plan: plan.coverageReading,
+    }),
+    openChainForAppend(plan.paths.chain),
+  ]);
+  const readings = judgeReadings(chainOpening, launchCoverage, signal);
+  if (readings.kind !== 'go') {
+    if (prepared.kind === 'refused') return readings;
+    const withdrawn = await withdrawWorkspace(plan.target, prepared.workspace);
+    if (withdrawn === 'withdrawn') return readings;
+    return { ...readings, message: `${readings.message}\nthe workspace prepared for it could not be withdrawn (${withdrawn.failed})` };
+  }
+  if (prepared.kind === 'refused') return refused('launch', 'workspace', prepared.message, { path: prepared.path, reason: prepared.reason });
+  return { ...readings, workspace: prepared.workspace };
+}
+
+/**
+ * The intent, appended and fsync'd with the request and prompt it names (R8.4): from here on the
+ * attempt may be spawned. The outcome reserve is kept first. A failure appends nothing and
+ * withdraws what was made for the attempt, as a refusal does (R8.6).
+ */
+async function appendIntent(
+  plan: RunPlan,
+  attempt: PreparedAttempt,
+  made: { opening: ReadingsToGoOn['opening']; request: ReturnType<typeof buildRequest>; requestText: string; posture: Posture },
+): Promise<{ kind: 'appended'; intent: AppendedRecord & { record: IntentRecord } } | RunRefusal | RunFailure> {
+  const { runId, number } = attempt.identity;
+  const { opening, request } = made;
+  const attemptDirectory = plan.paths.attempt(runId, number);
+  try {
+    await writingFile(attemptDirectory, () => mkdir(attemptDirectory, { recursive: true, mode: 0o700 }));
+    if (opening.nextSeq === 0) {
+      await writingFile(plan.paths.target, () => writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`));
+    }
+    const { names } = attempt;
+    const [requestArtifact, promptArtifact] = await Promise.all([
+      writingFile(join(plan.paths.directory, names.request), () => keepArtifact(plan.paths.directory, names.request, made.requestText)),
+      writingFile(join(plan.paths.directory, names.prompt), () => keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt)),
+      writingFile(attempt.reserve, () => keepOutcomeReserve(attempt.reserve)),
+    ]);
+    const position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn };
+    const appended = await writingFile(plan.paths.chain, () =>
+      appendRecord(plan.paths.chain, position, {
+        kind: 'intent',
+        at: new Date().toISOString(),
+        runId,
+        attempt: number,
+        adapter: { name: plan.adapter.name, version: plan.adapter.version },
+        qualification: plan.qualification.verdict,
+        target: { path: plan.target.path, key: plan.target.key },
+        baseCommit: plan.baseCommit,
+        branch: attempt.workspace.branch,
+        workspace: attempt.workspace.path,
+        prompt: request.prompt,
+        artifacts: { request: requestArtifact, prompt: promptArtifact },
+        deadline: request.deadline,
+        supervisor: { pid: process.pid, host: hostname() },
+        posture: made.posture,
+        truncatedTail: opening.torn,
+      }),
+    );
+    return { kind: 'appended', intent: appended as AppendedRecord & { record: IntentRecord } };
+  } catch (error) {
+    // Nothing was appended: withdraw what was made for the attempt, as a refusal does (R8.6).
+    const [withdrawn] = await Promise.all([
+      withdrawWorkspace(plan.target, attempt.workspace),
+      removeAttemptTemporaryDirectory(attempt.temporaryDirectory),
+      releaseOutcomeReserve(attempt.reserve),
+    ]);
+    const left = withdrawn === 'withdrawn' ? '' : `; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
+    // The chain moved under the lock (R8.5): refused like a broken chain.
+    if (error instanceof ChainMovedError) return refused('launch', 'chain-moved', `${error.message}${left}`, { path: error.path });
+    const message = `cannot write the intent (${(error as Error).message}); nothing was spawned, nothing appended${left}`;
+    return { kind: 'failed', stage: 'intent', path: failedPath(error, plan.paths.directory), message, spawned: false, cause: error };
+  }
+}
+
+/**
+ * After the adapter: the result kept, the candidate of a completed attempt identified (R13.2), and
+ * the outcome the supervisor classified (R8.2) appended and fsync'd. Evidence that could not be
+ * kept is an i/o failure naming it, even when the outcome was recorded.
+ */
+async function concludeAttempt(
+  plan: RunPlan,
+  attempt: PreparedAttempt,
+  ran: {
+    intent: AppendedRecord & { record: IntentRecord };
+    supervised: Extract<Supervised, { kind: 'ran' }>;
+    streamFile: string;
+    stderrFile: string;
+    truncatedTail: IntentRecord['truncatedTail'];
+  },
+): Promise<Launch> {
+  const { runId, number } = attempt.identity;
+  const { names } = attempt;
+  const { intent, supervised, streamFile, stderrFile } = ran;
   // The supervisor classified it (R8.2): a deadline, the operator's interrupt or unkept evidence first.
   const { result, evidence } = supervised;
   const resultFile = join(plan.paths.directory, names.result);
   // What the full home held back for this moment is given back before the result is written.
-  await releaseOutcomeReserve(reserve);
+  await releaseOutcomeReserve(attempt.reserve);
 
   try {
     // Independent steps, run together: each fsync and git call is paid on every attempt.
@@ -236,19 +297,10 @@ async function launchHoldingLock(
     // head is read after, so it is the candidate a statecraft commit made.
     const [resultArtifact, temporary, { candidate, head }] = await Promise.all([
       writingFile(resultFile, () => keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`)),
-      removeAttemptTemporaryDirectory(temporaryDirectory),
-      candidateThenHead(result.outcome === 'completed', { workspace: workspace.path, baseCommit: plan.baseCommit, runId, attempt: number }),
+      removeAttemptTemporaryDirectory(attempt.temporaryDirectory),
+      candidateThenHead(result.outcome === 'completed', { workspace: attempt.workspace.path, baseCommit: plan.baseCommit, runId, attempt: number }),
     ]);
-    // The digests of the very bytes the supervisor read from the child's pipes, written and fsync'd
-    // by its tee (supervise/stream-tee.ts) — not of whatever the files hold by now, so an edit made
-    // to them during the attempt is never sealed into the chain. The result's write above fsyncs
-    // the directory that holds both files.
-    // A file that could not be written whole is not vouched for: its digest stays in the result
-    // (the bytes read), the file is named under `evidence`, and its artifact is `not-recorded`.
-    const notKept = (file: string) => evidence !== 'kept' && evidence.notKept.some((failure) => failure.path === file);
-    const stream = notKept(streamFile) ? ('not-recorded' as const) : { path: names.stream, ...supervised.attempt.stdout };
-    const stderr = notKept(stderrFile) ? ('not-recorded' as const) : { path: names.stderr, ...supervised.attempt.stderr };
-    const relative = (file: string) => (file === streamFile ? names.stream : file === stderrFile ? names.stderr : file);
+    const kept = keptEvidence(names, supervised, streamFile, stderrFile);
     const appended = await writingFile(plan.paths.chain, () =>
       appendRecord(plan.paths.chain, intent.position, {
         kind: 'outcome',
@@ -264,9 +316,9 @@ async function launchHoldingLock(
         result,
         headCommit: head.head,
         workspaceDirty: head.dirty,
-        artifacts: { stream, stderr, result: resultArtifact },
+        artifacts: { stream: kept.stream, stderr: kept.stderr, result: resultArtifact },
         temporaryDirectory: temporary,
-        evidence: evidence === 'kept' ? 'kept' : { notKept: evidence.notKept.map((failure) => ({ path: relative(failure.path), message: failure.message })) },
+        evidence: kept.evidence,
         candidate,
       }),
     );
@@ -279,8 +331,8 @@ async function launchHoldingLock(
       kind: 'concluded',
       intent,
       outcome: appended as AppendedRecord & { record: OutcomeRecord },
-      truncatedTail: opening.torn,
-      reclaimedLock,
+      truncatedTail: ran.truncatedTail,
+      reclaimedLock: attempt.identity.reclaimedLock,
     };
   } catch (error) {
     const unwritten = `cannot write the outcome (${(error as Error).message}); the attempt ran and its intent stays without an outcome`;
@@ -289,6 +341,30 @@ async function launchHoldingLock(
     if (evidence !== 'kept') return { ...evidenceFailure(evidence, unwritten), stage: 'outcome', path, cause: error };
     return { kind: 'failed', stage: 'outcome', path, message: unwritten, spawned: true, cause: error };
   }
+}
+
+/**
+ * The stream's and stderr's entries in the outcome record: the digests of the very bytes the
+ * supervisor read from the child's pipes, written and fsync'd by its tee (supervise/stream-tee.ts)
+ * — not of whatever the files hold by now, so an edit made to them during the attempt is never
+ * sealed into the chain. The result's write fsyncs the directory that holds both files.
+ * A file that could not be written whole is not vouched for: its digest stays in the result (the
+ * bytes read), the file is named under `evidence`, and its artifact is `not-recorded`.
+ */
+function keptEvidence(
+  names: ReturnType<typeof attemptArtifactNames>,
+  supervised: Extract<Supervised, { kind: 'ran' }>,
+  streamFile: string,
+  stderrFile: string,
+): Pick<OutcomeRecord, 'evidence'> & { stream: OutcomeRecord['artifacts']['stream']; stderr: OutcomeRecord['artifacts']['stderr'] } {
+  const { evidence } = supervised;
+  const notKept = (file: string) => evidence !== 'kept' && evidence.notKept.some((failure) => failure.path === file);
+  const relative = (file: string) => (file === streamFile ? names.stream : file === stderrFile ? names.stderr : file);
+  return {
+    stream: notKept(streamFile) ? 'not-recorded' : { path: names.stream, ...supervised.attempt.stdout },
+    stderr: notKept(stderrFile) ? 'not-recorded' : { path: names.stderr, ...supervised.attempt.stderr },
+    evidence: evidence === 'kept' ? 'kept' : { notKept: evidence.notKept.map((failure) => ({ path: relative(failure.path), message: failure.message })) },
+  };
 }
 
 /**
@@ -341,17 +417,23 @@ function evidenceFailure(evidence: { notKept: { path: string; message: string }[
   return { kind: 'failed', stage: 'evidence', path: first?.path ?? 'not-recorded', message: `${what}; ${stop}; ${then}`, spawned: true };
 }
 
-/** The candidate of a completed attempt (`not-recorded` for any other), then the workspace head. */
+/**
+ * The candidate of a completed attempt (`not-recorded` for any other), then the workspace head.
+ * The head is read once the work tree is settled — after statecraft's commit, if it made one, so
+ * it is that commit — beside the candidate's own reads rather than after them.
+ */
 async function candidateThenHead(
   completed: boolean,
   input: { workspace: string; baseCommit: string; runId: string; attempt: number },
 ): Promise<{ candidate: OutcomeCandidate; head: Awaited<ReturnType<typeof readWorkspaceHead>> }> {
-  let candidate: OutcomeCandidate = 'not-recorded';
-  if (completed) {
-    const identified = await identifyCandidate(input);
-    candidate = identified.kind === 'identified' ? identified.candidate : { notIdentified: identified.message };
-  }
-  return { candidate, head: await readWorkspaceHead(input.workspace) };
+  if (!completed) return { candidate: 'not-recorded', head: await readWorkspaceHead(input.workspace) };
+  const settled: { head?: ReturnType<typeof readWorkspaceHead> } = {};
+  const identified = await identifyCandidate(input, () => {
+    settled.head = readWorkspaceHead(input.workspace);
+  });
+  const candidate: OutcomeCandidate = identified.kind === 'identified' ? identified.candidate : { notIdentified: identified.message };
+  // Not settled when git failed before the work tree was: read it now, as it was left.
+  return { candidate, head: await (settled.head ?? readWorkspaceHead(input.workspace)) };
 }
 
 type Supervised = Extract<AttemptRun, { kind: 'ran' | 'refused' }> | { kind: 'failed'; message: string; path: string; cause: unknown };

@@ -1,5 +1,6 @@
 import { isAbsolute, resolve } from 'node:path';
 import {
+  boundaryContainment,
   chooseContainment,
   checkExecutableFile,
   digestFileCached,
@@ -7,6 +8,7 @@ import {
   findExecutableOnPath,
   type KnownDigest,
   negotiateCapabilities,
+  readContainmentOverride,
   readManifest,
   sidecarManifestPath,
   type AdapterIdentity,
@@ -83,6 +85,13 @@ export interface RunPlan {
 
 export type Planning = { kind: 'planned'; plan: RunPlan } | RunRefusal | RunFailure;
 
+/** A step of planning: its value, or the refusal or failure that ends the plan. */
+type Step<T> = T | RunRefusal | RunFailure;
+
+function stopped<T>(step: Step<T>): step is RunRefusal | RunFailure {
+  return typeof step === 'object' && step !== null && 'kind' in step && (step.kind === 'refused' || step.kind === 'failed');
+}
+
 /**
  * Plans one attempt without appending or spawning anything: resolve the target, read the
  * manifest (nothing executed, R2.2), negotiate the tokens (R2.3), label the qualification
@@ -90,51 +99,24 @@ export type Planning = { kind: 'planned'; plan: RunPlan } | RunRefusal | RunFail
  * coverage from the working tree (R9), and, for a retry, find its run in the chain.
  */
 export async function planRun(request: RunRequest): Promise<Planning> {
-  // The PID-namespace probe spawns a process: let it run while the rest is planned (it is
-  // awaited, and its failure surfaces, only once the plan needs it).
-  const containmentChoice = chooseContainment('auto');
+  const boundary = request.boundary ?? { kind: 'bwrap' };
+  // The containment may spawn a probe: let it run while the rest is planned (it is awaited, and
+  // its failure surfaces, only once the plan needs it).
+  const containmentChoice = planContainment(boundary);
   containmentChoice.catch(() => undefined);
-  // A new run's base commit is resolved here, at run start, in the target's own git call (R8.6);
-  // a retry reuses its run's recorded base.
-  const resolution = await resolveTarget(request.target, request.retryOf === undefined ? (request.base ?? 'HEAD') : undefined);
-  if (resolution.kind === 'refused') return refused('plan', 'target', `${resolution.message}; refused before spawn, nothing appended`, resolution);
-  const target = resolution.target;
-  if (resolution.base !== 'not-asked' && resolution.base.kind === 'refused') {
-    return refused('plan', 'base-commit', `${resolution.base.message}; refused before spawn, nothing appended`, { revision: request.base ?? 'HEAD' });
-  }
-  const newRunBase = resolution.base === 'not-asked' ? undefined : resolution.base.commit;
-
-  const executable = isAbsolute(request.adapter.executable) ? request.adapter.executable : resolve(request.adapter.executable);
-  const usable = await checkExecutableFile(executable);
-  if (usable !== 'usable') {
-    return refused('plan', 'adapter', `${executable}: the adapter is ${EXECUTABLE_CHECK_WORDS[usable]}; refused before spawn, nothing appended`, {
-      path: executable,
-    });
-  }
-  const manifestPath = request.adapter.manifest ?? sidecarManifestPath(executable);
-  const reading = await readManifest(manifestPath);
-  if (reading.kind === 'refused') return refused('plan', 'manifest', `${reading.message}; refused before spawn, nothing appended`, reading);
-  const manifest = reading.manifest;
-
-  const negotiation = negotiateCapabilities(manifest, request.required, request.preferred);
-  if (negotiation.kind === 'refused') return refused('plan', 'negotiation', negotiation.message, negotiation);
-  // R2.3, R12: "writes only its workspace" is something the boundary enforces; without it, a run
-  // that requires workspace-write is refused before spawn, whatever the manifest declares.
-  if (request.boundary?.kind === 'none' && request.required.includes('workspace-write')) {
-    return refused(
-      'plan',
-      'negotiation',
-      `workspace-write is required, but the evidence boundary is off (${request.boundary.chosenBy}): without it nothing keeps the agent's writes in the workspace; run with the boundary, or drop --require workspace-write; refused before spawn, nothing appended`,
-      { required: ['workspace-write'], boundary: 'none' },
-    );
-  }
+  const located = await resolveTargetAndBase(request);
+  if (stopped(located)) return located;
+  const adapterReading = await readAdapter(request);
+  if (stopped(adapterReading)) return adapterReading;
+  const { executable, manifest } = adapterReading;
+  const negotiation = negotiateUnderBoundary(manifest, request, boundary);
+  if (stopped(negotiation)) return negotiation;
 
   const selection = selectPassedNames({ source: request.source, adapterPass: manifest.environment?.pass ?? [], operatorPass: request.pass });
   if (selection.kind === 'refused') {
     return refused('plan', 'environment', `${selection.message}\nrefused before spawn, nothing appended`, { state: 'refused', refusals: selection.refusals });
   }
-
-  const coverage = await planCommandCoverage({ targetPath: target.path, spec: request.spec, requiresCommands: manifest.requiresCommands });
+  const coverage = await planCommandCoverage({ targetPath: located.target.path, spec: request.spec, requiresCommands: manifest.requiresCommands });
   if (coverage.kind === 'refused') return refused('plan', 'coverage', coverage.message, coverage.detail);
   const prompt = request.prompt ?? (coverage.reading.specText === 'none' ? undefined : coverage.reading.specText.text);
   if (prompt === undefined)
@@ -142,20 +124,116 @@ export async function planRun(request: RunRequest): Promise<Planning> {
 
   // The chain is verified once, under the lock, right before the intent is appended
   // (launch-attempt.ts): a broken one is refused there, before anything is written (R8.4).
-  const paths = chainPaths(productHomeLayout(request.home).target(target.key));
-  let retry: RunPlan['retry'] = 'none';
-  if (request.retryOf !== undefined) {
-    // A retry needs its run's first intent whole (base commit, workspace): read the chain in full.
-    const full = await openChain(paths.chain);
-    if (full.kind === 'unreadable') return { kind: 'failed', stage: 'plan', path: paths.chain, message: full.message, spawned: false };
-    if (full.kind === 'broken') return refused('plan', 'chain-broken', full.message, { path: full.path, lineNumber: full.lineNumber, reason: full.reason });
-    const found = findRun(full.entries, request.retryOf);
-    if (found === undefined) {
-      return refused('plan', 'unknown-run', `run ${request.retryOf} has no record for ${target.path}; refused, nothing appended`, { runId: request.retryOf });
-    }
-    retry = found;
-  }
+  const paths = chainPaths(productHomeLayout(request.home).target(located.target.key));
+  const retry = await findRetry(request, located.target, paths);
+  if (stopped(retry)) return retry;
+  const identified = await identifyAdapter(request, executable, manifest);
+  if (stopped(identified)) return identified;
+  const containment = await containmentChoice;
+  const baseCommit = retry === 'none' ? located.newRunBase : retry.firstIntent.baseCommit;
+  // Unreachable: a new run asked for its base above. Refused rather than assumed.
+  if (baseCommit === undefined) return refused('plan', 'base-commit', 'no base commit was resolved; refused before spawn, nothing appended', null);
+  return {
+    kind: 'planned',
+    plan: {
+      request: { ...request, prompt, ...(identified.provider === undefined ? {} : { provider: identified.provider }) },
+      target: located.target,
+      baseCommit,
+      paths,
+      adapter: identified.adapter,
+      manifest,
+      negotiation,
+      qualification: identified.qualification,
+      selection,
+      coverage: coverage.coverage,
+      coverageReading: coverage.reading,
+      containment,
+      boundary,
+      retry,
+      knownDigests: identified.providerDigest === undefined ? [] : [identified.providerDigest],
+    },
+  };
+}
 
+/**
+ * The containment the plan records (R6, R7.3). With the boundary on, bwrap's PID namespace is the
+ * containment (R12), so unshare's probe — a process of its own on every run — is not made; the
+ * override is still read strictly. Without it, the probed choice.
+ */
+async function planContainment(boundary: BoundaryChoice): Promise<Containment> {
+  if (boundary.kind === 'none') return (await chooseContainment('auto')).containment;
+  readContainmentOverride();
+  return boundaryContainment();
+}
+
+/**
+ * The target, and for a new run its base commit, resolved at run start in the target's own git
+ * call (R8.6); a retry reuses its run's recorded base.
+ */
+async function resolveTargetAndBase(request: RunRequest): Promise<Step<{ target: ResolvedTarget; newRunBase: string | undefined }>> {
+  const resolution = await resolveTarget(request.target, request.retryOf === undefined ? (request.base ?? 'HEAD') : undefined);
+  if (resolution.kind === 'refused') return refused('plan', 'target', `${resolution.message}; refused before spawn, nothing appended`, resolution);
+  if (resolution.base !== 'not-asked' && resolution.base.kind === 'refused') {
+    return refused('plan', 'base-commit', `${resolution.base.message}; refused before spawn, nothing appended`, { revision: request.base ?? 'HEAD' });
+  }
+  return { target: resolution.target, newRunBase: resolution.base === 'not-asked' ? undefined : resolution.base.commit };
+}
+
+/** The adapter's executable, usable, and its manifest, read without executing anything (R2.2). */
+async function readAdapter(request: RunRequest): Promise<Step<{ executable: string; manifest: Manifest }>> {
+  const executable = isAbsolute(request.adapter.executable) ? request.adapter.executable : resolve(request.adapter.executable);
+  const usable = await checkExecutableFile(executable);
+  if (usable !== 'usable') {
+    return refused('plan', 'adapter', `${executable}: the adapter is ${EXECUTABLE_CHECK_WORDS[usable]}; refused before spawn, nothing appended`, {
+      path: executable,
+    });
+  }
+  const reading = await readManifest(request.adapter.manifest ?? sidecarManifestPath(executable));
+  if (reading.kind === 'refused') return refused('plan', 'manifest', `${reading.message}; refused before spawn, nothing appended`, reading);
+  return { executable, manifest: reading.manifest };
+}
+
+/** The tokens negotiated against the manifest (R2.3), and what the boundary's absence rules out (R12). */
+function negotiateUnderBoundary(manifest: Manifest, request: RunRequest, boundary: BoundaryChoice): Step<RunPlan['negotiation']> {
+  const negotiation = negotiateCapabilities(manifest, request.required, request.preferred);
+  if (negotiation.kind === 'refused') return refused('plan', 'negotiation', negotiation.message, negotiation);
+  // R2.3, R12: "writes only its workspace" is something the boundary enforces; without it, a run
+  // that requires workspace-write is refused before spawn, whatever the manifest declares.
+  if (boundary.kind === 'none' && request.required.includes('workspace-write')) {
+    return refused(
+      'plan',
+      'negotiation',
+      `workspace-write is required, but the evidence boundary is off (${boundary.chosenBy}): without it nothing keeps the agent's writes in the workspace; run with the boundary, or drop --require workspace-write; refused before spawn, nothing appended`,
+      { required: ['workspace-write'], boundary: 'none' },
+    );
+  }
+  return negotiation;
+}
+
+/** For a retry, its run's first intent and last attempt, read from the whole chain; `none` for a new run. */
+async function findRetry(request: RunRequest, target: ResolvedTarget, paths: ChainPaths): Promise<Step<RunPlan['retry']>> {
+  if (request.retryOf === undefined) return 'none';
+  // A retry needs its run's first intent whole (base commit, workspace): read the chain in full.
+  const full = await openChain(paths.chain);
+  if (full.kind === 'unreadable') return { kind: 'failed', stage: 'plan', path: paths.chain, message: full.message, spawned: false };
+  if (full.kind === 'broken') return refused('plan', 'chain-broken', full.message, { path: full.path, lineNumber: full.lineNumber, reason: full.reason });
+  const found = findRun(full.entries, request.retryOf);
+  if (found === undefined) {
+    return refused('plan', 'unknown-run', `run ${request.retryOf} has no record for ${target.path}; refused, nothing appended`, { runId: request.retryOf });
+  }
+  return found;
+}
+
+/**
+ * The adapter's identity (its digest, from the product home's cache) and its qualification label.
+ * What is qualified is the pair (R3.1): without --provider, the provider is the one the adapter
+ * will itself resolve — its `command` prerequisite on the same PATH the child receives.
+ */
+async function identifyAdapter(
+  request: RunRequest,
+  executable: string,
+  manifest: Manifest,
+): Promise<Step<{ adapter: RunPlan['adapter']; provider: string | undefined; qualification: QualificationLabel; providerDigest: KnownDigest | undefined }>> {
   const digests = productHomeLayout(request.home).digests;
   let digest: string;
   try {
@@ -165,35 +243,10 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   }
   const adapter = { name: manifest.name, version: manifest.version, digest, path: executable };
   const provider = request.provider === undefined ? undefined : isAbsolute(request.provider) ? request.provider : resolve(request.provider);
-  // What is qualified is the pair (R3.1): without --provider, the provider is the one the adapter
-  // will itself resolve — its `command` prerequisite on the same PATH the child receives.
   const providerCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
   const labelledProvider = provider ?? (providerCommand === undefined ? undefined : findExecutableOnPath(providerCommand.command, request.source.PATH));
   const { qualification, providerDigest } = await labelQualification(request.home, adapter, labelledProvider, digests);
-  const { containment } = await containmentChoice;
-  const baseCommit = retry === 'none' ? newRunBase : retry.firstIntent.baseCommit;
-  // Unreachable: a new run asked for its base above. Refused rather than assumed.
-  if (baseCommit === undefined) return refused('plan', 'base-commit', 'no base commit was resolved; refused before spawn, nothing appended', null);
-  return {
-    kind: 'planned',
-    plan: {
-      request: { ...request, prompt, ...(provider === undefined ? {} : { provider }) },
-      target,
-      baseCommit,
-      paths,
-      adapter,
-      manifest,
-      negotiation,
-      qualification,
-      selection,
-      coverage: coverage.coverage,
-      coverageReading: coverage.reading,
-      containment,
-      boundary: request.boundary ?? { kind: 'bwrap' },
-      retry,
-      knownDigests: providerDigest === undefined ? [] : [providerDigest],
-    },
-  };
+  return { adapter, provider, qualification, providerDigest };
 }
 
 function findRun(entries: readonly ChainEntry[], runId: string): { firstIntent: IntentRecord; lastAttempt: number } | undefined {

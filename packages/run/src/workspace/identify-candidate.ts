@@ -17,7 +17,11 @@ export type CandidateIdentification = { kind: 'identified'; candidate: Candidate
  * Git runs with a constructed environment (no GIT_*, no system or global configuration) and no
  * hooks, so neither the operator's configuration nor the repository's hooks take part.
  */
-export async function identifyCandidate(input: { workspace: string; baseCommit: string; runId: string; attempt: number }): Promise<CandidateIdentification> {
+export async function identifyCandidate(
+  input: { workspace: string; baseCommit: string; runId: string; attempt: number },
+  /** Called once the work tree is settled (its commit, if any, made): only reads follow, so the caller may read the workspace beside them. */
+  onSettled: () => void = () => undefined,
+): Promise<CandidateIdentification> {
   const git = async (args: readonly string[]): Promise<{ ok: true; stdout: string } | { ok: false; message: string }> => {
     const answer = await runGitProcess(input.workspace, ['-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment());
     if (answer.exitCode === 0) return { ok: true, stdout: answer.stdout.toString('utf8') };
@@ -53,11 +57,16 @@ export async function identifyCandidate(input: { workspace: string; baseCommit: 
     if (!committed.ok) return { kind: 'not-identified', message: committed.message };
     madeBy = 'statecraft';
   }
-  const ids = await git(['rev-parse', 'HEAD', 'HEAD^{tree}']);
+  onSettled();
+  // Both read HEAD, which nothing moves any more (the attempt's processes are gone, statecraft's
+  // commit is made): asked together, so the pair costs one git process's wait, not two.
+  const [ids, changed] = await Promise.all([
+    git(['rev-parse', 'HEAD', 'HEAD^{tree}']),
+    git(['diff', '--name-only', '-z', '--no-renames', input.baseCommit, 'HEAD']),
+  ]);
   if (!ids.ok) return { kind: 'not-identified', message: ids.message };
   const [commit, tree] = ids.stdout.trim().split('\n');
   if (commit === undefined || tree === undefined) return { kind: 'not-identified', message: `git rev-parse HEAD in ${input.workspace} gave no commit` };
-  const changed = await git(['diff', '--name-only', '-z', '--no-renames', input.baseCommit, commit]);
   if (!changed.ok) return { kind: 'not-identified', message: changed.message };
   return {
     kind: 'identified',
