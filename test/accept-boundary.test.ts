@@ -1,0 +1,107 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeFiles } from './fixtures/acceptance-repository.js';
+import { useTestTargets, type SampleRepository } from './fixtures/sample-repository.js';
+import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
+
+// R13.3, R12: acceptance checks are code from the repository, as untrusted as an agent. Each runs
+// inside the same evidence boundary an adapter gets: a hostile check that tries to read the chain,
+// append to it and forge a receipt is denied; the same check with `--boundary none` succeeds in
+// every move, which proves each assertion can fail.
+
+interface Acceptance {
+  verdict: string;
+  reason: string;
+  checks: { command: string; exitCode: number | null; stdout: { path: string } }[];
+  boundary: 'not-recorded' | { mechanism: string; probe: 'not-run' | { check: string; held: boolean }[]; profile?: { hidden: { role: string }[] } };
+  receipt: null | { boundary?: { mechanism: string; profileDigest: string } };
+}
+
+const targets = useTestTargets({ sharedRepository: false });
+const home = () => ({ home: targets.home.path });
+
+/** One concluded run on a fresh repository: a chain worth attacking, and where it lives. */
+async function seededTarget(): Promise<{ repository: SampleRepository; chain: string; targetDirectory: string }> {
+  const repository = await targets.fresh();
+  const first = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], home());
+  expect(first.exitCode).toBe(0);
+  const chain = parseJson<{ records: { chain: string } }>(first).records.chain;
+  return { repository, chain, targetDirectory: dirname(chain) };
+}
+
+/** Commits a suite of one check (`sh hostile.sh`) that tries each move and reports it, then exits 0. */
+async function commitHostileSuite(repository: SampleRepository, moves: { chain: string; receipt: string }): Promise<void> {
+  const script = [
+    `chain='${moves.chain}'`,
+    `receipt='${moves.receipt}'`,
+    'if cat "$chain" > /dev/null 2>&1; then echo "read: succeeded"; else echo "read: denied"; fi',
+    `if printf '%s\\n' '{"kind":"forged"}' >> "$chain" 2> /dev/null; then echo "append: succeeded"; else echo "append: denied"; fi`,
+    `if printf '%s\\n' '{"kind":"statecraft-receipt","signature":"unsigned"}' > "$receipt" 2> /dev/null; then echo "write-receipt: succeeded"; else echo "write-receipt: denied"; fi`,
+    'exit 0',
+    '',
+  ].join('\n');
+  const declaration = { project: { commands: ['sh'] }, acceptance: { checks: ['sh hostile.sh'] } };
+  await writeFiles(repository, { 'hostile.sh': script, '.statecraft/environment.json': `${JSON.stringify(declaration, null, 2)}\n` });
+  await repository.git('add', '-A');
+  await repository.git('commit', '--quiet', '-m', 'a hostile acceptance check');
+}
+
+/** Runs an attempt over the hostile suite's base, then judges it with or without the boundary. */
+async function attack(boundary: 'bwrap' | 'none') {
+  const where = await seededTarget();
+  const receipt = join(where.targetDirectory, 'forged-receipt.json');
+  await commitHostileSuite(where.repository, { chain: where.chain, receipt });
+  const run = await runStatecraft(['run', where.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], home());
+  expect(run.exitCode).toBe(0);
+  const runId = parseJson<{ runId: string }>(run).runId;
+  const before = readFileSync(where.chain);
+  const accepted = await runStatecraft(['accept', where.repository.path, runId, '--json', '--boundary', boundary], { ...home(), timeoutMs: 120_000 });
+  // The check's report is kept beside the chain whatever became of the acceptance's own append.
+  const report = readFileSync(join(where.targetDirectory, 'attempts', runId, '1', 'acceptance-1', 'check-1.stdout'), 'utf8');
+  return { where, receipt, before, accepted, report };
+}
+
+describe('a hostile acceptance check runs inside the evidence boundary (R13.3, R12)', () => {
+  it('is denied reading the chain, appending to it and writing a receipt; the chain verifies and the boundary is recorded', async () => {
+    const { where, receipt, before, accepted, report } = await attack('bwrap');
+    expect(report).toBe('read: denied\nappend: denied\nwrite-receipt: denied\n');
+    expect(accepted.exitCode).toBe(0);
+    const acceptance = parseJson<Acceptance>(accepted);
+    expect(acceptance.verdict).toBe('accepted');
+    if (acceptance.boundary === 'not-recorded' || acceptance.boundary.probe === 'not-run') throw new Error('no boundary recorded');
+    expect(acceptance.boundary.mechanism).toBe('bwrap');
+    expect(acceptance.boundary.probe.every((check) => check.held)).toBe(true);
+    expect(acceptance.boundary.profile?.hidden.map((entry) => entry.role)).toEqual(['product-home']);
+    expect(acceptance.receipt?.boundary?.mechanism).toBe('bwrap');
+    expect(existsSync(receipt)).toBe(false);
+    // Append-only: the chain as it was is a prefix of the chain now, and every link verifies.
+    expect(readFileSync(where.chain).subarray(0, before.length).equals(before)).toBe(true);
+    expect(readFileSync(where.chain, 'utf8')).not.toContain('"kind":"forged"');
+    expect((await runStatecraft(['run', 'list', where.repository.path, '--json'], home())).exitCode).toBe(0);
+  });
+
+  it('with --boundary none the same check reads the chain, appends a forged record and writes a receipt: the boundary is what denied them', async () => {
+    const { where, receipt, accepted, report } = await attack('none');
+    expect(report).toBe('read: succeeded\nappend: succeeded\nwrite-receipt: succeeded\n');
+    expect(existsSync(receipt)).toBe(true);
+    expect(readFileSync(where.chain, 'utf8')).toContain('"kind":"forged"');
+    // The forged line breaks the chain: the acceptance cannot be appended, and run list refuses.
+    expect(accepted.exitCode).not.toBe(0);
+    expect((await runStatecraft(['run', 'list', where.repository.path, '--json'], home())).exitCode).toBe(2);
+  });
+
+  it('records --boundary none on the acceptance when no check attacks anything', async () => {
+    const repository = await targets.fresh();
+    await writeFiles(repository, { '.statecraft/environment.json': `${JSON.stringify({ acceptance: { checks: ['true'] } })}\n` });
+    await repository.git('add', '-A');
+    await repository.git('commit', '--quiet', '-m', 'a trivial suite');
+    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], home());
+    const runId = parseJson<{ runId: string }>(run).runId;
+    const accepted = await runStatecraft(['accept', repository.path, runId, '--json', '--boundary', 'none'], home());
+    expect(accepted.exitCode).toBe(0);
+    const acceptance = parseJson<Acceptance>(accepted);
+    expect(acceptance.boundary).toMatchObject({ mechanism: 'none', probe: 'not-run' });
+    expect(acceptance.receipt?.boundary).toEqual({ mechanism: 'none', version: 'not-applicable', profileDigest: 'not-applicable' });
+  });
+});
