@@ -104,4 +104,20 @@ describe('a hostile acceptance check runs inside the evidence boundary (R13.3, R
     expect(acceptance.boundary).toMatchObject({ mechanism: 'none', probe: 'not-run' });
     expect(acceptance.receipt?.boundary).toEqual({ mechanism: 'none', version: 'not-applicable', profileDigest: 'not-applicable' });
   });
+
+  it("lets a check read git (status, diff, log) inside the boundary, while the repository's .git stays read-only: git add is refused", async () => {
+    const repository = await targets.fresh();
+    const checks = ['git status --porcelain', 'git diff --exit-code HEAD', 'git log -1 --format=%H', 'git add --all'];
+    await writeFiles(repository, { '.statecraft/environment.json': `${JSON.stringify({ project: { commands: ['git'] }, acceptance: { checks } })}\n` });
+    await repository.git('add', '-A');
+    await repository.git('commit', '--quiet', '-m', 'a suite that uses git');
+    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], home());
+    const runId = parseJson<{ runId: string }>(run).runId;
+    const accepted = await runStatecraft(['accept', repository.path, runId, '--json'], home());
+    const acceptance = parseJson<Acceptance & { checks: { stderr: { path: string } }[] }>(accepted);
+    expect(acceptance.checks.map((check) => check.exitCode)).toEqual([0, 0, 0, 128]);
+    expect(readFileSync(acceptance.checks[2]?.stdout.path ?? '', 'utf8').trim()).toBe(await repository.git('rev-parse', 'HEAD'));
+    expect(readFileSync(acceptance.checks[3]?.stderr.path ?? '', 'utf8')).toContain('Read-only file system');
+    expect(acceptance).toMatchObject({ verdict: 'failed', reason: 'check-failed' });
+  });
 });
