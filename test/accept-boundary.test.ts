@@ -93,7 +93,9 @@ describe('a hostile acceptance check runs inside the evidence boundary (R13.3, R
 
   it('records --boundary none on the acceptance when no check attacks anything', async () => {
     const repository = await targets.fresh();
-    await writeFiles(repository, { '.statecraft/environment.json': `${JSON.stringify({ acceptance: { checks: ['true'] } })}\n` });
+    await writeFiles(repository, {
+      '.statecraft/environment.json': `${JSON.stringify({ project: { commands: ['true'] }, acceptance: { checks: ['true'] } })}\n`,
+    });
     await repository.git('add', '-A');
     await repository.git('commit', '--quiet', '-m', 'a trivial suite');
     const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], home());
