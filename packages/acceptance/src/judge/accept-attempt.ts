@@ -53,6 +53,8 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
   const paths = chainPaths(targetDirectoryIn(request.home, target.key));
   const lock = await acquireRepositoryLock(paths.lock, { runId: request.runId, attempt: request.attempt ?? 1 });
   if (lock.kind === 'refused') return { kind: 'refused', reason: 'live-attempt', message: `${lock.message}; nothing judged, nothing appended` };
+  // The check worktree's removal, running beside the receipt and the append: done before the lock goes.
+  let cleared: Promise<void> | undefined;
   try {
     const opening = await openChain(paths.chain);
     if (opening.kind === 'unreadable') return { kind: 'failed', path: opening.path, message: opening.message };
@@ -71,7 +73,8 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
       { target: target.path, key: target.key, targetDirectory: paths.directory, outputsDirectory },
       { intent, outcome },
     );
-    if (judgement.kind === 'refused') return { ...judgement, message: `${judgement.message}; nothing appended` };
+    cleared = judgement.cleared;
+    if (judgement.kind === 'refused') return { kind: 'refused', reason: judgement.reason, message: `${judgement.message}; nothing appended` };
     const judged = judgement.judged;
     const receiptFile = judged.receipt === 'none' ? ('none' as const) : await keepReceipt(paths.directory, `${outputsDirectory}/receipt.json`, judged.receipt);
     const appended = await appendRecord(
@@ -90,6 +93,7 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
   } catch (error) {
     return { kind: 'failed', path: paths.directory, message: `cannot judge or record the acceptance (${(error as Error).message})` };
   } finally {
+    await cleared;
     await lock.release();
   }
 }

@@ -35,9 +35,9 @@ export async function makeCandidateWorktree(target: string, runId: string, attem
  * count as dirty; files git ignores (build output) do not. Dirty paths are named.
  */
 export async function readWorktreeAfterSuite(path: string): Promise<{ head: string; dirtyPaths: string[] } | { failed: string }> {
-  const head = await runGit(path, ['rev-parse', 'HEAD']);
+  // Both read at once: neither writes, and the suite has ended, so nothing moves between them.
+  const [head, status] = await Promise.all([runGit(path, ['rev-parse', 'HEAD']), runGit(path, ['status', '--porcelain=v1', '-z', '--untracked-files=all'])]);
   if (!head.ok) return { failed: `git rev-parse HEAD in ${path}: ${head.stderr}` };
-  const status = await runGit(path, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
   if (!status.ok) return { failed: `git status in ${path}: ${status.stderr}` };
   const dirtyPaths: string[] = [];
   const entries = status.stdout.split('\0');

@@ -23,8 +23,14 @@ export interface JudgeRequest {
 /** The acceptance record less what the append supplies (links, time, the receipt file). */
 export type Judged = Omit<AcceptanceRecord, 'prev' | 'seq' | 'format' | 'at' | 'receiptFile'>;
 
-/** A judgement, or the refusal that runs no check and appends nothing (the sandbox could not be set up, R12). */
-export type Judgement = { kind: 'judged'; judged: Judged } | { kind: 'refused'; reason: 'environment' | 'boundary'; message: string };
+/**
+ * A judgement, or the refusal that runs no check and appends nothing (the sandbox could not be set
+ * up, R12). `cleared`: the check worktree's and TMPDIR's removal, started once the verdict was read
+ * and left to run beside the append; the caller awaits it before releasing the lock.
+ */
+export type Judgement = ({ kind: 'judged'; judged: Judged } | { kind: 'refused'; reason: 'environment' | 'boundary'; message: string }) & {
+  cleared?: Promise<void>;
+};
 
 export interface Where {
   target: string;
@@ -49,21 +55,27 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
   if (o.outcome !== 'completed') return as(notAttempted(o.outcome, o.refusalCount), o.outcome === 'refused' ? { attemptRefusalCount: o.refusalCount } : {});
   const candidate = judgedCandidate(o);
   if ('why' in candidate) return as(decided('no-candidate', `no candidate to judge: ${candidate.why}`));
-  const suite = await readSuiteAtBase({
-    repository: where.target,
-    baseCommit: attempt.intent.record.baseCommit,
-    specId: recordedSpecId(attempt.intent.record),
-  });
+  // The suite at the base and the candidate's worktree at once: neither reads the other, and a
+  // worktree made for a suite that turns out absent is removed again (the rare path pays).
+  const [suite, worktree] = await Promise.all([
+    readSuiteAtBase({ repository: where.target, baseCommit: attempt.intent.record.baseCommit, specId: recordedSpecId(attempt.intent.record) }),
+    makeCandidateWorktree(where.target, o.runId, o.attempt, candidate.commit),
+  ]);
+  const withoutWorktree = async (judgement: Judgement): Promise<Judgement> => {
+    if (worktree.kind === 'made') await removeCandidateWorktree(where.target, worktree.path);
+    return judgement;
+  };
   if (suite.kind === 'unreadable')
-    return as(decided('policy-unreadable', `the suite or the policy could not be read at the base: ${suite.message}`), { candidate });
+    return withoutWorktree(as(decided('policy-unreadable', `the suite or the policy could not be read at the base: ${suite.message}`), { candidate }));
   const touched = candidate.changedPaths.filter((path) => suite.authority.paths.some((entry) => isUnderAuthority(path, entry)));
   const known: Partial<Judged> = { candidate, suite: suite.suite, authority: { paths: suite.authority.paths, touched }, policyDigest: suite.policyDigest };
   if (suite.suite === 'none') {
     const explanation = `no suite at the base ${attempt.intent.record.baseCommit}: no spec with Verification commands, and no "acceptance.checks" in .statecraft/environment.json`;
-    return as(decided('no-suite', explanation), known);
+    return withoutWorktree(as(decided('no-suite', explanation), known));
   }
+  if (worktree.kind === 'failed') return as(decided('candidate-unavailable', worktree.message), { ...known, checksNotRun: suite.suite.commands.length });
   request.hooks?.onJudging?.({ runId: o.runId, attempt: o.attempt, checks: suite.suite.commands.length });
-  return runSuiteOverCandidate(request, where, attempt, { candidate, suite, touched, known, as });
+  return runSuiteOverCandidate(request, where, attempt, { candidate, suite, touched, known, as, worktree: worktree.path });
 }
 
 /** Every field at its "nothing judged" value; each step fills in what it learnt. */
@@ -107,26 +119,29 @@ function recordedSpecId(intent: IntentRecord): string {
 }
 
 /**
- * The suite over a fresh worktree of the candidate (R13.3), inside the checks' sandbox; the
- * worktree and the sandbox's TMPDIR are removed whatever happens.
+ * The suite over the fresh worktree of the candidate (R13.3), inside the checks' sandbox. The
+ * worktree and the sandbox's TMPDIR are removed whatever happens: awaited on a refusal or an
+ * error, else left to run beside the append (`cleared`).
  */
 async function runSuiteOverCandidate(
   request: JudgeRequest,
   where: Where,
   attempt: Attempt,
-  judged: { candidate: Candidate; suite: ReadSuite; touched: string[]; known: Partial<Judged>; as: As },
+  judged: { candidate: Candidate; suite: ReadSuite; touched: string[]; known: Partial<Judged>; as: As; worktree: string },
 ): Promise<Judgement> {
-  const { candidate, suite, known, as } = judged;
+  const { suite, worktree } = judged;
   const o = attempt.outcome.record;
-  const commands = suite.suite === 'none' ? [] : suite.suite.commands;
-  const worktree = await makeCandidateWorktree(where.target, o.runId, o.attempt, candidate.commit);
-  if (worktree.kind === 'failed') return as(decided('candidate-unavailable', worktree.message), { ...known, checksNotRun: commands.length });
   let temporaryDirectory: string | undefined;
+  const clear = async (): Promise<void> => {
+    await removeCandidateWorktree(where.target, worktree);
+    if (temporaryDirectory !== undefined) await removeCheckTemporaryDirectory(temporaryDirectory);
+  };
+  let cleared: Promise<void> | undefined;
   try {
     const setup = await prepareCheckSandbox({
       runId: o.runId,
       attempt: o.attempt,
-      worktree: worktree.path,
+      worktree,
       productHome: request.home,
       choice: request.boundary,
       source: request.source,
@@ -134,8 +149,8 @@ async function runSuiteOverCandidate(
     if (setup.kind === 'refused') return setup;
     temporaryDirectory = setup.sandbox.temporaryDirectory;
     const ran = await runSuite({
-      cwd: worktree.path,
-      commands,
+      cwd: worktree,
+      commands: suite.suite === 'none' ? [] : suite.suite.commands,
       environment: setup.sandbox.environment.variables,
       attemptTag: setup.sandbox.attemptTag,
       ...(setup.sandbox.established === undefined ? {} : { boundary: setup.sandbox.established }),
@@ -146,10 +161,12 @@ async function runSuiteOverCandidate(
       ...(request.signal === undefined ? {} : { signal: request.signal }),
       ...(request.hooks === undefined ? {} : { hooks: request.hooks }),
     });
-    return await decideOverRun(request, where, attempt, { ...judged, worktree: worktree.path, ran, sandbox: setup.sandbox });
+    const judgement = await decideOverRun(request, where, attempt, { ...judged, ran, sandbox: setup.sandbox });
+    // Never rejects: a worktree left behind is removed by the next judge (leftover-check-worktrees.ts).
+    cleared = clear().catch(() => undefined);
+    return { ...judgement, cleared };
   } finally {
-    await removeCandidateWorktree(where.target, worktree.path);
-    if (temporaryDirectory !== undefined) await removeCheckTemporaryDirectory(temporaryDirectory);
+    if (cleared === undefined) await clear();
   }
 }
 
