@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFiles } from './fixtures/acceptance-repository.js';
@@ -121,5 +121,32 @@ describe('a hostile acceptance check runs inside the evidence boundary (R13.3, R
     expect(readFileSync(acceptance.checks[2]?.stdout.path ?? '', 'utf8').trim()).toBe(await repository.git('rev-parse', 'HEAD'));
     expect(readFileSync(acceptance.checks[3]?.stderr.path ?? '', 'utf8')).toContain('Read-only file system');
     expect(acceptance).toMatchObject({ verdict: 'failed', reason: 'check-failed' });
+  });
+
+  it("refuses the acceptance (exit 2) when the probe finds the checks' profile broken, running no check and appending nothing; its worktree is removed", async () => {
+    const repository = await targets.fresh();
+    const declaration = { project: { commands: ['touch'] }, acceptance: { checks: ['touch ran.txt'] } };
+    await writeFiles(repository, { '.statecraft/environment.json': `${JSON.stringify(declaration)}\n` });
+    await repository.git('add', '-A');
+    await repository.git('commit', '--quiet', '-m', 'a suite that leaves a trace');
+    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], home());
+    const account = parseJson<{ runId: string; records: { chain: string } }>(run);
+    const before = readFileSync(account.records.chain);
+    // Test-only: a writable bind over the product home undoes its hiding, which the probe must catch (issue 11).
+    const refused = await runStatecraft(['accept', repository.path, account.runId, '--json'], {
+      ...home(),
+      env: { STATECRAFT_BOUNDARY_TEST_BIND: targets.home.path },
+    });
+    expect(refused.exitCode).toBe(2);
+    const answer = parseJson<{ refused: { reason: string; message: string } }>(refused).refused;
+    expect(answer.reason).toBe('boundary');
+    expect(answer.message).toContain('canary-by-path');
+    expect(answer.message).toContain('no check was run');
+    expect(readFileSync(account.records.chain).equals(before)).toBe(true);
+    expect(existsSync(join(dirname(account.records.chain), 'attempts', account.runId, '1', 'acceptance-1'))).toBe(false);
+    expect(readdirSync(join(repository.path, '.statecraft', 'state', 'checks'))).toEqual([]);
+    // The control: the same accept without the bad bind runs the check inside the boundary.
+    const control = await runStatecraft(['accept', repository.path, account.runId, '--json'], home());
+    expect(parseJson<Acceptance>(control)).toMatchObject({ verdict: 'interrupted', reason: 'tree-dirty' });
   });
 });
