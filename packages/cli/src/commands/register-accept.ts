@@ -11,6 +11,9 @@ import { parseDuration, parsePositiveInteger } from './run-options.js';
 export const DEFAULT_CHECK_DEADLINE = '10m';
 export const DEFAULT_SUITE_DEADLINE = '60m';
 
+/** The options commander hands the action, as parsed from argv. */
+type AcceptFlags = { attempt?: string; checkDeadline: string; suiteDeadline: string; boundary?: string; json: boolean };
+
 /** Registers `accept` (R13). Computing is in accept.ts. */
 export function registerAccept(program: Command): void {
   program
@@ -47,37 +50,35 @@ Exit: 0 accepted; 1 any other verdict; 2 refused (a live attempt, a broken
 chain, no such run, a boundary that cannot be established); 3 usage; 4 an i/o
 error.`,
     )
-    .action(
-      async (target: string, runId: string, flags: { attempt?: string; checkDeadline: string; suiteDeadline: string; boundary?: string; json: boolean }) => {
-        const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
-        const suiteDeadlineMs = parseDuration('--suite-deadline', flags.suiteDeadline);
-        const attempt = flags.attempt === undefined ? undefined : parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER);
-        const boundary = readBoundaryChoice(flags.boundary, process.env);
-        if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
-        const status = checkStatusHooks(flags.json ? undefined : liveLineFor(process.stdout));
-        const interrupt = new AbortController();
-        const onSigint = (): void => interrupt.abort();
-        process.on('SIGINT', onSigint);
-        try {
-          const answer = await accept({
-            home: resolveProductHome().path,
-            target,
-            runId,
-            ...(attempt === undefined ? {} : { attempt }),
-            checkDeadlineMs,
-            suiteDeadlineMs,
-            source: process.env,
-            boundary,
-            signal: interrupt.signal,
-            hooks: status.hooks,
-          });
-          if ('refused' in answer.value || 'failed' in answer.value) process.stderr.write(`statecraft: ${answer.human(answer.value)}\n`);
-          if (!flags.json && ('refused' in answer.value || 'failed' in answer.value)) process.exitCode = answer.exitCode;
-          else emit(answer, flags.json);
-        } finally {
-          status.stop();
-          process.removeListener('SIGINT', onSigint);
-        }
-      },
-    );
+    .action(async (target: string, runId: string, flags: AcceptFlags) => {
+      const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
+      const suiteDeadlineMs = parseDuration('--suite-deadline', flags.suiteDeadline);
+      const attempt = flags.attempt === undefined ? undefined : parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER);
+      const boundary = readBoundaryChoice(flags.boundary, process.env);
+      if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
+      const status = checkStatusHooks(flags.json ? undefined : liveLineFor(process.stdout));
+      const interrupt = new AbortController();
+      const onSigint = (): void => interrupt.abort();
+      process.on('SIGINT', onSigint);
+      try {
+        const answer = await accept({
+          home: resolveProductHome().path,
+          target,
+          runId,
+          ...(attempt === undefined ? {} : { attempt }),
+          checkDeadlineMs,
+          suiteDeadlineMs,
+          source: process.env,
+          boundary,
+          signal: interrupt.signal,
+          hooks: status.hooks,
+        });
+        if ('refused' in answer.value || 'failed' in answer.value) process.stderr.write(`statecraft: ${answer.human(answer.value)}\n`);
+        if (!flags.json && ('refused' in answer.value || 'failed' in answer.value)) process.exitCode = answer.exitCode;
+        else emit(answer, flags.json);
+      } finally {
+        status.stop();
+        process.removeListener('SIGINT', onSigint);
+      }
+    });
 }
