@@ -28,7 +28,10 @@ function runBare(file, args, { env, cwd }) {
 export async function measureAcceptOverhead(rounds = 11) {
   const repository = sampleRepository();
   mkdirSync(join(repository, '.statecraft'), { recursive: true });
-  writeFileSync(join(repository, '.statecraft', 'environment.json'), JSON.stringify({ acceptance: { checks: CHECKS.map((argv) => argv.join(' ')) } }));
+  writeFileSync(
+    join(repository, '.statecraft', 'environment.json'),
+    JSON.stringify({ project: { commands: CHECKS.map(([program]) => program) }, acceptance: { checks: CHECKS.map((argv) => argv.join(' ')) } }),
+  );
   execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@invalid', 'add', '-A'], { cwd: repository });
   execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@invalid', 'commit', '--quiet', '-m', 'suite'], { cwd: repository });
   const home = productHome();

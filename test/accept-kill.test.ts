@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
@@ -11,7 +11,7 @@ const targets = useTestTargets({ sharedRepository: false });
 const SLOW_CHECK = 'process.stdout.write(`${process.pid}\\n`);\nsetTimeout(() => process.exit(0), 30000);\n';
 
 describe('kill -9 of statecraft during a check (R8.4, R13)', () => {
-  it('leaves a chain that reads, and a later accept appends its acceptance', async () => {
+  it('leaves a chain that reads, and a later accept appends its acceptance and removes the check worktree the dead judge left', async () => {
     const repository = await repositoryWithSuite(targets, { checks: ['node slow.mjs'] }, { 'slow.mjs': SLOW_CHECK });
     const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', writePrompt('write', 'answer.txt', 'x'), '--json'], {
       home: targets.home.path,
@@ -31,6 +31,11 @@ describe('kill -9 of statecraft during a check (R8.4, R13)', () => {
     const shown = await runStatecraft(['run', 'show', repository.path, account.runId, '--json'], { home: targets.home.path });
     expect(shown.exitCode).toBe(0);
     expect(parseJson<{ acceptance: string }>(shown).acceptance).toBe('not-recorded');
+    // kill -9 runs no cleanup: the check's worktree is left, registered with git.
+    const checks = join(repository.path, '.statecraft', 'state', 'checks');
+    const left = readdirSync(checks).filter((name) => !name.endsWith('.owner.json'));
+    expect(left).toHaveLength(1);
+    expect(await repository.git('worktree', 'list', '--porcelain')).toContain(join(checks, left[0] ?? ''));
 
     // The dead supervisor's lock is taken over; this time the check is held to a short deadline.
     const again = await runStatecraft(['accept', repository.path, account.runId, '--json', '--check-deadline', '1s'], { home: targets.home.path });
@@ -39,6 +44,9 @@ describe('kill -9 of statecraft during a check (R8.4, R13)', () => {
     const listed = await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path });
     expect(listed.exitCode).toBe(0);
     expect(parseJson<{ attempts: { acceptance: string }[] }>(listed).attempts.map((attempt) => attempt.acceptance)).toEqual(['no-acceptance']);
+    // The later accept removed the dead judge's worktree (and its own), and git forgot both.
+    expect(readdirSync(checks)).toEqual([]);
+    expect(await repository.git('worktree', 'list', '--porcelain')).not.toContain(checks);
   });
 });
 

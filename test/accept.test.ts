@@ -1,9 +1,10 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from './fixtures/attempt-stream.js';
 import { repositoryWithSuite, writeFiles, writePrompt } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
-import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
+import { finishedRun, parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft-cli.js';
 
 // Independent acceptance (R13), end to end through the built CLI with the fixture adapter.
 
@@ -75,6 +76,20 @@ async function show(repository: string, runId: string) {
   return { run, account: parseJson<Account>(run) };
 }
 
+/** Host pids whose command line holds the marker (live or not yet reaped). */
+function processesWithMarker(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(marker);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 const ANSWER_CHECK = 'grep -q forty-two answer.txt';
 
 describe('statecraft accept judges a completed attempt over its candidate (R13)', () => {
@@ -134,23 +149,38 @@ describe('statecraft accept judges a completed attempt over its candidate (R13)'
   });
 
   it('a check that hangs is killed at --check-deadline with its descendants: no-acceptance, the unrun checks counted (R13.3, R7.3)', async () => {
+    // Inside the boundary's PID namespace the check sees its own pids, not the host's: the
+    // descendant is found on the host by a marker in its command line instead.
+    const marker = `statecraft-hang-${randomUUID()}`;
     const hang =
-      "import { spawn } from 'node:child_process';\nconst child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { detached: true, stdio: 'ignore' });\nchild.unref();\nprocess.stdout.write(`${child.pid}\\n`);\nsetInterval(() => {}, 60000);\n";
+      "import { spawn } from 'node:child_process';\n" +
+      `const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)', '${marker}'], { detached: true, stdio: 'ignore' });\n` +
+      'child.unref();\nprocess.stdout.write(`${child.pid}\\n`);\nsetInterval(() => {}, 60000);\n';
     const repository = await repositoryWithSuite(targets, { checks: ['node hang.mjs', 'true', 'true'] }, { 'hang.mjs': hang });
     const { account } = await runFixture(repository.path, writePrompt('write', 'answer.txt', 'forty-two'));
     const started = Date.now();
-    const { run, acceptance } = await accept(repository.path, account.runId, '--check-deadline', '2s');
+    const accepting = startStatecraft(['accept', repository.path, account.runId, '--json', '--check-deadline', '2s'], home());
+    let seen: number[] = [];
+    for (let waited = 0; waited < 20_000 && seen.length === 0; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      seen = processesWithMarker(marker);
+    }
+    // The test can fail: the descendant was there on the host while the check ran.
+    expect(seen.length).toBeGreaterThan(0);
+    const run = await finishedRun(accepting);
+    const acceptance = parseJson<Acceptance>(run);
     expect(Date.now() - started).toBeLessThan(30_000);
     expect(run.exitCode).toBe(1);
     expect(acceptance).toMatchObject({ verdict: 'no-acceptance', reason: 'check-timed-out', checksNotRun: 3, receipt: null });
     expect(acceptance.checks).toHaveLength(1);
     expect(acceptance.checks[0]).toMatchObject({ command: 'node hang.mjs', timedOut: true, exitCode: null });
     expect(acceptance.checks[0]?.durationMs).toBeGreaterThanOrEqual(2000);
-    const descendant = Number(readFileSync(acceptance.checks[0]?.stdout.path ?? '', 'utf8').trim());
-    expect(descendant).toBeGreaterThan(0);
+    expect(Number(readFileSync(acceptance.checks[0]?.stdout.path ?? '', 'utf8').trim())).toBeGreaterThan(0);
     // The PID namespace's teardown is asynchronous: give it a generous window.
-    for (let waited = 0; waited < 5000 && (await isAlive(descendant)); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await isAlive(descendant)).toBe(false);
+    const alive = async () => (await Promise.all(seen.map((pid) => isAlive(pid)))).some(Boolean);
+    for (let waited = 0; waited < 5000 && (await alive()); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await alive()).toBe(false);
+    expect(processesWithMarker(marker)).toEqual([]);
   });
 
   it('a candidate that edits a path in the authority set is authority-change though its suite passes, with no receipt (R13.5)', async () => {

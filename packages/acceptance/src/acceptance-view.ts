@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Receipt } from '@statecraft/adapter';
+import type { BoundaryRecord, Receipt } from '@statecraft/adapter';
 import type { AcceptanceReason, AcceptanceRecord, AcceptanceVerdict, Candidate, ChainEntry, CheckOutput, OutcomeRecord } from '@statecraft/run';
 import { runGit } from '@statecraft/run';
 
@@ -36,6 +36,8 @@ export interface AcceptanceView {
   attemptRefusalCount: number | 'not-recorded';
   policyDigest: string;
   deadlines: AcceptanceRecord['deadlines'] | 'not-recorded';
+  /** The evidence boundary the checks ran under (R12, R13.3); `not-recorded` when no check was started or the record predates it. */
+  boundary: BoundaryRecord | 'not-recorded';
   receipt: Receipt | null;
   receiptFile: ShownOutput | 'none';
   /** `current` while the receipt's candidate is its run branch's tip; `stale` once it is not (R13.6); `none` without a receipt. */
@@ -70,6 +72,7 @@ export function viewOfAcceptance(entry: ChainEntry & { record: AcceptanceRecord 
     attemptRefusalCount: r.attemptRefusalCount,
     policyDigest: r.policyDigest,
     deadlines: r.deadlines,
+    boundary: r.boundary ?? 'not-recorded',
     receipt: r.receipt === 'none' ? null : r.receipt,
     receiptFile: r.receiptFile === 'none' ? 'none' : absolute(r.receiptFile),
     receiptState: 'none',
@@ -99,6 +102,7 @@ export function derivedAcceptance(outcome: OutcomeRecord): AcceptanceView | unde
     attemptRefusalCount: refused ? outcome.refusalCount : 'not-recorded',
     policyDigest: 'not-recorded',
     deadlines: 'not-recorded',
+    boundary: 'not-recorded',
     receipt: null,
     receiptFile: 'none',
     receiptState: 'none',

@@ -17,7 +17,10 @@
  * - check-acceptance-evidence.ts re-digests receipts and check outputs against their acceptance records (doctor)
  * - workspace-freshness.ts   whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
  * - acceptance-view.ts       an acceptance as shown (the `accept --json` contract), derived `not-attempted`, receipt `stale`
- * - judge/accept-attempt.ts  `accept`: lock → verified chain → the attempt → judge → receipt file → acceptance record (R13)
+ * - judge/accept-attempt.ts  `accept`: lock → verified chain → leftovers removed → judge → receipt file → acceptance record (R13)
+ * - judge/judge-attempt.ts   one attempt judged in steps: not-attempted, the candidate, the suite at the base, the suite run, the verdict
+ * - judge/check-sandbox.ts   what every check runs under: the constructed environment and the evidence boundary, probed once (R13.3, R12)
+ * - judge/leftover-check-worktrees.ts check worktrees a killed judge left (owner dead) removed, then `git worktree prune`
  * - judge/suite-at-base.ts   the suite and the authority set read at the base, and the policy digest (R13.3, R13.5)
  * - judge/check-invocation.ts a check as argv (simple, R9.2) or through /bin/sh -c (marked shell)
  * - judge/candidate-worktree.ts a fresh detached worktree of the candidate; HEAD and dirty paths after the suite

@@ -36,7 +36,7 @@
  * - supervise/bwrap-boundary.ts   the boundary's mechanism on Linux (bubblewrap): establish, wrap the child (R12)
  * - coverage/*             command coverage: check commands against the allowance (R9)
  * - receipt/receipt.ts     the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
- * - supervise/supervise-check.ts one acceptance check (not a protocol speaker) under the adapter's supervision (R13.3)
+ * - supervise/supervise-check.ts one acceptance check (not a protocol speaker) under the adapter's supervision, inside the boundary when given (R13.3, R12)
  *
  * What this package does not claim: that the evidence boundary (R12) denies the network, Unix
  * sockets or reads outside the product home (its named residuals), or anything at all without it

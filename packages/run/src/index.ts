@@ -4,7 +4,6 @@
  *
  * Modules:
  * - plan/plan-run.ts              everything decided before anything is appended; refusals exit 2 (issue 3 item 2)
- * - plan/plan-coverage.ts         command coverage at planning (R9); coverage/* compares again at launch (R9.4)
  * - plan/label-qualification.ts   the qualification label: unqualified adapters run, labelled (R3.2)
  * - launch/launch-attempt.ts      lock → workspace → environment → intent (fsync) → supervise → classify → outcome
  * - launch/build-request.ts       the request file the adapter is pointed at (R1.2)
@@ -31,6 +30,7 @@
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
  * - lock/take-over-stale-lock.ts  a stale lock has exactly one taker: a claim per lock file, created with link(2)
  * - lock/lock-holder.ts           the lock record, its identity (inode and bytes), and whether its holder lives
+ * - coverage/*                    command coverage (R9), every reading of it: from the working tree at planning, at the base commit at launch
  * - workspace/*                   the target and its base commit (one rev-parse), the git worktree under .statecraft/state (R8.6)
  * - workspace/candidate.ts        the candidate's shape: commit, tree, who made it, changed paths (R13.2)
  * - workspace/identify-candidate.ts a completed attempt's candidate, before its outcome: HEAD, or a statecraft commit of the tree (R13.2)
@@ -66,7 +66,6 @@ export * from './workspace/prepare-workspace.js';
 export * from './workspace/candidate.js';
 export * from './workspace/identify-candidate.js';
 export * from './plan/plan-run.js';
-export * from './plan/plan-coverage.js';
 export * from './plan/label-qualification.js';
 export * from './launch/launch-attempt.js';
 export * from './launch/compose-posture.js';

@@ -1,10 +1,10 @@
-import type { Receipt } from '@statecraft/adapter';
+import type { BoundaryRecord, Receipt } from '@statecraft/adapter';
 import type { Candidate, ChainEntry, CheckRun, IntentRecord, OutcomeRecord } from '@statecraft/run';
 
 /**
  * The receipt (R13.6): repository, base, candidate commit and tree, every check with its command,
  * exit code, duration and output digests, the policy digest, statecraft's, the adapter's and the
- * provider's identities, the qualification verdict and the attempt. `signature: "unsigned"`: it
+ * provider's identities, the qualification verdict, the boundary the checks ran under and the attempt. `signature: "unsigned"`: it
  * is evidence, not a permission.
  */
 export function mintReceipt(input: {
@@ -15,6 +15,8 @@ export function mintReceipt(input: {
   checks: readonly CheckRun[];
   policyDigest: string;
   statecraftVersion: string;
+  /** The boundary the checks ran under (R12): bound by its mechanism, version and profile digest. */
+  boundary: BoundaryRecord;
 }): Receipt {
   const { intent, outcome } = input;
   return {
@@ -38,6 +40,7 @@ export function mintReceipt(input: {
     adapter: outcome.record.result.adapter,
     provider: outcome.record.result.provider,
     qualification: intent.record.qualification,
+    boundary: { mechanism: input.boundary.mechanism, version: input.boundary.version, profileDigest: input.boundary.profileDigest },
     attempt: { runId: intent.record.runId, attempt: intent.record.attempt, intent: intent.digest, outcome: outcome.digest },
     signature: 'unsigned',
   };

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { superviseCheck, type Containment } from '@statecraft/adapter';
+import { superviseCheck, type Containment, type EstablishedBoundary } from '@statecraft/adapter';
 import type { CheckRun } from '@statecraft/run';
 import { planCheckInvocation } from './check-invocation.js';
 
@@ -16,6 +16,8 @@ export interface SuiteRequest {
   commands: readonly string[];
   environment: Readonly<Record<string, string>>;
   attemptTag: string;
+  /** The evidence boundary every check runs inside (R12, R13.3), probed once for the suite; absent under `--boundary none`. */
+  boundary?: EstablishedBoundary;
   checkDeadlineMs: number;
   suiteDeadlineMs: number;
   /** The target's directory in the product home, and where under it this judgement's outputs go. */
@@ -73,6 +75,7 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
         environment: request.environment,
         deadlineMs,
         attemptTag: request.attemptTag,
+        ...(request.boundary === undefined ? {} : { boundary: request.boundary }),
         stdoutFile: join(request.targetDirectory, names.stdout),
         stderrFile: join(request.targetDirectory, names.stderr),
         ...(request.signal === undefined ? {} : { signal: request.signal }),

@@ -28,11 +28,15 @@ export async function readSuiteAtBase(input: {
   baseCommit: string;
   /** A spec id, or `none` for a run without one. */ specId: string;
 }): Promise<SuiteReading> {
-  const inputs = await readCoverageInputs({
-    repository: input.repository,
-    ...(input.specId === 'none' ? {} : { spec: input.specId }),
-    source: { kind: 'commit', commit: input.baseCommit, resolved: true },
-  });
+  // The base's whole listing (for the policy digest) is asked for beside the inputs: it needs only the commit.
+  const [inputs, listing] = await Promise.all([
+    readCoverageInputs({
+      repository: input.repository,
+      ...(input.specId === 'none' ? {} : { spec: input.specId }),
+      source: { kind: 'commit', commit: input.baseCommit, resolved: true },
+    }),
+    runGitForReading(input.repository, ['ls-tree', '-r', '-z', '--full-tree', input.baseCommit]),
+  ]);
   if (inputs.kind === 'refused') return { kind: 'unreadable', message: inputs.message };
   let declared: { checks: string[] | 'none'; authority: string[] } = { checks: 'none', authority: [] };
   if (inputs.declaration.kind === 'present') {
@@ -43,7 +47,7 @@ export async function readSuiteAtBase(input: {
   const authority: AuthoritySet = {
     paths: [...new Set([...(inputs.spec === 'none' ? [] : [inputs.spec.path]), PROJECT_DECLARATION_PATH, ...declared.authority])],
   };
-  const policyDigest = await digestAuthorityAt(input.repository, input.baseCommit, authority);
+  const policyDigest = digestAuthorityAt(listing, input.baseCommit, authority);
   if (policyDigest.kind === 'unreadable') return policyDigest;
 
   let suite: Extract<SuiteReading, { kind: 'read' }>['suite'] = 'none';
@@ -72,12 +76,11 @@ export function isUnderAuthority(path: string, entry: string): boolean {
  * bytes, so the digest changes when any byte of the set does, with one git call however large the
  * set (docs/decisions.md). Entries absent at the base contribute nothing.
  */
-async function digestAuthorityAt(
-  repository: string,
+function digestAuthorityAt(
+  listing: Awaited<ReturnType<typeof runGitForReading>>,
   commit: string,
   authority: AuthoritySet,
-): Promise<{ kind: 'digested'; digest: string } | { kind: 'unreadable'; message: string }> {
-  const listing = await runGitForReading(repository, ['ls-tree', '-r', '-z', '--full-tree', commit]);
+): { kind: 'digested'; digest: string } | { kind: 'unreadable'; message: string } {
   if (!listing.ok) return { kind: 'unreadable', message: `git ls-tree -r ${commit}: ${listing.message}` };
   const entries = new TextDecoder()
     .decode(listing.stdout)

@@ -10,7 +10,8 @@ export type CoverageInputName = 'allowance' | 'suite plan';
 
 /**
  * One digest per input. `allowance`: the declaration file's bytes, or `absent`. `suite plan`: the
- * Verification commands only (not the rest of the spec), or `none` without a spec.
+ * Verification commands only (not the rest of the spec), the declared `acceptance.checks` for a run
+ * without a spec, or `none` when there is neither.
  */
 export interface CoverageDigests {
   allowance: string;
@@ -23,20 +24,35 @@ export type CoverageAssessment =
 
 /**
  * Everything between reading the two inputs and a verdict, with no I/O (R9.2, R9.3): extract and
- * classify the Verification commands, build the allowance, compare. The caller reads the spec and
- * validates the declaration (`parseProjectDeclaration`); the negative suite (row 8) calls this
- * directly with texts it holds.
+ * classify the Verification commands (or, for a run without a spec, the declared acceptance
+ * checks: the commands its acceptance will run, R13.3), build the allowance, compare. The caller
+ * reads the spec and validates the declaration (`parseProjectDeclaration`); the negative suite
+ * (row 8) calls this directly with texts it holds.
  */
 export function assessCoverage(input: {
   readFrom: CoverageReadFrom;
   /** `digest`: of the file's bytes when the caller read them; else of the text. */
   spec: { id: string; path: string; text: string; digest?: string } | 'none';
   declaration: DeclarationInput;
+  /** The declaration's `acceptance.checks`, as validated; compared only for a run without a spec. */
+  declaredChecks?: readonly string[] | 'none';
   adapterCommands: readonly string[];
 }): CoverageAssessment {
   const allowance = buildAllowance({ adapterCommands: input.adapterCommands, declaration: input.declaration });
   const allowanceDigest = input.declaration.kind === 'declared' ? input.declaration.digest : 'absent';
   const { spec } = input;
+  const declaredChecks = input.declaredChecks ?? 'none';
+  if (spec === 'none' && declaredChecks !== 'none') {
+    const commands = declaredChecks.map(classifyCommand);
+    const { verdict, missing, notChecked, limits } = compareCoverage({ allowance, commands });
+    if (verdict === 'not-applicable') throw new Error('declared checks were given, yet the comparison read none');
+    const planDigest = suitePlanDigest(declaredChecks);
+    return {
+      kind: 'assessed',
+      coverage: { verdict, readFrom: input.readFrom, spec: 'none', checksFrom: 'declaration', planDigest, commands, allowance, missing, notChecked, limits },
+      digests: { allowance: allowanceDigest, suitePlan: planDigest },
+    };
+  }
   if (spec === 'none') {
     const { limits } = compareCoverage({ allowance, commands: 'no-spec' });
     return {
@@ -60,6 +76,7 @@ export function assessCoverage(input: {
       verdict,
       readFrom: input.readFrom,
       spec: { id: spec.id, path: spec.path, digest: spec.digest ?? `sha256:${sha256Hex(spec.text)}` },
+      checksFrom: 'spec',
       planDigest,
       commands,
       allowance,

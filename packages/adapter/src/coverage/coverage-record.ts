@@ -24,12 +24,21 @@ export const CoverageSpecSchema = z.strictObject({
 });
 export type CoverageSpec = z.infer<typeof CoverageSpecSchema>;
 
-/** A run with a spec: its commands were read and compared (R9.2, R9.3). */
+/**
+ * A run with a suite: its commands were read and compared (R9.2, R9.3) — the spec's Verification
+ * commands, or, for a run without a spec, the declaration's `acceptance.checks` (R13.3).
+ */
 export const CheckedCoverageSchema = z.strictObject({
   verdict: z.enum(['refused', 'partial', 'direct']),
   readFrom: CoverageReadFromSchema,
-  spec: CoverageSpecSchema,
-  /** `sha256:` of the Verification commands only, so an edit elsewhere in the spec is not drift. */
+  /** `none` when the commands are the declaration's `acceptance.checks`. */
+  spec: z.union([CoverageSpecSchema, z.literal('none')]),
+  /**
+   * Where the compared commands came from. Absent from records made before the declaration's
+   * checks were compared: those read the spec.
+   */
+  checksFrom: z.enum(['spec', 'declaration']).optional(),
+  /** `sha256:` of the compared commands only, so an edit elsewhere in the spec is not drift. */
   planDigest: DigestSchema,
   commands: z.array(CommandReadingSchema),
   allowance: AllowanceSchema,
@@ -39,7 +48,7 @@ export const CheckedCoverageSchema = z.strictObject({
 });
 export type CheckedCoverage = z.infer<typeof CheckedCoverageSchema>;
 
-/** A run without a spec: nothing to compare; the allowance is still recorded. */
+/** A run without a spec or declared checks: nothing to compare; the allowance is still recorded. */
 export const NotApplicableCoverageSchema = z.strictObject({
   verdict: z.literal('not-applicable'),
   readFrom: CoverageReadFromSchema,

@@ -1,6 +1,6 @@
 import type { AllowanceSource } from './allowance.js';
 import type { CommandReading } from './command-reading.js';
-import type { RecordedCoverage } from './coverage-record.js';
+import type { CheckedCoverage, RecordedCoverage } from './coverage-record.js';
 
 /**
  * Human lines for a recorded coverage (`run show`, a plan refusal). Both limits end every
@@ -23,10 +23,14 @@ export function describeCoverage(coverage: RecordedCoverage): string[] {
     }`,
   ];
   if (coverage.verdict === 'not-applicable') {
-    return [`coverage: not-applicable — the run has no spec, so no check commands were compared (read from ${readFrom})`, ...allowance, ...limits];
+    return [
+      `coverage: not-applicable — the run has no spec and the declaration no acceptance checks, so no check commands were compared (read from ${readFrom})`,
+      ...allowance,
+      ...limits,
+    ];
   }
   return [
-    `coverage: ${coverage.verdict} — spec ${coverage.spec.id} (${coverage.spec.path}), read from ${readFrom}`,
+    `coverage: ${coverage.verdict} — ${describeChecksSource(coverage)}, read from ${readFrom}`,
     `  suite plan: ${coverage.planDigest}`,
     ...(coverage.commands.length === 0 ? ['  commands: none (the Verification block is empty)'] : coverage.commands.map(describeCommand)),
     ...allowance,
@@ -34,6 +38,12 @@ export function describeCoverage(coverage: RecordedCoverage): string[] {
     ...coverage.notChecked.map((text) => `  not checked: \`${text}\``),
     ...limits,
   ];
+}
+
+/** Whose commands were compared: the spec's, or the declaration's acceptance checks (R13.3). */
+export function describeChecksSource(coverage: CheckedCoverage): string {
+  if (coverage.spec === 'none') return `the acceptance checks of ${coverage.allowance.declaration.path} (the run has no spec)`;
+  return `spec ${coverage.spec.id} (${coverage.spec.path})`;
 }
 
 function describeCommand(command: CommandReading): string {

@@ -52,6 +52,13 @@ export const ReceiptSchema = z.strictObject({
   adapter: AdapterIdentitySchema,
   provider: z.union([ProviderIdentitySchema, z.literal('none'), NotRecordedSchema]),
   qualification: z.enum(['qualified', 'unqualified']),
+  /**
+   * The evidence boundary the checks ran under (R12, R13.3): `bwrap` with its profile's digest, or
+   * `none` when the operator turned it off. Absent only from receipts minted before checks ran in it.
+   */
+  boundary: z
+    .strictObject({ mechanism: z.enum(['bwrap', 'none']), version: z.string().min(1), profileDigest: z.union([Digest, z.literal('not-applicable')]) })
+    .optional(),
   attempt: z.strictObject({
     runId: z.string().min(1),
     attempt: z.int().positive(),

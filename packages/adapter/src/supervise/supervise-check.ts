@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Containment, ContainmentMechanism, Survivor } from './attempt.js';
 import type { StreamDigestSchema } from './attempt.js';
+import { boundaryContainment, type EstablishedBoundary } from './bwrap-boundary.js';
 import { startDeadline } from './deadline.js';
 import { killTree } from './kill-tree.js';
 import { chooseContainment, type ContainmentChoice } from './probe-containment.js';
@@ -28,6 +29,11 @@ export interface SuperviseCheckOptions {
   stdoutFile: string;
   stderrFile: string;
   containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
+  /**
+   * The protected evidence boundary (R12, R13.3), established and probed by the caller for the
+   * suite. When given, the check runs inside it and its PID namespace is the containment.
+   */
+  boundary?: EstablishedBoundary;
   /** The operator's interrupt: the tree is killed as at the deadline, and the answer says so. */
   signal?: AbortSignal;
 }
@@ -47,31 +53,74 @@ export interface SupervisedCheck {
 
 /**
  * Runs one check — a process that speaks no protocol — under the supervision an adapter gets
- * (R13.3): the constructed environment and the attempt tag, the same containment choice (a PID
- * namespace, else its own process group plus the tag sweep), a deadline from the spawn, the whole
- * tree killed at the deadline without waiting on a pipe a survivor could hold, a bounded survivor
- * probe, and stdout/stderr teed to files with their digests. stdin is closed: a check reads no prompt.
- * Throws only when the process could not be started at all (the caller counts the check as not run).
+ * (R13.3): the constructed environment and the attempt tag, the same containment (the boundary's
+ * PID namespace when given; else a PID namespace, else its own process group plus the tag sweep),
+ * a deadline from the spawn, the whole tree killed at the deadline without waiting on a pipe a
+ * survivor could hold, a bounded survivor probe, and stdout/stderr teed to files with their
+ * digests. stdin is closed: a check reads no prompt. Throws only when the process could not be
+ * started at all (the caller counts the check as not run).
  */
 export async function superviseCheck(options: SuperviseCheckOptions): Promise<SupervisedCheck> {
-  const choice = await chooseContainment(options.containment);
-  const stdoutTee = await StreamTee.open(options.stdoutFile);
-  const stderrTee = await StreamTee.open(options.stderrFile);
+  const choice = await containmentFor(options);
+  const tees = { stdout: await StreamTee.open(options.stdoutFile), stderr: await StreamTee.open(options.stderrFile) };
   const startedAt = new Date();
   const started = performance.now();
-  const child = spawnCheck(options, choice);
+  const child = spawnContained(
+    { executable: options.file, args: options.args, cwd: options.cwd, environment: options.environment, attemptTag: options.attemptTag, stdin: 'ignore' },
+    choice,
+  );
   child.catch(() => undefined);
   const deadline = startDeadline(options.deadlineMs);
+  const watched = watchCheck(child, tees);
+  const cancel = cancellation(options.signal);
+  try {
+    const first = await Promise.race([watched.normalEnd, deadline.expired, watched.spawnFailure, cancel.requested]);
+    if (first === 'spawn-failed') {
+      await Promise.allSettled([tees.stdout.finish(), tees.stderr.finish()]);
+      throw new Error(`Could not start the check ${options.file}`, { cause: watched.spawnError() });
+    }
+    const survivors = first === 'normal-end' ? await sweepAfterEnd(options, choice, child.pid) : await stopAndKill(options, choice, child, watched);
+    const [stdout, stderr] = await Promise.all([tees.stdout.finish(), tees.stderr.finish()]);
+    return {
+      exit: watched.exit(),
+      timedOut: first === 'deadline',
+      cancelled: first === 'cancelled',
+      containment: choice.containment,
+      survivors,
+      startedAt: startedAt.toISOString(),
+      durationMs: performance.now() - started,
+      stdout: stdout.digest,
+      stderr: stderr.digest,
+    };
+  } finally {
+    deadline.cancel();
+    cancel.dispose();
+  }
+}
 
+type CheckProcess = ReturnType<typeof spawnContained>;
+type CheckWatch = ReturnType<typeof watchCheck>;
+
+/** The boundary's containment when the check runs inside it, else the supervisor's own choice (probed once, cached). */
+async function containmentFor(options: SuperviseCheckOptions): Promise<ContainmentChoice> {
+  if (options.boundary === undefined) return chooseContainment(options.containment);
+  return { containment: { ...boundaryContainment(), mechanism: 'bwrap' }, boundary: options.boundary };
+}
+
+/**
+ * Follows the check and its pipes. As for an adapter (R7.4), the normal end is the exit AND both
+ * pipes' end: a descendant holding a pipe keeps the check running until its deadline.
+ */
+function watchCheck(child: CheckProcess, tees: { stdout: StreamTee; stderr: StreamTee }) {
   let listening = true;
   let exit: SupervisedCheck['exit'] = 'not-observed';
+  let spawnError: unknown;
   const exited = new Promise<void>((resolve) => {
     child.once('exit', (code, signal) => {
       exit = { code, signal };
       resolve();
     });
   });
-  let spawnError: unknown;
   const spawnFailure = new Promise<'spawn-failed'>((resolve) => {
     child.once('error', (error) => {
       if (child.pid !== undefined) return;
@@ -79,12 +128,6 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
       resolve('spawn-failed');
     });
   });
-  let cancel: () => void = () => undefined;
-  const cancelled = new Promise<'cancelled'>((resolve) => {
-    cancel = () => resolve('cancelled');
-  });
-  if (options.signal?.aborted === true) cancel();
-  options.signal?.addEventListener('abort', cancel, { once: true });
   const follow = (stream: Readable | null, tee: StreamTee): Promise<void> =>
     stream === null
       ? Promise.resolve()
@@ -100,49 +143,40 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
           stream.once('error', () => resolve());
           stream.once('close', () => resolve());
         });
-  // As for an adapter (R7.4): the normal end is the exit AND both pipes' end.
-  const normalEnd = Promise.all([exited, follow(child.stdout, stdoutTee), follow(child.stderr, stderrTee)]).then(() => 'normal-end' as const);
-
-  try {
-    const first = await Promise.race([normalEnd, deadline.expired, spawnFailure, cancelled]);
-    if (first === 'spawn-failed') {
-      await Promise.allSettled([stdoutTee.finish(), stderrTee.finish()]);
-      throw new Error(`Could not start the check ${options.file}`, { cause: spawnError });
-    }
-    const processGroup = choice.containment.mechanism === 'process-group' ? child.pid : undefined;
-    let survivors: Survivor[];
-    if (first === 'normal-end') {
-      survivors = await sweepLeftovers(options.attemptTag, processGroup);
-    } else {
-      // R7.2, in this order: stop waiting, keep what was read, kill the tree, probe for survivors.
+  const normalEnd = Promise.all([exited, follow(child.stdout, tees.stdout), follow(child.stderr, tees.stderr)]).then(() => 'normal-end' as const);
+  return {
+    normalEnd,
+    spawnFailure,
+    spawnError: () => spawnError,
+    exit: () => exit,
+    stopListening: () => {
       listening = false;
-      const killed = child.pid === undefined ? [] : killTree(choice.containment.mechanism, child.pid, options.attemptTag);
-      child.stdout?.destroy();
-      child.stderr?.destroy();
-      survivors = await probeSurvivors(options.attemptTag, processGroup, killed);
-    }
-    const [stdout, stderr] = await Promise.all([stdoutTee.finish(), stderrTee.finish()]);
-    return {
-      exit,
-      timedOut: first === 'deadline',
-      cancelled: first === 'cancelled',
-      containment: choice.containment,
-      survivors,
-      startedAt: startedAt.toISOString(),
-      durationMs: performance.now() - started,
-      stdout: stdout.digest,
-      stderr: stderr.digest,
-    };
-  } finally {
-    deadline.cancel();
-    options.signal?.removeEventListener('abort', cancel);
-  }
+    },
+  };
 }
 
-/** Spawns the check as an adapter is spawned (spawn-adapter.ts), with stdin closed and no shell of ours. */
-function spawnCheck(options: SuperviseCheckOptions, choice: ContainmentChoice) {
-  return spawnContained(
-    { executable: options.file, args: options.args, cwd: options.cwd, environment: options.environment, attemptTag: options.attemptTag, stdin: 'ignore' },
-    choice,
-  );
+/** R7.3: the check and its pipes are done; anything of it still running was left behind. */
+function sweepAfterEnd(options: SuperviseCheckOptions, choice: ContainmentChoice, pid: number | undefined): Promise<Survivor[]> {
+  return sweepLeftovers(options.attemptTag, choice.containment.mechanism === 'process-group' ? pid : undefined);
+}
+
+/** R7.2, in this order: stop waiting, keep what was read, kill the tree, probe for survivors. */
+function stopAndKill(options: SuperviseCheckOptions, choice: ContainmentChoice, child: CheckProcess, watched: CheckWatch): Promise<Survivor[]> {
+  watched.stopListening();
+  const killed = child.pid === undefined ? [] : killTree(choice.containment.mechanism, child.pid, options.attemptTag);
+  // Destroyed, never awaited: a survivor could hold these pipes open for ever.
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  return probeSurvivors(options.attemptTag, choice.containment.mechanism === 'process-group' ? child.pid : undefined, killed);
+}
+
+/** The operator's interrupt as a promise to race; `dispose` removes the listener once the race is over. */
+function cancellation(signal: AbortSignal | undefined): { requested: Promise<'cancelled'>; dispose(): void } {
+  let onAbort = (): void => undefined;
+  const requested = new Promise<'cancelled'>((resolve) => {
+    onAbort = () => resolve('cancelled');
+  });
+  if (signal?.aborted === true) onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  return { requested, dispose: () => signal?.removeEventListener('abort', onAbort) };
 }

@@ -21,6 +21,7 @@ export function renderAcceptance(view: AcceptanceView & { runId?: string; attemp
     const ended = check.timedOut ? 'killed at its deadline' : check.exitCode === null ? 'ended by a signal' : `exit ${check.exitCode}`;
     lines.push(`  check           ${check.command}${check.shell ? ' (through /bin/sh -c)' : ''}: ${ended}, ${check.durationMs} ms`);
   }
+  if (view.boundary !== 'not-recorded') lines.push(`  boundary        ${describeCheckBoundary(view.boundary)}`);
   if (view.checksNotRun > 0) lines.push(`  not run         ${view.checksNotRun} check(s): never a pass`);
   if (view.authority.touched.length > 0) lines.push(`  authority       touched: ${view.authority.touched.join(', ')}`);
   if (view.policyDigest !== 'not-recorded') lines.push(`  policy          ${view.policyDigest}`);
@@ -30,6 +31,13 @@ export function renderAcceptance(view: AcceptanceView & { runId?: string; attemp
     if (failing !== undefined) lines.push(...tailOf('stdout', failing.stdout.path), ...tailOf('stderr', failing.stderr.path));
   }
   return lines.join('\n');
+}
+
+/** The boundary the checks ran under (R12): bwrap with its probe, or none and who chose it. */
+function describeCheckBoundary(boundary: Exclude<AcceptanceView['boundary'], 'not-recorded'>): string {
+  if (boundary.mechanism === 'none') return `none (${boundary.chosenBy}): the checks could reach the records`;
+  const held = boundary.probe.filter((check) => check.held).length;
+  return `bwrap ${boundary.version}, the checks ran inside it (probe ${held}/${boundary.probe.length} held)`;
 }
 
 function tailOf(name: string, path: string): string[] {

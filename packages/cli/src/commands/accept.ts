@@ -27,6 +27,7 @@ export async function accept(options: AcceptOptions): Promise<Answer<AcceptValue
     checkDeadlineMs: options.checkDeadlineMs,
     suiteDeadlineMs: options.suiteDeadlineMs,
     source: options.source,
+    ...(options.boundary === undefined ? {} : { boundary: options.boundary }),
     statecraftVersion: STATECRAFT_VERSION,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.hooks === undefined ? {} : { hooks: options.hooks }),

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { resolveProductHome } from '@statecraft/environment';
+import { readBoundaryChoice, resolveProductHome } from '@statecraft/environment';
+import { UsageError } from '../errors.js';
 import { emit } from '../answer.js';
 import { checkStatusHooks } from '../render/check-status.js';
 import { liveLineFor } from '../render/live-line.js';
@@ -9,6 +10,9 @@ import { parseDuration, parsePositiveInteger } from './run-options.js';
 /** The defaults of the check and suite deadlines (issue 12 item 3). */
 export const DEFAULT_CHECK_DEADLINE = '10m';
 export const DEFAULT_SUITE_DEADLINE = '60m';
+
+/** The options commander hands the action, as parsed from argv. */
+type AcceptFlags = { attempt?: string; checkDeadline: string; suiteDeadline: string; boundary?: string; json: boolean };
 
 /** Registers `accept` (R13). Computing is in accept.ts. */
 export function registerAccept(program: Command): void {
@@ -25,6 +29,7 @@ export function registerAccept(program: Command): void {
     .option('--attempt <n>', 'which attempt of the run (default: its latest)')
     .option('--check-deadline <duration>', 'how long each check may run (e.g. 90s, 10m)', DEFAULT_CHECK_DEADLINE)
     .option('--suite-deadline <duration>', 'how long the whole suite may run', DEFAULT_SUITE_DEADLINE)
+    .option('--boundary <mode>', 'the protected evidence boundary the checks run inside: bwrap (default) or none, recorded (also STATECRAFT_BOUNDARY)')
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',
@@ -32,18 +37,25 @@ export function registerAccept(program: Command): void {
 Examples:
   statecraft accept ./repo <run-id>
   statecraft accept ./repo <run-id> --attempt 2 --check-deadline 2m --json
+  statecraft accept ./repo <run-id> --boundary none
 
 JSON: { verdict, reason, explanation, candidate, checks, checksNotRun,
 authority: { touched }, receipt, receiptState, policyDigest, ... }.
 Verdicts: accepted (a receipt is minted), failed, no-acceptance, interrupted,
 authority-change, not-attempted.
+Checks run inside the evidence boundary (product home hidden, only the
+candidate's worktree and a private TMPDIR writable; the repository's .git is
+read-only inside, so a check can run git status or git diff but not commit).
 Exit: 0 accepted; 1 any other verdict; 2 refused (a live attempt, a broken
-chain, no such run); 3 usage; 4 an i/o error.`,
+chain, no such run, a boundary that cannot be established); 3 usage; 4 an i/o
+error.`,
     )
-    .action(async (target: string, runId: string, flags: { attempt?: string; checkDeadline: string; suiteDeadline: string; json: boolean }) => {
+    .action(async (target: string, runId: string, flags: AcceptFlags) => {
       const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
       const suiteDeadlineMs = parseDuration('--suite-deadline', flags.suiteDeadline);
       const attempt = flags.attempt === undefined ? undefined : parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER);
+      const boundary = readBoundaryChoice(flags.boundary, process.env);
+      if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
       const status = checkStatusHooks(flags.json ? undefined : liveLineFor(process.stdout));
       const interrupt = new AbortController();
       const onSigint = (): void => interrupt.abort();
@@ -57,6 +69,7 @@ chain, no such run); 3 usage; 4 an i/o error.`,
           checkDeadlineMs,
           suiteDeadlineMs,
           source: process.env,
+          boundary,
           signal: interrupt.signal,
           hooks: status.hooks,
         });

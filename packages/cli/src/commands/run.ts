@@ -94,6 +94,8 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
     checkDeadlineMs: options.accept.checkDeadlineMs,
     suiteDeadlineMs: options.accept.suiteDeadlineMs,
     source: options.source,
+    // The checks run inside the boundary the attempt ran inside, or with none when the operator chose none (R12).
+    boundary: planning.plan.boundary,
     statecraftVersion: STATECRAFT_VERSION,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.accept.hooks === undefined ? {} : { hooks: options.accept.hooks }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NotRecordedSchema, ReceiptSchema } from '@statecraft/adapter';
+import { BoundaryRecordSchema, NotRecordedSchema, ReceiptSchema } from '@statecraft/adapter';
 import { AcceptanceRecordSchema, CandidateSchema, CheckOutputSchema, CheckRunSchema } from '@statecraft/run';
 
 const record = AcceptanceRecordSchema.shape;
@@ -24,6 +24,8 @@ export const AcceptanceViewSchema = z.strictObject({
   attemptRefusalCount: record.attemptRefusalCount,
   policyDigest: z.string().min(1),
   deadlines: z.union([record.deadlines, NotRecordedSchema]),
+  /** The evidence boundary the checks ran under (R12, R13.3); `not-recorded` when no check was started. */
+  boundary: z.union([BoundaryRecordSchema, NotRecordedSchema]),
   receipt: z.union([ReceiptSchema, z.null()]),
   receiptFile: z.union([CheckOutputSchema, z.literal('none')]),
   receiptState: z.enum(['current', 'stale', 'none']),

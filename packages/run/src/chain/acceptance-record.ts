@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ContainmentSchema, ExitSchema, NotRecordedSchema, ReceiptSchema, SurvivorSchema } from '@statecraft/adapter';
+import { BoundaryRecordSchema, ContainmentSchema, ExitSchema, NotRecordedSchema, ReceiptSchema, SurvivorSchema } from '@statecraft/adapter';
 import { EnvironmentRecordSchema } from '@statecraft/environment';
 import { CandidateSchema } from '../workspace/candidate.js';
 
@@ -116,6 +116,11 @@ export const AcceptanceRecordSchema = z.strictObject({
   deadlines: z.strictObject({ checkMs: z.int().positive(), suiteMs: z.int().positive() }),
   containment: z.union([ContainmentSchema, NotRecordedSchema]),
   environment: z.union([EnvironmentRecordSchema, NotRecordedSchema]),
+  /**
+   * The evidence boundary the checks ran under (R12, R13.3), as an attempt's posture records it;
+   * `not-recorded` when no check was started. Absent only from records written before checks ran in it.
+   */
+  boundary: z.union([BoundaryRecordSchema, NotRecordedSchema]).optional(),
   receipt: z.union([ReceiptSchema, z.literal('none')]),
   /** The receipt kept as a file beside the chain, with its digest. */
   receiptFile: z.union([CheckOutputSchema, z.literal('none')]),

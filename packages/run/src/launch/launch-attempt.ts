@@ -27,7 +27,7 @@ import { newRunId } from '../run-id.js';
 import { prepareWorkspace, readWorkspaceHead, withdrawWorkspace, type PreparedWorkspace } from '../workspace/prepare-workspace.js';
 import { identifyCandidate } from '../workspace/identify-candidate.js';
 import type { OutcomeCandidate } from '../workspace/candidate.js';
-import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/check-launch-coverage.js';
+import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/base-commit-reading.js';
 import { keepArtifact } from './artifacts.js';
 import { buildRequest } from './build-request.js';
 import { plannedPosture } from './compose-posture.js';

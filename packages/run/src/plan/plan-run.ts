@@ -26,8 +26,8 @@ import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { isRunId } from '../run-id.js';
 import { resolveTarget, type ResolvedTarget } from '../workspace/resolve-target.js';
 import { labelQualification } from './label-qualification.js';
-import { planCommandCoverage } from './plan-coverage.js';
-import type { PlannedCoverage } from '../coverage/plan-coverage-at.js';
+import { planCommandCoverage } from '../coverage/working-tree-reading.js';
+import type { PlannedCoverage } from '../coverage/assess-reading.js';
 
 /** What the operator asked for (`statecraft run`). */
 export interface RunRequest {

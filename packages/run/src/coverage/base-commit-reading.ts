@@ -1,6 +1,6 @@
 import type { CoverageInputName } from '@statecraft/adapter';
 import { compareReadings, driftMessage } from './compare-readings.js';
-import { describeMissingPrograms, readCoverageAt, type CoverageRefusal, type PlannedCoverage } from './plan-coverage-at.js';
+import { describeMissingPrograms, readCoverageAt, type CoverageRefusal, type PlannedCoverage } from './assess-reading.js';
 
 export type LaunchCoverage =
   /** Record `coverage` under `posture.coverage`: the launch reading is the recorded one (R9.4). */

@@ -1,4 +1,4 @@
-import { planCoverageAt, type PlannedCoverage } from '../coverage/plan-coverage-at.js';
+import { planCoverageAt, type PlannedCoverage } from './assess-reading.js';
 import type { CoverageVerdict } from '../posture.js';
 
 export interface CoverageInput {

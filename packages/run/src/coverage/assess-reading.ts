@@ -1,6 +1,7 @@
 import {
   assessCoverage,
   type CheckedCoverage,
+  describeChecksSource,
   describeCoverage,
   type CoverageAssessment,
   type CoverageDigests,
@@ -82,13 +83,16 @@ export async function readCoverageAt(input: CoverageReadingRequest): Promise<Cov
   if (inputs.kind === 'refused') return inputs;
 
   let declaration: DeclarationInput = { kind: 'absent', path: inputs.declaration.path };
+  let declaredChecks: string[] | 'none' = 'none';
   if (inputs.declaration.kind === 'present') {
     const parsed = parseProjectDeclaration(inputs.declaration.text, describeWhere(inputs.declaration.path, inputs.readFrom));
     if (parsed.kind === 'refused') return { kind: 'refused', input: 'allowance', reason: 'declaration-invalid', message: parsed.message };
     declaration = { kind: 'declared', path: inputs.declaration.path, digest: inputs.declaration.digest, commands: parsed.commands };
+    // A run without a spec is judged by these (R13.3): every command its acceptance will run is compared.
+    declaredChecks = parsed.acceptance.checks;
   }
 
-  const assessment = assessCoverage({ readFrom: inputs.readFrom, spec: inputs.spec, declaration, adapterCommands: input.adapterCommands });
+  const assessment = assessCoverage({ readFrom: inputs.readFrom, spec: inputs.spec, declaration, declaredChecks, adapterCommands: input.adapterCommands });
   if (assessment.kind === 'refused') {
     return {
       kind: 'refused',
@@ -108,7 +112,7 @@ function describeWhere(path: string, readFrom: AssessedCoverage['readFrom']): st
 export function describeMissingPrograms(coverage: CheckedCoverage): string {
   const programs = coverage.missing.map((missing) => missing.program);
   return [
-    `command coverage refused: the checks of spec ${coverage.spec.id} name ${programs.join(', ')}, ` +
+    `command coverage refused: ${coverage.spec === 'none' ? describeChecksSource(coverage) : `the checks of ${describeChecksSource(coverage)}`} name ${programs.join(', ')}, ` +
       `which the allowance omits (R9.3); declare ${programs.length === 1 ? 'it' : 'each'} in ` +
       `${coverage.allowance.declaration.path} under "project.commands" and commit it. Nothing was started, nothing appended.`,
     ...describeCoverage(coverage),

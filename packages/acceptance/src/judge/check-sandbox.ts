@@ -1,0 +1,94 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  ATTEMPT_TAG_VARIABLE,
+  chooseContainment,
+  establishBoundary,
+  newAttemptTag,
+  NO_BOUNDARY_RESIDUALS,
+  type BoundaryRecord,
+  type EstablishedBoundary,
+} from '@statecraft/adapter';
+import { buildBoundaryProfile, constructEnvironment, selectPassedNames, type BoundaryChoice, type EnvironmentRecord } from '@statecraft/environment';
+
+/** What every check of one suite runs with: the constructed environment, the attempt tag and the boundary. */
+export interface CheckSandbox {
+  environment: { variables: Record<string, string>; record: EnvironmentRecord };
+  attemptTag: string;
+  /** The checks' private TMPDIR, writable inside the boundary and removed after the suite. */
+  temporaryDirectory: string;
+  /** `undefined` under `--boundary none`: the checks then run under the supervisor's own containment. */
+  established: EstablishedBoundary | undefined;
+  boundary: BoundaryRecord;
+}
+
+export type CheckSandboxSetup = { kind: 'ready'; sandbox: CheckSandbox } | { kind: 'refused'; reason: 'environment' | 'boundary'; message: string };
+
+export interface CheckSandboxRequest {
+  runId: string;
+  attempt: number;
+  /** The fresh worktree of the candidate: writable inside the boundary, the checks' working directory. */
+  worktree: string;
+  productHome: string;
+  choice: BoundaryChoice;
+  /** The operator's environment: only allowlisted names are read from it (R5.1). */
+  source: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Prepares what the suite's checks run under (R13.3, R12), as an adapter's launch does: the
+ * environment constructed from the allowlist (never a credential family), and the protected
+ * evidence boundary — the product home hidden, only the candidate's worktree and a private TMPDIR
+ * writable — built and probed once for the suite; each check is then its own sandbox of that
+ * profile. A boundary that cannot be established refuses (fail closed): no check runs.
+ */
+export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise<CheckSandboxSetup> {
+  const selection = selectPassedNames({ source: request.source, adapterPass: [], operatorPass: [] });
+  if (selection.kind === 'refused') return { kind: 'refused', reason: 'environment', message: `${selection.message}; no check was run` };
+  const temporaryDirectory = await mkdtemp(join(tmpdir(), 'statecraft-checks-'));
+  const attemptTag = newAttemptTag(request.runId, request.attempt);
+  const environment = constructEnvironment(selection, {
+    runId: request.runId,
+    attempt: request.attempt,
+    temporaryDirectory,
+    extra: [{ name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the checks, including ones that left their group (R7.3)' }],
+    // With the boundary on, bwrap's PID namespace is the containment (R12); else the supervisor's choice, probed once and cached.
+    containment: request.choice.kind === 'bwrap' ? 'bwrap' : (await chooseContainment('auto')).containment.mechanism,
+  });
+  const ready = (established: EstablishedBoundary | undefined, boundary: BoundaryRecord): CheckSandboxSetup => ({
+    kind: 'ready',
+    sandbox: { environment, attemptTag, temporaryDirectory, established, boundary },
+  });
+  if (request.choice.kind === 'none') {
+    return ready(undefined, {
+      mechanism: 'none',
+      chosenBy: request.choice.chosenBy,
+      version: 'not-applicable',
+      profileDigest: 'not-applicable',
+      probe: 'not-run',
+      residuals: [...NO_BOUNDARY_RESIDUALS],
+    });
+  }
+  const profile = buildBoundaryProfile({
+    productHome: request.productHome,
+    workspace: request.worktree,
+    temporaryDirectory,
+    managedPaths: [],
+    environment: environment.variables,
+    handOver: [],
+    source: request.source,
+  });
+  const established = await establishBoundary({ profile, environment: environment.variables, workspace: request.worktree }).catch(
+    (error: unknown) => ({ kind: 'refused', message: `the protected evidence boundary (R12) could not be set up (${(error as Error).message})` }) as const,
+  );
+  if (established.kind === 'refused') {
+    await removeCheckTemporaryDirectory(temporaryDirectory);
+    return { kind: 'refused', reason: 'boundary', message: `${established.message}; no check was run` };
+  }
+  return ready(established.boundary, established.boundary.record);
+}
+
+export async function removeCheckTemporaryDirectory(path: string): Promise<void> {
+  await rm(path, { recursive: true, force: true }).catch(() => undefined);
+}

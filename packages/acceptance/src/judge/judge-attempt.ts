@@ -1,0 +1,212 @@
+import { readRecordedCoverage } from '@statecraft/adapter';
+import type { BoundaryChoice } from '@statecraft/environment';
+import type { AcceptanceRecord, Candidate, ChainEntry, IntentRecord, OutcomeRecord } from '@statecraft/run';
+import { makeCandidateWorktree, readWorktreeAfterSuite, removeCandidateWorktree } from './candidate-worktree.js';
+import { prepareCheckSandbox, removeCheckTemporaryDirectory, type CheckSandbox } from './check-sandbox.js';
+import { decideAfterSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
+import { mintReceipt } from './mint-receipt.js';
+import { runSuite, type SuiteHooks, type SuiteRun } from './run-suite.js';
+import { isUnderAuthority, readSuiteAtBase, type SuiteReading } from './suite-at-base.js';
+
+/** What judging one attempt needs beyond the chain: deadlines, the operator's environment and boundary choice. */
+export interface JudgeRequest {
+  home: string;
+  checkDeadlineMs: number;
+  suiteDeadlineMs: number;
+  source: Readonly<Record<string, string | undefined>>;
+  boundary: BoundaryChoice;
+  statecraftVersion: string;
+  signal?: AbortSignal;
+  hooks?: SuiteHooks & { onJudging?: (what: { runId: string; attempt: number; checks: number }) => void };
+}
+
+/** The acceptance record less what the append supplies (links, time, the receipt file). */
+export type Judged = Omit<AcceptanceRecord, 'prev' | 'seq' | 'format' | 'at' | 'receiptFile'>;
+
+/**
+ * A judgement, or the refusal that runs no check and appends nothing (the sandbox could not be set
+ * up, R12). `cleared`: the check worktree's and TMPDIR's removal, started once the verdict was read
+ * and left to run beside the append; the caller awaits it before releasing the lock.
+ */
+export type Judgement = ({ kind: 'judged'; judged: Judged } | { kind: 'refused'; reason: 'environment' | 'boundary'; message: string }) & {
+  cleared?: Promise<void>;
+};
+
+export interface Where {
+  target: string;
+  key: string;
+  targetDirectory: string;
+  outputsDirectory: string;
+}
+
+type Attempt = { intent: ChainEntry & { record: IntentRecord }; outcome: ChainEntry & { record: OutcomeRecord } };
+type ReadSuite = Extract<SuiteReading, { kind: 'read' }>;
+type As = (decision: Decision, more?: Partial<Judged>) => Judgement;
+
+/**
+ * Judges one concluded attempt (R13), in steps: not-attempted unless it completed; its candidate;
+ * the suite and the policy read at the base; then the suite run over a fresh worktree of the
+ * candidate inside the checks' sandbox, and the verdict decided from how it ended.
+ */
+export async function judgeAttempt(request: JudgeRequest, where: Where, attempt: Attempt): Promise<Judgement> {
+  const o = attempt.outcome.record;
+  const blank = blankJudgement(request, attempt.outcome);
+  const as: As = (decision, more = {}) => ({ kind: 'judged', judged: { ...blank, ...more, ...decision } });
+  if (o.outcome !== 'completed') return as(notAttempted(o.outcome, o.refusalCount), o.outcome === 'refused' ? { attemptRefusalCount: o.refusalCount } : {});
+  const candidate = judgedCandidate(o);
+  if ('why' in candidate) return as(decided('no-candidate', `no candidate to judge: ${candidate.why}`));
+  // The suite at the base and the candidate's worktree at once: neither reads the other, and a
+  // worktree made for a suite that turns out absent is removed again (the rare path pays).
+  const [suite, worktree] = await Promise.all([
+    readSuiteAtBase({ repository: where.target, baseCommit: attempt.intent.record.baseCommit, specId: recordedSpecId(attempt.intent.record) }),
+    makeCandidateWorktree(where.target, o.runId, o.attempt, candidate.commit),
+  ]);
+  const withoutWorktree = async (judgement: Judgement): Promise<Judgement> => {
+    if (worktree.kind === 'made') await removeCandidateWorktree(where.target, worktree.path);
+    return judgement;
+  };
+  if (suite.kind === 'unreadable')
+    return withoutWorktree(as(decided('policy-unreadable', `the suite or the policy could not be read at the base: ${suite.message}`), { candidate }));
+  const touched = candidate.changedPaths.filter((path) => suite.authority.paths.some((entry) => isUnderAuthority(path, entry)));
+  const known: Partial<Judged> = { candidate, suite: suite.suite, authority: { paths: suite.authority.paths, touched }, policyDigest: suite.policyDigest };
+  if (suite.suite === 'none') {
+    const explanation = `no suite at the base ${attempt.intent.record.baseCommit}: no spec with Verification commands, and no "acceptance.checks" in .statecraft/environment.json`;
+    return withoutWorktree(as(decided('no-suite', explanation), known));
+  }
+  if (worktree.kind === 'failed') return as(decided('candidate-unavailable', worktree.message), { ...known, checksNotRun: suite.suite.commands.length });
+  request.hooks?.onJudging?.({ runId: o.runId, attempt: o.attempt, checks: suite.suite.commands.length });
+  return runSuiteOverCandidate(request, where, attempt, { candidate, suite, touched, known, as, worktree: worktree.path });
+}
+
+/** Every field at its "nothing judged" value; each step fills in what it learnt. */
+function blankJudgement(request: JudgeRequest, outcome: ChainEntry & { record: OutcomeRecord }): Judged {
+  return {
+    kind: 'acceptance',
+    runId: outcome.record.runId,
+    attempt: outcome.record.attempt,
+    outcome: outcome.digest,
+    verdict: 'no-acceptance',
+    reason: 'no-candidate',
+    candidate: 'not-recorded',
+    explanation: 'not judged',
+    attemptRefusalCount: 'not-recorded',
+    suite: 'not-recorded',
+    checks: [],
+    checksNotRun: 0,
+    authority: 'not-recorded',
+    afterSuite: 'not-recorded',
+    policyDigest: 'not-recorded',
+    deadlines: { checkMs: request.checkDeadlineMs, suiteMs: request.suiteDeadlineMs },
+    containment: 'not-recorded',
+    environment: 'not-recorded',
+    boundary: 'not-recorded',
+    receipt: 'none',
+  };
+}
+
+/** The candidate the outcome record names (R13.2), or why there is none to judge. */
+function judgedCandidate(outcome: OutcomeRecord): Candidate | { why: string } {
+  const candidate = outcome.candidate;
+  if (candidate === undefined || candidate === 'not-recorded') return { why: 'the outcome record names no candidate (written before acceptance existed)' };
+  if ('notIdentified' in candidate) return { why: candidate.notIdentified };
+  return candidate;
+}
+
+/** The spec the run recorded in its launch coverage (R9.4), or `none`. */
+function recordedSpecId(intent: IntentRecord): string {
+  const coverage = readRecordedCoverage(intent.posture.coverage);
+  return coverage.kind === 'read' && 'spec' in coverage.coverage && coverage.coverage.spec !== 'none' ? coverage.coverage.spec.id : 'none';
+}
+
+/**
+ * The suite over the fresh worktree of the candidate (R13.3), inside the checks' sandbox. The
+ * worktree and the sandbox's TMPDIR are removed whatever happens: awaited on a refusal or an
+ * error, else left to run beside the append (`cleared`).
+ */
+async function runSuiteOverCandidate(
+  request: JudgeRequest,
+  where: Where,
+  attempt: Attempt,
+  judged: { candidate: Candidate; suite: ReadSuite; touched: string[]; known: Partial<Judged>; as: As; worktree: string },
+): Promise<Judgement> {
+  const { suite, worktree } = judged;
+  const o = attempt.outcome.record;
+  let temporaryDirectory: string | undefined;
+  const clear = async (): Promise<void> => {
+    await removeCandidateWorktree(where.target, worktree);
+    if (temporaryDirectory !== undefined) await removeCheckTemporaryDirectory(temporaryDirectory);
+  };
+  let cleared: Promise<void> | undefined;
+  try {
+    const setup = await prepareCheckSandbox({
+      runId: o.runId,
+      attempt: o.attempt,
+      worktree,
+      productHome: request.home,
+      choice: request.boundary,
+      source: request.source,
+    });
+    if (setup.kind === 'refused') return setup;
+    temporaryDirectory = setup.sandbox.temporaryDirectory;
+    const ran = await runSuite({
+      cwd: worktree,
+      commands: suite.suite === 'none' ? [] : suite.suite.commands,
+      environment: setup.sandbox.environment.variables,
+      attemptTag: setup.sandbox.attemptTag,
+      ...(setup.sandbox.established === undefined ? {} : { boundary: setup.sandbox.established }),
+      checkDeadlineMs: request.checkDeadlineMs,
+      suiteDeadlineMs: request.suiteDeadlineMs,
+      targetDirectory: where.targetDirectory,
+      outputsDirectory: where.outputsDirectory,
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+      ...(request.hooks === undefined ? {} : { hooks: request.hooks }),
+    });
+    const judgement = await decideOverRun(request, where, attempt, { ...judged, ran, sandbox: setup.sandbox });
+    // Never rejects: a worktree left behind is removed by the next judge (leftover-check-worktrees.ts).
+    cleared = clear().catch(() => undefined);
+    return { ...judgement, cleared };
+  } finally {
+    if (cleared === undefined) await clear();
+  }
+}
+
+/** The verdict once the suite ran (R13.4): the worktree read after it, and a receipt when accepted (R13.6). */
+async function decideOverRun(
+  request: JudgeRequest,
+  where: Where,
+  attempt: Attempt,
+  judged: { candidate: Candidate; suite: ReadSuite; touched: string[]; known: Partial<Judged>; as: As; worktree: string; ran: SuiteRun; sandbox: CheckSandbox },
+): Promise<Judgement> {
+  const { candidate, ran, sandbox } = judged;
+  const after = await readWorktreeAfterSuite(judged.worktree);
+  const afterSuite =
+    'failed' in after ? ('not-recorded' as const) : { head: after.head, headMoved: after.head !== candidate.commit, dirtyPaths: after.dirtyPaths };
+  const decision = decideAfterSuite({
+    end: ran.end,
+    checks: ran.checks,
+    checksNotRun: ran.checksNotRun,
+    touched: judged.touched,
+    after: afterSuite === 'not-recorded' ? (after as { failed: string }) : afterSuite,
+  });
+  const answer = judged.as(decision, {
+    ...judged.known,
+    checks: ran.checks,
+    checksNotRun: ran.checksNotRun,
+    afterSuite,
+    containment: ran.containment,
+    environment: sandbox.environment.record,
+    boundary: sandbox.boundary,
+  });
+  if (decision.verdict !== 'accepted' || answer.kind !== 'judged') return answer;
+  const receipt = mintReceipt({
+    where,
+    intent: attempt.intent,
+    outcome: attempt.outcome,
+    candidate,
+    checks: ran.checks,
+    policyDigest: judged.suite.policyDigest,
+    statecraftVersion: request.statecraftVersion,
+    boundary: sandbox.boundary,
+  });
+  return { kind: 'judged', judged: { ...answer.judged, receipt } };
+}

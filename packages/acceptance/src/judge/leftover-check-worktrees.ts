@@ -1,0 +1,56 @@
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isLive, LockHolderSchema, runGit } from '@statecraft/run';
+
+/** The owner file beside a check worktree: the supervisor that made it, in the lock's shape. */
+export function ownerFileOf(worktree: string): string {
+  return `${worktree}.owner.json`;
+}
+
+const OWNER_SUFFIX = '.owner.json';
+
+/**
+ * Removes the check worktrees a supervisor killed during its suite left behind (`kill -9` runs no
+ * cleanup): every entry of the checks directory whose owner is dead on this host, or which names
+ * no readable owner (the owner file is written before the worktree, so a live judge's always has
+ * one). A live owner's is left alone: another product home may be judging this target. Then
+ * `git worktree prune` forgets any whose directory is gone. Answers the paths removed; a failure
+ * to remove one is left for the next judge, never fatal.
+ */
+export async function removeLeftoverCheckWorktrees(target: string, checksDirectory: string): Promise<string[]> {
+  const directory = join(target, checksDirectory);
+  const names = await readdir(directory).catch(() => [] as string[]);
+  const removed: string[] = [];
+  for (const name of names) {
+    if (name.endsWith(OWNER_SUFFIX)) {
+      // An owner file whose worktree is gone: its own leftover, once its owner is dead.
+      const worktree = name.slice(0, -OWNER_SUFFIX.length);
+      if (!names.includes(worktree) && !(await ownerLives(join(directory, worktree)))) await rm(join(directory, name), { force: true });
+      continue;
+    }
+    const path = join(directory, name);
+    if (await ownerLives(path)) continue;
+    const byGit = await runGit(target, ['worktree', 'remove', '--force', '--force', path]);
+    // Not a worktree git knows (its registration already pruned): the directory is still removed.
+    if (!byGit.ok) await rm(path, { recursive: true, force: true }).catch(() => undefined);
+    await rm(ownerFileOf(path), { force: true }).catch(() => undefined);
+    removed.push(path);
+  }
+  if (removed.length > 0) await runGit(target, ['worktree', 'prune']);
+  return removed;
+}
+
+async function ownerLives(worktree: string): Promise<boolean> {
+  let text: string;
+  try {
+    text = await readFile(ownerFileOf(worktree), 'utf8');
+  } catch {
+    return false;
+  }
+  try {
+    const owner = LockHolderSchema.safeParse(JSON.parse(text));
+    return owner.success && isLive(owner.data);
+  } catch {
+    return false;
+  }
+}
