@@ -44,6 +44,8 @@ export interface TokenMeasurement {
 export interface MeasurementContext {
   /** Runs one provocation through the real supervisor and returns the recorded result and raw stream. */
   provoke(provocation: Provocation): Promise<{ result: AttemptResult; rawStream: string }>;
+  /** Every attempt's working directory, so a measurement can look at what a session wrote (workspace-write). */
+  workspace: string;
 }
 
 export interface SuiteDriver {

@@ -102,6 +102,7 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
       deadlineMs: options.deadlineMs,
       prompt: options.prompt,
       ...(options.provider === undefined ? {} : { provider: options.provider }),
+      boundary: options.boundary === undefined ? 'none' : 'bwrap',
     },
     new Date(),
   );
