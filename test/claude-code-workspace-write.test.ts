@@ -2,7 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MODEL_DOUBLE_API_KEY, claudeCodeAdapterPath, loadScenarios, pinnedClaudePath, scenariosDirectory, startModelDouble } from '@statecraft/adapter-claude-code';
+import {
+  MODEL_DOUBLE_API_KEY,
+  claudeCodeAdapterPath,
+  loadScenarios,
+  pinnedClaudePath,
+  scenariosDirectory,
+  startModelDouble,
+} from '@statecraft/adapter-claude-code';
 import type { ModelDouble } from '@statecraft/adapter-claude-code';
 import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';

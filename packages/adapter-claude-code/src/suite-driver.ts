@@ -77,6 +77,9 @@ export function claudeCodeSuiteDriver(options: ClaudeCodeDriverOptions = {}): Su
     'read-failure': () => replayed('read-failure'),
     'no-result': () => replayed('no-result'),
     'no-cost': () => replayed('no-cost'),
+    // Row 9: the hostile moves as one shell command aimed at the targets the row names in the
+    // environment; Bash allowed outright, so the boundary, not claude's prompt, is what stops them.
+    attack: () => live('attack-records', { allow: ['Bash'] }),
   };
 
   return {

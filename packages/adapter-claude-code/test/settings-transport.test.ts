@@ -81,9 +81,21 @@ describe('the settings transport', () => {
 
 describe('the argv builder', () => {
   it('refuses a second --settings in the invocation (R10.1)', () => {
-    const argv = buildClaudeArgv({ settingsPath: '/tmp/a.json', maxTurns: null, removeTools: [], permissionMode: 'default', extraArgs: ['--settings', '/tmp/other.json'] });
+    const argv = buildClaudeArgv({
+      settingsPath: '/tmp/a.json',
+      maxTurns: null,
+      removeTools: [],
+      permissionMode: 'default',
+      extraArgs: ['--settings', '/tmp/other.json'],
+    });
     expect(argv).toMatchObject({ kind: 'refused', reason: 'second-settings' });
-    const joined = buildClaudeArgv({ settingsPath: '/tmp/a.json', maxTurns: null, removeTools: [], permissionMode: 'default', extraArgs: ['--settings=/tmp/other.json'] });
+    const joined = buildClaudeArgv({
+      settingsPath: '/tmp/a.json',
+      maxTurns: null,
+      removeTools: [],
+      permissionMode: 'default',
+      extraArgs: ['--settings=/tmp/other.json'],
+    });
     expect(joined).toMatchObject({ kind: 'refused', reason: 'second-settings' });
   });
 

@@ -10,13 +10,13 @@ import { freshDirectory, misbehavingDriver, onlyCase, ran, runFixtureOnce, runRo
 // row is shown able to fail.
 
 describe('the negative suite table', () => {
-  it('has eight rows, numbered 1 to 8, under a version string (R4)', () => {
-    expect(SUITE_CASES.map((entry) => entry.row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  it('has nine rows, numbered 1 to 9, under a version string (R4)', () => {
+    expect(SUITE_CASES.map((entry) => entry.row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(SUITE_VERSION).toMatch(/^negative-suite\/\d+$/);
   });
 
   it('passes in full against the fixture adapter, every case resting on evidence', async () => {
-    const report = await runRows([1, 2, 3, 4, 5, 6, 7, 8]);
+    const report = await runRows([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(report.cases.map((entry) => [entry.row, entry.status])).toEqual(SUITE_CASES.map((entry) => [entry.row, 'pass']));
     expect(report.passed).toBe(true);
     expect(report.adapter).toMatchObject({ name: 'fixture', version: '1.0.0' });
@@ -235,5 +235,43 @@ describe('row 8: the posture declares every command the run will need (R9)', () 
     const verdict = onlyCase(await runRows([8]));
     expect(verdict.status).toBe('pass');
     expect(verdict.detail).toContain('refused at plan time naming statecraft-suite-unlisted-program');
+  });
+});
+
+describe('row 9: an attempt that attacks the records is denied every move (R12, R5.3)', () => {
+  it('row 9: inside the evidence boundary the fixture reads, appends, forges and signals in vain; the chain is unchanged', async () => {
+    const report = await runRows([9]);
+    const verdict = onlyCase(report);
+    expect(report.boundary).toBe('bwrap');
+    expect(verdict).toMatchObject({ status: 'pass', evidence: 'fixture' });
+    expect(verdict.detail).toContain("the chain's bytes are unchanged");
+  });
+
+  it('row 9: with the boundary off every move succeeds and the row fails, naming each (so the row can fail)', async () => {
+    const verdict = onlyCase(await runRows([9], { boundary: { kind: 'none' }, containment: 'process-group' }));
+    expect(verdict.status).toBe('fail');
+    expect(verdict.detail).toContain('the chain changed');
+    expect(verdict.detail).toContain("the chain's content was read and carried into the workspace");
+    expect(verdict.detail).toContain('a qualification record was written');
+    expect(verdict.detail).toContain("the operator's checkout was written");
+    expect(verdict.detail).toContain('the supervisor received 1 SIGCONT');
+  });
+
+  it('row 9: fails when the hostile scenario never ran, so a silent adapter cannot pass it', async () => {
+    const verdict = onlyCase(await runRows([9], { driver: misbehavingDriver({ attack: 'complete' }) }));
+    expect(verdict.status).toBe('fail');
+    expect(verdict.detail).toContain('the hostile scenario left no statecraft-attack-ran.txt in the workspace');
+  });
+
+  it("row 9: a driver that cannot provoke the attack gets the shipped fixture's attack in the same sandbox", async () => {
+    const driver = {
+      ...fixtureDriver,
+      name: 'no-attack',
+      provocation: (scenario: Parameters<typeof fixtureDriver.provocation>[0]) =>
+        scenario === 'attack' ? ('not-applicable' as const) : fixtureDriver.provocation(scenario),
+    };
+    const verdict = onlyCase(await runRows([9], { driver }));
+    expect(verdict).toMatchObject({ status: 'pass', evidence: 'fixture' });
+    expect(verdict.detail).toContain("the shipped fixture's hostile scenario ran in the same sandbox");
   });
 });

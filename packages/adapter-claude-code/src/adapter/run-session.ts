@@ -107,7 +107,10 @@ async function translateStream(child: ClaudeChild, plan: SessionPlan): Promise<T
     const at = lineNumber;
     if (oversize) {
       // Only the line's first bytes were kept; the adapter cannot stand behind any of it (R7.5).
-      return { kind: 'defect', write: () => plan.writer.writeMalformed(at, `longer than ${MAX_NATIVE_LINE_BYTES} bytes (${lineBytes} read)`, bytes.toString('utf8')) };
+      return {
+        kind: 'defect',
+        write: () => plan.writer.writeMalformed(at, `longer than ${MAX_NATIVE_LINE_BYTES} bytes (${lineBytes} read)`, bytes.toString('utf8')),
+      };
     }
     // Passed on as the same defect, so the supervisor reports a read failure (R7.5).
     if (!isUtf8(bytes)) return { kind: 'defect', write: () => plan.writer.writeUnreadable(at, bytes) };

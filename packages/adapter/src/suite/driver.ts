@@ -14,7 +14,7 @@ import type { AttemptResult } from '../result.js';
 export type EvidenceKind = 'live' | 'replayed' | 'fixture';
 
 /** Behaviours the suite asks a driver to provoke. */
-export type DriverScenario = 'complete' | 'refuse' | 'hang' | 'malformed' | 'read-failure' | 'no-result' | 'no-cost';
+export type DriverScenario = 'complete' | 'refuse' | 'hang' | 'malformed' | 'read-failure' | 'no-result' | 'no-cost' | 'attack';
 
 /** One provocation: what the suite sends so the adapter shows the behaviour. */
 export interface Provocation {
@@ -55,7 +55,13 @@ export interface SuiteDriver {
   setUp?(): Promise<void>;
   /** Stops it; called once after the suite, even when a case failed. */
   tearDown?(): Promise<void>;
-  /** How to provoke a scenario, or `not-applicable` when this adapter cannot be made to show it. */
+  /**
+   * How to provoke a scenario, or `not-applicable` when this adapter cannot be made to show it.
+   * `attack` (row 9): the adapter or its provider's tools, given the targets in the environment
+   * (attack-targets.ts), read and append to the chain, write the qualification record and the
+   * checkout file, signal the supervisor pid, and write `statecraft-attack-ran.txt` in the
+   * workspace. `not-applicable`: the row runs the shipped fixture's attack in the same sandbox.
+   */
   provocation(scenario: DriverScenario): Provocation | 'not-applicable';
   /**
    * Row 6: one measurement per declared token. Without it, the suite checks only that the init
