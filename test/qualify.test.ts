@@ -53,7 +53,7 @@ function alteredFixture(): string {
 }
 
 describe('statecraft qualify (R3.1, R4)', () => {
-  it('qualify --fixture --json exits 0 with eight passing cases and writes a record the list then shows', async () => {
+  it('qualify --fixture --json exits 0 with nine passing cases and writes a record the list then shows', async () => {
     const home = freshHome();
     const qualified = await run(['qualify', '--fixture', '--json'], home);
     expect(qualified.code).toBe(0);
@@ -61,7 +61,7 @@ describe('statecraft qualify (R3.1, R4)', () => {
     expect(document.passed).toBe(true);
     expect(document.suiteVersion).toMatch(/^negative-suite\//);
     expect(document.adapter).toMatchObject({ name: 'fixture', version: '1.0.0' });
-    expect(document.cases.map((entry) => entry.row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(document.cases.map((entry) => entry.row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(document.cases.every((entry) => entry.status === 'pass')).toBe(true);
     expect(document.record).not.toBeNull();
     expect(readdirSync(join(home, 'qualifications'))).toEqual([`${document.record!.id}.json`]);
