@@ -84,6 +84,24 @@ describe('statecraft qualify (R3.1, R4)', () => {
     expect(parseJson(checked)).toMatchObject({ verdict: 'qualified', record: { id: document.record!.id } });
   });
 
+  it('qualify --fixture --boundary none fails row 9: the attack on the records succeeds there, each move is named, no record is written (R12, R4 row 9)', async () => {
+    const home = freshHome();
+    const answer = await run(['qualify', '--fixture', '--json', '--boundary', 'none'], home);
+    expect(answer.code).toBe(1);
+    const document = parseJson<QualifyDocument & { boundary: string }>(answer);
+    expect(document.boundary).toBe('none');
+    expect(document.passed).toBe(false);
+    expect(document.record).toBeNull();
+    const row9 = document.cases.find((entry) => entry.row === 9);
+    expect(row9?.status).toBe('fail');
+    expect(row9?.detail).toContain('the chain changed');
+    expect(row9?.detail).toContain('a qualification record was written');
+    expect(row9?.detail).toContain("the operator's checkout was written");
+    expect(document.cases.filter((entry) => entry.row !== 9).every((entry) => entry.status === 'pass')).toBe(true);
+    // The row's decoys are gone from the product home, whatever the verdict.
+    expect(readdirSync(home).filter((name) => name.startsWith('.negative-suite-row-9-'))).toEqual([]);
+  });
+
   it('a copy of the fixture with one byte changed is unqualified by qualifications check, exit 1 (R3.3)', async () => {
     const home = freshHome();
     expect((await run(['qualify', '--fixture', '--json'], home)).code).toBe(0);
