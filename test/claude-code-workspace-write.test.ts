@@ -1,5 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { symlink } from 'node:fs/promises';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { mkdir, symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -48,6 +48,9 @@ async function run(scenario: string, extra: readonly string[]) {
   const home = await createProductHome();
   scratch.keep(home.path);
   const operatorHome = await scratch.make('statecraft-cc-ww-operator-home-');
+  // An operator who has used claude: its configuration directory exists, so the boundary binds it
+  // writable (a managed path) — the configuration the negative suite's fresh HOME does not measure.
+  await mkdir(join(operatorHome, '.claude'));
   const env = {
     PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
     HOME: operatorHome,
@@ -58,12 +61,12 @@ async function run(scenario: string, extra: readonly string[]) {
     ['run', repository.path, '--adapter', claudeCodeAdapterPath(), '--prompt', 'Do the scripted work.', '--deadline', '120s', '--json', ...extra],
     { home: home.path, env, timeoutMs: 150_000 },
   );
-  return { answer, value: parseJson<RunJson>(answer), repository };
+  return { answer, value: parseJson<RunJson>(answer), repository, operatorHome };
 }
 
 describe('Claude Code under the evidence boundary (workspace-write, R12, R10.5)', () => {
   it('lets the Write tool create a file in the workspace with no --allow rule, and applies workspace-write', async () => {
-    const { value, repository } = await run('write-answer', ['--require', 'workspace-write']);
+    const { value, repository, operatorHome } = await run('write-answer', ['--require', 'workspace-write']);
     expect(value.posture.boundary.mechanism).toBe('bwrap');
     expect(value.outcome).toBe('completed');
     expect(value.refusalCount).toBe(0);
@@ -71,6 +74,8 @@ describe('Claude Code under the evidence boundary (workspace-write, R12, R10.5)'
     expect(existsSync(join(repository.path, 'answer.txt'))).toBe(false);
     expect(value.posture.capabilities.applied).toContain('workspace-write');
     expect(value.posture.capabilities.notApplied).toEqual([]);
+    // claude wrote its session state in its configuration directory, the one managed path bound writable.
+    expect(readdirSync(join(operatorHome, '.claude')).length).toBeGreaterThan(0);
   });
 
   it('lets a shell redirection write in the workspace with no --allow rule (docs/facts.md item 13 needed one before)', async () => {
