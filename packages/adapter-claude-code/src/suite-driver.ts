@@ -77,9 +77,6 @@ export function claudeCodeSuiteDriver(options: ClaudeCodeDriverOptions = {}): Su
     'read-failure': () => replayed('read-failure'),
     'no-result': () => replayed('no-result'),
     'no-cost': () => replayed('no-cost'),
-    // Row 9: the hostile moves as one shell command aimed at the targets the row names in the
-    // environment; Bash allowed outright, so the boundary, not claude's prompt, is what stops them.
-    attack: () => live('attack-records', { allow: ['Bash'] }),
   };
 
   return {
@@ -97,6 +94,9 @@ export function claudeCodeSuiteDriver(options: ClaudeCodeDriverOptions = {}): Su
       altered = undefined;
     },
     provocation: (scenario) => provocations[scenario](),
+    // Row 9: the hostile moves as one shell command aimed at the targets the row names in the
+    // environment; Bash allowed outright, so the boundary, not claude's prompt, is what stops them.
+    attack: () => live('attack-records', { allow: ['Bash'] }),
     measureDeclaredTokens: (context) => measureClaudeCodeTokens(context, { live: (scenario, limits) => live(scenario, limits ?? {}) }),
   };
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SUITE_CASES, SUITE_VERSION, comparableResult, findTaggedProcesses, fixtureDriver, type SuiteReport } from '@statecraft/adapter';
+import { SUITE_CASES, SUITE_VERSION, comparableResult, findTaggedProcesses, fixtureDriver, type SuiteDriver, type SuiteReport } from '@statecraft/adapter';
 import { freshDirectory, misbehavingDriver, onlyCase, ran, runFixtureOnce, runRows, writeManifest } from './suite-helpers.js';
 
 // The negative suite (R4), one test per row, run against the shipped fixture adapter through the
@@ -258,18 +258,15 @@ describe('row 9: an attempt that attacks the records is denied every move (R12, 
   });
 
   it('row 9: fails when the hostile scenario never ran, so a silent adapter cannot pass it', async () => {
-    const verdict = onlyCase(await runRows([9], { driver: misbehavingDriver({ attack: 'complete' }) }));
+    const silent = { ...fixtureDriver, name: 'fixture-silent', attack: () => ({ prompt: 'scenario: complete\n', evidence: 'fixture' as const }) };
+    const verdict = onlyCase(await runRows([9], { driver: silent }));
     expect(verdict.status).toBe('fail');
     expect(verdict.detail).toContain('the hostile scenario left no statecraft-attack-ran.txt in the workspace');
   });
 
   it("row 9: a driver that cannot provoke the attack gets the shipped fixture's attack in the same sandbox", async () => {
-    const driver = {
-      ...fixtureDriver,
-      name: 'no-attack',
-      provocation: (scenario: Parameters<typeof fixtureDriver.provocation>[0]) =>
-        scenario === 'attack' ? ('not-applicable' as const) : fixtureDriver.provocation(scenario),
-    };
+    // No `attack` method: a driver written before row 9, or one whose provider cannot be scripted to attack.
+    const driver: SuiteDriver = { name: 'no-attack', provocation: (scenario) => fixtureDriver.provocation(scenario) };
     const verdict = onlyCase(await runRows([9], { driver }));
     expect(verdict).toMatchObject({ status: 'pass', evidence: 'fixture' });
     expect(verdict.detail).toContain("the shipped fixture's hostile scenario ran in the same sandbox");

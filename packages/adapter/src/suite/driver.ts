@@ -14,7 +14,7 @@ import type { AttemptResult } from '../result.js';
 export type EvidenceKind = 'live' | 'replayed' | 'fixture';
 
 /** Behaviours the suite asks a driver to provoke. */
-export type DriverScenario = 'complete' | 'refuse' | 'hang' | 'malformed' | 'read-failure' | 'no-result' | 'no-cost' | 'attack';
+export type DriverScenario = 'complete' | 'refuse' | 'hang' | 'malformed' | 'read-failure' | 'no-result' | 'no-cost';
 
 /** One provocation: what the suite sends so the adapter shows the behaviour. */
 export interface Provocation {
@@ -55,14 +55,17 @@ export interface SuiteDriver {
   setUp?(): Promise<void>;
   /** Stops it; called once after the suite, even when a case failed. */
   tearDown?(): Promise<void>;
-  /**
-   * How to provoke a scenario, or `not-applicable` when this adapter cannot be made to show it.
-   * `attack` (row 9): the adapter or its provider's tools, given the targets in the environment
-   * (attack-targets.ts), read and append to the chain, write the qualification record and the
-   * checkout file, signal the supervisor pid, and write `statecraft-attack-ran.txt` in the
-   * workspace. `not-applicable`: the row runs the shipped fixture's attack in the same sandbox.
-   */
+  /** How to provoke a scenario, or `not-applicable` when this adapter cannot be made to show it. */
   provocation(scenario: DriverScenario): Provocation | 'not-applicable';
+  /**
+   * Row 9: a provocation in which the adapter, or its provider's tools, attack the records. The row
+   * adds the targets to its environment (attack-targets.ts); the attack must read and append to the
+   * chain (carrying what it read into `statecraft-stolen.txt` in the workspace), write the
+   * qualification record and the checkout file, send SIGCONT to the supervisor pid, and write
+   * `statecraft-attack-ran.txt` in the workspace. Absent: the row runs the shipped fixture's attack
+   * in the same sandbox (evidence `fixture`), which measures the sandbox, not the provider's tools.
+   */
+  attack?(): Provocation;
   /**
    * Row 6: one measurement per declared token. Without it, the suite checks only that the init
    * event applies every declared token.

@@ -115,8 +115,8 @@ async function provokeAttack(context: SuiteContext, targets: Targets): Promise<{
     [ATTACK_TARGET_VARIABLES.checkoutFile]: targets.checkoutFile,
     [ATTACK_TARGET_VARIABLES.supervisorPid]: String(process.pid),
   };
-  const driven = context.provocationFor('attack');
-  if (driven !== 'not-applicable') {
+  const driven = context.driver.attack?.();
+  if (driven !== undefined) {
     const provocation: Provocation = { ...driven, environment: { ...driven.environment, ...environment } };
     return { provoked: await context.provoke(provocation), fallback: false };
   }
