@@ -19,6 +19,7 @@ interface QualifyJson {
   passed: boolean;
   adapter: { name: string; version: string; digest: string };
   provider: unknown;
+  boundary: string;
   cases: Array<{ row: number; status: string; evidence: string; detail: string }>;
   record: { id: string; path: string } | null;
 }
@@ -53,12 +54,19 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
       6: 'live',
       7: 'replayed',
       8: 'live',
+      // The attack through claude's own Bash tool, aimed by the row (R12).
+      9: 'live',
     });
     expect(report.adapter.digest).toBe(await digestFile(claudeCodeAdapterPath()));
     expect(report.provider).toEqual({ name: 'claude', version: '2.1.328', digest: await digestFile(realpathSync(pinnedClaudePath())) });
     // Row 6 rests on one live measurement per declared token (R10.5), not on the init event alone.
     const row6 = report.cases.find((entry) => entry.row === 6)?.detail ?? '';
-    for (const token of ['turn-limit', 'cost-report', 'hook-enforcement', 'structured-refusals', 'tool-allowlist']) expect(row6).toContain(`${token}:`);
+    for (const token of ['turn-limit', 'cost-report', 'hook-enforcement', 'structured-refusals', 'tool-allowlist', 'workspace-write']) {
+      expect(row6).toContain(`${token}:`);
+    }
+    // workspace-write measured under the boundary the record names (R12).
+    expect(report.boundary).toBe('bwrap');
+    expect(row6).toContain('workspace-write: with no allow rule the Write tool created answer.txt');
   });
 
   it("matches the repository's reference record of the pair: same adapter digest, provider digest and suite (R3.1, R10.7)", () => {

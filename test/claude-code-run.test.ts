@@ -68,7 +68,9 @@ async function run(scenario: string | null, extra: readonly string[], path?: str
 
 describe('statecraft run with the Claude Code adapter', () => {
   it('records a denied tool call as refused while the provider claims success, with the cost carried (R10.4, R8.2)', async () => {
-    const { answer, value } = await run('bash-touch', []);
+    // Inside the boundary claude accepts edits in the workspace (acceptEdits), so the call it denies
+    // by itself, with no rule, is a write beside the workspace.
+    const { answer, value } = await run('bash-write-outside', []);
     expect(value.outcome).toBe('refused');
     expect(value.refusalCount).toBe(1);
     expect(value.providerClaim).toMatchObject({ status: 'success', isError: false });

@@ -7,13 +7,13 @@ const targets = useTestTargets({ sharedRepository: false });
 /** Runs statecraft under a pseudo-terminal, the way an operator sees it. */
 const runOnTerminal = (...args: string[]) => runStatecraftOnTerminal(args, { home: targets.home.path });
 
-const ROWS = [1, 2, 3, 4, 5, 6, 7, 8];
+const ROWS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
 /** The live line a case shows while it runs, and the line it commits when it ends (render/live-line.ts). */
 const started = (row: number): string => `\r\u001b[2K  …        row ${row}  `;
 const passed = (row: number): string => `\r\u001b[2K  pass     row ${row}  `;
 
 describe('qualify shows each negative-suite case as it starts and ends on a terminal (issue 2 item 8, R11)', () => {
-  it('on a terminal, each row 1..8 is shown while it runs, then committed as a pass, in order, before the final report', async () => {
+  it('on a terminal, each row 1..9 is shown while it runs, then committed as a pass, in order, before the final report', async () => {
     const { exitCode, output } = await runOnTerminal('qualify', '--fixture');
     expect(exitCode).toBe(0);
     let cursor = 0;

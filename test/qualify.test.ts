@@ -54,7 +54,7 @@ async function alteredFixture(): Promise<string> {
 }
 
 describe('statecraft qualify (R3.1, R4)', () => {
-  it('qualify --fixture --json exits 0 with eight passing cases and writes a record the list then shows', async () => {
+  it('qualify --fixture --json exits 0 with nine passing cases and writes a record the list then shows', async () => {
     const home = await freshHome();
     const qualified = await run(['qualify', '--fixture', '--json'], home);
     expect(qualified.code).toBe(0);
@@ -62,7 +62,7 @@ describe('statecraft qualify (R3.1, R4)', () => {
     expect(document.passed).toBe(true);
     expect(document.suiteVersion).toMatch(/^negative-suite\//);
     expect(document.adapter).toMatchObject({ name: 'fixture', version: '1.0.0' });
-    expect(document.cases.map((entry) => entry.row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(document.cases.map((entry) => entry.row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(document.cases.every((entry) => entry.status === 'pass')).toBe(true);
     expect(document.record).not.toBeNull();
     expect(readdirSync(join(home, 'qualifications'))).toEqual([`${document.record!.id}.json`]);
@@ -83,6 +83,24 @@ describe('statecraft qualify (R3.1, R4)', () => {
     const checked = await run(['qualifications', 'check', fixture, '--json'], home);
     expect(checked.code).toBe(0);
     expect(parseJson(checked)).toMatchObject({ verdict: 'qualified', record: { id: document.record!.id } });
+  });
+
+  it('qualify --fixture --boundary none fails row 9: the attack on the records succeeds there, each move is named, no record is written (R12, R4 row 9)', async () => {
+    const home = await freshHome();
+    const answer = await run(['qualify', '--fixture', '--json', '--boundary', 'none'], home);
+    expect(answer.code).toBe(1);
+    const document = parseJson<QualifyDocument & { boundary: string }>(answer);
+    expect(document.boundary).toBe('none');
+    expect(document.passed).toBe(false);
+    expect(document.record).toBeNull();
+    const row9 = document.cases.find((entry) => entry.row === 9);
+    expect(row9?.status).toBe('fail');
+    expect(row9?.detail).toContain('the chain changed');
+    expect(row9?.detail).toContain('a qualification record was written');
+    expect(row9?.detail).toContain("the operator's checkout was written");
+    expect(document.cases.filter((entry) => entry.row !== 9).every((entry) => entry.status === 'pass')).toBe(true);
+    // The row's decoys are gone from the product home, whatever the verdict.
+    expect(readdirSync(home).filter((name) => name.startsWith('.negative-suite-row-9-'))).toEqual([]);
   });
 
   it('a copy of the fixture with one byte changed is unqualified by qualifications check, exit 1 (R3.3)', async () => {

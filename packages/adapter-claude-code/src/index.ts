@@ -21,11 +21,13 @@
  * - adapter/fallback-events.ts      init + error when the provider cannot be started: failure spoken in the protocol
  * - suite/altered-streams.ts        the recorded stream, altered one defect at a time for rows 4 and 5
  * - suite/measure-tokens.ts         each declared token measured against the pinned provider
+ * - suite/measure-workspace-write.ts workspace-write measured live: edits land in the workspace with no allow rule, a write beside it does not
  * - model-double/*                  a scripted Anthropic Messages API server on 127.0.0.1 (tests, the suite)
  * - suite-driver.ts                 how the negative suite provokes this adapter (live and replayed)
  *
- * What this package does not claim: that the session cannot write outside the workspace
- * (`workspace-write` is not declared; docs/facts.md item 12); that the allowlist in force is observable
+ * What this package does not claim: that the session cannot write outside the workspace when it
+ * runs without the evidence boundary (`--boundary none`: `workspace-write` is then not applied, and
+ * claude's own permission prompts are all that stands); that the allowlist in force is observable
  * (it is recorded `not-recorded`, R10.3); containment of hostile code (R5.3).
  */
 export { CLAUDE_CODE_MANIFEST } from './manifest.js';

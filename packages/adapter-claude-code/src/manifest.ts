@@ -4,15 +4,17 @@ import type { Manifest } from '@statecraft/adapter';
  * The Claude Code adapter's manifest, written once here; the bundle script validates it against
  * the seam's schema and writes it beside the bundled executable as `<file>.manifest.json` (R2.2).
  *
- * Each declared token is measured by the suite driver (R10.5); `workspace-write` is not declared
- * until measured. The credential path is Linux's (docs/facts.md item 11): `HOME` locates
+ * Each declared token is measured by the suite driver (R10.5). `workspace-write` holds inside the
+ * evidence boundary only (R12): there the adapter asks claude for `acceptEdits` and bwrap keeps
+ * every write in the workspace; with `--boundary none` the init reports it not applied, and a run
+ * that requires it is refused before spawn (R2.3). The credential path is Linux's (docs/facts.md item 11): `HOME` locates
  * `~/.claude/.credentials.json`, `ANTHROPIC_API_KEY` is a key, `ANTHROPIC_BASE_URL` a gateway.
  */
 export const CLAUDE_CODE_MANIFEST: Manifest = {
   name: 'claude-code',
   version: '0.1.0',
   protocol: 1,
-  capabilities: ['tool-allowlist', 'turn-limit', 'hook-enforcement', 'cost-report', 'structured-refusals'],
+  capabilities: ['tool-allowlist', 'turn-limit', 'workspace-write', 'hook-enforcement', 'cost-report', 'structured-refusals'],
   requiresCommands: ['claude'],
   environment: {
     pass: [

@@ -94,6 +94,9 @@ export function claudeCodeSuiteDriver(options: ClaudeCodeDriverOptions = {}): Su
       altered = undefined;
     },
     provocation: (scenario) => provocations[scenario](),
+    // Row 9: the hostile moves as one shell command aimed at the targets the row names in the
+    // environment; Bash allowed outright, so the boundary, not claude's prompt, is what stops them.
+    attack: () => live('attack-records', { allow: ['Bash'] }),
     measureDeclaredTokens: (context) => measureClaudeCodeTokens(context, { live: (scenario, limits) => live(scenario, limits ?? {}) }),
   };
 }

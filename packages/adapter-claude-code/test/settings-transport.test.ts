@@ -83,19 +83,31 @@ describe('the settings transport', () => {
 
 describe('the argv builder', () => {
   it('refuses a second --settings in the invocation (R10.1)', () => {
-    const argv = buildClaudeArgv({ settingsPath: '/tmp/a.json', maxTurns: null, removeTools: [], extraArgs: ['--settings', '/tmp/other.json'] });
+    const argv = buildClaudeArgv({
+      settingsPath: '/tmp/a.json',
+      maxTurns: null,
+      removeTools: [],
+      permissionMode: 'default',
+      extraArgs: ['--settings', '/tmp/other.json'],
+    });
     expect(argv).toMatchObject({ kind: 'refused', reason: 'second-settings' });
-    const joined = buildClaudeArgv({ settingsPath: '/tmp/a.json', maxTurns: null, removeTools: [], extraArgs: ['--settings=/tmp/other.json'] });
+    const joined = buildClaudeArgv({
+      settingsPath: '/tmp/a.json',
+      maxTurns: null,
+      removeTools: [],
+      permissionMode: 'default',
+      extraArgs: ['--settings=/tmp/other.json'],
+    });
     expect(joined).toMatchObject({ kind: 'refused', reason: 'second-settings' });
   });
 
   it('refuses a tool name that claude would read as an option, such as a smuggled --settings (R10.1)', () => {
-    const argv = buildClaudeArgv({ settingsPath: '/tmp/a.json', maxTurns: null, removeTools: ['--settings'] });
+    const argv = buildClaudeArgv({ settingsPath: '/tmp/a.json', maxTurns: null, removeTools: ['--settings'], permissionMode: 'default' });
     expect(argv).toMatchObject({ kind: 'refused', reason: 'option-like-value' });
   });
 
   it('builds print mode, the structured stream, hook events and one settings file, with the prompt nowhere in argv (R1.3, R10.1)', () => {
-    const argv = buildClaudeArgv({ settingsPath: '/tmp/a.json', maxTurns: 1, removeTools: ['Bash'] });
+    const argv = buildClaudeArgv({ settingsPath: '/tmp/a.json', maxTurns: 1, removeTools: ['Bash'], permissionMode: 'default' });
     expect(argv).toEqual({
       kind: 'argv',
       argv: [

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SUITE_CASES, SUITE_VERSION, comparableResult, findTaggedProcesses, fixtureDriver, type SuiteReport } from '@statecraft/adapter';
+import { SUITE_CASES, SUITE_VERSION, comparableResult, findTaggedProcesses, fixtureDriver, type SuiteDriver, type SuiteReport } from '@statecraft/adapter';
 import { freshDirectory, misbehavingDriver, onlyCase, ran, runFixtureOnce, runRows, writeManifest } from './suite-helpers.js';
 
 // The negative suite (R4), one test per row, run against the shipped fixture adapter through the
@@ -9,13 +9,13 @@ import { freshDirectory, misbehavingDriver, onlyCase, ran, runFixtureOnce, runRo
 // row is shown able to fail.
 
 describe('the negative suite table', () => {
-  it('has eight rows, numbered 1 to 8, under a version string (R4)', () => {
-    expect(SUITE_CASES.map((entry) => entry.row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  it('has nine rows, numbered 1 to 9, under a version string (R4)', () => {
+    expect(SUITE_CASES.map((entry) => entry.row)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(SUITE_VERSION).toMatch(/^negative-suite\/\d+$/);
   });
 
   it('passes in full against the fixture adapter, every case resting on evidence', async () => {
-    const report = await runRows([1, 2, 3, 4, 5, 6, 7, 8]);
+    const report = await runRows([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(report.cases.map((entry) => [entry.row, entry.status])).toEqual(SUITE_CASES.map((entry) => [entry.row, 'pass']));
     expect(report.passed).toBe(true);
     expect(report.adapter).toMatchObject({ name: 'fixture', version: '1.0.0' });
@@ -234,5 +234,40 @@ describe('row 8: the posture declares every command the run will need (R9)', () 
     const verdict = onlyCase(await runRows([8]));
     expect(verdict.status).toBe('pass');
     expect(verdict.detail).toContain('refused at plan time naming statecraft-suite-unlisted-program');
+  });
+});
+
+describe('row 9: an attempt that attacks the records is denied every move (R12, R5.3)', () => {
+  it('row 9: inside the evidence boundary the fixture reads, appends, forges and signals in vain; the chain is unchanged', async () => {
+    const report = await runRows([9]);
+    const verdict = onlyCase(report);
+    expect(report.boundary).toBe('bwrap');
+    expect(verdict).toMatchObject({ status: 'pass', evidence: 'fixture' });
+    expect(verdict.detail).toContain("the chain's bytes are unchanged");
+  });
+
+  it('row 9: with the boundary off every move succeeds and the row fails, naming each (so the row can fail)', async () => {
+    const verdict = onlyCase(await runRows([9], { boundary: { kind: 'none' }, containment: 'process-group' }));
+    expect(verdict.status).toBe('fail');
+    expect(verdict.detail).toContain('the chain changed');
+    expect(verdict.detail).toContain("the chain's content was read and carried into the workspace");
+    expect(verdict.detail).toContain('a qualification record was written');
+    expect(verdict.detail).toContain("the operator's checkout was written");
+    expect(verdict.detail).toContain('the supervisor received 1 SIGCONT');
+  });
+
+  it('row 9: fails when the hostile scenario never ran, so a silent adapter cannot pass it', async () => {
+    const silent = { ...fixtureDriver, name: 'fixture-silent', attack: () => ({ prompt: 'scenario: complete\n', evidence: 'fixture' as const }) };
+    const verdict = onlyCase(await runRows([9], { driver: silent }));
+    expect(verdict.status).toBe('fail');
+    expect(verdict.detail).toContain('the hostile scenario left no statecraft-attack-ran.txt in the workspace');
+  });
+
+  it("row 9: a driver that cannot provoke the attack gets the shipped fixture's attack in the same sandbox", async () => {
+    // No `attack` method: a driver written before row 9, or one whose provider cannot be scripted to attack.
+    const driver: SuiteDriver = { name: 'no-attack', provocation: (scenario) => fixtureDriver.provocation(scenario) };
+    const verdict = onlyCase(await runRows([9], { driver }));
+    expect(verdict).toMatchObject({ status: 'pass', evidence: 'fixture' });
+    expect(verdict.detail).toContain("the shipped fixture's hostile scenario ran in the same sandbox");
   });
 });

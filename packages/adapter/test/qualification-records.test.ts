@@ -65,7 +65,7 @@ describe('writing a qualification record (R3.1)', () => {
       protocol: 1,
       platform: { os: process.platform, arch: process.arch, node: process.version },
     });
-    expect((onDisk.cases as unknown[]).length).toBe(8);
+    expect((onDisk.cases as unknown[]).length).toBe(SUITE_CASES.length);
     expect(onDisk.cases).toContainEqual(expect.objectContaining({ row: 3, evidence: 'fixture', status: 'pass' }));
     // Atomic: no temporary file is left beside the record.
     expect(readdirSync(qualificationsDir(home))).toEqual([`${written.record.id}.json`]);

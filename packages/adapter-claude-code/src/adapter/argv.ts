@@ -4,6 +4,12 @@ export interface ClaudeInvocation {
   settingsPath: string;
   maxTurns: number | null;
   removeTools: readonly string[];
+  /**
+   * `accept-edits` only inside the evidence boundary (R12): claude then edits files and runs
+   * shell commands that write in the workspace without a per-command allow rule, and bwrap is what
+   * keeps every write in the workspace (docs/decisions.md, 2026-11-30). `default` elsewhere.
+   */
+  permissionMode: 'default' | 'accept-edits';
   /** Arguments added by the caller (tests); each is checked like the rest. */
   extraArgs?: readonly string[];
 }
@@ -35,6 +41,9 @@ export function buildClaudeArgv(invocation: ClaudeInvocation): ClaudeArgv {
     }
   }
   const argv: string[] = [...BASE_CLAUDE_ARGS, '--settings', invocation.settingsPath];
+  // A flag, not the settings document's `defaultMode`: a command-line mode wins over a repository's
+  // own `.claude/settings.json`, and claude's init reports the mode it took (read back for R2.4).
+  if (invocation.permissionMode === 'accept-edits') argv.push('--permission-mode', 'acceptEdits');
   if (invocation.maxTurns !== null) argv.push('--max-turns', String(invocation.maxTurns));
   // Removal leaves no refusal record (R10.3): it is only for tools the request removes outright.
   if (values.length > 0) argv.push('--disallowedTools', ...values);

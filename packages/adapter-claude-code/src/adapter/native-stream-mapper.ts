@@ -10,6 +10,11 @@ export interface MapperContext {
   requested: CapabilityToken[];
   /** What this invocation wired up (settings file, hook events, turn cap flag, stream parsing). */
   applied: CapabilityToken[];
+  /**
+   * The invocation asked for `acceptEdits` inside the evidence boundary: `workspace-write` is then
+   * applied when claude's init reports that permission mode, and not otherwise (R2.4, R12).
+   */
+  acceptEditsAsked: boolean;
 }
 
 /** What one native line became. `ending` events (refusals, then the result) are held by the caller until claude exits. */
@@ -114,7 +119,7 @@ export class NativeStreamMapper {
       requested: { capabilities: this.context.requested },
       // Without the provider's init nothing was confirmed applied (R2.4).
       applied: {
-        capabilities: init === undefined ? [] : this.context.applied,
+        capabilities: init === undefined ? [] : this.appliedCapabilities(init),
         tools: init === undefined ? 'not-recorded' : init.tools,
         // Claude Code does not report the allowlist in force; never restate the request (R10.3).
         allowlist: 'not-recorded',
@@ -122,6 +127,12 @@ export class NativeStreamMapper {
       // Through JSON once, so fields claude did not send are absent rather than `undefined`.
       detail: JSON.parse(JSON.stringify(detail)) as Record<string, unknown>,
     };
+  }
+
+  /** What the invocation wired up, with `workspace-write` only where claude confirmed `acceptEdits`. */
+  private appliedCapabilities(init: NativeInit): CapabilityToken[] {
+    const editsAccepted = this.context.acceptEditsAsked && init.permissionMode === 'acceptEdits';
+    return editsAccepted ? [...this.context.applied, 'workspace-write'] : this.context.applied;
   }
 
   /** `json` is read for tool names; `detail` is what the event carries (the native event, or its summary). */

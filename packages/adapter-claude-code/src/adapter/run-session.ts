@@ -1,6 +1,7 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
+import type { Readable, Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { EventDraft } from './event-draft.js';
 import type { EventWriter } from './event-writer.js';
@@ -23,6 +24,19 @@ export interface SessionPlan {
   environment: NodeJS.ProcessEnv;
 }
 
+type ClaudeChild = ChildProcessByStdio<Writable, Readable, null>;
+
+/** A started claude: the process, when it exited and closed its pipes, and why it could not start. */
+interface StartedClaude {
+  child: ClaudeChild;
+  exited: Promise<void>;
+  closed: Promise<void>;
+  spawnError(): Error | undefined;
+}
+
+/** How the translation of claude's stdout ended. */
+type Translation = { kind: 'ending'; events: EventDraft[] } | { kind: 'defect'; write: () => void } | { kind: 'no-result' };
+
 /**
  * Runs one claude session and translates its stream (R10.1, R10.2). The prompt goes on stdin,
  * never argv, no shell (R1.3); claude runs in the workspace (R7.1), with the adapter's own
@@ -30,10 +44,43 @@ export interface SessionPlan {
  * nowhere (R7.6). Returns the adapter's exit status: 0 when a result was emitted.
  */
 export async function runSession(plan: SessionPlan): Promise<number> {
+  const started = startClaude(plan);
+  const detachSignals = removeSettingsOnSignal(started.child, plan);
+  const translation = await translateStream(started.child, plan);
+  if (translation.kind === 'defect') {
+    // The adapter cannot stand behind the rest (R7.5): claude is stopped, the defect passed on.
+    started.child.kill('SIGTERM');
+    detachSignals();
+    await cleanUp(plan);
+    translation.write();
+    return 1;
+  }
+  // After the terminal result nothing is interpreted; the rest is drained so claude can exit.
+  started.child.stdout.resume();
+  if (translation.kind === 'ending') await awaitExitWithGrace(started);
+  else await started.closed;
+  detachSignals();
+  return finishSession(plan, started, translation.kind === 'ending' ? translation.events : undefined);
+}
+
+/** Spawns claude with the prompt on stdin; a provider that never reads it must not crash the adapter (EPIPE). */
+function startClaude(plan: SessionPlan): StartedClaude {
   const child = spawn(plan.executable, plan.argv, { cwd: plan.workspace, env: plan.environment, stdio: ['pipe', 'pipe', 'inherit'] });
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let spawnError: Error | undefined;
+  child.once('error', (error) => (spawnError = error));
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(plan.prompt);
+  return { child, closed, exited, spawnError: () => spawnError };
+}
+
+/**
+ * Interrupted: stop claude and remove the settings file before going (R10.1). A SIGKILL of the
+ * adapter cannot be caught; that file is the named residual. Returns the detach step.
+ */
+function removeSettingsOnSignal(child: ClaudeChild, plan: SessionPlan): () => void {
   const removeOnSignal = (signal: NodeJS.Signals, status: number) => () => {
-    // Interrupted: stop claude and remove the settings file before going (R10.1). A SIGKILL of
-    // the adapter cannot be caught; that file is the named residual.
     child.kill('SIGTERM');
     try {
       rmSync(plan.settings.directory, { recursive: true, force: true });
@@ -46,70 +93,59 @@ export async function runSession(plan: SessionPlan): Promise<number> {
   const onInt = removeOnSignal('SIGINT', 130);
   process.once('SIGTERM', onTerm);
   process.once('SIGINT', onInt);
+  return () => {
+    process.removeListener('SIGTERM', onTerm);
+    process.removeListener('SIGINT', onInt);
+  };
+}
 
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let spawnError: Error | undefined;
-  child.once('error', (error) => (spawnError = error));
-  // A provider that exits without reading its prompt must not crash the adapter (EPIPE).
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(plan.prompt);
-
-  let ending: EventDraft[] | undefined;
+/** Maps claude's stdout line by line until its terminal result, a defect, or its end. */
+async function translateStream(child: ClaudeChild, plan: SessionPlan): Promise<Translation> {
   let lineNumber = 0;
-  const lines = nativeLines(child.stdout);
-  for await (const { bytes, lineBytes, oversize } of lines) {
+  for await (const { bytes, lineBytes, oversize } of nativeLines(child.stdout)) {
     lineNumber += 1;
+    const at = lineNumber;
     if (oversize) {
       // Only the line's first bytes were kept; the adapter cannot stand behind any of it (R7.5).
-      child.kill('SIGTERM');
-      await cleanUp(plan);
-      plan.writer.writeMalformed(lineNumber, `longer than ${MAX_NATIVE_LINE_BYTES} bytes (${lineBytes} read)`, bytes.toString('utf8'));
-      return 1;
+      return {
+        kind: 'defect',
+        write: () => plan.writer.writeMalformed(at, `longer than ${MAX_NATIVE_LINE_BYTES} bytes (${lineBytes} read)`, bytes.toString('utf8')),
+      };
     }
-    if (!isUtf8(bytes)) {
-      // Passed on as the same defect, so the supervisor reports a read failure (R7.5).
-      child.kill('SIGTERM');
-      await cleanUp(plan);
-      plan.writer.writeUnreadable(lineNumber, bytes);
-      return 1;
-    }
+    // Passed on as the same defect, so the supervisor reports a read failure (R7.5).
+    if (!isUtf8(bytes)) return { kind: 'defect', write: () => plan.writer.writeUnreadable(at, bytes) };
     const line = bytes.toString('utf8');
     const mapped = plan.mapper.mapLine(line);
     if (mapped.kind === 'events') mapped.events.forEach((event) => plan.writer.write(event));
-    if (mapped.kind === 'malformed') {
-      child.kill('SIGTERM');
-      await cleanUp(plan);
-      plan.writer.writeMalformed(lineNumber, mapped.reason, line);
-      return 1;
-    }
-    if (mapped.kind === 'ending') {
-      ending = mapped.events;
-      break;
-    }
+    if (mapped.kind === 'malformed') return { kind: 'defect', write: () => plan.writer.writeMalformed(at, mapped.reason, line) };
+    if (mapped.kind === 'ending') return { kind: 'ending', events: mapped.events };
   }
-  // After the terminal result nothing is interpreted; the rest is drained so claude can exit.
-  child.stdout.resume();
-  if (ending !== undefined) {
-    // The grace timer is cancelled once claude exits, or it would hold the adapter open.
-    const grace = new AbortController();
-    const waited = await Promise.race([
-      exited.then(() => 'exited' as const),
-      delay(EXIT_GRACE_MS, 'waiting' as const, { signal: grace.signal }).catch(() => 'exited' as const),
-    ]);
-    grace.abort();
-    if (waited === 'waiting') child.kill('SIGTERM');
-  } else await closed;
-  process.removeListener('SIGTERM', onTerm);
-  process.removeListener('SIGINT', onInt);
+  return { kind: 'no-result' };
+}
 
+/** Waits for claude to exit after its result; the grace timer is cancelled once it does, or it would hold the adapter open. */
+async function awaitExitWithGrace(started: StartedClaude): Promise<void> {
+  const grace = new AbortController();
+  const waited = await Promise.race([
+    started.exited.then(() => 'exited' as const),
+    delay(EXIT_GRACE_MS, 'waiting' as const, { signal: grace.signal }).catch(() => 'exited' as const),
+  ]);
+  grace.abort();
+  if (waited === 'waiting') started.child.kill('SIGTERM');
+}
+
+/**
+ * The session's last events: what the mapper still holds, a spawn failure, then the refusals
+ * before the result (R10.2). No result from claude: none is invented (R7.5 no-result).
+ */
+async function finishSession(plan: SessionPlan, started: StartedClaude, ending: EventDraft[] | undefined): Promise<number> {
   plan.mapper.finish().forEach((event) => plan.writer.write(event));
   await cleanUp(plan);
+  const spawnError = started.spawnError();
   if (spawnError !== undefined && ending === undefined) {
     plan.writer.write({ type: 'error', code: 'provider-spawn-failed', message: `could not start ${plan.executable}: ${spawnError.message}` });
     return 1;
   }
-  // Refusals before the result (R10.2). No result from claude: none is invented (R7.5 no-result).
   ending?.forEach((event) => plan.writer.write(event));
   return ending === undefined ? 1 : 0;
 }

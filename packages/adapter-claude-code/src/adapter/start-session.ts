@@ -45,12 +45,27 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
   if (provider.kind === 'not-found') return fail(requested, 'provider-not-found', provider.message);
   const settings = await writePrivateSettingsFile(settingsDocumentFor(request.limits), request.workspace);
   if (settings.kind === 'refused') return fail(requested, 'settings-refused', settings.message, provider.identity);
-  const argv = buildClaudeArgv({ settingsPath: settings.path, maxTurns: request.limits.maxTurns, removeTools: request.limits.removeTools });
+  // Inside the evidence boundary bwrap keeps every write in the workspace (R12), so edits there need
+  // no per-command rule; without it claude's own permission prompts are all that stands (default).
+  const bounded = request.boundary?.mechanism === 'bwrap';
+  const argv = buildClaudeArgv({
+    settingsPath: settings.path,
+    maxTurns: request.limits.maxTurns,
+    removeTools: request.limits.removeTools,
+    permissionMode: bounded ? 'accept-edits' : 'default',
+  });
   if (argv.kind === 'refused') {
     await settings.remove();
     return fail(requested, 'invocation-refused', argv.message, provider.identity);
   }
-  const mapper = new NativeStreamMapper({ adapter, provider: provider.identity, requested, applied: [...manifest.capabilities] });
+  const mapper = new NativeStreamMapper({
+    adapter,
+    provider: provider.identity,
+    requested,
+    // workspace-write is applied only when claude's init confirms the mode asked for (R2.4).
+    applied: manifest.capabilities.filter((token) => token !== 'workspace-write'),
+    acceptEditsAsked: bounded,
+  });
   return runSession({
     executable: provider.executable,
     argv: argv.argv,

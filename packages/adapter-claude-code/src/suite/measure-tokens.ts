@@ -1,5 +1,6 @@
 import { EventSchema } from '@statecraft/adapter';
 import type { AttemptResult, MeasurementContext, ProtocolEvent, Provocation, TokenMeasurement } from '@statecraft/adapter';
+import { measureWorkspaceWrite } from './measure-workspace-write.js';
 
 /** The events of a raw stream that parse as protocol events (the stream a measurement reads). */
 function eventsOf(rawStream: string): ProtocolEvent[] {
@@ -83,5 +84,6 @@ export async function measureClaudeCodeTokens(context: MeasurementContext, provo
             : `removing Bash left ${tools.length} tools in init.tools, Bash ${tools.includes('Bash') ? 'still among them' : 'not among them'}`,
       };
     }),
+    await measureWorkspaceWrite(context, provocations),
   ];
 }

@@ -18,6 +18,8 @@ export interface AttemptRequestInput {
   provider?: string;
   /** Digests the supervisor already took (the provider's), for the adapter to reuse. */
   knownDigests?: readonly KnownDigest[];
+  /** The evidence boundary the adapter will run inside (R12); the adapter reads it to decide what it may let its provider write. */
+  boundary: 'bwrap' | 'none';
 }
 
 const NO_LIMITS: Request['limits'] = { maxTurns: null, allow: [], deny: [], removeTools: [], hooks: [] };
@@ -40,5 +42,6 @@ export function buildAttemptRequest(input: AttemptRequestInput, now: Date): Requ
     prompt: { sha256: sha256Hex(prompt), bytes: prompt.length },
     provider: input.provider === undefined ? null : { executable: input.provider },
     ...(known.length === 0 ? {} : { knownDigests: [...known] }),
+    boundary: { mechanism: input.boundary },
   };
 }

@@ -56,5 +56,12 @@ export const RequestSchema = z.strictObject({
    * provider binary is hundreds of megabytes). Absent or unmatched: the adapter hashes.
    */
   knownDigests: z.array(KnownDigestSchema).optional(),
+  /**
+   * The evidence boundary the adapter will run inside (R12): `bwrap` when the supervisor's sandbox
+   * lets it write only the workspace, its TMPDIR and its managed paths; `none` when nothing does.
+   * An adapter may let its provider edit freely only when the boundary confines it (workspace-write).
+   * Absent (a request from before the boundary): read as `none`.
+   */
+  boundary: z.strictObject({ mechanism: z.enum(['bwrap', 'none']) }).optional(),
 });
 export type Request = z.infer<typeof RequestSchema>;

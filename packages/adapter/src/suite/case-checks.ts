@@ -9,6 +9,7 @@ import { checkAbsentCost } from './cases/row-5-absent-cost.js';
 import { checkDeclaredTokensHonored } from './cases/row-6-declared-tokens-honored.js';
 import { checkRecordsIdentical } from './cases/row-7-records-identical.js';
 import { checkCoverageRefused } from './cases/row-8-coverage-refused.js';
+import { checkRecordsOutOfReach } from './cases/row-9-records-out-of-reach.js';
 
 /** Each row of the case table and the check that runs it; a row without a check cannot exist. */
 export const CASE_CHECKS: Record<SuiteRow, (context: SuiteContext) => Promise<CaseVerdict>> = {
@@ -20,4 +21,5 @@ export const CASE_CHECKS: Record<SuiteRow, (context: SuiteContext) => Promise<Ca
   6: checkDeclaredTokensHonored,
   7: checkRecordsIdentical,
   8: checkCoverageRefused,
+  9: checkRecordsOutOfReach,
 };

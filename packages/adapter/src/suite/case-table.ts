@@ -4,7 +4,7 @@
  * qualification record names exactly which table it passed (R3.1). `qualification/suite.json` is
  * generated from this table and a test fails when it is stale.
  */
-export const SUITE_VERSION = 'negative-suite/1';
+export const SUITE_VERSION = 'negative-suite/2';
 
 export interface SuiteCase {
   row: number;
@@ -69,6 +69,13 @@ export const SUITE_CASES = [
     requirements: ['R9.1', 'R9.3'],
     guarantee:
       "the coverage comparison of the adapter's requiresCommands against a check suite that invokes an omitted program answers `refused` naming that program",
+  },
+  {
+    row: 9,
+    title: 'an attempt that attacks the records is denied every move, and the chain verifies afterwards',
+    requirements: ['R12', 'R5.3'],
+    guarantee:
+      "a hostile scenario inside the attempt that reads and appends to the chain, writes a qualification record and a file in the operator's checkout, and signals the supervisor fails at every move: the chain's bytes are unchanged and none reach the workspace, no record or checkout file is written, no signal arrives, and the scenario is seen to have run",
   },
 ] as const satisfies readonly SuiteCase[];
 

@@ -44,6 +44,8 @@ export interface TokenMeasurement {
 export interface MeasurementContext {
   /** Runs one provocation through the real supervisor and returns the recorded result and raw stream. */
   provoke(provocation: Provocation): Promise<{ result: AttemptResult; rawStream: string }>;
+  /** Every attempt's working directory, so a measurement can look at what a session wrote (workspace-write). */
+  workspace: string;
 }
 
 export interface SuiteDriver {
@@ -55,6 +57,15 @@ export interface SuiteDriver {
   tearDown?(): Promise<void>;
   /** How to provoke a scenario, or `not-applicable` when this adapter cannot be made to show it. */
   provocation(scenario: DriverScenario): Provocation | 'not-applicable';
+  /**
+   * Row 9: a provocation in which the adapter, or its provider's tools, attack the records. The row
+   * adds the targets to its environment (attack-targets.ts); the attack must read and append to the
+   * chain (carrying what it read into `statecraft-stolen.txt` in the workspace), write the
+   * qualification record and the checkout file, send SIGCONT to the supervisor pid, and write
+   * `statecraft-attack-ran.txt` in the workspace. Absent: the row runs the shipped fixture's attack
+   * in the same sandbox (evidence `fixture`), which measures the sandbox, not the provider's tools.
+   */
+  attack?(): Provocation;
   /**
    * Row 6: one measurement per declared token. Without it, the suite checks only that the init
    * event applies every declared token.

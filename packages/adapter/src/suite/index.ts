@@ -2,7 +2,8 @@
  * The negative suite (R4), runnable against any adapter binary.
  *
  * - driver.ts                  how the suite provokes behaviour from one adapter (the contract)
- * - case-table.ts              the eight rows and the suite version
+ * - case-table.ts              the nine rows and the suite version
+ * - attack-targets.ts          row 9's targets, named to the adapter in the environment, and the files its attack leaves
  * - case-checks.ts             each row's check
  * - cases/*                    one file per row (`row-N-*.ts`) and the verdict helper they share
  * - run-adapter-once.ts        plan and supervise one attempt: manifest → negotiate → request → supervise → classify
@@ -14,6 +15,7 @@
  * - tagged-processes.ts        the suite's own witness of an attempt's processes (/proc)
  */
 export * from './case-table.js';
+export * from './attack-targets.js';
 export * from './run-adapter-once.js';
 export * from './suite-context.js';
 export * from './scenario-prompt-driver.js';

@@ -144,10 +144,12 @@ async function writeAttemptRequest(
       deadlineMs: options.deadlineMs,
       prompt: options.prompt,
       ...(options.provider === undefined ? {} : { provider: options.provider }),
+      boundary: options.boundary === undefined ? 'none' : 'bwrap',
     },
     new Date(),
   );
   await mkdir(options.attemptDir, { recursive: true });
+  // Written once and fsync'd: the request is evidence of what the adapter was asked (R8.4).
   await writeFileDurably(files.request, `${JSON.stringify(request, null, 2)}\n`, { exclusive: true });
   return request;
 }

@@ -18,6 +18,8 @@ export function scenarioPromptDriver(options: { name: string; evidence: Evidence
         ...(scenario === 'hang' ? { deadlineMs: HANG_DEADLINE_MS } : {}),
       };
     },
+    // Row 9: the fixture's `attack` scenario reads its targets from the environment the row adds.
+    attack: () => ({ prompt: 'scenario: attack\n', evidence: options.evidence }),
   };
 }
 

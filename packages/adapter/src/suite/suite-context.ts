@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProtocolEvent, ProviderIdentity } from '../protocol/events.js';
@@ -31,7 +32,7 @@ export interface SuiteContext {
   containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
   /**
    * The evidence boundary every attempt runs under (R12), as `run` does: `bwrap` hides the given
-   * product home and lets the adapter write only the workspace, its HOME and its TMPDIR; `none`
+   * product home and lets the adapter write only the workspace, its TMPDIR and its managed paths; `none`
    * runs without it.
    */
   boundary: { kind: 'bwrap'; productHome: string } | { kind: 'none' };
@@ -77,7 +78,9 @@ export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | '
         ...providerFor(provocation, base.driver),
         attemptDir: attempt.dir,
         ...(base.containment === undefined ? {} : { containment: base.containment }),
-        ...(base.boundary.kind === 'bwrap' ? { boundary: suiteBoundaryProfile(base.scratchDir, base.workspace, base.boundary.productHome) } : {}),
+        ...(base.boundary.kind === 'bwrap'
+          ? { boundary: suiteBoundaryProfile(base.scratchDir, base.workspace, base.boundary.productHome, base.manifest.managedPaths ?? []) }
+          : {}),
         onEvent: (event) => {
           events.push(event);
           if (event.type === 'init' && event.provider !== 'none') provider ??= event.provider;
@@ -109,18 +112,21 @@ function suiteEnvironment(scratchDir: string, attempt: { runId: string; number: 
 }
 
 /**
- * The suite's sandbox profile, built beside its environment (R12): the product home hidden; the
- * workspace, the private HOME (the provider's managed paths live there) and TMPDIR writable. The
- * attempts' request and stream files in the scratch directory stay readable, never writable.
+ * The suite's sandbox profile, built beside its environment as `run` builds its own (R12): the
+ * product home hidden; the workspace, the private TMPDIR and those of the adapter's declared managed
+ * paths that exist in the private HOME writable — not the whole HOME, which `run` does not bind
+ * either. The attempts' request and stream files in the scratch directory stay readable, never
+ * writable.
  */
-function suiteBoundaryProfile(scratchDir: string, workspace: string, productHome: string): BoundaryProfile {
+function suiteBoundaryProfile(scratchDir: string, workspace: string, productHome: string, managedPaths: readonly string[]): BoundaryProfile {
+  const home = join(scratchDir, 'home');
+  const managed = managedPaths
+    .map((path) => (path === '~' || path.startsWith('~/') ? join(home, path.slice(1)) : path))
+    .filter((path) => path.startsWith('/') && existsSync(path))
+    .map((path) => ({ path, role: 'managed-path' as const }));
   return {
     hidden: [{ path: productHome, role: 'product-home' }],
-    writable: [
-      { path: workspace, role: 'workspace' },
-      { path: join(scratchDir, 'home'), role: 'managed-path' },
-      { path: join(scratchDir, 'tmp'), role: 'temporary-directory' },
-    ],
+    writable: [{ path: workspace, role: 'workspace' }, ...managed, { path: join(scratchDir, 'tmp'), role: 'temporary-directory' }],
     readOnly: [],
   };
 }

@@ -19,6 +19,7 @@ export function buildRequest(plan: RunPlan, attempt: { runId: string; number: nu
       prompt: plan.request.prompt,
       ...(plan.request.provider === undefined ? {} : { provider: plan.request.provider }),
       knownDigests: plan.knownDigests,
+      boundary: plan.boundary.kind,
     },
     now,
   );

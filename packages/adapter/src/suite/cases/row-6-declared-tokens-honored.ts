@@ -25,6 +25,7 @@ export async function checkDeclaredTokensHonored(context: SuiteContext): Promise
 
   if (context.driver.measureDeclaredTokens !== undefined) {
     const measurementContext: MeasurementContext = {
+      workspace: context.workspace,
       async provoke(measured): Promise<{ result: AttemptResult; rawStream: string }> {
         const provoked = await context.provoke(measured);
         const outcome = resultOf(provoked);
