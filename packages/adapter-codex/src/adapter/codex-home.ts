@@ -39,10 +39,14 @@ export async function makePrivateCodexHome(
 ): Promise<CodexHome> {
   const home = environment.HOME;
   if (home === undefined || !isAbsolute(home)) {
-    return { kind: 'refused', message: `HOME is ${home === undefined ? 'not set' : `not absolute (${home})`} in the constructed environment; the private CODEX_HOME is made under ~/.codex` };
+    return {
+      kind: 'refused',
+      message: `HOME is ${home === undefined ? 'not set' : `not absolute (${home})`} in the constructed environment; the private CODEX_HOME is made under ~/.codex`,
+    };
   }
   const root = codexHomesRoot(home);
-  if (isInside(root, workspace)) return { kind: 'refused', message: `${root} is inside the workspace ${workspace}; the private CODEX_HOME must live outside it` };
+  if (isInside(root, workspace))
+    return { kind: 'refused', message: `${root} is inside the workspace ${workspace}; the private CODEX_HOME must live outside it` };
   const tmp = environment.TMPDIR;
   if (tmp !== undefined && tmp !== '' && isInside(root, tmp)) {
     return { kind: 'refused', message: `${root} is under TMPDIR ${tmp}; Codex cannot create its sandbox helper there (docs/facts.md item 23)` };

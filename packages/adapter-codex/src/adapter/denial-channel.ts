@@ -2,7 +2,6 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import { DenialSchema } from './denial-record.js';
 import type { ChannelEntry } from './denial-record.js';
 
-
 /**
  * The adapter's reading end of the denial channel: the private file the hook appends to. Read
  * incrementally (only whole lines, from where the last read stopped), so each denial becomes a

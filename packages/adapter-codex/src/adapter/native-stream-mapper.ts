@@ -24,10 +24,7 @@ export interface MapperContext {
 
 /** What one native line became. `ending` events (the result) are held by the caller until codex exits. */
 export type MappedLine =
-  | { kind: 'events'; events: EventDraft[] }
-  | { kind: 'ending'; events: EventDraft[] }
-  | { kind: 'malformed'; reason: string }
-  | { kind: 'ignored' };
+  { kind: 'events'; events: EventDraft[] } | { kind: 'ending'; events: EventDraft[] } | { kind: 'malformed'; reason: string } | { kind: 'ignored' };
 
 /** Progress kinds for Codex item types (docs/facts.md item 21); an unmeasured type is `native`. */
 const ITEM_KINDS: Readonly<Record<string, string>> = {
@@ -112,15 +109,20 @@ export class NativeStreamMapper {
   private mapThreadStarted(json: unknown, line: string): MappedLine {
     const parsed = NativeThreadStartedSchema.safeParse(json);
     if (!parsed.success) return { kind: 'malformed', reason: 'a thread.started event without its thread_id' };
-    if (this.initWritten) return this.release([this.progressFor('thread.started', json, Buffer.byteLength(line) > MAX_PROGRESS_DETAIL_BYTES ? summaryOf('thread.started', line) : json)]);
+    if (this.initWritten)
+      return this.release([
+        this.progressFor('thread.started', json, Buffer.byteLength(line) > MAX_PROGRESS_DETAIL_BYTES ? summaryOf('thread.started', line) : json),
+      ]);
     this.thread = parsed.data;
     this.initWritten = true;
     return { kind: 'events', events: [this.initEvent(), ...this.held.splice(0)] };
   }
 
   private mapEnding(type: string, json: unknown): MappedLine {
-    if (type === 'turn.completed' && !NativeTurnCompletedSchema.safeParse(json).success) return { kind: 'malformed', reason: 'a turn.completed event without its usage' };
-    if (type === 'turn.failed' && !NativeTurnFailedSchema.safeParse(json).success) return { kind: 'malformed', reason: 'a turn.failed event without its error' };
+    if (type === 'turn.completed' && !NativeTurnCompletedSchema.safeParse(json).success)
+      return { kind: 'malformed', reason: 'a turn.completed event without its usage' };
+    if (type === 'turn.failed' && !NativeTurnFailedSchema.safeParse(json).success)
+      return { kind: 'malformed', reason: 'a turn.failed event without its error' };
     this.ended = true;
     const before = this.finish();
     return { kind: 'ending', events: [...before, this.resultFor(type, json as Record<string, unknown>)] };

@@ -38,7 +38,12 @@ export function runPreToolUseHook(encodedPolicy: string, stdin: Buffer): number 
   const command = commandOf(input);
   const deny = parseToolRules(policy.deny, 'deny');
   const allow = parseToolRules(policy.allow, 'allow');
-  const base = { source: 'statecraft-pre-tool-use-hook' as const, tool_name: tool, tool_use_id: typeof input.tool_use_id === 'string' ? input.tool_use_id : null, tool_input: input.tool_input ?? null };
+  const base = {
+    source: 'statecraft-pre-tool-use-hook' as const,
+    tool_name: tool,
+    tool_use_id: typeof input.tool_use_id === 'string' ? input.tool_use_id : null,
+    tool_input: input.tool_input ?? null,
+  };
   const record = (denial: Denial, message: string): number => {
     appendFileSync(policy.channel, `${JSON.stringify(denial)}\n`, { mode: 0o600 });
     process.stderr.write(`${message}\n`);
@@ -50,13 +55,19 @@ export function runPreToolUseHook(encodedPolicy: string, stdin: Buffer): number 
   const denied = matchingDenyRule(deny.rules, tool, command);
   if (denied !== undefined) return record({ ...base, reason: 'deny-rule', rule: denied.text, hook: null }, `statecraft: denied by the rule ${denied.text}`);
   if (allow.rules.length > 0 && !allowedBy(allow.rules, tool, command)) {
-    return record({ ...base, reason: 'not-allowed', rule: null, hook: null }, `statecraft: ${tool} ${JSON.stringify(command)} is not covered by the allowed rules`);
+    return record(
+      { ...base, reason: 'not-allowed', rule: null, hook: null },
+      `statecraft: ${tool} ${JSON.stringify(command)} is not covered by the allowed rules`,
+    );
   }
   for (const hook of policy.hooks.filter((entry) => entry.tool === tool)) {
     const ran = spawnSync('/bin/sh', ['-c', hook.command], { input: stdin, encoding: 'utf8', stdio: ['pipe', 'inherit', 'pipe'] });
     if (ran.status === BLOCK) {
       const stderr = ran.stderr ?? '';
-      return record({ ...base, reason: 'hook', rule: null, hook: { command: hook.command, exit_code: BLOCK, stderr } }, stderr.trim() || `statecraft: blocked by the hook ${hook.command}`);
+      return record(
+        { ...base, reason: 'hook', rule: null, hook: { command: hook.command, exit_code: BLOCK, stderr } },
+        stderr.trim() || `statecraft: blocked by the hook ${hook.command}`,
+      );
     }
   }
   return 0;

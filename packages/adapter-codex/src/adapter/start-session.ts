@@ -36,9 +36,14 @@ function shellWord(word: string): string {
  * other than Bash (tool-rules.ts).
  */
 function unsupportedLimit(limits: Request['limits']): string | undefined {
-  if (limits.maxTurns !== null) return `request limits.maxTurns is ${limits.maxTurns}: Codex has no turn cap (the adapter does not declare turn-limit); remove --max-turns or use another adapter`;
-  if (limits.removeTools.length > 0) return `request limits.removeTools names ${limits.removeTools.join(', ')}: removing a tool from a Codex session is not measured; deny it with a rule instead`;
-  for (const [field, rules] of [['deny', limits.deny], ['allow', limits.allow]] as const) {
+  if (limits.maxTurns !== null)
+    return `request limits.maxTurns is ${limits.maxTurns}: Codex has no turn cap (the adapter does not declare turn-limit); remove --max-turns or use another adapter`;
+  if (limits.removeTools.length > 0)
+    return `request limits.removeTools names ${limits.removeTools.join(', ')}: removing a tool from a Codex session is not measured; deny it with a rule instead`;
+  for (const [field, rules] of [
+    ['deny', limits.deny],
+    ['allow', limits.allow],
+  ] as const) {
     const parsed = parseToolRules(rules, field);
     if (parsed.kind === 'refused') return parsed.message;
   }

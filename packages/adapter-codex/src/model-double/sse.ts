@@ -16,9 +16,16 @@ export function outputItemsFor(reply: Answerable, requestNumber: number): Output
   const suffix = String(requestNumber).padStart(4, '0');
   const items: OutputItem[] = [];
   const text = reply.kind === 'text' ? reply.text : reply.text;
-  if (text !== undefined) items.push({ type: 'message', id: `msg_double_${suffix}`, role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] });
+  if (text !== undefined)
+    items.push({ type: 'message', id: `msg_double_${suffix}`, role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] });
   if (reply.kind === 'exec') {
-    items.push({ type: 'function_call', id: `fc_double_${suffix}`, call_id: `call_double_${suffix}`, name: 'exec_command', arguments: JSON.stringify({ cmd: reply.cmd }) });
+    items.push({
+      type: 'function_call',
+      id: `fc_double_${suffix}`,
+      call_id: `call_double_${suffix}`,
+      name: 'exec_command',
+      arguments: JSON.stringify({ cmd: reply.cmd }),
+    });
   }
   return items;
 }
