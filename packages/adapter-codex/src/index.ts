@@ -22,6 +22,9 @@
  * - adapter/terminal-state.ts       the provider's ending in neutral terms (R10.4)
  * - adapter/fallback-events.ts      init + error when the provider cannot be started: failure spoken in the protocol
  * - model-double/*                  a scripted OpenAI Responses-API server on 127.0.0.1 (tests, the suite)
+ * - suite/altered-streams.ts        the recorded stream, altered one defect at a time (rows 4 and 5, fake providers)
+ * - suite/measure-tokens.ts         each declared token measured against the pinned provider (row 6)
+ * - suite-driver.ts                 how the negative suite provokes this adapter (live and replayed)
  *
  * What this package does not claim: a refusal that Codex's own sandbox or approval policy made (it
  * reports those only as text: they are not refusals here, R14.2); a turn cap or a cost (Codex has
@@ -32,6 +35,8 @@ export { CODEX_MANIFEST } from './manifest.js';
 export { CODEX_ADAPTER_FILE, codexAdapterPath, scenariosDirectory, scenarioPath, recordedStreamsDirectory, replayCodexPath, pinnedCodexPath } from './paths.js';
 export { buildCodexArgv } from './adapter/argv.js';
 export { configDocumentFor } from './adapter/config-document.js';
+export { encodeHookPolicy, decodeHookPolicy, HookPolicySchema } from './adapter/hook-policy.js';
+export type { HookPolicy } from './adapter/hook-policy.js';
 export { parseToolRules, matchingDenyRule, allowedBy } from './adapter/tool-rules.js';
 export { terminalStateFor } from './adapter/terminal-state.js';
 export { NativeStreamMapper } from './adapter/native-stream-mapper.js';
@@ -42,3 +47,7 @@ export { startModelDouble, MODEL_DOUBLE_API_KEY } from './model-double/server.js
 export type { ModelDouble, DoubleRequestLog } from './model-double/server.js';
 export { loadScenario, loadScenarios, ScenarioSchema, ScriptedReplySchema } from './model-double/scenario.js';
 export type { Scenario, ScriptedReply } from './model-double/scenario.js';
+export { codexSuiteDriver, CODEX_HANG_DEADLINE_MS } from './suite-driver.js';
+export type { CodexDriverOptions } from './suite-driver.js';
+export { writeAlteredStreams } from './suite/altered-streams.js';
+export type { StreamAlteration } from './suite/altered-streams.js';
