@@ -39,7 +39,13 @@ describe('the Codex model double', () => {
     const response = await post('completed');
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const text = await response.text();
-    expect(eventTypes(text)).toEqual(['response.created', 'response.output_item.added', 'response.output_text.delta', 'response.output_item.done', 'response.completed']);
+    expect(eventTypes(text)).toEqual([
+      'response.created',
+      'response.output_item.added',
+      'response.output_text.delta',
+      'response.output_item.done',
+      'response.completed',
+    ]);
     expect(text).toContain('"input_tokens":120');
     expect(double.requests[0]).toMatchObject({ scenario: 'completed', path: '/v1/responses', stream: true, authorized: true, turn: 0, answer: 'reply' });
   });
@@ -52,7 +58,9 @@ describe('the Codex model double', () => {
       .filter((line) => line.startsWith('data: '))
       .map((line) => JSON.parse(line.slice(6)) as { type: string; item?: { type: string; name?: string; arguments?: string } })
       .filter((event) => event.type === 'response.output_item.done' && event.item?.type === 'function_call');
-    expect(done.map((event) => [event.item?.name, JSON.parse(event.item?.arguments ?? '{}')])).toEqual([['exec_command', { cmd: 'touch statecraft-marker.txt' }]]);
+    expect(done.map((event) => [event.item?.name, JSON.parse(event.item?.arguments ?? '{}')])).toEqual([
+      ['exec_command', { cmd: 'touch statecraft-marker.txt' }],
+    ]);
     const second = await (await post('exec-touch', [{ type: 'function_call' }, { type: 'function_call_output' }])).text();
     expect(second).toContain('Created statecraft-marker.txt.');
     expect(double.requests.map((request) => request.turn)).toEqual([0, 1]);
@@ -63,7 +71,12 @@ describe('the Codex model double', () => {
     const refused = await post('http-error');
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({ error: { type: 'invalid_request_error', message: 'The model double refuses this request.' } });
-    const hung = await Promise.race([post('hang', [], AbortSignal.timeout(500)).then(() => 'answered').catch(() => 'still waiting'), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 700))]);
+    const hung = await Promise.race([
+      post('hang', [], AbortSignal.timeout(500))
+        .then(() => 'answered')
+        .catch(() => 'still waiting'),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 700)),
+    ]);
     expect(hung).toBe('still waiting');
     expect(double.requests.at(-1)?.answer).toBe('hang');
   });

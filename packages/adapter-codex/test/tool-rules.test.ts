@@ -32,6 +32,7 @@ describe('tool rules for the Codex hook', () => {
   it('refuses a rule for a tool the hook is not measured to see, naming the rule and what to do', () => {
     const parsed = parseToolRules(['Write'], 'allow');
     expect(parsed.kind).toBe('refused');
-    if (parsed.kind === 'refused') expect(parsed.message).toMatch(/limits\.allow: "Write" names the tool Write; the Codex adapter enforces rules for Bash only/);
+    if (parsed.kind === 'refused')
+      expect(parsed.message).toMatch(/limits\.allow: "Write" names the tool Write; the Codex adapter enforces rules for Bash only/);
   });
 });
