@@ -58,7 +58,7 @@ describe('the Codex model double', () => {
       .filter((line) => line.startsWith('data: '))
       .map((line) => JSON.parse(line.slice(6)) as { type: string; item?: { type: string; name?: string; arguments?: string } })
       .filter((event) => event.type === 'response.output_item.done' && event.item?.type === 'function_call');
-    expect(done.map((event) => [event.item?.name, JSON.parse(event.item?.arguments ?? '{}')])).toEqual([
+    expect(done.map((event): unknown[] => [event.item?.name, JSON.parse(event.item?.arguments ?? '{}') as unknown])).toEqual([
       ['exec_command', { cmd: 'touch statecraft-marker.txt' }],
     ]);
     const second = await (await post('exec-touch', [{ type: 'function_call' }, { type: 'function_call_output' }])).text();

@@ -6,7 +6,8 @@ import { endsTurn, terminalStateFor } from './terminal-state.js';
 
 /** What the adapter configured, reported in the init beside Codex's own thread id (R2.4). */
 export interface CodexConfiguration {
-  model: string | 'provider-default';
+  /** A model name, or `provider-default` when none is configured (Codex's own default; the stream never names it). */
+  model: string;
   sandboxMode: 'workspace-write';
   approvalPolicy: 'never';
   /** The endpoint Codex was pointed at (OPENAI_BASE_URL, or the provider's default). */
