@@ -1,63 +1,14 @@
-import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { execa } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
-import { EventSchema } from '@statecraft/adapter';
-import type { ProtocolEvent } from '@statecraft/adapter';
-import { codexAdapterPath, recordedStreamsDirectory, replayCodexPath, writeAlteredStreams } from '@statecraft/adapter-codex';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { recordedStreamsDirectory, writeAlteredStreams } from '@statecraft/adapter-codex';
+import { replay, roots } from './support/adapter-process.js';
+import type { Replayed } from './support/adapter-process.js';
 
 // The mapping table of issue 13 (docs/decisions.md), row by row, across a real process boundary:
 // the bundled adapter is given a fake `codex` (testdata/replay-codex.mjs) that prints a native
 // stream recorded from the pinned binary (testdata/stream/README.md), or an altered copy of one.
-
-const roots: string[] = [];
-afterAll(async () => {
-  await Promise.all(roots.map((root) => rm(root, { recursive: true, force: true })));
-});
-
-interface Replayed {
-  events: ProtocolEvent[];
-  otherLines: string[];
-}
-
-async function replay(stream: string): Promise<Replayed> {
-  const root = await mkdtemp(join(tmpdir(), 'statecraft-codex-replay-'));
-  roots.push(root);
-  const workspace = join(root, 'workspace');
-  await Promise.all([mkdir(workspace), mkdir(join(root, 'home')), mkdir(join(root, 'tmp'))]);
-  const prompt = 'Do the scripted work.';
-  const request = {
-    protocol: 1,
-    attempt: { runId: 'replay', number: 1 },
-    workspace,
-    baseRevision: 'HEAD',
-    capabilities: { required: [], preferred: [] },
-    limits: { maxTurns: null, allow: [], deny: [], removeTools: [], hooks: [] },
-    deadline: { milliseconds: 60_000, at: new Date(Date.now() + 60_000).toISOString() },
-    prompt: { sha256: createHash('sha256').update(prompt).digest('hex'), bytes: Buffer.byteLength(prompt) },
-    provider: { executable: replayCodexPath() },
-  };
-  await writeFile(join(root, 'request.json'), JSON.stringify(request));
-  const ran = await execa(process.execPath, [codexAdapterPath(), 'run', '--request', join(root, 'request.json')], {
-    input: prompt,
-    extendEnv: false,
-    env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: join(root, 'home'), TMPDIR: join(root, 'tmp'), STATECRAFT_REPLAY_NATIVE_STREAM: stream },
-    reject: false,
-    timeout: 60_000,
-  });
-  const events: ProtocolEvent[] = [];
-  const otherLines: string[] = [];
-  for (const line of ran.stdout.split('\n').filter((entry) => entry !== '')) {
-    try {
-      events.push(EventSchema.parse(JSON.parse(line)));
-    } catch {
-      otherLines.push(line);
-    }
-  }
-  return { events, otherLines };
-}
 
 const recorded = (name: string) => join(recordedStreamsDirectory(), `${name}.jsonl`);
 

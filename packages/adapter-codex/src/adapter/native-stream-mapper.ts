@@ -27,15 +27,13 @@ export interface MapperContext {
 export type MappedLine =
   { kind: 'events'; events: EventDraft[] } | { kind: 'ending'; events: EventDraft[] } | { kind: 'malformed'; reason: string } | { kind: 'ignored' };
 
-/** Progress kinds for Codex item types (docs/facts.md item 21); an unmeasured type is `native`. */
+/**
+ * Progress kinds for the Codex item types measured (docs/facts.md items 21, 24, 26); any other item
+ * type is kept verbatim as `native` progress rather than given a meaning nobody measured.
+ */
 const ITEM_KINDS: Readonly<Record<string, string>> = {
   agent_message: 'message',
-  reasoning: 'message',
   command_execution: 'tool-use',
-  file_change: 'tool-result',
-  mcp_tool_call: 'tool-use',
-  web_search: 'tool-use',
-  todo_list: 'notice',
   // Measured: a warning (unknown model metadata, the hook-trust bypass) that does not end the turn.
   error: 'notice',
 };
