@@ -24,13 +24,16 @@ import {
 
 const BLOCKING_HOOK = 'echo blocked-by-statecraft-hook >&2; exit 2';
 
-/** One recording each: scenario and the hook policy's rules. */
+/**
+ * One recording each: scenario and the hook policy's rules. Not recorded: `exec-write-outside`, whose
+ * stream is not reproducible — the write Codex's sandbox fails sometimes leaves an item and sometimes
+ * none (docs/facts.md item 24) — so it is measured through files, not a recorded stream.
+ */
 const RECORDINGS = [
   { name: 'completed', scenario: 'completed', deny: [], hooks: [] },
   { name: 'denied', scenario: 'exec-touch', deny: ['Bash(touch:*)'], hooks: [] },
   { name: 'allowed', scenario: 'exec-touch', deny: [], hooks: [] },
   { name: 'hook-blocked', scenario: 'exec-touch', deny: [], hooks: [{ tool: 'Bash', command: BLOCKING_HOOK }] },
-  { name: 'write-outside', scenario: 'exec-write-outside', deny: [], hooks: [] },
   { name: 'http-error', scenario: 'http-error', deny: [], hooks: [] },
 ];
 
