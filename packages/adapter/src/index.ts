@@ -34,6 +34,9 @@
  * - supervise/boundary-record.ts  the protected evidence boundary's shapes: profile, probe findings, record, residuals (R12)
  * - supervise/boundary-probe.ts   the self-test run inside the sandbox before each launch, and the descriptor closer (R12)
  * - supervise/bwrap-boundary.ts   the boundary's mechanism on Linux (bubblewrap): establish, wrap the child (R12)
+ * - supervise/managed-paths.ts    an adapter's managed paths made when absent, so the boundary can bind them writable (R10.6, R12)
+ * - adapter-kit/*          what every adapter executable shares: the event writer (NDJSON out, stamped, schema-checked),
+ *                          the event draft, and the provider's stdout split into bounded byte lines (R1.2, R7.5)
  * - coverage/*             command coverage: check commands against the allowance (R9)
  * - receipt/receipt.ts     the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
  * - supervise/supervise-check.ts one acceptance check (not a protocol speaker) under the adapter's supervision, inside the boundary when given (R13.3, R12)
@@ -77,7 +80,11 @@ export * from './supervise/find-attempt-processes.js';
 export * from './supervise/boundary-record.js';
 export * from './supervise/boundary-probe.js';
 export * from './supervise/bwrap-boundary.js';
+export * from './supervise/managed-paths.js';
 export * from './fixture-adapter-path.js';
+export * from './adapter-kit/event-draft.js';
+export * from './adapter-kit/event-writer.js';
+export * from './adapter-kit/native-lines.js';
 export * from './suite/index.js';
 export * from './qualification/index.js';
 export * from './receipt/receipt.js';

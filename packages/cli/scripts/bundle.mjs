@@ -30,7 +30,7 @@ await build({
   target: 'node20',
   // The provider's own package (huge, with a native binary) is never inlined: it is only
   // resolved by path, from @statecraft/adapter-claude-code.
-  external: ['@anthropic-ai/*'],
+  external: ['@anthropic-ai/*', '@openai/*'],
   // `import.meta.url` has no meaning in CommonJS: give the bundle its own file's URL (packages
   // find their files by package name, resolved from here).
   define: { 'import.meta.url': '__statecraftBundleUrl' },

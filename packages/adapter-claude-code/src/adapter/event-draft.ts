@@ -1,6 +1,2 @@
-import type { ProtocolEvent } from '@statecraft/adapter';
-
-type WithoutEnvelope<T> = T extends unknown ? Omit<T, 'protocol' | 'seq'> : never;
-
-/** A protocol event before the writer stamps its protocol version and sequence number. */
-export type EventDraft = WithoutEnvelope<ProtocolEvent>;
+/** The event draft lives in the seam (shared by every adapter executable). */
+export type { EventDraft } from '@statecraft/adapter';

@@ -16,6 +16,7 @@ import type { ContainmentMechanism } from '../supervise/attempt.js';
 import type { SuperviseAnswer } from '../supervise/options.js';
 import type { BoundaryProfile } from '../supervise/boundary-record.js';
 import { establishBoundary, type BoundaryRefusalReason, type EstablishedBoundary } from '../supervise/bwrap-boundary.js';
+import { prepareManagedPaths } from '../supervise/managed-paths.js';
 
 /** Everything needed to plan and supervise one attempt of one adapter. */
 export interface RunAdapterOnceOptions {
@@ -91,7 +92,14 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
   const digest = await digestFile(options.executable);
   let boundary: EstablishedBoundary | undefined;
   if (options.boundary !== undefined) {
-    const established = await establishBoundary({ profile: options.boundary, environment: options.environment, workspace: options.workspace });
+    // The adapter's managed paths are writable inside, as for `run` (R10.6, R12).
+    const managed = await prepareManagedPaths(manifest.managedPaths ?? [], options.environment.HOME);
+    const known = new Set(options.boundary.writable.map((entry) => entry.path));
+    const profile = {
+      ...options.boundary,
+      writable: [...options.boundary.writable, ...managed.filter((path) => !known.has(path)).map((path) => ({ path, role: 'managed-path' as const }))],
+    };
+    const established = await establishBoundary({ profile, environment: options.environment, workspace: options.workspace });
     if (established.kind === 'refused')
       return { kind: 'refused', stage: 'boundary', reason: established.reason, message: established.message, attemptTag, files };
     boundary = established.boundary;

@@ -1,5 +1,6 @@
 import { fixtureDriver, scenarioPromptDriver, type Manifest, type SuiteDriver } from '@statecraft/adapter';
 import { claudeCodeSuiteDriver } from '@statecraft/adapter-claude-code';
+import { codexSuiteDriver } from '@statecraft/adapter-codex';
 
 /**
  * Which driver provokes behaviour from a named adapter. Only the CLI knows adapters by name
@@ -10,6 +11,8 @@ const NAMED_DRIVERS: Readonly<Record<string, (options: DriverOptions) => SuiteDr
   fixture: () => fixtureDriver,
   // The pair is qualified live through the model double; rows 4, 5 and 7 replay recorded streams (R10.7).
   'claude-code': (options) => claudeCodeSuiteDriver(options.provider === undefined ? {} : { provider: options.provider }),
+  // The same shape for Codex: live through its Responses-API double, rows 4, 5 and 7 replayed (R14.1).
+  codex: (options) => codexSuiteDriver(options.provider === undefined ? {} : { provider: options.provider }),
 };
 
 export interface DriverOptions {

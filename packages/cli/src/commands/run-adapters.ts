@@ -1,5 +1,6 @@
 import { fixtureAdapterPath } from '@statecraft/adapter';
 import { claudeCodeAdapterPath } from '@statecraft/adapter-claude-code';
+import { codexAdapterPath } from '@statecraft/adapter-codex';
 
 /**
  * The adapters `--adapter` knows by name (only the CLI knows adapters by name, docs/architecture.md).
@@ -9,6 +10,7 @@ import { claudeCodeAdapterPath } from '@statecraft/adapter-claude-code';
 export const KNOWN_ADAPTERS: Record<string, () => { executable: string; manifest?: string }> = {
   fixture: () => ({ executable: fixtureAdapterPath() }),
   'claude-code': () => ({ executable: claudeCodeAdapterPath() }),
+  codex: () => ({ executable: codexAdapterPath() }),
 };
 
 /** A known name, or a path (anything else: a name nobody registered is a usage error, not a file lookup). */

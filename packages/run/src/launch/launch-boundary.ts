@@ -1,6 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { establishBoundary, NO_BOUNDARY_RESIDUALS, type BoundaryRecord, type EstablishedBoundary, type ProbeCheck } from '@statecraft/adapter';
+import {
+  establishBoundary,
+  prepareManagedPaths,
+  NO_BOUNDARY_RESIDUALS,
+  type BoundaryRecord,
+  type EstablishedBoundary,
+  type ProbeCheck,
+} from '@statecraft/adapter';
 import { buildBoundaryProfile, type BoundaryChoice } from '@statecraft/environment';
 
 export type LaunchBoundary =
@@ -48,6 +55,8 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
   }
   const requestFile = join(request.temporaryDirectory, 'request.json');
   await writeFile(requestFile, request.requestText, { mode: 0o400 });
+  // Made when absent, so they can be bound writable: the provider's configuration (R12).
+  await prepareManagedPaths(request.managedPaths, request.environment.HOME);
   const profile = buildBoundaryProfile({
     productHome: request.productHome,
     workspace: request.workspace,

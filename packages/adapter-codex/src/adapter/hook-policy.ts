@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/**
+ * What the adapter's PreToolUse hook enforces, handed to it inside its own command line (base64
+ * JSON), so the config document stays the one private document Codex reads (R10.1) and nothing
+ * else the session could rewrite holds the rules.
+ */
+export const HookPolicySchema = z.strictObject({
+  deny: z.array(z.string()),
+  allow: z.array(z.string()),
+  hooks: z.array(z.strictObject({ tool: z.string(), command: z.string() })),
+  /** The attempt's private denial channel: the file the hook appends one record per denial to. */
+  channel: z.string().startsWith('/'),
+});
+export type HookPolicy = z.infer<typeof HookPolicySchema>;
+
+export function encodeHookPolicy(policy: HookPolicy): string {
+  return Buffer.from(JSON.stringify(policy), 'utf8').toString('base64');
+}
+
+export function decodeHookPolicy(encoded: string): HookPolicy {
+  return HookPolicySchema.parse(JSON.parse(Buffer.from(encoded, 'base64').toString('utf8')));
+}

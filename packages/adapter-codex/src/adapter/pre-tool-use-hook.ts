@@ -1,0 +1,74 @@
+import { spawnSync } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import type { Denial } from './denial-record.js';
+import { decodeHookPolicy } from './hook-policy.js';
+import { allowedBy, matchingDenyRule, parseToolRules } from './tool-rules.js';
+
+interface HookInput {
+  tool_name?: unknown;
+  tool_use_id?: unknown;
+  tool_input?: unknown;
+}
+
+/** Exit 2 blocks the call (docs/facts.md item 22); Codex wants the reason on stderr. */
+const BLOCK = 2;
+
+function commandOf(input: HookInput): string {
+  const toolInput = input.tool_input as { command?: unknown } | undefined;
+  return typeof toolInput?.command === 'string' ? toolInput.command : '';
+}
+
+/**
+ * The `hook` verb of the adapter executable: the PreToolUse hook Codex runs before each tool call
+ * (trusted for this invocation only, `--dangerously-bypass-hook-trust`). It denies a call a deny
+ * rule matches, or one an allowlist does not cover, or one a request hook blocks (exit 2); each
+ * denial is first appended to the attempt's private channel as a structured record (R14.2), then
+ * reported to Codex. The record is written before the answer: a denial never happens unrecorded.
+ */
+export function runPreToolUseHook(encodedPolicy: string, stdin: Buffer): number {
+  const policy = decodeHookPolicy(encodedPolicy);
+  let input: HookInput;
+  try {
+    input = JSON.parse(stdin.toString('utf8')) as HookInput;
+  } catch {
+    process.stderr.write('statecraft: the PreToolUse hook input is not JSON; the call is blocked\n');
+    return BLOCK;
+  }
+  const tool = typeof input.tool_name === 'string' ? input.tool_name : '';
+  const command = commandOf(input);
+  const deny = parseToolRules(policy.deny, 'deny');
+  const allow = parseToolRules(policy.allow, 'allow');
+  const base = {
+    source: 'statecraft-pre-tool-use-hook' as const,
+    tool_name: tool,
+    tool_use_id: typeof input.tool_use_id === 'string' ? input.tool_use_id : null,
+    tool_input: input.tool_input ?? null,
+  };
+  const record = (denial: Denial, message: string): number => {
+    appendFileSync(policy.channel, `${JSON.stringify(denial)}\n`, { mode: 0o600 });
+    process.stderr.write(`${message}\n`);
+    return BLOCK;
+  };
+  if (deny.kind === 'refused' || allow.kind === 'refused') {
+    return record({ ...base, reason: 'deny-rule', rule: null, hook: null }, 'statecraft: the tool rules could not be read; the call is blocked');
+  }
+  const denied = matchingDenyRule(deny.rules, tool, command);
+  if (denied !== undefined) return record({ ...base, reason: 'deny-rule', rule: denied.text, hook: null }, `statecraft: denied by the rule ${denied.text}`);
+  if (allow.rules.length > 0 && !allowedBy(allow.rules, tool, command)) {
+    return record(
+      { ...base, reason: 'not-allowed', rule: null, hook: null },
+      `statecraft: ${tool} ${JSON.stringify(command)} is not covered by the allowed rules`,
+    );
+  }
+  for (const hook of policy.hooks.filter((entry) => entry.tool === tool)) {
+    const ran = spawnSync('/bin/sh', ['-c', hook.command], { input: stdin, encoding: 'utf8', stdio: ['pipe', 'inherit', 'pipe'] });
+    if (ran.status === BLOCK) {
+      const stderr = ran.stderr ?? '';
+      return record(
+        { ...base, reason: 'hook', rule: null, hook: { command: hook.command, exit_code: BLOCK, stderr } },
+        stderr.trim() || `statecraft: blocked by the hook ${hook.command}`,
+      );
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { join } from 'node:path';
+import { EventSchema } from '@statecraft/adapter';
+import type { AttemptResult, MeasurementContext, ProtocolEvent, Provocation, TokenMeasurement } from '@statecraft/adapter';
+
+/** The events of a raw stream that parse as protocol events (the stream a measurement reads). */
+function eventsOf(rawStream: string): ProtocolEvent[] {
+  return rawStream.split('\n').flatMap((line) => {
+    try {
+      const parsed = EventSchema.safeParse(JSON.parse(line));
+      return parsed.success ? [parsed.data] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+export interface CodexProvocations {
+  /** A live provocation of the named scenario with the given limits (and environment additions). */
+  live(scenario: string, limits: Provocation['limits'], deadlineMs?: number, environment?: Record<string, string>): Provocation;
+  /** The driver's own scratch directory, for a HOME whose contents the measurement can inspect. */
+  scratchDirectory: string;
+}
+
+export const BLOCKING_HOOK_COMMAND = 'echo blocked-by-statecraft-hook >&2; exit 2';
+
+type Verbatim = { reason?: unknown; tool_input?: { command?: unknown }; rule?: unknown; hook?: { exit_code?: unknown } | null };
+
+function firstVerbatim(result: AttemptResult): Verbatim | undefined {
+  const first = result.refusals[0];
+  return (first !== undefined && 'verbatim' in first ? first.verbatim : undefined) as Verbatim | undefined;
+}
+
+/** A command_execution item Codex completed for exactly this command, with its exit code. */
+function commandExit(events: ProtocolEvent[], command: string): unknown {
+  for (const event of events) {
+    if (event.type !== 'progress') continue;
+    const detail = event.detail as { type?: unknown; item?: { type?: unknown; command?: unknown; exit_code?: unknown } };
+    if (
+      detail.type === 'item.completed' &&
+      detail.item?.type === 'command_execution' &&
+      typeof detail.item.command === 'string' &&
+      detail.item.command.includes(command)
+    ) {
+      return detail.item.exit_code;
+    }
+  }
+  return 'no item';
+}
+
+/**
+ * Row 6 for Codex (R14.1): each declared token measured against the running provider through the
+ * model double, one live session per token. The three hook tokens rest on the adapter's own
+ * PreToolUse hook and denial channel (R14.2); `workspace-write` on Codex's sandbox: a write in the
+ * workspace succeeds and one under ~/.codex — writable under statecraft's own boundary, so only
+ * Codex's sandbox can stop it — leaves no file.
+ */
+export async function measureCodexTokens(context: MeasurementContext, provocations: CodexProvocations): Promise<TokenMeasurement[]> {
+  const measure = async (
+    token: TokenMeasurement['token'],
+    provocation: Provocation,
+    judge: (result: AttemptResult, events: ProtocolEvent[]) => { honored: boolean; detail: string },
+  ): Promise<TokenMeasurement> => {
+    const { result, rawStream } = await context.provoke(provocation);
+    return { token, evidence: 'live', ...judge(result, eventsOf(rawStream)) };
+  };
+  const home = await mkdtemp(join(provocations.scratchDirectory, 'home-'));
+  const outside = join(home, '.codex', 'statecraft-outside.txt');
+  return [
+    await measure('tool-allowlist', provocations.live('exec-touch', { allow: ['Bash(echo:*)'] }), (result) => {
+      const verbatim = firstVerbatim(result);
+      return {
+        honored:
+          result.refusalCount === 1 &&
+          verbatim?.reason === 'not-allowed' &&
+          verbatim.tool_input?.command === 'touch statecraft-marker.txt' &&
+          result.outcome === 'refused',
+        detail: `an allowlist of Bash(echo:*) met a touch call: ${result.refusalCount} refusal(s) (${String(verbatim?.reason)}), outcome ${result.outcome}`,
+      };
+    }),
+    await measure(
+      'hook-enforcement',
+      provocations.live('exec-touch', { hooks: [{ when: 'before-tool', tool: 'Bash', command: BLOCKING_HOOK_COMMAND }] }),
+      (result, events) => {
+        const hooks = events.filter((event) => event.type === 'progress' && event.kind === 'hook' && (event.detail as { exit_code?: unknown }).exit_code === 2);
+        return {
+          honored: hooks.length === 1 && result.refusalCount === 1 && firstVerbatim(result)?.reason === 'hook',
+          detail: `a before-tool hook exiting 2 on a Bash call gave ${hooks.length} hook event(s) and ${result.refusalCount} refusal(s)`,
+        };
+      },
+    ),
+    await measure('structured-refusals', provocations.live('exec-touch', { deny: ['Bash(touch:*)'] }), (result) => {
+      const verbatim = firstVerbatim(result);
+      const claim = result.providerClaim === 'not-recorded' ? 'not-recorded' : result.providerClaim.status;
+      return {
+        honored:
+          result.refusalCount === 1 &&
+          verbatim?.tool_input?.command === 'touch statecraft-marker.txt' &&
+          verbatim.rule === 'Bash(touch:*)' &&
+          result.outcome === 'refused',
+        detail: `a deny rule gave ${result.refusalCount} structured refusal(s) carrying ${JSON.stringify(verbatim?.tool_input ?? null)} while the provider claimed ${claim}; outcome ${result.outcome}`,
+      };
+    }),
+    await measure('workspace-write', provocations.live('exec-write-outside', {}, undefined, { HOME: home }), (result, events) => {
+      const inside = commandExit(events, 'touch statecraft-inside.txt');
+      const wroteOutside = existsSync(outside);
+      return {
+        honored: inside === 0 && !wroteOutside && result.outcome === 'completed',
+        detail: `in workspace-write mode a write in the workspace exited ${String(inside)}; one outside it (${outside}) ${wroteOutside ? 'was written' : 'left no file'}; outcome ${result.outcome}`,
+      };
+    }),
+  ];
+}
