@@ -44,9 +44,9 @@ afterAll(async () => {
 
 async function run(scenario: string, extra: readonly string[]) {
   const repository = await createSampleRepository();
-  scratch.keep(repository.path);
+  scratch.keep(repository);
   const home = await createProductHome();
-  scratch.keep(home.path);
+  scratch.keep(home);
   const operatorHome = await scratch.make('statecraft-cc-ww-operator-home-');
   // An operator who has used claude: its configuration directory exists, so the boundary binds it
   // writable (a managed path) — the configuration the negative suite's fresh HOME does not measure.

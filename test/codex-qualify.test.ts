@@ -44,8 +44,9 @@ let home: string;
 let bin: string;
 
 beforeAll(async () => {
-  home = (await createProductHome()).path;
-  scratch.keep(home);
+  const productHome = await createProductHome();
+  scratch.keep(productHome);
+  home = productHome.path;
   const answer = await runStatecraft(['qualify', codexAdapterPath(), '--provider', BIN_CODEX, '--json'], { home, timeoutMs: 280_000 });
   report = parseJson<QualifyJson>(answer);
   if (report.passed !== (answer.exitCode === 0)) throw new Error(`exit ${answer.exitCode} disagrees with passed=${String(report.passed)}`);
@@ -110,7 +111,7 @@ describe('qualification of the Codex adapter with the pinned codex', () => {
 
   it("shows both providers' prerequisites and managed paths in env plan, and lets the qualified Codex pair claim its paths (R10.6)", async () => {
     const repository = await createSampleRepository();
-    scratch.keep(repository.path);
+    scratch.keep(repository);
     const operatorHome = await scratch.make('statecraft-codex-operator-home-');
     const answer = await runStatecraft(['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath(), '--adapter', codexAdapterPath(), '--json'], {
       home,
@@ -137,7 +138,7 @@ describe('qualification of the Codex adapter with the pinned codex', () => {
 
   it('refuses a second adapter declaring ~/.codex beside both real adapters, naming both and the path (R10.6)', async () => {
     const repository = await createSampleRepository();
-    scratch.keep(repository.path);
+    scratch.keep(repository);
     const siblingDirectory = await scratch.make('statecraft-codex-sibling-');
     const sibling = join(siblingDirectory, 'statecraft-adapter-codex-sibling.mjs');
     await copyFile(codexAdapterPath(), sibling);

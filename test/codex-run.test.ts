@@ -55,9 +55,9 @@ afterAll(async () => {
 
 async function setUp(scenario: string, path?: string) {
   const repository = await createSampleRepository();
-  scratch.keep(repository.path);
+  scratch.keep(repository);
   const home = await createProductHome();
-  scratch.keep(home.path);
+  scratch.keep(home);
   const operatorHome = await scratch.make('statecraft-codex-operator-home-');
   const env: Record<string, string> = {
     PATH: path ?? `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,

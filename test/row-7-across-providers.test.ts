@@ -35,9 +35,9 @@ type Json = Record<string, unknown>;
 
 async function deniedRun(adapter: 'claude-code' | 'codex'): Promise<Json> {
   const repository = await createSampleRepository();
-  scratch.keep(repository.path);
+  scratch.keep(repository);
   const home = await createProductHome();
-  scratch.keep(home.path);
+  scratch.keep(home);
   const env: Record<string, string> = { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: await scratch.make('statecraft-row7-home-') };
   if (adapter === 'claude-code') Object.assign(env, { ANTHROPIC_BASE_URL: claudeDouble.baseUrl, ANTHROPIC_API_KEY: claudeCode.MODEL_DOUBLE_API_KEY });
   else Object.assign(env, { OPENAI_BASE_URL: codexDouble.baseUrl, OPENAI_API_KEY: codex.MODEL_DOUBLE_API_KEY });
