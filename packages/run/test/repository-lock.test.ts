@@ -1,4 +1,4 @@
-import { link, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -85,19 +85,20 @@ describe('one live attempt per target (R8.5)', () => {
     expect(JSON.parse(await readFile(lock, 'utf8'))).toEqual(stale);
   });
 
-  it('a supervisor that arrives while the stale lock is gone wins over the claimant; the waiting racer is refused naming the winner, not the claimant', async () => {
+  it('a supervisor that takes the target in the middle of a stale-lock takeover wins over the claimant; the waiting racer is refused naming the winner, not the claimant', async () => {
     const stale = { pid: await deadPid(), host: hostname(), runId: 'run-dead', attempt: 1, since: '2026-11-30T04:00:00.000Z' };
     await writeFile(lock, JSON.stringify(stale));
     const found = await readLockInstance(lock);
     if (found.kind !== 'found') throw new Error('the stale lock was not written');
     await writeFile(`${lock}.takeover-${found.identity}.0`, JSON.stringify({ ...stale, pid: process.pid, runId: 'run-claiming' }));
     const waiting = acquireRepositoryLock(lock, { runId: 'run-waiting', attempt: 1 });
-    // The claimant removes the stale lock; before it links its own, a newcomer links the free name.
+    // The claimant removes the stale lock; before it links its own, a newcomer takes the free name.
+    // Done here as one rename over the stale lock, so the name is never free for the waiting racer
+    // itself to take (which, on a loaded machine, it otherwise sometimes does first).
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await rm(lock);
     const newcomer = { ...stale, pid: process.pid, runId: 'run-newcomer', since: '2026-11-30T04:00:01.000Z' };
     await writeFile(`${lock}.newcomer`, JSON.stringify(newcomer));
-    await link(`${lock}.newcomer`, lock);
+    await rename(`${lock}.newcomer`, lock);
     const refused = await waiting;
     expect(refused).toMatchObject({ kind: 'refused', holder: newcomer });
     if (refused.kind === 'refused') expect(refused.message).toContain('holds this target: run run-newcomer attempt 1');
