@@ -37,7 +37,7 @@ function defaultProvider(): string | undefined {
  * How the negative suite provokes the Codex adapter (R4, R14.1): live sessions of the real codex
  * against the Responses-API model double for behaviour a model causes (a refusal through the
  * adapter's hook, a hang with a descendant in Codex's sandbox, a completed run, each declared
- * token); recorded streams, altered, replayed through a real child standing in for codex for stream
+ * token, row 9's attack on the records through Codex's own shell tool); recorded streams, altered, replayed through a real child standing in for codex for stream
  * defects a healthy provider never shows (rows 4 and 5).
  */
 export function codexSuiteDriver(options: CodexDriverOptions = {}): SuiteDriver {
@@ -89,6 +89,9 @@ export function codexSuiteDriver(options: CodexDriverOptions = {}): SuiteDriver 
       scratch = undefined;
     },
     provocation: (scenario) => provocations[scenario](),
+    // Row 9: the hostile moves as one exec_command call aimed at the targets the row names in the
+    // environment, with no deny rule, so the adapter's hook lets it through and the moves are made.
+    attack: () => live('attack-records'),
     measureDeclaredTokens: (context) => {
       if (scratch === undefined) throw new Error('the codex driver was not set up');
       return measureCodexTokens(context, { live, scratchDirectory: scratch.directory });
