@@ -11,7 +11,7 @@
  * - adapter/settings-document.ts    allow/deny rules and hooks as a Claude Code settings document (R10.1)
  * - adapter/settings-file.ts        the private, exclusive, 0600 settings file outside the workspace (R10.1)
  * - adapter/argv.ts                 claude's argv; refuses a second --settings (R10.1)
- * - adapter/run-session.ts          spawns claude, feeds the prompt, translates, cleans up
+ * - adapter/run-session.ts          runs claude (spawned by the seam's kit), translates, cleans up
  * - adapter/native-lines.ts         claude's stdout as bounded lines, through the seam's splitter (R7.5)
  * - adapter/native-events.ts        the native stream-json shapes the mapping reads
  * - adapter/native-stream-mapper.ts native events → protocol events (R10.2, R10.3)

@@ -16,7 +16,7 @@
  * - adapter/pre-tool-use-hook.ts    the hook: denies, and records each denial in the private channel first (R14.2)
  * - adapter/denial-record.ts        the shape of one denial record in the channel
  * - adapter/denial-channel.ts       the adapter's reading end of the channel: each denial once, as a refusal
- * - adapter/run-session.ts          spawns codex, feeds the prompt, translates, reads the channel, cleans up
+ * - adapter/run-session.ts          runs codex (spawned by the seam's kit), translates, reads the channel, cleans up
  * - adapter/native-events.ts        the `--json` shapes the mapping reads
  * - adapter/native-stream-mapper.ts native events → protocol events (the table in docs/decisions.md, issue 13)
  * - adapter/terminal-state.ts       the provider's ending in neutral terms (R10.4)

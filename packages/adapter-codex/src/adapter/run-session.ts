@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { setTimeout as delay } from 'node:timers/promises';
-import { MAX_NATIVE_LINE_BYTES, nativeLines } from '@statecraft/adapter';
+import { MAX_NATIVE_LINE_BYTES, awaitExitWithGrace, nativeLines, removeOnInterrupt, startProvider } from '@statecraft/adapter';
 import type { EventDraft, EventWriter } from '@statecraft/adapter';
 import type { CodexHome } from './codex-home.js';
 import { DenialChannel } from './denial-channel.js';
@@ -32,30 +29,10 @@ export interface SessionPlan {
  */
 export async function runSession(plan: SessionPlan): Promise<number> {
   const channel = new DenialChannel(plan.home.channelPath);
-  const child = spawn(plan.executable, plan.argv, { cwd: plan.workspace, env: plan.environment, stdio: ['pipe', 'pipe', 'inherit'] });
-  const removeOnSignal = (signal: NodeJS.Signals, status: number) => () => {
-    // Interrupted: stop codex and remove the private home before going (R10.1). A SIGKILL of the
-    // adapter cannot be caught; that directory is the named residual.
-    child.kill('SIGTERM');
-    try {
-      rmSync(plan.home.path, { recursive: true, force: true });
-    } catch (error) {
-      process.stderr.write(`statecraft-adapter-codex: CODEX_HOME cleanup failed after ${signal}: ${(error as Error).message}\n`);
-    }
-    process.exit(status);
-  };
-  const onTerm = removeOnSignal('SIGTERM', 143);
-  const onInt = removeOnSignal('SIGINT', 130);
-  process.once('SIGTERM', onTerm);
-  process.once('SIGINT', onInt);
-
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let spawnError: Error | undefined;
-  child.once('error', (error) => (spawnError = error));
-  // A provider that exits without reading its prompt must not crash the adapter (EPIPE).
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(plan.prompt);
+  const started = startProvider(plan);
+  const { child } = started;
+  // Interrupted: codex is stopped and the private home removed before going (R10.1).
+  const detachSignals = removeOnInterrupt(child, plan.home.path, 'statecraft-adapter-codex: CODEX_HOME');
 
   const stop = async (): Promise<void> => {
     child.kill('SIGTERM');
@@ -95,23 +72,15 @@ export async function runSession(plan: SessionPlan): Promise<number> {
   }
   // After the turn's end nothing is interpreted; the rest is drained so codex can exit.
   child.stdout.resume();
-  if (ending !== undefined) {
-    // The grace timer is cancelled once codex exits, or it would hold the adapter open.
-    const grace = new AbortController();
-    const waited = await Promise.race([
-      exited.then(() => 'exited' as const),
-      delay(EXIT_GRACE_MS, 'waiting' as const, { signal: grace.signal }).catch(() => 'exited' as const),
-    ]);
-    grace.abort();
-    if (waited === 'waiting') child.kill('SIGTERM');
-  } else await closed;
-  process.removeListener('SIGTERM', onTerm);
-  process.removeListener('SIGINT', onInt);
+  if (ending !== undefined) await awaitExitWithGrace(started, EXIT_GRACE_MS);
+  else await started.closed;
+  detachSignals();
 
   plan.mapper.finish().forEach((event) => plan.writer.write(event));
   // Denials recorded after the last native line, before the result (R14.2).
   plan.mapper.denials(channel.drain()).forEach((event) => plan.writer.write(event));
   await cleanUp(plan);
+  const spawnError = started.spawnError();
   if (spawnError !== undefined && ending === undefined) {
     plan.writer.write({ type: 'error', code: 'provider-spawn-failed', message: `could not start ${plan.executable}: ${spawnError.message}` });
     return 1;
