@@ -41,6 +41,7 @@
  * - adapter-kit/failure-before-provider.ts an init + error when the provider cannot be started: failure spoken in the protocol
  * - adapter-kit/open-session.ts            an invocation's first steps: request read, prompt matched, failures spoken (R5.4)
  * - adapter-kit/resolve-provider.ts        the provider binary on the constructed PATH, with its version and digest (R10.7)
+ * - adapter-kit/private-files.ts          an adapter's private files: outside the workspace, exclusive 0600, removed after (R10.1)
  * - adapter-kit/provider-child.ts         the provider spawned with the prompt on stdin, its exit grace, removal on interrupt (R1.3, R10.1)
  * - adapter-kit/native-line-mapping.ts    what every stream mapper shares: a line read as JSON, progress detail bounded, events held until the init (R7.5)
  * - adapter-kit/model-scenario.ts         a model-double scenario around the provider's own replies; hang, http-error; loading
@@ -97,6 +98,7 @@ export * from './adapter-kit/read-request.js';
 export * from './adapter-kit/failure-before-provider.js';
 export * from './adapter-kit/open-session.js';
 export * from './adapter-kit/resolve-provider.js';
+export * from './adapter-kit/private-files.js';
 export * from './adapter-kit/provider-child.js';
 export * from './adapter-kit/native-line-mapping.js';
 export * from './adapter-kit/model-scenario.js';
