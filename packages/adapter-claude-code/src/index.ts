@@ -12,7 +12,6 @@
  * - adapter/settings-file.ts        the private, exclusive, 0600 settings file outside the workspace (R10.1)
  * - adapter/argv.ts                 claude's argv; refuses a second --settings (R10.1)
  * - adapter/run-session.ts          runs claude (spawned by the seam's kit), translates, cleans up
- * - adapter/native-lines.ts         claude's stdout as bounded lines, through the seam's splitter (R7.5)
  * - adapter/native-events.ts        the native stream-json shapes the mapping reads
  * - adapter/native-stream-mapper.ts native events → protocol events (R10.2, R10.3)
  * - adapter/terminal-state.ts       the provider's ending in neutral terms (R10.4)

@@ -1,16 +1,12 @@
 import { HeldUntilInit, parseNativeLine, progressDetail } from '@statecraft/adapter';
-import type { CapabilityToken, MappedLine, ProviderIdentity } from '@statecraft/adapter';
+import type { CapabilityToken, MappedLine, StreamMapperContext } from '@statecraft/adapter';
 import type { EventDraft } from './event-draft.js';
 import { NativeAssistantSchema, NativeInitSchema, NativeLineSchema, NativeResultSchema } from './native-events.js';
 import type { NativeInit, NativeResult } from './native-events.js';
 import { terminalStateFor } from './terminal-state.js';
 
-export interface MapperContext {
-  adapter: { name: string; version: string };
-  provider: ProviderIdentity;
-  requested: CapabilityToken[];
-  /** What this invocation wired up (settings file, hook events, turn cap flag, stream parsing). */
-  applied: CapabilityToken[];
+/** `applied`: what this invocation wired up (settings file, hook events, turn cap flag, stream parsing). */
+export interface MapperContext extends StreamMapperContext {
   /**
    * The invocation asked for `acceptEdits` inside the evidence boundary: `workspace-write` is then
    * applied when claude's init reports that permission mode, and not otherwise (R2.4, R12).

@@ -1,10 +1,8 @@
-import { isUtf8 } from 'node:buffer';
-import { awaitExitWithGrace, removeOnInterrupt, startProvider } from '@statecraft/adapter';
+import { awaitExitWithGrace, providerLines, removeOnInterrupt, startProvider, writeEnding } from '@statecraft/adapter';
 import type { ProviderChild, StartedProvider } from '@statecraft/adapter';
 import type { EventDraft } from './event-draft.js';
 import type { EventWriter } from './event-writer.js';
 import type { NativeStreamMapper } from './native-stream-mapper.js';
-import { MAX_NATIVE_LINE_BYTES, nativeLines } from './native-lines.js';
 import type { SettingsFile } from './settings-file.js';
 
 /** How long claude may take to exit after its terminal result before it is asked to stop. */
@@ -54,23 +52,12 @@ export async function runSession(plan: SessionPlan): Promise<number> {
 
 /** Maps claude's stdout line by line until its terminal result, a defect, or its end. */
 async function translateStream(child: ProviderChild, plan: SessionPlan): Promise<Translation> {
-  let lineNumber = 0;
-  for await (const { bytes, lineBytes, oversize } of nativeLines(child.stdout)) {
-    lineNumber += 1;
-    const at = lineNumber;
-    if (oversize) {
-      // Only the line's first bytes were kept; the adapter cannot stand behind any of it (R7.5).
-      return {
-        kind: 'defect',
-        write: () => plan.writer.writeMalformed(at, `longer than ${MAX_NATIVE_LINE_BYTES} bytes (${lineBytes} read)`, bytes.toString('utf8')),
-      };
-    }
-    // Passed on as the same defect, so the supervisor reports a read failure (R7.5).
-    if (!isUtf8(bytes)) return { kind: 'defect', write: () => plan.writer.writeUnreadable(at, bytes) };
-    const line = bytes.toString('utf8');
+  for await (const read of providerLines(child.stdout)) {
+    if (read.kind === 'defect') return { kind: 'defect', write: () => read.write(plan.writer) };
+    const { lineNumber, line } = read;
     const mapped = plan.mapper.mapLine(line);
     if (mapped.kind === 'events') mapped.events.forEach((event) => plan.writer.write(event));
-    if (mapped.kind === 'malformed') return { kind: 'defect', write: () => plan.writer.writeMalformed(at, mapped.reason, line) };
+    if (mapped.kind === 'malformed') return { kind: 'defect', write: () => plan.writer.writeMalformed(lineNumber, mapped.reason, line) };
     if (mapped.kind === 'ending') return { kind: 'ending', events: mapped.events };
   }
   return { kind: 'no-result' };
@@ -83,13 +70,7 @@ async function translateStream(child: ProviderChild, plan: SessionPlan): Promise
 async function finishSession(plan: SessionPlan, started: StartedProvider, ending: EventDraft[] | undefined): Promise<number> {
   plan.mapper.finish().forEach((event) => plan.writer.write(event));
   await cleanUp(plan);
-  const spawnError = started.spawnError();
-  if (spawnError !== undefined && ending === undefined) {
-    plan.writer.write({ type: 'error', code: 'provider-spawn-failed', message: `could not start ${plan.executable}: ${spawnError.message}` });
-    return 1;
-  }
-  ending?.forEach((event) => plan.writer.write(event));
-  return ending === undefined ? 1 : 0;
+  return writeEnding(plan.writer, started, plan.executable, ending);
 }
 
 /** Removes the settings file; a failure is kept as evidence and changes no outcome (R10.1). */

@@ -1,5 +1,5 @@
 import { sendJson, startScriptedModelServer } from '@statecraft/adapter';
-import type { ScriptedExchange } from '@statecraft/adapter';
+import type { ScriptedExchange, ScriptedModelDouble } from '@statecraft/adapter';
 import type { Scenario } from './scenario.js';
 import { messageFor, sseEventsFor } from './sse.js';
 
@@ -18,15 +18,8 @@ export interface DoubleRequestLog {
   answer: 'reply' | 'final-text' | 'hang' | 'http-error' | 'auxiliary' | 'not-found';
 }
 
-export interface ModelDouble {
-  /** `http://127.0.0.1:<port>`: give it to the provider as ANTHROPIC_BASE_URL; the first scenario answers. */
-  baseUrl: string;
-  /** The base URL at which the named scenario answers: `<baseUrl>/s/<name>`. */
-  baseUrlFor(name: string): string;
-  /** Every request, in arrival order. */
-  requests: DoubleRequestLog[];
-  stop(): Promise<void>;
-}
+/** The double: `baseUrl` is http://127.0.0.1:<port> — give it to the provider as ANTHROPIC_BASE_URL; `baseUrlFor(name)` is `<baseUrl>/s/<name>`. */
+export type ModelDouble = ScriptedModelDouble<DoubleRequestLog>;
 
 /** The dummy credential the provider is given: a test credential, never a real key (issue 4 item 5). */
 export const MODEL_DOUBLE_API_KEY = 'sk-ant-statecraft-model-double-test-credential';

@@ -1,5 +1,5 @@
 import { HeldUntilInit, parseNativeLine, progressDetail } from '@statecraft/adapter';
-import type { CapabilityToken, EventDraft, MappedLine, ProviderIdentity } from '@statecraft/adapter';
+import type { EventDraft, MappedLine, StreamMapperContext } from '@statecraft/adapter';
 import type { ChannelEntry } from './denial-record.js';
 import { NativeItemEventSchema, NativeLineSchema, NativeThreadStartedSchema, NativeTurnCompletedSchema, NativeTurnFailedSchema } from './native-events.js';
 import type { NativeThreadStarted } from './native-events.js';
@@ -15,12 +15,8 @@ export interface CodexConfiguration {
   baseUrl: string;
 }
 
-export interface MapperContext {
-  adapter: { name: string; version: string };
-  provider: ProviderIdentity;
-  requested: CapabilityToken[];
-  /** What this invocation wired up (config document, sandbox mode, hook, denial channel). */
-  applied: CapabilityToken[];
+/** `applied`: what this invocation wired up (config document, sandbox mode, hook, denial channel). */
+export interface MapperContext extends StreamMapperContext {
   configuration: CodexConfiguration;
 }
 

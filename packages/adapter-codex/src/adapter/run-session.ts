@@ -1,5 +1,4 @@
-import { isUtf8 } from 'node:buffer';
-import { MAX_NATIVE_LINE_BYTES, awaitExitWithGrace, nativeLines, removeOnInterrupt, startProvider } from '@statecraft/adapter';
+import { awaitExitWithGrace, providerLines, removeOnInterrupt, startProvider, writeEnding } from '@statecraft/adapter';
 import type { EventDraft, EventWriter } from '@statecraft/adapter';
 import type { CodexHome } from './codex-home.js';
 import { DenialChannel } from './denial-channel.js';
@@ -41,22 +40,13 @@ export async function runSession(plan: SessionPlan): Promise<number> {
   };
 
   let ending: EventDraft[] | undefined;
-  let lineNumber = 0;
-  for await (const { bytes, lineBytes, oversize } of nativeLines(child.stdout)) {
-    lineNumber += 1;
-    if (oversize) {
-      // Only the line's first bytes were kept; the adapter cannot stand behind any of it (R7.5).
+  for await (const read of providerLines(child.stdout)) {
+    if (read.kind === 'defect') {
       await stop();
-      plan.writer.writeMalformed(lineNumber, `longer than ${MAX_NATIVE_LINE_BYTES} bytes (${lineBytes} read)`, bytes.toString('utf8'));
+      read.write(plan.writer);
       return 1;
     }
-    if (!isUtf8(bytes)) {
-      // Passed on as the same defect, so the supervisor reports a read failure (R7.5).
-      await stop();
-      plan.writer.writeUnreadable(lineNumber, bytes);
-      return 1;
-    }
-    const line = bytes.toString('utf8');
+    const { lineNumber, line } = read;
     const mapped = plan.mapper.mapLine(line);
     if (mapped.kind === 'malformed') {
       await stop();
@@ -80,14 +70,8 @@ export async function runSession(plan: SessionPlan): Promise<number> {
   // Denials recorded after the last native line, before the result (R14.2).
   plan.mapper.denials(channel.drain()).forEach((event) => plan.writer.write(event));
   await cleanUp(plan);
-  const spawnError = started.spawnError();
-  if (spawnError !== undefined && ending === undefined) {
-    plan.writer.write({ type: 'error', code: 'provider-spawn-failed', message: `could not start ${plan.executable}: ${spawnError.message}` });
-    return 1;
-  }
   // No turn.completed/turn.failed from codex: none is invented (R7.5 no-result).
-  ending?.forEach((event) => plan.writer.write(event));
-  return ending === undefined ? 1 : 0;
+  return writeEnding(plan.writer, started, plan.executable, ending);
 }
 
 /** Removes the private CODEX_HOME; a failure is kept as evidence and changes no outcome (R10.1). */

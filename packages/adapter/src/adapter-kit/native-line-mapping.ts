@@ -1,5 +1,16 @@
 import type { z } from 'zod';
+import type { CapabilityToken } from '../capabilities.js';
+import type { ProviderIdentity } from '../protocol/events.js';
 import type { EventDraft } from './event-draft.js';
+
+/** What every stream mapper is told of its invocation: who speaks, what was asked, and what the adapter wired up (R2.4). */
+export interface StreamMapperContext {
+  adapter: { name: string; version: string };
+  provider: ProviderIdentity;
+  requested: CapabilityToken[];
+  /** What this invocation wired up, before the provider confirms anything. */
+  applied: CapabilityToken[];
+}
 
 /** What one native line became. `ending` events (refusals, the result) are held by the caller until the provider exits. */
 export type MappedLine =

@@ -2,6 +2,8 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { EventDraft } from './event-draft.js';
+import type { EventWriter } from './event-writer.js';
 
 export type ProviderChild = ChildProcessByStdio<Writable, Readable, null>;
 
@@ -72,4 +74,19 @@ export function removeOnInterrupt(child: ProviderChild, path: string, label: str
     process.removeListener('SIGTERM', onTerm);
     process.removeListener('SIGINT', onInt);
   };
+}
+
+/**
+ * The session's last word once the provider is gone: a spawn failure when there was no ending,
+ * else the ending's events (refusals, then the result). No ending: none is invented (R7.5
+ * no-result). Returns the adapter's exit status: 0 when a result was emitted.
+ */
+export function writeEnding(writer: EventWriter, started: StartedProvider, executable: string, ending: EventDraft[] | undefined): number {
+  const spawnError = started.spawnError();
+  if (spawnError !== undefined && ending === undefined) {
+    writer.write({ type: 'error', code: 'provider-spawn-failed', message: `could not start ${executable}: ${spawnError.message}` });
+    return 1;
+  }
+  ending?.forEach((event) => writer.write(event));
+  return ending === undefined ? 1 : 0;
 }

@@ -23,6 +23,17 @@ export interface ScriptedModelServerOptions<S> {
   internalErrorBody(message: string): unknown;
 }
 
+/** A provider's model double, as its tests and the suite use it; `Log` is what it records of each request. */
+export interface ScriptedModelDouble<Log> {
+  /** Where the provider is pointed (its base-URL variable); the first scenario answers there. */
+  baseUrl: string;
+  /** The base URL at which the named scenario answers. */
+  baseUrlFor(name: string): string;
+  /** Every request, in arrival order. */
+  requests: Log[];
+  stop(): Promise<void>;
+}
+
 export interface ScriptedModelServer {
   /** `http://127.0.0.1:<port>`: the first scenario answers here. */
   origin: string;
