@@ -1,5 +1,5 @@
 import { awaitExitWithGrace, providerLines, removeOnInterrupt, startProvider, writeEnding } from '@statecraft/adapter';
-import type { ProviderChild, StartedProvider } from '@statecraft/adapter';
+import type { ProviderChild, ProviderInvocation, StartedProvider } from '@statecraft/adapter';
 import type { EventDraft } from './event-draft.js';
 import type { EventWriter } from './event-writer.js';
 import type { NativeStreamMapper } from './native-stream-mapper.js';
@@ -8,16 +8,11 @@ import type { SettingsFile } from './settings-file.js';
 /** How long claude may take to exit after its terminal result before it is asked to stop. */
 const EXIT_GRACE_MS = 10_000;
 
-export interface SessionPlan {
-  executable: string;
-  argv: string[];
-  workspace: string;
-  prompt: Buffer;
+/** `environment`: claude's, the adapter's own, which the supervisor constructed (R5.1). */
+export interface SessionPlan extends ProviderInvocation {
   settings: Extract<SettingsFile, { kind: 'written' }>;
   mapper: NativeStreamMapper;
   writer: EventWriter;
-  /** claude's environment: the adapter's own, which the supervisor constructed (R5.1). */
-  environment: NodeJS.ProcessEnv;
 }
 
 /** How the translation of claude's stdout ended. */

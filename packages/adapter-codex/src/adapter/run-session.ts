@@ -1,5 +1,5 @@
 import { awaitExitWithGrace, providerLines, removeOnInterrupt, startProvider, writeEnding } from '@statecraft/adapter';
-import type { EventDraft, EventWriter } from '@statecraft/adapter';
+import type { EventDraft, EventWriter, ProviderInvocation } from '@statecraft/adapter';
 import type { CodexHome } from './codex-home.js';
 import { DenialChannel } from './denial-channel.js';
 import type { NativeStreamMapper } from './native-stream-mapper.js';
@@ -7,16 +7,11 @@ import type { NativeStreamMapper } from './native-stream-mapper.js';
 /** How long codex may take to exit after its turn ended before it is asked to stop. */
 const EXIT_GRACE_MS = 10_000;
 
-export interface SessionPlan {
-  executable: string;
-  argv: string[];
-  workspace: string;
-  prompt: Buffer;
+/** `environment`: codex's, the adapter's own, which the supervisor constructed (R5.1), plus CODEX_HOME. */
+export interface SessionPlan extends ProviderInvocation {
   home: Extract<CodexHome, { kind: 'made' }>;
   mapper: NativeStreamMapper;
   writer: EventWriter;
-  /** codex's environment: the adapter's own, which the supervisor constructed (R5.1), plus CODEX_HOME. */
-  environment: NodeJS.ProcessEnv;
 }
 
 /**
