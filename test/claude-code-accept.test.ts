@@ -1,36 +1,19 @@
 import { readFileSync } from 'node:fs';
-import { symlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MODEL_DOUBLE_API_KEY,
-  claudeCodeAdapterPath,
-  loadScenarios,
-  pinnedClaudePath,
-  scenariosDirectory,
-  startModelDouble,
-} from '@statecraft/adapter-claude-code';
-import type { ModelDouble } from '@statecraft/adapter-claude-code';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { claudeCodeAdapterPath } from '@statecraft/adapter-claude-code';
 import { repositoryWithSuite } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
+import { useLiveClaude } from './fixtures/live-claude.js';
 
 // Issue 12, the live path: the real pinned claude, talking only to the model double on 127.0.0.1,
 // writes a file through its Write tool, and `run --accept` judges it with a check that reads it.
 
 const scratch = scratchDirectories();
 const targets = useTestTargets({ sharedRepository: false });
-let double: ModelDouble;
-let bin: string;
-beforeAll(async () => {
-  double = await startModelDouble(await loadScenarios(scenariosDirectory()));
-  bin = await scratch.make('statecraft-cc-bin');
-  await symlink(pinnedClaudePath(), join(bin, 'claude'));
-});
-afterAll(async () => {
-  await double.stop();
-});
+const claude = useLiveClaude(scratch, 'statecraft-cc-bin');
 
 interface RunJson {
   outcome: string;
@@ -48,12 +31,7 @@ interface RunJson {
 async function runAccepting(scenario: string) {
   const repository = await repositoryWithSuite(targets, { checks: ['grep -qx forty-two answer.txt'] });
   const operatorHome = await scratch.make('statecraft-cc-operator-home');
-  const env = {
-    PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
-    HOME: operatorHome,
-    ANTHROPIC_BASE_URL: double.baseUrlFor(scenario),
-    ANTHROPIC_API_KEY: MODEL_DOUBLE_API_KEY,
-  };
+  const env = claude.environment(scenario, operatorHome);
   const answer = await runStatecraft(
     [
       'run',

@@ -1,12 +1,14 @@
-import { readFileSync, readdirSync, realpathSync } from 'node:fs';
-import { chmod, symlink, writeFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { symlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { QualificationRecordSchema, SUITE_VERSION, digestFile } from '@statecraft/adapter';
+import { digestFile } from '@statecraft/adapter';
 import { claudeCodeAdapterPath, pinnedClaudePath } from '@statecraft/adapter-claude-code';
-import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
+import { createSampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
+import { checkQualification, expectReferenceRecordOf, qualifyThroughCli, writeImpostor } from './fixtures/live-qualification.js';
+import type { QualifyJson } from './fixtures/live-qualification.js';
 
 /** Every temporary directory this file makes, removed when it is done. */
 const scratch = scratchDirectories();
@@ -15,27 +17,12 @@ const scratch = scratchDirectories();
 // the bundled adapter fronting the pinned claude through the model double (rows 4, 5 and 7
 // replayed through real children); its record is then read through the built CLI.
 
-interface QualifyJson {
-  passed: boolean;
-  adapter: { name: string; version: string; digest: string };
-  provider: unknown;
-  boundary: string;
-  cases: Array<{ row: number; status: string; evidence: string; detail: string }>;
-  record: { id: string; path: string } | null;
-}
-
 let report: QualifyJson;
 let home: string;
 let bin: string;
 
 beforeAll(async () => {
-  // Through the built CLI, exactly as CI qualifies the pair (docs/ci.md).
-  const productHome = await createProductHome();
-  scratch.keep(productHome);
-  home = productHome.path;
-  const answer = await runStatecraft(['qualify', claudeCodeAdapterPath(), '--provider', pinnedClaudePath(), '--json'], { home, timeoutMs: 280_000 });
-  report = parseJson<QualifyJson>(answer);
-  if (report.passed !== (answer.exitCode === 0)) throw new Error(`exit ${answer.exitCode} disagrees with passed=${String(report.passed)}`);
+  ({ report, home } = await qualifyThroughCli(scratch, claudeCodeAdapterPath(), pinnedClaudePath()));
   bin = await scratch.make('statecraft-cc-bin');
   await symlink(pinnedClaudePath(), join(bin, 'claude'));
 }, 300_000);
@@ -72,31 +59,18 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
   it("matches the repository's reference record of the pair: same adapter digest, provider digest and suite (R3.1, R10.7)", () => {
     // CI qualifies the pair live on every run (above); the record kept in qualification/records/ must
     // bind exactly the pair it just qualified, or it is stale and must be regenerated.
-    const recordsDir = new URL('../qualification/records/', import.meta.url);
-    const names = readdirSync(recordsDir).filter((name) => name.startsWith('claude-code-'));
-    expect(names).toHaveLength(1);
-    const record = QualificationRecordSchema.parse(JSON.parse(readFileSync(new URL(names[0]!, recordsDir), 'utf8')));
-    const why = 'stale: run `npm run build && node packages/adapter-claude-code/scripts/record-reference-qualification.mjs`';
-    expect(record.adapter, why).toEqual(report.adapter);
-    expect(record.provider, why).toEqual(report.provider);
-    expect(record.suiteVersion, why).toBe(SUITE_VERSION);
-    expect(record.cases.map((entry) => [entry.row, entry.status, entry.evidence])).toEqual(
-      report.cases.map((entry) => [entry.row, entry.status, entry.evidence]),
-    );
+    expectReferenceRecordOf(report, 'claude-code-', 'packages/adapter-claude-code/scripts/record-reference-qualification.mjs');
   });
 
   it('reads the pair as qualified through the CLI (R3.4)', async () => {
-    const answer = await runStatecraft(['qualifications', 'check', claudeCodeAdapterPath(), '--provider', pinnedClaudePath(), '--json'], { home });
-    expect(parseJson<{ verdict: string }>(answer).verdict).toBe('qualified');
+    const { answer, verdict } = await checkQualification(home, claudeCodeAdapterPath(), pinnedClaudePath());
+    expect(verdict.verdict).toBe('qualified');
     expect(answer.exitCode).toBe(0);
   });
 
   it('reads a different provider binary claiming the same version string as unqualified (R3.3, R10.7)', async () => {
-    const impostor = join(await scratch.make('statecraft-cc-impostor'), 'claude');
-    await writeFile(impostor, '#!/bin/sh\necho "2.1.328 (Claude Code)"\n');
-    await chmod(impostor, 0o755);
-    const answer = await runStatecraft(['qualifications', 'check', claudeCodeAdapterPath(), '--provider', impostor, '--json'], { home });
-    const verdict = parseJson<{ verdict: string; reason: string }>(answer);
+    const impostor = await writeImpostor(scratch, 'statecraft-cc-impostor', 'claude', '2.1.328 (Claude Code)');
+    const { answer, verdict } = await checkQualification(home, claudeCodeAdapterPath(), impostor);
     expect(verdict.verdict).toBe('unqualified');
     // Unqualified for the right reason: the provider's digest, not a missing record or another version.
     expect(verdict.reason).toContain(await digestFile(impostor));

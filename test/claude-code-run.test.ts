@@ -1,21 +1,12 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { readFile, symlink, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MODEL_DOUBLE_API_KEY,
-  claudeCodeAdapterPath,
-  loadScenarios,
-  pinnedClaudePath,
-  recordedStreamsDirectory,
-  replayClaudePath,
-  scenariosDirectory,
-  startModelDouble,
-} from '@statecraft/adapter-claude-code';
-import type { ModelDouble } from '@statecraft/adapter-claude-code';
+import { describe, expect, it } from 'vitest';
+import { claudeCodeAdapterPath, recordedStreamsDirectory, replayClaudePath } from '@statecraft/adapter-claude-code';
 import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
+import { useLiveClaude } from './fixtures/live-claude.js';
 
 /** Every temporary directory this file makes, removed when it is done. */
 const scratch = scratchDirectories();
@@ -40,16 +31,7 @@ interface RunJson {
   artifacts: { stream: { path: string } };
 }
 
-let double: ModelDouble;
-let bin: string;
-beforeAll(async () => {
-  double = await startModelDouble(await loadScenarios(scenariosDirectory()));
-  bin = await scratch.make('statecraft-cc-bin');
-  await symlink(pinnedClaudePath(), join(bin, 'claude'));
-});
-afterAll(async () => {
-  await double.stop();
-});
+const claude = useLiveClaude(scratch, 'statecraft-cc-bin');
 
 async function run(scenario: string | null, extra: readonly string[], path?: string) {
   const repository = await createSampleRepository();
@@ -57,8 +39,7 @@ async function run(scenario: string | null, extra: readonly string[], path?: str
   const home = await createProductHome();
   scratch.keep(home);
   const operatorHome = await scratch.make('statecraft-cc-operator-home');
-  const env: Record<string, string> = { PATH: path ?? `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: operatorHome };
-  if (scenario !== null) Object.assign(env, { ANTHROPIC_BASE_URL: double.baseUrlFor(scenario), ANTHROPIC_API_KEY: MODEL_DOUBLE_API_KEY });
+  const env = claude.environment(scenario, operatorHome, path);
   const answer = await runStatecraft(
     ['run', repository.path, '--adapter', claudeCodeAdapterPath(), '--prompt', 'Do the scripted work.', '--deadline', '120s', '--json', ...extra],
     { home: home.path, env, timeoutMs: 150_000 },

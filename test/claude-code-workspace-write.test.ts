@@ -1,19 +1,12 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { mkdir, symlink } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MODEL_DOUBLE_API_KEY,
-  claudeCodeAdapterPath,
-  loadScenarios,
-  pinnedClaudePath,
-  scenariosDirectory,
-  startModelDouble,
-} from '@statecraft/adapter-claude-code';
-import type { ModelDouble } from '@statecraft/adapter-claude-code';
+import { describe, expect, it } from 'vitest';
+import { claudeCodeAdapterPath } from '@statecraft/adapter-claude-code';
 import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
+import { useLiveClaude } from './fixtures/live-claude.js';
 
 /** Every temporary directory this file makes, removed when it is done. */
 const scratch = scratchDirectories();
@@ -31,16 +24,7 @@ interface RunJson {
   posture: { boundary: { mechanism: string }; capabilities: { applied: string[] | string; notApplied: string[] } };
 }
 
-let double: ModelDouble;
-let bin: string;
-beforeAll(async () => {
-  double = await startModelDouble(await loadScenarios(scenariosDirectory()));
-  bin = await scratch.make('statecraft-cc-ww-bin-');
-  await symlink(pinnedClaudePath(), join(bin, 'claude'));
-});
-afterAll(async () => {
-  await double.stop();
-});
+const claude = useLiveClaude(scratch, 'statecraft-cc-ww-bin-');
 
 async function run(scenario: string, extra: readonly string[]) {
   const repository = await createSampleRepository();
@@ -51,12 +35,7 @@ async function run(scenario: string, extra: readonly string[]) {
   // An operator who has used claude: its configuration directory exists, so the boundary binds it
   // writable (a managed path) — the configuration the negative suite's fresh HOME does not measure.
   await mkdir(join(operatorHome, '.claude'));
-  const env = {
-    PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
-    HOME: operatorHome,
-    ANTHROPIC_BASE_URL: double.baseUrlFor(scenario),
-    ANTHROPIC_API_KEY: MODEL_DOUBLE_API_KEY,
-  };
+  const env = claude.environment(scenario, operatorHome);
   const answer = await runStatecraft(
     ['run', repository.path, '--adapter', claudeCodeAdapterPath(), '--prompt', 'Do the scripted work.', '--deadline', '120s', '--json', ...extra],
     { home: home.path, env, timeoutMs: 150_000 },

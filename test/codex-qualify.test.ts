@@ -1,14 +1,16 @@
-import { readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { chmod, copyFile, readFile, symlink, writeFile } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { copyFile, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { QualificationRecordSchema, SUITE_VERSION, digestFile } from '@statecraft/adapter';
+import { digestFile } from '@statecraft/adapter';
 import { claudeCodeAdapterPath, pinnedClaudePath } from '@statecraft/adapter-claude-code';
 import { codexAdapterPath, pinnedCodexPath } from '@statecraft/adapter-codex';
-import { createProductHome, createSampleRepository } from './fixtures/sample-repository.js';
+import { createSampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
+import { checkQualification, expectReferenceRecordOf, qualifyThroughCli, writeImpostor } from './fixtures/live-qualification.js';
+import type { QualifyJson } from './fixtures/live-qualification.js';
 
 /** Every temporary directory this file makes, removed when it is done. */
 const scratch = scratchDirectories();
@@ -18,15 +20,6 @@ const scratch = scratchDirectories();
 // Every declared token is measured live against the pinned codex through the model double; rows
 // 4, 5 and 7 replay recorded streams through real children. Its record is then read through the
 // built CLI, and env plan is asked about both real providers (R10.6).
-
-interface QualifyJson {
-  passed: boolean;
-  adapter: { name: string; version: string; digest: string };
-  provider: unknown;
-  boundary: string;
-  cases: Array<{ row: number; status: string; evidence: string; detail: string }>;
-  record: { id: string; path: string } | null;
-}
 
 interface PlanJson {
   verdict: string;
@@ -44,12 +37,7 @@ let home: string;
 let bin: string;
 
 beforeAll(async () => {
-  const productHome = await createProductHome();
-  scratch.keep(productHome);
-  home = productHome.path;
-  const answer = await runStatecraft(['qualify', codexAdapterPath(), '--provider', BIN_CODEX, '--json'], { home, timeoutMs: 280_000 });
-  report = parseJson<QualifyJson>(answer);
-  if (report.passed !== (answer.exitCode === 0)) throw new Error(`exit ${answer.exitCode} disagrees with passed=${String(report.passed)}`);
+  ({ report, home } = await qualifyThroughCli(scratch, codexAdapterPath(), BIN_CODEX));
   bin = await scratch.make('statecraft-codex-bin-');
   await symlink(pinnedCodexPath(), join(bin, 'codex'));
   await symlink(pinnedClaudePath(), join(bin, 'claude'));
@@ -81,31 +69,18 @@ describe('qualification of the Codex adapter with the pinned codex', () => {
   });
 
   it("matches the repository's reference record of the pair: same adapter digest, provider digest and suite (R3.1)", () => {
-    const recordsDir = new URL('../qualification/records/', import.meta.url);
-    const names = readdirSync(recordsDir).filter((name) => name.startsWith('codex-'));
-    expect(names).toHaveLength(1);
-    const record = QualificationRecordSchema.parse(JSON.parse(readFileSync(new URL(names[0]!, recordsDir), 'utf8')));
-    const why = 'stale: run `npm run build && node packages/adapter-codex/scripts/record-reference-qualification.mjs`';
-    expect(record.adapter, why).toEqual(report.adapter);
-    expect(record.provider, why).toEqual(report.provider);
-    expect(record.suiteVersion, why).toBe(SUITE_VERSION);
-    expect(record.cases.map((entry) => [entry.row, entry.status, entry.evidence])).toEqual(
-      report.cases.map((entry) => [entry.row, entry.status, entry.evidence]),
-    );
+    expectReferenceRecordOf(report, 'codex-', 'packages/adapter-codex/scripts/record-reference-qualification.mjs');
   });
 
   it('reads the pair as qualified through the CLI (R3.4)', async () => {
-    const answer = await runStatecraft(['qualifications', 'check', codexAdapterPath(), '--provider', BIN_CODEX, '--json'], { home });
-    expect(parseJson<{ verdict: string }>(answer).verdict).toBe('qualified');
+    const { answer, verdict } = await checkQualification(home, codexAdapterPath(), BIN_CODEX);
+    expect(verdict.verdict).toBe('qualified');
     expect(answer.exitCode).toBe(0);
   });
 
   it('reads a different provider binary answering the same version as unqualified (R3.3, R10.7)', async () => {
-    const impostor = join(await scratch.make('statecraft-codex-impostor-'), 'codex');
-    await writeFile(impostor, '#!/bin/sh\necho "codex-cli 0.171.0"\n');
-    await chmod(impostor, 0o755);
-    const answer = await runStatecraft(['qualifications', 'check', codexAdapterPath(), '--provider', impostor, '--json'], { home });
-    const verdict = parseJson<{ verdict: string; reason: string }>(answer);
+    const impostor = await writeImpostor(scratch, 'statecraft-codex-impostor-', 'codex', 'codex-cli 0.171.0');
+    const { answer, verdict } = await checkQualification(home, codexAdapterPath(), impostor);
     expect(verdict.verdict).toBe('unqualified');
     expect(verdict.reason).toContain(await digestFile(impostor));
     expect(answer.exitCode).toBe(1);

@@ -4,10 +4,9 @@
 // Run after `npm run build`:  node packages/adapter-claude-code/scripts/record-streams.mjs
 // Nothing leaves 127.0.0.1; the only credential is the double's dummy key. Provenance: testdata/stream/README.md.
 // STATECRAFT_RECORD_INTO=<dir> writes elsewhere (the test that the committed streams are current).
-import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import {
   MODEL_DOUBLE_API_KEY,
   buildClaudeArgv,
@@ -18,6 +17,7 @@ import {
   settingsDocumentFor,
   startModelDouble,
 } from '@statecraft/adapter-claude-code';
+import { replacePaths, runProviderOnce, writeRecording } from '../../adapter/scripts/record-native-stream.mjs';
 
 const noLimits = { maxTurns: null, allow: [], deny: [], removeTools: [], hooks: [] };
 const BLOCKING_HOOK = 'echo blocked-by-statecraft-hook >&2; exit 2';
@@ -39,10 +39,8 @@ const RECORDINGS = [
 
 /** Temporary paths and per-run ids are replaced so a re-recording differs only where claude did. */
 function redact(text, places) {
-  let out = text;
-  for (const [path, placeholder] of places) out = out.split(path).join(placeholder);
   return (
-    out
+    replacePaths(text, places)
       .replace(/"(session_id|uuid|hook_id)":"[0-9a-f-]{36}"/g, '"$1":"00000000-0000-4000-8000-000000000000"')
       .replace(/"timestamp":"[^"]+"/g, '"timestamp":"2026-11-30T00:00:00.000Z"')
       .replace(/"messaging_socket_path":"[^"]+"/g, '"messaging_socket_path":"/tmp/cc-socks/0.sock"')
@@ -68,11 +66,7 @@ async function record({ name, scenario, limits, loggedIn }) {
   const double = await startModelDouble(await loadScenario(scenarioPath(scenario)));
   const environment = { PATH: `${bin}:/usr/bin:/bin`, HOME: home };
   if (loggedIn) Object.assign(environment, { ANTHROPIC_BASE_URL: double.baseUrl, ANTHROPIC_API_KEY: MODEL_DOUBLE_API_KEY });
-  const child = spawn(join(bin, 'claude'), argv.argv, { cwd: workspace, env: environment, stdio: ['pipe', 'pipe', 'inherit'] });
-  child.stdin.end('Do the scripted work.');
-  let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
-  const code = await new Promise((resolve) => child.on('close', (status) => resolve(status)));
+  const { stdout, code } = await runProviderOnce(join(bin, 'claude'), argv.argv, { cwd: workspace, env: environment });
   await double.stop();
   const text = redact(stdout, [
     [settingsPath, '/tmp/statecraft-claude-settings/settings.json'],
@@ -80,9 +74,7 @@ async function record({ name, scenario, limits, loggedIn }) {
     [home, '/home/statecraft'],
     [root, '/tmp/statecraft-record'],
   ]);
-  const file = join(process.env.STATECRAFT_RECORD_INTO ?? recordedStreamsDirectory(), `${name}.jsonl`);
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, text);
+  await writeRecording(recordedStreamsDirectory(), name, text);
   await rm(root, { recursive: true, force: true });
   process.stdout.write(`${name}: ${text.split('\n').filter(Boolean).length} lines, claude exit ${code}, double saw ${double.requests.length} requests\n`);
 }

@@ -6,19 +6,17 @@
  * - manifest.ts                     the manifest: tokens, commands, credential path, managed paths, prerequisites (R10.5, R10.6)
  * - paths.ts                        where the bundled executable, scenarios, recorded streams and the pinned claude live
  * - adapter/main.ts                 the executable's entry: `run --request <file>`, prompt on stdin
- * - adapter/start-session.ts        request → provider → settings file → argv → session
- * - adapter/provider.ts             resolves `claude` on the constructed PATH; version and digest (R10.7)
+ * - adapter/start-session.ts        request (opened by the seam's kit) → provider → settings file → argv → session
+ * - adapter/provider.ts             `claude` and how it states its version; resolved by the seam's kit (R10.7)
  * - adapter/settings-document.ts    allow/deny rules and hooks as a Claude Code settings document (R10.1)
  * - adapter/settings-file.ts        the private, exclusive, 0600 settings file outside the workspace (R10.1)
  * - adapter/argv.ts                 claude's argv; refuses a second --settings (R10.1)
- * - adapter/run-session.ts          spawns claude, feeds the prompt, translates, cleans up
- * - adapter/native-lines.ts         claude's stdout as bounded lines, through the seam's splitter (R7.5)
+ * - adapter/run-session.ts          runs claude (spawned by the seam's kit), translates, cleans up
  * - adapter/native-events.ts        the native stream-json shapes the mapping reads
  * - adapter/native-stream-mapper.ts native events → protocol events (R10.2, R10.3)
  * - adapter/terminal-state.ts       the provider's ending in neutral terms (R10.4)
  * - adapter/event-writer.ts         NDJSON out, protocol + seq stamped, schema-checked
  * - adapter/event-draft.ts          an event before the writer stamps it (protocol, seq)
- * - adapter/fallback-events.ts      init + error when the provider cannot be started: failure spoken in the protocol
  * - suite/altered-streams.ts        the recorded stream, altered one defect at a time for rows 4 and 5
  * - suite/measure-tokens.ts         each declared token measured against the pinned provider
  * - suite/measure-workspace-write.ts workspace-write measured live: edits land in the workspace with no allow rule, a write beside it does not

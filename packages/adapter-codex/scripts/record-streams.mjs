@@ -5,7 +5,6 @@
 // Run after `npm run build`:  node packages/adapter-codex/scripts/record-streams.mjs
 // Nothing leaves 127.0.0.1; the only credential is the double's dummy key. Provenance: testdata/stream/README.md.
 // STATECRAFT_RECORD_INTO=<dir> writes elsewhere (the test that the committed streams are current).
-import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -21,6 +20,7 @@ import {
   scenarioPath,
   startModelDouble,
 } from '@statecraft/adapter-codex';
+import { replacePaths, runProviderOnce, writeRecording } from '../../adapter/scripts/record-native-stream.mjs';
 
 const BLOCKING_HOOK = 'echo blocked-by-statecraft-hook >&2; exit 2';
 
@@ -39,9 +39,7 @@ const RECORDINGS = [
 
 /** Temporary paths and per-run ids are replaced so a re-recording differs only where codex did. */
 function redact(text, places) {
-  let out = text;
-  for (const [path, placeholder] of places) out = out.split(path).join(placeholder);
-  return out.replace(/"thread_id":"[0-9a-f-]{36}"/g, '"thread_id":"00000000-0000-7000-8000-000000000000"');
+  return replacePaths(text, places).replace(/"thread_id":"[0-9a-f-]{36}"/g, '"thread_id":"00000000-0000-7000-8000-000000000000"');
 }
 
 function quote(word) {
@@ -68,11 +66,7 @@ async function record({ name, scenario, deny, hooks }) {
     CODEX_HOME: codexHome,
     OPENAI_API_KEY: MODEL_DOUBLE_API_KEY,
   };
-  const child = spawn(pinnedCodexPath(), buildCodexArgv(workspace), { cwd: workspace, env: environment, stdio: ['pipe', 'pipe', 'inherit'] });
-  child.stdin.end('Do the scripted work.');
-  let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk) => (stdout += chunk));
-  const code = await new Promise((resolve) => child.on('close', (status) => resolve(status)));
+  const { stdout, code } = await runProviderOnce(pinnedCodexPath(), buildCodexArgv(workspace), { cwd: workspace, env: environment });
   await double.stop();
   const denials = await readFile(channel, 'utf8').catch(() => '');
   const text = redact(stdout, [
@@ -81,9 +75,7 @@ async function record({ name, scenario, deny, hooks }) {
     [home, '/home/statecraft'],
     [root, '/tmp/statecraft-record'],
   ]);
-  const file = join(process.env.STATECRAFT_RECORD_INTO ?? recordedStreamsDirectory(), `${name}.jsonl`);
-  await mkdir(dirname(file), { recursive: true });
-  await writeFile(file, text);
+  await writeRecording(recordedStreamsDirectory(), name, text);
   await rm(root, { recursive: true, force: true });
   const lines = text.split('\n').filter(Boolean).length;
   process.stdout.write(

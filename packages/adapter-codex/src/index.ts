@@ -6,8 +6,8 @@
  * - manifest.ts                     the manifest: tokens (each measured), commands, credential path, managed paths, prerequisites
  * - paths.ts                        where the bundled executable, scenarios, recorded streams and the pinned codex live
  * - adapter/main.ts                 the executable's entry: `run --request <file>`, and `hook --policy …` (the PreToolUse hook)
- * - adapter/start-session.ts        request → provider → private CODEX_HOME and config document → argv → session
- * - adapter/provider.ts             resolves `codex` on the constructed PATH; version and digest (R10.7)
+ * - adapter/start-session.ts        request (opened by the seam's kit) → provider → private CODEX_HOME and config document → argv → session
+ * - adapter/provider.ts             `codex` and how it states its version; resolved by the seam's kit (R10.7)
  * - adapter/codex-home.ts           the private per-attempt CODEX_HOME under ~/.codex, its 0600 config document, removed after (R10.1)
  * - adapter/config-document.ts      the one config document: model provider, workspace-write sandbox, the hook (R10.1)
  * - adapter/argv.ts                 codex's argv: exec --json, hooks trusted for this invocation only
@@ -16,11 +16,10 @@
  * - adapter/pre-tool-use-hook.ts    the hook: denies, and records each denial in the private channel first (R14.2)
  * - adapter/denial-record.ts        the shape of one denial record in the channel
  * - adapter/denial-channel.ts       the adapter's reading end of the channel: each denial once, as a refusal
- * - adapter/run-session.ts          spawns codex, feeds the prompt, translates, reads the channel, cleans up
+ * - adapter/run-session.ts          runs codex (spawned by the seam's kit), translates, reads the channel, cleans up
  * - adapter/native-events.ts        the `--json` shapes the mapping reads
  * - adapter/native-stream-mapper.ts native events → protocol events (the table in docs/decisions.md, issue 13)
  * - adapter/terminal-state.ts       the provider's ending in neutral terms (R10.4)
- * - adapter/fallback-events.ts      init + error when the provider cannot be started: failure spoken in the protocol
  * - model-double/*                  a scripted OpenAI Responses-API server on 127.0.0.1 (tests, the suite)
  * - suite/altered-streams.ts        the recorded stream, altered one defect at a time (rows 4 and 5, fake providers)
  * - suite/measure-tokens.ts         each declared token measured against the pinned provider (row 6)

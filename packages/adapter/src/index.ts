@@ -37,6 +37,16 @@
  * - supervise/managed-paths.ts    an adapter's managed paths made when absent, so the boundary can bind them writable (R10.6, R12)
  * - adapter-kit/*          what every adapter executable shares: the event writer (NDJSON out, stamped, schema-checked),
  *                          the event draft, and the provider's stdout split into bounded byte lines (R1.2, R7.5)
+ * - adapter-kit/read-request.ts            the request file read and checked against the protocol (R1.2)
+ * - adapter-kit/failure-before-provider.ts an init + error when the provider cannot be started: failure spoken in the protocol
+ * - adapter-kit/open-session.ts            an invocation's first steps: request read, prompt matched, failures spoken (R5.4)
+ * - adapter-kit/resolve-provider.ts        the provider binary on the constructed PATH, with its version and digest (R10.7)
+ * - adapter-kit/private-files.ts          an adapter's private files: outside the workspace, exclusive 0600, removed after (R10.1)
+ * - adapter-kit/provider-child.ts         the provider spawned with the prompt on stdin, its exit grace, removal on interrupt, the last word (R1.3, R10.1)
+ * - adapter-kit/provider-lines.ts         the provider's stdout as numbered text lines, or the defect to pass on (R7.5)
+ * - adapter-kit/native-line-mapping.ts    what every stream mapper shares: a line read as JSON, progress detail bounded, events held until the init (R7.5)
+ * - adapter-kit/model-scenario.ts         a model-double scenario around the provider's own replies; hang, http-error; loading
+ * - adapter-kit/scripted-model-server.ts   the HTTP plumbing of every provider's model double: loopback, scenario routes, stop
  * - coverage/*             command coverage: check commands against the allowance (R9)
  * - receipt/receipt.ts     the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
  * - supervise/supervise-check.ts one acceptance check (not a protocol speaker) under the adapter's supervision, inside the boundary when given (R13.3, R12)
@@ -85,6 +95,16 @@ export * from './fixture-adapter-path.js';
 export * from './adapter-kit/event-draft.js';
 export * from './adapter-kit/event-writer.js';
 export * from './adapter-kit/native-lines.js';
+export * from './adapter-kit/read-request.js';
+export * from './adapter-kit/failure-before-provider.js';
+export * from './adapter-kit/open-session.js';
+export * from './adapter-kit/resolve-provider.js';
+export * from './adapter-kit/private-files.js';
+export * from './adapter-kit/provider-child.js';
+export * from './adapter-kit/provider-lines.js';
+export * from './adapter-kit/native-line-mapping.js';
+export * from './adapter-kit/model-scenario.js';
+export * from './adapter-kit/scripted-model-server.js';
 export * from './suite/index.js';
 export * from './qualification/index.js';
 export * from './receipt/receipt.js';

@@ -1,15 +1,12 @@
-import type { CapabilityToken, ProviderIdentity } from '@statecraft/adapter';
+import { HeldUntilInit, parseNativeLine, progressDetail } from '@statecraft/adapter';
+import type { CapabilityToken, MappedLine, StreamMapperContext } from '@statecraft/adapter';
 import type { EventDraft } from './event-draft.js';
 import { NativeAssistantSchema, NativeInitSchema, NativeLineSchema, NativeResultSchema } from './native-events.js';
 import type { NativeInit, NativeResult } from './native-events.js';
 import { terminalStateFor } from './terminal-state.js';
 
-export interface MapperContext {
-  adapter: { name: string; version: string };
-  provider: ProviderIdentity;
-  requested: CapabilityToken[];
-  /** What this invocation wired up (settings file, hook events, turn cap flag, stream parsing). */
-  applied: CapabilityToken[];
+/** `applied`: what this invocation wired up (settings file, hook events, turn cap flag, stream parsing). */
+export interface MapperContext extends StreamMapperContext {
   /**
    * The invocation asked for `acceptEdits` inside the evidence boundary: `workspace-write` is then
    * applied when claude's init reports that permission mode, and not otherwise (R2.4, R12).
@@ -17,9 +14,7 @@ export interface MapperContext {
   acceptEditsAsked: boolean;
 }
 
-/** What one native line became. `ending` events (refusals, then the result) are held by the caller until claude exits. */
-export type MappedLine =
-  { kind: 'events'; events: EventDraft[] } | { kind: 'ending'; events: EventDraft[] } | { kind: 'malformed'; reason: string } | { kind: 'ignored' };
+export type { MappedLine } from '@statecraft/adapter';
 
 /** Progress kinds for native `system` subtypes; the rest are `notice`. */
 const SYSTEM_KINDS: Readonly<Record<string, string>> = {
@@ -29,16 +24,10 @@ const SYSTEM_KINDS: Readonly<Record<string, string>> = {
   permission_denied: 'permission-denied-notice',
 };
 
-/**
- * A progress event carries its native event verbatim up to this size; beyond it, a summary. The
- * supervisor bounds lines (1 MiB by default, R7.5) and a large tool result is not worth an
- * attempt read as malformed. Refusals and the result are never cut: they are the evidence.
- */
-export const MAX_PROGRESS_DETAIL_BYTES = 256 * 1024;
-
-function summaryOf(json: unknown, line: string): Record<string, unknown> {
+/** What identifies a native event in its summary, when it is too large to carry whole. */
+function summaryHead(json: unknown): Record<string, unknown> {
   const { type, subtype } = json as { type?: unknown; subtype?: unknown };
-  return { type, ...(subtype === undefined ? {} : { subtype }), truncated: true, nativeBytes: Buffer.byteLength(line), excerpt: line.slice(0, 4096) };
+  return { type, ...(subtype === undefined ? {} : { subtype }) };
 }
 
 /**
@@ -49,7 +38,7 @@ function summaryOf(json: unknown, line: string): Record<string, unknown> {
  */
 export class NativeStreamMapper {
   private init: NativeInit | undefined;
-  private readonly held: EventDraft[] = [];
+  private readonly gate = new HeldUntilInit();
   private ended = false;
 
   constructor(private readonly context: MapperContext) {}
@@ -60,18 +49,13 @@ export class NativeStreamMapper {
 
   mapLine(line: string): MappedLine {
     if (this.ended || line.trim() === '') return { kind: 'ignored' };
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch (error) {
-      return { kind: 'malformed', reason: `not JSON (${(error as Error).message})` };
-    }
-    const native = NativeLineSchema.safeParse(json);
-    if (!native.success) return { kind: 'malformed', reason: 'not an object with a "type"' };
-    const { type, subtype } = native.data;
+    const parsed = parseNativeLine(line, NativeLineSchema);
+    if (parsed.kind === 'malformed') return parsed;
+    const { json } = parsed;
+    const { type, subtype } = parsed.native;
     if (type === 'system' && subtype === 'init') return this.mapInit(json);
     if (type === 'result') return this.mapResult(json);
-    const detail = Buffer.byteLength(line) > MAX_PROGRESS_DETAIL_BYTES ? summaryOf(json, line) : json;
+    const detail = progressDetail(json, line, summaryHead(json));
     return this.release([this.progressFor(type, subtype, json, detail)]);
   }
 
@@ -79,7 +63,7 @@ export class NativeStreamMapper {
   finish(): EventDraft[] {
     if (this.init !== undefined) return [];
     this.init = { type: 'system', subtype: 'init', tools: [] };
-    return [this.initEvent(undefined), ...this.held.splice(0)];
+    return this.gate.open(this.initEvent(undefined));
   }
 
   private mapInit(json: unknown): MappedLine {
@@ -87,7 +71,7 @@ export class NativeStreamMapper {
     if (!parsed.success) return { kind: 'malformed', reason: 'a system/init event without its tool list' };
     if (this.init !== undefined) return this.release([this.progressFor('system', 'init', json, json)]);
     this.init = parsed.data;
-    return { kind: 'events', events: [this.initEvent(parsed.data), ...this.held.splice(0)] };
+    return { kind: 'events', events: this.gate.open(this.initEvent(parsed.data)) };
   }
 
   private mapResult(json: unknown): MappedLine {
@@ -99,11 +83,7 @@ export class NativeStreamMapper {
   }
 
   private release(events: EventDraft[]): MappedLine {
-    if (this.init === undefined) {
-      this.held.push(...events);
-      return { kind: 'events', events: [] };
-    }
-    return { kind: 'events', events };
+    return { kind: 'events', events: this.gate.release(events) };
   }
 
   private initEvent(init: NativeInit | undefined): EventDraft {

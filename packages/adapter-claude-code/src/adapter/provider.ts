@@ -1,34 +1,18 @@
-import { spawnSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
-import { checkExecutableFileSync, digestFile, findExecutableOnPath, matchKnownDigest } from '@statecraft/adapter';
-import type { KnownDigest, ProviderIdentity } from '@statecraft/adapter';
+import { resolveProvider } from '@statecraft/adapter';
+import type { KnownDigest, ProviderCommand, ProviderResolution } from '@statecraft/adapter';
 
-export type ProviderResolution = { kind: 'resolved'; executable: string; identity: ProviderIdentity } | { kind: 'not-found'; message: string };
+export type { ProviderResolution } from '@statecraft/adapter';
 
 /** `claude --version` answers `2.1.328 (Claude Code)`; the first word is the version. */
-function readVersion(executable: string, environment: NodeJS.ProcessEnv): string {
-  const answer = spawnSync(executable, ['--version'], { env: environment, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
-  const first = (answer.stdout ?? '').trim().split(/\s+/)[0];
-  return answer.status === 0 && first !== undefined && first !== '' ? first : 'not-recorded';
-}
+export const CLAUDE_COMMAND: ProviderCommand = {
+  command: 'claude',
+  versionFrom: (stdout) => stdout.trim().split(/\s+/)[0],
+};
 
 /**
  * The provider binary: the one the operator named, else `claude` on the constructed PATH
- * (issue 4 item 1). Its version and content digest go into the init event, so what is qualified
- * is the pair (R10.7). The digest is of the real file behind any symlink: the supervisor's, when
- * the request hands one over for that real path and the file's identity still matches (it hashed
- * the binary at planning); otherwise the adapter hashes it.
+ * (issue 4 item 1), resolved by the seam's kit with its version and digest (R10.7).
  */
-export async function resolveProvider(named: string | null, environment: NodeJS.ProcessEnv, known: readonly KnownDigest[] = []): Promise<ProviderResolution> {
-  // A relative name would resolve against the workspace (the adapter's cwd), not where the operator meant.
-  if (named !== null && !isAbsolute(named)) return { kind: 'not-found', message: `the named provider ${named} is not an absolute path` };
-  const executable = named !== null ? named : findExecutableOnPath('claude', environment.PATH);
-  if (executable === undefined) {
-    return { kind: 'not-found', message: `no executable "claude" on the constructed PATH (${environment.PATH ?? 'PATH not set'})` };
-  }
-  if (checkExecutableFileSync(executable) !== 'usable') return { kind: 'not-found', message: `the named provider ${executable} is not an executable file` };
-  const handed = await matchKnownDigest(executable, known).catch(() => undefined);
-  const digest = handed === undefined ? await digestFile(realpathSync(executable)) : `sha256:${handed.sha256}`;
-  return { kind: 'resolved', executable, identity: { name: 'claude', version: readVersion(executable, environment), digest } };
+export function resolveClaude(named: string | null, environment: NodeJS.ProcessEnv, known: readonly KnownDigest[] = []): Promise<ProviderResolution> {
+  return resolveProvider(CLAUDE_COMMAND, named, environment, known);
 }

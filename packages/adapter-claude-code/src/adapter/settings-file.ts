@@ -1,6 +1,8 @@
-import { mkdtemp, open, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative, isAbsolute } from 'node:path';
+import { join } from 'node:path';
+import { isPathInside, privateDirectoryRemoval, writeExclusivePrivateFile } from '@statecraft/adapter';
+import type { PrivateRemoval } from '@statecraft/adapter';
 import type { ClaudeSettingsDocument } from './settings-document.js';
 
 export type SettingsFile =
@@ -10,14 +12,9 @@ export type SettingsFile =
       /** The private directory holding the file; removing it removes the file. */
       directory: string;
       /** Removes the file and its private directory; a failure is returned, never thrown. */
-      remove(): Promise<{ kind: 'removed' } | { kind: 'cleanup-failed'; path: string; message: string }>;
+      remove(): Promise<PrivateRemoval>;
     }
   | { kind: 'refused'; message: string };
-
-function isInside(child: string, parent: string): boolean {
-  const path = relative(parent, child);
-  return path === '' || (!path.startsWith('..') && !isAbsolute(path));
-}
 
 /**
  * Writes the settings document to a private file (R10.1): a fresh 0700 directory under the
@@ -26,28 +23,11 @@ function isInside(child: string, parent: string): boolean {
  */
 export async function writePrivateSettingsFile(document: ClaudeSettingsDocument, workspace: string): Promise<SettingsFile> {
   const base = tmpdir();
-  if (isInside(base, workspace)) {
+  if (isPathInside(base, workspace)) {
     return { kind: 'refused', message: `the temporary directory ${base} is inside the workspace ${workspace}; the settings file must live outside it` };
   }
   const directory = await mkdtemp(join(base, 'statecraft-claude-settings-'));
   const path = join(directory, 'settings.json');
-  const handle = await open(path, 'wx', 0o600);
-  try {
-    await handle.writeFile(`${JSON.stringify(document, null, 2)}\n`);
-  } finally {
-    await handle.close();
-  }
-  return {
-    kind: 'written',
-    path,
-    directory,
-    async remove() {
-      try {
-        await rm(directory, { recursive: true });
-        return { kind: 'removed' };
-      } catch (error) {
-        return { kind: 'cleanup-failed', path: directory, message: (error as Error).message };
-      }
-    },
-  };
+  await writeExclusivePrivateFile(path, `${JSON.stringify(document, null, 2)}\n`);
+  return { kind: 'written', path, directory, remove: privateDirectoryRemoval(directory) };
 }

@@ -1,5 +1,7 @@
-import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
-import { isAbsolute, join, relative } from 'node:path';
+import { mkdir, mkdtemp } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import { isPathInside, privateDirectoryRemoval, writeExclusivePrivateFile } from '@statecraft/adapter';
+import type { PrivateRemoval } from '@statecraft/adapter';
 
 export type CodexHome =
   | {
@@ -11,14 +13,9 @@ export type CodexHome =
       /** The private file the adapter's hook appends denials to. */
       channelPath: string;
       /** Removes the whole private home; a failure is returned, never thrown (R10.1). */
-      remove(): Promise<{ kind: 'removed' } | { kind: 'cleanup-failed'; path: string; message: string }>;
+      remove(): Promise<PrivateRemoval>;
     }
   | { kind: 'refused'; message: string };
-
-function isInside(child: string, parent: string): boolean {
-  const path = relative(parent, child);
-  return path === '' || (!path.startsWith('..') && !isAbsolute(path));
-}
 
 /** Where the per-attempt homes live: under the managed path `~/.codex`, never the operator's own configuration in it. */
 export function codexHomesRoot(home: string): string {
@@ -45,10 +42,10 @@ export async function makePrivateCodexHome(
     };
   }
   const root = codexHomesRoot(home);
-  if (isInside(root, workspace))
+  if (isPathInside(root, workspace))
     return { kind: 'refused', message: `${root} is inside the workspace ${workspace}; the private CODEX_HOME must live outside it` };
   const tmp = environment.TMPDIR;
-  if (tmp !== undefined && tmp !== '' && isInside(root, tmp)) {
+  if (tmp !== undefined && tmp !== '' && isPathInside(root, tmp)) {
     return { kind: 'refused', message: `${root} is under TMPDIR ${tmp}; Codex cannot create its sandbox helper there (docs/facts.md item 23)` };
   }
   try {
@@ -56,26 +53,8 @@ export async function makePrivateCodexHome(
     const path = await mkdtemp(join(root, 'home-'));
     const configPath = join(path, 'config.toml');
     const channelPath = join(path, 'statecraft-denials.jsonl');
-    const handle = await open(configPath, 'wx', 0o600);
-    try {
-      await handle.writeFile(configText({ home: path, channel: channelPath }));
-    } finally {
-      await handle.close();
-    }
-    return {
-      kind: 'made',
-      path,
-      configPath,
-      channelPath,
-      async remove() {
-        try {
-          await rm(path, { recursive: true });
-          return { kind: 'removed' };
-        } catch (error) {
-          return { kind: 'cleanup-failed', path, message: (error as Error).message };
-        }
-      },
-    };
+    await writeExclusivePrivateFile(configPath, configText({ home: path, channel: channelPath }));
+    return { kind: 'made', path, configPath, channelPath, remove: privateDirectoryRemoval(path) };
   } catch (error) {
     return {
       kind: 'refused',

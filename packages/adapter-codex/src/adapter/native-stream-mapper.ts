@@ -1,4 +1,5 @@
-import type { CapabilityToken, EventDraft, ProviderIdentity } from '@statecraft/adapter';
+import { HeldUntilInit, parseNativeLine, progressDetail } from '@statecraft/adapter';
+import type { EventDraft, MappedLine, StreamMapperContext } from '@statecraft/adapter';
 import type { ChannelEntry } from './denial-record.js';
 import { NativeItemEventSchema, NativeLineSchema, NativeThreadStartedSchema, NativeTurnCompletedSchema, NativeTurnFailedSchema } from './native-events.js';
 import type { NativeThreadStarted } from './native-events.js';
@@ -14,18 +15,12 @@ export interface CodexConfiguration {
   baseUrl: string;
 }
 
-export interface MapperContext {
-  adapter: { name: string; version: string };
-  provider: ProviderIdentity;
-  requested: CapabilityToken[];
-  /** What this invocation wired up (config document, sandbox mode, hook, denial channel). */
-  applied: CapabilityToken[];
+/** `applied`: what this invocation wired up (config document, sandbox mode, hook, denial channel). */
+export interface MapperContext extends StreamMapperContext {
   configuration: CodexConfiguration;
 }
 
-/** What one native line became. `ending` events (the result) are held by the caller until codex exits. */
-export type MappedLine =
-  { kind: 'events'; events: EventDraft[] } | { kind: 'ending'; events: EventDraft[] } | { kind: 'malformed'; reason: string } | { kind: 'ignored' };
+export type { MappedLine } from '@statecraft/adapter';
 
 /**
  * Progress kinds for the Codex item types measured (docs/facts.md items 21, 24, 26); any other item
@@ -39,16 +34,6 @@ const ITEM_KINDS: Readonly<Record<string, string>> = {
 };
 
 /**
- * A progress event carries its native event verbatim up to this size; beyond it, a summary, so a
- * large command output is not read as a malformed stream by the supervisor's line bound (R7.5).
- */
-export const MAX_PROGRESS_DETAIL_BYTES = 256 * 1024;
-
-function summaryOf(type: string, line: string): Record<string, unknown> {
-  return { type, truncated: true, nativeBytes: Buffer.byteLength(line), excerpt: line.slice(0, 4096) };
-}
-
-/**
  * Maps `codex exec --json` onto protocol events, one line at a time (the table in
  * docs/decisions.md, issue 13 item 3): `thread.started` + the adapter's configuration → init;
  * items, `turn.started` and top-level `error` notices → progress; `turn.completed` → a completed
@@ -59,36 +44,30 @@ function summaryOf(type: string, line: string): Record<string, unknown> {
  */
 export class NativeStreamMapper {
   private thread: NativeThreadStarted | undefined;
-  private initWritten = false;
-  private readonly held: EventDraft[] = [];
+  private readonly gate = new HeldUntilInit();
   private ended = false;
 
   constructor(private readonly context: MapperContext) {}
 
   get sawInit(): boolean {
-    return this.initWritten;
+    return this.gate.opened;
   }
 
   mapLine(line: string): MappedLine {
     if (this.ended || line.trim() === '') return { kind: 'ignored' };
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch (error) {
-      return { kind: 'malformed', reason: `not JSON (${(error as Error).message})` };
-    }
-    const native = NativeLineSchema.safeParse(json);
-    if (!native.success) return { kind: 'malformed', reason: 'not an object with a "type"' };
-    const { type } = native.data;
+    const parsed = parseNativeLine(line, NativeLineSchema);
+    if (parsed.kind === 'malformed') return parsed;
+    const { json } = parsed;
+    const { type } = parsed.native;
     if (type === 'thread.started') return this.mapThreadStarted(json, line);
     if (endsTurn(type)) return this.mapEnding(type, json);
-    const detail = Buffer.byteLength(line) > MAX_PROGRESS_DETAIL_BYTES ? summaryOf(type, line) : json;
+    const detail = progressDetail(json, line, { type });
     return this.release([this.progressFor(type, json, detail)]);
   }
 
   /** Each denial the hook recorded, as a refusal carrying the denied command verbatim (R14.2); a blocking hook also as progress. */
   denials(entries: readonly ChannelEntry[]): EventDraft[] {
-    return this.releaseEvents(
+    return this.gate.release(
       entries.flatMap((entry): EventDraft[] => {
         if ('unreadable' in entry) return [{ type: 'refusal', tool: 'not-recorded', verbatim: entry }];
         const refusal: EventDraft = { type: 'refusal', tool: entry.tool_name === '' ? 'not-recorded' : entry.tool_name, verbatim: entry };
@@ -100,21 +79,16 @@ export class NativeStreamMapper {
 
   /** At the end of a native stream that never started its thread: an init naming what is unknown, then what was held. */
   finish(): EventDraft[] {
-    if (this.initWritten) return [];
-    this.initWritten = true;
-    return [this.initEvent(), ...this.held.splice(0)];
+    if (this.gate.opened) return [];
+    return this.gate.open(this.initEvent());
   }
 
   private mapThreadStarted(json: unknown, line: string): MappedLine {
     const parsed = NativeThreadStartedSchema.safeParse(json);
     if (!parsed.success) return { kind: 'malformed', reason: 'a thread.started event without its thread_id' };
-    if (this.initWritten)
-      return this.release([
-        this.progressFor('thread.started', json, Buffer.byteLength(line) > MAX_PROGRESS_DETAIL_BYTES ? summaryOf('thread.started', line) : json),
-      ]);
+    if (this.gate.opened) return this.release([this.progressFor('thread.started', json, progressDetail(json, line, { type: 'thread.started' }))]);
     this.thread = parsed.data;
-    this.initWritten = true;
-    return { kind: 'events', events: [this.initEvent(), ...this.held.splice(0)] };
+    return { kind: 'events', events: this.gate.open(this.initEvent()) };
   }
 
   private mapEnding(type: string, json: unknown): MappedLine {
@@ -128,15 +102,7 @@ export class NativeStreamMapper {
   }
 
   private release(events: EventDraft[]): MappedLine {
-    return { kind: 'events', events: this.releaseEvents(events) };
-  }
-
-  private releaseEvents(events: EventDraft[]): EventDraft[] {
-    if (!this.initWritten) {
-      this.held.push(...events);
-      return [];
-    }
-    return events;
+    return { kind: 'events', events: this.gate.release(events) };
   }
 
   private initEvent(): EventDraft {

@@ -1,9 +1,5 @@
-import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { isUtf8 } from 'node:buffer';
-import { setTimeout as delay } from 'node:timers/promises';
-import { MAX_NATIVE_LINE_BYTES, nativeLines } from '@statecraft/adapter';
-import type { EventDraft, EventWriter } from '@statecraft/adapter';
+import { awaitExitWithGrace, providerLines, removeOnInterrupt, startProvider, writeEnding } from '@statecraft/adapter';
+import type { EventDraft, EventWriter, ProviderInvocation } from '@statecraft/adapter';
 import type { CodexHome } from './codex-home.js';
 import { DenialChannel } from './denial-channel.js';
 import type { NativeStreamMapper } from './native-stream-mapper.js';
@@ -11,16 +7,11 @@ import type { NativeStreamMapper } from './native-stream-mapper.js';
 /** How long codex may take to exit after its turn ended before it is asked to stop. */
 const EXIT_GRACE_MS = 10_000;
 
-export interface SessionPlan {
-  executable: string;
-  argv: string[];
-  workspace: string;
-  prompt: Buffer;
+/** `environment`: codex's, the adapter's own, which the supervisor constructed (R5.1), plus CODEX_HOME. */
+export interface SessionPlan extends ProviderInvocation {
   home: Extract<CodexHome, { kind: 'made' }>;
   mapper: NativeStreamMapper;
   writer: EventWriter;
-  /** codex's environment: the adapter's own, which the supervisor constructed (R5.1), plus CODEX_HOME. */
-  environment: NodeJS.ProcessEnv;
 }
 
 /**
@@ -32,30 +23,10 @@ export interface SessionPlan {
  */
 export async function runSession(plan: SessionPlan): Promise<number> {
   const channel = new DenialChannel(plan.home.channelPath);
-  const child = spawn(plan.executable, plan.argv, { cwd: plan.workspace, env: plan.environment, stdio: ['pipe', 'pipe', 'inherit'] });
-  const removeOnSignal = (signal: NodeJS.Signals, status: number) => () => {
-    // Interrupted: stop codex and remove the private home before going (R10.1). A SIGKILL of the
-    // adapter cannot be caught; that directory is the named residual.
-    child.kill('SIGTERM');
-    try {
-      rmSync(plan.home.path, { recursive: true, force: true });
-    } catch (error) {
-      process.stderr.write(`statecraft-adapter-codex: CODEX_HOME cleanup failed after ${signal}: ${(error as Error).message}\n`);
-    }
-    process.exit(status);
-  };
-  const onTerm = removeOnSignal('SIGTERM', 143);
-  const onInt = removeOnSignal('SIGINT', 130);
-  process.once('SIGTERM', onTerm);
-  process.once('SIGINT', onInt);
-
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let spawnError: Error | undefined;
-  child.once('error', (error) => (spawnError = error));
-  // A provider that exits without reading its prompt must not crash the adapter (EPIPE).
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(plan.prompt);
+  const started = startProvider(plan);
+  const { child } = started;
+  // Interrupted: codex is stopped and the private home removed before going (R10.1).
+  const detachSignals = removeOnInterrupt(child, plan.home.path, 'statecraft-adapter-codex: CODEX_HOME');
 
   const stop = async (): Promise<void> => {
     child.kill('SIGTERM');
@@ -64,22 +35,13 @@ export async function runSession(plan: SessionPlan): Promise<number> {
   };
 
   let ending: EventDraft[] | undefined;
-  let lineNumber = 0;
-  for await (const { bytes, lineBytes, oversize } of nativeLines(child.stdout)) {
-    lineNumber += 1;
-    if (oversize) {
-      // Only the line's first bytes were kept; the adapter cannot stand behind any of it (R7.5).
+  for await (const read of providerLines(child.stdout)) {
+    if (read.kind === 'defect') {
       await stop();
-      plan.writer.writeMalformed(lineNumber, `longer than ${MAX_NATIVE_LINE_BYTES} bytes (${lineBytes} read)`, bytes.toString('utf8'));
+      read.write(plan.writer);
       return 1;
     }
-    if (!isUtf8(bytes)) {
-      // Passed on as the same defect, so the supervisor reports a read failure (R7.5).
-      await stop();
-      plan.writer.writeUnreadable(lineNumber, bytes);
-      return 1;
-    }
-    const line = bytes.toString('utf8');
+    const { lineNumber, line } = read;
     const mapped = plan.mapper.mapLine(line);
     if (mapped.kind === 'malformed') {
       await stop();
@@ -95,30 +57,16 @@ export async function runSession(plan: SessionPlan): Promise<number> {
   }
   // After the turn's end nothing is interpreted; the rest is drained so codex can exit.
   child.stdout.resume();
-  if (ending !== undefined) {
-    // The grace timer is cancelled once codex exits, or it would hold the adapter open.
-    const grace = new AbortController();
-    const waited = await Promise.race([
-      exited.then(() => 'exited' as const),
-      delay(EXIT_GRACE_MS, 'waiting' as const, { signal: grace.signal }).catch(() => 'exited' as const),
-    ]);
-    grace.abort();
-    if (waited === 'waiting') child.kill('SIGTERM');
-  } else await closed;
-  process.removeListener('SIGTERM', onTerm);
-  process.removeListener('SIGINT', onInt);
+  if (ending !== undefined) await awaitExitWithGrace(started, EXIT_GRACE_MS);
+  else await started.closed;
+  detachSignals();
 
   plan.mapper.finish().forEach((event) => plan.writer.write(event));
   // Denials recorded after the last native line, before the result (R14.2).
   plan.mapper.denials(channel.drain()).forEach((event) => plan.writer.write(event));
   await cleanUp(plan);
-  if (spawnError !== undefined && ending === undefined) {
-    plan.writer.write({ type: 'error', code: 'provider-spawn-failed', message: `could not start ${plan.executable}: ${spawnError.message}` });
-    return 1;
-  }
   // No turn.completed/turn.failed from codex: none is invented (R7.5 no-result).
-  ending?.forEach((event) => plan.writer.write(event));
-  return ending === undefined ? 1 : 0;
+  return writeEnding(plan.writer, started, plan.executable, ending);
 }
 
 /** Removes the private CODEX_HOME; a failure is kept as evidence and changes no outcome (R10.1). */

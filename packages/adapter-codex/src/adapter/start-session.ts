@@ -1,29 +1,14 @@
-import { readFile } from 'node:fs/promises';
-import { RequestSchema, describeSchemaIssues, sha256Hex } from '@statecraft/adapter';
-import type { CapabilityToken, EventWriter, Manifest, Request } from '@statecraft/adapter';
+import { openSession } from '@statecraft/adapter';
+import type { EventWriter, Manifest, Request } from '@statecraft/adapter';
 import { buildCodexArgv } from './argv.js';
 import { makePrivateCodexHome } from './codex-home.js';
 import { configDocumentFor, DEFAULT_OPENAI_BASE_URL } from './config-document.js';
-import { failureBeforeProvider, UNRESOLVED_PROVIDER } from './fallback-events.js';
 import { encodeHookPolicy } from './hook-policy.js';
 import { NativeStreamMapper } from './native-stream-mapper.js';
 import type { CodexConfiguration } from './native-stream-mapper.js';
-import { resolveProvider } from './provider.js';
+import { CODEX_COMMAND, resolveCodex } from './provider.js';
 import { runSession } from './run-session.js';
 import { parseToolRules } from './tool-rules.js';
-
-type ReadRequest = { kind: 'read'; request: Request } | { kind: 'refused'; message: string };
-
-async function readRequest(path: string): Promise<ReadRequest> {
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(path, 'utf8'));
-  } catch (error) {
-    return { kind: 'refused', message: `${path}: cannot read the request as JSON (${(error as Error).message})` };
-  }
-  const parsed = RequestSchema.safeParse(json);
-  return parsed.success ? { kind: 'read', request: parsed.data } : { kind: 'refused', message: describeSchemaIssues(path, parsed.error) };
-}
 
 /** A word for a POSIX shell: single-quoted, any single quote closed and escaped. */
 function shellWord(word: string): string {
@@ -58,22 +43,13 @@ function unsupportedLimit(limits: Request['limits']): string | undefined {
  * an `error` event) so the supervisor records why (R5.4: fails visibly, never widened).
  */
 export async function startSession(manifest: Manifest, requestPath: string, prompt: Buffer, writer: EventWriter, adapterExecutable: string): Promise<number> {
-  const adapter = { name: manifest.name, version: manifest.version };
-  const fail = (requested: CapabilityToken[], code: string, message: string, provider = UNRESOLVED_PROVIDER): number => {
-    failureBeforeProvider(adapter, provider, requested, code, message).forEach((event) => writer.write(event));
-    return 1;
-  };
-  const reading = await readRequest(requestPath);
-  if (reading.kind === 'refused') return fail([], 'request-invalid', reading.message);
-  const { request } = reading;
-  const requested = [...new Set([...request.capabilities.required, ...request.capabilities.preferred])];
-  if (sha256Hex(prompt) !== request.prompt.sha256 || prompt.length !== request.prompt.bytes) {
-    return fail(requested, 'prompt-mismatch', `the prompt on stdin (${prompt.length} bytes) does not match the request's digest and length`);
-  }
+  const opened = await openSession(manifest, CODEX_COMMAND.command, requestPath, prompt, writer);
+  if (opened.kind === 'failed') return opened.exitCode;
+  const { adapter, request, requested, fail } = opened;
   const unsupported = unsupportedLimit(request.limits);
-  if (unsupported !== undefined) return fail(requested, 'invocation-refused', unsupported);
-  const provider = await resolveProvider(request.provider?.executable ?? null, process.env, request.knownDigests ?? []);
-  if (provider.kind === 'not-found') return fail(requested, 'provider-not-found', provider.message);
+  if (unsupported !== undefined) return fail('invocation-refused', unsupported);
+  const provider = await resolveCodex(request.provider?.executable ?? null, process.env, request.knownDigests ?? []);
+  if (provider.kind === 'not-found') return fail('provider-not-found', provider.message);
 
   const baseUrl = process.env.OPENAI_BASE_URL !== undefined && process.env.OPENAI_BASE_URL !== '' ? process.env.OPENAI_BASE_URL : DEFAULT_OPENAI_BASE_URL;
   const configuration: CodexConfiguration = { model: 'provider-default', sandboxMode: 'workspace-write', approvalPolicy: 'never', baseUrl };
@@ -83,7 +59,7 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
     const hookCommand = [process.execPath, adapterExecutable, 'hook', '--policy', policy].map(shellWord).join(' ');
     return configDocumentFor({ configuration, hookCommand });
   });
-  if (home.kind === 'refused') return fail(requested, 'codex-home-refused', home.message, provider.identity);
+  if (home.kind === 'refused') return fail('codex-home-refused', home.message, provider.identity);
   const mapper = new NativeStreamMapper({ adapter, provider: provider.identity, requested, applied: [...manifest.capabilities], configuration });
   return runSession({
     executable: provider.executable,

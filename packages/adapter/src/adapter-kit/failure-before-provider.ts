@@ -1,7 +1,11 @@
-import type { CapabilityToken, EventDraft, ProviderIdentity } from '@statecraft/adapter';
+import type { CapabilityToken } from '../capabilities.js';
+import type { ProviderIdentity } from '../protocol/events.js';
+import type { EventDraft } from './event-draft.js';
 
 /** The provider's identity when it could not be resolved: named, never guessed. */
-export const UNRESOLVED_PROVIDER: ProviderIdentity = { name: 'codex', version: 'not-recorded', digest: 'not-recorded' };
+export function unresolvedProvider(name: string): ProviderIdentity {
+  return { name, version: 'not-recorded', digest: 'not-recorded' };
+}
 
 /**
  * When the adapter cannot start the provider it still speaks the protocol: an init that says

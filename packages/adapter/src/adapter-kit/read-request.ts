@@ -1,0 +1,18 @@
+import { readFile } from 'node:fs/promises';
+import { RequestSchema } from '../protocol/request.js';
+import type { Request } from '../protocol/request.js';
+import { describeSchemaIssues } from '../schema-errors.js';
+
+export type ReadRequest = { kind: 'read'; request: Request } | { kind: 'refused'; message: string };
+
+/** The request file the supervisor wrote, read and checked against the protocol's schema (R1.2). */
+export async function readRequest(path: string): Promise<ReadRequest> {
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    return { kind: 'refused', message: `${path}: cannot read the request as JSON (${(error as Error).message})` };
+  }
+  const parsed = RequestSchema.safeParse(json);
+  return parsed.success ? { kind: 'read', request: parsed.data } : { kind: 'refused', message: describeSchemaIssues(path, parsed.error) };
+}

@@ -1,0 +1,49 @@
+import { spawnSync } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { digestFile } from '../content-digest.js';
+import { matchKnownDigest } from '../digest-cache.js';
+import type { KnownDigest } from '../digest-cache.js';
+import { checkExecutableFileSync, findExecutableOnPath } from '../executable-file.js';
+import type { ProviderIdentity } from '../protocol/events.js';
+
+export type ProviderResolution = { kind: 'resolved'; executable: string; identity: ProviderIdentity } | { kind: 'not-found'; message: string };
+
+/** What an adapter knows of its provider's command: the name to look up, and how it states its version. */
+export interface ProviderCommand {
+  /** The command looked up on the constructed PATH; also the provider's name in the init. */
+  command: string;
+  /** The version in `<command> --version`'s output, or `undefined` where the output is not the provider's. */
+  versionFrom(stdout: string): string | undefined;
+}
+
+function readVersion(provider: ProviderCommand, executable: string, environment: NodeJS.ProcessEnv): string {
+  const answer = spawnSync(executable, ['--version'], { env: environment, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+  const version = provider.versionFrom(answer.stdout ?? '');
+  return answer.status === 0 && version !== undefined && version !== '' ? version : 'not-recorded';
+}
+
+/**
+ * The provider binary: the one the operator named, else the provider's command on the constructed
+ * PATH. Its version and content digest go into the init event, so what is qualified is the pair
+ * (R10.7). The digest is of the real file behind any symlink: the supervisor's, when the request
+ * hands one over for that real path and the file's identity still matches (it hashed the binary at
+ * planning); otherwise the adapter hashes it.
+ */
+export async function resolveProvider(
+  provider: ProviderCommand,
+  named: string | null,
+  environment: NodeJS.ProcessEnv,
+  known: readonly KnownDigest[] = [],
+): Promise<ProviderResolution> {
+  // A relative name would resolve against the workspace (the adapter's cwd), not where the operator meant.
+  if (named !== null && !isAbsolute(named)) return { kind: 'not-found', message: `the named provider ${named} is not an absolute path` };
+  const executable = named !== null ? named : findExecutableOnPath(provider.command, environment.PATH);
+  if (executable === undefined) {
+    return { kind: 'not-found', message: `no executable "${provider.command}" on the constructed PATH (${environment.PATH ?? 'PATH not set'})` };
+  }
+  if (checkExecutableFileSync(executable) !== 'usable') return { kind: 'not-found', message: `the named provider ${executable} is not an executable file` };
+  const handed = await matchKnownDigest(executable, known).catch(() => undefined);
+  const digest = handed === undefined ? await digestFile(realpathSync(executable)) : `sha256:${handed.sha256}`;
+  return { kind: 'resolved', executable, identity: { name: provider.command, version: readVersion(provider, executable, environment), digest } };
+}
