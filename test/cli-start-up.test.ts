@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -6,6 +6,7 @@ import { scratchDirectories } from './fixtures/scratch-directories.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
+const BUNDLE = fileURLToPath(new URL('../packages/cli/dist/bundle/statecraft.cjs', import.meta.url));
 const LOADED_MODULES_PRELOAD = fileURLToPath(new URL('./fixtures/report-loaded-modules.cjs', import.meta.url));
 const targets = useTestTargets();
 const scratch = scratchDirectories();
@@ -40,5 +41,22 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
     expect(help.exitCode).toBe(0);
     expect(help.stdout).toContain('Usage: statecraft');
     expect(help.builtins).not.toContain('http');
+  });
+
+  it("the bundle carries zod's English messages alone (every start reads and hashes the whole file), and they still name what is wrong", async () => {
+    const bundle = await readFile(BUNDLE, 'utf8');
+    const locales = [...bundle.matchAll(/^\/\/ node_modules\/zod\/v4\/locales\/(\S+)$/gm)].map((match) => match[1]);
+    expect(locales).toEqual(['en.js']);
+    // A manifest zod refuses: the message is zod's English one, naming the file and the field.
+    const directory = await scratch.make('statecraft-bad-manifest-');
+    const adapter = join(directory, 'adapter');
+    await writeFile(adapter, '#!/bin/sh\nexit 0\n');
+    await chmod(adapter, 0o755);
+    await writeFile(`${adapter}.manifest.json`, JSON.stringify({ name: 5 }));
+    const run = await builtinsLoadedBy(['run', targets.repository.path, '--adapter', adapter, '--prompt', 'scenario: complete', '--json']);
+    expect(run.exitCode).toBe(2);
+    expect(parseJson<{ refused: { message: string } }>(run).refused.message).toContain(
+      `${adapter}.manifest.json: field "name": Invalid input: expected string, received number`,
+    );
   });
 });
