@@ -2,6 +2,7 @@ import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { claudeCodeAdapterPath } from '@statecraft/adapter-claude-code';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
@@ -58,5 +59,16 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
     expect(parseJson<{ refused: { message: string } }>(run).refused.message).toContain(
       `${adapter}.manifest.json: field "name": Invalid input: expected string, received number`,
     );
+  });
+});
+
+// The provider adapter starts on every attempt (issue 10: (f), statecraft's time around the real
+// provider): its one-file bundle (R3.1) carries the seam's modules it runs, not the supervisor's.
+describe("a provider adapter's bundle holds only the seam it runs", () => {
+  it("the Claude Code adapter's bundle has none of the seam's supervisor, suite, receipt or qualification modules", async () => {
+    const bundle = await readFile(claudeCodeAdapterPath(), 'utf8');
+    const seamModules = [...bundle.matchAll(/^\/\/ packages\/adapter\/dist\/(\S+)$/gm)].map((match) => match[1]);
+    expect(seamModules).toContain('protocol/events.js');
+    expect(seamModules.filter((module) => /^(supervise|suite|receipt|qualification)\//.test(module ?? ''))).toEqual([]);
   });
 });

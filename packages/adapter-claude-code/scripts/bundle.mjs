@@ -6,6 +6,7 @@ import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManifestSchema } from '@statecraft/adapter';
+import { englishZodMessagesOnly } from '../../adapter/scripts/esbuild-english-zod-messages.mjs';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { CLAUDE_CODE_MANIFEST } = await import(join(packageRoot, 'dist', 'manifest.js'));
@@ -26,6 +27,8 @@ await build({
   legalComments: 'none',
   banner: { js: '#!/usr/bin/env node' },
   logLevel: 'warning',
+  // zod's English messages alone: the adapter starts on every attempt (issue 10's (f) figure).
+  plugins: [englishZodMessagesOnly()],
 });
 await chmod(outfile, 0o755);
 const manifest = ManifestSchema.parse(CLAUDE_CODE_MANIFEST);

@@ -10,11 +10,11 @@
 // and @statecraft/adapter-claude-code's paths.ts).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { englishZodMessagesOnly } from '../../adapter/scripts/esbuild-english-zod-messages.mjs';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outfile = join(packageRoot, 'dist', 'bundle', 'statecraft.cjs');
@@ -69,29 +69,6 @@ async function primeCodeCache() {
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-}
-
-/**
- * zod re-exports every locale it ships (`z.locales`, ~370 kB of the bundle) from its entry point,
- * so esbuild cannot leave them out; statecraft sets none (its messages are zod's English default,
- * which zod imports directly). The locale index is replaced by one exporting English alone: a
- * fifth less to read, hash and keep at every start. `z.locales.<other>` would be undefined here.
- */
-function englishZodMessagesOnly() {
-  const require = createRequire(import.meta.url);
-  const english = require.resolve('zod/v4/locales/en.js');
-  return {
-    name: 'english-zod-messages-only',
-    setup(plugin) {
-      plugin.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-        args.importer.includes(`${join('node_modules', 'zod')}`) ? { path: 'zod-locales-english-only', namespace: 'statecraft' } : undefined,
-      );
-      plugin.onLoad({ filter: /.*/, namespace: 'statecraft' }, () => ({
-        contents: `export { default as en } from ${JSON.stringify(english)};`,
-        resolveDir: packageRoot,
-      }));
-    },
-  };
 }
 
 /**
