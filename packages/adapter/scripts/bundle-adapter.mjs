@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ManifestSchema } from '@statecraft/adapter';
+import { englishZodMessagesOnly } from './esbuild-english-zod-messages.mjs';
 
 /** Bundles `<packageRoot>/src/adapter/main.ts` into `<packageRoot>/dist/bundle/<adapterFile>` and writes `<file>.manifest.json`. */
 export async function bundleAdapter({ packageRoot, manifest, adapterFile }) {
@@ -23,6 +24,8 @@ export async function bundleAdapter({ packageRoot, manifest, adapterFile }) {
     legalComments: 'none',
     banner: { js: '#!/usr/bin/env node' },
     logLevel: 'warning',
+    // zod's English messages alone: the adapter starts on every attempt (issue 10's (f) figure).
+    plugins: [englishZodMessagesOnly()],
   });
   await chmod(outfile, 0o755);
   await writeFile(`${outfile}.manifest.json`, `${JSON.stringify(ManifestSchema.parse(manifest), null, 2)}\n`);

@@ -14,6 +14,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { englishZodMessagesOnly } from '../../adapter/scripts/esbuild-english-zod-messages.mjs';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outfile = join(packageRoot, 'dist', 'bundle', 'statecraft.cjs');
@@ -39,6 +40,7 @@ await build({
   absWorkingDir: join(packageRoot, '..', '..'),
   legalComments: 'none',
   logLevel: 'warning',
+  plugins: [englishZodMessagesOnly()],
 });
 await keepBundleAscii(outfile);
 // A new bundle invalidates the old code cache; the first start writes the new one beside it,

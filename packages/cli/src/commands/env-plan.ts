@@ -48,7 +48,7 @@ async function readDeclaration(target: string): Promise<EnvPlanValue['declaratio
 }
 
 async function loadAdapter(given: string): Promise<{ executable: string; manifest: Manifest }> {
-  const resolved = resolveAdapterArgument(given);
+  const resolved = await resolveAdapterArgument(given);
   if (resolved.kind === 'unknown') throw new UsageError(`no adapter is named ${given}`, `known names: ${resolved.known.join(', ')}; or give a path`);
   const executable = resolve(resolved.executable);
   const reading = await readManifest(resolve(resolved.manifest ?? sidecarManifestPath(executable)));

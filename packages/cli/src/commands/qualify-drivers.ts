@@ -1,18 +1,18 @@
 import { fixtureDriver, scenarioPromptDriver, type Manifest, type SuiteDriver } from '@statecraft/adapter';
-import { claudeCodeSuiteDriver } from '@statecraft/adapter-claude-code';
-import { codexSuiteDriver } from '@statecraft/adapter-codex';
 
 /**
  * Which driver provokes behaviour from a named adapter. Only the CLI knows adapters by name
  * (docs/architecture.md); a provider adapter registers its driver here. Any other binary gets the prompt
- * convention `scenario: <name>` (docs/decisions.md), its evidence kind `live`.
+ * convention `scenario: <name>` (docs/decisions.md), its evidence kind `live`. A provider package is
+ * imported only to qualify its adapter, so no other verb evaluates it (run-adapters.ts).
  */
-const NAMED_DRIVERS: Readonly<Record<string, (options: DriverOptions) => SuiteDriver>> = {
-  fixture: () => fixtureDriver,
+const NAMED_DRIVERS: Readonly<Record<string, (options: DriverOptions) => Promise<SuiteDriver>>> = {
+  fixture: () => Promise.resolve(fixtureDriver),
   // The pair is qualified live through the model double; rows 4, 5 and 7 replay recorded streams (R10.7).
-  'claude-code': (options) => claudeCodeSuiteDriver(options.provider === undefined ? {} : { provider: options.provider }),
+  'claude-code': async (options) =>
+    (await import('@statecraft/adapter-claude-code')).claudeCodeSuiteDriver(options.provider === undefined ? {} : { provider: options.provider }),
   // The same shape for Codex: live through its Responses-API double, rows 4, 5 and 7 replayed (R14.1).
-  codex: (options) => codexSuiteDriver(options.provider === undefined ? {} : { provider: options.provider }),
+  codex: async (options) => (await import('@statecraft/adapter-codex')).codexSuiteDriver(options.provider === undefined ? {} : { provider: options.provider }),
 };
 
 export interface DriverOptions {
@@ -22,11 +22,11 @@ export interface DriverOptions {
   shippedFixture: boolean;
 }
 
-export function driverFor(manifest: Manifest, options: DriverOptions): SuiteDriver {
+export async function driverFor(manifest: Manifest, options: DriverOptions): Promise<SuiteDriver> {
   // Evidence kind `fixture` is reserved for the shipped fixture's bytes: a modified copy whose
   // manifest still says `fixture` is any other binary, and its evidence is `live` (issue 9).
   const named = manifest.name === 'fixture' && !options.shippedFixture ? undefined : NAMED_DRIVERS[manifest.name];
-  const driver = named === undefined ? scenarioPromptDriver({ name: 'scenario-prompt', evidence: 'live' }) : named(options);
+  const driver = named === undefined ? scenarioPromptDriver({ name: 'scenario-prompt', evidence: 'live' }) : await named(options);
   if (options.provider === undefined || driver.provider !== undefined) return driver;
   return { ...driver, provider: { executable: options.provider } };
 }

@@ -52,7 +52,7 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
     });
   }
   const shippedFixture = await isShippedFixture(executable);
-  const driver = driverFor(reading.manifest, { shippedFixture, ...(options.provider === undefined ? {} : { provider: resolve(options.provider) }) });
+  const driver = await driverFor(reading.manifest, { shippedFixture, ...(options.provider === undefined ? {} : { provider: resolve(options.provider) }) });
   const answer = await runNegativeSuite({
     executable,
     manifest: manifestPath,

@@ -163,7 +163,7 @@ chain).`,
 /** `run`'s action: the flags checked and parsed, the attempt run with its live status line, the answer printed. */
 async function runFromFlags(target: string | undefined, flags: RunFlags): Promise<void> {
   if (target === undefined) throw new UsageError('name the target repository: statecraft run <target> --adapter <name|path> --prompt <text>');
-  const adapter = adapterOf(flags);
+  const adapter = await adapterOf(flags);
   // With --spec and no prompt, the spec's text is the prompt (issue 5, item 2).
   const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
   const prompt = promptFromSpec ? undefined : await readPrompt(flags.prompt, flags.promptFile);
@@ -203,11 +203,13 @@ async function runFromFlags(target: string | undefined, flags: RunFlags): Promis
   }
 }
 
+type ResolvedAdapter = Extract<Awaited<ReturnType<typeof resolveAdapterArgument>>, { kind: 'resolved' }>;
+
 /** The adapter `--adapter` names: a known name or a path; refused (exit 3) when absent or unknown. */
-function adapterOf(flags: RunFlags): Extract<ReturnType<typeof resolveAdapterArgument>, { kind: 'resolved' }> {
+async function adapterOf(flags: RunFlags): Promise<ResolvedAdapter> {
   if (flags.adapter === undefined)
     throw new UsageError('name an adapter with --adapter <name|path>', 'the fixture adapter needs no provider: --adapter fixture');
-  const adapter = resolveAdapterArgument(flags.adapter);
+  const adapter = await resolveAdapterArgument(flags.adapter);
   if (adapter.kind === 'unknown')
     throw new UsageError(`--adapter ${flags.adapter}: no adapter of that name`, `known names: ${adapter.known.join(', ')}; or give a path`);
   return adapter;
@@ -217,7 +219,7 @@ function adapterOf(flags: RunFlags): Extract<ReturnType<typeof resolveAdapterArg
 function runOptionsOf(
   target: string,
   flags: RunFlags,
-  adapter: Extract<ReturnType<typeof resolveAdapterArgument>, { kind: 'resolved' }>,
+  adapter: ResolvedAdapter,
   prompt: string | undefined,
   boundary: BoundaryChoice,
 ): Omit<RunOptions, 'onSpawn' | 'onEvent' | 'signal' | 'accept'> {

@@ -24,7 +24,7 @@ import type { RunPlan } from '../plan/plan-run.js';
 import type { Posture } from '../posture.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { newRunId } from '../run-id.js';
-import { prepareWorkspace, readWorkspaceHead, withdrawWorkspace, type PreparedWorkspace } from '../workspace/prepare-workspace.js';
+import { prepareWorkspace, readWorkspaceHead, withdrawWorkspace, type PreparedWorkspace, type WorkspaceHeadReading } from '../workspace/prepare-workspace.js';
 import { identifyCandidate } from '../workspace/identify-candidate.js';
 import type { OutcomeCandidate } from '../workspace/candidate.js';
 import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/base-commit-reading.js';
@@ -420,16 +420,17 @@ function evidenceFailure(evidence: { notKept: { path: string; message: string }[
 /**
  * The candidate of a completed attempt (`not-recorded` for any other), then the workspace head.
  * The head is read once the work tree is settled — after statecraft's commit, if it made one, so
- * it is that commit — beside the candidate's own reads rather than after them.
+ * it is that commit — beside the candidate's own reads rather than after them. A tree the
+ * candidate's status found clean gives its head from that very status: one git process fewer.
  */
 async function candidateThenHead(
   completed: boolean,
   input: { workspace: string; baseCommit: string; runId: string; attempt: number },
-): Promise<{ candidate: OutcomeCandidate; head: Awaited<ReturnType<typeof readWorkspaceHead>> }> {
+): Promise<{ candidate: OutcomeCandidate; head: WorkspaceHeadReading }> {
   if (!completed) return { candidate: 'not-recorded', head: await readWorkspaceHead(input.workspace) };
-  const settled: { head?: ReturnType<typeof readWorkspaceHead> } = {};
-  const identified = await identifyCandidate(input, () => {
-    settled.head = readWorkspaceHead(input.workspace);
+  const settled: { head?: Promise<WorkspaceHeadReading> } = {};
+  const identified = await identifyCandidate(input, (clean) => {
+    settled.head = clean === undefined ? readWorkspaceHead(input.workspace) : Promise.resolve(clean);
   });
   const candidate: OutcomeCandidate = identified.kind === 'identified' ? identified.candidate : { notIdentified: identified.message };
   // Not settled when git failed before the work tree was: read it now, as it was left.

@@ -104,9 +104,10 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   // its failure surfaces, only once the plan needs it).
   const containmentChoice = planContainment(boundary);
   containmentChoice.catch(() => undefined);
-  const located = await resolveTargetAndBase(request);
+  // The adapter's manifest is read (nothing written, nothing executed) while git resolves the
+  // target; a refusal of the target still comes first.
+  const [located, adapterReading] = await Promise.all([resolveTargetAndBase(request), readAdapter(request)]);
   if (stopped(located)) return located;
-  const adapterReading = await readAdapter(request);
   if (stopped(adapterReading)) return adapterReading;
   const { executable, manifest } = adapterReading;
   const negotiation = negotiateUnderBoundary(manifest, request, boundary);

@@ -1,6 +1,7 @@
 import { gitReadingEnvironment } from '../coverage/git-for-reading.js';
 import { runGitProcess } from '../git-process.js';
 import { IGNORED_FILES_NOTE, type Candidate } from './candidate.js';
+import type { WorkspaceHeadReading } from './prepare-workspace.js';
 
 /** The fixed identity of a commit statecraft makes of the work tree (R13.2): never the operator's. */
 export const STATECRAFT_GIT_IDENTITY = { name: 'statecraft', email: 'statecraft@statecraft.invalid' } as const;
@@ -19,8 +20,12 @@ export type CandidateIdentification = { kind: 'identified'; candidate: Candidate
  */
 export async function identifyCandidate(
   input: { workspace: string; baseCommit: string; runId: string; attempt: number },
-  /** Called once the work tree is settled (its commit, if any, made): only reads follow, so the caller may read the workspace beside them. */
-  onSettled: () => void = () => undefined,
+  /**
+   * Called once the work tree is settled (its commit, if any, made): only reads follow, so the
+   * caller may read the workspace beside them. A tree found clean is settled as the status read
+   * it, and its head is handed over: nothing has changed since, so no second status is needed.
+   */
+  onSettled: (clean: WorkspaceHeadReading | undefined) => void = () => undefined,
 ): Promise<CandidateIdentification> {
   const git = async (args: readonly string[]): Promise<{ ok: true; stdout: string } | { ok: false; message: string }> => {
     const answer = await runGitProcess(input.workspace, ['-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment());
@@ -28,12 +33,13 @@ export async function identifyCandidate(
     const said = answer.stderr.toString('utf8').trim();
     return { ok: false, message: `git ${args.join(' ')} in ${input.workspace}: ${said === '' ? (answer.failure ?? 'failed') : said}` };
   };
-  const status = await git(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching']);
+  // Porcelain v2 with --branch: the same entries as v1, and the head's object name in a header.
+  const status = await git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored=matching']);
   if (!status.ok) return { kind: 'not-identified', message: status.message };
   const entries = status.stdout.split('\0').filter((entry) => entry !== '');
-  const ignored = entries.filter((entry) => entry.startsWith('!! ')).map((entry) => entry.slice(3));
-  // A rename's entry is followed by its source path, which does not start with a status: still dirty.
-  const dirty = entries.some((entry) => !entry.startsWith('!! '));
+  const ignored = entries.filter((entry) => entry.startsWith('! ')).map((entry) => entry.slice(2));
+  // A rename's entry is followed by its source path, which has no status of its own: still dirty.
+  const dirty = entries.some((entry) => !entry.startsWith('# ') && !entry.startsWith('! '));
   let madeBy: Candidate['madeBy'] = 'agent';
   if (dirty) {
     const added = await git(['add', '-A']);
@@ -57,7 +63,7 @@ export async function identifyCandidate(
     if (!committed.ok) return { kind: 'not-identified', message: committed.message };
     madeBy = 'statecraft';
   }
-  onSettled();
+  onSettled(dirty ? undefined : { head: headOfStatus(entries), dirty: false });
   // Both read HEAD, which nothing moves any more (the attempt's processes are gone, statecraft's
   // commit is made): asked together, so the pair costs one git process's wait, not two.
   const [ids, changed] = await Promise.all([
@@ -78,4 +84,10 @@ export async function identifyCandidate(
       ignored: { note: IGNORED_FILES_NOTE, count: ignored.length, paths: ignored.slice(0, IGNORED_PATHS_NAMED) },
     },
   };
+}
+
+/** The head's object name from a porcelain v2 `--branch` header; `not-recorded` for an unborn branch. */
+function headOfStatus(entries: readonly string[]): string {
+  const oid = entries.find((entry) => entry.startsWith('# branch.oid '))?.slice('# branch.oid '.length);
+  return oid !== undefined && /^[0-9a-f]{40,64}$/.test(oid) ? oid : 'not-recorded';
 }

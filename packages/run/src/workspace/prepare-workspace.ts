@@ -90,8 +90,14 @@ async function isThisRunsWorktree(target: ResolvedTarget, path: string, branch: 
   return realTop === realPath && realCommon === target.commonDirectory && head.stdout === `refs/heads/${branch}`;
 }
 
+/** The workspace's HEAD after the attempt, and whether it has uncommitted changes. */
+export interface WorkspaceHeadReading {
+  head: string;
+  dirty: boolean | 'not-recorded';
+}
+
 /** The workspace's HEAD and whether it has uncommitted changes, read after the attempt, in one git call. */
-export async function readWorkspaceHead(path: string): Promise<{ head: string; dirty: boolean | 'not-recorded' }> {
+export async function readWorkspaceHead(path: string): Promise<WorkspaceHeadReading> {
   const status = await runGit(path, ['status', '--porcelain=v2', '--branch', '--untracked-files=all']);
   if (!status.ok) return { head: 'not-recorded', dirty: 'not-recorded' };
   const lines = status.stdout.split('\n').filter((line) => line !== '');
