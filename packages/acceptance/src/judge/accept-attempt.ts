@@ -5,13 +5,14 @@ import {
   acquireRepositoryLock,
   appendRecord,
   chainPaths,
-  openChain,
+  openChainForRun,
   resolveTarget,
   targetDirectoryIn,
   type AcceptanceRecord,
   type ChainEntry,
   type IntentRecord,
   type OutcomeRecord,
+  type RunChainRecord,
 } from '@statecraft/run';
 import { CHECKS_DIRECTORY } from './candidate-worktree.js';
 import { judgeAttempt, type JudgeRequest } from './judge-attempt.js';
@@ -56,7 +57,8 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
   // The check worktree's removal, running beside the receipt and the append: done before the lock goes.
   let cleared: Promise<void> | undefined;
   try {
-    const opening = await openChain(paths.chain);
+    // Every link verified; only this run's intents and outcomes parsed whole (open-chain-for-run.ts).
+    const opening = await openChainForRun(paths.chain, request.runId);
     if (opening.kind === 'unreadable') return { kind: 'failed', path: opening.path, message: opening.message };
     if (opening.kind === 'broken') return { kind: 'refused', reason: 'chain-broken', message: opening.message };
     const found = findAttempt(opening.entries, request.runId, request.attempt);
@@ -102,7 +104,8 @@ type Found =
   | { kind: 'found'; intent: ChainEntry & { record: IntentRecord }; outcome: ChainEntry & { record: OutcomeRecord } }
   | { kind: 'refused'; reason: 'unknown-run' | 'no-outcome'; message: string };
 
-function findAttempt(entries: readonly ChainEntry[], runId: string, attempt: number | undefined): Found {
+function findAttempt(entries: readonly ChainEntry<RunChainRecord>[], runId: string, attempt: number | undefined): Found {
+  // Whole records, not summaries: openChainForRun reads this run's intents and outcomes whole.
   const intents = entries.filter((entry): entry is ChainEntry & { record: IntentRecord } => entry.record.kind === 'intent' && entry.record.runId === runId);
   if (intents.length === 0) return { kind: 'refused', reason: 'unknown-run', message: `run ${runId} has no record` };
   const intent = attempt === undefined ? intents.at(-1) : intents.find((entry) => entry.record.attempt === attempt);
@@ -113,7 +116,8 @@ function findAttempt(entries: readonly ChainEntry[], runId: string, attempt: num
       message: `run ${runId} has no attempt ${String(attempt)} (attempts: ${intents.map((entry) => entry.record.attempt).join(', ')})`,
     };
   const outcome = entries.find(
-    (entry): entry is ChainEntry & { record: OutcomeRecord } => entry.record.kind === 'outcome' && entry.record.intent === intent.digest,
+    (entry): entry is ChainEntry & { record: OutcomeRecord } =>
+      entry.record.kind === 'outcome' && entry.record.runId === runId && entry.record.intent === intent.digest,
   );
   if (outcome === undefined)
     return {
