@@ -32,23 +32,36 @@ export async function makeCandidateWorktree(target: string, runId: string, attem
 
 /**
  * After the suite (R13.3): HEAD must still be the candidate and the tree clean. Untracked files
- * count as dirty; files git ignores (build output) do not. Dirty paths are named.
+ * count as dirty; files git ignores (build output) do not. Dirty paths are named. One git process
+ * answers both (`--branch` heads the porcelain v2 listing with HEAD's commit), read once the suite
+ * has ended, so nothing moves between them.
  */
 export async function readWorktreeAfterSuite(path: string): Promise<{ head: string; dirtyPaths: string[] } | { failed: string }> {
-  // Both read at once: neither writes, and the suite has ended, so nothing moves between them.
-  const [head, status] = await Promise.all([runGit(path, ['rev-parse', 'HEAD']), runGit(path, ['status', '--porcelain=v1', '-z', '--untracked-files=all'])]);
-  if (!head.ok) return { failed: `git rev-parse HEAD in ${path}: ${head.stderr}` };
+  const status = await runGit(path, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
   if (!status.ok) return { failed: `git status in ${path}: ${status.stderr}` };
+  let head: string | undefined;
   const dirtyPaths: string[] = [];
   const entries = status.stdout.split('\0');
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index] ?? '';
-    if (entry.length < 4) continue;
-    dirtyPaths.push(entry.slice(3));
+    if (entry.startsWith('# branch.oid ')) head = entry.slice('# branch.oid '.length);
+    const path = dirtyPathOf(entry);
+    if (path !== undefined) dirtyPaths.push(path);
     // A rename or copy is followed by its source path.
-    if (entry[0] === 'R' || entry[0] === 'C') index += 1;
+    if (entry.startsWith('2 ')) index += 1;
   }
-  return { head: head.stdout, dirtyPaths };
+  if (head === undefined || !/^[0-9a-f]{40,64}$/.test(head)) return { failed: `git status in ${path} named no HEAD commit (${head ?? 'no branch.oid line'})` };
+  return { head, dirtyPaths };
+}
+
+/** How many space-separated fields come before the path in a porcelain v2 entry, by its first (`git status` docs). */
+const FIELDS_BEFORE_PATH: Record<string, number> = { '1': 8, '2': 9, u: 10, '?': 1 };
+
+/** The path of one porcelain v2 entry (it may hold spaces: it is the rest of the entry), or none for a header line. */
+function dirtyPathOf(entry: string): string | undefined {
+  const fields = entry.split(' ');
+  const before = FIELDS_BEFORE_PATH[fields[0] ?? ''];
+  return before === undefined || fields.length <= before ? undefined : fields.slice(before).join(' ');
 }
 
 /** Removes the worktree (and anything the checks left in it) and its owner file; a failure is said, never fatal. */
