@@ -14,6 +14,7 @@ import {
   type OutcomeRecord,
   type RunChainRecord,
 } from '@statecraft/run';
+import { readCandidateIsTip } from '../acceptance-view.js';
 import { CHECKS_DIRECTORY } from './candidate-worktree.js';
 import { judgeAttempt, type JudgeRequest } from './judge-attempt.js';
 import { removeLeftoverCheckWorktrees } from './leftover-check-worktrees.js';
@@ -36,7 +37,15 @@ export interface AcceptRequest {
 }
 
 export type Acceptance =
-  | { kind: 'judged'; entry: ChainEntry & { record: AcceptanceRecord }; targetDirectory: string; target: string; branch: string }
+  | {
+      kind: 'judged';
+      entry: ChainEntry & { record: AcceptanceRecord };
+      targetDirectory: string;
+      target: string;
+      branch: string;
+      /** Whether the receipt's candidate is still the run branch's tip (R13.6), read beside the receipt's write and the append. */
+      receiptState: 'current' | 'stale' | 'none';
+    }
   | { kind: 'refused'; reason: 'target' | 'chain-broken' | 'unknown-run' | 'live-attempt' | 'no-outcome' | 'environment' | 'boundary'; message: string }
   | { kind: 'failed'; path: string; message: string };
 
@@ -78,6 +87,9 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
     cleared = judgement.cleared;
     if (judgement.kind === 'refused') return { kind: 'refused', reason: judgement.reason, message: `${judgement.message}; nothing appended` };
     const judged = judgement.judged;
+    // A read-only git call that needs only the candidate: it runs while the receipt and the record are made durable.
+    const receiptState =
+      judged.receipt === 'none' ? Promise.resolve('none' as const) : readCandidateIsTip(target.path, intent.record.branch, judged.receipt.candidate.commit);
     const receiptFile = judged.receipt === 'none' ? ('none' as const) : await keepReceipt(paths.directory, `${outputsDirectory}/receipt.json`, judged.receipt);
     const appended = await appendRecord(
       paths.chain,
@@ -91,6 +103,7 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
       targetDirectory: paths.directory,
       target: target.path,
       branch: intent.record.branch,
+      receiptState: await receiptState,
     };
   } catch (error) {
     return { kind: 'failed', path: paths.directory, message: `cannot judge or record the acceptance (${(error as Error).message})` };
