@@ -15,17 +15,35 @@ export type CandidateWorktree = { kind: 'made'; path: string } | { kind: 'failed
  * the agent left outside the commit is judged. Git runs without hooks (runGit), so no post-checkout
  * hook of the repository runs before the checks do. Its owner (this supervisor) is written beside
  * it first, so a later judge can tell a worktree a killed supervisor left from a live one's.
+ *
+ * Made in two steps, the ones `git worktree add` takes itself: the worktree added without a
+ * checkout (its HEAD at the candidate), then `reset --hard` filling its index and files from the
+ * candidate's tree — the same bytes. `onAdded` is told the directory between the two, so what
+ * needs only the directory (the boundary's probe) runs while the files are written.
  */
-export async function makeCandidateWorktree(target: string, runId: string, attempt: number, commit: string): Promise<CandidateWorktree> {
+export async function makeCandidateWorktree(
+  target: string,
+  runId: string,
+  attempt: number,
+  commit: string,
+  hooks: { onAdded?: (path: string) => void } = {},
+): Promise<CandidateWorktree> {
   const path = join(target, CHECKS_DIRECTORY, `${runId}-${attempt}-${randomUUID().slice(0, 8)}`);
   await mkdir(join(target, CHECKS_DIRECTORY), { recursive: true });
   const owner = { pid: process.pid, host: hostname(), runId, attempt, since: new Date().toISOString() };
   // Not fsync'd: after a crash its owner is dead anyway, and a missing owner file reads as dead.
   await writeFile(ownerFileOf(path), `${JSON.stringify(owner)}\n`, { mode: 0o600 });
-  const added = await runGit(target, ['worktree', 'add', '--detach', '--quiet', path, commit]);
+  const added = await runGit(target, ['worktree', 'add', '--detach', '--no-checkout', '--quiet', path, commit]);
   if (!added.ok) {
     await rm(ownerFileOf(path), { force: true });
     return { kind: 'failed', message: `git worktree add --detach ${path} ${commit}: ${added.stderr}` };
+  }
+  hooks.onAdded?.(path);
+  // As `git worktree add` checks out: submodules are not entered.
+  const checkedOut = await runGit(path, ['reset', '--hard', '--no-recurse-submodules', '--quiet']);
+  if (!checkedOut.ok) {
+    await removeCandidateWorktree(target, path);
+    return { kind: 'failed', message: `git reset --hard in ${path} (the checkout of ${commit}): ${checkedOut.stderr}` };
   }
   return { kind: 'made', path };
 }

@@ -57,12 +57,17 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
   if ('why' in candidate) return as(decided('no-candidate', `no candidate to judge: ${candidate.why}`));
   // The suite at the base and the candidate's worktree at once: neither reads the other, and a
   // worktree made for a suite that turns out absent is removed again (the rare path pays). The
-  // checks' sandbox — its TMPDIR and the boundary's probe — needs only the worktree, so it is set
-  // up while the suite is still being read; it is consulted only once a suite is known to run.
-  const making = makeCandidateWorktree(where.target, o.runId, o.attempt, candidate.commit);
-  const preparing = making.then((made) => (made.kind === 'made' ? prepareCheckSandbox(sandboxRequest(request, o, made.path)) : undefined));
-  // Marked handled: it is awaited below on every path, and a rejection meanwhile must not be fatal.
-  preparing.catch(() => undefined);
+  // checks' sandbox — its TMPDIR and the boundary's probe — needs only the worktree's directory,
+  // so it is set up while the candidate is checked out and the suite read; it is consulted only
+  // once a suite is known to run over a worktree that was made.
+  let preparing: Promise<CheckSandboxSetup | undefined> = Promise.resolve(undefined);
+  const making = makeCandidateWorktree(where.target, o.runId, o.attempt, candidate.commit, {
+    onAdded: (path) => {
+      preparing = prepareCheckSandbox(sandboxRequest(request, o, path));
+      // Marked handled: it is awaited below on every path, and a rejection meanwhile must not be fatal.
+      preparing.catch(() => undefined);
+    },
+  });
   const [suite, worktree] = await Promise.all([
     readSuiteAtBase({ repository: where.target, baseCommit: attempt.intent.record.baseCommit, specId: recordedSpecId(attempt.intent.record) }),
     making,
@@ -80,7 +85,8 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
     const explanation = `no suite at the base ${attempt.intent.record.baseCommit}: no spec with Verification commands, and no "acceptance.checks" in .statecraft/environment.json`;
     return withoutWorktree(as(decided('no-suite', explanation), known));
   }
-  if (worktree.kind === 'failed') return as(decided('candidate-unavailable', worktree.message), { ...known, checksNotRun: suite.suite.commands.length });
+  if (worktree.kind === 'failed')
+    return withoutWorktree(as(decided('candidate-unavailable', worktree.message), { ...known, checksNotRun: suite.suite.commands.length }));
   request.hooks?.onJudging?.({ runId: o.runId, attempt: o.attempt, checks: suite.suite.commands.length });
   const sandbox = preparing as Promise<CheckSandboxSetup>;
   return runSuiteOverCandidate(request, where, attempt, { candidate, suite, touched, known, as, worktree: worktree.path, sandbox });
