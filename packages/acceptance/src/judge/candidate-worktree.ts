@@ -63,8 +63,8 @@ export async function readWorktreeAfterSuite(path: string): Promise<{ head: stri
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index] ?? '';
     if (entry.startsWith('# branch.oid ')) head = entry.slice('# branch.oid '.length);
-    const path = dirtyPathOf(entry);
-    if (path !== undefined) dirtyPaths.push(path);
+    const dirty = dirtyPathOf(entry);
+    if (dirty !== undefined) dirtyPaths.push(dirty);
     // A rename or copy is followed by its source path.
     if (entry.startsWith('2 ')) index += 1;
   }
