@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from './fixtures/attempt-stream.js';
 import { repositoryWithSuite, writeFiles, writePrompt } from './fixtures/acceptance-repository.js';
@@ -242,6 +244,30 @@ describe('statecraft accept judges a completed attempt over its candidate (R13)'
     const { run, acceptance } = await accept(repository.path, account.runId);
     expect(run.exitCode).toBe(1);
     expect(acceptance).toMatchObject({ verdict: 'no-acceptance', reason: 'no-suite', receipt: null });
+  });
+
+  it("the checks' sandbox, set up while the suite is read, leaves no TMPDIR and no check worktree behind, whether a suite ran or none was found (R13.3)", async () => {
+    const temporary = mkdtempSync(join(tmpdir(), 'statecraft-accept-tmp-'));
+    try {
+      const judged = async (repository: string, runId: string) =>
+        runStatecraft(['accept', repository, runId, '--json'], { ...home(), env: { TMPDIR: temporary }, timeoutMs: 120_000 });
+      const leftBehind = (repository: string) => [
+        ...readdirSync(temporary),
+        ...(existsSync(join(repository, '.statecraft', 'state', 'checks')) ? readdirSync(join(repository, '.statecraft', 'state', 'checks')) : []),
+      ];
+      const withSuite = await repositoryWithSuite(targets, { checks: [ANSWER_CHECK] });
+      const passing = await runFixture(withSuite.path, writePrompt('write', 'answer.txt', 'forty-two'));
+      const accepted = await judged(withSuite.path, passing.account.runId);
+      expect(parseJson<Acceptance>(accepted).verdict).toBe('accepted');
+      expect(leftBehind(withSuite.path)).toEqual([]);
+      const withoutSuite = await targets.fresh();
+      const unjudged = await runFixture(withoutSuite.path, writePrompt('write', 'answer.txt', 'forty-two'));
+      const noSuite = await judged(withoutSuite.path, unjudged.account.runId);
+      expect(parseJson<Acceptance>(noSuite)).toMatchObject({ verdict: 'no-acceptance', reason: 'no-suite' });
+      expect(leftBehind(withoutSuite.path)).toEqual([]);
+    } finally {
+      rmSync(temporary, { recursive: true, force: true });
+    }
   });
 
   it('accept refuses a run that does not exist, exit 2, appending nothing', async () => {

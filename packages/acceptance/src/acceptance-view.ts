@@ -112,6 +112,11 @@ export function derivedAcceptance(outcome: OutcomeRecord): AcceptanceView | unde
 /** Whether a receipt's candidate is still the tip of its run's branch (R13.6): one read-only git call. */
 export async function readReceiptState(view: AcceptanceView, target: string, branch: string): Promise<AcceptanceView['receiptState']> {
   if (view.receipt === null) return 'none';
+  return readCandidateIsTip(target, branch, view.receipt.candidate.commit);
+}
+
+/** Whether `commit` is the tip of the run's branch: `stale` once anything moved it, or it cannot be read. */
+export async function readCandidateIsTip(target: string, branch: string, commit: string): Promise<'current' | 'stale'> {
   const tip = await runGit(target, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).catch(() => undefined);
-  return tip !== undefined && tip.ok && tip.stdout === view.receipt.candidate.commit ? 'current' : 'stale';
+  return tip !== undefined && tip.ok && tip.stdout === commit ? 'current' : 'stale';
 }

@@ -25,6 +25,7 @@
  * - chain/check-chain-tip.ts      before an append: the position is still the chain's tip, read from its tail only
  * - chain/refuse-unreadable-record.ts before an append: the record parses with the reader's schema, or nothing is written
  * - chain/chain-summary.ts        `run list`'s reading: every link verified, only each record's leading fields parsed
+ * - chain/open-chain-for-run.ts  `accept`'s reading: every link verified, the judged run's intents and outcomes read whole, the rest by leading fields
  * - chain/summary-fast-check.ts  accepts a summary the schema certainly accepts without the schema's parse; the rest go to it
  * - chain/chain-paths.ts          where a target's records live in the product home
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
@@ -71,4 +72,5 @@ export * from './launch/launch-attempt.js';
 export * from './launch/compose-posture.js';
 export * from './chain/chain-summary.js';
 export * from './chain/summary-fast-check.js';
+export * from './chain/open-chain-for-run.js';
 export * from './coverage/index.js'; // command coverage read from the working tree and the base commit (R9.4)

@@ -2,7 +2,16 @@ import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { dir, type DirectoryResult } from 'tmp-promise';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendRecord, ChainMovedError, openChain, UnreadableRecordError, openChainSummaries, type ChainPosition, type UnlinkedRecord } from '@statecraft/run';
+import {
+  appendRecord,
+  ChainMovedError,
+  openChain,
+  openChainForRun,
+  UnreadableRecordError,
+  openChainSummaries,
+  type ChainPosition,
+  type UnlinkedRecord,
+} from '@statecraft/run';
 import { sampleIntent } from './sample-records.js';
 
 let scratch: DirectoryResult;
@@ -103,6 +112,37 @@ describe('the record chain (R8.4)', () => {
     await writeFile(chain, bytes);
     const summaries = await openChainSummaries(chain);
     expect(summaries).toMatchObject({ kind: 'broken', reason: 'broken-link', lineNumber: 2 });
+  });
+
+  it("accept's reading of one run verifies the same links, reads that run's intents whole and every other record by its leading fields", async () => {
+    const judged = sampleIntent(1).runId as string;
+    let position: ChainPosition = { head: 'genesis', nextSeq: 0, length: 0, torn: 'none' };
+    for (const intent of [{ ...sampleIntent(1), runId: 'another-run' }, sampleIntent(1), { ...sampleIntent(2), runId: 'another-run' }]) {
+      position = (await appendRecord(chain, position, intent as UnlinkedRecord)).position;
+    }
+    const whole = await openChain(chain);
+    const forRun = await openChainForRun(chain, judged);
+    if (whole.kind !== 'opened' || forRun.kind !== 'opened') throw new Error('both readings open the chain');
+    expect(forRun.head).toBe(whole.head);
+    expect(forRun.entries.map((entry) => entry.digest)).toEqual(whole.entries.map((entry) => entry.digest));
+    // The judged run's intent carries its body; the first other record only its leading fields; the last is read whole but kept as its summary.
+    expect(forRun.entries.map((entry) => [entry.record.runId, 'baseCommit' in entry.record])).toEqual([
+      ['another-run', false],
+      [judged, true],
+      ['another-run', false],
+    ]);
+  });
+
+  it("an altered record of another run is refused by accept's reading too, naming it", async () => {
+    let position: ChainPosition = { head: 'genesis', nextSeq: 0, length: 0, torn: 'none' };
+    for (const intent of [{ ...sampleIntent(1), runId: 'another-run' }, sampleIntent(1)]) {
+      position = (await appendRecord(chain, position, intent as UnlinkedRecord)).position;
+    }
+    const bytes = await readFile(chain);
+    const at = bytes.indexOf(Buffer.from('"attempt":1'));
+    bytes[at + '"attempt":'.length] = 0x37;
+    await writeFile(chain, bytes);
+    expect(await openChainForRun(chain, sampleIntent(1).runId as string)).toMatchObject({ kind: 'broken', reason: 'broken-link', lineNumber: 2 });
   });
 
   it('a repeated summary field that disagrees with the field it repeats is not a record', async () => {

@@ -5,14 +5,16 @@ import {
   acquireRepositoryLock,
   appendRecord,
   chainPaths,
-  openChain,
+  openChainForRun,
   resolveTarget,
   targetDirectoryIn,
   type AcceptanceRecord,
   type ChainEntry,
   type IntentRecord,
   type OutcomeRecord,
+  type RunChainRecord,
 } from '@statecraft/run';
+import { readCandidateIsTip } from '../acceptance-view.js';
 import { CHECKS_DIRECTORY } from './candidate-worktree.js';
 import { judgeAttempt, type JudgeRequest } from './judge-attempt.js';
 import { removeLeftoverCheckWorktrees } from './leftover-check-worktrees.js';
@@ -35,7 +37,15 @@ export interface AcceptRequest {
 }
 
 export type Acceptance =
-  | { kind: 'judged'; entry: ChainEntry & { record: AcceptanceRecord }; targetDirectory: string; target: string; branch: string }
+  | {
+      kind: 'judged';
+      entry: ChainEntry & { record: AcceptanceRecord };
+      targetDirectory: string;
+      target: string;
+      branch: string;
+      /** Whether the receipt's candidate is still the run branch's tip (R13.6), read beside the receipt's write and the append. */
+      receiptState: 'current' | 'stale' | 'none';
+    }
   | { kind: 'refused'; reason: 'target' | 'chain-broken' | 'unknown-run' | 'live-attempt' | 'no-outcome' | 'environment' | 'boundary'; message: string }
   | { kind: 'failed'; path: string; message: string };
 
@@ -56,7 +66,8 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
   // The check worktree's removal, running beside the receipt and the append: done before the lock goes.
   let cleared: Promise<void> | undefined;
   try {
-    const opening = await openChain(paths.chain);
+    // Every link verified; only this run's intents and outcomes parsed whole (open-chain-for-run.ts).
+    const opening = await openChainForRun(paths.chain, request.runId);
     if (opening.kind === 'unreadable') return { kind: 'failed', path: opening.path, message: opening.message };
     if (opening.kind === 'broken') return { kind: 'refused', reason: 'chain-broken', message: opening.message };
     const found = findAttempt(opening.entries, request.runId, request.attempt);
@@ -76,6 +87,9 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
     cleared = judgement.cleared;
     if (judgement.kind === 'refused') return { kind: 'refused', reason: judgement.reason, message: `${judgement.message}; nothing appended` };
     const judged = judgement.judged;
+    // A read-only git call that needs only the candidate: it runs while the receipt and the record are made durable.
+    const receiptState =
+      judged.receipt === 'none' ? Promise.resolve('none' as const) : readCandidateIsTip(target.path, intent.record.branch, judged.receipt.candidate.commit);
     const receiptFile = judged.receipt === 'none' ? ('none' as const) : await keepReceipt(paths.directory, `${outputsDirectory}/receipt.json`, judged.receipt);
     const appended = await appendRecord(
       paths.chain,
@@ -89,6 +103,7 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
       targetDirectory: paths.directory,
       target: target.path,
       branch: intent.record.branch,
+      receiptState: await receiptState,
     };
   } catch (error) {
     return { kind: 'failed', path: paths.directory, message: `cannot judge or record the acceptance (${(error as Error).message})` };
@@ -102,7 +117,8 @@ type Found =
   | { kind: 'found'; intent: ChainEntry & { record: IntentRecord }; outcome: ChainEntry & { record: OutcomeRecord } }
   | { kind: 'refused'; reason: 'unknown-run' | 'no-outcome'; message: string };
 
-function findAttempt(entries: readonly ChainEntry[], runId: string, attempt: number | undefined): Found {
+function findAttempt(entries: readonly ChainEntry<RunChainRecord>[], runId: string, attempt: number | undefined): Found {
+  // Whole records, not summaries: openChainForRun reads this run's intents and outcomes whole.
   const intents = entries.filter((entry): entry is ChainEntry & { record: IntentRecord } => entry.record.kind === 'intent' && entry.record.runId === runId);
   if (intents.length === 0) return { kind: 'refused', reason: 'unknown-run', message: `run ${runId} has no record` };
   const intent = attempt === undefined ? intents.at(-1) : intents.find((entry) => entry.record.attempt === attempt);
@@ -113,7 +129,8 @@ function findAttempt(entries: readonly ChainEntry[], runId: string, attempt: num
       message: `run ${runId} has no attempt ${String(attempt)} (attempts: ${intents.map((entry) => entry.record.attempt).join(', ')})`,
     };
   const outcome = entries.find(
-    (entry): entry is ChainEntry & { record: OutcomeRecord } => entry.record.kind === 'outcome' && entry.record.intent === intent.digest,
+    (entry): entry is ChainEntry & { record: OutcomeRecord } =>
+      entry.record.kind === 'outcome' && entry.record.runId === runId && entry.record.intent === intent.digest,
   );
   if (outcome === undefined)
     return {

@@ -15,40 +15,71 @@ export type CandidateWorktree = { kind: 'made'; path: string } | { kind: 'failed
  * the agent left outside the commit is judged. Git runs without hooks (runGit), so no post-checkout
  * hook of the repository runs before the checks do. Its owner (this supervisor) is written beside
  * it first, so a later judge can tell a worktree a killed supervisor left from a live one's.
+ *
+ * Made in two steps, the ones `git worktree add` takes itself: the worktree added without a
+ * checkout (its HEAD at the candidate), then `reset --hard` filling its index and files from the
+ * candidate's tree — the same bytes. `onAdded` is told the directory between the two, so what
+ * needs only the directory (the boundary's probe) runs while the files are written.
  */
-export async function makeCandidateWorktree(target: string, runId: string, attempt: number, commit: string): Promise<CandidateWorktree> {
+export async function makeCandidateWorktree(
+  target: string,
+  runId: string,
+  attempt: number,
+  commit: string,
+  hooks: { onAdded?: (path: string) => void } = {},
+): Promise<CandidateWorktree> {
   const path = join(target, CHECKS_DIRECTORY, `${runId}-${attempt}-${randomUUID().slice(0, 8)}`);
   await mkdir(join(target, CHECKS_DIRECTORY), { recursive: true });
   const owner = { pid: process.pid, host: hostname(), runId, attempt, since: new Date().toISOString() };
   // Not fsync'd: after a crash its owner is dead anyway, and a missing owner file reads as dead.
   await writeFile(ownerFileOf(path), `${JSON.stringify(owner)}\n`, { mode: 0o600 });
-  const added = await runGit(target, ['worktree', 'add', '--detach', '--quiet', path, commit]);
+  const added = await runGit(target, ['worktree', 'add', '--detach', '--no-checkout', '--quiet', path, commit]);
   if (!added.ok) {
     await rm(ownerFileOf(path), { force: true });
     return { kind: 'failed', message: `git worktree add --detach ${path} ${commit}: ${added.stderr}` };
+  }
+  hooks.onAdded?.(path);
+  // As `git worktree add` checks out: submodules are not entered.
+  const checkedOut = await runGit(path, ['reset', '--hard', '--no-recurse-submodules', '--quiet']);
+  if (!checkedOut.ok) {
+    await removeCandidateWorktree(target, path);
+    return { kind: 'failed', message: `git reset --hard in ${path} (the checkout of ${commit}): ${checkedOut.stderr}` };
   }
   return { kind: 'made', path };
 }
 
 /**
  * After the suite (R13.3): HEAD must still be the candidate and the tree clean. Untracked files
- * count as dirty; files git ignores (build output) do not. Dirty paths are named.
+ * count as dirty; files git ignores (build output) do not. Dirty paths are named. One git process
+ * answers both (`--branch` heads the porcelain v2 listing with HEAD's commit), read once the suite
+ * has ended, so nothing moves between them.
  */
 export async function readWorktreeAfterSuite(path: string): Promise<{ head: string; dirtyPaths: string[] } | { failed: string }> {
-  // Both read at once: neither writes, and the suite has ended, so nothing moves between them.
-  const [head, status] = await Promise.all([runGit(path, ['rev-parse', 'HEAD']), runGit(path, ['status', '--porcelain=v1', '-z', '--untracked-files=all'])]);
-  if (!head.ok) return { failed: `git rev-parse HEAD in ${path}: ${head.stderr}` };
+  const status = await runGit(path, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
   if (!status.ok) return { failed: `git status in ${path}: ${status.stderr}` };
+  let head: string | undefined;
   const dirtyPaths: string[] = [];
   const entries = status.stdout.split('\0');
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index] ?? '';
-    if (entry.length < 4) continue;
-    dirtyPaths.push(entry.slice(3));
+    if (entry.startsWith('# branch.oid ')) head = entry.slice('# branch.oid '.length);
+    const dirty = dirtyPathOf(entry);
+    if (dirty !== undefined) dirtyPaths.push(dirty);
     // A rename or copy is followed by its source path.
-    if (entry[0] === 'R' || entry[0] === 'C') index += 1;
+    if (entry.startsWith('2 ')) index += 1;
   }
-  return { head: head.stdout, dirtyPaths };
+  if (head === undefined || !/^[0-9a-f]{40,64}$/.test(head)) return { failed: `git status in ${path} named no HEAD commit (${head ?? 'no branch.oid line'})` };
+  return { head, dirtyPaths };
+}
+
+/** How many space-separated fields come before the path in a porcelain v2 entry, by its first (`git status` docs). */
+const FIELDS_BEFORE_PATH: Record<string, number> = { '1': 8, '2': 9, u: 10, '?': 1 };
+
+/** The path of one porcelain v2 entry (it may hold spaces: it is the rest of the entry), or none for a header line. */
+function dirtyPathOf(entry: string): string | undefined {
+  const fields = entry.split(' ');
+  const before = FIELDS_BEFORE_PATH[fields[0] ?? ''];
+  return before === undefined || fields.length <= before ? undefined : fields.slice(before).join(' ');
 }
 
 /** Removes the worktree (and anything the checks left in it) and its owner file; a failure is said, never fatal. */

@@ -2,7 +2,7 @@ import { readRecordedCoverage } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
 import type { AcceptanceRecord, Candidate, ChainEntry, IntentRecord, OutcomeRecord } from '@statecraft/run';
 import { makeCandidateWorktree, readWorktreeAfterSuite, removeCandidateWorktree } from './candidate-worktree.js';
-import { prepareCheckSandbox, removeCheckTemporaryDirectory, type CheckSandbox } from './check-sandbox.js';
+import { prepareCheckSandbox, removeCheckTemporaryDirectory, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
 import { decideAfterSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
 import { mintReceipt } from './mint-receipt.js';
 import { runSuite, type SuiteHooks, type SuiteRun } from './run-suite.js';
@@ -56,12 +56,24 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
   const candidate = judgedCandidate(o);
   if ('why' in candidate) return as(decided('no-candidate', `no candidate to judge: ${candidate.why}`));
   // The suite at the base and the candidate's worktree at once: neither reads the other, and a
-  // worktree made for a suite that turns out absent is removed again (the rare path pays).
+  // worktree made for a suite that turns out absent is removed again (the rare path pays). The
+  // checks' sandbox — its TMPDIR and the boundary's probe — needs only the worktree's directory,
+  // so it is set up while the candidate is checked out and the suite read; it is consulted only
+  // once a suite is known to run over a worktree that was made.
+  let preparing: Promise<CheckSandboxSetup | undefined> = Promise.resolve(undefined);
+  const making = makeCandidateWorktree(where.target, o.runId, o.attempt, candidate.commit, {
+    onAdded: (path) => {
+      preparing = prepareCheckSandbox(sandboxRequest(request, o, path));
+      // Marked handled: it is awaited below on every path, and a rejection meanwhile must not be fatal.
+      preparing.catch(() => undefined);
+    },
+  });
   const [suite, worktree] = await Promise.all([
     readSuiteAtBase({ repository: where.target, baseCommit: attempt.intent.record.baseCommit, specId: recordedSpecId(attempt.intent.record) }),
-    makeCandidateWorktree(where.target, o.runId, o.attempt, candidate.commit),
+    making,
   ]);
   const withoutWorktree = async (judgement: Judgement): Promise<Judgement> => {
+    await discardSandbox(preparing);
     if (worktree.kind === 'made') await removeCandidateWorktree(where.target, worktree.path);
     return judgement;
   };
@@ -73,9 +85,21 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
     const explanation = `no suite at the base ${attempt.intent.record.baseCommit}: no spec with Verification commands, and no "acceptance.checks" in .statecraft/environment.json`;
     return withoutWorktree(as(decided('no-suite', explanation), known));
   }
-  if (worktree.kind === 'failed') return as(decided('candidate-unavailable', worktree.message), { ...known, checksNotRun: suite.suite.commands.length });
+  if (worktree.kind === 'failed')
+    return withoutWorktree(as(decided('candidate-unavailable', worktree.message), { ...known, checksNotRun: suite.suite.commands.length }));
   request.hooks?.onJudging?.({ runId: o.runId, attempt: o.attempt, checks: suite.suite.commands.length });
-  return runSuiteOverCandidate(request, where, attempt, { candidate, suite, touched, known, as, worktree: worktree.path });
+  const sandbox = preparing as Promise<CheckSandboxSetup>;
+  return runSuiteOverCandidate(request, where, attempt, { candidate, suite, touched, known, as, worktree: worktree.path, sandbox });
+}
+
+function sandboxRequest(request: JudgeRequest, outcome: OutcomeRecord, worktree: string): CheckSandboxRequest {
+  return { runId: outcome.runId, attempt: outcome.attempt, worktree, productHome: request.home, choice: request.boundary, source: request.source };
+}
+
+/** A sandbox set up for a suite that is not run after all: its TMPDIR goes (a refused one left none). */
+async function discardSandbox(preparing: Promise<CheckSandboxSetup | undefined>): Promise<void> {
+  const setup = await preparing.catch(() => undefined);
+  if (setup?.kind === 'ready') await removeCheckTemporaryDirectory(setup.sandbox.temporaryDirectory);
 }
 
 /** Every field at its "nothing judged" value; each step fills in what it learnt. */
@@ -127,10 +151,17 @@ async function runSuiteOverCandidate(
   request: JudgeRequest,
   where: Where,
   attempt: Attempt,
-  judged: { candidate: Candidate; suite: ReadSuite; touched: string[]; known: Partial<Judged>; as: As; worktree: string },
+  judged: {
+    candidate: Candidate;
+    suite: ReadSuite;
+    touched: string[];
+    known: Partial<Judged>;
+    as: As;
+    worktree: string;
+    sandbox: Promise<CheckSandboxSetup>;
+  },
 ): Promise<Judgement> {
   const { suite, worktree } = judged;
-  const o = attempt.outcome.record;
   let temporaryDirectory: string | undefined;
   const clear = async (): Promise<void> => {
     await removeCandidateWorktree(where.target, worktree);
@@ -138,14 +169,7 @@ async function runSuiteOverCandidate(
   };
   let cleared: Promise<void> | undefined;
   try {
-    const setup = await prepareCheckSandbox({
-      runId: o.runId,
-      attempt: o.attempt,
-      worktree,
-      productHome: request.home,
-      choice: request.boundary,
-      source: request.source,
-    });
+    const setup = await judged.sandbox;
     if (setup.kind === 'refused') return setup;
     temporaryDirectory = setup.sandbox.temporaryDirectory;
     const ran = await runSuite({

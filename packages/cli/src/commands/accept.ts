@@ -1,4 +1,4 @@
-import { acceptAttempt, readReceiptState, viewOfAcceptance, type AcceptanceView, type AcceptRequest } from '@statecraft/acceptance';
+import { acceptAttempt, viewOfAcceptance, type AcceptanceView, type AcceptRequest } from '@statecraft/acceptance';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';
 import { STATECRAFT_VERSION } from '../statecraft-version.js';
@@ -46,7 +46,7 @@ export async function accept(options: AcceptOptions): Promise<Answer<AcceptValue
     attempt: judged.entry.record.attempt,
     target: judged.target,
     ...view,
-    receiptState: await readReceiptState(view, judged.target, judged.branch),
+    receiptState: judged.receiptState,
   };
   return {
     value,
