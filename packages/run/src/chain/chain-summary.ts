@@ -54,7 +54,7 @@ const KIND_AT = ',"kind":"';
  * writes them, so one short decoding usually holds them; a line whose leading fields run longer
  * (a long adapter name) is decoded whole.
  */
-const LEADING_PREFIX_BYTES = 768;
+const LEADING_PREFIX_BYTES = 512;
 
 /**
  * Reads a line's leading fields only: `run list` over 100,000 attempts must take under two
