@@ -89,14 +89,14 @@ export function startAttemptSummaries(): AttemptSummaries {
       } else if (record.kind === 'outcome') {
         const attempt = byIntent.get(record.intent);
         if (attempt === undefined) return;
-        Object.assign(attempt.summary, {
-          state: 'concluded',
-          outcome: record.outcome,
-          cause: record.cause,
-          refusalCount: record.refusalCount,
-          cost: record.cost,
-          timedOut: record.timedOut,
-        } satisfies Partial<AttemptSummary>);
+        // Assigned field by field: an Object.assign of a fresh literal per outcome cost ~10% of the fold.
+        const summary = attempt.summary;
+        summary.state = 'concluded';
+        summary.outcome = record.outcome;
+        summary.cause = record.cause;
+        summary.refusalCount = record.refusalCount;
+        summary.cost = record.cost;
+        summary.timedOut = record.timedOut;
         attempt.outcome = { digest, completed: record.outcome === 'completed' };
         attempt.verdict = undefined;
         byOutcome.set(digest, attempt);

@@ -104,6 +104,26 @@ describe('the record chain (R8.4)', () => {
     );
   });
 
+  it('leading fields longer than the prefix the summary reading decodes first are read whole, whatever character the prefix cuts', async () => {
+    // Two-byte characters at both parities: one name's prefix ends between a character's bytes.
+    let position: ChainPosition = { head: 'genesis', nextSeq: 0, length: 0, torn: 'none' };
+    for (const name of ['é'.repeat(500), `a${'é'.repeat(500)}`]) {
+      const intent = sampleIntent(position.nextSeq + 1) as { adapter: { name: string }; posture: { adapter: { name: string } } };
+      intent.adapter.name = name;
+      intent.posture.adapter.name = name;
+      position = (await appendRecord(chain, position, intent as unknown as UnlinkedRecord)).position;
+    }
+    const whole = await openChain(chain);
+    const summaries = await openChainSummaries(chain);
+    if (whole.kind !== 'opened' || summaries.kind !== 'opened') throw new Error(`not opened: ${whole.kind}, ${summaries.kind}`);
+    expect(summaries.entries.map((entry) => entry.record)).toEqual(
+      whole.entries.map(({ record }) => ({
+        ...pick(record, ['prev', 'seq', 'format', 'at', 'kind', 'runId', 'attempt', 'adapter']),
+        qualification: 'unqualified',
+      })),
+    );
+  });
+
   it('an altered record is refused by the summary reading too, naming it', async () => {
     await appendIntents(3);
     const bytes = await readFile(chain);
@@ -219,3 +239,7 @@ describe('an append links only to the current tip (R8.4, R8.5)', () => {
     await expect(appendRecord(chain, opening, sampleIntent(2) as UnlinkedRecord)).rejects.toThrow('the torn final line at byte');
   });
 });
+
+function pick(record: object, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => keys.includes(key)));
+}

@@ -43,27 +43,35 @@ const isCertainlySummary = quickSummaryCheck(ChainSummarySchema);
  * ISO times, run ids, enums, numbers, a manifest name and a semantic version) and can hold none
  * of these byte sequences, so their first occurrence is the real key.
  */
-const LEADING_FIELDS_END: Record<string, Buffer> = {
-  intent: Buffer.from(',"target":{'),
-  outcome: Buffer.from(',"result":{'),
-  acceptance: Buffer.from(',"candidate":'),
-};
-const KIND_AT = Buffer.from(',"kind":"');
+const LEADING_FIELDS_END = new Map([
+  ['intent', ',"target":{'],
+  ['outcome', ',"result":{'],
+  ['acceptance', ',"candidate":'],
+]);
+const KIND_AT = ',"kind":"';
+/**
+ * How much of a line is decoded to look for its leading fields: they take ~350 bytes as `run`
+ * writes them, so one short decoding usually holds them; a line whose leading fields run longer
+ * (a long adapter name) is decoded whole.
+ */
+const LEADING_PREFIX_BYTES = 512;
 
 /**
- * Reads a line's leading fields only: `run list` over 10,000 attempts must take under a second,
- * and parsing every posture and result would not. The link is still checked over the whole
- * line's bytes (open-chain.ts), so nothing read this way can differ from what was appended.
+ * Reads a line's leading fields only: `run list` over 100,000 attempts must take under two
+ * seconds, and parsing every posture and result would not. The link is still checked over the
+ * whole line's bytes (open-chain.ts), so nothing read this way can differ from what was appended.
+ * The keys are searched in a decoded prefix, not the buffer: a buffer search crosses into C++ per
+ * call, and at 200,000 lines that crossing cost more than the parse (docs/decisions.md).
  */
 function readLeadingFields(line: Buffer): LineReading<ChainSummary> {
-  const kindAt = line.indexOf(KIND_AT);
-  const kind = kindAt === -1 ? undefined : line.subarray(kindAt + KIND_AT.length, line.indexOf(0x22, kindAt + KIND_AT.length)).toString('latin1');
-  const end = kind === undefined ? undefined : LEADING_FIELDS_END[kind];
-  const cut = end === undefined ? -1 : line.indexOf(end);
-  if (cut === -1) return { kind: 'not-a-record', detail: 'its leading fields could not be found' };
+  const shortened = line.length > LEADING_PREFIX_BYTES;
+  // A multi-byte character cut at the prefix's end decodes as U+FFFD, past any key found before it.
+  let leading = leadingFieldsIn(line.toString('utf8', 0, shortened ? LEADING_PREFIX_BYTES : line.length));
+  if (leading === undefined && shortened) leading = leadingFieldsIn(line.toString('utf8'));
+  if (leading === undefined) return { kind: 'not-a-record', detail: 'its leading fields could not be found' };
   let json: unknown;
   try {
-    json = JSON.parse(`${line.subarray(0, cut).toString('utf8')}}`);
+    json = JSON.parse(`${leading}}`);
   } catch {
     return { kind: 'not-json' };
   }
@@ -74,6 +82,16 @@ function readLeadingFields(line: Buffer): LineReading<ChainSummary> {
     return { kind: 'not-a-record', detail: first === undefined ? 'invalid' : `field "${first.path.join('.')}": ${first.message}` };
   }
   return { kind: 'read', record: parsed.data };
+}
+
+/** The text before the first key that ends its kind's leading fields, if the text holds it. */
+function leadingFieldsIn(text: string): string | undefined {
+  const kindAt = text.indexOf(KIND_AT);
+  if (kindAt === -1) return undefined;
+  const kindEnd = text.indexOf('"', kindAt + KIND_AT.length);
+  const end = kindEnd === -1 ? undefined : LEADING_FIELDS_END.get(text.slice(kindAt + KIND_AT.length, kindEnd));
+  const cut = end === undefined ? -1 : text.indexOf(end);
+  return cut === -1 ? undefined : text.slice(0, cut);
 }
 
 /**
