@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -83,6 +82,9 @@ export async function startScriptedModelServer<S extends { name: string }>(
   const sockets = new Set<Socket>();
   let requestNumber = 0;
 
+  // node:http is loaded when a model double starts, not when the seam is imported: the CLI bundles
+  // the seam, and a verb that starts no model double should not pay for (or load) an HTTP stack.
+  const { createServer } = await import('node:http');
   const server: Server = createServer((request, response) => {
     void (async () => {
       const body = await readJsonBody(request);
