@@ -6,7 +6,7 @@ import {
   chooseContainment,
   establishBoundary,
   newAttemptTag,
-  NO_BOUNDARY_RESIDUALS,
+  noBoundaryRecord,
   type BoundaryRecord,
   type EstablishedBoundary,
 } from '@statecraft/adapter';
@@ -61,14 +61,7 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
     sandbox: { environment, attemptTag, temporaryDirectory, established, boundary },
   });
   if (request.choice.kind === 'none') {
-    return ready(undefined, {
-      mechanism: 'none',
-      chosenBy: request.choice.chosenBy,
-      version: 'not-applicable',
-      profileDigest: 'not-applicable',
-      probe: 'not-run',
-      residuals: [...NO_BOUNDARY_RESIDUALS],
-    });
+    return ready(undefined, noBoundaryRecord(request.choice.chosenBy));
   }
   const profile = buildBoundaryProfile({
     productHome: request.productHome,

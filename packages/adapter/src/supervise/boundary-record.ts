@@ -105,3 +105,8 @@ export const NO_BOUNDARY_RESIDUALS: readonly BoundaryResidual[] = [
     statement: "the child can signal its user's processes outside its PID namespace; under the process-group fallback, the supervisor itself",
   },
 ];
+
+/** The record of an attempt run without the boundary, by `chosenBy`'s choice: nothing probed, every residual named. */
+export function noBoundaryRecord(chosenBy: string): Extract<BoundaryRecord, { mechanism: 'none' }> {
+  return { mechanism: 'none', chosenBy, version: 'not-applicable', profileDigest: 'not-applicable', probe: 'not-run', residuals: [...NO_BOUNDARY_RESIDUALS] };
+}

@@ -1,13 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  establishBoundary,
-  prepareManagedPaths,
-  NO_BOUNDARY_RESIDUALS,
-  type BoundaryRecord,
-  type EstablishedBoundary,
-  type ProbeCheck,
-} from '@statecraft/adapter';
+import { establishBoundary, prepareManagedPaths, noBoundaryRecord, type BoundaryRecord, type EstablishedBoundary, type ProbeCheck } from '@statecraft/adapter';
 import { buildBoundaryProfile, type BoundaryChoice } from '@statecraft/environment';
 
 export type LaunchBoundary =
@@ -43,14 +36,7 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
   if (request.choice.kind === 'none') {
     return {
       kind: 'none',
-      record: {
-        mechanism: 'none',
-        chosenBy: request.choice.chosenBy,
-        version: 'not-applicable',
-        profileDigest: 'not-applicable',
-        probe: 'not-run',
-        residuals: [...NO_BOUNDARY_RESIDUALS],
-      },
+      record: noBoundaryRecord(request.choice.chosenBy),
     };
   }
   const requestFile = join(request.temporaryDirectory, 'request.json');
