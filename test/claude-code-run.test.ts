@@ -27,6 +27,7 @@ interface RunJson {
   providerClaim: { status: string; isError: boolean | string; reason: string } | string;
   cost: number | string;
   workspace: string;
+  provider: { name: string; version: string; digest: string };
   exit: unknown;
   artifacts: { stream: { path: string } };
 }
@@ -124,6 +125,23 @@ describe('statecraft run with the Claude Code adapter', () => {
     const ours = [...peaks.values()].filter((peak) => peak.runId === value.runId).map((peak) => peak.bytes);
     expect(ours.length).toBeGreaterThan(0);
     expect(Math.max(...ours)).toBeLessThan(150 * 1024 * 1024);
+  });
+
+  it('starts claude once per attempt: the provider version is the one its own system/init states, no --version asked first (R10.2, R10.7)', async () => {
+    // `claude` here is the replaying stand-in behind a wrapper that logs each start's arguments in
+    // its working directory, the workspace: the one place the boundary lets it write that the run keeps.
+    // The stand-in answers --version with `2.1.328+replay …`; the recorded init says 2.1.328.
+    const once = await scratch.make('statecraft-cc-once');
+    const stream = join(recordedStreamsDirectory(), 'completed.jsonl');
+    const wrapper = `#!/bin/sh\necho "$*" >> claude-starts.log\nSTATECRAFT_REPLAY_NATIVE_STREAM='${stream}' exec '${process.execPath}' '${replayClaudePath()}' "$@"\n`;
+    await writeFile(join(once, 'claude'), wrapper, { mode: 0o755 });
+    const { value } = await run(null, [], `${once}:${dirname(process.execPath)}:/usr/bin:/bin`);
+    expect(value.outcome).toBe('completed');
+    const starts = (await readFile(join(value.workspace, 'claude-starts.log'), 'utf8')).trim().split('\n');
+    expect(starts).toHaveLength(1);
+    expect(starts[0]).toMatch(/^--print --output-format stream-json --verbose /);
+    // The version is claude's claim in its stream; the digest, of the bytes run, is what binds a qualification (R10.7).
+    expect(value.provider).toMatchObject({ name: 'claude', version: '2.1.328', digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown });
   });
 
   it('kills the setsid descendant of a Bash tool call at the deadline: nothing of the run survives (R7.2, R7.3)', async () => {

@@ -2,7 +2,8 @@ import { isUtf8 } from 'node:buffer';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { recordedStreamsDirectory, replayClaudePath, writeAlteredStreams } from '@statecraft/adapter-claude-code';
+import { digestFile } from '@statecraft/adapter';
+import { pinnedClaudePath, recordedStreamsDirectory, replayClaudePath, writeAlteredStreams } from '@statecraft/adapter-claude-code';
 import { baseEnvironment, eventsOfType, makeSandbox, runAdapter } from './support/adapter-process.js';
 import type { AdapterRun } from './support/adapter-process.js';
 import { scratchDirectories } from '../../../test/fixtures/scratch-directories.js';
@@ -48,11 +49,12 @@ describe('recorded Claude Code streams replayed through a real child', () => {
     expect(eventsOfType(run, 'refusal')).toHaveLength(refusals);
   });
 
-  it('names the replaying provider by its own version and digest, so a different binary claiming 2.1.328 is told apart (R3.3, R10.7)', async () => {
+  it('names the replaying provider by the version its stream states and by its own digest, so a different binary claiming 2.1.328 is told apart by its bytes (R3.3, R10.2, R10.7)', async () => {
     const run = await replay(recorded('completed'));
     const init = eventsOfType(run, 'init')[0];
-    expect(init?.provider).toMatchObject({ name: 'claude', version: '2.1.328+replay' });
-    expect(init?.provider).not.toMatchObject({ version: '2.1.328' });
+    // The version is the provider's claim, read from its system/init (the stand-in's --version says 2.1.328+replay and is not asked).
+    expect(init?.provider).toMatchObject({ name: 'claude', version: '2.1.328', digest: await digestFile(replayClaudePath()) });
+    expect(init?.provider).not.toMatchObject({ digest: await digestFile(pinnedClaudePath()) });
   });
 
   it('carries each terminal denial verbatim, exactly once, before the result, and counts nothing itself (R1.4, R10.2, R7.4)', async () => {

@@ -3,6 +3,8 @@
  * on stdin, protocol events on stdout (R1.2). Usage errors go to stderr with exit status 3;
  * everything after the request is read is spoken in the protocol.
  */
+// First: schemas are built as their modules load, and this setting is read when they are.
+import './jitless-schemas.js';
 import { CLAUDE_CODE_MANIFEST } from '../manifest.js';
 import { EventWriter } from './event-writer.js';
 import { startSession } from './start-session.js';

@@ -1,5 +1,5 @@
 import { HeldUntilInit, parseNativeLine, progressDetail } from '@statecraft/adapter';
-import type { CapabilityToken, MappedLine, StreamMapperContext } from '@statecraft/adapter';
+import type { CapabilityToken, MappedLine, ProviderIdentity, StreamMapperContext } from '@statecraft/adapter';
 import type { EventDraft } from './event-draft.js';
 import { NativeAssistantSchema, NativeInitSchema, NativeLineSchema, NativeResultSchema } from './native-events.js';
 import type { NativeInit, NativeResult } from './native-events.js';
@@ -95,7 +95,7 @@ export class NativeStreamMapper {
     return {
       type: 'init',
       adapter: this.context.adapter,
-      provider: this.context.provider,
+      provider: this.providerIdentity(init),
       requested: { capabilities: this.context.requested },
       // Without the provider's init nothing was confirmed applied (R2.4).
       applied: {
@@ -107,6 +107,16 @@ export class NativeStreamMapper {
       // Through JSON once, so fields claude did not send are absent rather than `undefined`.
       detail: JSON.parse(JSON.stringify(detail)) as Record<string, unknown>,
     };
+  }
+
+  /**
+   * The provider's name and digest as resolved, its version as claude's own init states it (R10.2):
+   * the provider's claim either way, and the digest is what binds a qualification (R10.7). No
+   * init, or one without a version: `not-recorded`, never a guess.
+   */
+  private providerIdentity(init: NativeInit | undefined): ProviderIdentity {
+    const stated = init?.claude_code_version;
+    return { ...this.context.provider, version: stated !== undefined && stated !== '' ? stated : 'not-recorded' };
   }
 
   /** What the invocation wired up, with `workspace-write` only where claude confirmed `acceptEdits`. */

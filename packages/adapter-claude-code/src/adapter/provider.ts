@@ -3,11 +3,12 @@ import type { KnownDigest, ProviderCommand, ProviderResolution } from '@statecra
 
 export type { ProviderResolution } from '@statecraft/adapter';
 
-/** `claude --version` answers `2.1.328 (Claude Code)`; the first word is the version. */
-export const CLAUDE_COMMAND: ProviderCommand = {
-  command: 'claude',
-  versionFrom: (stdout) => stdout.trim().split(/\s+/)[0],
-};
+/**
+ * Claude states its version in its own stream (`system/init`'s `claude_code_version`), and the
+ * init event carries it from there (R10.2): `claude --version` is not run, which was a second
+ * start of the provider on every attempt (issue 10 item 7; docs/decisions.md, 2026-12-01).
+ */
+export const CLAUDE_COMMAND: ProviderCommand = { command: 'claude' };
 
 /**
  * The provider binary: the one the operator named, else `claude` on the constructed PATH

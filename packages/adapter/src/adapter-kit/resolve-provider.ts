@@ -13,11 +13,17 @@ export type ProviderResolution = { kind: 'resolved'; executable: string; identit
 export interface ProviderCommand {
   /** The command looked up on the constructed PATH; also the provider's name in the init. */
   command: string;
-  /** The version in `<command> --version`'s output, or `undefined` where the output is not the provider's. */
-  versionFrom(stdout: string): string | undefined;
+  /**
+   * The version in `<command> --version`'s output, or `undefined` where the output is not the
+   * provider's. Absent where the provider states its version in its own stream: no process is
+   * spent asking (a second start of the provider on every attempt, issue 10 item 7), and the
+   * identity's version stays `not-recorded` until the adapter reads it there.
+   */
+  versionFrom?: (stdout: string) => string | undefined;
 }
 
 function readVersion(provider: ProviderCommand, executable: string, environment: NodeJS.ProcessEnv): string {
+  if (provider.versionFrom === undefined) return 'not-recorded';
   const answer = spawnSync(executable, ['--version'], { env: environment, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
   const version = provider.versionFrom(answer.stdout ?? '');
   return answer.status === 0 && version !== undefined && version !== '' ? version : 'not-recorded';
@@ -25,8 +31,8 @@ function readVersion(provider: ProviderCommand, executable: string, environment:
 
 /**
  * The provider binary: the one the operator named, else the provider's command on the constructed
- * PATH. Its version and content digest go into the init event, so what is qualified is the pair
- * (R10.7). The digest is of the real file behind any symlink: the supervisor's, when the request
+ * PATH. Its version (from `--version`, where the provider's stream does not state it) and content
+ * digest go into the init event, so what is qualified is the pair (R10.7). The digest is of the real file behind any symlink: the supervisor's, when the request
  * hands one over for that real path and the file's identity still matches (it hashed the binary at
  * planning); otherwise the adapter hashes it.
  */
