@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CountSchema, InterruptionCauseSchema, OutcomeSchema, QualificationVerdictSchema, RecordedCostSchema, Sha256HexSchema } from '@statecraft/adapter';
 import { AcceptanceReasonSchema, AcceptanceVerdictSchema } from './acceptance-record.js';
 import { IntentRecordSchema, LinkSchema } from './record-schemas.js';
-import { readWholeRecord, verifyChainWith, type ChainEntry, type ChainOpening, type LineReading } from './open-chain.js';
+import { readWholeRecord, verifyChainWith, type ChainEntry, type ChainOpening, type LineReading, type VerifyOptions } from './open-chain.js';
 import { compileSummaryCheck, summaryCheckSpec } from './summary-fast-check.js';
 import { rebuildWorkerRecords, summaryReadingSetup, type WorkerBatchReading } from './summary-reading-on-worker.js';
 import { LEADING_PREFIX_BYTES, leadingFieldsFinder } from './leading-fields.js';
@@ -78,12 +78,19 @@ function readLeadingFields(line: Buffer): LineReading<ChainSummary> {
  * edit to its leading fields that its body contradicts is refused here as in `run show` (R8.4).
  */
 export function openChainSummaries(path: string, onEntry?: (entry: ChainEntry<ChainSummary>) => void): Promise<ChainOpening<ChainSummary>> {
-  // Over a long chain the hashing worker reads every other batch too (summary-reading-on-worker.ts).
-  const onWorker = {
+  const options = onEntry === undefined ? { onWorker: summariesOnWorker() } : { entries: 'none' as const, onEntry, onWorker: summariesOnWorker() };
+  return verifyChainWith(path, readSummaryLine, options);
+}
+
+/**
+ * The summary reading the hashing worker shares over a long chain: it reads the first lines of
+ * each batch by their leading fields, as readSummaryLine does (summary-reading-on-worker.ts).
+ */
+export function summariesOnWorker(): NonNullable<VerifyOptions<ChainSummary>['onWorker']> {
+  return {
     setup: summaryReadingSetup(summarySpec),
     rebuild: (reading: WorkerBatchReading) => rebuildWorkerRecords<ChainSummary>(summarySpec, reading),
   };
-  return verifyChainWith(path, readSummaryLine, onEntry === undefined ? { onWorker } : { entries: 'none', onEntry, onWorker });
 }
 
 /** One line as `run list` reads it: its leading fields, or the whole record if it is the last. */
