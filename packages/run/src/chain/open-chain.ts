@@ -159,6 +159,7 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
         const workerLines = sharing.linesFor(batch.starts.length);
         const reading = sharing.watch(digester.digestAndRead(batch, workerLines));
         const readings = readBatch(batch, read, workerLines, batch.starts.length);
+        sharing.weigh();
         const broken = await previous;
         if (broken !== undefined) return broken;
         previous = reading.then((answer) => links.checkRead(batch, answer, rebuild(answer), read, workerLines, readings));
@@ -213,20 +214,31 @@ function readBatch<R>(batch: LineBatch, read: LineReader<R>, from: number, until
  */
 class ReadingShare {
   private share = 0.4;
-  private answered = true;
+  /** The worker's readings not yet weighed, oldest first: whether each has come back. */
+  private readonly pending: { answered: boolean }[] = [];
 
   linesFor(lines: number): number {
-    // The worker had answered before this thread needed its reading: it can take more.
-    this.share = Math.min(0.9, Math.max(0, this.share + (this.answered ? 0.02 : -0.02)));
     return Math.floor(lines * this.share);
   }
 
   watch<T>(reading: Promise<T>): Promise<T> {
-    this.answered = false;
+    const watched = { answered: false };
+    this.pending.push(watched);
     return reading.then((answer) => {
-      this.answered = true;
+      watched.answered = true;
       return answer;
     });
+  }
+
+  /**
+   * Called just before this thread waits for the previous batch's check: had the worker's
+   * reading of that batch come back, the worker can take more; if this thread is about to wait
+   * for it, less.
+   */
+  weigh(): void {
+    if (this.pending.length < 2) return;
+    const previous = this.pending.shift()!;
+    this.share = Math.min(0.9, Math.max(0, this.share + (previous.answered ? 0.02 : -0.02)));
   }
 }
 
