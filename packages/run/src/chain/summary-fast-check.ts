@@ -55,7 +55,15 @@ function checkSpecFor(key: string, field: z.ZodType | undefined): FieldCheckSpec
  */
 export function compileSummaryCheck(spec: SummaryCheckSpec): (json: unknown) => boolean {
   const DIGEST = /^[0-9a-f]{64}$/;
-  const isDigest = (value: unknown) => typeof value === 'string' && DIGEST.test(value);
+  // An outcome's `intent` is the digest its `prev` carries: the last string the pattern accepted
+  // is remembered, so that one is not matched twice (it starts as a digest, never as a non-digest).
+  let lastDigest = '0'.repeat(64);
+  const isDigest = (value: unknown) => {
+    if (value === lastDigest) return true;
+    if (typeof value !== 'string' || !DIGEST.test(value)) return false;
+    lastDigest = value;
+    return true;
+  };
   const isCount = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 0;
   const isNonEmptyString = (value: unknown) => typeof value === 'string' && value.length > 0;
   // Checks by field name, each as strict as the schema's field (or stricter).
