@@ -18,7 +18,9 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * `refuse`), its intent and outcome relinked as many times as it takes, each copy its own run.
  * Every link verifies exactly as in a chain `run` wrote.
  */
-async function longChain(): Promise<{ target: string; chain: string; bytes: Buffer; attempts: number }> {
+async function longChain(
+  alter: (record: Record<string, unknown>, lineNumber: number) => Record<string, unknown> = (record) => record,
+): Promise<{ target: string; chain: string; bytes: Buffer; attempts: number }> {
   const target = (await targets.fresh()).path;
   const first = await runStatecraft(['run', target, '--adapter', 'fixture', '--prompt', 'scenario: refuse', '--json'], { home: targets.home.path });
   expect(first.exitCode).toBe(1);
@@ -33,9 +35,9 @@ async function longChain(): Promise<{ target: string; chain: string; bytes: Buff
   // A little past the threshold, so the reading spans several batches on the worker.
   while (length < WORKER_DIGEST_THRESHOLD + 2 * 1024 * 1024) {
     const runId = `20261130T000000Z-${attempts.toString(16).padStart(6, '0')}`;
-    const intentText = JSON.stringify({ ...intent, prev, seq: 2 * attempts, runId });
+    const intentText = JSON.stringify(alter({ ...intent, prev, seq: 2 * attempts, runId }, 2 * attempts + 1));
     const intentDigest = sha256(intentText);
-    const outcomeText = JSON.stringify({ ...outcome, prev: intentDigest, seq: 2 * attempts + 1, runId, intent: intentDigest });
+    const outcomeText = JSON.stringify(alter({ ...outcome, prev: intentDigest, seq: 2 * attempts + 1, runId, intent: intentDigest }, 2 * attempts + 2));
     prev = sha256(outcomeText);
     lines.push(intentText, outcomeText);
     length += intentText.length + outcomeText.length + 2;
@@ -90,5 +92,25 @@ describe('a chain long enough to be hashed on a worker is verified link by link 
     const doctor = await runStatecraft(['doctor', '--json'], { home: targets.home.path });
     expect(doctor.exitCode).toBe(1);
     expect(doctor.stdout).toContain(`record at line ${records - 1} `);
+  });
+
+  it('a record whose leading fields the schema refuses, relinked so every digest matches, is refused by run list wherever it lies, as when one thread read every line (R8.4)', async () => {
+    // Lines 1 and 2 are read by the worker (it takes the first lines of each batch), the others
+    // lie in later batches, read by either thread; each must be refused in the same words.
+    const sample = await longChain();
+    const records = 2 * sample.attempts;
+    const cases: { line: number; change: Record<string, unknown>; says: string }[] = [
+      { line: 1, change: { attempt: 0 }, says: 'is not a valid chain record (field "attempt"' },
+      { line: 2, change: { cost: -1 }, says: 'is not a valid chain record (field "cost"' },
+      { line: 2 * Math.floor(sample.attempts / 3) + 1, change: { qualification: 'trusted' }, says: 'is not a valid chain record (field "qualification"' },
+      { line: 2 * Math.floor(sample.attempts / 2) + 2, change: { refusalCount: 1.5 }, says: 'is not a valid chain record (field "refusalCount"' },
+      { line: records - 3, change: { seq: records + 7 }, says: `carries seq ${records + 7}, expected ${records - 4}` },
+    ];
+    for (const { line, change, says } of cases) {
+      const { target } = await longChain((record, lineNumber) => (lineNumber === line ? { ...record, ...change } : record));
+      const refused = await runStatecraft(['run', 'list', target, '--json'], { home: targets.home.path });
+      expect({ line, exitCode: refused.exitCode }).toEqual({ line, exitCode: 2 });
+      expect(refused.stderr).toContain(`record at line ${line} ${says}`);
+    }
   });
 });

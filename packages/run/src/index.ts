@@ -27,6 +27,8 @@
  * - chain/chain-summary.ts        `run list`'s reading: every link verified, only each record's leading fields parsed
  * - chain/open-chain-for-run.ts  `accept`'s reading: every link verified, the judged run's intents and outcomes read whole, the rest by leading fields
  * - chain/summary-fast-check.ts  accepts a summary the schema certainly accepts without the schema's parse; the rest go to it
+ * - chain/leading-fields.ts      where a line's leading fields end: the text `run list` parses of each record
+ * - chain/summary-reading-on-worker.ts the hashing worker reads every other batch's leading fields too, as far as it is certain
  * - chain/chain-paths.ts          where a target's records live in the product home
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
  * - lock/take-over-stale-lock.ts  a stale lock has exactly one taker: a claim per lock file, created with link(2)

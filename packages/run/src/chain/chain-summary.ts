@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { CountSchema, InterruptionCauseSchema, OutcomeSchema, QualificationVerdictSchema, RecordedCostSchema, Sha256HexSchema } from '@statecraft/adapter';
 import { AcceptanceReasonSchema, AcceptanceVerdictSchema } from './acceptance-record.js';
 import { IntentRecordSchema, LinkSchema } from './record-schemas.js';
-import { readWholeRecord, verifyChainWith, type ChainEntry, type ChainOpening, type LineReading } from './open-chain.js';
-import { quickSummaryCheck } from './summary-fast-check.js';
+import { readWholeRecord, verifyChainWith, type ChainEntry, type ChainOpening, type LineReading, type VerifyOptions } from './open-chain.js';
+import { compileSummaryCheck, summaryCheckSpec } from './summary-fast-check.js';
+import { rebuildWorkerRecords, summaryReadingSetup, type WorkerBatchReading } from './summary-reading-on-worker.js';
+import { LEADING_PREFIX_BYTES, leadingFieldsFinder } from './leading-fields.js';
 
 const link = { ...LinkSchema.shape, ...IntentRecordSchema.pick({ runId: true, attempt: true }).shape };
 
@@ -35,26 +37,12 @@ export const ChainSummarySchema = z.discriminatedUnion('kind', [
 ]);
 export type ChainSummary = z.infer<typeof ChainSummarySchema>;
 
+/** The quick check's data, read from the schema once: this thread's check and the worker's are built from it. */
+const summarySpec = summaryCheckSpec(ChainSummarySchema);
 /** Accepts only what the schema accepts: most summaries pass here and skip the schema's parse. */
-const isCertainlySummary = quickSummaryCheck(ChainSummarySchema);
+const isCertainlySummary = compileSummaryCheck(summarySpec);
 
-/**
- * Where each kind's leading fields end. Every field before these keys is constrained (digests,
- * ISO times, run ids, enums, numbers, a manifest name and a semantic version) and can hold none
- * of these byte sequences, so their first occurrence is the real key.
- */
-const LEADING_FIELDS_END = new Map([
-  ['intent', ',"target":{'],
-  ['outcome', ',"result":{'],
-  ['acceptance', ',"candidate":'],
-]);
-const KIND_AT = ',"kind":"';
-/**
- * How much of a line is decoded to look for its leading fields: they take ~350 bytes as `run`
- * writes them, so one short decoding usually holds them; a line whose leading fields run longer
- * (a long adapter name) is decoded whole.
- */
-const LEADING_PREFIX_BYTES = 512;
+const leadingFieldsIn = leadingFieldsFinder();
 
 /**
  * Reads a line's leading fields only: `run list` over 100,000 attempts must take under two
@@ -84,23 +72,25 @@ function readLeadingFields(line: Buffer): LineReading<ChainSummary> {
   return { kind: 'read', record: parsed.data };
 }
 
-/** The text before the first key that ends its kind's leading fields, if the text holds it. */
-function leadingFieldsIn(text: string): string | undefined {
-  const kindAt = text.indexOf(KIND_AT);
-  if (kindAt === -1) return undefined;
-  const kindEnd = text.indexOf('"', kindAt + KIND_AT.length);
-  const end = kindEnd === -1 ? undefined : LEADING_FIELDS_END.get(text.slice(kindAt + KIND_AT.length, kindEnd));
-  const cut = end === undefined ? -1 : text.indexOf(end);
-  return cut === -1 ? undefined : text.slice(0, cut);
-}
-
 /**
  * Opens a chain for listing: every link verified over the whole line, each record read by its
  * leading fields and, with `onEntry`, handed over as it is verified rather than kept — except the last, which no later link vouches for: it is read whole, so an
  * edit to its leading fields that its body contradicts is refused here as in `run show` (R8.4).
  */
 export function openChainSummaries(path: string, onEntry?: (entry: ChainEntry<ChainSummary>) => void): Promise<ChainOpening<ChainSummary>> {
-  return verifyChainWith(path, readSummaryLine, onEntry === undefined ? {} : { entries: 'none', onEntry });
+  const options = onEntry === undefined ? { onWorker: summariesOnWorker() } : { entries: 'none' as const, onEntry, onWorker: summariesOnWorker() };
+  return verifyChainWith(path, readSummaryLine, options);
+}
+
+/**
+ * The summary reading the hashing worker shares over a long chain: it reads the first lines of
+ * each batch by their leading fields, as readSummaryLine does (summary-reading-on-worker.ts).
+ */
+export function summariesOnWorker(): NonNullable<VerifyOptions<ChainSummary>['onWorker']> {
+  return {
+    setup: summaryReadingSetup(summarySpec),
+    rebuild: (reading: WorkerBatchReading) => rebuildWorkerRecords<ChainSummary>(summarySpec, reading),
+  };
 }
 
 /** One line as `run list` reads it: its leading fields, or the whole record if it is the last. */

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import type { AllocateBuffer, LineBatch } from './read-chain-lines.js';
 import { startWorkerDigester } from './digest-lines-on-worker.js';
+import type { WorkerBatchReading, WorkerReadingSetup } from './summary-reading-on-worker.js';
 
 /**
  * The sha256 of every line of a batch, over its exact bytes (R8.4): what the next record's `prev`
@@ -12,6 +13,11 @@ export interface LineDigester {
   allocate: AllocateBuffer;
   /** Lowercase hex, one per line of the batch, in order. */
   digest(batch: LineBatch): Promise<string[]>;
+  /**
+   * Only on a worker given a reading: hashes the batch and reads its first `lines` lines too, so
+   * the reading is shared between two threads (summary-reading-on-worker.ts).
+   */
+  digestAndRead?: (batch: LineBatch, lines: number) => Promise<WorkerBatchReading>;
   close(): Promise<void>;
 }
 
@@ -19,8 +25,8 @@ export interface LineDigester {
 export const WORKER_DIGEST_THRESHOLD = 8 * 1024 * 1024;
 
 /** A worker for long readings (two cores hash and parse at once), this thread for short ones. */
-export function digesterFor(bytesToRead: number): LineDigester {
-  return bytesToRead >= WORKER_DIGEST_THRESHOLD ? startWorkerDigester() : inlineDigester;
+export function digesterFor(bytesToRead: number, reading?: WorkerReadingSetup): LineDigester {
+  return bytesToRead >= WORKER_DIGEST_THRESHOLD ? startWorkerDigester(reading) : inlineDigester;
 }
 
 /** sha256 of exact bytes, in hex, in one call: this runs once per record of the chain. */

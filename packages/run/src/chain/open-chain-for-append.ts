@@ -1,5 +1,5 @@
 import { readChainCheckpoint } from './chain-checkpoint.js';
-import { readSummaryLine, type ChainSummary } from './chain-summary.js';
+import { readSummaryLine, summariesOnWorker, type ChainSummary } from './chain-summary.js';
 import { readWholeRecord, verifyChainWith, type ChainOpening, type LineReading } from './open-chain.js';
 
 /**
@@ -13,7 +13,7 @@ import { readWholeRecord, verifyChainWith, type ChainOpening, type LineReading }
 export async function openChainForAppend(chainFile: string): Promise<ChainOpening<ChainSummary>> {
   const checkpoint = await readChainCheckpoint(chainFile);
   if (checkpoint.kind === 'usable') return verifyChainWith(chainFile, readWholeAsSummary, { from: checkpoint.start, entries: 'none' });
-  return verifyChainWith(chainFile, readSummaryLine, { entries: 'none' });
+  return verifyChainWith(chainFile, readSummaryLine, { entries: 'none', onWorker: summariesOnWorker() });
 }
 
 /** A whole record carries every leading field, so it reads as its summary. */

@@ -2,6 +2,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { digesterFor, sha256Of, type LineDigester } from './digest-lines.js';
 import { readChainBatches, type LineBatch, type LinesRead } from './read-chain-lines.js';
 import { ChainRecordSchema, type ChainRecord } from './record-schemas.js';
+import type { WorkerBatchReading, WorkerReadingSetup } from './summary-reading-on-worker.js';
 
 /** What every reading of a record needs: its link and its name. */
 export interface LinkedRecord {
@@ -108,6 +109,12 @@ export interface VerifyOptions<R extends LinkedRecord = LinkedRecord> {
    * they come keeps what it folds, not every entry. A later break still refuses the whole chain.
    */
   onEntry?: (entry: ChainEntry<R>) => void;
+  /**
+   * A reading the hashing worker can share (long readings only): the worker reads every other
+   * batch's lines as far as it is certain of them, and `rebuild` makes its records from what it
+   * sends back. Lines it stops at are read here with `read`, as any other.
+   */
+  onWorker?: { setup: WorkerReadingSetup; rebuild: (reading: WorkerBatchReading) => R[] };
 }
 
 /**
@@ -133,10 +140,11 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
   let digester: LineDigester | undefined;
   let lines: LinesRead | undefined;
   try {
-    digester = digesterFor((await handle.stat()).size - from.offset);
+    digester = digesterFor((await handle.stat()).size - from.offset, options.onWorker?.setup);
     const batches = readChainBatches(handle, from.offset, digester.allocate);
     // The batch read before this one: its links are checked once this one's records are read.
     let previous: Promise<Broken | undefined> | undefined;
+    const sharing = options.onWorker !== undefined && digester.digestAndRead !== undefined ? new ReadingShare() : undefined;
     while (true) {
       const step = await batches.next();
       if (step.done === true) {
@@ -144,8 +152,23 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
         break;
       }
       const batch = step.value;
+      // A worker that can read takes the batch's first lines, this thread the rest, at once: hashing
+      // alone left it idle most of the time (docs/decisions.md, 2026-12-01).
+      if (sharing !== undefined && options.onWorker !== undefined && digester.digestAndRead !== undefined) {
+        const { rebuild } = options.onWorker;
+        const workerLines = sharing.linesFor(batch.starts.length);
+        const reading = sharing.watch(digester.digestAndRead(batch, workerLines));
+        const readings = readBatch(batch, read, workerLines, batch.starts.length);
+        sharing.weigh();
+        const broken = await previous;
+        if (broken !== undefined) return broken;
+        previous = reading.then((answer) => links.checkRead(batch, answer, rebuild(answer), read, workerLines, readings));
+        previous.catch(() => undefined);
+        if (workerLines + readings.length < batch.starts.length) break;
+        continue;
+      }
       const digests = digester.digest(batch);
-      const readings = readBatch(batch, read);
+      const readings = readBatch(batch, read, 0, batch.starts.length);
       const broken = await previous;
       if (broken !== undefined) return broken;
       previous = digests.then((digested) => links.check(readings, digested));
@@ -172,17 +195,51 @@ export { sha256Of } from './digest-lines.js';
 
 type Broken = Extract<ChainOpening, { kind: 'broken' }>;
 
-/** Each line of a batch read, up to and including the first that cannot be: an empty line is one. */
-function readBatch<R>(batch: LineBatch, read: LineReader<R>): (LineReading<R> | { kind: 'empty' })[] {
+/** The lines `[from, until)` of a batch, up to and including the first that cannot be read: an empty line is one. */
+function readBatch<R>(batch: LineBatch, read: LineReader<R>, from: number, until: number): (LineReading<R> | { kind: 'empty' })[] {
   const { bytes, starts, ends, endsFile } = batch;
   const readings: (LineReading<R> | { kind: 'empty' })[] = [];
-  for (let index = 0; index < starts.length; index += 1) {
+  for (let index = from; index < until; index += 1) {
     const reading =
       starts[index] === ends[index] ? { kind: 'empty' as const } : read(bytes.subarray(starts[index], ends[index]), endsFile && index === starts.length - 1);
     readings.push(reading);
     if (reading.kind !== 'read') break;
   }
   return readings;
+}
+
+/**
+ * How many of a batch's lines the worker reads: a share moved after every batch toward the
+ * thread that waited, so neither idles while the other works, whatever the cores' load.
+ */
+class ReadingShare {
+  private share = 0.4;
+  /** The worker's readings not yet weighed, oldest first: whether each has come back. */
+  private readonly pending: { answered: boolean }[] = [];
+
+  linesFor(lines: number): number {
+    return Math.floor(lines * this.share);
+  }
+
+  watch<T>(reading: Promise<T>): Promise<T> {
+    const watched = { answered: false };
+    this.pending.push(watched);
+    return reading.then((answer) => {
+      watched.answered = true;
+      return answer;
+    });
+  }
+
+  /**
+   * Called just before this thread waits for the previous batch's check: had the worker's
+   * reading of that batch come back, the worker can take more; if this thread is about to wait
+   * for it, less.
+   */
+  weigh(): void {
+    if (this.pending.length < 2) return;
+    const previous = this.pending.shift()!;
+    this.share = Math.min(0.9, Math.max(0, this.share + (previous.answered ? 0.02 : -0.02)));
+  }
 }
 
 /** The chain's running state: the head each next `prev` must carry, and the entries verified. */
@@ -225,14 +282,46 @@ class LinkChecker<R extends LinkedRecord> {
           `broken link: ${earlier} no longer matches the digest carried by record at line ${lineNumber} (${describeRecord(record)}); one of them was altered`,
         );
       }
-      const entry: ChainEntry<R> = { record, digest: digests[index]!, lineNumber };
-      if (this.keep) this.entries.push(entry);
-      this.onEntry?.(entry);
-      this.previous = entry;
-      this.head = entry.digest;
-      this.nextSeq += 1;
+      this.accept(record, digests[index]!);
     }
     return undefined;
+  }
+
+  /**
+   * A batch read by both threads: the worker's lines `[0, workerLines)` as far as it read and
+   * linked them, this thread's `readings` of the rest. The worker's lines are taken once the
+   * first one's link to the batch before holds (the seam, which only this thread knows); those
+   * it did not take — all of them if the seam does not hold — are read here, and every line not
+   * taken is checked as any other, so a refusal names the same line in the same words whichever
+   * thread first met it.
+   */
+  checkRead(
+    batch: LineBatch,
+    reading: WorkerBatchReading,
+    records: readonly R[],
+    read: LineReader<R>,
+    workerLines: number,
+    readings: readonly (LineReading<R> | { kind: 'empty' })[],
+  ): Broken | undefined {
+    const first = records[0];
+    const verified = first !== undefined && first.prev === this.head && first.seq === this.nextSeq ? reading.verified : 0;
+    for (let index = 0; index < verified; index += 1) this.accept(records[index]!, reading.digests[index]!);
+    if (verified === batch.starts.length) return undefined;
+    if (verified === workerLines) return this.check(readings, reading.digests.slice(verified));
+    const untaken = readBatch(batch, read, verified, workerLines);
+    // A line that could not be read ends the reading: the check refuses there.
+    const rest = untaken.length < workerLines - verified ? untaken : untaken.concat(readings);
+    return this.check(rest, reading.digests.slice(verified));
+  }
+
+  /** The next line, its link verified. */
+  private accept(record: R, digest: string): void {
+    const entry: ChainEntry<R> = { record, digest, lineNumber: this.nextSeq + 1 };
+    if (this.keep) this.entries.push(entry);
+    this.onEntry?.(entry);
+    this.previous = entry;
+    this.head = digest;
+    this.nextSeq += 1;
   }
 
   private broken(lineNumber: number, reason: Broken['reason'], what: string): Broken {
