@@ -89,7 +89,7 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
     return withoutWorktree(as(decided('candidate-unavailable', worktree.message), { ...known, checksNotRun: suite.suite.commands.length }));
   request.hooks?.onJudging?.({ runId: o.runId, attempt: o.attempt, checks: suite.suite.commands.length });
   const sandbox = preparing as Promise<CheckSandboxSetup>;
-  return runSuiteOverCandidate(request, where, attempt, { candidate, suite, touched, known, as, worktree: worktree.path, sandbox });
+  return runSuiteOverCandidate(request, where, attempt, { candidate, suite, touched, known, as, worktree, sandbox });
 }
 
 function sandboxRequest(request: JudgeRequest, outcome: OutcomeRecord, worktree: string): CheckSandboxRequest {
@@ -157,11 +157,12 @@ async function runSuiteOverCandidate(
     touched: string[];
     known: Partial<Judged>;
     as: As;
-    worktree: string;
+    worktree: { path: string; gitDir: string };
     sandbox: Promise<CheckSandboxSetup>;
   },
 ): Promise<Judgement> {
-  const { suite, worktree } = judged;
+  const { suite } = judged;
+  const worktree = judged.worktree.path;
   let temporaryDirectory: string | undefined;
   const clear = async (): Promise<void> => {
     await removeCandidateWorktree(where.target, worktree);
@@ -199,7 +200,16 @@ async function decideOverRun(
   request: JudgeRequest,
   where: Where,
   attempt: Attempt,
-  judged: { candidate: Candidate; suite: ReadSuite; touched: string[]; known: Partial<Judged>; as: As; worktree: string; ran: SuiteRun; sandbox: CheckSandbox },
+  judged: {
+    candidate: Candidate;
+    suite: ReadSuite;
+    touched: string[];
+    known: Partial<Judged>;
+    as: As;
+    worktree: { path: string; gitDir: string };
+    ran: SuiteRun;
+    sandbox: CheckSandbox;
+  },
 ): Promise<Judgement> {
   const { candidate, ran, sandbox } = judged;
   const after = await readWorktreeAfterSuite(judged.worktree);
