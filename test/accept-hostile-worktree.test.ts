@@ -1,8 +1,11 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { dir } from 'tmp-promise';
 import { describe, expect, it } from 'vitest';
 import { repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
+import { removalOf } from './fixtures/scratch-directories.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 // R13.3, R12: a check is untrusted code with its worktree writable. Whatever it leaves there —
@@ -113,5 +116,47 @@ describe('a check that plants git state in its worktree, read by statecraft outs
     // The gitlink's HEAD is no longer the candidate's: dirty, named, never accepted.
     expect(accepted.exitCode).toBe(1);
     expect(acceptance).toMatchObject({ verdict: 'interrupted', reason: 'tree-dirty', afterSuite: { dirtyPaths: ['vendored'] }, receipt: null });
+  });
+});
+
+/**
+ * A hostile adapter, a real executable: it plants the same redirecting `.git` in its own workspace
+ * (writable to it inside the boundary) and then reports a completed attempt, so statecraft
+ * identifies the candidate (R13.2) with git in a directory the agent shaped.
+ */
+async function createRedirectingAdapter(productHome: string): Promise<{ executable: string; remove: () => Promise<void> }> {
+  const scratch = await dir({ unsafeCleanup: true, prefix: 'statecraft-redirecting' });
+  const executable = join(scratch.path, 'redirecting-adapter');
+  const source = [
+    '#!/usr/bin/env node',
+    redirectingCheck(productHome),
+    'let seq = 0;',
+    "const emit = (event) => process.stdout.write(JSON.stringify({ protocol: 1, seq: seq++, ...event }) + '\\n');",
+    "emit({ type: 'init', adapter: { name: 'redirecting', version: '1.0.0' }, provider: 'none', requested: { capabilities: [] }, applied: { capabilities: [], tools: [], allowlist: 'not-recorded' }, detail: {} });",
+    "emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'completed', detail: {} }, turns: 1 });",
+    '',
+  ].join('\n');
+  await writeFile(executable, source);
+  await chmod(executable, 0o755);
+  const manifest = { name: 'redirecting', version: '1.0.0', protocol: 1, capabilities: [], requiresCommands: ['node', 'git'] };
+  await writeFile(`${executable}.manifest.json`, JSON.stringify(manifest, null, 2));
+  return { executable, remove: removalOf(scratch) };
+}
+
+describe('an agent that plants git state in its workspace, read by statecraft outside the boundary (R13.2, R12)', () => {
+  it('runs nothing of its choosing when the candidate is identified, and the candidate is committed on the run branch with what it left', async () => {
+    const adapter = await createRedirectingAdapter(targets.home.path);
+    try {
+      const repository = await repositoryWithSuite(targets, { checks: ['true'] });
+      const run = await runStatecraft(['run', repository.path, '--adapter', adapter.executable, '--prompt', 'plant', '--json'], home());
+      const account = parseJson<{ runId: string; outcome: string; branch: string }>(run);
+      expect(account.outcome).toBe('completed');
+      expect(existsSync(join(targets.home.path, 'escaped'))).toBe(false);
+      // The candidate was made through the workspace's real git directory: the run branch holds what the agent left.
+      const listed = await repository.git('ls-tree', '-r', '--name-only', account.branch);
+      expect(listed).toContain('.fake/HEAD');
+    } finally {
+      await adapter.remove();
+    }
   });
 });
