@@ -28,7 +28,11 @@ export type Judged = Omit<AcceptanceRecord, 'prev' | 'seq' | 'format' | 'at' | '
  * up, R12). `cleared`: the check worktree's and TMPDIR's removal, started once the verdict was read
  * and left to run beside the append; the caller awaits it before releasing the lock.
  */
-export type Judgement = ({ kind: 'judged'; judged: Judged } | { kind: 'refused'; reason: 'environment' | 'boundary'; message: string }) & {
+export type Judgement = (
+  | { kind: 'judged'; judged: Judged }
+  | { kind: 'refused'; reason: 'environment' | 'boundary'; message: string }
+  | { kind: 'failed'; path: string; message: string }
+) & {
   cleared?: Promise<void>;
 };
 
@@ -212,6 +216,14 @@ async function decideOverRun(
   },
 ): Promise<Judgement> {
   const { candidate, ran, sandbox } = judged;
+  // An i/o failure, not a verdict: the home could not hold a check's output, so nothing is appended (docs/decisions.md).
+  if (ran.end.kind === 'output-not-kept') {
+    return {
+      kind: 'failed',
+      path: ran.end.path,
+      message: `the output of \`${ran.end.command}\` could not be kept (${ran.end.message}); the check was stopped and nothing was judged or appended; free space in the product home and accept again`,
+    };
+  }
   const after = await readWorktreeAfterSuite(judged.worktree);
   const afterSuite =
     'failed' in after ? ('not-recorded' as const) : { head: after.head, headMoved: after.head !== candidate.commit, dirtyPaths: after.dirtyPaths };
