@@ -6,7 +6,7 @@ import { prepareCheckSandbox, removeCheckTemporaryDirectory, type CheckSandbox, 
 import { decideAfterSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
 import { mintReceipt } from './mint-receipt.js';
 import { runSuite, type SuiteHooks, type SuiteRun } from './run-suite.js';
-import { isUnderAuthority, readSuiteAtBase, type SuiteReading } from './suite-at-base.js';
+import { readSuiteAtBase, touchesAuthority, type SuiteReading } from './suite-at-base.js';
 
 /** What judging one attempt needs beyond the chain: deadlines, the operator's environment and boundary choice. */
 export interface JudgeRequest {
@@ -83,7 +83,7 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
   };
   if (suite.kind === 'unreadable')
     return withoutWorktree(as(decided('policy-unreadable', `the suite or the policy could not be read at the base: ${suite.message}`), { candidate }));
-  const touched = candidate.changedPaths.filter((path) => suite.authority.paths.some((entry) => isUnderAuthority(path, entry)));
+  const touched = candidate.changedPaths.filter((path) => suite.authority.paths.some((entry) => touchesAuthority(path, entry)));
   const known: Partial<Judged> = { candidate, suite: suite.suite, authority: { paths: suite.authority.paths, touched }, policyDigest: suite.policyDigest };
   if (suite.suite === 'none') {
     const explanation = `no suite at the base ${attempt.intent.record.baseCommit}: no spec with Verification commands, and no "acceptance.checks" in .statecraft/environment.json`;
