@@ -1,6 +1,7 @@
 import { readRecordedCoverage } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
 import type { AcceptanceRecord, Candidate, ChainEntry, IntentRecord, OutcomeRecord } from '@statecraft/run';
+import { withAuthorityReadOnly } from './authority-read-only.js';
 import { makeCandidateWorktree, readWorktreeAfterSuite, removeCandidateWorktree } from './candidate-worktree.js';
 import { prepareCheckSandbox, removeCheckTemporaryDirectory, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
 import { decideAfterSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
@@ -177,12 +178,14 @@ async function runSuiteOverCandidate(
     const setup = await judged.sandbox;
     if (setup.kind === 'refused') return setup;
     temporaryDirectory = setup.sandbox.temporaryDirectory;
+    // Bound once the worktree is checked out and the authority set read at the base (R13.5).
+    const sandbox = await withAuthorityReadOnly(setup.sandbox, worktree, suite.authority.paths);
     const ran = await runSuite({
       cwd: worktree,
       commands: suite.suite === 'none' ? [] : suite.suite.commands,
-      environment: setup.sandbox.environment.variables,
-      attemptTag: setup.sandbox.attemptTag,
-      ...(setup.sandbox.established === undefined ? {} : { boundary: setup.sandbox.established }),
+      environment: sandbox.environment.variables,
+      attemptTag: sandbox.attemptTag,
+      ...(sandbox.established === undefined ? {} : { boundary: sandbox.established }),
       checkDeadlineMs: request.checkDeadlineMs,
       suiteDeadlineMs: request.suiteDeadlineMs,
       targetDirectory: where.targetDirectory,
@@ -190,7 +193,7 @@ async function runSuiteOverCandidate(
       ...(request.signal === undefined ? {} : { signal: request.signal }),
       ...(request.hooks === undefined ? {} : { hooks: request.hooks }),
     });
-    const judgement = await decideOverRun(request, where, attempt, { ...judged, ran, sandbox: setup.sandbox });
+    const judgement = await decideOverRun(request, where, attempt, { ...judged, ran, sandbox });
     // Never rejects: a worktree left behind is removed by the next judge (leftover-check-worktrees.ts).
     cleared = clear().catch(() => undefined);
     return { ...judgement, cleared };
