@@ -8,7 +8,7 @@ import { expandHome } from './adapter-declarations.js';
  * package does not depend on: the shape below is the seam's `BoundaryProfile`, structurally.
  */
 
-export type BoundaryPathRole = 'product-home' | 'workspace' | 'temporary-directory' | 'managed-path' | 'request' | 'test-bind';
+export type BoundaryPathRole = 'product-home' | 'workspace' | 'temporary-directory' | 'managed-path' | 'request' | 'test-bind' | 'authority';
 
 export interface BoundaryProfile {
   hidden: { path: string; role: BoundaryPathRole }[];

@@ -37,6 +37,7 @@
  * - workspace/*                   the target and its base commit (one rev-parse), the git worktree under .statecraft/state (R8.6)
  * - workspace/candidate.ts        the candidate's shape: commit, tree, who made it, changed paths (R13.2)
  * - workspace/identify-candidate.ts a completed attempt's candidate, before its outcome: HEAD, or a statecraft commit of the tree (R13.2)
+ * - workspace/registered-git-directory.ts a worktree's git directory found from the repository's side, and git's options for a worktree an agent could write (R12)
  * - posture.ts                    the posture schema (R6)
  * - git-process.ts                one short git process, run to its end (workspace/git.ts, coverage/git-for-reading.ts)
  * - run-id.ts                     run ids

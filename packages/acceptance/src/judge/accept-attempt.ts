@@ -86,6 +86,7 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
     );
     cleared = judgement.cleared;
     if (judgement.kind === 'refused') return { kind: 'refused', reason: judgement.reason, message: `${judgement.message}; nothing appended` };
+    if (judgement.kind === 'failed') return { kind: 'failed', path: judgement.path, message: judgement.message };
     const judged = judgement.judged;
     // A read-only git call that needs only the candidate: it runs while the receipt and the record are made durable.
     const receiptState =

@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { runGit } from '@statecraft/run';
 import { ownerFileOf } from './leftover-check-worktrees.js';
 
 /** Where fresh worktrees of candidates are made: the target's state directory, kept out of git (R8.6). */
 export const CHECKS_DIRECTORY = join('.statecraft', 'state', 'checks');
 
-export type CandidateWorktree = { kind: 'made'; path: string } | { kind: 'failed'; message: string };
+/**
+ * `gitDir`: the worktree's own git directory in the repository (`.git/worktrees/<name>`), read
+ * before any check runs. The `.git` file in the worktree is the checks' to rewrite; this is not.
+ */
+export type CandidateWorktree = { kind: 'made'; path: string; gitDir: string } | { kind: 'failed'; message: string };
 
 /**
  * A fresh detached worktree of the candidate commit (R13.3): not the agent's workspace, so nothing
@@ -38,6 +42,11 @@ export async function makeCandidateWorktree(
     await rm(ownerFileOf(path), { force: true });
     return { kind: 'failed', message: `git worktree add --detach ${path} ${commit}: ${added.stderr}` };
   }
+  const gitDir = await readGitDirPointer(path);
+  if (typeof gitDir !== 'string') {
+    await removeCandidateWorktree(target, path);
+    return { kind: 'failed', message: gitDir.failed };
+  }
   hooks.onAdded?.(path);
   // As `git worktree add` checks out: submodules are not entered.
   const checkedOut = await runGit(path, ['reset', '--hard', '--no-recurse-submodules', '--quiet']);
@@ -45,7 +54,16 @@ export async function makeCandidateWorktree(
     await removeCandidateWorktree(target, path);
     return { kind: 'failed', message: `git reset --hard in ${path} (the checkout of ${commit}): ${checkedOut.stderr}` };
   }
-  return { kind: 'made', path };
+  return { kind: 'made', path, gitDir };
+}
+
+/** The git directory a fresh worktree's `.git` file names (`gitdir: <path>`), resolved against the worktree. */
+async function readGitDirPointer(path: string): Promise<string | { failed: string }> {
+  const text = await readFile(join(path, '.git'), 'utf8').catch((error: unknown) => ({ failed: (error as Error).message }));
+  if (typeof text !== 'string') return { failed: `cannot read ${join(path, '.git')} of the fresh worktree (${text.failed})` };
+  const match = /^gitdir: (.+)$/m.exec(text);
+  if (match?.[1] === undefined) return { failed: `${join(path, '.git')} of the fresh worktree names no "gitdir:"` };
+  return resolve(path, match[1].trim());
 }
 
 /**
@@ -53,9 +71,27 @@ export async function makeCandidateWorktree(
  * count as dirty; files git ignores (build output) do not. Dirty paths are named. One git process
  * answers both (`--branch` heads the porcelain v2 listing with HEAD's commit), read once the suite
  * has ended, so nothing moves between them.
+ *
+ * The checks could write anything in the worktree, its `.git` file included, and this git runs
+ * outside the boundary (R12): so it is told the git directory read before the checks ran, never
+ * the one the worktree now names; `core.fsmonitor` is off (a command git would run); and a
+ * gitlink a check populated is compared by its HEAD only, as git does without entering it, since
+ * a repository a check made holds configuration git would obey.
  */
-export async function readWorktreeAfterSuite(path: string): Promise<{ head: string; dirtyPaths: string[] } | { failed: string }> {
-  const status = await runGit(path, ['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all']);
+export async function readWorktreeAfterSuite(worktree: { path: string; gitDir: string }): Promise<{ head: string; dirtyPaths: string[] } | { failed: string }> {
+  const { path, gitDir } = worktree;
+  const status = await runGit(path, [
+    `--git-dir=${gitDir}`,
+    `--work-tree=${path}`,
+    '-c',
+    'core.fsmonitor=false',
+    'status',
+    '--porcelain=v2',
+    '--branch',
+    '-z',
+    '--untracked-files=all',
+    '--ignore-submodules=dirty',
+  ]);
   if (!status.ok) return { failed: `git status in ${path}: ${status.stderr}` };
   let head: string | undefined;
   const dirtyPaths: string[] = [];
@@ -82,10 +118,23 @@ function dirtyPathOf(entry: string): string | undefined {
   return before === undefined || fields.length <= before ? undefined : fields.slice(before).join(' ');
 }
 
-/** Removes the worktree (and anything the checks left in it) and its owner file; a failure is said, never fatal. */
+/**
+ * Removes the worktree (and anything the checks left in it) and its owner file; a failure is said,
+ * never fatal. Git refuses a worktree whose `.git` file a check rewrote ("does not point back"):
+ * the directory, made by this judge under its own checks directory, is then removed outright and
+ * git forgets the registration (`worktree prune`), as the leftover sweep does.
+ */
 export async function removeCandidateWorktree(target: string, path: string): Promise<'removed' | { notRemoved: string }> {
   const removed = await runGit(target, ['worktree', 'remove', '--force', '--force', path]);
-  if (!removed.ok) return { notRemoved: `git worktree remove ${path}: ${removed.stderr}` };
+  if (!removed.ok) {
+    // fs.rm does not follow symbolic links: nothing outside the worktree is reached through one a check left.
+    const gone = await rm(path, { recursive: true, force: true }).then(
+      () => undefined,
+      (error: unknown) => (error as Error).message,
+    );
+    if (gone !== undefined) return { notRemoved: `git worktree remove ${path}: ${removed.stderr}; rm: ${gone}` };
+    await runGit(target, ['worktree', 'prune']);
+  }
   await rm(ownerFileOf(path), { force: true }).catch(() => undefined);
   return 'removed';
 }

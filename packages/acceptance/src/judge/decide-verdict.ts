@@ -48,6 +48,8 @@ export function decideAfterSuite(input: {
   }
   if (end.kind === 'suite-deadline') return decided('suite-deadline', `the suite's deadline passed; ${notRun}`);
   if (end.kind === 'cancelled') return decided('cancelled', `the operator interrupted the suite; ${notRun}`);
+  // Handled before a verdict is asked for (judge-attempt.ts); never a pass should it reach here.
+  if (end.kind === 'output-not-kept') return decided('check-not-started', `the output of \`${end.command}\` could not be kept (${end.message}); ${notRun}`);
   if ('failed' in after) return decided('candidate-unavailable', `the worktree could not be read after the suite (${after.failed})`);
   if (after.headMoved) return decided('head-moved', `HEAD of the candidate's worktree moved to ${after.head} during the suite`);
   if (after.dirtyPaths.length > 0) return decided('tree-dirty', `the suite left the candidate's tree dirty: ${after.dirtyPaths.join(', ')}`);

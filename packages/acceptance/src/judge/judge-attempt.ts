@@ -1,12 +1,13 @@
 import { readRecordedCoverage } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
 import type { AcceptanceRecord, Candidate, ChainEntry, IntentRecord, OutcomeRecord } from '@statecraft/run';
+import { withAuthorityReadOnly } from './authority-read-only.js';
 import { makeCandidateWorktree, readWorktreeAfterSuite, removeCandidateWorktree } from './candidate-worktree.js';
 import { prepareCheckSandbox, removeCheckTemporaryDirectory, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
 import { decideAfterSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
 import { mintReceipt } from './mint-receipt.js';
 import { runSuite, type SuiteHooks, type SuiteRun } from './run-suite.js';
-import { isUnderAuthority, readSuiteAtBase, type SuiteReading } from './suite-at-base.js';
+import { readSuiteAtBase, touchesAuthority, type SuiteReading } from './suite-at-base.js';
 
 /** What judging one attempt needs beyond the chain: deadlines, the operator's environment and boundary choice. */
 export interface JudgeRequest {
@@ -28,7 +29,11 @@ export type Judged = Omit<AcceptanceRecord, 'prev' | 'seq' | 'format' | 'at' | '
  * up, R12). `cleared`: the check worktree's and TMPDIR's removal, started once the verdict was read
  * and left to run beside the append; the caller awaits it before releasing the lock.
  */
-export type Judgement = ({ kind: 'judged'; judged: Judged } | { kind: 'refused'; reason: 'environment' | 'boundary'; message: string }) & {
+export type Judgement = (
+  | { kind: 'judged'; judged: Judged }
+  | { kind: 'refused'; reason: 'environment' | 'boundary'; message: string }
+  | { kind: 'failed'; path: string; message: string }
+) & {
   cleared?: Promise<void>;
 };
 
@@ -79,7 +84,7 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
   };
   if (suite.kind === 'unreadable')
     return withoutWorktree(as(decided('policy-unreadable', `the suite or the policy could not be read at the base: ${suite.message}`), { candidate }));
-  const touched = candidate.changedPaths.filter((path) => suite.authority.paths.some((entry) => isUnderAuthority(path, entry)));
+  const touched = candidate.changedPaths.filter((path) => suite.authority.paths.some((entry) => touchesAuthority(path, entry)));
   const known: Partial<Judged> = { candidate, suite: suite.suite, authority: { paths: suite.authority.paths, touched }, policyDigest: suite.policyDigest };
   if (suite.suite === 'none') {
     const explanation = `no suite at the base ${attempt.intent.record.baseCommit}: no spec with Verification commands, and no "acceptance.checks" in .statecraft/environment.json`;
@@ -89,7 +94,7 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
     return withoutWorktree(as(decided('candidate-unavailable', worktree.message), { ...known, checksNotRun: suite.suite.commands.length }));
   request.hooks?.onJudging?.({ runId: o.runId, attempt: o.attempt, checks: suite.suite.commands.length });
   const sandbox = preparing as Promise<CheckSandboxSetup>;
-  return runSuiteOverCandidate(request, where, attempt, { candidate, suite, touched, known, as, worktree: worktree.path, sandbox });
+  return runSuiteOverCandidate(request, where, attempt, { candidate, suite, touched, known, as, worktree, sandbox });
 }
 
 function sandboxRequest(request: JudgeRequest, outcome: OutcomeRecord, worktree: string): CheckSandboxRequest {
@@ -157,11 +162,12 @@ async function runSuiteOverCandidate(
     touched: string[];
     known: Partial<Judged>;
     as: As;
-    worktree: string;
+    worktree: { path: string; gitDir: string };
     sandbox: Promise<CheckSandboxSetup>;
   },
 ): Promise<Judgement> {
-  const { suite, worktree } = judged;
+  const { suite } = judged;
+  const worktree = judged.worktree.path;
   let temporaryDirectory: string | undefined;
   const clear = async (): Promise<void> => {
     await removeCandidateWorktree(where.target, worktree);
@@ -172,12 +178,14 @@ async function runSuiteOverCandidate(
     const setup = await judged.sandbox;
     if (setup.kind === 'refused') return setup;
     temporaryDirectory = setup.sandbox.temporaryDirectory;
+    // Bound once the worktree is checked out and the authority set read at the base (R13.5).
+    const sandbox = await withAuthorityReadOnly(setup.sandbox, worktree, suite.authority.paths);
     const ran = await runSuite({
       cwd: worktree,
       commands: suite.suite === 'none' ? [] : suite.suite.commands,
-      environment: setup.sandbox.environment.variables,
-      attemptTag: setup.sandbox.attemptTag,
-      ...(setup.sandbox.established === undefined ? {} : { boundary: setup.sandbox.established }),
+      environment: sandbox.environment.variables,
+      attemptTag: sandbox.attemptTag,
+      ...(sandbox.established === undefined ? {} : { boundary: sandbox.established }),
       checkDeadlineMs: request.checkDeadlineMs,
       suiteDeadlineMs: request.suiteDeadlineMs,
       targetDirectory: where.targetDirectory,
@@ -185,7 +193,7 @@ async function runSuiteOverCandidate(
       ...(request.signal === undefined ? {} : { signal: request.signal }),
       ...(request.hooks === undefined ? {} : { hooks: request.hooks }),
     });
-    const judgement = await decideOverRun(request, where, attempt, { ...judged, ran, sandbox: setup.sandbox });
+    const judgement = await decideOverRun(request, where, attempt, { ...judged, ran, sandbox });
     // Never rejects: a worktree left behind is removed by the next judge (leftover-check-worktrees.ts).
     cleared = clear().catch(() => undefined);
     return { ...judgement, cleared };
@@ -199,9 +207,26 @@ async function decideOverRun(
   request: JudgeRequest,
   where: Where,
   attempt: Attempt,
-  judged: { candidate: Candidate; suite: ReadSuite; touched: string[]; known: Partial<Judged>; as: As; worktree: string; ran: SuiteRun; sandbox: CheckSandbox },
+  judged: {
+    candidate: Candidate;
+    suite: ReadSuite;
+    touched: string[];
+    known: Partial<Judged>;
+    as: As;
+    worktree: { path: string; gitDir: string };
+    ran: SuiteRun;
+    sandbox: CheckSandbox;
+  },
 ): Promise<Judgement> {
   const { candidate, ran, sandbox } = judged;
+  // An i/o failure, not a verdict: the home could not hold a check's output, so nothing is appended (docs/decisions.md).
+  if (ran.end.kind === 'output-not-kept') {
+    return {
+      kind: 'failed',
+      path: ran.end.path,
+      message: `the output of \`${ran.end.command}\` could not be kept (${ran.end.message}); the check was stopped and nothing was judged or appended; free space in the product home and accept again`,
+    };
+  }
   const after = await readWorktreeAfterSuite(judged.worktree);
   const afterSuite =
     'failed' in after ? ('not-recorded' as const) : { head: after.head, headMoved: after.head !== candidate.commit, dirtyPaths: after.dirtyPaths };

@@ -34,7 +34,9 @@ export type SuiteEnd =
   | { kind: 'not-started'; command: string; message: string }
   | { kind: 'timed-out'; command: string; by: 'check' | 'suite' }
   | { kind: 'suite-deadline' }
-  | { kind: 'cancelled' };
+  | { kind: 'cancelled' }
+  /** A check's output file could not be written: nothing can be judged on digests of bytes not kept (R8.4). */
+  | { kind: 'output-not-kept'; command: string; path: string; message: string };
 
 export interface SuiteRun {
   end: SuiteEnd;
@@ -100,6 +102,8 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
     };
     checks.push(run);
     request.hooks?.onCheckEnd?.({ index, total, run });
+    const [unkept] = supervised.notKept;
+    if (unkept !== undefined) return stop({ kind: 'output-not-kept', command, path: unkept.path, message: unkept.message }, unreached);
     // A check stopped before its end did not run: it is counted with those never reached.
     if (supervised.cancelled) return stop({ kind: 'cancelled' }, unreached);
     if (supervised.timedOut) return stop({ kind: 'timed-out', command, by: deadlineMs < request.checkDeadlineMs ? 'suite' : 'check' }, unreached);

@@ -71,6 +71,17 @@ export function isUnderAuthority(path: string, entry: string): boolean {
 }
 
 /**
+ * Whether a path the candidate changed touches an authority entry (R13.5). Compared as a
+ * case-insensitive file system that normalizes Unicode would (macOS, Windows): there `TESTS/x` or
+ * a decomposed `tésts/x` is the very file `tests/x` names, and replaces it at checkout. Matching
+ * more than git does costs only a person's look at a rare name.
+ */
+export function touchesAuthority(path: string, entry: string): boolean {
+  const fold = (text: string): string => text.normalize('NFC').toLowerCase();
+  return isUnderAuthority(fold(path), fold(entry));
+}
+
+/**
  * The policy digest (R13.6): sha256 over the base's tree entries (`mode type object\tpath`) that
  * fall under the authority set, in git's order. Each object name is git's hash of those very
  * bytes, so the digest changes when any byte of the set does, with one git call however large the

@@ -7,7 +7,7 @@ import { z } from 'zod';
  */
 
 /** Why a path is in the profile; the profile digest replaces each path by its role. */
-export const BoundaryPathRoleSchema = z.enum(['product-home', 'workspace', 'temporary-directory', 'managed-path', 'request', 'test-bind']);
+export const BoundaryPathRoleSchema = z.enum(['product-home', 'workspace', 'temporary-directory', 'managed-path', 'request', 'test-bind', 'authority']);
 export type BoundaryPathRole = z.infer<typeof BoundaryPathRoleSchema>;
 
 export const BoundaryPathSchema = z.strictObject({ path: z.string().min(1), role: BoundaryPathRoleSchema });
@@ -16,7 +16,8 @@ export type BoundaryPath = z.infer<typeof BoundaryPathSchema>;
 /**
  * What the sandbox hides and lets the child write. Everything else on the root file system is
  * readable and not writable; `readOnly` entries are bound read-only over themselves (the request,
- * handed over in the private temporary directory).
+ * handed over in the private temporary directory; an acceptance check's authority paths inside
+ * the candidate's worktree, R13.5).
  */
 export const BoundaryProfileSchema = z.strictObject({
   hidden: z.array(BoundaryPathSchema),

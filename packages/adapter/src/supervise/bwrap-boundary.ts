@@ -240,6 +240,24 @@ export async function checkBoundaryAvailability(path: string | undefined): Promi
 }
 
 /**
+ * The established boundary with more paths bound read-only over themselves (an acceptance check's
+ * authority paths, R13.5), its arguments and record rebuilt from the widened profile so the
+ * digest names what is applied. A read-only bind only takes writing away, so the probe that
+ * established the boundary still speaks for it.
+ */
+export function withReadOnlyPaths(boundary: EstablishedBoundary, readOnly: readonly BoundaryPath[]): EstablishedBoundary {
+  if (readOnly.length === 0) return boundary;
+  const workspace = boundary.record.profile.writable.find((entry) => entry.role === 'workspace');
+  if (workspace === undefined) throw new Error('an established boundary profile names its workspace');
+  const profile = { ...boundary.record.profile, readOnly: [...boundary.record.profile.readOnly, ...readOnly] };
+  return {
+    ...boundary,
+    args: profileArguments(profile, workspace, (entry) => entry.path),
+    record: { ...boundary.record, profile, profileDigest: profileDigest(profile) },
+  };
+}
+
+/**
  * The adapter's command inside the established sandbox, behind the descriptor closer, which is
  * told the environment's names (never its values) so it adds none of its own.
  */

@@ -7,7 +7,7 @@ import { startDeadline } from './deadline.js';
 import { killTree } from './kill-tree.js';
 import { chooseContainment, type ContainmentChoice } from './probe-containment.js';
 import { spawnContained } from './spawn-adapter.js';
-import { StreamTee } from './stream-tee.js';
+import { EvidenceWriteError, StreamTee } from './stream-tee.js';
 import { probeSurvivors, sweepLeftovers } from './survivors.js';
 
 type StreamDigest = z.infer<typeof StreamDigestSchema>;
@@ -49,6 +49,12 @@ export interface SupervisedCheck {
   durationMs: number;
   stdout: StreamDigest;
   stderr: StreamDigest;
+  /**
+   * The output files that could not be written (a full disk, a file-size limit), each naming its
+   * path: their digests then describe bytes the product home does not hold. The check was stopped
+   * the moment the first write failed, as an adapter is (R8.4).
+   */
+  notKept: { path: string; message: string }[];
 }
 
 /**
@@ -73,8 +79,10 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
   const deadline = startDeadline(options.deadlineMs);
   const watched = watchCheck(child, tees);
   const cancel = cancellation(options.signal);
+  // A write that fails stops the check at once: nothing waits for a drain the broken file never sends.
+  const notKept = Promise.race([tees.stdout.failed, tees.stderr.failed]).then(() => 'not-kept' as const);
   try {
-    const first = await Promise.race([watched.normalEnd, deadline.expired, watched.spawnFailure, cancel.requested]);
+    const first = await Promise.race([watched.normalEnd, deadline.expired, watched.spawnFailure, cancel.requested, notKept]);
     if (first === 'spawn-failed') {
       await Promise.allSettled([tees.stdout.finish(), tees.stderr.finish()]);
       throw new Error(`Could not start the check ${options.file}`, { cause: watched.spawnError() });
@@ -82,6 +90,7 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
     const survivors = first === 'normal-end' ? await sweepAfterEnd(options, choice, child.pid) : await stopAndKill(options, choice, child, watched);
     const [stdout, stderr] = await Promise.all([tees.stdout.finish(), tees.stderr.finish()]);
     return {
+      notKept: [stdout.kept, stderr.kept].filter((kept) => kept instanceof EvidenceWriteError).map(({ path, message }) => ({ path, message })),
       exit: watched.exit(),
       timedOut: first === 'deadline',
       cancelled: first === 'cancelled',
@@ -160,7 +169,7 @@ function sweepAfterEnd(options: SuperviseCheckOptions, choice: ContainmentChoice
   return sweepLeftovers(options.attemptTag, choice.containment.mechanism === 'process-group' ? pid : undefined);
 }
 
-/** R7.2, in this order: stop waiting, keep what was read, kill the tree, probe for survivors. */
+/** R7.2, in this order: stop waiting, keep what was read, kill the tree, probe for survivors (also when an output file failed). */
 function stopAndKill(options: SuperviseCheckOptions, choice: ContainmentChoice, child: CheckProcess, watched: CheckWatch): Promise<Survivor[]> {
   watched.stopListening();
   const killed = child.pid === undefined ? [] : killTree(choice.containment.mechanism, child.pid, options.attemptTag);

@@ -26,6 +26,7 @@ import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { newRunId } from '../run-id.js';
 import { prepareWorkspace, readWorkspaceHead, withdrawWorkspace, type PreparedWorkspace, type WorkspaceHeadReading } from '../workspace/prepare-workspace.js';
 import { identifyCandidate } from '../workspace/identify-candidate.js';
+import { registeredGitDirectory } from '../workspace/registered-git-directory.js';
 import type { OutcomeCandidate } from '../workspace/candidate.js';
 import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/base-commit-reading.js';
 import { keepArtifact } from './artifacts.js';
@@ -298,7 +299,12 @@ async function concludeAttempt(
     const [resultArtifact, temporary, { candidate, head }] = await Promise.all([
       writingFile(resultFile, () => keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`)),
       removeAttemptTemporaryDirectory(attempt.temporaryDirectory),
-      candidateThenHead(result.outcome === 'completed', { workspace: attempt.workspace.path, baseCommit: plan.baseCommit, runId, attempt: number }),
+      candidateThenHead(result.outcome === 'completed', plan.target.commonDirectory, {
+        workspace: attempt.workspace.path,
+        baseCommit: plan.baseCommit,
+        runId,
+        attempt: number,
+      }),
     ]);
     const kept = keptEvidence(names, supervised, streamFile, stderrFile);
     const appended = await writingFile(plan.paths.chain, () =>
@@ -425,16 +431,23 @@ function evidenceFailure(evidence: { notKept: { path: string; message: string }[
  */
 async function candidateThenHead(
   completed: boolean,
+  commonDirectory: string,
   input: { workspace: string; baseCommit: string; runId: string; attempt: number },
 ): Promise<{ candidate: OutcomeCandidate; head: WorkspaceHeadReading }> {
-  if (!completed) return { candidate: 'not-recorded', head: await readWorkspaceHead(input.workspace) };
+  // Found from the repository's side: the agent could have rewritten the workspace's `.git` (R12).
+  const gitDirectory = await registeredGitDirectory(commonDirectory, input.workspace);
+  const readHead = (): Promise<WorkspaceHeadReading> => readWorkspaceHead(input.workspace, gitDirectory);
+  if (!completed) return { candidate: 'not-recorded', head: await readHead() };
+  if (gitDirectory === undefined) {
+    return { candidate: { notIdentified: `no worktree of ${commonDirectory} is registered at ${input.workspace}` }, head: await readHead() };
+  }
   const settled: { head?: Promise<WorkspaceHeadReading> } = {};
-  const identified = await identifyCandidate(input, (clean) => {
-    settled.head = clean === undefined ? readWorkspaceHead(input.workspace) : Promise.resolve(clean);
+  const identified = await identifyCandidate({ ...input, gitDirectory }, (clean) => {
+    settled.head = clean === undefined ? readHead() : Promise.resolve(clean);
   });
   const candidate: OutcomeCandidate = identified.kind === 'identified' ? identified.candidate : { notIdentified: identified.message };
   // Not settled when git failed before the work tree was: read it now, as it was left.
-  return { candidate, head: await (settled.head ?? readWorkspaceHead(input.workspace)) };
+  return { candidate, head: await (settled.head ?? readHead()) };
 }
 
 type Supervised = Extract<AttemptRun, { kind: 'ran' | 'refused' }> | { kind: 'failed'; message: string; path: string; cause: unknown };

@@ -1,6 +1,7 @@
 import { gitReadingEnvironment } from '../coverage/git-for-reading.js';
 import { runGitProcess } from '../git-process.js';
 import { IGNORED_FILES_NOTE, type Candidate } from './candidate.js';
+import { untrustedWorktreeGitOptions } from './registered-git-directory.js';
 import type { WorkspaceHeadReading } from './prepare-workspace.js';
 
 /** The fixed identity of a commit statecraft makes of the work tree (R13.2): never the operator's. */
@@ -16,10 +17,12 @@ export type CandidateIdentification = { kind: 'identified'; candidate: Candidate
  * workspace HEAD if the tree is clean, else a commit of the work tree (`git add -A`) with a fixed
  * statecraft identity and a message naming the run and attempt, on top of the agent's own commits.
  * Git runs with a constructed environment (no GIT_*, no system or global configuration) and no
- * hooks, so neither the operator's configuration nor the repository's hooks take part.
+ * hooks, so neither the operator's configuration nor the repository's hooks take part; and through
+ * the workspace's registered git directory (`gitDirectory`), never the `.git` file the agent could
+ * rewrite, with nothing in the workspace able to name a command git would run (R12).
  */
 export async function identifyCandidate(
-  input: { workspace: string; baseCommit: string; runId: string; attempt: number },
+  input: { workspace: string; gitDirectory: string; baseCommit: string; runId: string; attempt: number },
   /**
    * Called once the work tree is settled (its commit, if any, made): only reads follow, so the
    * caller may read the workspace beside them. A tree found clean is settled as the status read
@@ -28,13 +31,14 @@ export async function identifyCandidate(
   onSettled: (clean: WorkspaceHeadReading | undefined) => void = () => undefined,
 ): Promise<CandidateIdentification> {
   const git = async (args: readonly string[]): Promise<{ ok: true; stdout: string } | { ok: false; message: string }> => {
-    const answer = await runGitProcess(input.workspace, ['-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment());
+    const options = untrustedWorktreeGitOptions(input.gitDirectory, input.workspace);
+    const answer = await runGitProcess(input.workspace, [...options, '-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment());
     if (answer.exitCode === 0) return { ok: true, stdout: answer.stdout.toString('utf8') };
     const said = answer.stderr.toString('utf8').trim();
     return { ok: false, message: `git ${args.join(' ')} in ${input.workspace}: ${said === '' ? (answer.failure ?? 'failed') : said}` };
   };
   // Porcelain v2 with --branch: the same entries as v1, and the head's object name in a header.
-  const status = await git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored=matching']);
+  const status = await git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--ignore-submodules=dirty']);
   if (!status.ok) return { kind: 'not-identified', message: status.message };
   const entries = status.stdout.split('\0').filter((entry) => entry !== '');
   const ignored = entries.filter((entry) => entry.startsWith('! ')).map((entry) => entry.slice(2));

@@ -3,6 +3,7 @@ import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGit } from './git.js';
 import { STATE_DIRECTORY, excludeStateDirectory } from './exclude-state.js';
+import { untrustedWorktreeGitOptions } from './registered-git-directory.js';
 import type { ResolvedTarget } from './resolve-target.js';
 
 export interface WorkspaceRequest {
@@ -96,9 +97,14 @@ export interface WorkspaceHeadReading {
   dirty: boolean | 'not-recorded';
 }
 
-/** The workspace's HEAD and whether it has uncommitted changes, read after the attempt, in one git call. */
-export async function readWorkspaceHead(path: string): Promise<WorkspaceHeadReading> {
-  const status = await runGit(path, ['status', '--porcelain=v2', '--branch', '--untracked-files=all']);
+/**
+ * The workspace's HEAD and whether it has uncommitted changes, read after the attempt, in one git
+ * call: through its registered git directory, as untrusted a directory as identify-candidate.ts reads.
+ */
+export async function readWorkspaceHead(path: string, gitDirectory: string | undefined): Promise<WorkspaceHeadReading> {
+  if (gitDirectory === undefined) return { head: 'not-recorded', dirty: 'not-recorded' };
+  const options = untrustedWorktreeGitOptions(gitDirectory, path);
+  const status = await runGit(path, [...options, 'status', '--porcelain=v2', '--branch', '--untracked-files=all', '--ignore-submodules=dirty']);
   if (!status.ok) return { head: 'not-recorded', dirty: 'not-recorded' };
   const lines = status.stdout.split('\n').filter((line) => line !== '');
   const oid = lines.find((line) => line.startsWith('# branch.oid '))?.slice('# branch.oid '.length);

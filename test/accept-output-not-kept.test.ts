@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
+import { useTestTargets } from './fixtures/sample-repository.js';
+import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
+
+const targets = useTestTargets({ sharedRepository: false });
+const home = () => ({ home: targets.home.path });
+
+/** Eight MiB on stdout, then exit 0: a check whose output is larger than the file it is kept in may grow. */
+const FLOOD = "const block = 'x'.repeat(1024 * 1024);\nfor (let index = 0; index < 8; index += 1) process.stdout.write(block);\n";
+
+describe('a check whose output cannot be kept beside the chain (R13.6, R8.4)', () => {
+  it('is never accepted on digests of bytes the product home does not hold: exit 4 naming the output file', async () => {
+    const repository = await repositoryWithSuite(targets, { checks: ['node flood.mjs'] }, { 'flood.mjs': FLOOD });
+    const run = await runStatecraft(
+      ['run', repository.path, '--adapter', 'fixture', '--prompt', writePrompt('write', 'answer.txt', 'forty-two'), '--json'],
+      home(),
+    );
+    expect(run.exitCode).toBe(0);
+    const runId = parseJson<{ runId: string }>(run).runId;
+    // A per-file size limit of 2 MiB on the judge (prlimit --fsize), as the issue-9 tests make a full home.
+    const accepted = await runStatecraft(['accept', repository.path, runId, '--json'], { ...home(), timeoutMs: 120_000, fileSizeLimit: 2 * 1024 * 1024 });
+    expect(accepted.exitCode).toBe(4);
+    const failed = parseJson<{ failed: { path: string; message: string } }>(accepted).failed;
+    expect(failed.path).toMatch(/acceptance-1\/check-1\.stdout$/);
+    expect(failed.message).toContain('node flood.mjs');
+    expect(accepted.stderr).toContain(failed.path);
+    // Nothing appended: the run's chain holds its intent and outcome only, and run show reads no acceptance.
+    const shown = await runStatecraft(['run', 'show', repository.path, runId, '--json'], home());
+    expect(parseJson<{ acceptance: unknown }>(shown).acceptance).toBe('not-recorded');
+    // The check's worktree went with the judgement.
+    expect(await repository.git('worktree', 'list', '--porcelain')).not.toContain('.statecraft/state/checks');
+  });
+});
