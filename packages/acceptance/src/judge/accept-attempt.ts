@@ -61,8 +61,8 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
   if (resolution.kind === 'refused') return { kind: 'refused', reason: 'target', message: resolution.message };
   const target = resolution.target;
   const paths = chainPaths(targetDirectoryIn(request.home, target.key));
-  const lock = await acquireRepositoryLock(paths.lock, { runId: request.runId, attempt: request.attempt ?? 1 });
-  if (lock.kind === 'refused') return { kind: 'refused', reason: 'live-attempt', message: `${lock.message}; nothing judged, nothing appended` };
+  const lock = await acquireRepositoryLock(paths.lock, { runId: request.runId, attempt: request.attempt ?? 1, holding: 'acceptance' });
+  if (lock.kind === 'refused') return { kind: 'refused', reason: 'live-attempt', message: `${lock.message}; nothing judged` };
   // The check worktree's removal, running beside the receipt and the append: done before the lock goes.
   let cleared: Promise<void> | undefined;
   try {

@@ -11,6 +11,11 @@ export const LockHolderSchema = z.strictObject({
   runId: z.string().min(1),
   attempt: z.int().positive(),
   since: RecordTimeSchema,
+  /**
+   * What the holder is doing: supervising the attempt, or judging it (`statecraft accept`), so a
+   * refusal names the right one. Absent in a lock written before the field: an attempt.
+   */
+  holding: z.enum(['attempt', 'acceptance']).optional(),
 });
 export type LockHolder = z.infer<typeof LockHolderSchema>;
 

@@ -86,7 +86,7 @@ function refusedByLiveHolder(holder: LockHolder, what = 'holds this target'): Lo
     kind: 'refused',
     holder,
     message:
-      `a live attempt ${what}: run ${holder.runId} attempt ${holder.attempt} ` +
+      `${holder.holding === 'acceptance' ? `the acceptance of run ${holder.runId} attempt ${holder.attempt} ${what}` : `a live attempt ${what}: run ${holder.runId} attempt ${holder.attempt}`} ` +
       `(pid ${holder.pid} on ${holder.host}, since ${holder.since}); refused, nothing appended (R8.5)`,
   };
 }
