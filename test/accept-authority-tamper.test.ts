@@ -1,15 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
+import { repositoryWithSuite, runThenAccept } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
-import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 // R13.5, R13.3: the authority set is the base's. A check running the candidate's code (a build
 // step, say) could rewrite an authority file in the worktree for the checks after it, and put it
 // back before the suite ends, so the tree reads clean: inside the boundary it cannot.
 
 const targets = useTestTargets({ sharedRepository: false });
-const home = () => ({ home: targets.home.path });
 
 /** Copies the candidate's answer over the expected one; says whether it could, and exits 0 either way. */
 const TAMPER =
@@ -36,14 +34,8 @@ describe('a check that rewrites an authority file during the suite (R13.5, R12)'
       { checks: ['node tamper.mjs', 'node tests/compare.mjs', 'node restore.mjs'], authority: ['tests/'] },
       { 'tamper.mjs': TAMPER, 'restore.mjs': RESTORE, 'tests/compare.mjs': COMPARE, 'tests/expected.txt': 'forty-two\n' },
     );
-    const run = await runStatecraft(
-      ['run', repository.path, '--adapter', 'fixture', '--prompt', writePrompt('write', 'answer.txt', 'forty-one'), '--json'],
-      home(),
-    );
-    expect(run.exitCode).toBe(0);
-    const runId = parseJson<{ runId: string }>(run).runId;
-    const accepted = await runStatecraft(['accept', repository.path, runId, '--json'], { ...home(), timeoutMs: 120_000 });
-    const acceptance = parseJson<Acceptance>(accepted);
+    const accepted = await runThenAccept<Acceptance>(repository, targets.home.path, 'forty-one');
+    const { acceptance } = accepted;
     expect(acceptance.checks.map((check) => check.exitCode)).toEqual([0, 1]);
     expect(accepted.exitCode).toBe(1);
     expect(acceptance).toMatchObject({ verdict: 'failed', reason: 'check-failed' });

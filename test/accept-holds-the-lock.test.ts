@@ -1,9 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
+import { acceptUnderWay, repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
-import { finishedRun, parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft-cli.js';
+import { finishedRun, parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 const targets = useTestTargets({ sharedRepository: false });
 
@@ -23,13 +21,8 @@ describe('while statecraft accept judges an attempt, the target is held (R8.5, R
     });
     expect(run.exitCode).toBe(0);
     const account = parseJson<{ runId: string; records: { chain: string } }>(run);
-    const output = join(dirname(account.records.chain), 'attempts', account.runId, '1', 'acceptance-1', 'check-1.stdout');
-
-    const judging = startStatecraft(['accept', repository.path, account.runId, '--json'], { home: targets.home.path });
-    for (let waited = 0; waited < 20_000 && !(existsSync(output) && readFileSync(output, 'utf8').includes('\n')); waited += 50) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(readFileSync(output, 'utf8').trim()).toMatch(/^\d+$/);
+    const { judging, firstLine } = await acceptUnderWay(repository, targets.home.path, account);
+    expect(firstLine).toMatch(/^\d+$/);
 
     const holder = `the acceptance of run ${account.runId} attempt 1 holds this target`;
     const second = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], {

@@ -3,7 +3,7 @@ import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dir } from 'tmp-promise';
 import { describe, expect, it } from 'vitest';
-import { repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
+import { repositoryWithSuite, runThenAccept } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { removalOf } from './fixtures/scratch-directories.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
@@ -74,14 +74,8 @@ function populatingCheck(productHome: string): string {
 describe('a check that plants git state in its worktree, read by statecraft outside the boundary (R13.3, R12)', () => {
   it('runs nothing of its choosing outside the boundary, is not accepted, and leaves no worktree behind', async () => {
     const repository = await repositoryWithSuite(targets, { checks: ['node redirect.mjs'] }, { 'redirect.mjs': redirectingCheck(targets.home.path) });
-    const run = await runStatecraft(
-      ['run', repository.path, '--adapter', 'fixture', '--prompt', writePrompt('write', 'answer.txt', 'forty-two'), '--json'],
-      home(),
-    );
-    expect(run.exitCode).toBe(0);
-    const runId = parseJson<{ runId: string }>(run).runId;
-    const accepted = await runStatecraft(['accept', repository.path, runId, '--json'], { ...home(), timeoutMs: 120_000 });
-    const acceptance = parseJson<Acceptance>(accepted);
+    const accepted = await runThenAccept<Acceptance>(repository, targets.home.path, 'forty-two');
+    const { acceptance } = accepted;
     // The check ran to its end and exited 0: the attack was made.
     expect(acceptance.checks.map((check) => check.exitCode)).toEqual([0]);
     // Nothing the check wrote ran outside the boundary (the product home is hidden inside it).
@@ -103,14 +97,8 @@ describe('a check that plants git state in its worktree, read by statecraft outs
     const head = (await repository.git('rev-parse', 'HEAD')).trim();
     await repository.git('update-index', '--add', '--cacheinfo', `160000,${head},vendored`);
     await repository.git('commit', '--quiet', '-m', 'a gitlink');
-    const run = await runStatecraft(
-      ['run', repository.path, '--adapter', 'fixture', '--prompt', writePrompt('write', 'answer.txt', 'forty-two'), '--json'],
-      home(),
-    );
-    expect(run.exitCode).toBe(0);
-    const runId = parseJson<{ runId: string }>(run).runId;
-    const accepted = await runStatecraft(['accept', repository.path, runId, '--json'], { ...home(), timeoutMs: 120_000 });
-    const acceptance = parseJson<Acceptance>(accepted);
+    const accepted = await runThenAccept<Acceptance>(repository, targets.home.path, 'forty-two');
+    const { acceptance } = accepted;
     expect(acceptance.checks.map((check) => check.exitCode)).toEqual([0]);
     expect(existsSync(join(targets.home.path, 'escaped'))).toBe(false);
     // The gitlink's HEAD is no longer the candidate's: dirty, named, never accepted.

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
+import { acceptUnderWay, repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
-import { parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft-cli.js';
+import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 const targets = useTestTargets({ sharedRepository: false });
 
@@ -17,13 +17,8 @@ describe('kill -9 of statecraft during a check (R8.4, R13)', () => {
       home: targets.home.path,
     });
     const account = parseJson<{ runId: string; records: { chain: string } }>(run);
-    const output = join(dirname(account.records.chain), 'attempts', account.runId, '1', 'acceptance-1', 'check-1.stdout');
-
-    const accepting = startStatecraft(['accept', repository.path, account.runId, '--json'], { home: targets.home.path });
-    for (let waited = 0; waited < 20_000 && !(existsSync(output) && readFileSync(output, 'utf8').includes('\n')); waited += 50) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    expect(readFileSync(output, 'utf8').trim()).toMatch(/^\d+$/);
+    const { judging: accepting, firstLine } = await acceptUnderWay(repository, targets.home.path, account);
+    expect(firstLine).toMatch(/^\d+$/);
     accepting.kill('SIGKILL');
     const killed = await accepting;
     expect(killed.signal).toBe('SIGKILL');

@@ -147,6 +147,16 @@ function recordedSpecId(intent: IntentRecord): string {
   return coverage.kind === 'read' && 'spec' in coverage.coverage && coverage.coverage.spec !== 'none' ? coverage.coverage.spec.id : 'none';
 }
 
+/** What is known of the judging before the suite runs: the candidate, the suite read at the base, the authority paths it touched, the worktree. */
+interface JudgedBeforeSuite {
+  candidate: Candidate;
+  suite: ReadSuite;
+  touched: string[];
+  known: Partial<Judged>;
+  as: As;
+  worktree: { path: string; gitDir: string };
+}
+
 /**
  * The suite over the fresh worktree of the candidate (R13.3), inside the checks' sandbox. The
  * worktree and the sandbox's TMPDIR are removed whatever happens: awaited on a refusal or an
@@ -156,15 +166,7 @@ async function runSuiteOverCandidate(
   request: JudgeRequest,
   where: Where,
   attempt: Attempt,
-  judged: {
-    candidate: Candidate;
-    suite: ReadSuite;
-    touched: string[];
-    known: Partial<Judged>;
-    as: As;
-    worktree: { path: string; gitDir: string };
-    sandbox: Promise<CheckSandboxSetup>;
-  },
+  judged: JudgedBeforeSuite & { sandbox: Promise<CheckSandboxSetup> },
 ): Promise<Judgement> {
   const { suite } = judged;
   const worktree = judged.worktree.path;
@@ -207,16 +209,7 @@ async function decideOverRun(
   request: JudgeRequest,
   where: Where,
   attempt: Attempt,
-  judged: {
-    candidate: Candidate;
-    suite: ReadSuite;
-    touched: string[];
-    known: Partial<Judged>;
-    as: As;
-    worktree: { path: string; gitDir: string };
-    ran: SuiteRun;
-    sandbox: CheckSandbox;
-  },
+  judged: JudgedBeforeSuite & { ran: SuiteRun; sandbox: CheckSandbox },
 ): Promise<Judgement> {
   const { candidate, ran, sandbox } = judged;
   // An i/o failure, not a verdict: the home could not hold a check's output, so nothing is appended (docs/decisions.md).
