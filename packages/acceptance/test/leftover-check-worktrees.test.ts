@@ -3,8 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHECKS_DIRECTORY, makeCandidateWorktree } from '../src/judge/candidate-worktree.js';
-import { ownerFileOf, removeLeftoverCheckWorktrees } from '../src/judge/leftover-check-worktrees.js';
+import { CHECKS_DIRECTORY, makeCandidateWorktree, ownerFileOf } from '../src/judge/candidate-worktree.js';
+import { removeLeftoverCheckWorktrees } from '../src/judge/leftover-check-worktrees.js';
 
 const made: string[] = [];
 afterEach(() => {

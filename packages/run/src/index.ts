@@ -69,6 +69,7 @@ export * from './workspace/exclude-state.js';
 export * from './workspace/prepare-workspace.js';
 export * from './workspace/candidate.js';
 export * from './workspace/identify-candidate.js';
+export { untrustedWorktreeGitOptions } from './workspace/registered-git-directory.js';
 export * from './plan/plan-run.js';
 export * from './plan/label-qualification.js';
 export * from './launch/launch-attempt.js';

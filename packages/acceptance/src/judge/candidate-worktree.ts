@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
-import { runGit } from '@statecraft/run';
-import { ownerFileOf } from './leftover-check-worktrees.js';
+import { runGit, untrustedWorktreeGitOptions } from '@statecraft/run';
 
 /** Where fresh worktrees of candidates are made: the target's state directory, kept out of git (R8.6). */
 export const CHECKS_DIRECTORY = join('.statecraft', 'state', 'checks');
@@ -12,6 +11,11 @@ export const CHECKS_DIRECTORY = join('.statecraft', 'state', 'checks');
  * `gitDir`: the worktree's own git directory in the repository (`.git/worktrees/<name>`), read
  * before any check runs. The `.git` file in the worktree is the checks' to rewrite; this is not.
  */
+/** The owner file beside a check worktree: the supervisor that made it, in the lock's shape. */
+export function ownerFileOf(worktree: string): string {
+  return `${worktree}.owner.json`;
+}
+
 export type CandidateWorktree = { kind: 'made'; path: string; gitDir: string } | { kind: 'failed'; message: string };
 
 /**
@@ -81,10 +85,7 @@ async function readGitDirPointer(path: string): Promise<string | { failed: strin
 export async function readWorktreeAfterSuite(worktree: { path: string; gitDir: string }): Promise<{ head: string; dirtyPaths: string[] } | { failed: string }> {
   const { path, gitDir } = worktree;
   const status = await runGit(path, [
-    `--git-dir=${gitDir}`,
-    `--work-tree=${path}`,
-    '-c',
-    'core.fsmonitor=false',
+    ...untrustedWorktreeGitOptions(gitDir, path),
     'status',
     '--porcelain=v2',
     '--branch',

@@ -1,11 +1,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isLive, LockHolderSchema, runGit } from '@statecraft/run';
-
-/** The owner file beside a check worktree: the supervisor that made it, in the lock's shape. */
-export function ownerFileOf(worktree: string): string {
-  return `${worktree}.owner.json`;
-}
+import { isLive, LockHolderSchema } from '@statecraft/run';
+import { ownerFileOf, removeCandidateWorktree } from './candidate-worktree.js';
 
 const OWNER_SUFFIX = '.owner.json';
 
@@ -13,9 +9,10 @@ const OWNER_SUFFIX = '.owner.json';
  * Removes the check worktrees a supervisor killed during its suite left behind (`kill -9` runs no
  * cleanup): every entry of the checks directory whose owner is dead on this host, or which names
  * no readable owner (the owner file is written before the worktree, so a live judge's always has
- * one). A live owner's is left alone: another product home may be judging this target. Then
- * `git worktree prune` forgets any whose directory is gone. Answers the paths removed; a failure
- * to remove one is left for the next judge, never fatal.
+ * one). A live owner's is left alone: another product home may be judging this target. Each is
+ * removed as a judge removes its own (removeCandidateWorktree: git first, else the directory and
+ * `git worktree prune`). Answers the paths removed; a failure to remove one is left for the next
+ * judge, never fatal.
  */
 export async function removeLeftoverCheckWorktrees(target: string, checksDirectory: string): Promise<string[]> {
   const directory = join(target, checksDirectory);
@@ -30,13 +27,9 @@ export async function removeLeftoverCheckWorktrees(target: string, checksDirecto
     }
     const path = join(directory, name);
     if (await ownerLives(path)) continue;
-    const byGit = await runGit(target, ['worktree', 'remove', '--force', '--force', path]);
     // Not a worktree git knows (its registration already pruned): the directory is still removed.
-    if (!byGit.ok) await rm(path, { recursive: true, force: true }).catch(() => undefined);
-    await rm(ownerFileOf(path), { force: true }).catch(() => undefined);
-    removed.push(path);
+    if ((await removeCandidateWorktree(target, path)) === 'removed') removed.push(path);
   }
-  if (removed.length > 0) await runGit(target, ['worktree', 'prune']);
   return removed;
 }
 
