@@ -36,11 +36,9 @@ export async function measureAcceptOverhead(rounds = 11) {
   execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@invalid', 'commit', '--quiet', '-m', 'suite'], { cwd: repository });
   const home = productHome();
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, STATECRAFT_HOME: home };
-  const ran = await timed(
-    process.execPath,
-    [STATECRAFT, 'run', repository, '--adapter', 'fixture', '--prompt', 'scenario: write\npath: answer.txt\ntext: ok', '--json'],
-    { env },
-  );
+  const ran = await timed(STATECRAFT, ['run', repository, '--adapter', 'fixture', '--prompt', 'scenario: write\npath: answer.txt\ntext: ok', '--json'], {
+    env,
+  });
   const account = JSON.parse(ran.stdout);
   const candidate = account.candidate.commit;
 
@@ -53,7 +51,7 @@ export async function measureAcceptOverhead(rounds = 11) {
     return performance.now() - started;
   };
   const acceptOnce = async () => {
-    const answer = await timed(process.execPath, [STATECRAFT, 'accept', repository, account.runId, '--json'], { env });
+    const answer = await timed(STATECRAFT, ['accept', repository, account.runId, '--json'], { env });
     if (answer.code !== 0) throw new Error(`statecraft accept exited ${answer.code}:\n${answer.stdout}`);
     return answer.ms;
   };

@@ -48,8 +48,8 @@ export async function measureBoundaryCost(rounds = 15) {
   for (let round = 0; round < rounds; round += 1) {
     inProcess.bwrap.push(await launchInProcess(within));
     inProcess.none.push(await launchInProcess(without));
-    const on = await timed(process.execPath, [STATECRAFT, ...args], { env });
-    const off = await timed(process.execPath, [STATECRAFT, ...args, '--boundary', 'none'], { env });
+    const on = await timed(STATECRAFT, [...args], { env });
+    const off = await timed(STATECRAFT, [...args, '--boundary', 'none'], { env });
     if (on.code !== 0 || off.code !== 0) throw new Error(`statecraft run exited ${on.code} / ${off.code}`);
     cli.bwrap.push(on.ms);
     cli.none.push(off.ms);

@@ -21,7 +21,7 @@ async function oneRealAttempt(scenario) {
   const repository = sampleRepository();
   const home = productHome();
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, STATECRAFT_HOME: home };
-  const first = await timed(process.execPath, [STATECRAFT, 'run', repository, '--adapter', 'fixture', '--prompt', `scenario: ${scenario}`, '--json'], { env });
+  const first = await timed(STATECRAFT, ['run', repository, '--adapter', 'fixture', '--prompt', `scenario: ${scenario}`, '--json'], { env });
   const account = JSON.parse(first.stdout);
   const chain = account.records.chain;
   const [intentLine, outcomeLine] = readFileSync(chain, 'utf8').trim().split('\n');
@@ -37,7 +37,7 @@ async function oneRealAttempt(scenario) {
  * the doctor process itself — CPU time holds steady on a loaded machine where wall time does not.
  */
 function timedDoctor(env) {
-  const measured = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, STATECRAFT, 'doctor', '--json'], {
+  const measured = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', STATECRAFT, 'doctor', '--json'], {
     env,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

@@ -37,15 +37,15 @@ export async function measureRealProvider(rounds = 8) {
     const settings = join(mkdtempSync(join(tmpdir(), 'statecraft-bench-settings-')), 'settings.json');
     writeFileSync(settings, JSON.stringify({ permissions: { allow: [], deny: [] } }));
     const bareArgs = ['--print', '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--settings', settings];
-    const runArgs = [STATECRAFT, 'run', repository, '--adapter', claudeCodeAdapterPath(), '--prompt', PROMPT, '--json'];
+    const runArgs = ['run', repository, '--adapter', claudeCodeAdapterPath(), '--prompt', PROMPT, '--json'];
     // One warm-up of each, not counted: the first run pays the file cache and the digest cache's miss.
     await timed(join(bin, 'claude'), bareArgs, { env, input: PROMPT, cwd: repository });
-    await timed(process.execPath, runArgs, { env });
+    await timed(STATECRAFT, runArgs, { env });
     const bare = [];
     const run = [];
     for (let round = 0; round < rounds; round += 1) {
       bare.push((await timed(join(bin, 'claude'), bareArgs, { env, input: PROMPT, cwd: repository })).ms);
-      const answer = await timed(process.execPath, runArgs, { env });
+      const answer = await timed(STATECRAFT, runArgs, { env });
       if (answer.code !== 0) throw new Error(`statecraft run exited ${answer.code}:\n${answer.stdout}`);
       run.push(answer.ms);
     }

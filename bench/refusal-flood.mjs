@@ -17,7 +17,7 @@ async function measured(args, env) {
   const scratch = mkdtempSync(join(tmpdir(), 'statecraft-bench-peak-'));
   const peakFile = join(scratch, 'peak');
   try {
-    const answer = await timed(process.execPath, [STATECRAFT, ...args], {
+    const answer = await timed(STATECRAFT, [...args], {
       env: { ...env, NODE_OPTIONS: `--require ${PEAK_PRELOAD}`, STATECRAFT_TEST_PEAK_MEMORY_FILE: peakFile },
     });
     const kilobytes = Number(readFileSync(peakFile, 'utf8').trim().split(' ')[1]);

@@ -41,13 +41,13 @@ export async function measureRunEndToEnd(rounds = 15) {
   const startup = [];
   // One warm-up of each, not counted: the first run pays the file cache and the namespace probe.
   await timed(FIXTURE, ['run', '--request', request], { env, input: PROMPT, cwd: repository });
-  await timed(process.execPath, [STATECRAFT, 'run', repository, '--adapter', 'fixture', '--prompt', PROMPT, '--json'], { env });
+  await timed(STATECRAFT, ['run', repository, '--adapter', 'fixture', '--prompt', PROMPT, '--json'], { env });
   for (let round = 0; round < rounds; round += 1) {
     bare.push((await timed(FIXTURE, ['run', '--request', request], { env, input: PROMPT, cwd: repository })).ms);
-    const answer = await timed(process.execPath, [STATECRAFT, 'run', repository, '--adapter', 'fixture', '--prompt', PROMPT, '--json'], { env });
+    const answer = await timed(STATECRAFT, ['run', repository, '--adapter', 'fixture', '--prompt', PROMPT, '--json'], { env });
     if (answer.code !== 0) throw new Error(`statecraft run exited ${answer.code}:\n${answer.stdout}`);
     run.push(answer.ms);
-    startup.push((await timed(process.execPath, [STATECRAFT, '--help'], { env })).ms);
+    startup.push((await timed(STATECRAFT, ['--help'], { env })).ms);
   }
   // The run path alone, in this process: plan + launch, no CLI start-up (module loading) to pay.
   const inProcess = [];

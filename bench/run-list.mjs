@@ -21,7 +21,7 @@ export async function targetWithAttempts(attempts) {
   const repository = sampleRepository();
   const home = productHome();
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, STATECRAFT_HOME: home };
-  const first = await timed(process.execPath, [STATECRAFT, 'run', repository, '--adapter', 'fixture', '--prompt', 'scenario: refuse', '--json'], { env });
+  const first = await timed(STATECRAFT, ['run', repository, '--adapter', 'fixture', '--prompt', 'scenario: refuse', '--json'], { env });
   if (first.code !== 1) throw new Error(`the seeding run exited ${first.code}`);
   const chain = JSON.parse(first.stdout).records.chain;
   const [intentLine, outcomeLine] = readFileSync(chain, 'utf8').trim().split('\n');
@@ -57,7 +57,7 @@ export async function measureRunList(attempts = 10_000, rounds = 5, target = und
   const measuredEnv = { ...env, NODE_OPTIONS: `--require ${PEAK_PRELOAD}`, STATECRAFT_TEST_PEAK_MEMORY_FILE: peakFile };
   const samples = [];
   for (let round = 0; round < rounds; round += 1) {
-    const answer = await timed(process.execPath, [STATECRAFT, 'run', 'list', repository, '--json'], { env: measuredEnv });
+    const answer = await timed(STATECRAFT, ['run', 'list', repository, '--json'], { env: measuredEnv });
     if (answer.code !== 0) throw new Error(`run list exited ${answer.code}`);
     if (JSON.parse(answer.stdout).attempts.length !== attempts) throw new Error('run list did not list every attempt');
     samples.push(answer.ms);

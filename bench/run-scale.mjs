@@ -9,10 +9,10 @@ import { median } from './common.mjs';
 import { measureRunList, targetWithAttempts } from './run-list.mjs';
 import { STATECRAFT, productHome, sampleRepository, timed } from './run-statecraft-helpers.mjs';
 
-const runArgs = (repository) => [STATECRAFT, 'run', repository, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'];
+const runArgs = (repository) => ['run', repository, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'];
 
 async function runOnce(repository, env) {
-  const answer = await timed(process.execPath, runArgs(repository), { env });
+  const answer = await timed(STATECRAFT, runArgs(repository), { env });
   if (answer.code !== 0) throw new Error(`statecraft run exited ${answer.code}`);
   return answer.ms;
 }

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-export const STATECRAFT = join(root, 'packages', 'cli', 'bin', 'statecraft.cjs');
+export const STATECRAFT = join(root, 'packages', 'cli', 'bin', 'statecraft');
 export const FIXTURE = join(root, 'packages', 'adapter', 'fixture', 'statecraft-fixture-adapter');
 
 export function sampleRepository() {

@@ -7,8 +7,8 @@ import { STATECRAFT, timed } from './run-statecraft-helpers.mjs';
 export async function measureStartup(rounds = 30) {
   const env = { PATH: process.env.PATH, HOME: process.env.HOME };
   const node = () => timed(process.execPath, ['-e', '0'], { env });
-  const version = () => timed(process.execPath, [STATECRAFT, '--version'], { env });
-  const help = () => timed(process.execPath, [STATECRAFT, '--help'], { env });
+  const version = () => timed(STATECRAFT, ['--version'], { env });
+  const help = () => timed(STATECRAFT, ['--help'], { env });
   for (const warm of [node, version, help]) await warm();
   const samples = { node: [], version: [], help: [] };
   const loadBefore = loadavg()[0];

@@ -115,7 +115,6 @@ describe('the evidence boundary fails closed (R12)', () => {
         '-c',
         script,
         'limit',
-        process.execPath,
         STATECRAFT_BIN,
         'run',
         target.path,

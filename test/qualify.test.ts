@@ -10,7 +10,7 @@ import { parseJson, type CliRun } from './fixtures/statecraft-cli.js';
 // private product home per test.
 
 const repository = fileURLToPath(new URL('..', import.meta.url));
-const statecraft = join(repository, 'packages/cli/bin/statecraft.cjs');
+const statecraft = join(repository, 'packages/cli/bin/statecraft');
 const fixture = join(repository, 'packages/adapter/fixture/statecraft-fixture-adapter');
 const scratch = scratchDirectories();
 
@@ -21,15 +21,10 @@ interface Ran extends CliRun {
 
 function run(args: string[], home: string): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [statecraft, ...args],
-      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', STATECRAFT_HOME: home }, timeout: 120_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-        resolve({ args, code, exitCode: code, stdout, stderr });
-      },
-    );
+    execFile(statecraft, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', STATECRAFT_HOME: home }, timeout: 120_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ args, code, exitCode: code, stdout, stderr });
+    });
   });
 }
 

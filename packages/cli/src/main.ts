@@ -4,6 +4,7 @@
  */
 // First: zod's configuration must be set before any schema is built (see the module).
 import './zod-jitless.js';
+import { startupSnapshot } from 'node:v8';
 import { Command, CommanderError } from 'commander';
 import { printJson } from './answer.js';
 import { EXIT } from './exit-codes.js';
@@ -14,17 +15,6 @@ import { registerEnv } from './commands/register-env.js';
 import { registerDoctor } from './commands/register-doctor.js';
 import { registerAccept } from './commands/register-accept.js';
 import { STATECRAFT_VERSION } from './statecraft-version.js';
-
-// A per-file size limit (RLIMIT_FSIZE) must surface as EFBIG on the write, which names the file and
-// stops the attempt (issue 9), not as SIGXFSZ: execa's exit cleanup (signal-exit) re-raises that
-// signal when nobody else listens, killing the supervisor before it can kill its adapter's tree.
-process.on('SIGXFSZ', () => undefined);
-
-// A reader that goes away (`statecraft … | head`) is not a failure of ours: stop quietly.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
-  throw error;
-});
 
 const program = new Command('statecraft')
   .description(
@@ -66,15 +56,28 @@ registerAccept(program);
 registerEnv(program);
 registerDoctor(program);
 
-// No top-level await: the bundle is CommonJS, so that bin/statecraft.cjs can give V8 a code cache.
-async function main(): Promise<void> {
+/**
+ * Runs the command line's words (what follows `statecraft`). Everything process-wide is set up here,
+ * not at load: a load may be the build of the startup snapshot (bin/statecraft), which must hold no
+ * signal handler or stream of the process that built it.
+ */
+async function main(words: readonly string[]): Promise<void> {
+  // A per-file size limit (RLIMIT_FSIZE) must surface as EFBIG on the write, which names the file and
+  // stops the attempt (issue 9), not as SIGXFSZ: execa's exit cleanup (signal-exit) re-raises that
+  // signal when nobody else listens, killing the supervisor before it can kill its adapter's tree.
+  process.on('SIGXFSZ', () => undefined);
+  // A reader that goes away (`statecraft … | head`) is not a failure of ours: stop quietly.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+    throw error;
+  });
   try {
-    await program.parseAsync(process.argv);
+    await program.parseAsync(words, { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end here with code 0; anything else commander refused is usage, and
       // commander has said why on stderr. Its options were never parsed, so --json is read from argv.
-      if (error.exitCode !== 0 && argvAsksForJson(process.argv.slice(2))) {
+      if (error.exitCode !== 0 && argvAsksForJson(words)) {
         const message = error.code === 'commander.help' ? 'a subcommand is needed: the help above lists them' : error.message.replace(/^error: /, '');
         printJson({ usage: { message } });
       }
@@ -95,7 +98,12 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+// No top-level await: the bundle is CommonJS, so that bin/statecraft.cjs can give V8 a code cache.
+// Built into a startup snapshot (packages/cli/scripts/snapshot-builder.cjs), the modules are loaded
+// and every schema constructed at build time, and `main` runs when the snapshot is started: node is
+// then given the words after a `--` (bin/statecraft), so they follow its own path in process.argv.
+if (startupSnapshot.isBuildingSnapshot()) startupSnapshot.setDeserializeMainFunction(() => void main(process.argv.slice(1)));
+else void main(process.argv.slice(2));
 
 /** `--json` among the words before a `--`: how a usage error commander raised honours it. */
 function argvAsksForJson(words: readonly string[]): boolean {

@@ -1,4 +1,3 @@
-import { Worker } from 'node:worker_threads';
 import type { LineDigester } from './digest-lines.js';
 import type { LineBatch } from './read-chain-lines.js';
 import type { WorkerBatchReading, WorkerReadingSetup } from './summary-reading-on-worker.js';
@@ -53,6 +52,10 @@ interface Waiting {
  * shared too: hashing alone left it idle most of the time (docs/decisions.md, 2026-12-01).
  */
 export function startWorkerDigester(reading?: WorkerReadingSetup): LineDigester {
+  // Loaded when a worker is first wanted, never at load: the CLI's startup snapshot is built by
+  // loading the bundle, and on Node 20 a worker made through a `worker_threads` loaded while the
+  // snapshot was built fails as it starts (its `process.cwd` finds no shared counter).
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
   const worker = new Worker(workerSource(reading), { eval: true, workerData: reading?.data });
   // The reading owns the worker and terminates it; a worker left behind must not keep the CLI alive.
   worker.unref();
