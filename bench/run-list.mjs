@@ -1,7 +1,7 @@
 // `statecraft run list` over a long chain (issue 3: 10,000 attempts ≤ 1 s; issue 10: 100,000
 // attempts ≤ 2 s). The chain is built from one real attempt's intent and outcome, relinked N
-// times, so every record is schema-valid and every link verifies exactly as a chain `run` wrote
-// would. 100,000 attempts are ~650 MB: written in batches (one string that size is past V8's limit).
+// times under N run ids, so every record is schema-valid and every link verifies exactly as a chain
+// `run` wrote would, and no two attempts' postures are identical (nor are they in a real chain). 100,000 attempts are ~650 MB: written in batches (one string that size is past V8's limit).
 import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -34,9 +34,12 @@ export async function targetWithAttempts(attempts) {
     let prev = 'genesis';
     for (let index = 0; index < attempts; index += 1) {
       const runId = `20261130T000000Z-${index.toString(16).padStart(6, '0')}`;
-      const intentText = JSON.stringify({ ...intent, prev, seq: 2 * index, runId });
+      // The seeding run's id is in its branch, workspace, artifact paths and posture (TMPDIR, the
+      // boundary's profile): each copy carries its own, as the records of distinct runs do, so no
+      // two postures are the same bytes here either. Both ids are 23 characters: the bytes stay as many.
+      const intentText = JSON.stringify({ ...intent, prev, seq: 2 * index, runId }).replaceAll(intent.runId, runId);
       const intentDigest = sha(intentText);
-      const outcomeText = JSON.stringify({ ...outcome, prev: intentDigest, seq: 2 * index + 1, runId, intent: intentDigest });
+      const outcomeText = JSON.stringify({ ...outcome, prev: intentDigest, seq: 2 * index + 1, runId, intent: intentDigest }).replaceAll(outcome.runId, runId);
       prev = sha(outcomeText);
       batch.push(intentText, outcomeText);
       if (batch.length >= 2000 || index === attempts - 1) {

@@ -72,6 +72,10 @@ describe('a chain long enough to be hashed on a worker is verified link by link 
     const listed = parseJson<List>(list).attempts;
     expect(listed).toHaveLength(attempts);
     expect(listed.every((attempt) => attempt.state === 'concluded' && attempt.outcome === 'refused')).toBe(true);
+    // Over a thousand summaries: printed in parts (json-in-parts.ts), byte for byte the one
+    // document (execa takes off its final newline).
+    expect(attempts).toBeGreaterThan(1000);
+    expect(list.stdout).toBe(JSON.stringify(JSON.parse(list.stdout), null, 2));
 
     // The first intent, one in the middle (another batch), and the last: its link is the last line's.
     const records = 2 * attempts;

@@ -1,4 +1,5 @@
 import type { ExitCode } from './exit-codes.js';
+import { jsonInParts } from './json-in-parts.js';
 
 /**
  * What every verb returns: the value (rendered as JSON with `--json`, or as text), and the
@@ -20,7 +21,9 @@ export function emit<T>(answer: Answer<T>, json: boolean): void {
 
 /** One JSON document on stdout: what `--json` promises, whatever the verb and however it ended. */
 export function printJson(value: unknown): void {
-  printText(JSON.stringify(value, null, 2));
+  // In parts: a long list's document is never held whole (json-in-parts.ts); stdout is
+  // synchronous for files and pipes, so the parts follow each other as written.
+  for (const part of jsonInParts(value)) process.stdout.write(part);
 }
 
 function printText(text: string): void {

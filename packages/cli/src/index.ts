@@ -8,6 +8,7 @@
  * - zod-jitless.ts                  the first import: zod builds its schemas without code generation (start-up time)
  * - statecraft-version.ts           statecraft's own version: bound into receipts, printed by `--version`
  * - answer.ts                       Answer: what every verb returns, and how it is printed
+ * - json-in-parts.ts                a --json document as consecutive pieces: a long list is never held whole as text
  * - exit-codes.ts                   0 ok, 1 finding, 2 refused, 3 usage, 4 failed (R11)
  * - errors.ts                       CliError / UsageError / IoFailure, and their --json documents
  * - commands/register-*.ts          each verb's commander wiring: options, help text and examples

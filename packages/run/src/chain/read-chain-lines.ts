@@ -35,32 +35,30 @@ export interface LineBatch {
 export type AllocateBuffer = (size: number) => Buffer;
 
 /**
- * The file's complete lines from byte `from`, one batch per read, so memory holds two chunks (or
- * two lines, if a line is longer) whatever the chain's length, and nothing before `from` is read.
+ * The file's complete lines from byte `from`, one batch per read, so memory holds three chunks (or
+ * three lines, if a line is longer) whatever the chain's length, and nothing before `from` is read.
  * A line is handed out only once the newline after it is in the buffer or the file has ended,
- * so `isLast` is known without a second pass. Reads alternate between two buffers: a batch's
- * bytes stay as read until the batch after the next one is asked for, so its lines can be hashed
- * elsewhere while the next batch is read and parsed. The generator returns where it stopped.
+ * so `isLast` is known without a second pass. Reads rotate through three buffers, and the next
+ * read starts before a batch is handed out, so it proceeds while the batch is parsed: awaited
+ * only when the next batch is asked for, the reads left `run list`'s main thread idle for a share
+ * of its time (docs/decisions.md, 2026-12-01). A batch's bytes stay as read until the batch after
+ * the next one is asked for, so its lines can be hashed elsewhere meanwhile. The generator
+ * returns where it stopped.
  */
 export async function* readChainBatches(
   handle: FileHandle,
   from: number,
   allocate: AllocateBuffer = (size) => Buffer.allocUnsafe(size),
 ): AsyncGenerator<LineBatch, LinesRead> {
-  const buffers: [Buffer, Buffer | undefined] = [allocate(CHUNK), undefined];
+  const buffers: (Buffer | undefined)[] = [allocate(CHUNK), undefined, undefined];
   let current = 0;
-  let buffer = buffers[0];
-  // Bytes [0, filled) of the buffer hold the file from `bufferAt` on.
+  let buffer = buffers[0]!;
+  // Bytes [0, filled) of the buffer hold the file from `bufferAt` on; `reading` fills it on.
   let bufferAt = from;
   let filled = 0;
+  let reading = handle.read(buffer, 0, buffer.length, bufferAt);
   while (true) {
-    if (filled === buffer.length) {
-      // One line longer than the buffer: grow it rather than split the line.
-      const larger = allocate(buffer.length * 2);
-      buffer.copy(larger, 0, 0, filled);
-      buffer = buffers[current] = larger;
-    }
-    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, bufferAt + filled);
+    const { bytesRead } = await reading;
     const ended = bytesRead === 0;
     filled += bytesRead;
     const batch: LineBatch = { bytes: buffer, starts: [], ends: [], at: bufferAt, endsFile: ended };
@@ -78,17 +76,34 @@ export async function* readChainBatches(
       start = batch.starts.pop()!;
       batch.ends.pop();
     }
-    if (batch.starts.length > 0) yield batch;
-    if (ended) return { end: bufferAt + start, rest: Buffer.from(buffer.subarray(start, filled)), stopped: false };
-    if (start === 0) continue;
-    // Read on into the other buffer, behind the unfinished part: this batch's bytes stay as read.
+    if (ended) {
+      if (batch.starts.length > 0) yield batch;
+      return { end: bufferAt + start, rest: Buffer.from(buffer.subarray(start, filled)), stopped: false };
+    }
+    if (start === 0) {
+      // No line ends in the buffer yet: read on into it, grown if one line is longer than it.
+      if (filled === buffer.length) {
+        const larger = allocate(buffer.length * 2);
+        buffer.copy(larger, 0, 0, filled);
+        buffer = buffers[current] = larger;
+      }
+      reading = handle.read(buffer, filled, buffer.length - filled, bufferAt + filled);
+      continue;
+    }
+    // Read on into the next buffer, behind the unfinished part, before this batch is handed out;
+    // the buffer it overwrites held the batch before the previous one, whose bytes are released.
     const held = filled - start;
-    current = 1 - current;
+    current = (current + 1) % buffers.length;
     let next = buffers[current];
     if (next === undefined || next.length < held + CHUNK / 2) next = buffers[current] = allocate(Math.max(CHUNK, 2 * held));
     buffer.copy(next, 0, start, filled);
+    const nextAt = bufferAt + start;
+    reading = handle.read(next, held, next.length - held, nextAt + held);
+    // Awaited when the next batch is asked for; a reader that stops before then never awaits it.
+    reading.catch(() => undefined);
+    yield batch;
     buffer = next;
-    bufferAt += start;
+    bufferAt = nextAt;
     filled = held;
   }
 }

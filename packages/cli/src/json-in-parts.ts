@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+
+/** Elements of a long array written per part: each part's text is ~400 KB for `run list`'s summaries. */
+const ELEMENTS_PER_PART = 1000;
+
+/** `JSON.stringify([[...]], null, 2)` wraps its elements in these: cut off, the elements are indented as in the document. */
+const NESTED_OPEN = '[\n  [\n';
+const NESTED_CLOSE = '\n  ]\n]';
+/** An element of a top-level key's array is indented by four spaces. */
+const ELEMENT_INDENT = '    ';
+
+/**
+ * `JSON.stringify(value, null, 2)` followed by a newline, as consecutive pieces of text: a
+ * top-level array longer than one part (`run list`'s 100,000 summaries) is stringified a part
+ * at a time, so the whole document (~38 MB) and its UTF-8 copy are never held at once — they were
+ * most of `run list`'s peak memory (docs/decisions.md, 2026-12-01). The pieces joined are
+ * exactly the bytes of the one stringify (json-in-parts.test.ts holds them to it). Anything other
+ * than a plain object of plain data, or a value no long array sits at the top of, is one piece.
+ */
+export function* jsonInParts(value: unknown): Generator<string> {
+  const longKeys = longArrayKeys(value);
+  if (longKeys.length === 0) {
+    yield `${JSON.stringify(value, null, 2)}\n`;
+    return;
+  }
+  const object = value as Record<string, unknown[]>;
+  // The document around each long array: stringified with a marker in its place, split there.
+  const marker = `statecraft-json-part-${randomUUID()}`;
+  const frame = JSON.stringify({ ...object, ...Object.fromEntries(longKeys.map((key) => [key, [marker]])) }, null, 2);
+  const pieces = frame.split(`${ELEMENT_INDENT}${JSON.stringify(marker)}`);
+  // The marker found elsewhere (in a value) would make the split wrong: then the one stringify.
+  if (pieces.length !== longKeys.length + 1) {
+    yield `${JSON.stringify(value, null, 2)}\n`;
+    return;
+  }
+  for (const [index, key] of longKeys.entries()) {
+    yield pieces[index]!;
+    const elements = object[key]!;
+    for (let start = 0; start < elements.length; start += ELEMENTS_PER_PART) {
+      const nested = JSON.stringify([elements.slice(start, start + ELEMENTS_PER_PART)], null, 2);
+      yield `${start === 0 ? '' : ',\n'}${nested.slice(NESTED_OPEN.length, nested.length - NESTED_CLOSE.length)}`;
+    }
+  }
+  yield `${pieces[longKeys.length]!}\n`;
+}
+
+/**
+ * The keys of a plain object whose values are arrays longer than one part. Only plain data is
+ * split: a `toJSON` on the object or the array could answer differently for a part than for the
+ * whole. (An element's `toJSON` is handed its index within the part, not the array: no value a
+ * verb answers has one that reads it.)
+ */
+function longArrayKeys(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return [];
+  if ('toJSON' in value) return [];
+  return Object.entries(value)
+    .filter(([, field]) => Array.isArray(field) && Object.getPrototypeOf(field) === Array.prototype && field.length > ELEMENTS_PER_PART && !('toJSON' in field))
+    .map(([key]) => key);
+}

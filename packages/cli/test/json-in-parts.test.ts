@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { jsonInParts } from '../dist/json-in-parts.js';
+
+const oneStringify = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+const joined = (value: unknown) => [...jsonInParts(value)].join('');
+
+const summary = (index: number) => ({
+  runId: `20261130T000000Z-${index.toString(16).padStart(6, '0')}`,
+  attempt: 1 + (index % 3),
+  state: 'concluded',
+  cost: index % 2 === 0 ? 'unknown' : 0.0125 * index,
+  timedOut: false,
+  adapter: 'fixture 1.0.0 "quoted" \u00e9\u2028',
+  nested: { list: [index, null, [], {}], empty: {} },
+});
+
+describe('a --json document written in parts is the bytes of the one stringify (R11)', () => {
+  it('a list of 2,500 summaries between other fields is written in parts whose bytes are exactly the one stringify', () => {
+    const value = {
+      target: '/repo',
+      chain: '/home/chain.jsonl',
+      tornTail: { offset: 3, bytes: 2, sha256: 'ab' },
+      attempts: Array.from({ length: 2500 }, (_, index) => summary(index)),
+      after: 'end',
+    };
+    const parts = [...jsonInParts(value)];
+    expect(parts.length).toBeGreaterThan(3);
+    expect(parts.join('')).toBe(oneStringify(value));
+  });
+
+  it('long lists of 1,001 and 2,000 elements around a short one, and one of exactly a part (1,000), are written as the one stringify writes them', () => {
+    const value = {
+      first: Array.from({ length: 1001 }, (_, index) => index),
+      middle: [1, 2],
+      second: Array.from({ length: 1000 }, (_, index) => summary(index)),
+      last: Array.from({ length: 2000 }, () => 'x'),
+    };
+    expect(joined(value)).toBe(oneStringify(value));
+  });
+
+  it('short lists, an empty list, values that are not plain objects, and a value with toJSON are one piece, as before', () => {
+    for (const value of [
+      { attempts: [] },
+      { attempts: [summary(1)] },
+      [summary(1), summary(2)],
+      'text',
+      3,
+      null,
+      new Date(0),
+      { toJSON: () => ({ attempts: Array.from({ length: 1500 }, (_, index) => index) }) },
+    ]) {
+      const parts = [...jsonInParts(value)];
+      expect(parts).toEqual([oneStringify(value)]);
+    }
+  });
+});
