@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -46,7 +47,8 @@ export interface CheckSandboxRequest {
 export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise<CheckSandboxSetup> {
   const selection = selectPassedNames({ source: request.source, adapterPass: [], operatorPass: [] });
   if (selection.kind === 'refused') return { kind: 'refused', reason: 'environment', message: `${selection.message}; no check was run` };
-  const temporaryDirectory = await mkdtemp(join(tmpdir(), 'statecraft-checks-'));
+  // Synchronous up to the probe's spawn, which runs beside git's checkout of the worktree.
+  const temporaryDirectory = mkdtempSync(join(tmpdir(), 'statecraft-checks-'));
   const attemptTag = newAttemptTag(request.runId, request.attempt);
   const environment = constructEnvironment(selection, {
     runId: request.runId,

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { sha256Hex } from '../content-digest.js';
@@ -125,7 +126,9 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   const workspace: BoundaryPath = { path: request.workspace, role: 'workspace' };
   const args = profileArguments(request.profile, workspace, (entry) => entry.path);
 
-  await mkdir(home.path, { recursive: true, mode: 0o700 });
+  // Synchronous up to the probe's spawn: what runs beside it (git checking the workspace out) is
+  // child processes too, and an await here would wait for their spawns to hand the loop back.
+  mkdirSync(home.path, { recursive: true, mode: 0o700 });
   const nonce = randomUUID();
   const canary = join(home.path, `.statecraft-boundary-canary-${nonce}`);
   const leftovers = [
@@ -135,7 +138,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   ];
   try {
     // Empty: the probe only tries to open it, and an empty file takes no data block in a nearly full home.
-    await writeFile(canary, '', { mode: 0o600 });
+    writeFileSync(canary, '', { mode: 0o600 });
     const [answer, version] = await Promise.all([
       runQuietly(
         bwrap,

@@ -267,7 +267,7 @@ async function setUpBeforeIntent(plan: RunPlan, attempt: { runId: string; number
   const { runId, number, attemptTag } = attempt;
   let temporaryDirectory: string;
   try {
-    temporaryDirectory = await createAttemptTemporaryDirectory(runId, number);
+    temporaryDirectory = createAttemptTemporaryDirectory(runId, number);
   } catch (error) {
     const path = failedPath(error, tmpdir());
     const message = `cannot make the attempt's temporary directory in ${tmpdir()} (${(error as Error).message}); nothing was spawned, nothing appended`;
