@@ -11,7 +11,14 @@ import {
   type BoundaryRecord,
   type EstablishedBoundary,
 } from '@statecraft/adapter';
-import { buildBoundaryProfile, constructEnvironment, selectPassedNames, type BoundaryChoice, type EnvironmentRecord } from '@statecraft/environment';
+import {
+  buildBoundaryProfile,
+  constructEnvironment,
+  productHomeLayout,
+  selectPassedNames,
+  type BoundaryChoice,
+  type EnvironmentRecord,
+} from '@statecraft/environment';
 
 /** What every check of one suite runs with: the constructed environment, the attempt tag and the boundary. */
 export interface CheckSandbox {
@@ -74,7 +81,8 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
     handOver: [],
     source: request.source,
   });
-  const established = await establishBoundary({ profile, environment: environment.variables, workspace: request.worktree }).catch(
+  const versionCache = productHomeLayout(request.productHome).toolVersions;
+  const established = await establishBoundary({ profile, environment: environment.variables, workspace: request.worktree, versionCache }).catch(
     (error: unknown) => ({ kind: 'refused', message: `the protected evidence boundary (R12) could not be set up (${(error as Error).message})` }) as const,
   );
   if (established.kind === 'refused') {

@@ -9,6 +9,7 @@ import { findExecutableOnPath } from '../executable-file.js';
 import type { Containment } from './attempt.js';
 import { BWRAP_RESIDUALS, type BoundaryPath, type BoundaryProfile, type BoundaryRecord, type ProbeCheck } from './boundary-record.js';
 import { CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
+import { rememberedBwrapVersion } from './bwrap-version.js';
 
 /**
  * The protected evidence boundary's mechanism on Linux: bubblewrap (R12). One file, the same hooks
@@ -46,6 +47,8 @@ export interface BoundaryRequest {
   environment: Readonly<Record<string, string>>;
   /** The adapter's working directory, writable in the profile. */
   workspace: string;
+  /** Where bwrap's version is remembered by the binary's identity (bwrap-version.ts); absent: asked once per process. */
+  versionCache?: string;
 }
 
 const WAY_OUT = 'or run without the boundary with --boundary none (or STATECRAFT_BOUNDARY=none), which every record of the attempt then says';
@@ -92,11 +95,12 @@ function runQuietly(
 
 const versions = new Map<string, Promise<string>>();
 
-/** `bwrap --version`, asked once per executable and process. */
-function bwrapVersion(bwrap: string): Promise<string> {
+/** `bwrap --version`, asked once per executable and process, and once per binary when a cache is given. */
+function bwrapVersion(bwrap: string, cacheDirectory: string | undefined): Promise<string> {
   let version = versions.get(bwrap);
   if (version === undefined) {
-    version = runQuietly(bwrap, ['--version'], { timeoutMs: PROBE_TIMEOUT_MS }).then((answer) => answer.stdout.trim() || 'not-recorded');
+    const ask = () => runQuietly(bwrap, ['--version'], { timeoutMs: PROBE_TIMEOUT_MS }).then((answer) => answer.stdout.trim() || 'not-recorded');
+    version = cacheDirectory === undefined ? ask() : rememberedBwrapVersion(bwrap, cacheDirectory, ask);
     versions.set(bwrap, version);
   }
   return version;
@@ -148,7 +152,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
           timeoutMs: PROBE_TIMEOUT_MS,
         },
       ),
-      bwrapVersion(bwrap),
+      bwrapVersion(bwrap, request.versionCache),
     ]);
     const probe = readProbeOutput(answer.stdout);
     const refusal = refusalOfProbe(answer, probe, request.profile);
@@ -236,7 +240,10 @@ export async function checkBoundaryAvailability(path: string | undefined): Promi
   const bwrap = findExecutableOnPath('bwrap', path);
   if (bwrap === undefined) return { available: false, reason: 'bwrap-missing', message: `no bwrap on PATH (${path ?? 'not set'}): ${INSTALL}, ${WAY_OUT}` };
   const args = profileArguments({ hidden: [], writable: [], readOnly: [] }, { path: '/', role: 'workspace' }, (entry) => entry.path);
-  const [answer, version] = await Promise.all([runQuietly(bwrap, [...args, '--', '/bin/true'], { timeoutMs: PROBE_TIMEOUT_MS }), bwrapVersion(bwrap)]);
+  const [answer, version] = await Promise.all([
+    runQuietly(bwrap, [...args, '--', '/bin/true'], { timeoutMs: PROBE_TIMEOUT_MS }),
+    bwrapVersion(bwrap, undefined),
+  ]);
   if (answer.code === 0) return { available: true, bwrap, version };
   const failure = refusalOfBwrapFailure(answer.stderr, answer.error);
   return { available: false, reason: failure.reason, message: `${failure.why}; ${WAY_OUT}` };

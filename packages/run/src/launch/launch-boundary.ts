@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { establishBoundary, prepareManagedPaths, noBoundaryRecord, type BoundaryRecord, type EstablishedBoundary, type ProbeCheck } from '@statecraft/adapter';
-import { buildBoundaryProfile, type BoundaryChoice } from '@statecraft/environment';
+import { buildBoundaryProfile, productHomeLayout, type BoundaryChoice } from '@statecraft/environment';
 
 export type LaunchBoundary =
   | { kind: 'none'; record: Extract<BoundaryRecord, { mechanism: 'none' }> }
@@ -53,7 +53,12 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
     handOver: [requestFile],
     source: request.source,
   });
-  const established = await establishBoundary({ profile, environment: request.environment, workspace: request.workspace });
+  const established = await establishBoundary({
+    profile,
+    environment: request.environment,
+    workspace: request.workspace,
+    versionCache: productHomeLayout(request.productHome).toolVersions,
+  });
   if (established.kind === 'refused') return { kind: 'refused', reason: established.reason, message: established.message, probe: established.probe };
   return { kind: 'established', established: established.boundary, requestFile };
 }
