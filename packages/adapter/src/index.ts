@@ -34,6 +34,7 @@
  * - supervise/boundary-record.ts  the protected evidence boundary's shapes: profile, probe findings, record, residuals (R12)
  * - supervise/boundary-probe.ts   the self-test run inside the sandbox before each launch, and the descriptor closer (R12)
  * - supervise/bwrap-boundary.ts   the boundary's mechanism on Linux (bubblewrap): establish, wrap the child (R12)
+ * - supervise/bwrap-version.ts    bwrap's version for the boundary record, remembered by the binary's identity
  * - supervise/managed-paths.ts    an adapter's managed paths made when absent, so the boundary can bind them writable (R10.6, R12)
  * - adapter-kit/*          what every adapter executable shares: the event writer (NDJSON out, stamped, schema-checked),
  *                          the event draft, and the provider's stdout split into bounded byte lines (R1.2, R7.5)

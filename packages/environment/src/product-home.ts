@@ -41,6 +41,8 @@ export function productHomeLayout(home: string) {
     qualifications: join(home, 'qualifications'),
     /** File digests remembered by file identity, so an unchanged binary is hashed once. */
     digests: join(home, 'cache', 'digests'),
+    /** What a tool said of its version (bwrap's, for the boundary record), remembered by file identity. */
+    toolVersions: join(home, 'cache', 'tool-versions'),
     /** Everything statecraft keeps about one target repository. */
     target: (key: string) => join(targets, key),
   };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runGit, untrustedWorktreeGitOptions } from '@statecraft/run';
@@ -37,10 +38,12 @@ export async function makeCandidateWorktree(
   hooks: { onAdded?: (path: string) => void } = {},
 ): Promise<CandidateWorktree> {
   const path = join(target, CHECKS_DIRECTORY, `${runId}-${attempt}-${randomUUID().slice(0, 8)}`);
-  await mkdir(join(target, CHECKS_DIRECTORY), { recursive: true });
+  // Synchronous up to `git worktree add`: the worktree, its checkout and then the checks are the
+  // judge's longest path, so its git is started before the suite's reading starts its own.
+  mkdirSync(join(target, CHECKS_DIRECTORY), { recursive: true });
   const owner = { pid: process.pid, host: hostname(), runId, attempt, since: new Date().toISOString() };
   // Not fsync'd: after a crash its owner is dead anyway, and a missing owner file reads as dead.
-  await writeFile(ownerFileOf(path), `${JSON.stringify(owner)}\n`, { mode: 0o600 });
+  writeFileSync(ownerFileOf(path), `${JSON.stringify(owner)}\n`, { mode: 0o600 });
   const added = await runGit(target, ['worktree', 'add', '--detach', '--no-checkout', '--quiet', path, commit]);
   if (!added.ok) {
     await rm(ownerFileOf(path), { force: true });

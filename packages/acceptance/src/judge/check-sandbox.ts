@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -10,7 +11,14 @@ import {
   type BoundaryRecord,
   type EstablishedBoundary,
 } from '@statecraft/adapter';
-import { buildBoundaryProfile, constructEnvironment, selectPassedNames, type BoundaryChoice, type EnvironmentRecord } from '@statecraft/environment';
+import {
+  buildBoundaryProfile,
+  constructEnvironment,
+  productHomeLayout,
+  selectPassedNames,
+  type BoundaryChoice,
+  type EnvironmentRecord,
+} from '@statecraft/environment';
 
 /** What every check of one suite runs with: the constructed environment, the attempt tag and the boundary. */
 export interface CheckSandbox {
@@ -46,7 +54,8 @@ export interface CheckSandboxRequest {
 export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise<CheckSandboxSetup> {
   const selection = selectPassedNames({ source: request.source, adapterPass: [], operatorPass: [] });
   if (selection.kind === 'refused') return { kind: 'refused', reason: 'environment', message: `${selection.message}; no check was run` };
-  const temporaryDirectory = await mkdtemp(join(tmpdir(), 'statecraft-checks-'));
+  // Synchronous up to the probe's spawn, which runs beside git's checkout of the worktree.
+  const temporaryDirectory = mkdtempSync(join(tmpdir(), 'statecraft-checks-'));
   const attemptTag = newAttemptTag(request.runId, request.attempt);
   const environment = constructEnvironment(selection, {
     runId: request.runId,
@@ -72,7 +81,8 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
     handOver: [],
     source: request.source,
   });
-  const established = await establishBoundary({ profile, environment: environment.variables, workspace: request.worktree }).catch(
+  const versionCache = productHomeLayout(request.productHome).toolVersions;
+  const established = await establishBoundary({ profile, environment: environment.variables, workspace: request.worktree, versionCache }).catch(
     (error: unknown) => ({ kind: 'refused', message: `the protected evidence boundary (R12) could not be set up (${(error as Error).message})` }) as const,
   );
   if (established.kind === 'refused') {

@@ -28,15 +28,15 @@ export async function readSuiteAtBase(input: {
   baseCommit: string;
   /** A spec id, or `none` for a run without one. */ specId: string;
 }): Promise<SuiteReading> {
-  // The base's whole listing (for the policy digest) is asked for beside the inputs: it needs only the commit.
-  const [inputs, listing] = await Promise.all([
-    readCoverageInputs({
-      repository: input.repository,
-      ...(input.specId === 'none' ? {} : { spec: input.specId }),
-      source: { kind: 'commit', commit: input.baseCommit, resolved: true },
-    }),
-    runGitForReading(input.repository, ['ls-tree', '-r', '-z', '--full-tree', input.baseCommit]),
-  ]);
+  // The base's whole listing (for the policy digest) first: the inputs' entries are found in it,
+  // so only their bytes are asked of git. Without it, the inputs are read as before, and their
+  // refusal (a bad commit) is the one named.
+  const listing = await runGitForReading(input.repository, ['ls-tree', '-r', '-z', '--full-tree', input.baseCommit]);
+  const inputs = await readCoverageInputs({
+    repository: input.repository,
+    ...(input.specId === 'none' ? {} : { spec: input.specId }),
+    source: { kind: 'commit', commit: input.baseCommit, resolved: true, ...(listing.ok ? { listing: listing.stdout } : {}) },
+  });
   if (inputs.kind === 'refused') return { kind: 'unreadable', message: inputs.message };
   let declared: { checks: string[] | 'none'; authority: string[] } = { checks: 'none', authority: [] };
   if (inputs.declaration.kind === 'present') {

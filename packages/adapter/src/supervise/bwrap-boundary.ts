@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { sha256Hex } from '../content-digest.js';
@@ -8,6 +9,7 @@ import { findExecutableOnPath } from '../executable-file.js';
 import type { Containment } from './attempt.js';
 import { BWRAP_RESIDUALS, type BoundaryPath, type BoundaryProfile, type BoundaryRecord, type ProbeCheck } from './boundary-record.js';
 import { CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
+import { rememberedBwrapVersion } from './bwrap-version.js';
 
 /**
  * The protected evidence boundary's mechanism on Linux: bubblewrap (R12). One file, the same hooks
@@ -45,6 +47,8 @@ export interface BoundaryRequest {
   environment: Readonly<Record<string, string>>;
   /** The adapter's working directory, writable in the profile. */
   workspace: string;
+  /** Where bwrap's version is remembered by the binary's identity (bwrap-version.ts); absent: asked once per process. */
+  versionCache?: string;
 }
 
 const WAY_OUT = 'or run without the boundary with --boundary none (or STATECRAFT_BOUNDARY=none), which every record of the attempt then says';
@@ -91,11 +95,12 @@ function runQuietly(
 
 const versions = new Map<string, Promise<string>>();
 
-/** `bwrap --version`, asked once per executable and process. */
-function bwrapVersion(bwrap: string): Promise<string> {
+/** `bwrap --version`, asked once per executable and process, and once per binary when a cache is given. */
+function bwrapVersion(bwrap: string, cacheDirectory: string | undefined): Promise<string> {
   let version = versions.get(bwrap);
   if (version === undefined) {
-    version = runQuietly(bwrap, ['--version'], { timeoutMs: PROBE_TIMEOUT_MS }).then((answer) => answer.stdout.trim() || 'not-recorded');
+    const ask = () => runQuietly(bwrap, ['--version'], { timeoutMs: PROBE_TIMEOUT_MS }).then((answer) => answer.stdout.trim() || 'not-recorded');
+    version = cacheDirectory === undefined ? ask() : rememberedBwrapVersion(bwrap, cacheDirectory, ask);
     versions.set(bwrap, version);
   }
   return version;
@@ -125,7 +130,9 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   const workspace: BoundaryPath = { path: request.workspace, role: 'workspace' };
   const args = profileArguments(request.profile, workspace, (entry) => entry.path);
 
-  await mkdir(home.path, { recursive: true, mode: 0o700 });
+  // Synchronous up to the probe's spawn: what runs beside it (git checking the workspace out) is
+  // child processes too, and an await here would wait for their spawns to hand the loop back.
+  mkdirSync(home.path, { recursive: true, mode: 0o700 });
   const nonce = randomUUID();
   const canary = join(home.path, `.statecraft-boundary-canary-${nonce}`);
   const leftovers = [
@@ -135,7 +142,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   ];
   try {
     // Empty: the probe only tries to open it, and an empty file takes no data block in a nearly full home.
-    await writeFile(canary, '', { mode: 0o600 });
+    writeFileSync(canary, '', { mode: 0o600 });
     const [answer, version] = await Promise.all([
       runQuietly(
         bwrap,
@@ -145,7 +152,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
           timeoutMs: PROBE_TIMEOUT_MS,
         },
       ),
-      bwrapVersion(bwrap),
+      bwrapVersion(bwrap, request.versionCache),
     ]);
     const probe = readProbeOutput(answer.stdout);
     const refusal = refusalOfProbe(answer, probe, request.profile);
@@ -233,7 +240,10 @@ export async function checkBoundaryAvailability(path: string | undefined): Promi
   const bwrap = findExecutableOnPath('bwrap', path);
   if (bwrap === undefined) return { available: false, reason: 'bwrap-missing', message: `no bwrap on PATH (${path ?? 'not set'}): ${INSTALL}, ${WAY_OUT}` };
   const args = profileArguments({ hidden: [], writable: [], readOnly: [] }, { path: '/', role: 'workspace' }, (entry) => entry.path);
-  const [answer, version] = await Promise.all([runQuietly(bwrap, [...args, '--', '/bin/true'], { timeoutMs: PROBE_TIMEOUT_MS }), bwrapVersion(bwrap)]);
+  const [answer, version] = await Promise.all([
+    runQuietly(bwrap, [...args, '--', '/bin/true'], { timeoutMs: PROBE_TIMEOUT_MS }),
+    bwrapVersion(bwrap, undefined),
+  ]);
   if (answer.code === 0) return { available: true, bwrap, version };
   const failure = refusalOfBwrapFailure(answer.stderr, answer.error);
   return { available: false, reason: failure.reason, message: `${failure.why}; ${WAY_OUT}` };

@@ -7,7 +7,18 @@ import { runGitForReading } from './git-for-reading.js';
  * holds it) at launch. The commit is resolved to its full object name before anything is read,
  * unless the caller says it already was (`resolved`: launch's base, resolved at planning).
  */
-export type CoverageSource = { kind: 'working-tree' } | { kind: 'commit'; commit: string; resolved?: boolean };
+export type CoverageSource =
+  | { kind: 'working-tree' }
+  | {
+      kind: 'commit';
+      commit: string;
+      resolved?: boolean;
+      /**
+       * The commit's whole listing (`git ls-tree -r -z --full-tree <commit>`), when the caller
+       * already has it: each input's entry is found there, not asked of git once more.
+       */
+      listing?: Uint8Array;
+    };
 
 export type InputFileReading =
   | { kind: 'found'; bytes: Uint8Array }
@@ -36,13 +47,18 @@ export async function readWorkingTreeFile(repository: string, path: string): Pro
  * gives its stored bytes. Never the workspace, and never `git archive` or `git show`, whose
  * attribute filters and textconv could rewrite what is read (R9.4).
  */
-export async function readCommittedFile(repository: string, commit: string, path: string): Promise<InputFileReading> {
-  const listing = await runGitForReading(repository, ['ls-tree', '-z', '--full-tree', commit, '--', path]);
-  if (!listing.ok) return { kind: 'failed', message: `git ls-tree ${commit} -- ${path}: ${listing.message}` };
-  const entry = new TextDecoder()
-    .decode(listing.stdout)
-    .split('\0')
-    .find((line) => line.endsWith(`\t${path}`));
+export async function readCommittedFile(repository: string, commit: string, path: string, wholeListing?: Uint8Array): Promise<InputFileReading> {
+  let entry: string | undefined;
+  if (wholeListing === undefined) {
+    const listing = await runGitForReading(repository, ['ls-tree', '-z', '--full-tree', commit, '--', path]);
+    if (!listing.ok) return { kind: 'failed', message: `git ls-tree ${commit} -- ${path}: ${listing.message}` };
+    entry = new TextDecoder()
+      .decode(listing.stdout)
+      .split('\0')
+      .find((line) => line.endsWith(`\t${path}`));
+  } else {
+    entry = entryInWholeListing(wholeListing, path);
+  }
   if (entry === undefined) return { kind: 'absent' };
   const [mode, type, object] = entry.slice(0, entry.indexOf('\t')).split(' ');
   if (type !== 'blob' || (mode !== '100644' && mode !== '100755') || object === undefined) {
@@ -53,6 +69,22 @@ export async function readCommittedFile(repository: string, commit: string, path
   return { kind: 'found', bytes: blob.stdout };
 }
 
+/**
+ * A path's entry in a recursive listing, as the one-path `ls-tree` gives it. A recursive listing
+ * names no directory, only what is under one: a path with entries below it is given as the tree
+ * entry it is, so a directory still reads as one.
+ */
+function entryInWholeListing(listing: Uint8Array, path: string): string | undefined {
+  const entries = new TextDecoder()
+    .decode(listing)
+    .split('\0')
+    .filter((line) => line.includes('\t'))
+    .map((line) => ({ line, path: line.slice(line.indexOf('\t') + 1) }));
+  const exact = entries.find((entry) => entry.path === path);
+  if (exact !== undefined) return exact.line;
+  return entries.some((entry) => entry.path.startsWith(`${path}/`)) ? `040000 tree -\t${path}` : undefined;
+}
+
 /** The commit's full object name, or why it is not a commit. */
 export async function resolveCommit(repository: string, commit: string): Promise<{ ok: true; commit: string } | { ok: false; message: string }> {
   const answer = await runGitForReading(repository, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${commit}^{commit}`]);
@@ -61,5 +93,5 @@ export async function resolveCommit(repository: string, commit: string): Promise
 }
 
 export function readInputFile(repository: string, source: CoverageSource, path: string): Promise<InputFileReading> {
-  return source.kind === 'working-tree' ? readWorkingTreeFile(repository, path) : readCommittedFile(repository, source.commit, path);
+  return source.kind === 'working-tree' ? readWorkingTreeFile(repository, path) : readCommittedFile(repository, source.commit, path, source.listing);
 }

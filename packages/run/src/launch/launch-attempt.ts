@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   ATTEMPT_TAG_VARIABLE,
@@ -101,27 +101,29 @@ interface AttemptIdentity {
 
 async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: AttemptIdentity): Promise<Launch> {
   const { runId, number } = identity;
-  const readings = await takeReadings(plan, runId, hooks.signal);
-  if (readings.kind !== 'go') return readings;
-  const { opening, coverage, workspace } = readings;
-
   const names = attemptArtifactNames(runId, number);
   const attemptTag = newAttemptTag(runId, number);
-  const temporaryDirectory = await createAttemptTemporaryDirectory(runId, number);
-  const environment = constructEnvironment(plan.selection, {
-    runId,
-    attempt: number,
-    temporaryDirectory,
-    extra: [{ name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group (R7.3)' }],
-    // With the boundary on, bwrap's PID namespace is the containment (R12), and the residuals follow it.
-    containment: plan.boundary.kind === 'bwrap' ? 'bwrap' : plan.containment.mechanism,
-  });
-  const request = buildRequest(plan, { runId, number, workspace: workspace.path, baseCommit: plan.baseCommit }, new Date());
-  const requestText = `${JSON.stringify(request, null, 2)}\n`;
-  // R12: the boundary is set up and probed before anything is appended; a refusal appends nothing
-  // and withdraws the workspace, as the other refusals before the intent do.
-  const boundary = await prepareBoundaryOrRefuse(plan, { workspace, temporaryDirectory, environment: environment.variables, requestText });
-  if (boundary.kind === 'refused' || boundary.kind === 'failed') return boundary;
+  // The boundary needs only the workspace's directory and the attempt's TMPDIR: it is set up and
+  // probed (R12) while git checks the workspace out and the chain and coverage are read, and
+  // consulted only once both readings let the attempt go on.
+  const made = makeBeforeIntent(plan, { runId, number, attemptTag });
+  const readings = await takeReadings(plan, runId, hooks.signal, made.onDirectory);
+  const setUp = await made.settled();
+  if (readings.kind !== 'go') return withdrawRefused(plan, readings, setUp);
+  const { opening, coverage, workspace } = readings;
+  if (setUp.kind === 'failed') {
+    await withdrawWorkspace(plan.target, workspace);
+    if (setUp.temporaryDirectory !== undefined) await removeAttemptTemporaryDirectory(setUp.temporaryDirectory);
+    return setUp.failure;
+  }
+  const { temporaryDirectory, environment, request, requestText, boundary } = setUp;
+  if (boundary.kind === 'refused') {
+    await removeAttemptTemporaryDirectory(temporaryDirectory);
+    const withdrawn = await withdrawWorkspace(plan.target, workspace);
+    const tail =
+      withdrawn === 'withdrawn' ? 'nothing appended' : `nothing appended; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
+    return refused('launch', 'boundary', `${boundary.message}, ${tail}`, { reason: boundary.reason, probe: boundary.probe });
+  }
   // The launch reading is the recorded one (R9.4).
   const posture = plannedPosture(
     { ...plan, coverage: coverage.coverage },
@@ -175,17 +177,18 @@ interface PreparedAttempt {
  * beside them. Under the lock, so the head read is the one the intent links to: every link since
  * the last verified tip (its checkpoint) verified, a broken chain refused before anything is
  * written (R8.4). Coverage is read again at the base commit (R9.4). The workspace is prepared
- * meanwhile (R8.6): git answers while the chain is checked, and a refusal from either reading
- * withdraws it, so a refused attempt leaves the repository as found.
+ * meanwhile (R8.6): git answers while the chain is checked. Nothing is withdrawn here: the caller
+ * first lets the boundary's probe, which runs in the workspace, end (withdrawRefused).
  */
 async function takeReadings(
   plan: RunPlan,
   runId: string,
   signal: AbortSignal | undefined,
-): Promise<(Omit<ReadingsToGoOn, 'kind'> & { kind: 'go'; workspace: PreparedWorkspace }) | RunRefusal | RunFailure> {
+  onDirectory: (path: string) => void,
+): Promise<(Omit<ReadingsToGoOn, 'kind'> & { kind: 'go'; workspace: PreparedWorkspace }) | RefusedReadings> {
   // In this order: each git process is started before the chain's checking holds the event loop.
   const [prepared, launchCoverage, chainOpening] = await Promise.all([
-    prepareWorkspace({ target: plan.target, runId, baseCommit: plan.baseCommit, mode: plan.retry === 'none' ? 'new-run' : 'retry' }),
+    prepareWorkspace({ target: plan.target, runId, baseCommit: plan.baseCommit, mode: plan.retry === 'none' ? 'new-run' : 'retry', onDirectory }),
     checkCoverageAtLaunch({
       repository: plan.target.path,
       spec: plan.request.spec,
@@ -196,14 +199,106 @@ async function takeReadings(
     openChainForAppend(plan.paths.chain),
   ]);
   const readings = judgeReadings(chainOpening, launchCoverage, signal);
-  if (readings.kind !== 'go') {
-    if (prepared.kind === 'refused') return readings;
-    const withdrawn = await withdrawWorkspace(plan.target, prepared.workspace);
-    if (withdrawn === 'withdrawn') return readings;
-    return { ...readings, message: `${readings.message}\nthe workspace prepared for it could not be withdrawn (${withdrawn.failed})` };
-  }
-  if (prepared.kind === 'refused') return refused('launch', 'workspace', prepared.message, { path: prepared.path, reason: prepared.reason });
+  const workspace = prepared.kind === 'prepared' ? prepared.workspace : prepared.added;
+  if (readings.kind !== 'go') return { refusal: readings, workspace };
+  if (prepared.kind === 'refused')
+    return { refusal: refused('launch', 'workspace', prepared.message, { path: prepared.path, reason: prepared.reason }), workspace };
   return { ...readings, workspace: prepared.workspace };
+}
+
+/** A reading that stops the attempt before its intent, and the workspace made meanwhile (to withdraw). */
+interface RefusedReadings {
+  kind?: undefined;
+  refusal: RunRefusal | RunFailure;
+  workspace: PreparedWorkspace | undefined;
+}
+
+/**
+ * A refusal before the intent withdraws what was made for the attempt — the workspace and the
+ * TMPDIR, once the boundary's probe in them has ended — so a refused attempt leaves the
+ * repository as found, and appends nothing.
+ */
+async function withdrawRefused(plan: RunPlan, readings: RefusedReadings, setUp: BeforeIntent): Promise<RunRefusal | RunFailure> {
+  const { refusal, workspace } = readings;
+  if (setUp.temporaryDirectory !== undefined) await removeAttemptTemporaryDirectory(setUp.temporaryDirectory);
+  if (workspace === undefined) return refusal;
+  const withdrawn = await withdrawWorkspace(plan.target, workspace);
+  if (withdrawn === 'withdrawn') return refusal;
+  return { ...refusal, message: `${refusal.message}\nthe workspace prepared for it could not be withdrawn (${withdrawn.failed})` };
+}
+
+/** What is made before the intent besides the readings: the TMPDIR, the environment, the request and the boundary (R12). */
+type BeforeIntent =
+  | {
+      kind: 'made';
+      temporaryDirectory: string;
+      environment: ReturnType<typeof constructEnvironment>;
+      request: ReturnType<typeof buildRequest>;
+      requestText: string;
+      boundary: LaunchBoundary;
+    }
+  | { kind: 'failed'; failure: RunFailure; temporaryDirectory: string | undefined };
+
+/**
+ * Starts, as soon as the workspace's directory exists, what the intent needs besides the readings:
+ * the attempt's TMPDIR (R5.5), its constructed environment (R5.1), the request naming the
+ * workspace, and the boundary set up and probed in that very workspace (R12). `settled` answers
+ * once it has ended (or at once, when the workspace was never made): never rejects.
+ */
+function makeBeforeIntent(
+  plan: RunPlan,
+  attempt: { runId: string; number: number; attemptTag: string },
+): { onDirectory: (workspace: string) => void; settled: () => Promise<BeforeIntent> } {
+  let making: Promise<BeforeIntent> | undefined;
+  const notMade: BeforeIntent = {
+    kind: 'failed',
+    temporaryDirectory: undefined,
+    failure: { kind: 'failed', stage: 'intent', path: plan.target.path, message: 'the workspace was not made; nothing was spawned', spawned: false },
+  };
+  return {
+    onDirectory: (workspace) => {
+      making = setUpBeforeIntent(plan, attempt, workspace);
+    },
+    settled: () => making ?? Promise.resolve(notMade),
+  };
+}
+
+async function setUpBeforeIntent(plan: RunPlan, attempt: { runId: string; number: number; attemptTag: string }, workspace: string): Promise<BeforeIntent> {
+  const { runId, number, attemptTag } = attempt;
+  let temporaryDirectory: string;
+  try {
+    temporaryDirectory = createAttemptTemporaryDirectory(runId, number);
+  } catch (error) {
+    const path = failedPath(error, tmpdir());
+    const message = `cannot make the attempt's temporary directory in ${tmpdir()} (${(error as Error).message}); nothing was spawned, nothing appended`;
+    return { kind: 'failed', temporaryDirectory: undefined, failure: { kind: 'failed', stage: 'intent', path, message, spawned: false, cause: error } };
+  }
+  const environment = constructEnvironment(plan.selection, {
+    runId,
+    attempt: number,
+    temporaryDirectory,
+    extra: [{ name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group (R7.3)' }],
+    // With the boundary on, bwrap's PID namespace is the containment (R12), and the residuals follow it.
+    containment: plan.boundary.kind === 'bwrap' ? 'bwrap' : plan.containment.mechanism,
+  });
+  const request = buildRequest(plan, { runId, number, workspace, baseCommit: plan.baseCommit }, new Date());
+  const requestText = `${JSON.stringify(request, null, 2)}\n`;
+  try {
+    const boundary = await prepareLaunchBoundary({
+      choice: plan.boundary,
+      productHome: plan.request.home,
+      workspace,
+      temporaryDirectory,
+      managedPaths: plan.manifest.managedPaths ?? [],
+      environment: environment.variables,
+      requestText,
+      source: plan.request.source,
+    });
+    return { kind: 'made', temporaryDirectory, environment, request, requestText, boundary };
+  } catch (error) {
+    const message = `cannot set up the evidence boundary (${(error as Error).message}); nothing was spawned`;
+    return { kind: 'failed', temporaryDirectory, failure: { kind: 'failed', stage: 'intent', path: plan.request.home, message, spawned: false, cause: error } };
+  }
 }
 
 /**
@@ -371,45 +466,6 @@ function keptEvidence(
     stderr: notKept(stderrFile) ? 'not-recorded' : { path: names.stderr, ...supervised.attempt.stderr },
     evidence: evidence === 'kept' ? 'kept' : { notKept: evidence.notKept.map((failure) => ({ path: relative(failure.path), message: failure.message })) },
   };
-}
-
-/**
- * The boundary for this launch (R12), or the refusal that withdraws the workspace and appends
- * nothing (exit 2). An unexpected i/o error setting it up is a failure before the intent.
- */
-async function prepareBoundaryOrRefuse(
-  plan: RunPlan,
-  attempt: { workspace: PreparedWorkspace; temporaryDirectory: string; environment: Record<string, string>; requestText: string },
-): Promise<Exclude<LaunchBoundary, { kind: 'refused' }> | RunRefusal | RunFailure> {
-  let boundary: LaunchBoundary;
-  try {
-    boundary = await prepareLaunchBoundary({
-      choice: plan.boundary,
-      productHome: plan.request.home,
-      workspace: attempt.workspace.path,
-      temporaryDirectory: attempt.temporaryDirectory,
-      managedPaths: plan.manifest.managedPaths ?? [],
-      environment: attempt.environment,
-      requestText: attempt.requestText,
-      source: plan.request.source,
-    });
-  } catch (error) {
-    await removeAttemptTemporaryDirectory(attempt.temporaryDirectory);
-    await withdrawWorkspace(plan.target, attempt.workspace);
-    return {
-      kind: 'failed',
-      stage: 'intent',
-      path: plan.request.home,
-      message: `cannot set up the evidence boundary (${(error as Error).message}); nothing was spawned`,
-      spawned: false,
-      cause: error,
-    };
-  }
-  if (boundary.kind !== 'refused') return boundary;
-  await removeAttemptTemporaryDirectory(attempt.temporaryDirectory);
-  const withdrawn = await withdrawWorkspace(plan.target, attempt.workspace);
-  const tail = withdrawn === 'withdrawn' ? 'nothing appended' : `nothing appended; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
-  return refused('launch', 'boundary', `${boundary.message}, ${tail}`, { reason: boundary.reason, probe: boundary.probe });
 }
 
 /**

@@ -1,7 +1,7 @@
-import { writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { establishBoundary, prepareManagedPaths, noBoundaryRecord, type BoundaryRecord, type EstablishedBoundary, type ProbeCheck } from '@statecraft/adapter';
-import { buildBoundaryProfile, type BoundaryChoice } from '@statecraft/environment';
+import { buildBoundaryProfile, productHomeLayout, type BoundaryChoice } from '@statecraft/environment';
 
 export type LaunchBoundary =
   | { kind: 'none'; record: Extract<BoundaryRecord, { mechanism: 'none' }> }
@@ -40,7 +40,8 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
     };
   }
   const requestFile = join(request.temporaryDirectory, 'request.json');
-  await writeFile(requestFile, request.requestText, { mode: 0o400 });
+  // Synchronous, as the TMPDIR is made: the probe is spawned next, beside git's checkout.
+  writeFileSync(requestFile, request.requestText, { mode: 0o400 });
   // Made when absent, so they can be bound writable: the provider's configuration (R12).
   await prepareManagedPaths(request.managedPaths, request.environment.HOME);
   const profile = buildBoundaryProfile({
@@ -52,7 +53,12 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
     handOver: [requestFile],
     source: request.source,
   });
-  const established = await establishBoundary({ profile, environment: request.environment, workspace: request.workspace });
+  const established = await establishBoundary({
+    profile,
+    environment: request.environment,
+    workspace: request.workspace,
+    versionCache: productHomeLayout(request.productHome).toolVersions,
+  });
   if (established.kind === 'refused') return { kind: 'refused', reason: established.reason, message: established.message, probe: established.probe };
   return { kind: 'established', established: established.boundary, requestFile };
 }

@@ -12,6 +12,11 @@ export interface WorkspaceRequest {
   baseCommit: string;
   /** A retry of an existing run reuses its workspace (R8.6); a new run must find the place empty. */
   mode: 'new-run' | 'retry';
+  /**
+   * Told the workspace's real path as soon as its directory exists, before its files are checked
+   * out: what needs only the directory (the boundary's probe, R12) runs while git writes them.
+   */
+  onDirectory?: (path: string) => void;
 }
 
 export interface PreparedWorkspace {
@@ -23,7 +28,14 @@ export interface PreparedWorkspace {
 
 export type WorkspacePreparation =
   | { kind: 'prepared'; workspace: PreparedWorkspace }
-  | { kind: 'refused'; reason: 'foreign-directory' | 'branch-exists' | 'git-failed'; path: string; message: string };
+  | {
+      kind: 'refused';
+      reason: 'foreign-directory' | 'branch-exists' | 'git-failed';
+      path: string;
+      message: string;
+      /** A worktree added but not checked out: left for the caller to withdraw once what runs in its directory has ended. */
+      added?: PreparedWorkspace;
+    };
 
 /** The run's workspace directory and branch names, derived from the run id. */
 export function workspaceLocation(targetPath: string, runId: string): { path: string; branch: string } {
@@ -45,6 +57,7 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
   const existing = lstatSync(path, { throwIfNoEntry: false }) ?? 'absent';
   if (existing !== 'absent') {
     if (request.mode === 'retry' && existing.isDirectory() && (await isThisRunsWorktree(request.target, path, branch))) {
+      request.onDirectory?.(path);
       return { kind: 'prepared', workspace: { path, branch, how: 'reused' } };
     }
     return {
@@ -59,12 +72,40 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
   mkdirSync(join(request.target.path, STATE_DIRECTORY, 'workspaces'), { recursive: true });
   // A retry whose worktree was deleted is restored from the run's branch, keeping its commits.
   if (branchExists) await runGit(request.target.path, ['worktree', 'prune']);
-  const args = branchExists ? ['worktree', 'add', path, branch] : ['worktree', 'add', '--no-track', '-b', branch, path, request.baseCommit];
+  // In the two steps `git worktree add` takes itself: the worktree added without a checkout (its
+  // HEAD on the run's branch), then `reset --hard` writing its index and files — the same bytes.
+  // Between them the directory exists, and the caller is told it.
+  const args = branchExists
+    ? ['worktree', 'add', '--no-checkout', path, branch]
+    : ['worktree', 'add', '--no-checkout', '--no-track', '-b', branch, path, request.baseCommit];
   const added = await runGit(request.target.path, args);
   if (!added.ok) {
-    return { kind: 'refused', reason: 'git-failed', path, message: `${path}: git worktree add failed: ${added.stderr}` };
+    // `-b` makes the branch before the worktree: a new run's branch is its own, and goes with it.
+    const left = branchExists ? '' : await deleteNewBranch(request.target, branch);
+    return { kind: 'refused', reason: 'git-failed', path, message: `${path}: git worktree add failed: ${added.stderr}${left}` };
   }
-  return { kind: 'prepared', workspace: { path: await realpath(path), branch, how: branchExists ? 'restored' : 'created' } };
+  const workspace: PreparedWorkspace = { path: await realpath(path), branch, how: branchExists ? 'restored' : 'created' };
+  request.onDirectory?.(workspace.path);
+  // As `git worktree add` checks out: submodules are not entered, and no hook runs (runGit).
+  const checkedOut = await runGit(workspace.path, ['reset', '--hard', '--no-recurse-submodules', '--quiet']);
+  if (!checkedOut.ok) {
+    return {
+      kind: 'refused',
+      reason: 'git-failed',
+      path,
+      message: `${path}: git reset --hard (the checkout of ${branch}) failed: ${checkedOut.stderr}`,
+      added: workspace,
+    };
+  }
+  return { kind: 'prepared', workspace };
+}
+
+/** Deletes a new run's branch a failed `worktree add -b` left; says what was left when it cannot. */
+async function deleteNewBranch(target: ResolvedTarget, branch: string): Promise<string> {
+  const exists = await runGit(target.path, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
+  if (!exists.ok) return '';
+  const deleted = await runGit(target.path, ['branch', '--delete', '--force', branch]);
+  return deleted.ok ? '' : `; its branch ${branch} could not be deleted (${deleted.stderr})`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { readdir, readFile, realpath } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 
 /**
  * The git directory the repository registered for a worktree (`<common>/worktrees/<name>`), found
@@ -9,11 +9,18 @@ import { join, resolve } from 'node:path';
  */
 export async function registeredGitDirectory(commonDirectory: string, worktree: string): Promise<string | undefined> {
   const registrations = join(commonDirectory, 'worktrees');
-  const names = await readdir(registrations).catch(() => [] as string[]);
   const wanted = new Set([join(resolve(worktree), '.git'), join(await realpath(worktree).catch(() => resolve(worktree)), '.git')]);
-  for (const name of names) {
-    const pointer = await readFile(join(registrations, name, 'gitdir'), 'utf8').catch(() => undefined);
-    if (pointer !== undefined && wanted.has(resolve(join(registrations, name), pointer.trim()))) return join(registrations, name);
+  const namesThisWorktree = (name: string): Promise<boolean> =>
+    readFile(join(registrations, name, 'gitdir'), 'utf8').then(
+      (pointer) => wanted.has(resolve(join(registrations, name), pointer.trim())),
+      () => false,
+    );
+  // Git names a registration after the worktree's directory (a run's id): asked first, so a
+  // repository with many runs' worktrees is not read whole on every attempt. The same check.
+  const likely = basename(resolve(worktree));
+  if (await namesThisWorktree(likely)) return join(registrations, likely);
+  for (const name of await readdir(registrations).catch(() => [] as string[])) {
+    if (name !== likely && (await namesThisWorktree(name))) return join(registrations, name);
   }
   return undefined;
 }
