@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readFile, realpath, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Sha256HexSchema } from './schema-pieces.js';
 import { hashFile, sha256Hex } from './content-digest.js';
 import { FileIdentitySchema, readFileIdentity, sameFileIdentity } from './file-identity.js';

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What identifies a file's bytes without reading them: its device and inode, its size, and its
