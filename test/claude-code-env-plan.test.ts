@@ -77,7 +77,7 @@ describe('statecraft env plan with the Claude Code adapter', () => {
     scratch.keep(home);
     // A sibling: the same bundle under another name, declaring the same ~/.claude.
     const siblingDirectory = await scratch.make('statecraft-cc-sibling');
-    const sibling = join(siblingDirectory, 'statecraft-adapter-claude-code-sibling.mjs');
+    const sibling = join(siblingDirectory, 'statecraft-adapter-claude-code-sibling.cjs');
     await copyFile(claudeCodeAdapterPath(), sibling);
     const manifest = JSON.parse(await readFile(`${claudeCodeAdapterPath()}.manifest.json`, 'utf8')) as Record<string, unknown>;
     await writeFile(`${sibling}.manifest.json`, JSON.stringify({ ...manifest, name: 'claude-code-sibling' }));

@@ -11,8 +11,11 @@ function packageRoot(): string {
   return dirname(createRequire(import.meta.url).resolve('@statecraft/adapter-claude-code/package.json'));
 }
 
-/** The bundled file's name; its sidecar manifest is `<file>.manifest.json` (R2.2). */
-export const CLAUDE_CODE_ADAPTER_FILE = 'statecraft-adapter-claude-code.mjs';
+/**
+ * The bundled file's name; its sidecar manifest is `<file>.manifest.json` (R2.2). CommonJS: Node
+ * starts a classic script without its ESM loader, on every attempt (issue 10 (f)).
+ */
+export const CLAUDE_CODE_ADAPTER_FILE = 'statecraft-adapter-claude-code.cjs';
 
 /**
  * The absolute path of the bundled adapter executable: one file, so its content digest covers

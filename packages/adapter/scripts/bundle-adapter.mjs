@@ -7,22 +7,45 @@ import { dirname, join } from 'node:path';
 import { ManifestSchema } from '@statecraft/adapter';
 import { englishZodMessagesOnly } from './esbuild-english-zod-messages.mjs';
 
+/**
+ * The output format an adapter file's name asks for. `.cjs`: a classic script, which Node starts
+ * without its ESM loader (an adapter starts on every attempt, issue 10 (f); docs/decisions.md,
+ * 2026-12-01). `.mjs`: an ES module. Node reads the format from the extension alone, so the two
+ * must agree.
+ */
+function formatFor(adapterFile) {
+  if (adapterFile.endsWith('.cjs')) return 'cjs';
+  if (adapterFile.endsWith('.mjs')) return 'esm';
+  throw new Error(`adapter file ${adapterFile}: name it *.cjs (CommonJS) or *.mjs (ESM), so Node runs it in the format it is bundled in`);
+}
+
 /** Bundles `<packageRoot>/src/adapter/main.ts` into `<packageRoot>/dist/bundle/<adapterFile>` and writes `<file>.manifest.json`. */
 export async function bundleAdapter({ packageRoot, manifest, adapterFile }) {
   const outfile = join(packageRoot, 'dist', 'bundle', adapterFile);
+  const format = formatFor(adapterFile);
   await mkdir(dirname(outfile), { recursive: true });
   await build({
     entryPoints: [join(packageRoot, 'src', 'adapter', 'main.ts')],
     outfile,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format,
     target: 'node20',
+    // `import.meta.url` has no meaning in CommonJS: a module that locates files from it gets the
+    // bundle's own URL, as in the CLI's bundle (packages find their files by package name).
+    ...(format === 'cjs' ? { define: { 'import.meta.url': '__statecraftAdapterUrl' } } : {}),
     // No timestamps, and the path comments relative to the repository root whatever the caller's
     // working directory: the same sources give the same digest.
     absWorkingDir: join(packageRoot, '..', '..'),
     legalComments: 'none',
-    banner: { js: '#!/usr/bin/env node' },
+    // A CommonJS script is strict only when the directive comes first, before the banner's code;
+    // the ES module was strict by definition.
+    banner: {
+      js:
+        format === 'cjs'
+          ? "#!/usr/bin/env node\n'use strict';\nconst __statecraftAdapterUrl = require('node:url').pathToFileURL(__filename).href;"
+          : '#!/usr/bin/env node',
+    },
     logLevel: 'warning',
     // zod's English messages alone: the adapter starts on every attempt (issue 10's (f) figure).
     plugins: [englishZodMessagesOnly()],

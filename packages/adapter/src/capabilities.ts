@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The closed capability vocabulary (R2.1). Adding a token is a change to this file and to

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import { mkdir, open, readFile, realpath, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Sha256HexSchema } from './schema-pieces.js';
 import { hashFile, sha256Hex } from './content-digest.js';
-import { FileIdentitySchema, readFileIdentity, sameFileIdentity } from './file-identity.js';
+import { FileIdentitySchema, readFileIdentity, readFileIdentitySync, sameFileIdentity } from './file-identity.js';
 
 /** One remembered digest: the file's real path, the identity its bytes had, and their sha256. */
 export const KnownDigestSchema = z.strictObject({
@@ -41,14 +42,15 @@ export async function knownDigestOf(path: string, cacheDirectory: string): Promi
 
 /**
  * The digest handed over for `path` if it still describes the file there: the same real path and
- * the same identity now. Otherwise undefined, and the caller hashes the file itself.
+ * the same identity now. Otherwise undefined, and the caller hashes the file itself. Read
+ * synchronously: the adapter asks on its way to the provider's start, with nothing else to do.
  */
-export async function matchKnownDigest(path: string, known: readonly KnownDigest[]): Promise<KnownDigest | undefined> {
+export function matchKnownDigest(path: string, known: readonly KnownDigest[]): KnownDigest | undefined {
   if (known.length === 0) return undefined;
-  const real = await realpath(path);
+  const real = realpathSync(path);
   const candidate = known.find((entry) => entry.path === real);
   if (candidate === undefined) return undefined;
-  return sameFileIdentity(candidate.identity, await readFileIdentity(real)) ? candidate : undefined;
+  return sameFileIdentity(candidate.identity, readFileIdentitySync(real)) ? candidate : undefined;
 }
 
 async function readEntry(entryFile: string): Promise<KnownDigest | undefined> {

@@ -1,5 +1,7 @@
+import { statSync } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What identifies a file's bytes without reading them: its device and inode, its size, and its
@@ -18,7 +20,15 @@ export type FileIdentity = z.infer<typeof FileIdentitySchema>;
 
 /** The identity of the file at `path` (symlinks followed). */
 export async function readFileIdentity(path: string): Promise<FileIdentity> {
-  const info = await stat(path, { bigint: true });
+  return identityFrom(await stat(path, { bigint: true }));
+}
+
+/** The same, read synchronously: for an adapter on its way to the provider's start, with nothing else to do meanwhile. */
+export function readFileIdentitySync(path: string): FileIdentity {
+  return identityFrom(statSync(path, { bigint: true }));
+}
+
+function identityFrom(info: BigIntStats): FileIdentity {
   return {
     device: info.dev.toString(),
     inode: info.ino.toString(),

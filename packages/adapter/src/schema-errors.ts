@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * Turns a zod error into one sentence per problem naming the file, the field and what was

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The schema pieces every record, result and answer shares, defined once and composed (issue 10

@@ -25,4 +25,7 @@ async function main(argv: string[]): Promise<number> {
   return startSession(CLAUDE_CODE_MANIFEST, requestPath, prompt, new EventWriter());
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// No top-level await: the bundle is a CommonJS script (paths.ts).
+void main(process.argv.slice(2)).then((exitCode) => {
+  process.exitCode = exitCode;
+});

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The few native stream-json shapes the mapping depends on (docs/facts.md items 2–9), read loosely:

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isPathInside, privateDirectoryRemoval, writeExclusivePrivateFile } from '@statecraft/adapter';
@@ -21,13 +21,14 @@ export type SettingsFile =
  * temporary directory, the file created exclusively (`wx`, so nothing pre-placed is reused) with
  * mode 0600, and never inside the workspace, where the session could rewrite its own rules.
  */
-export async function writePrivateSettingsFile(document: ClaudeSettingsDocument, workspace: string): Promise<SettingsFile> {
+export function writePrivateSettingsFile(document: ClaudeSettingsDocument, workspace: string): SettingsFile {
   const base = tmpdir();
   if (isPathInside(base, workspace)) {
     return { kind: 'refused', message: `the temporary directory ${base} is inside the workspace ${workspace}; the settings file must live outside it` };
   }
-  const directory = await mkdtemp(join(base, 'statecraft-claude-settings-'));
+  // Synchronous, as the kit's private-file steps are: nothing else runs before claude starts.
+  const directory = mkdtempSync(join(base, 'statecraft-claude-settings-'));
   const path = join(directory, 'settings.json');
-  await writeExclusivePrivateFile(path, `${JSON.stringify(document, null, 2)}\n`);
+  writeExclusivePrivateFile(path, `${JSON.stringify(document, null, 2)}\n`);
   return { kind: 'written', path, directory, remove: privateDirectoryRemoval(directory) };
 }

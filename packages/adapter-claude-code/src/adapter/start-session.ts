@@ -14,12 +14,12 @@ import { writePrivateSettingsFile } from './settings-file.js';
  * supervisor records why (R5.4: fails visibly, never widened).
  */
 export async function startSession(manifest: Manifest, requestPath: string, prompt: Buffer, writer: EventWriter): Promise<number> {
-  const opened = await openSession(manifest, CLAUDE_COMMAND.command, requestPath, prompt, writer);
+  const opened = openSession(manifest, CLAUDE_COMMAND.command, requestPath, prompt, writer);
   if (opened.kind === 'failed') return opened.exitCode;
   const { adapter, request, requested, fail } = opened;
   const provider = await resolveClaude(request.provider?.executable ?? null, process.env, request.knownDigests ?? []);
   if (provider.kind === 'not-found') return fail('provider-not-found', provider.message);
-  const settings = await writePrivateSettingsFile(settingsDocumentFor(request.limits), request.workspace);
+  const settings = writePrivateSettingsFile(settingsDocumentFor(request.limits), request.workspace);
   if (settings.kind === 'refused') return fail('settings-refused', settings.message, provider.identity);
   // Inside the evidence boundary bwrap keeps every write in the workspace (R12), so edits there need
   // no per-command rule; without it claude's own permission prompts are all that stands (default).

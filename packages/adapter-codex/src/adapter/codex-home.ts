@@ -53,7 +53,7 @@ export async function makePrivateCodexHome(
     const path = await mkdtemp(join(root, 'home-'));
     const configPath = join(path, 'config.toml');
     const channelPath = join(path, 'statecraft-denials.jsonl');
-    await writeExclusivePrivateFile(configPath, configText({ home: path, channel: channelPath }));
+    writeExclusivePrivateFile(configPath, configText({ home: path, channel: channelPath }));
     return { kind: 'made', path, configPath, channelPath, remove: privateDirectoryRemoval(path) };
   } catch (error) {
     return {

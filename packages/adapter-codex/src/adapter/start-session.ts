@@ -43,7 +43,7 @@ function unsupportedLimit(limits: Request['limits']): string | undefined {
  * an `error` event) so the supervisor records why (R5.4: fails visibly, never widened).
  */
 export async function startSession(manifest: Manifest, requestPath: string, prompt: Buffer, writer: EventWriter, adapterExecutable: string): Promise<number> {
-  const opened = await openSession(manifest, CODEX_COMMAND.command, requestPath, prompt, writer);
+  const opened = openSession(manifest, CODEX_COMMAND.command, requestPath, prompt, writer);
   if (opened.kind === 'failed') return opened.exitCode;
   const { adapter, request, requested, fail } = opened;
   const unsupported = unsupportedLimit(request.limits);

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { CapabilityToken } from '../capabilities.js';
 import type { ProviderIdentity } from '../protocol/events.js';
 import type { EventDraft } from './event-draft.js';

@@ -20,7 +20,7 @@ export type OpenedSession =
  * an `error` event) so the supervisor records why (R5.4: fails visibly, never widened); the `fail`
  * handed back does the same for the adapter's own later steps.
  */
-export async function openSession(manifest: Manifest, providerName: string, requestPath: string, prompt: Buffer, writer: EventWriter): Promise<OpenedSession> {
+export function openSession(manifest: Manifest, providerName: string, requestPath: string, prompt: Buffer, writer: EventWriter): OpenedSession {
   const adapter = { name: manifest.name, version: manifest.version };
   const failWith =
     (requested: CapabilityToken[]): FailBeforeProvider =>
@@ -28,7 +28,7 @@ export async function openSession(manifest: Manifest, providerName: string, requ
       failureBeforeProvider(adapter, provider, requested, code, message).forEach((event) => writer.write(event));
       return 1;
     };
-  const reading = await readRequest(requestPath);
+  const reading = readRequest(requestPath);
   if (reading.kind === 'refused') return { kind: 'failed', exitCode: failWith([])('request-invalid', reading.message) };
   const { request } = reading;
   const requested = [...new Set([...request.capabilities.required, ...request.capabilities.preferred])];

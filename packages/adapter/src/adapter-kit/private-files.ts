@@ -1,4 +1,4 @@
-import { open, rm } from 'node:fs/promises';
+import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 
 /** What removing an adapter's private file or directory came to: a failure is returned, never thrown (R10.1). */
@@ -10,24 +10,33 @@ export function isPathInside(child: string, parent: string): boolean {
   return path === '' || (!path.startsWith('..') && !isAbsolute(path));
 }
 
+// Synchronous file steps: the adapter writes its private files on its way to the provider's start
+// and removes them between the provider's exit and its own last word, with nothing else to do;
+// each asynchronous step would be a round trip through libuv's thread pool (issue 10 (f)).
+
 /** Creates `path` exclusively (`wx`, so nothing pre-placed is reused) with mode 0600, holding `text` (R10.1). */
-export async function writeExclusivePrivateFile(path: string, text: string): Promise<void> {
-  const handle = await open(path, 'wx', 0o600);
+export function writeExclusivePrivateFile(path: string, text: string): void {
+  const descriptor = openSync(path, 'wx', 0o600);
   try {
-    await handle.writeFile(text);
+    writeFileSync(descriptor, text);
   } finally {
-    await handle.close();
+    closeSync(descriptor);
   }
 }
 
-/** The removal of a private directory and all it holds, for the adapter to call once the provider is done. */
+/**
+ * The removal of a private directory and all it holds, for the adapter to call once the provider is
+ * done. Removed synchronously; the answer stays a promise, as every caller awaits it.
+ */
 export function privateDirectoryRemoval(directory: string): () => Promise<PrivateRemoval> {
-  return async () => {
-    try {
-      await rm(directory, { recursive: true });
-      return { kind: 'removed' };
-    } catch (error) {
-      return { kind: 'cleanup-failed', path: directory, message: (error as Error).message };
-    }
-  };
+  return () => Promise.resolve(removePrivateDirectory(directory));
+}
+
+function removePrivateDirectory(directory: string): PrivateRemoval {
+  try {
+    rmSync(directory, { recursive: true });
+    return { kind: 'removed' };
+  } catch (error) {
+    return { kind: 'cleanup-failed', path: directory, message: (error as Error).message };
+  }
 }

@@ -29,6 +29,16 @@ function readVersion(provider: ProviderCommand, executable: string, environment:
   return answer.status === 0 && version !== undefined && version !== '' ? version : 'not-recorded';
 }
 
+/** The supervisor's digest of the provider, when it still describes the file; a file that cannot be read is hashed (and fails) there instead. */
+function handedDigest(executable: string, known: readonly KnownDigest[]): string | undefined {
+  try {
+    const handed = matchKnownDigest(executable, known);
+    return handed === undefined ? undefined : `sha256:${handed.sha256}`;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The provider binary: the one the operator named, else the provider's command on the constructed
  * PATH. Its version (from `--version`, where the provider's stream does not state it) and content
@@ -49,7 +59,6 @@ export async function resolveProvider(
     return { kind: 'not-found', message: `no executable "${provider.command}" on the constructed PATH (${environment.PATH ?? 'PATH not set'})` };
   }
   if (checkExecutableFileSync(executable) !== 'usable') return { kind: 'not-found', message: `the named provider ${executable} is not an executable file` };
-  const handed = await matchKnownDigest(executable, known).catch(() => undefined);
-  const digest = handed === undefined ? await digestFile(realpathSync(executable)) : `sha256:${handed.sha256}`;
+  const digest = handedDigest(executable, known) ?? (await digestFile(realpathSync(executable)));
   return { kind: 'resolved', executable, identity: { name: provider.command, version: readVersion(provider, executable, environment), digest } };
 }

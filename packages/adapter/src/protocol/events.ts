@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CountSchema, Sha256DigestSchema } from '../schema-pieces.js';
 import { CapabilityListSchema } from '../capabilities.js';
 import { ProtocolVersionSchema } from './version.js';

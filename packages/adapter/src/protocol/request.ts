@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RecordTimeSchema, SizedDigestSchema } from '../schema-pieces.js';
 import { CapabilityListSchema } from '../capabilities.js';
 import { KnownDigestSchema } from '../digest-cache.js';

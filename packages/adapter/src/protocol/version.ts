@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The adapter protocol's version. Every event and request carries it; any other value is malformed (R1.5). */
 export const PROTOCOL_VERSION = 1 as const;
