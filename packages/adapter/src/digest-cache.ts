@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { mkdir, open, readFile, realpath, rename, unlink } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readRememberedEntry, writeRememberedEntry } from './remembered-entry-file.js';
 import * as z from 'zod';
 import { Sha256HexSchema } from './schema-pieces.js';
 import { hashFile, sha256Hex } from './content-digest.js';
@@ -31,12 +31,12 @@ export async function knownDigestOf(path: string, cacheDirectory: string): Promi
   const real = await realpath(path);
   const identity = await readFileIdentity(real);
   const entryFile = join(cacheDirectory, `${sha256Hex(real)}.json`);
-  const remembered = await readEntry(entryFile);
+  const remembered = await readRememberedEntry(entryFile, KnownDigestSchema);
   if (remembered !== undefined && remembered.path === real && sameFileIdentity(remembered.identity, identity)) return remembered;
   const { sha256 } = await hashFile(real);
   const known: KnownDigest = { path: real, identity, sha256 };
   // Bytes that changed while they were read have no one digest: answer, but remember nothing.
-  if (sameFileIdentity(await readFileIdentity(real), identity)) await writeEntry(cacheDirectory, entryFile, known);
+  if (sameFileIdentity(await readFileIdentity(real), identity)) await writeRememberedEntry(cacheDirectory, entryFile, known);
   return known;
 }
 
@@ -51,34 +51,4 @@ export function matchKnownDigest(path: string, known: readonly KnownDigest[]): K
   const candidate = known.find((entry) => entry.path === real);
   if (candidate === undefined) return undefined;
   return sameFileIdentity(candidate.identity, readFileIdentitySync(real)) ? candidate : undefined;
-}
-
-async function readEntry(entryFile: string): Promise<KnownDigest | undefined> {
-  try {
-    const parsed = KnownDigestSchema.safeParse(JSON.parse(await readFile(entryFile, 'utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Written whole to a private name and renamed into place, so a reader sees nothing or a complete
- * entry. Not fsync'd: a cache entry lost in a crash costs one hashing, and a torn one fails its
- * schema and is recomputed.
- */
-async function writeEntry(cacheDirectory: string, entryFile: string, known: KnownDigest): Promise<void> {
-  const temporary = `${entryFile}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await mkdir(cacheDirectory, { recursive: true, mode: 0o700 });
-    const handle = await open(temporary, 'wx', 0o600);
-    try {
-      await handle.writeFile(`${JSON.stringify(known)}\n`);
-    } finally {
-      await handle.close();
-    }
-    await rename(temporary, entryFile);
-  } catch {
-    await unlink(temporary).catch(() => undefined);
-  }
 }

@@ -22,6 +22,7 @@
  * - executable-file.ts     whether a path can be executed, and the one PATH search every package uses
  * - file-identity.ts       what identifies a file's bytes without reading them (device, inode, size, times)
  * - digest-cache.ts        file digests remembered by identity, and handed to the adapter in the request
+ * - remembered-entry-file.ts   one cache entry in the product home, read against its schema and written whole
  * - attempt/*              the attempt core `run` and `qualify` share: file names, the process tag, the request, supervise + classify
  * - suite/driver.ts        how the negative suite provokes behaviour from one adapter
  * - suite/index.ts         the negative suite: case table, runner, runAdapterOnce, the fixture driver (R4)
