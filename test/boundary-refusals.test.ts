@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fixtureAdapterPath } from '@statecraft/adapter';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { attemptDirectoriesOf } from './fixtures/attempt-directories.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
 import { STATECRAFT_BIN, parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
@@ -37,6 +38,8 @@ async function expectNothingAppended(target: string): Promise<void> {
   // Withdrawn: no workspace is left under .statecraft/state/workspaces.
   const workspaces = join(target, '.statecraft', 'state', 'workspaces');
   expect(existsSync(workspaces) ? await readdir(workspaces) : []).toEqual([]);
+  // Nor any attempt's files in the product home.
+  expect(await attemptDirectoriesOf(targets.home.path, target)).toEqual([]);
 }
 
 describe('the evidence boundary fails closed (R12)', () => {

@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type SampleRepository, useTestTargets } from './fixtures/sample-repository.js';
+import { attemptDirectoriesOf } from './fixtures/attempt-directories.js';
 import { spawnWitness } from './fixtures/spawn-witness.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
@@ -170,6 +171,8 @@ describe('statecraft run reads coverage again at the base commit, and refuses dr
     expect(await attemptCount(repository.path)).toBe(0);
     // The workspace prepared beside the reading was withdrawn: the operator's repository is as found.
     expect(await workspacesOf(repository)).toEqual({ worktrees: 1, branches: '' });
+    // And the attempt's files written meanwhile: the product home holds nothing of it.
+    expect(await attemptDirectoriesOf(targets.home.path, repository.path)).toEqual([]);
   });
 
   it('refuses an uncommitted edit to the Verification block, naming the suite plan', async () => {

@@ -12,6 +12,7 @@
  * - launch/temporary-directory.ts the private per-attempt TMPDIR (R5.5)
  * - launch/launch-boundary.ts     the protected evidence boundary for one launch: request handed over, profile, probe (R12)
  * - launch/outcome-reserve.ts     room held from the intent to the outcome, so a home the stream filled still takes the outcome (R8.4)
+ * - launch/intent-files.ts       the intent's request, prompt and reserve, written beside the probe and withdrawn when no intent follows
  * - launch/failed-file.ts         a failed write step carries the file it was writing, so the failure names it
  * - chain/record-schemas.ts       the chain's record kinds (intent, outcome, acceptance), one zod schema each
  * - chain/acceptance-record.ts    the acceptance record: verdict, reason, checks, receipt (R13)

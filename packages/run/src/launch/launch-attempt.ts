@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -33,8 +32,9 @@ import { keepArtifact } from './artifacts.js';
 import { buildRequest } from './build-request.js';
 import { plannedPosture } from './compose-posture.js';
 import { failedPath, writingFile } from './failed-file.js';
-import { keepOutcomeReserve, outcomeReservePath, releaseOutcomeReserve } from './outcome-reserve.js';
+import { outcomeReservePath, releaseOutcomeReserve } from './outcome-reserve.js';
 import { createAttemptTemporaryDirectory, removeAttemptTemporaryDirectory } from './temporary-directory.js';
+import { withdrawIntentFiles, writeIntentFiles, type IntentFiles, type IntentFilesPlace } from './intent-files.js';
 import { prepareLaunchBoundary, type LaunchBoundary } from './launch-boundary.js';
 
 export interface LaunchHooks {
@@ -116,9 +116,9 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
     if (setUp.temporaryDirectory !== undefined) await removeAttemptTemporaryDirectory(setUp.temporaryDirectory);
     return setUp.failure;
   }
-  const { temporaryDirectory, environment, request, requestText, boundary } = setUp;
+  const { temporaryDirectory, environment, request, boundary } = setUp;
   if (boundary.kind === 'refused') {
-    await removeAttemptTemporaryDirectory(temporaryDirectory);
+    await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), withdrawIntentFiles(setUp.filesPlace, setUp.files)]);
     const withdrawn = await withdrawWorkspace(plan.target, workspace);
     const tail =
       withdrawn === 'withdrawn' ? 'nothing appended' : `nothing appended; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
@@ -131,8 +131,8 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
     boundary.kind === 'none' ? boundary.record : boundary.established.record,
   );
 
-  const attempt: PreparedAttempt = { identity, names, workspace, temporaryDirectory, reserve: outcomeReservePath(plan.paths.attempt(runId, number)) };
-  const intent = await appendIntent(plan, attempt, { opening, request, requestText, posture });
+  const attempt: PreparedAttempt = { identity, names, workspace, temporaryDirectory, reserve: setUp.filesPlace.reserve };
+  const intent = await appendIntent(plan, attempt, { opening, request, posture, files: setUp.files, filesPlace: setUp.filesPlace });
   if (intent.kind !== 'appended') return intent;
   hooks.onIntent?.(intent.intent.record);
 
@@ -221,6 +221,7 @@ interface RefusedReadings {
 async function withdrawRefused(plan: RunPlan, readings: RefusedReadings, setUp: BeforeIntent): Promise<RunRefusal | RunFailure> {
   const { refusal, workspace } = readings;
   if (setUp.temporaryDirectory !== undefined) await removeAttemptTemporaryDirectory(setUp.temporaryDirectory);
+  if (setUp.kind === 'made') await withdrawIntentFiles(setUp.filesPlace, setUp.files);
   if (workspace === undefined) return refusal;
   const withdrawn = await withdrawWorkspace(plan.target, workspace);
   if (withdrawn === 'withdrawn') return refusal;
@@ -234,8 +235,10 @@ type BeforeIntent =
       temporaryDirectory: string;
       environment: ReturnType<typeof constructEnvironment>;
       request: ReturnType<typeof buildRequest>;
-      requestText: string;
       boundary: LaunchBoundary;
+      /** The request, the prompt and the outcome reserve, being written beside the boundary's probe. */
+      files: Promise<IntentFiles>;
+      filesPlace: IntentFilesPlace;
     }
   | { kind: 'failed'; failure: RunFailure; temporaryDirectory: string | undefined };
 
@@ -283,6 +286,15 @@ async function setUpBeforeIntent(plan: RunPlan, attempt: { runId: string; number
   });
   const request = buildRequest(plan, { runId, number, workspace, baseCommit: plan.baseCommit }, new Date());
   const requestText = `${JSON.stringify(request, null, 2)}\n`;
+  const attemptDirectory = plan.paths.attempt(runId, number);
+  const filesPlace: IntentFilesPlace = {
+    targetDirectory: plan.paths.directory,
+    attemptDirectory,
+    names: attemptArtifactNames(runId, number),
+    reserve: outcomeReservePath(attemptDirectory),
+  };
+  // Started now, so the fsyncs run while the boundary is probed; the intent waits for them (R8.4).
+  const files = writeIntentFiles(filesPlace, { request: requestText, prompt: plan.request.prompt });
   try {
     const boundary = await prepareLaunchBoundary({
       choice: plan.boundary,
@@ -294,8 +306,9 @@ async function setUpBeforeIntent(plan: RunPlan, attempt: { runId: string; number
       requestText,
       source: plan.request.source,
     });
-    return { kind: 'made', temporaryDirectory, environment, request, requestText, boundary };
+    return { kind: 'made', temporaryDirectory, environment, request, boundary, files, filesPlace };
   } catch (error) {
+    await withdrawIntentFiles(filesPlace, files);
     const message = `cannot set up the evidence boundary (${(error as Error).message}); nothing was spawned`;
     return { kind: 'failed', temporaryDirectory, failure: { kind: 'failed', stage: 'intent', path: plan.request.home, message, spawned: false, cause: error } };
   }
@@ -309,22 +322,24 @@ async function setUpBeforeIntent(plan: RunPlan, attempt: { runId: string; number
 async function appendIntent(
   plan: RunPlan,
   attempt: PreparedAttempt,
-  made: { opening: ReadingsToGoOn['opening']; request: ReturnType<typeof buildRequest>; requestText: string; posture: Posture },
+  made: {
+    opening: ReadingsToGoOn['opening'];
+    request: ReturnType<typeof buildRequest>;
+    posture: Posture;
+    files: Promise<IntentFiles>;
+    filesPlace: IntentFilesPlace;
+  },
 ): Promise<{ kind: 'appended'; intent: AppendedRecord & { record: IntentRecord } } | RunRefusal | RunFailure> {
   const { runId, number } = attempt.identity;
   const { opening, request } = made;
-  const attemptDirectory = plan.paths.attempt(runId, number);
+  // Written beside the probe (intent-files.ts); a failure to write them withdraws them with the rest.
+  const files = await made.files;
+  if (files.kind === 'failed') return withdrawUnappended(plan, attempt, files.error, withdrawIntentFiles(made.filesPlace, made.files));
   try {
-    await writingFile(attemptDirectory, () => mkdir(attemptDirectory, { recursive: true, mode: 0o700 }));
     if (opening.nextSeq === 0) {
       await writingFile(plan.paths.target, () => writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`));
     }
-    const { names } = attempt;
-    const [requestArtifact, promptArtifact] = await Promise.all([
-      writingFile(join(plan.paths.directory, names.request), () => keepArtifact(plan.paths.directory, names.request, made.requestText)),
-      writingFile(join(plan.paths.directory, names.prompt), () => keepArtifact(plan.paths.directory, names.prompt, plan.request.prompt)),
-      writingFile(attempt.reserve, () => keepOutcomeReserve(attempt.reserve)),
-    ]);
+    const [requestArtifact, promptArtifact] = [files.request, files.prompt];
     const position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn };
     const appended = await writingFile(plan.paths.chain, () =>
       appendRecord(plan.paths.chain, position, {
@@ -348,18 +363,26 @@ async function appendIntent(
     );
     return { kind: 'appended', intent: appended as AppendedRecord & { record: IntentRecord } };
   } catch (error) {
-    // Nothing was appended: withdraw what was made for the attempt, as a refusal does (R8.6).
-    const [withdrawn] = await Promise.all([
-      withdrawWorkspace(plan.target, attempt.workspace),
-      removeAttemptTemporaryDirectory(attempt.temporaryDirectory),
-      releaseOutcomeReserve(attempt.reserve),
-    ]);
-    const left = withdrawn === 'withdrawn' ? '' : `; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
-    // The chain moved under the lock (R8.5): refused like a broken chain.
-    if (error instanceof ChainMovedError) return refused('launch', 'chain-moved', `${error.message}${left}`, { path: error.path });
-    const message = `cannot write the intent (${(error as Error).message}); nothing was spawned, nothing appended${left}`;
-    return { kind: 'failed', stage: 'intent', path: failedPath(error, plan.paths.directory), message, spawned: false, cause: error };
+    // The request and the prompt stay: a line that failed on its way may still have reached the chain naming them.
+    return withdrawUnappended(plan, attempt, error, releaseOutcomeReserve(attempt.reserve));
   }
+}
+
+/**
+ * Nothing was appended: withdraw what was made for the attempt, as a refusal does (R8.6) — the
+ * workspace, the TMPDIR, and (`files`) the intent's files or their reserve — and name the failure.
+ */
+async function withdrawUnappended(plan: RunPlan, attempt: PreparedAttempt, error: unknown, files: Promise<void>): Promise<RunRefusal | RunFailure> {
+  const [withdrawn] = await Promise.all([
+    withdrawWorkspace(plan.target, attempt.workspace),
+    removeAttemptTemporaryDirectory(attempt.temporaryDirectory),
+    files,
+  ]);
+  const left = withdrawn === 'withdrawn' ? '' : `; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
+  // The chain moved under the lock (R8.5): refused like a broken chain.
+  if (error instanceof ChainMovedError) return refused('launch', 'chain-moved', `${error.message}${left}`, { path: error.path });
+  const message = `cannot write the intent (${(error as Error).message}); nothing was spawned, nothing appended${left}`;
+  return { kind: 'failed', stage: 'intent', path: failedPath(error, plan.paths.directory), message, spawned: false, cause: error };
 }
 
 /**

@@ -10,6 +10,8 @@ export const STATECRAFT_GIT_IDENTITY = { name: 'statecraft', email: 'statecraft@
 /** How many ignored paths are named in the record; the count is always whole. */
 const IGNORED_PATHS_NAMED = 20;
 
+type GitAnswer = { ok: true; stdout: string } | { ok: false; message: string };
+
 export type CandidateIdentification = { kind: 'identified'; candidate: Candidate } | { kind: 'not-identified'; message: string };
 
 /**
@@ -30,7 +32,7 @@ export async function identifyCandidate(
    */
   onSettled: (clean: WorkspaceHeadReading | undefined) => void = () => undefined,
 ): Promise<CandidateIdentification> {
-  const git = async (args: readonly string[]): Promise<{ ok: true; stdout: string } | { ok: false; message: string }> => {
+  const git = async (args: readonly string[]): Promise<GitAnswer> => {
     const options = untrustedWorktreeGitOptions(input.gitDirectory, input.workspace);
     const answer = await runGitProcess(input.workspace, [...options, '-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment());
     if (answer.exitCode === 0) return { ok: true, stdout: answer.stdout.toString('utf8') };
@@ -38,14 +40,28 @@ export async function identifyCandidate(
     return { ok: false, message: `git ${args.join(' ')} in ${input.workspace}: ${said === '' ? (answer.failure ?? 'failed') : said}` };
   };
   // Porcelain v2 with --branch: the same entries as v1, and the head's object name in a header.
-  const status = await git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--ignore-submodules=dirty']);
-  if (!status.ok) return { kind: 'not-identified', message: status.message };
+  const statusRead = git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--ignore-submodules=dirty']);
+  // The head's ids and the paths changed from the base, asked beside the status: a tree the
+  // agent left clean (the usual end) is settled as it is, so these answers stand and the
+  // attempt's end waits for one git process, not two in a row. Nothing moves HEAD meanwhile
+  // (the attempt's processes are gone; these read objects and refs, never the index the status
+  // may refresh). A dirty tree discards them and asks again once statecraft's commit is made.
+  const headReads = (): Promise<[GitAnswer, GitAnswer]> =>
+    Promise.all([git(['rev-parse', 'HEAD', 'HEAD^{tree}']), git(['diff', '--name-only', '-z', '--no-renames', input.baseCommit, 'HEAD'])]);
+  const readBeside = headReads();
+  const status = await statusRead;
+  if (!status.ok) {
+    await readBeside;
+    return { kind: 'not-identified', message: status.message };
+  }
   const entries = status.stdout.split('\0').filter((entry) => entry !== '');
   const ignored = entries.filter((entry) => entry.startsWith('! ')).map((entry) => entry.slice(2));
   // A rename's entry is followed by its source path, which has no status of its own: still dirty.
   const dirty = entries.some((entry) => !entry.startsWith('# ') && !entry.startsWith('! '));
   let madeBy: Candidate['madeBy'] = 'agent';
   if (dirty) {
+    // Read before the commit: they name the agent's head, not the candidate. Settled, then dropped.
+    await readBeside;
     const added = await git(['add', '-A']);
     if (!added.ok) return { kind: 'not-identified', message: added.message };
     const committed = await git([
@@ -67,13 +83,11 @@ export async function identifyCandidate(
     if (!committed.ok) return { kind: 'not-identified', message: committed.message };
     madeBy = 'statecraft';
   }
-  onSettled(dirty ? undefined : { head: headOfStatus(entries), dirty: false });
-  // Both read HEAD, which nothing moves any more (the attempt's processes are gone, statecraft's
-  // commit is made): asked together, so the pair costs one git process's wait, not two.
-  const [ids, changed] = await Promise.all([
-    git(['rev-parse', 'HEAD', 'HEAD^{tree}']),
-    git(['diff', '--name-only', '-z', '--no-renames', input.baseCommit, 'HEAD']),
-  ]);
+  const statusHead = headOfStatus(entries);
+  onSettled(dirty ? undefined : { head: statusHead, dirty: false });
+  let [ids, changed] = dirty ? await headReads() : await readBeside;
+  // The reads beside the status stand only for the head the status saw; were it ever another, ask again.
+  if (!dirty && ids.ok && ids.stdout.split('\n')[0] !== statusHead) [ids, changed] = await headReads();
   if (!ids.ok) return { kind: 'not-identified', message: ids.message };
   const [commit, tree] = ids.stdout.trim().split('\n');
   if (commit === undefined || tree === undefined) return { kind: 'not-identified', message: `git rev-parse HEAD in ${input.workspace} gave no commit` };
