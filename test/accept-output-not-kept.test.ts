@@ -1,3 +1,5 @@
+import { mkdir, symlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
@@ -30,5 +32,28 @@ describe('a check whose output cannot be kept beside the chain (R13.6, R8.4)', (
     expect(parseJson<{ acceptance: unknown }>(shown).acceptance).toBe('not-recorded');
     // The check's worktree went with the judgement.
     expect(await repository.git('worktree', 'list', '--porcelain')).not.toContain('.statecraft/state/checks');
+  });
+
+  it('is not kept when its fsync fails, found after the checks that follow it ran: exit 4 naming the file, nothing appended', async () => {
+    // Outputs are made durable behind the next check (run-suite.ts): the suite must still end on the failure.
+    const repository = await repositoryWithSuite(targets, { checks: ['true', 'true', 'true'] });
+    const run = await runStatecraft(
+      ['run', repository.path, '--adapter', 'fixture', '--prompt', writePrompt('write', 'answer.txt', 'forty-two'), '--json'],
+      home(),
+    );
+    expect(run.exitCode).toBe(0);
+    const account = parseJson<{ runId: string; records: { chain: string } }>(run);
+    const outputs = join(dirname(account.records.chain), 'attempts', account.runId, '1', 'acceptance-1');
+    await mkdir(outputs, { recursive: true });
+    // A character device takes the (empty) output but refuses fsync (EINVAL): a real fsync failure.
+    await symlink('/dev/null', join(outputs, 'check-1.stderr'));
+    const accepted = await runStatecraft(['accept', repository.path, account.runId, '--json'], { ...home(), timeoutMs: 120_000 });
+    expect(accepted.exitCode).toBe(4);
+    const failed = parseJson<{ failed: { path: string; message: string } }>(accepted).failed;
+    expect(failed.path).toMatch(/acceptance-1\/check-1\.stderr$/);
+    expect(failed.message).toContain('fsync');
+    expect(failed.message).toContain('`true`');
+    const shown = await runStatecraft(['run', 'show', repository.path, account.runId, '--json'], home());
+    expect(parseJson<{ acceptance: unknown }>(shown).acceptance).toBe('not-recorded');
   });
 });

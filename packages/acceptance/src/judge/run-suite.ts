@@ -57,7 +57,17 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
   let containment: SuiteRun['containment'] = 'not-recorded';
   const suiteEnds = performance.now() + request.suiteDeadlineMs;
   const total = request.commands.length;
-  const stop = (end: SuiteEnd, notRun: number): SuiteRun => ({ end, checks, checksNotRun: notRun, containment });
+  // Each check's outputs are fsync'd behind the next check (sync: 'behind'); the suite ends only once
+  // all are on disk, and one that could not be made durable ends it as not kept, whatever came after.
+  const durable: Promise<{ command: string; notKept: { path: string; message: string }[] }>[] = [];
+  const stop = async (end: SuiteEnd, notRun: number): Promise<SuiteRun> => {
+    const unkept = (await Promise.all(durable)).find((check) => check.notKept.length > 0);
+    const first = unkept?.notKept[0];
+    const kept: SuiteEnd =
+      end.kind !== 'output-not-kept' && unkept !== undefined && first !== undefined ? { kind: 'output-not-kept', command: unkept.command, ...first } : end;
+    // An end not kept appends nothing (decideOverRun): its count of checks not run is never recorded.
+    return { end: kept, checks, checksNotRun: notRun, containment };
+  };
   for (const [index, command] of request.commands.entries()) {
     const unreached = total - index;
     if (request.signal?.aborted === true) return stop({ kind: 'cancelled' }, unreached);
@@ -81,12 +91,14 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
         stdoutFile: join(request.targetDirectory, names.stdout),
         stderrFile: join(request.targetDirectory, names.stderr),
         ...(request.signal === undefined ? {} : { signal: request.signal }),
+        sync: 'behind',
       });
     } catch (error) {
       const cause = (error as Error).cause instanceof Error ? `: ${((error as Error).cause as Error).message}` : '';
       return stop({ kind: 'not-started', command, message: `${(error as Error).message}${cause}` }, unreached);
     }
     containment = supervised.containment;
+    durable.push(supervised.durable.then((notKept) => ({ command, notKept })));
     const exitCode = supervised.exit === 'not-observed' || supervised.timedOut || supervised.cancelled ? null : supervised.exit.code;
     const run: CheckRun = {
       command,

@@ -44,6 +44,10 @@ export class StreamTee {
   private readonly hash = createHash('sha256');
   private bytes = 0;
   private failure: EvidenceWriteError | undefined;
+  /** The first failure to keep the file so far (a write, the flush, the fsync); undefined while it keeps up. */
+  get failedWith(): EvidenceWriteError | undefined {
+    return this.failure;
+  }
   private reportFailure: (failure: EvidenceWriteError) => void = () => undefined;
   /** Settles with the first write failure; never settles while the file keeps up. */
   readonly failed = new Promise<EvidenceWriteError>((resolve) => {
@@ -85,9 +89,20 @@ export class StreamTee {
   }
 
   async finish(): Promise<TeeEnding> {
+    const ended = await this.end();
+    return { digest: ended.digest, kept: await ended.durable };
+  }
+
+  /**
+   * Flushes and ends the file, and leaves its fsync running: `durable` settles with what was kept
+   * once the bytes are on disk and the descriptor is closed. For a file the chain refers to only
+   * later (a suite's check outputs, awaited before the suite ends), so the next step need not wait
+   * for the disk; `finish` is this and the wait together.
+   */
+  async end(): Promise<{ digest: StreamDigest; durable: Promise<TeeEnding['kept']> }> {
     const digest = { bytes: this.bytes, sha256: this.hash.digest('hex') };
     const target = this.target;
-    if (target === undefined) return { digest, kept: 'not-kept' };
+    if (target === undefined) return { digest, durable: Promise.resolve('not-kept') };
     if (this.failure === undefined) {
       await new Promise<void>((resolve) => {
         target.file.end(resolve);
@@ -95,11 +110,14 @@ export class StreamTee {
         void this.failed.then(() => resolve());
       });
     }
-    if (this.failure === undefined) {
-      await syncFile(target.fd).catch((error: unknown) => this.fail(EvidenceWriteError.of(target.path, 'fsync', error)));
-    }
-    await closeFile(target.fd).catch(() => undefined);
-    return { digest, kept: this.failure ?? 'kept' };
+    const durable = (async (): Promise<TeeEnding['kept']> => {
+      if (this.failure === undefined) {
+        await syncFile(target.fd).catch((error: unknown) => this.fail(EvidenceWriteError.of(target.path, 'fsync', error)));
+      }
+      await closeFile(target.fd).catch(() => undefined);
+      return this.failure ?? 'kept';
+    })();
+    return { digest, durable };
   }
 
   private fail(failure: EvidenceWriteError): void {

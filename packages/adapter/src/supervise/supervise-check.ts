@@ -7,7 +7,7 @@ import { startDeadline } from './deadline.js';
 import { killTree } from './kill-tree.js';
 import { chooseContainment, type ContainmentChoice } from './probe-containment.js';
 import { spawnContained } from './spawn-adapter.js';
-import { EvidenceWriteError, StreamTee } from './stream-tee.js';
+import { EvidenceWriteError, StreamTee, type TeeEnding } from './stream-tee.js';
 import { probeSurvivors, sweepLeftovers } from './survivors.js';
 
 type StreamDigest = z.infer<typeof StreamDigestSchema>;
@@ -36,6 +36,12 @@ export interface SuperviseCheckOptions {
   boundary?: EstablishedBoundary;
   /** The operator's interrupt: the tree is killed as at the deadline, and the answer says so. */
   signal?: AbortSignal;
+  /**
+   * `behind`: the output files' fsync is left running when the check is answered, and `durable`
+   * settles once both are on disk — for a caller that appends the record naming them only later
+   * (a suite), and awaits `durable` first. Default `now`: answered once they are on disk.
+   */
+  sync?: 'now' | 'behind';
 }
 
 /** One check as supervised: how it ended, never read as more than its exit status and the digests. */
@@ -55,6 +61,8 @@ export interface SupervisedCheck {
    * the moment the first write failed, as an adapter is (R8.4).
    */
   notKept: { path: string; message: string }[];
+  /** With `sync: 'behind'`: the files that could not be made durable, once both fsyncs have ended; else settled, empty. */
+  durable: Promise<{ path: string; message: string }[]>;
 }
 
 /**
@@ -88,9 +96,14 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
       throw new Error(`Could not start the check ${options.file}`, { cause: watched.spawnError() });
     }
     const survivors = first === 'normal-end' ? await sweepAfterEnd(options, choice, child.pid) : await stopAndKill(options, choice, child, watched);
-    const [stdout, stderr] = await Promise.all([tees.stdout.finish(), tees.stderr.finish()]);
+    const [stdout, stderr] = await Promise.all([tees.stdout.end(), tees.stderr.end()]);
+    const unkept = (kept: TeeEnding['kept'][]) => kept.filter((each) => each instanceof EvidenceWriteError).map(({ path, message }) => ({ path, message }));
+    const durable = Promise.all([stdout.durable, stderr.durable]).then(unkept);
+    // A write that failed is known now, whenever the fsync ends; one that failed on the fsync, only then.
+    const writtenSoFar = [tees.stdout.failedWith, tees.stderr.failedWith].filter((failure) => failure !== undefined);
     return {
-      notKept: [stdout.kept, stderr.kept].filter((kept) => kept instanceof EvidenceWriteError).map(({ path, message }) => ({ path, message })),
+      notKept: options.sync === 'behind' ? unkept(writtenSoFar) : await durable,
+      durable: options.sync === 'behind' ? durable : Promise.resolve([]),
       exit: watched.exit(),
       timedOut: first === 'deadline',
       cancelled: first === 'cancelled',
