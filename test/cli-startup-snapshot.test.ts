@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdir, realpath, utimes, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, realpath, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -19,6 +19,8 @@ const BIN = join(CLI, 'bin', 'statecraft');
 interface Started {
   /** The command bin/statecraft executed, as the shell traced it. */
   executed: string;
+  /** Every command the shell traced. */
+  trace: string[];
   stdout: string;
   exitCode: number;
 }
@@ -28,7 +30,7 @@ async function start(bin: string, args: readonly string[], env: Record<string, s
   const stderr = 'stderr' in ended ? ended.stderr : '';
   const executed = stderr.split('\n').filter((line) => line.startsWith('+ exec '));
   if (executed.length !== 1) throw new Error(`bin/statecraft traced no single exec:\n${stderr}`);
-  return { executed: executed[0] ?? '', stdout: ended.stdout, exitCode: 'code' in ended ? ended.code : 0 };
+  return { executed: executed[0] ?? '', trace: stderr.split('\n'), stdout: ended.stdout, exitCode: 'code' in ended ? ended.code : 0 };
 }
 
 const fromSnapshot = (started: Started) => started.executed.includes('--snapshot-blob');
@@ -114,6 +116,22 @@ describe("bin/statecraft starts from the build's startup snapshot only while it 
     const touched = await start(cli.bin, ['doctor', '--json'], cliEnv);
     expect(fromSnapshot(touched)).toBe(false);
     expect(touched.exitCode).toBe(0);
+  });
+
+  it('starts from the snapshot through a link, as npm installs it; from its own path, with no process but stat before node', async () => {
+    const home = await scratch.make('statecraft-snapshot-home-');
+    const bin = await scratch.make('statecraft-snapshot-bin-');
+    await symlink(BIN, join(bin, 'statecraft'));
+    const linked = await start(join(bin, 'statecraft'), ['run', '--help'], { ...env, STATECRAFT_HOME: home });
+    expect(fromSnapshot(linked)).toBe(true);
+    expect(linked.trace.some((line) => line.startsWith('+ readlink '))).toBe(true);
+    // Its own absolute path needs no readlink, and node is found on PATH with built-ins: stat is the only command.
+    const direct = await start(BIN, ['run', '--help'], { ...env, STATECRAFT_HOME: home });
+    expect(fromSnapshot(direct)).toBe(true);
+    const words = direct.trace.filter((line) => line.startsWith('+ ')).map((line) => line.split(' ')[1] ?? '');
+    const commands = words.filter((word) => /^[a-z]/.test(word) && !word.includes('=') && !['set', 'break', 'exec'].includes(word));
+    expect(commands).toEqual(['stat']);
+    expect(direct.stdout).toBe(linked.stdout);
   });
 
   it('answers a bare --version from package.json, without the bundle', async () => {
