@@ -316,6 +316,19 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     await rm(first.workspace, { recursive: true });
   });
 
+  it('an empty directory where the workspace goes (a supervisor killed before git added it) is added into, not refused (R8.6)', async () => {
+    // The workspace's directory is made empty before `git worktree add`, so the sandbox can be set
+    // up while git works (prepare-workspace.ts): a kill in between leaves exactly this.
+    const target = await freshRepository();
+    const first = parseJson<Account>(await run(target.path, 'complete'));
+    const { mkdir } = await import('node:fs/promises');
+    await target.git('worktree', 'remove', '--force', first.workspace);
+    await mkdir(first.workspace);
+    const retry = parseJson<Account>(await run(target.path, 'complete', '--retry', first.runId));
+    expect(retry).toMatchObject({ runId: first.runId, attempt: 2, workspace: first.workspace, outcome: 'completed' });
+    expect(await target.git('worktree', 'list', '--porcelain')).toContain(`worktree ${first.workspace}`);
+  });
+
   it('output carries no ANSI control sequence when stdout is not a terminal (issue 3 item 9)', async () => {
     const target = await freshRepository();
     const human = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete'], { home: targets.home.path });

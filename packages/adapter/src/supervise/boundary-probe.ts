@@ -7,11 +7,15 @@ import { ProbeCheckSchema, type ProbeCheck } from './boundary-record.js';
  * (a regular built-in: a failed redirection is a status, not the shell's exit).
  *
  * Arguments: canary file, a path outside the allowed places to try writing, a path in the product
- * home to try writing, a path in the workspace to try writing, the supervisor's pid. Each check
- * prints one line: `<check> held|failed <detail>`. The supervisor removes any file a write left.
+ * home to try writing, a path in the workspace to try writing, the supervisor's pid, and `on-go`
+ * or `at-once`. Each check prints one line: `<check> held|failed <detail>`. The supervisor removes
+ * any file a write left. With `on-go` the checks wait for the line `go` on stdin: the sandbox is
+ * set up while git adds the worktree into its (empty) directory, and nothing is written there
+ * before git has; any other line, or none, ends the probe with no check (read as not held).
  */
 export const PROBE_SCRIPT = `
 canary=$1 outside=$2 inhome=$3 inworkspace=$4 spid=$5
+if [ "$6" = on-go ]; then read -r go || exit 0; [ "$go" = go ] || exit 0; fi
 say() { printf '%s %s %s\\n' "$1" "$2" "$3"; }
 if { true; } 2>/dev/null < "$canary"; then say canary-by-path failed "read $canary"; else say canary-by-path held "cannot open $canary"; fi
 if { true; } 2>/dev/null < "/proc/self/root$canary"; then say canary-by-proc-root failed "read /proc/self/root$canary"; else say canary-by-proc-root held "cannot open /proc/self/root$canary"; fi
@@ -41,6 +45,9 @@ export const CLOSER_SCRIPT =
   'drop=; for v in PWD OLDPWD SHLVL _; do case "$keep" in *" $v "*) ;; *) drop="$drop -u $v" ;; esac; done; exec "$env" $drop "$@"';
 
 export const PROBE_CHECKS = ProbeCheckSchema.shape.check.options;
+
+/** The line that lets an `on-go` probe run its checks. */
+export const PROBE_GO = 'go';
 
 /**
  * Reads the probe's output into findings. A check that printed nothing, or printed something

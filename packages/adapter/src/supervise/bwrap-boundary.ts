@@ -8,7 +8,7 @@ import { sha256Hex } from '../content-digest.js';
 import { findExecutableOnPath } from '../executable-file.js';
 import type { Containment } from './attempt.js';
 import { BWRAP_RESIDUALS, type BoundaryPath, type BoundaryProfile, type BoundaryRecord, type ProbeCheck } from './boundary-record.js';
-import { CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
+import { CLOSER_SCRIPT, PROBE_GO, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
 import { rememberedBwrapVersion } from './bwrap-version.js';
 
 /**
@@ -49,6 +49,13 @@ export interface BoundaryRequest {
   workspace: string;
   /** Where bwrap's version is remembered by the binary's identity (bwrap-version.ts); absent: asked once per process. */
   versionCache?: string;
+  /**
+   * Settles true once the workspace holds what the probe may write beside (git has added the
+   * worktree into the directory made for it): the sandbox is started at once, and its checks wait
+   * for this — so setting the sandbox up costs the launch nothing while git works. False: the
+   * probe ends without a check (the launch is refused by what failed). Absent: the checks run at once.
+   */
+  workspaceReady?: Promise<boolean>;
 }
 
 const WAY_OUT = 'or run without the boundary with --boundary none (or STATECRAFT_BOUNDARY=none), which every record of the attempt then says';
@@ -74,22 +81,34 @@ export function profileDigest(profile: BoundaryProfile): string {
   return `sha256:${sha256Hex(JSON.stringify(normalised))}`;
 }
 
+/**
+ * Runs one short process to its end with a fixed PATH and nothing else in its environment. Its
+ * stdin is `input` once that settles (ended without a byte for `undefined`), and its time limit
+ * counts from then: a process that waits on its input is not timed while it waits.
+ */
 function runQuietly(
   file: string,
   args: readonly string[],
-  options: { cwd?: string; timeoutMs: number },
+  options: { cwd?: string; timeoutMs: number; input?: Promise<string | undefined> },
 ): Promise<{ code: number | null; stdout: string; stderr: string; error?: string }> {
   return new Promise((resolve) => {
-    const child = execFile(
-      file,
-      [...args],
-      { cwd: options.cwd, env: { PATH: '/usr/bin:/bin' }, timeout: options.timeoutMs, killSignal: 'SIGKILL', encoding: 'utf8' },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        resolve({ code, stdout, stderr, ...(error === null ? {} : { error: error.message }) });
-      },
-    );
-    child.stdin?.end();
+    let timer: NodeJS.Timeout | undefined;
+    let ended = false;
+    const child = execFile(file, [...args], { cwd: options.cwd, env: { PATH: '/usr/bin:/bin' }, encoding: 'utf8' }, (error, stdout, stderr) => {
+      ended = true;
+      clearTimeout(timer);
+      const timedOut = error !== null && child.killed ? ` (killed after ${options.timeoutMs} ms)` : '';
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+      resolve({ code, stdout, stderr, ...(error === null ? {} : { error: `${error.message}${timedOut}` }) });
+    });
+    // A probe that already ended has closed its stdin: what is written to it then is nobody's.
+    child.stdin?.on('error', () => undefined);
+    void (options.input ?? Promise.resolve(undefined)).then((text) => {
+      if (ended) return;
+      if (text !== undefined) child.stdin?.write(text);
+      child.stdin?.end();
+      timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
+    });
   });
 }
 
@@ -146,10 +165,28 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
     const [answer, version] = await Promise.all([
       runQuietly(
         bwrap,
-        [...args, '--', closer, '-c', CLOSER_SCRIPT, 'closer', 'PATH', env, '/bin/sh', '-c', PROBE_SCRIPT, 'probe', canary, ...leftovers, String(process.pid)],
+        [
+          ...args,
+          '--',
+          closer,
+          '-c',
+          CLOSER_SCRIPT,
+          'closer',
+          'PATH',
+          env,
+          '/bin/sh',
+          '-c',
+          PROBE_SCRIPT,
+          'probe',
+          canary,
+          ...leftovers,
+          String(process.pid),
+          request.workspaceReady === undefined ? 'at-once' : 'on-go',
+        ],
         {
           cwd: request.workspace,
           timeoutMs: PROBE_TIMEOUT_MS,
+          ...(request.workspaceReady === undefined ? {} : { input: request.workspaceReady.then((ready) => (ready ? `${PROBE_GO}\n` : undefined)) }),
         },
       ),
       bwrapVersion(bwrap, request.versionCache),

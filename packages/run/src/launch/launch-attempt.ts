@@ -184,7 +184,7 @@ async function takeReadings(
   plan: RunPlan,
   runId: string,
   signal: AbortSignal | undefined,
-  onDirectory: (path: string) => void,
+  onDirectory: (path: string, added: Promise<boolean>) => void,
 ): Promise<(Omit<ReadingsToGoOn, 'kind'> & { kind: 'go'; workspace: PreparedWorkspace }) | RefusedReadings> {
   // In this order: each git process is started before the chain's checking holds the event loop.
   const [prepared, launchCoverage, chainOpening] = await Promise.all([
@@ -251,7 +251,7 @@ type BeforeIntent =
 function makeBeforeIntent(
   plan: RunPlan,
   attempt: { runId: string; number: number; attemptTag: string },
-): { onDirectory: (workspace: string) => void; settled: () => Promise<BeforeIntent> } {
+): { onDirectory: (workspace: string, added: Promise<boolean>) => void; settled: () => Promise<BeforeIntent> } {
   let making: Promise<BeforeIntent> | undefined;
   const notMade: BeforeIntent = {
     kind: 'failed',
@@ -259,14 +259,19 @@ function makeBeforeIntent(
     failure: { kind: 'failed', stage: 'intent', path: plan.target.path, message: 'the workspace was not made; nothing was spawned', spawned: false },
   };
   return {
-    onDirectory: (workspace) => {
-      making = setUpBeforeIntent(plan, attempt, workspace);
+    onDirectory: (workspace, added) => {
+      making = setUpBeforeIntent(plan, attempt, workspace, added);
     },
     settled: () => making ?? Promise.resolve(notMade),
   };
 }
 
-async function setUpBeforeIntent(plan: RunPlan, attempt: { runId: string; number: number; attemptTag: string }, workspace: string): Promise<BeforeIntent> {
+async function setUpBeforeIntent(
+  plan: RunPlan,
+  attempt: { runId: string; number: number; attemptTag: string },
+  workspace: string,
+  added: Promise<boolean>,
+): Promise<BeforeIntent> {
   const { runId, number, attemptTag } = attempt;
   let temporaryDirectory: string;
   try {
@@ -300,6 +305,7 @@ async function setUpBeforeIntent(plan: RunPlan, attempt: { runId: string; number
       choice: plan.boundary,
       productHome: plan.request.home,
       workspace,
+      workspaceReady: added,
       temporaryDirectory,
       managedPaths: plan.manifest.managedPaths ?? [],
       environment: environment.variables,

@@ -17,6 +17,8 @@ export interface LaunchBoundaryRequest {
   choice: BoundaryChoice;
   productHome: string;
   workspace: string;
+  /** Settles once git has added the worktree into the workspace's directory (bwrap-boundary.ts `workspaceReady`). */
+  workspaceReady?: Promise<boolean>;
   temporaryDirectory: string;
   managedPaths: readonly string[];
   /** The constructed environment: bwrap is looked for on its PATH. */
@@ -57,6 +59,7 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
     profile,
     environment: request.environment,
     workspace: request.workspace,
+    ...(request.workspaceReady === undefined ? {} : { workspaceReady: request.workspaceReady }),
     versionCache: productHomeLayout(request.productHome).toolVersions,
   });
   if (established.kind === 'refused') return { kind: 'refused', reason: established.reason, message: established.message, probe: established.probe };

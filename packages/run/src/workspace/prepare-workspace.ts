@@ -1,4 +1,4 @@
-import { lstatSync, mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, realpathSync, rmdirSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGit } from './git.js';
@@ -13,10 +13,12 @@ export interface WorkspaceRequest {
   /** A retry of an existing run reuses its workspace (R8.6); a new run must find the place empty. */
   mode: 'new-run' | 'retry';
   /**
-   * Told the workspace's real path as soon as its directory exists, before its files are checked
-   * out: what needs only the directory (the boundary's probe, R12) runs while git writes them.
+   * Told the workspace's real path as soon as its directory exists — made empty, before git adds
+   * the worktree into it — and `added`, settling true once git has (false: it failed): what
+   * needs only the directory (the boundary's sandbox, R12) is set up while git works, and what
+   * writes there (its probe) waits for `added`.
    */
-  onDirectory?: (path: string) => void;
+  onDirectory?: (path: string, added: Promise<boolean>) => void;
 }
 
 export interface PreparedWorkspace {
@@ -54,10 +56,13 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
   // Synchronous up to `git worktree add` for a new run: launch checks the chain — CPU work that
   // holds the event loop — while git makes the worktree, so git has to be started first.
   excludeStateDirectory(request.target.commonDirectory);
-  const existing = lstatSync(path, { throwIfNoEntry: false }) ?? 'absent';
-  if (existing !== 'absent') {
+  const found = lstatSync(path, { throwIfNoEntry: false }) ?? 'absent';
+  // An empty directory is what a supervisor killed between making it and `git worktree add` leaves;
+  // git adds into it as into nothing, and it holds nothing to lose.
+  const existing = found !== 'absent' && found.isDirectory() && readdirSync(path).length === 0 ? 'empty' : found;
+  if (existing !== 'absent' && existing !== 'empty') {
     if (request.mode === 'retry' && existing.isDirectory() && (await isThisRunsWorktree(request.target, path, branch))) {
-      request.onDirectory?.(path);
+      request.onDirectory?.(path, Promise.resolve(true));
       return { kind: 'prepared', workspace: { path, branch, how: 'reused' } };
     }
     return {
@@ -78,14 +83,28 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
   const args = branchExists
     ? ['worktree', 'add', '--no-checkout', path, branch]
     : ['worktree', 'add', '--no-checkout', '--no-track', '-b', branch, path, request.baseCommit];
+  if (existing === 'absent') mkdirSync(path, { mode: 0o755 });
+  const workspace: PreparedWorkspace = { path: realpathSync(path), branch, how: branchExists ? 'restored' : 'created' };
+  let settleAdded: (added: boolean) => void = () => undefined;
+  request.onDirectory?.(
+    workspace.path,
+    new Promise<boolean>((resolve) => {
+      settleAdded = resolve;
+    }),
+  );
   const added = await runGit(request.target.path, args);
+  settleAdded(added.ok);
   if (!added.ok) {
     // `-b` makes the branch before the worktree: a new run's branch is its own, and goes with it.
     const left = branchExists ? '' : await deleteNewBranch(request.target, branch);
+    // The directory made for it goes too, when git left it empty (rmdir removes nothing else).
+    try {
+      rmdirSync(path);
+    } catch {
+      // Not empty (git left something) or already gone: left as it is, never removed whole.
+    }
     return { kind: 'refused', reason: 'git-failed', path, message: `${path}: git worktree add failed: ${added.stderr}${left}` };
   }
-  const workspace: PreparedWorkspace = { path: await realpath(path), branch, how: branchExists ? 'restored' : 'created' };
-  request.onDirectory?.(workspace.path);
   // As `git worktree add` checks out: submodules are not entered, and no hook runs (runGit).
   const checkedOut = await runGit(workspace.path, ['reset', '--hard', '--no-recurse-submodules', '--quiet']);
   if (!checkedOut.ok) {
