@@ -27,15 +27,17 @@ export type CandidateWorktree = { kind: 'made'; path: string; gitDir: string } |
  *
  * Made in two steps, the ones `git worktree add` takes itself: the worktree added without a
  * checkout (its HEAD at the candidate), then `reset --hard` filling its index and files from the
- * candidate's tree — the same bytes. `onAdded` is told the directory between the two, so what
- * needs only the directory (the boundary's probe) runs while the files are written.
+ * candidate's tree — the same bytes. The directory is made empty first (git adds into it as into
+ * none), and `onAdded` is told it at once with `added`, settling true once git has added the
+ * worktree (false: it could not): what needs only the directory (the boundary's sandbox) is set up
+ * while git works, and what writes there (its probe) waits for `added`.
  */
 export async function makeCandidateWorktree(
   target: string,
   runId: string,
   attempt: number,
   commit: string,
-  hooks: { onAdded?: (path: string) => void } = {},
+  hooks: { onAdded?: (path: string, added: Promise<boolean>) => void } = {},
 ): Promise<CandidateWorktree> {
   const path = join(target, CHECKS_DIRECTORY, `${runId}-${attempt}-${randomUUID().slice(0, 8)}`);
   // Synchronous up to `git worktree add`: the worktree, its checkout and then the checks are the
@@ -44,17 +46,29 @@ export async function makeCandidateWorktree(
   const owner = { pid: process.pid, host: hostname(), runId, attempt, since: new Date().toISOString() };
   // Not fsync'd: after a crash its owner is dead anyway, and a missing owner file reads as dead.
   writeFileSync(ownerFileOf(path), `${JSON.stringify(owner)}\n`, { mode: 0o600 });
-  const added = await runGit(target, ['worktree', 'add', '--detach', '--no-checkout', '--quiet', path, commit]);
+  mkdirSync(path, { mode: 0o755 });
+  // Git first (runGit spawns before it returns), then what is set up beside it.
+  const adding = runGit(target, ['worktree', 'add', '--detach', '--no-checkout', '--quiet', path, commit]);
+  let settleAdded: (added: boolean) => void = () => undefined;
+  hooks.onAdded?.(
+    path,
+    new Promise<boolean>((resolve) => {
+      settleAdded = resolve;
+    }),
+  );
+  const added = await adding;
   if (!added.ok) {
-    await rm(ownerFileOf(path), { force: true });
+    settleAdded(false);
+    // The directory is this judge's own, made just above under its checks directory.
+    await Promise.all([rm(path, { recursive: true, force: true }), rm(ownerFileOf(path), { force: true })]);
     return { kind: 'failed', message: `git worktree add --detach ${path} ${commit}: ${added.stderr}` };
   }
   const gitDir = await readGitDirPointer(path);
+  settleAdded(typeof gitDir === 'string');
   if (typeof gitDir !== 'string') {
     await removeCandidateWorktree(target, path);
     return { kind: 'failed', message: gitDir.failed };
   }
-  hooks.onAdded?.(path);
   // As `git worktree add` checks out: submodules are not entered.
   const checkedOut = await runGit(path, ['reset', '--hard', '--no-recurse-submodules', '--quiet']);
   if (!checkedOut.ok) {

@@ -38,6 +38,8 @@ export interface CheckSandboxRequest {
   attempt: number;
   /** The fresh worktree of the candidate: writable inside the boundary, the checks' working directory. */
   worktree: string;
+  /** Settles true once git has added the worktree into its directory: the probe's checks wait for it (bwrap-boundary.ts `workspaceReady`). */
+  worktreeReady?: Promise<boolean>;
   productHome: string;
   choice: BoundaryChoice;
   /** The operator's environment: only allowlisted names are read from it (R5.1). */
@@ -82,7 +84,13 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
     source: request.source,
   });
   const versionCache = productHomeLayout(request.productHome).toolVersions;
-  const established = await establishBoundary({ profile, environment: environment.variables, workspace: request.worktree, versionCache }).catch(
+  const established = await establishBoundary({
+    profile,
+    environment: environment.variables,
+    workspace: request.worktree,
+    ...(request.worktreeReady === undefined ? {} : { workspaceReady: request.worktreeReady }),
+    versionCache,
+  }).catch(
     (error: unknown) => ({ kind: 'refused', message: `the protected evidence boundary (R12) could not be set up (${(error as Error).message})` }) as const,
   );
   if (established.kind === 'refused') {

@@ -67,8 +67,8 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
   // once a suite is known to run over a worktree that was made.
   let preparing: Promise<CheckSandboxSetup | undefined> = Promise.resolve(undefined);
   const making = makeCandidateWorktree(where.target, o.runId, o.attempt, candidate.commit, {
-    onAdded: (path) => {
-      preparing = prepareCheckSandbox(sandboxRequest(request, o, path));
+    onAdded: (path, added) => {
+      preparing = prepareCheckSandbox({ ...sandboxRequest(request, o, path), worktreeReady: added });
       // Marked handled: it is awaited below on every path, and a rejection meanwhile must not be fatal.
       preparing.catch(() => undefined);
     },

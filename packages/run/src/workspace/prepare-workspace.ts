@@ -85,6 +85,8 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
     : ['worktree', 'add', '--no-checkout', '--no-track', '-b', branch, path, request.baseCommit];
   if (existing === 'absent') mkdirSync(path, { mode: 0o755 });
   const workspace: PreparedWorkspace = { path: realpathSync(path), branch, how: branchExists ? 'restored' : 'created' };
+  // Git first (runGit spawns before it returns), then what is set up beside it.
+  const adding = runGit(request.target.path, args);
   let settleAdded: (added: boolean) => void = () => undefined;
   request.onDirectory?.(
     workspace.path,
@@ -92,7 +94,7 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
       settleAdded = resolve;
     }),
   );
-  const added = await runGit(request.target.path, args);
+  const added = await adding;
   settleAdded(added.ok);
   if (!added.ok) {
     // `-b` makes the branch before the worktree: a new run's branch is its own, and goes with it.
