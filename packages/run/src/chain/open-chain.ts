@@ -144,7 +144,8 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
     const batches = readChainBatches(handle, from.offset, digester.allocate);
     // The batch read before this one: its links are checked once this one's records are read.
     let previous: Promise<Broken | undefined> | undefined;
-    const sharing = options.onWorker !== undefined && digester.digestAndRead !== undefined ? new ReadingShare() : undefined;
+    const sharing =
+      options.onWorker !== undefined && digester.digestAndRead !== undefined && digester.finished !== undefined ? new ReadingShare(digester.finished) : undefined;
     while (true) {
       const step = await batches.next();
       if (step.done === true) {
@@ -157,9 +158,8 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
       if (sharing !== undefined && options.onWorker !== undefined && digester.digestAndRead !== undefined) {
         const { rebuild } = options.onWorker;
         const workerLines = sharing.linesFor(batch.starts.length);
-        const reading = sharing.watch(digester.digestAndRead(batch, workerLines));
+        const reading = digester.digestAndRead(batch, workerLines);
         const readings = readBatch(batch, read, workerLines, batch.starts.length);
-        sharing.weigh();
         const broken = await previous;
         if (broken !== undefined) return broken;
         previous = reading.then((answer) => links.checkRead(batch, answer, rebuild(answer), read, workerLines, readings));
@@ -209,36 +209,30 @@ function readBatch<R>(batch: LineBatch, read: LineReader<R>, from: number, until
 }
 
 /**
- * How many of a batch's lines the worker reads: a share moved after every batch toward the
- * thread that waited, so neither idles while the other works, whatever the cores' load.
+ * How many of a batch's lines the worker reads: a share moved, as each batch is handed out,
+ * toward the thread that waited, so neither idles while the other works, whatever the cores' load.
  */
 class ReadingShare {
   private share = 0.4;
-  /** The worker's readings not yet weighed, oldest first: whether each has come back. */
-  private readonly pending: { answered: boolean }[] = [];
+  private sent = 0;
 
-  linesFor(lines: number): number {
-    return Math.floor(lines * this.share);
-  }
-
-  watch<T>(reading: Promise<T>): Promise<T> {
-    const watched = { answered: false };
-    this.pending.push(watched);
-    return reading.then((answer) => {
-      watched.answered = true;
-      return answer;
-    });
-  }
+  /** `finished`: how many batches the worker has answered, read from shared memory at once. */
+  constructor(private readonly finished: () => number) {}
 
   /**
-   * Called just before this thread waits for the previous batch's check: had the worker's
-   * reading of that batch come back, the worker can take more; if this thread is about to wait
-   * for it, less.
+   * Called when this thread has done all it does with the batches before (read its lines, checked
+   * their links, folded their records) and is about to hand this one out. Had the worker answered
+   * every batch sent, it has been waiting for this one: it takes more; if not, this thread is
+   * about to wait for it: less. Judged by its messages instead, the share fell to nothing: they
+   * are seen only when this thread's event loop turns, after the file read it resumes on, so
+   * each answer looked late (docs/decisions.md, 2026-12-01). Not judged before the worker's
+   * first answer: its start-up is no measure of its pace.
    */
-  weigh(): void {
-    if (this.pending.length < 2) return;
-    const previous = this.pending.shift()!;
-    this.share = Math.min(0.9, Math.max(0, this.share + (previous.answered ? 0.02 : -0.02)));
+  linesFor(lines: number): number {
+    const finished = this.finished();
+    if (finished > 0) this.share = Math.min(0.9, Math.max(0, this.share + (finished >= this.sent ? 0.02 : -0.02)));
+    this.sent += 1;
+    return Math.floor(lines * this.share);
   }
 }
 
