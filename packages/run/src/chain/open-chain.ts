@@ -145,7 +145,9 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
     // The batch read before this one: its links are checked once this one's records are read.
     let previous: Promise<Broken | undefined> | undefined;
     const sharing =
-      options.onWorker !== undefined && digester.digestAndRead !== undefined && digester.finished !== undefined ? new ReadingShare(digester.finished) : undefined;
+      options.onWorker !== undefined && digester.digestAndRead !== undefined && digester.finished !== undefined
+        ? new ReadingShare(digester.finished)
+        : undefined;
     while (true) {
       const step = await batches.next();
       if (step.done === true) {
@@ -160,6 +162,7 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
         const workerLines = sharing.linesFor(batch.starts.length);
         const reading = digester.digestAndRead(batch, workerLines);
         const readings = readBatch(batch, read, workerLines, batch.starts.length);
+        sharing.weigh();
         const broken = await previous;
         if (broken !== undefined) return broken;
         previous = reading.then((answer) => links.checkRead(batch, answer, rebuild(answer), read, workerLines, readings));
@@ -209,8 +212,8 @@ function readBatch<R>(batch: LineBatch, read: LineReader<R>, from: number, until
 }
 
 /**
- * How many of a batch's lines the worker reads: a share moved, as each batch is handed out,
- * toward the thread that waited, so neither idles while the other works, whatever the cores' load.
+ * How many of a batch's lines the worker reads: a share moved after every batch toward the
+ * thread that waited, so neither idles while the other works, whatever the cores' load.
  */
 class ReadingShare {
   private share = 0.4;
@@ -219,20 +222,24 @@ class ReadingShare {
   /** `finished`: how many batches the worker has answered, read from shared memory at once. */
   constructor(private readonly finished: () => number) {}
 
-  /**
-   * Called when this thread has done all it does with the batches before (read its lines, checked
-   * their links, folded their records) and is about to hand this one out. Had the worker answered
-   * every batch sent, it has been waiting for this one: it takes more; if not, this thread is
-   * about to wait for it: less. Judged by its messages instead, the share fell to nothing: they
-   * are seen only when this thread's event loop turns, after the file read it resumes on, so
-   * each answer looked late (docs/decisions.md, 2026-12-01). Not judged before the worker's
-   * first answer: its start-up is no measure of its pace.
-   */
   linesFor(lines: number): number {
-    const finished = this.finished();
-    if (finished > 0) this.share = Math.min(0.9, Math.max(0, this.share + (finished >= this.sent ? 0.02 : -0.02)));
     this.sent += 1;
     return Math.floor(lines * this.share);
+  }
+
+  /**
+   * Called once this thread has read its lines of the batch just sent, before it waits for the
+   * worker's answer for the batch before: had the worker answered it, the worker has gone on to
+   * this one and can take more; if this thread is about to wait for it, less. The worker's answers
+   * are counted in shared memory: its messages are seen only when this thread's event loop turns,
+   * after the file read it resumes on, so judged by them every answer looked late and the share
+   * fell to nothing (docs/decisions.md, 2026-12-01). Not judged before the worker's first answer:
+   * its start-up is no measure of its pace.
+   */
+  weigh(): void {
+    const finished = this.finished();
+    if (finished === 0 || this.sent < 2) return;
+    this.share = Math.min(0.9, Math.max(0, this.share + (finished >= this.sent - 1 ? 0.02 : -0.02)));
   }
 }
 
