@@ -141,13 +141,34 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
   let lines: LinesRead | undefined;
   try {
     digester = digesterFor((await handle.stat()).size - from.offset, options.onWorker?.setup);
-    const batches = readChainBatches(handle, from.offset, digester.allocate);
-    // The batch read before this one: its links are checked once this one's records are read.
-    let previous: Promise<Broken | undefined> | undefined;
     const sharing =
       options.onWorker !== undefined && digester.digestAndRead !== undefined && digester.finished !== undefined
-        ? new ReadingShare(digester.finished)
+        ? { share: new ReadingShare(digester.finished), digestAndRead: digester.digestAndRead, rebuild: options.onWorker.rebuild }
         : undefined;
+    // Shared, a batch is read here one batch after it is sent (below): one buffer more holds it.
+    const batches = readChainBatches(handle, from.offset, digester.allocate, sharing === undefined ? 3 : 4);
+    // The batch read before this one: its links are checked once this one's records are read.
+    let previous: Promise<Broken | undefined> | undefined;
+    // Shared: the batch sent to the worker whose lines this thread has yet to read.
+    let sent: SentBatch | undefined;
+    /**
+     * This thread's part of a batch the worker has: its lines past the worker's, then, once the
+     * batch before is checked, this one's check, queued. `stopped`: a line could not be read.
+     */
+    const readSent = async (
+      { batch, workerLines, reading }: SentBatch,
+      share: ReadingShare,
+      rebuild: (reading: WorkerBatchReading) => R[],
+    ): Promise<Broken | 'read' | 'stopped'> => {
+      const readings = readBatch(batch, read, workerLines, batch.starts.length);
+      share.weigh();
+      const broken = await previous;
+      if (broken !== undefined) return broken;
+      previous = reading.then((answer) => links.checkRead(batch, answer, rebuild(answer), read, workerLines, readings));
+      // Awaited on the next turn or below; marked handled so a failure is not fatal meanwhile.
+      previous.catch(() => undefined);
+      return workerLines + readings.length === batch.starts.length ? 'read' : 'stopped';
+    };
     while (true) {
       const step = await batches.next();
       if (step.done === true) {
@@ -155,20 +176,21 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
         break;
       }
       const batch = step.value;
-      // A worker that can read takes the batch's first lines, this thread the rest, at once: hashing
-      // alone left it idle most of the time (docs/decisions.md, 2026-12-01).
-      if (sharing !== undefined && options.onWorker !== undefined && digester.digestAndRead !== undefined) {
-        const { rebuild } = options.onWorker;
-        const workerLines = sharing.linesFor(batch.starts.length);
-        const reading = digester.digestAndRead(batch, workerLines);
-        const readings = readBatch(batch, read, workerLines, batch.starts.length);
-        sharing.weigh();
-        const broken = await previous;
-        if (broken !== undefined) return broken;
-        previous = reading.then((answer) => links.checkRead(batch, answer, rebuild(answer), read, workerLines, readings));
-        previous.catch(() => undefined);
-        if (workerLines + readings.length < batch.starts.length) break;
-        continue;
+      // A worker that can read takes the batch's first lines, this thread the rest: hashing alone
+      // left it idle most of the time (docs/decisions.md, 2026-12-01). Each batch is sent as soon
+      // as it is read, and this thread reads its lines of the batch before, so the worker has the
+      // next batch waiting whenever it finishes one, whatever pauses this thread (a collection, a
+      // part of the answer rendered).
+      if (sharing !== undefined) {
+        const workerLines = sharing.share.linesFor(batch.starts.length);
+        const before = sent;
+        sent = { batch, workerLines, reading: sharing.digestAndRead(batch, workerLines) };
+        if (before === undefined) continue;
+        const done = await readSent(before, sharing.share, sharing.rebuild);
+        if (done === 'read') continue;
+        // A line that could not be read ends the reading; the lines before it are still checked first.
+        if (done === 'stopped') break;
+        return done;
       }
       const digests = digester.digest(batch);
       const readings = readBatch(batch, read, 0, batch.starts.length);
@@ -179,6 +201,11 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
       previous.catch(() => undefined);
       // A line that could not be read ends the reading; the lines before it are still checked first.
       if (readings.length < batch.starts.length) break;
+    }
+    // The last batch sent, once the file has ended: its lines are read here now.
+    if (sent !== undefined && sharing !== undefined && lines !== undefined) {
+      const done = await readSent(sent, sharing.share, sharing.rebuild);
+      if (done !== 'read' && done !== 'stopped') return done;
     }
     const broken = await previous;
     if (broken !== undefined) return broken;
@@ -197,6 +224,13 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
 export { sha256Of } from './digest-lines.js';
 
 type Broken = Extract<ChainOpening, { kind: 'broken' }>;
+
+/** A batch sent to the hashing worker, with how many of its first lines the worker reads. */
+interface SentBatch {
+  batch: LineBatch;
+  workerLines: number;
+  reading: Promise<WorkerBatchReading>;
+}
 
 /** The lines `[from, until)` of a batch, up to and including the first that cannot be read: an empty line is one. */
 function readBatch<R>(batch: LineBatch, read: LineReader<R>, from: number, until: number): (LineReading<R> | { kind: 'empty' })[] {
@@ -228,9 +262,8 @@ class ReadingShare {
   }
 
   /**
-   * Called once this thread has read its lines of the batch just sent, before it waits for the
-   * worker's answer for the batch before: had the worker answered it, the worker has gone on to
-   * this one and can take more; if this thread is about to wait for it, less. The worker's answers
+   * Called once this thread has read its lines of a batch (sent one batch before): had the worker
+   * already answered that batch, it is ahead of this thread and takes more; if not, less. The worker's answers
    * are counted in shared memory: its messages are seen only when this thread's event loop turns,
    * after the file read it resumes on, so judged by them every answer looked late and the share
    * fell to nothing (docs/decisions.md, 2026-12-01). Not judged before the worker's first answer:
@@ -238,7 +271,7 @@ class ReadingShare {
    */
   weigh(): void {
     const finished = this.finished();
-    if (finished === 0 || this.sent < 2) return;
+    if (finished === 0 || this.sent < 3) return;
     this.share = Math.min(0.9, Math.max(0, this.share + (finished >= this.sent - 1 ? 0.02 : -0.02)));
   }
 }
