@@ -184,7 +184,10 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
       if (sharing !== undefined) {
         const workerLines = sharing.share.linesFor(batch.starts.length);
         const before = sent;
-        sent = { batch, workerLines, reading: sharing.digestAndRead(batch, workerLines) };
+        const reading = sharing.digestAndRead(batch, workerLines);
+        // Chained only once this thread reads the batch: marked handled so a failure meanwhile is not fatal.
+        reading.catch(() => undefined);
+        sent = { batch, workerLines, reading };
         if (before === undefined) continue;
         const done = await readSent(before, sharing.share, sharing.rebuild);
         if (done === 'read') continue;
@@ -263,11 +266,11 @@ class ReadingShare {
 
   /**
    * Called once this thread has read its lines of a batch (sent one batch before): had the worker
-   * already answered that batch, it is ahead of this thread and takes more; if not, less. The worker's answers
-   * are counted in shared memory: its messages are seen only when this thread's event loop turns,
-   * after the file read it resumes on, so judged by them every answer looked late and the share
-   * fell to nothing (docs/decisions.md, 2026-12-01). Not judged before the worker's first answer:
-   * its start-up is no measure of its pace.
+   * already answered that batch, it is ahead of this thread and takes more; if not, less. The
+   * worker's answers are counted in shared memory: its messages are seen only when this thread's
+   * event loop turns, after the file read it resumes on, so judged by them every answer looked
+   * late and the share fell to nothing (docs/decisions.md, 2026-12-01). Not judged before the
+   * worker's first answer: its start-up is no measure of its pace.
    */
   weigh(): void {
     const finished = this.finished();
