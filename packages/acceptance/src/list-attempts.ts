@@ -39,6 +39,8 @@ export function summarizeChain(entries: readonly ChainEntry<ChainSummary>[], liv
 
 /** One attempt as its records arrive: its summary, and what is settled only at the end. */
 interface Attempt {
+  /** Its place in the list: how many attempts came before it. */
+  index: number;
   summary: AttemptSummary;
   /** The digest of its intent: what its outcomes name. */
   intent: string;
@@ -53,6 +55,21 @@ export interface AttemptSummaries {
   add(entry: ChainEntry<ChainSummary>): void;
   /** Every attempt's summary, in the order of its intent; `live` names the attempt still running. */
   finish(live: LiveHolder): AttemptSummary[];
+  /** How many attempts the records so far began. */
+  count(): number;
+  /**
+   * Attempt `index`'s summary as `finish` would give it were no record to follow, as a copy; none
+   * while it has no outcome (whether it is running is known only at the end). A later record that
+   * changes it calls the `onChange` given to startAttemptSummaries with its index.
+   */
+  concludedSoFar(index: number): AttemptSummary | undefined;
+}
+
+/** What `finish` settles of a concluded attempt: its acceptance, and the outcome a failed acceptance makes `failed` (R13.4). */
+function settled({ summary, verdict }: Attempt, concluded: NonNullable<Attempt['outcome']>): Pick<AttemptSummary, 'acceptance' | 'outcome'> {
+  const acceptance = verdict ?? (concluded.completed ? 'not-recorded' : 'not-attempted');
+  // A failed acceptance makes the attempt read `failed` (R13.4), as `run show` does.
+  return { acceptance, outcome: acceptance === 'failed' ? 'failed' : summary.outcome };
 }
 
 /**
@@ -61,7 +78,7 @@ export interface AttemptSummaries {
  * An outcome names the digest of an intent before it and an acceptance that of an outcome before
  * it, so each finds its attempt when it arrives; the last of each wins, as in `run show`.
  */
-export function startAttemptSummaries(): AttemptSummaries {
+export function startAttemptSummaries(onChange?: (index: number) => void): AttemptSummaries {
   const attempts: Attempt[] = [];
   // An outcome almost always follows its own intent, and acceptances are rare: the indexes by
   // digest are built only when a record names another attempt, then kept up to date. Filling
@@ -83,6 +100,7 @@ export function startAttemptSummaries(): AttemptSummaries {
     add({ record, digest }) {
       if (record.kind === 'intent') {
         const attempt: Attempt = {
+          index: attempts.length,
           summary: {
             runId: record.runId,
             attempt: record.attempt,
@@ -117,22 +135,33 @@ export function startAttemptSummaries(): AttemptSummaries {
         attempt.outcome = { digest, completed: record.outcome === 'completed' };
         attempt.verdict = undefined;
         byOutcome?.set(digest, attempt);
+        onChange?.(attempt.index);
       } else {
         const attempt = attemptOfOutcome(record.outcome);
-        if (attempt?.outcome?.digest === record.outcome) attempt.verdict = record.verdict;
+        if (attempt?.outcome?.digest === record.outcome) {
+          attempt.verdict = record.verdict;
+          onChange?.(attempt.index);
+        }
       }
     },
     finish(live) {
-      return attempts.map(({ summary, outcome, verdict }) => {
+      return attempts.map((attempt) => {
+        const { summary, outcome } = attempt;
         if (outcome === undefined) {
           const isLive = live !== 'none' && live.runId === summary.runId && live.attempt === summary.attempt;
           return isLive ? { ...summary, state: 'running' } : summary;
         }
-        summary.acceptance = verdict ?? (outcome.completed ? 'not-recorded' : 'not-attempted');
-        // A failed acceptance makes the attempt read \`failed\` (R13.4), as \`run show\` does.
-        if (summary.acceptance === 'failed') summary.outcome = 'failed';
+        const { acceptance, outcome: shown } = settled(attempt, outcome);
+        summary.acceptance = acceptance;
+        summary.outcome = shown;
         return summary;
       });
+    },
+    count: () => attempts.length,
+    concludedSoFar(index) {
+      const attempt = attempts[index];
+      if (attempt?.outcome === undefined) return undefined;
+      return { ...attempt.summary, ...settled(attempt, attempt.outcome) };
     },
   };
 }

@@ -19,6 +19,7 @@
  * - commands/run-adapters.ts        the adapters `--adapter` knows by name
  * - commands/run-options.ts         parsing `run`'s options (durations, tokens, prompt sources)
  * - commands/run-show.ts            `run list` and `run show`, read-only
+ * - commands/attempt-parts-ahead.ts `run list --json`'s attempts rendered a part at a time while the chain is read
  * - commands/env-plan.ts            `env plan`: the constructed environment, managed paths, prerequisites (R10.6)
  * - commands/doctor.ts              `doctor`: checks the product home and every chain; repairs nothing
  * - commands/*-render.ts            the human renderings of each verb's value

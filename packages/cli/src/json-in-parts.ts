@@ -1,13 +1,35 @@
 import { randomUUID } from 'node:crypto';
 
 /** Elements of a long array written per part: each part's text is ~400 KB for `run list`'s summaries. */
-const ELEMENTS_PER_PART = 1000;
+export const ELEMENTS_PER_PART = 1000;
 
 /** `JSON.stringify([[...]], null, 2)` wraps its elements in these: cut off, the elements are indented as in the document. */
 const NESTED_OPEN = '[\n  [\n';
 const NESTED_CLOSE = '\n  ]\n]';
 /** An element of a top-level key's array is indented by four spaces. */
 const ELEMENT_INDENT = '    ';
+
+/**
+ * Parts of long arrays whose text was rendered before the array was printed, by array: the text
+ * of part `index` (elements `[index * ELEMENTS_PER_PART, ...)`) as partText gives it, or undefined.
+ */
+const renderedAhead = new WeakMap<readonly unknown[], (index: number) => string | undefined>();
+
+/**
+ * Tells jsonInParts that some parts of `elements` are already rendered: `textOf(index)` is part
+ * `index`'s text, or undefined to render it here. The caller answers for that text being exactly
+ * partText of those elements as they are when printed (`run list` renders its attempts while the
+ * chain is still read: commands/attempt-parts-ahead.ts).
+ */
+export function useRenderedParts(elements: readonly unknown[], textOf: (index: number) => string | undefined): void {
+  renderedAhead.set(elements, textOf);
+}
+
+/** One part's elements as the one stringify writes them inside a top-level key's array, without the separator before them. */
+export function partText(elements: readonly unknown[]): string {
+  const nested = JSON.stringify([elements], null, 2);
+  return nested.slice(NESTED_OPEN.length, nested.length - NESTED_CLOSE.length);
+}
 
 /**
  * `JSON.stringify(value, null, 2)` followed by a newline, as consecutive pieces of text: a
@@ -36,9 +58,10 @@ export function* jsonInParts(value: unknown): Generator<string> {
   for (const [index, key] of longKeys.entries()) {
     yield pieces[index]!;
     const elements = object[key]!;
+    const ahead = renderedAhead.get(elements);
     for (let start = 0; start < elements.length; start += ELEMENTS_PER_PART) {
-      const nested = JSON.stringify([elements.slice(start, start + ELEMENTS_PER_PART)], null, 2);
-      yield `${start === 0 ? '' : ',\n'}${nested.slice(NESTED_OPEN.length, nested.length - NESTED_CLOSE.length)}`;
+      const text = ahead?.(start / ELEMENTS_PER_PART) ?? partText(elements.slice(start, start + ELEMENTS_PER_PART));
+      yield `${start === 0 ? '' : ',\n'}${text}`;
     }
   }
   yield `${pieces[longKeys.length]!}\n`;

@@ -117,8 +117,9 @@ qualification }.
 Exit: 0 listed; 2 refused (a broken chain).`,
     )
     .action(async (target: string, _flags: { json: boolean }, command: Command) => {
-      const answer = await runList({ home: resolveProductHome().path, target });
-      emit(answer, wantsJson(command));
+      const json = wantsJson(command);
+      const answer = await runList({ home: resolveProductHome().path, target, json });
+      emit(answer, json);
     });
 }
 

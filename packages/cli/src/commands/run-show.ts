@@ -12,6 +12,7 @@ import type { Answer } from '../answer.js';
 import { CliError, IoFailure } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { renderAccount, renderList } from './run-render.js';
+import { AttemptPartsAhead } from './attempt-parts-ahead.js';
 import { withReceiptState } from './run.js';
 
 /** Opens the target's chain read-only; a broken link refuses (exit 2) naming the record (R8.4). */
@@ -27,10 +28,15 @@ async function openOrRefuse(home: string, target: string) {
  * `statecraft run list <target>`: every attempt in the target's chain, folded read-only. A
  * dangling intent shows as `dangling`, never completed (R8.3). Exit 0: the list was read.
  */
-export async function runList(options: { home: string; target: string }): Promise<Answer<z.infer<typeof RunListAnswerSchema>>> {
-  // Summarized as the chain is verified, so no record is kept beyond its attempt's summary.
-  const summaries = startAttemptSummaries();
-  const records = await openTargetSummaries(options.home, options.target, (entry) => summaries.add(entry));
+export async function runList(options: { home: string; target: string; json?: boolean }): Promise<Answer<z.infer<typeof RunListAnswerSchema>>> {
+  // Summarized as the chain is verified, so no record is kept beyond its attempt's summary; for
+  // --json, rendered as it is summarized too (attempt-parts-ahead.ts).
+  const ahead = options.json === true ? new AttemptPartsAhead() : undefined;
+  const summaries = ahead?.summaries ?? startAttemptSummaries();
+  const records = await openTargetSummaries(options.home, options.target, (entry) => {
+    summaries.add(entry);
+    ahead?.afterEntry();
+  });
   if (records.kind === 'refused')
     throw new CliError(`refused: ${records.message}`, EXIT.refused, { hint: 'statecraft doctor reports every chain; nothing was repaired' });
   if (records.kind === 'failed') throw new IoFailure(records.path, records.message);
@@ -38,7 +44,7 @@ export async function runList(options: { home: string; target: string }): Promis
     target: records.target,
     chain: records.chain,
     tornTail: records.torn,
-    attempts: summaries.finish(records.live),
+    attempts: ahead === undefined ? summaries.finish(records.live) : ahead.finish(records.live),
   };
   return { value, exitCode: EXIT.ok, human: renderList };
 }

@@ -13,7 +13,8 @@ function workerSource(reading: WorkerReadingSetup | undefined): string {
   return `
 const { parentPort, workerData } = require('node:worker_threads');
 const { hash } = require('node:crypto');
-const readBatch = ${reading === undefined ? 'undefined' : `(${reading.source})(workerData)`};
+const readBatch = ${reading === undefined ? 'undefined' : `(${reading.source})(workerData.reading)`};
+const finished = new Int32Array(workerData.finished);
 const buffers = new Map();
 parentPort.on('message', ({ id, buffer, first, ends, read, last }) => {
   if (buffer !== undefined) buffers.set(id, Buffer.from(buffer));
@@ -27,10 +28,15 @@ parentPort.on('message', ({ id, buffer, first, ends, read, last }) => {
     if (digests !== undefined) digests[index] = digest;
     start = ends[index] + 1;
   }
-  if (digests === undefined) return parentPort.postMessage(hex);
+  if (digests === undefined) {
+    Atomics.add(finished, 0, 1);
+    return parentPort.postMessage(hex);
+  }
   const { verified, firstPrev, values } = readBatch(bytes, first, ends, digests, read, last);
   // As JSON text: a string crosses threads as one copy, where cloning the values costs per value.
-  parentPort.postMessage({ hex, verified, firstPrev, values: JSON.stringify(values) });
+  const text = JSON.stringify(values);
+  Atomics.add(finished, 0, 1);
+  parentPort.postMessage({ hex, verified, firstPrev, values: text });
 });
 `;
 }
@@ -56,7 +62,10 @@ export function startWorkerDigester(reading?: WorkerReadingSetup): LineDigester 
   // loading the bundle, and on Node 20 a worker made through a `worker_threads` loaded while the
   // snapshot was built fails as it starts (its `process.cwd` finds no shared counter).
   const { Worker } = process.getBuiltinModule('node:worker_threads');
-  const worker = new Worker(workerSource(reading), { eval: true, workerData: reading?.data });
+  // How many batches the worker has answered, counted in shared memory: read at once, where its
+  // messages are seen only when this thread's event loop turns (after any file read it was waiting for).
+  const finished = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(workerSource(reading), { eval: true, workerData: { reading: reading?.data, finished: finished.buffer } });
   // The reading owns the worker and terminates it; a worker left behind must not keep the CLI alive.
   worker.unref();
   const waiting: Waiting[] = [];
@@ -102,6 +111,7 @@ export function startWorkerDigester(reading?: WorkerReadingSetup): LineDigester 
   };
   return {
     allocate: (size) => Buffer.from(new SharedArrayBuffer(size)),
+    finished: () => Atomics.load(finished, 0),
     digest: (batch) => send(batch, 0).then(({ digests }) => digests),
     ...(reading === undefined
       ? {}

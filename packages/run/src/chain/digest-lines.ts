@@ -18,6 +18,8 @@ export interface LineDigester {
    * the reading is shared between two threads (summary-reading-on-worker.ts).
    */
   digestAndRead?: (batch: LineBatch, lines: number) => Promise<WorkerBatchReading>;
+  /** Only on a worker: how many batches it has answered so far, known at once (not by its messages). */
+  finished?: () => number;
   close(): Promise<void>;
 }
 

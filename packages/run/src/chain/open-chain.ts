@@ -141,10 +141,34 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
   let lines: LinesRead | undefined;
   try {
     digester = digesterFor((await handle.stat()).size - from.offset, options.onWorker?.setup);
-    const batches = readChainBatches(handle, from.offset, digester.allocate);
+    const sharing =
+      options.onWorker !== undefined && digester.digestAndRead !== undefined && digester.finished !== undefined
+        ? { share: new ReadingShare(digester.finished), digestAndRead: digester.digestAndRead, rebuild: options.onWorker.rebuild }
+        : undefined;
+    // Shared, a batch is read here one batch after it is sent (below): one buffer more holds it.
+    const batches = readChainBatches(handle, from.offset, digester.allocate, sharing === undefined ? 3 : 4);
     // The batch read before this one: its links are checked once this one's records are read.
     let previous: Promise<Broken | undefined> | undefined;
-    const sharing = options.onWorker !== undefined && digester.digestAndRead !== undefined ? new ReadingShare() : undefined;
+    // Shared: the batch sent to the worker whose lines this thread has yet to read.
+    let sent: SentBatch | undefined;
+    /**
+     * This thread's part of a batch the worker has: its lines past the worker's, then, once the
+     * batch before is checked, this one's check, queued. `stopped`: a line could not be read.
+     */
+    const readSent = async (
+      { batch, workerLines, reading }: SentBatch,
+      share: ReadingShare,
+      rebuild: (reading: WorkerBatchReading) => R[],
+    ): Promise<Broken | 'read' | 'stopped'> => {
+      const readings = readBatch(batch, read, workerLines, batch.starts.length);
+      share.weigh();
+      const broken = await previous;
+      if (broken !== undefined) return broken;
+      previous = reading.then((answer) => links.checkRead(batch, answer, rebuild(answer), read, workerLines, readings));
+      // Awaited on the next turn or below; marked handled so a failure is not fatal meanwhile.
+      previous.catch(() => undefined);
+      return workerLines + readings.length === batch.starts.length ? 'read' : 'stopped';
+    };
     while (true) {
       const step = await batches.next();
       if (step.done === true) {
@@ -152,20 +176,24 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
         break;
       }
       const batch = step.value;
-      // A worker that can read takes the batch's first lines, this thread the rest, at once: hashing
-      // alone left it idle most of the time (docs/decisions.md, 2026-12-01).
-      if (sharing !== undefined && options.onWorker !== undefined && digester.digestAndRead !== undefined) {
-        const { rebuild } = options.onWorker;
-        const workerLines = sharing.linesFor(batch.starts.length);
-        const reading = sharing.watch(digester.digestAndRead(batch, workerLines));
-        const readings = readBatch(batch, read, workerLines, batch.starts.length);
-        sharing.weigh();
-        const broken = await previous;
-        if (broken !== undefined) return broken;
-        previous = reading.then((answer) => links.checkRead(batch, answer, rebuild(answer), read, workerLines, readings));
-        previous.catch(() => undefined);
-        if (workerLines + readings.length < batch.starts.length) break;
-        continue;
+      // A worker that can read takes the batch's first lines, this thread the rest: hashing alone
+      // left it idle most of the time (docs/decisions.md, 2026-12-01). Each batch is sent as soon
+      // as it is read, and this thread reads its lines of the batch before, so the worker has the
+      // next batch waiting whenever it finishes one, whatever pauses this thread (a collection, a
+      // part of the answer rendered).
+      if (sharing !== undefined) {
+        const workerLines = sharing.share.linesFor(batch.starts.length);
+        const before = sent;
+        const reading = sharing.digestAndRead(batch, workerLines);
+        // Chained only once this thread reads the batch: marked handled so a failure meanwhile is not fatal.
+        reading.catch(() => undefined);
+        sent = { batch, workerLines, reading };
+        if (before === undefined) continue;
+        const done = await readSent(before, sharing.share, sharing.rebuild);
+        if (done === 'read') continue;
+        // A line that could not be read ends the reading; the lines before it are still checked first.
+        if (done === 'stopped') break;
+        return done;
       }
       const digests = digester.digest(batch);
       const readings = readBatch(batch, read, 0, batch.starts.length);
@@ -176,6 +204,11 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
       previous.catch(() => undefined);
       // A line that could not be read ends the reading; the lines before it are still checked first.
       if (readings.length < batch.starts.length) break;
+    }
+    // The last batch sent, once the file has ended: its lines are read here now.
+    if (sent !== undefined && sharing !== undefined && lines !== undefined) {
+      const done = await readSent(sent, sharing.share, sharing.rebuild);
+      if (done !== 'read' && done !== 'stopped') return done;
     }
     const broken = await previous;
     if (broken !== undefined) return broken;
@@ -194,6 +227,13 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
 export { sha256Of } from './digest-lines.js';
 
 type Broken = Extract<ChainOpening, { kind: 'broken' }>;
+
+/** A batch sent to the hashing worker, with how many of its first lines the worker reads. */
+interface SentBatch {
+  batch: LineBatch;
+  workerLines: number;
+  reading: Promise<WorkerBatchReading>;
+}
 
 /** The lines `[from, until)` of a batch, up to and including the first that cannot be read: an empty line is one. */
 function readBatch<R>(batch: LineBatch, read: LineReader<R>, from: number, until: number): (LineReading<R> | { kind: 'empty' })[] {
@@ -214,31 +254,28 @@ function readBatch<R>(batch: LineBatch, read: LineReader<R>, from: number, until
  */
 class ReadingShare {
   private share = 0.4;
-  /** The worker's readings not yet weighed, oldest first: whether each has come back. */
-  private readonly pending: { answered: boolean }[] = [];
+  private sent = 0;
+
+  /** `finished`: how many batches the worker has answered, read from shared memory at once. */
+  constructor(private readonly finished: () => number) {}
 
   linesFor(lines: number): number {
+    this.sent += 1;
     return Math.floor(lines * this.share);
   }
 
-  watch<T>(reading: Promise<T>): Promise<T> {
-    const watched = { answered: false };
-    this.pending.push(watched);
-    return reading.then((answer) => {
-      watched.answered = true;
-      return answer;
-    });
-  }
-
   /**
-   * Called just before this thread waits for the previous batch's check: had the worker's
-   * reading of that batch come back, the worker can take more; if this thread is about to wait
-   * for it, less.
+   * Called once this thread has read its lines of a batch (sent one batch before): had the worker
+   * already answered that batch, it is ahead of this thread and takes more; if not, less. The
+   * worker's answers are counted in shared memory: its messages are seen only when this thread's
+   * event loop turns, after the file read it resumes on, so judged by them every answer looked
+   * late and the share fell to nothing (docs/decisions.md, 2026-12-01). Not judged before the
+   * worker's first answer: its start-up is no measure of its pace.
    */
   weigh(): void {
-    if (this.pending.length < 2) return;
-    const previous = this.pending.shift()!;
-    this.share = Math.min(0.9, Math.max(0, this.share + (previous.answered ? 0.02 : -0.02)));
+    const finished = this.finished();
+    if (finished === 0 || this.sent < 3) return;
+    this.share = Math.min(0.9, Math.max(0, this.share + (finished >= this.sent - 1 ? 0.02 : -0.02)));
   }
 }
 

@@ -35,22 +35,23 @@ export interface LineBatch {
 export type AllocateBuffer = (size: number) => Buffer;
 
 /**
- * The file's complete lines from byte `from`, one batch per read, so memory holds three chunks (or
- * three lines, if a line is longer) whatever the chain's length, and nothing before `from` is read.
- * A line is handed out only once the newline after it is in the buffer or the file has ended,
- * so `isLast` is known without a second pass. Reads rotate through three buffers, and the next
+ * The file's complete lines from byte `from`, one batch per read, so memory holds `rotating` chunks
+ * (or as many lines, if a line is longer) whatever the chain's length, and nothing before `from` is
+ * read. A line is handed out only once the newline after it is in the buffer or the file has ended,
+ * so `isLast` is known without a second pass. Reads rotate through the buffers, and the next
  * read starts before a batch is handed out, so it proceeds while the batch is parsed: awaited
  * only when the next batch is asked for, the reads left `run list`'s main thread idle for a share
- * of its time (docs/decisions.md, 2026-12-01). A batch's bytes stay as read until the batch after
- * the next one is asked for, so its lines can be hashed elsewhere meanwhile. The generator
- * returns where it stopped.
+ * of its time (docs/decisions.md, 2026-12-01). A batch's bytes stay as read until the batch
+ * `rotating - 1` after it is asked for (with three, the batch after the next one), so its lines
+ * can be hashed elsewhere meanwhile. The generator returns where it stopped.
  */
 export async function* readChainBatches(
   handle: FileHandle,
   from: number,
   allocate: AllocateBuffer = (size) => Buffer.allocUnsafe(size),
+  rotating = 3,
 ): AsyncGenerator<LineBatch, LinesRead> {
-  const buffers: (Buffer | undefined)[] = [allocate(CHUNK), undefined, undefined];
+  const buffers: (Buffer | undefined)[] = [allocate(CHUNK), ...Array.from({ length: rotating - 1 }, () => undefined)];
   let current = 0;
   let buffer = buffers[0]!;
   // Bytes [0, filled) of the buffer hold the file from `bufferAt` on; `reading` fills it on.

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { startAttemptSummaries } from '@statecraft/acceptance';
+import { AttemptPartsAhead } from '../dist/commands/attempt-parts-ahead.js';
+import { jsonInParts } from '../dist/json-in-parts.js';
+
+type Entry = Parameters<ReturnType<typeof startAttemptSummaries>['add']>[0];
+
+const digest = (name: string) => name.padStart(64, '0');
+const intent = (index: number): Entry =>
+  ({
+    record: {
+      kind: 'intent',
+      runId: `20261130T000000Z-${index.toString(16).padStart(6, '0')}`,
+      attempt: 1,
+      at: '2026-12-01T00:00:00.000Z',
+      adapter: { name: 'fixture', version: '1.0.0' },
+      qualification: 'unqualified',
+    },
+    digest: digest(`a${index}`),
+  }) as unknown as Entry;
+const outcome = (index: number, name: string, result: 'completed' | 'refused'): Entry =>
+  ({
+    record: { kind: 'outcome', intent: digest(`a${index}`), outcome: result, cause: 'none', refusalCount: 0, cost: 0.5, timedOut: false },
+    digest: digest(name),
+  }) as unknown as Entry;
+const acceptance = (outcomeName: string, verdict: string): Entry =>
+  ({ record: { kind: 'acceptance', outcome: digest(outcomeName), verdict, reason: 'suite-failed' }, digest: digest(`v${outcomeName}`) }) as unknown as Entry;
+
+/**
+ * 3,500 attempts (parts 0–3), each concluded right after its intent, then records that change
+ * attempts of part 0 after it was rendered (a later outcome for attempt 7, a failed acceptance of
+ * attempt 2) and an acceptance in part 1, whose attempt 1500 has no outcome: part 1 is never
+ * rendered ahead, part 2 is and stays so, part 3 is not whole.
+ */
+function entries(): Entry[] {
+  const list: Entry[] = [];
+  for (let index = 0; index < 3500; index += 1) {
+    list.push(intent(index));
+    if (index !== 1500) list.push(outcome(index, `o${index}`, index % 2 === 0 ? 'completed' : 'refused'));
+  }
+  list.push(outcome(7, 'o7-again', 'completed'), acceptance('o2', 'failed'), acceptance('o1100', 'passed'));
+  return list;
+}
+
+const printed = (value: unknown) => [...jsonInParts(value)].join('');
+
+describe("run list's attempts rendered while the chain is read print the bytes the final summaries give (R11)", () => {
+  it('parts changed after they were rendered, and a part with an attempt that has no outcome, print as the final values do', () => {
+    const ahead = new AttemptPartsAhead();
+    const plain = startAttemptSummaries();
+    for (const entry of entries()) {
+      ahead.summaries.add(entry);
+      ahead.afterEntry();
+      plain.add(entry);
+    }
+    const live = { runId: '20261130T000000Z-0005dc', attempt: 1 };
+    const value = { target: '/repo', attempts: ahead.finish(live) };
+    const expected = { target: '/repo', attempts: plain.finish(live) };
+    expect(value).toEqual(expected);
+    expect(value.attempts[7]!.outcome).toBe('completed');
+    expect(value.attempts[2]!.outcome).toBe('failed');
+    expect(value.attempts[1500]!.state).toBe('running');
+    expect(printed(value)).toBe(`${JSON.stringify(expected, null, 2)}\n`);
+  });
+
+  it('a part rendered ahead is what is printed: text rendered ahead stands in for the part (so a stale one would show)', () => {
+    const ahead = new AttemptPartsAhead();
+    for (const entry of entries()) {
+      ahead.summaries.add(entry);
+      ahead.afterEntry();
+    }
+    const attempts = ahead.finish('none');
+    // Changed behind the fold's back after rendering: the printed part keeps the rendered text.
+    attempts[2000]!.cost = 99;
+    expect(printed({ attempts })).not.toContain('"cost": 99');
+    // Part 0 was dropped (attempts 2 and 7 changed after it was rendered): it is rendered when printed.
+    attempts[3]!.cost = 98;
+    expect(printed({ attempts })).toContain('"cost": 98');
+  });
+});
