@@ -57,7 +57,7 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
   let containment: SuiteRun['containment'] = 'not-recorded';
   const suiteEnds = performance.now() + request.suiteDeadlineMs;
   const total = request.commands.length;
-  // Each check's outputs are fsync'd behind the next check (sync: 'behind'); the suite ends only once
+  // Each check's outputs are fsync'd behind the next check (superviseCheck's `durable`); the suite ends only once
   // all are on disk, and one that could not be made durable ends it as not kept, whatever came after.
   const durable: Promise<{ command: string; notKept: { path: string; message: string }[] }>[] = [];
   const stop = async (end: SuiteEnd, notRun: number): Promise<SuiteRun> => {
@@ -91,7 +91,6 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
         stdoutFile: join(request.targetDirectory, names.stdout),
         stderrFile: join(request.targetDirectory, names.stderr),
         ...(request.signal === undefined ? {} : { signal: request.signal }),
-        sync: 'behind',
       });
     } catch (error) {
       const cause = (error as Error).cause instanceof Error ? `: ${((error as Error).cause as Error).message}` : '';

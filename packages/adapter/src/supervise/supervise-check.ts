@@ -36,12 +36,6 @@ export interface SuperviseCheckOptions {
   boundary?: EstablishedBoundary;
   /** The operator's interrupt: the tree is killed as at the deadline, and the answer says so. */
   signal?: AbortSignal;
-  /**
-   * `behind`: the output files' fsync is left running when the check is answered, and `durable`
-   * settles once both are on disk — for a caller that appends the record naming them only later
-   * (a suite), and awaits `durable` first. Default `now`: answered once they are on disk.
-   */
-  sync?: 'now' | 'behind';
 }
 
 /** One check as supervised: how it ended, never read as more than its exit status and the digests. */
@@ -61,7 +55,11 @@ export interface SupervisedCheck {
    * the moment the first write failed, as an adapter is (R8.4).
    */
   notKept: { path: string; message: string }[];
-  /** With `sync: 'behind'`: the files that could not be made durable, once both fsyncs have ended; else settled, empty. */
+  /**
+   * The output files that could not be made durable, once both fsyncs have ended: the check is
+   * answered while they run, and a caller awaits this before appending a record that names them
+   * (a suite awaits every check's before it ends).
+   */
   durable: Promise<{ path: string; message: string }[]>;
 }
 
@@ -102,8 +100,8 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
     // A write that failed is known now, whenever the fsync ends; one that failed on the fsync, only then.
     const writtenSoFar = [tees.stdout.failedWith, tees.stderr.failedWith].filter((failure) => failure !== undefined);
     return {
-      notKept: options.sync === 'behind' ? unkept(writtenSoFar) : await durable,
-      durable: options.sync === 'behind' ? durable : Promise.resolve([]),
+      notKept: unkept(writtenSoFar),
+      durable,
       exit: watched.exit(),
       timedOut: first === 'deadline',
       cancelled: first === 'cancelled',
