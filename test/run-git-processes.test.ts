@@ -43,6 +43,24 @@ describe('a completed attempt reads its workspace with as few git processes as i
     expect(statuses).toHaveLength(1);
   });
 
+  it('a new workspace is added and checked out by one git process, and a clean tree still on its base asks git for no diff', async () => {
+    const git = await countingGit();
+    const run = await runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], {
+      home: targets.home.path,
+      env: { PATH: `${git.bin}:${process.env.PATH ?? '/usr/bin:/bin'}` },
+    });
+    const account = parseJson<{ outcome: string; baseCommit: string; workspace: string; candidate: { commit: string; changedPaths: string[] } }>(run);
+    expect(account.outcome).toBe('completed');
+    expect(account.candidate.commit).toBe(account.baseCommit);
+    expect(account.candidate.changedPaths).toEqual([]);
+    // The checkout is git's own (`worktree add` runs its `reset --hard` as a child of git, not from PATH).
+    expect(await readFile(join(account.workspace, 'README.md'), 'utf8')).toBe(await readFile(join(targets.repository.path, 'README.md'), 'utf8'));
+    const invocations = (await readFile(git.log, 'utf8')).split('\n').map((line) => ` ${line} `);
+    expect(invocations.filter((line) => / worktree add /.test(line))).toHaveLength(1);
+    expect(invocations.filter((line) => / reset /.test(line))).toEqual([]);
+    expect(invocations.filter((line) => / diff /.test(line))).toEqual([]);
+  });
+
   it('an attempt that left its tree dirty still records the head of the commit statecraft made, read after it', async () => {
     const git = await countingGit();
     const run = await runStatecraft(

@@ -25,12 +25,12 @@ export type CandidateWorktree = { kind: 'made'; path: string; gitDir: string } |
  * hook of the repository runs before the checks do. Its owner (this supervisor) is written beside
  * it first, so a later judge can tell a worktree a killed supervisor left from a live one's.
  *
- * Made in two steps, the ones `git worktree add` takes itself: the worktree added without a
- * checkout (its HEAD at the candidate), then `reset --hard` filling its index and files from the
- * candidate's tree — the same bytes. The directory is made empty first (git adds into it as into
- * none), and `onAdded` is told it at once with `added`, settling true once git has added the
- * worktree (false: it could not): what needs only the directory (the boundary's sandbox) is set up
- * while git works, and what writes there (its probe) waits for `added`.
+ * One `git worktree add`, which checks the candidate out itself (its own child `git reset --hard
+ * --no-recurse-submodules`: submodules are not entered). The directory is made empty first (git
+ * adds into it as into none), and `onAdded` is told it at once with `added`, settling true once
+ * git has added the worktree and checked it out (false: it could not): what needs only the
+ * directory (the boundary's sandbox) is set up while git works, and what writes there (its probe)
+ * waits for `added`.
  */
 export async function makeCandidateWorktree(
   target: string,
@@ -48,7 +48,7 @@ export async function makeCandidateWorktree(
   writeFileSync(ownerFileOf(path), `${JSON.stringify(owner)}\n`, { mode: 0o600 });
   mkdirSync(path, { mode: 0o755 });
   // Git first (runGit spawns before it returns), then what is set up beside it.
-  const adding = runGit(target, ['worktree', 'add', '--detach', '--no-checkout', '--quiet', path, commit]);
+  const adding = runGit(target, ['worktree', 'add', '--detach', '--quiet', path, commit]);
   let settleAdded: (added: boolean) => void = () => undefined;
   hooks.onAdded?.(
     path,
@@ -61,19 +61,13 @@ export async function makeCandidateWorktree(
     settleAdded(false);
     // The directory is this judge's own, made just above under its checks directory.
     await Promise.all([rm(path, { recursive: true, force: true }), rm(ownerFileOf(path), { force: true })]);
-    return { kind: 'failed', message: `git worktree add --detach ${path} ${commit}: ${added.stderr}` };
+    return { kind: 'failed', message: `git worktree add --detach ${path} ${commit} (the checkout of ${commit} included): ${added.stderr}` };
   }
   const gitDir = await readGitDirPointer(path);
   settleAdded(typeof gitDir === 'string');
   if (typeof gitDir !== 'string') {
     await removeCandidateWorktree(target, path);
     return { kind: 'failed', message: gitDir.failed };
-  }
-  // As `git worktree add` checks out: submodules are not entered.
-  const checkedOut = await runGit(path, ['reset', '--hard', '--no-recurse-submodules', '--quiet']);
-  if (!checkedOut.ok) {
-    await removeCandidateWorktree(target, path);
-    return { kind: 'failed', message: `git reset --hard in ${path} (the checkout of ${commit}): ${checkedOut.stderr}` };
   }
   return { kind: 'made', path, gitDir };
 }

@@ -67,6 +67,19 @@ export class StreamTee {
     return new StreamTee({ path, fd, file: createWriteStream('', { fd, autoClose: false }) });
   }
 
+  /**
+   * The two tees of one child (stdout, stderr), their files opened at the same time: each open is
+   * a trip to the thread pool paid before the spawn. When one cannot be opened, the other is
+   * closed again and the first failure is thrown, as two opens in a row would have.
+   */
+  static async openPair(stdoutPath?: string, stderrPath?: string): Promise<[StreamTee, StreamTee]> {
+    const [stdout, stderr] = await Promise.allSettled([StreamTee.open(stdoutPath), StreamTee.open(stderrPath)]);
+    if (stdout.status === 'fulfilled' && stderr.status === 'fulfilled') return [stdout.value, stderr.value];
+    const opened = [stdout, stderr].filter((each) => each.status === 'fulfilled').map((each) => each.value.finish());
+    await Promise.allSettled(opened);
+    throw stdout.status === 'rejected' ? stdout.reason : (stderr as PromiseRejectedResult).reason;
+  }
+
   /** Returns false when the file is behind, so the caller can pause the pipe (backpressure). */
   write(chunk: Buffer): boolean {
     this.bytes += chunk.length;

@@ -20,12 +20,19 @@ import { watchChild, writePrompt } from './watch-child.js';
  * (R7.6): that is the classifier's job, from the stream.
  */
 export async function superviseAdapter(options: SuperviseOptions): Promise<SuperviseAnswer> {
-  const refusal = await checkWorkspace(options.workspace);
+  // The checks before the spawn are independent reads, asked together and answered in the order
+  // they were always asked (a refused workspace first, then an unusable executable); the files
+  // are opened only once they pass, so a refused workspace leaves none behind.
+  const [workspace, executable, containment] = await Promise.allSettled([
+    checkWorkspace(options.workspace),
+    checkExecutable(options.executable),
+    containmentFor(options),
+  ]);
+  const refusal = settledValue(workspace);
   if (refusal !== undefined) return refusal;
-  await checkExecutable(options.executable);
-  const choice = await containmentFor(options);
-  const stdoutTee = await StreamTee.open(options.streamFile);
-  const stderrTee = await StreamTee.open(options.stderrFile);
+  settledValue(executable);
+  const choice = settledValue(containment);
+  const [stdoutTee, stderrTee] = await StreamTee.openPair(options.streamFile, options.stderrFile);
   const reader = new EventStreamReader({
     ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
@@ -83,6 +90,12 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
 }
 
 /** With a boundary given (R12), bwrap's own PID namespace contains the tree; without, the probed mechanism. */
+/** A settled step's value, or its failure thrown as the step itself would have thrown it. */
+function settledValue<T>(settled: PromiseSettledResult<T>): T {
+  if (settled.status === 'rejected') throw settled.reason;
+  return settled.value;
+}
+
 async function containmentFor(options: SuperviseOptions): Promise<ContainmentChoice> {
   if (options.boundary === undefined) return chooseContainment(options.containment);
   return { containment: { ...boundaryContainment(), mechanism: 'bwrap' }, boundary: options.boundary };

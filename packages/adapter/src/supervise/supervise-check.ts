@@ -73,8 +73,8 @@ export interface SupervisedCheck {
  * started at all (the caller counts the check as not run).
  */
 export async function superviseCheck(options: SuperviseCheckOptions): Promise<SupervisedCheck> {
-  const choice = await containmentFor(options);
-  const tees = { stdout: await StreamTee.open(options.stdoutFile), stderr: await StreamTee.open(options.stderrFile) };
+  const [choice, [stdoutTee, stderrTee]] = await Promise.all([containmentFor(options), StreamTee.openPair(options.stdoutFile, options.stderrFile)]);
+  const tees = { stdout: stdoutTee, stderr: stderrTee };
   const startedAt = new Date();
   const started = performance.now();
   const child = spawnContained(

@@ -199,7 +199,7 @@ async function takeReadings(
     openChainForAppend(plan.paths.chain),
   ]);
   const readings = judgeReadings(chainOpening, launchCoverage, signal);
-  const workspace = prepared.kind === 'prepared' ? prepared.workspace : prepared.added;
+  const workspace = prepared.kind === 'prepared' ? prepared.workspace : undefined;
   if (readings.kind !== 'go') return { refusal: readings, workspace };
   if (prepared.kind === 'refused')
     return { refusal: refused('launch', 'workspace', prepared.message, { path: prepared.path, reason: prepared.reason }), workspace };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { mkdir, open, unlink } from 'node:fs/promises';
+import { closeSync, fsyncSync, mkdirSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { readLockHolder, readLockInstance, isLive, type LockHolder } from './lock-holder.js';
 import { linkExclusive, sweepTakeoverClaims, takeOverStaleLock } from './take-over-stale-lock.js';
@@ -26,21 +27,23 @@ export type LockAcquisition =
  */
 export async function acquireRepositoryLock(lockFile: string, holder: Omit<LockHolder, 'pid' | 'host' | 'since'>): Promise<LockAcquisition> {
   const mine: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), ...holder };
-  await mkdir(dirname(lockFile), { recursive: true, mode: 0o700 });
+  // Synchronous up to the link: nothing else of this process runs before it holds the lock, and
+  // each step would otherwise be a trip to the thread pool (the fsync is waited for either way).
+  mkdirSync(dirname(lockFile), { recursive: true, mode: 0o700 });
   const staging = `${lockFile}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  const handle = await open(staging, 'wx', 0o600);
+  const descriptor = openSync(staging, 'wx', 0o600);
   try {
-    await handle.writeFile(JSON.stringify(mine));
-    await handle.sync();
+    writeFileSync(descriptor, JSON.stringify(mine));
+    fsyncSync(descriptor);
   } finally {
-    await handle.close();
+    closeSync(descriptor);
   }
   try {
     let reclaimed: 'none' | LockHolder | 'unreadable' = 'none';
     // Each pass either ends or follows another supervisor's progress (it linked, or removed a stale lock).
     for (let tries = 0; tries < 5; tries += 1) {
-      if (await linkExclusive(staging, lockFile)) {
-        await sweepTakeoverClaims(lockFile);
+      if (linkExclusive(staging, lockFile)) {
+        sweepTakeoverClaims(lockFile);
         return { kind: 'acquired', reclaimed, release: () => releaseRepositoryLock(lockFile, mine) };
       }
       const current = await readLockInstance(lockFile);
@@ -64,7 +67,11 @@ export async function acquireRepositoryLock(lockFile: string, holder: Omit<LockH
     }
     throw new Error(`${lockFile}: the lock changed hands too often while it was being taken; try again`);
   } finally {
-    await unlink(staging).catch(() => undefined);
+    try {
+      unlinkSync(staging);
+    } catch {
+      // Already gone: nothing to take back.
+    }
   }
 }
 

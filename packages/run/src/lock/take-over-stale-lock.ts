@@ -1,4 +1,5 @@
-import { link, readdir, unlink } from 'node:fs/promises';
+import { linkSync, readdirSync, unlinkSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isLive, readLockHolder, readLockInstance, type LockHolder } from './lock-holder.js';
 
@@ -49,7 +50,7 @@ export type StaleLockTakeover =
 export async function takeOverStaleLock(lockFile: string, staleIdentity: string, staging: string): Promise<StaleLockTakeover> {
   for (let generation = 0; ; generation += 1) {
     const claim = `${lockFile}.takeover-${staleIdentity}.${generation}`;
-    if (await linkExclusive(staging, claim)) break;
+    if (linkExclusive(staging, claim)) break;
     const claimant = await readLockHolder(claim);
     // Swept: some supervisor has acquired the lock since, so the stale one is gone.
     if (claimant === 'gone') return { kind: 'moved' };
@@ -64,9 +65,9 @@ export async function takeOverStaleLock(lockFile: string, staleIdentity: string,
 }
 
 /** link(2): creates `to` as another name of `from`, or answers false if `to` exists. */
-export async function linkExclusive(from: string, to: string): Promise<boolean> {
+export function linkExclusive(from: string, to: string): boolean {
   try {
-    await link(from, to);
+    linkSync(from, to);
     return true;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -79,17 +80,15 @@ export async function linkExclusive(from: string, to: string): Promise<boolean> 
  * place is its own, which nobody has claimed (it is alive), so every claim names a lock file that
  * is gone for good, and a claimant still at work finds that and removes nothing.
  */
-export async function sweepTakeoverClaims(lockFile: string): Promise<void> {
+export function sweepTakeoverClaims(lockFile: string): void {
   const prefix = `${basename(lockFile)}.takeover-`;
   const directory = dirname(lockFile);
-  const names = await readdir(directory);
-  await Promise.all(
-    names
-      .filter((name) => name.startsWith(prefix))
-      .map((name) =>
-        unlink(join(directory, name)).catch((error: NodeJS.ErrnoException) => {
-          if (error.code !== 'ENOENT') throw error;
-        }),
-      ),
-  );
+  for (const name of readdirSync(directory)) {
+    if (!name.startsWith(prefix)) continue;
+    try {
+      unlinkSync(join(directory, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
 }

@@ -41,17 +41,20 @@ export async function identifyCandidate(
   };
   // Porcelain v2 with --branch: the same entries as v1, and the head's object name in a header.
   const statusRead = git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--ignore-submodules=dirty']);
-  // The head's ids and the paths changed from the base, asked beside the status: a tree the
-  // agent left clean (the usual end) is settled as it is, so these answers stand and the
-  // attempt's end waits for one git process, not two in a row. Nothing moves HEAD meanwhile
-  // (the attempt's processes are gone; these read objects and refs, never the index the status
-  // may refresh). A dirty tree discards them and asks again once statecraft's commit is made.
-  const headReads = (): Promise<[GitAnswer, GitAnswer]> =>
-    Promise.all([git(['rev-parse', 'HEAD', 'HEAD^{tree}']), git(['diff', '--name-only', '-z', '--no-renames', input.baseCommit, 'HEAD'])]);
-  const readBeside = headReads();
+  // The head's ids, asked beside the status: a tree the agent left clean (the usual end) is
+  // settled as it is, so they stand and the attempt's end waits for one git process, not two in a
+  // row. Nothing moves HEAD meanwhile (the attempt's processes are gone; this reads objects and
+  // refs, never the index the status may refresh). A dirty tree discards them and asks again once
+  // statecraft's commit is made.
+  const readIds = (): Promise<GitAnswer> => git(['rev-parse', 'HEAD', 'HEAD^{tree}']);
+  // The paths changed from the base: none when the head is the base itself, which asks no git
+  // (a clean tree on the base, the usual end of an attempt that changed nothing).
+  const readChanged = (head: string | undefined): Promise<GitAnswer> =>
+    head === input.baseCommit ? Promise.resolve({ ok: true, stdout: '' }) : git(['diff', '--name-only', '-z', '--no-renames', input.baseCommit, 'HEAD']);
+  const idsBeside = readIds();
   const status = await statusRead;
   if (!status.ok) {
-    await readBeside;
+    await idsBeside;
     return { kind: 'not-identified', message: status.message };
   }
   const entries = status.stdout.split('\0').filter((entry) => entry !== '');
@@ -61,7 +64,7 @@ export async function identifyCandidate(
   let madeBy: Candidate['madeBy'] = 'agent';
   if (dirty) {
     // Read before the commit: they name the agent's head, not the candidate. Settled, then dropped.
-    await readBeside;
+    await idsBeside;
     const added = await git(['add', '-A']);
     if (!added.ok) return { kind: 'not-identified', message: added.message };
     const committed = await git([
@@ -85,9 +88,10 @@ export async function identifyCandidate(
   }
   const statusHead = headOfStatus(entries);
   onSettled(dirty ? undefined : { head: statusHead, dirty: false });
-  let [ids, changed] = dirty ? await headReads() : await readBeside;
-  // The reads beside the status stand only for the head the status saw; were it ever another, ask again.
-  if (!dirty && ids.ok && ids.stdout.split('\n')[0] !== statusHead) [ids, changed] = await headReads();
+  // Statecraft's own commit is never the base; a clean tree's head is the one its status names.
+  let [ids, changed] = await Promise.all(dirty ? [readIds(), readChanged(undefined)] : [idsBeside, readChanged(statusHead)]);
+  // The ids beside the status stand only for the head the status saw; were it ever another, ask again.
+  if (!dirty && ids.ok && ids.stdout.split('\n')[0] !== statusHead) [ids, changed] = await Promise.all([readIds(), readChanged(undefined)]);
   if (!ids.ok) return { kind: 'not-identified', message: ids.message };
   const [commit, tree] = ids.stdout.trim().split('\n');
   if (commit === undefined || tree === undefined) return { kind: 'not-identified', message: `git rev-parse HEAD in ${input.workspace} gave no commit` };

@@ -14,9 +14,9 @@ export interface WorkspaceRequest {
   mode: 'new-run' | 'retry';
   /**
    * Told the workspace's real path as soon as its directory exists — made empty, before git adds
-   * the worktree into it — and `added`, settling true once git has (false: it failed): what
-   * needs only the directory (the boundary's sandbox, R12) is set up while git works, and what
-   * writes there (its probe) waits for `added`.
+   * the worktree into it — and `added`, settling true once git has added it and checked it out
+   * (false: it failed): what needs only the directory (the boundary's sandbox, R12) is set up
+   * while git works, and what writes there (its probe) waits for `added`.
    */
   onDirectory?: (path: string, added: Promise<boolean>) => void;
 }
@@ -35,8 +35,6 @@ export type WorkspacePreparation =
       reason: 'foreign-directory' | 'branch-exists' | 'git-failed';
       path: string;
       message: string;
-      /** A worktree added but not checked out: left for the caller to withdraw once what runs in its directory has ended. */
-      added?: PreparedWorkspace;
     };
 
 /** The run's workspace directory and branch names, derived from the run id. */
@@ -77,12 +75,11 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
   mkdirSync(join(request.target.path, STATE_DIRECTORY, 'workspaces'), { recursive: true });
   // A retry whose worktree was deleted is restored from the run's branch, keeping its commits.
   if (branchExists) await runGit(request.target.path, ['worktree', 'prune']);
-  // In the two steps `git worktree add` takes itself: the worktree added without a checkout (its
-  // HEAD on the run's branch), then `reset --hard` writing its index and files — the same bytes.
-  // Between them the directory exists, and the caller is told it.
-  const args = branchExists
-    ? ['worktree', 'add', '--no-checkout', path, branch]
-    : ['worktree', 'add', '--no-checkout', '--no-track', '-b', branch, path, request.baseCommit];
+  // `git worktree add` checks the branch out itself, as its own child `git reset --hard
+  // --no-recurse-submodules`: submodules are not entered, and no hook runs (runGit's
+  // core.hooksPath reaches the child through git's own environment). The directory exists before
+  // git starts (made here, empty), and the caller is told it at once.
+  const args = branchExists ? ['worktree', 'add', path, branch] : ['worktree', 'add', '--no-track', '-b', branch, path, request.baseCommit];
   if (existing === 'absent') mkdirSync(path, { mode: 0o755 });
   const workspace: PreparedWorkspace = { path: realpathSync(path), branch, how: branchExists ? 'restored' : 'created' };
   // Git first (runGit spawns before it returns), then what is set up beside it.
@@ -99,24 +96,14 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
   if (!added.ok) {
     // `-b` makes the branch before the worktree: a new run's branch is its own, and goes with it.
     const left = branchExists ? '' : await deleteNewBranch(request.target, branch);
-    // The directory made for it goes too, when git left it empty (rmdir removes nothing else).
+    // The directory made for it goes too, when git left it empty (rmdir removes nothing else); a
+    // checkout that failed was already taken back by git, directory and all.
     try {
       rmdirSync(path);
     } catch {
       // Not empty (git left something) or already gone: left as it is, never removed whole.
     }
-    return { kind: 'refused', reason: 'git-failed', path, message: `${path}: git worktree add failed: ${added.stderr}${left}` };
-  }
-  // As `git worktree add` checks out: submodules are not entered, and no hook runs (runGit).
-  const checkedOut = await runGit(workspace.path, ['reset', '--hard', '--no-recurse-submodules', '--quiet']);
-  if (!checkedOut.ok) {
-    return {
-      kind: 'refused',
-      reason: 'git-failed',
-      path,
-      message: `${path}: git reset --hard (the checkout of ${branch}) failed: ${checkedOut.stderr}`,
-      added: workspace,
-    };
+    return { kind: 'refused', reason: 'git-failed', path, message: `${path}: git worktree add (and its checkout of ${branch}) failed: ${added.stderr}${left}` };
   }
   return { kind: 'prepared', workspace };
 }
