@@ -15,6 +15,7 @@ import { registerEnv } from './commands/register-env.js';
 import { registerDoctor } from './commands/register-doctor.js';
 import { registerAccept } from './commands/register-accept.js';
 import { STATECRAFT_VERSION } from './statecraft-version.js';
+import { warmSchemasForSnapshot } from './snapshot-warm-schemas.js';
 
 const program = new Command('statecraft')
   .description(
@@ -102,8 +103,10 @@ async function main(words: readonly string[]): Promise<void> {
 // Built into a startup snapshot (packages/cli/scripts/snapshot-builder.cjs), the modules are loaded
 // and every schema constructed at build time, and `main` runs when the snapshot is started: node is
 // then given the words after a `--` (bin/statecraft), so they follow its own path in process.argv.
-if (startupSnapshot.isBuildingSnapshot()) startupSnapshot.setDeserializeMainFunction(() => void main(process.argv.slice(1)));
-else void main(process.argv.slice(2));
+if (startupSnapshot.isBuildingSnapshot()) {
+  warmSchemasForSnapshot();
+  startupSnapshot.setDeserializeMainFunction(() => void main(process.argv.slice(1)));
+} else void main(process.argv.slice(2));
 
 /** `--json` among the words before a `--`: how a usage error commander raised honours it. */
 function argvAsksForJson(words: readonly string[]): boolean {
