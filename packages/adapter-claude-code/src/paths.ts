@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
+import { packageRootOf } from '@statecraft/adapter';
 
 /**
  * This package's root directory, found by package name rather than from this module's own
@@ -8,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
  * works both unbundled (self-reference) and bundled (through the workspace's node_modules).
  */
 function packageRoot(): string {
-  return dirname(createRequire(import.meta.url).resolve('@statecraft/adapter-claude-code/package.json'));
+  return packageRootOf('@statecraft/adapter-claude-code', import.meta.url);
 }
 
 /**

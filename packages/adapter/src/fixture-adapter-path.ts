@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { packageRootOf } from './package-root.js';
 
 /**
  * This package's root directory, found by package name rather than from this module's own
@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
  * unbundled (self-reference) and bundled (through the workspace's node_modules).
  */
 function packageRoot(): string {
-  return dirname(createRequire(import.meta.url).resolve('@statecraft/adapter/package.json'));
+  return packageRootOf('@statecraft/adapter', import.meta.url);
 }
 
 /**

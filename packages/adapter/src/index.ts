@@ -28,6 +28,7 @@
  * - suite/index.ts         the negative suite: case table, runner, runAdapterOnce, the fixture driver (R4)
  * - qualification/         qualification records: write once, list, show, check a binary (R3)
  * - fixture-adapter-path.ts where the shipped fixture adapter and replay child live
+ * - package-root.ts        an installed package's root by its name: node_modules looked up directly, Node's resolver behind
  * - stream/*               the bounded NDJSON event-stream reader: trusted prefix, diagnostics (R7.4, R7.5)
  * - stream/refusal-tally.ts refusals kept bounded: a count, a running digest, the first few (issue 9)
  * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7);
@@ -94,6 +95,7 @@ export * from './supervise/boundary-probe.js';
 export * from './supervise/bwrap-boundary.js';
 export * from './supervise/managed-paths.js';
 export * from './fixture-adapter-path.js';
+export * from './package-root.js';
 export * from './adapter-kit/event-draft.js';
 export * from './adapter-kit/event-writer.js';
 export * from './adapter-kit/native-lines.js';
