@@ -3,7 +3,7 @@
 // times under N run ids, so every record is schema-valid and every link verifies exactly as a chain
 // `run` wrote would, and no two attempts' postures are identical (nor are they in a real chain). 100,000 attempts are ~650 MB: written in batches (one string that size is past V8's limit).
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,24 +47,34 @@ export async function targetWithAttempts(attempts) {
         batch = [];
       }
     }
+    // On disk before anything is timed: the generator's own writeback (up to ~900 MB) must not
+    // run beside the rounds it would slow.
+    fsyncSync(file);
   } finally {
     closeSync(file);
   }
   return { repository, home, env, chain, chainMB: bytes / 1e6 };
 }
 
-/** `run list --json` over a target built by targetWithAttempts (or one given), with its peak RSS. */
+/**
+ * `run list --json` over a target built by targetWithAttempts (or one given). The timed rounds run
+ * the command as an operator does — bin/statecraft, from its start-up snapshot — and the peak RSS
+ * is taken in a round of its own: its preload comes through NODE_OPTIONS, which makes
+ * bin/statecraft start the slower way (node refuses a snapshot under other V8 options), so a timed
+ * round with it would time a start no operator gets.
+ */
 export async function measureRunList(attempts = 10_000, rounds = 5, target = undefined) {
   const { repository, env, chainMB, home } = target ?? (await targetWithAttempts(attempts));
   const peakFile = join(home, 'peak-memory.txt');
-  const measuredEnv = { ...env, NODE_OPTIONS: `--require ${PEAK_PRELOAD}`, STATECRAFT_TEST_PEAK_MEMORY_FILE: peakFile };
-  const samples = [];
-  for (let round = 0; round < rounds; round += 1) {
-    const answer = await timed(STATECRAFT, ['run', 'list', repository, '--json'], { env: measuredEnv });
+  const listOnce = async (roundEnv) => {
+    const answer = await timed(STATECRAFT, ['run', 'list', repository, '--json'], { env: roundEnv });
     if (answer.code !== 0) throw new Error(`run list exited ${answer.code}`);
     if (JSON.parse(answer.stdout).attempts.length !== attempts) throw new Error('run list did not list every attempt');
-    samples.push(answer.ms);
-  }
+    return answer.ms;
+  };
+  await listOnce({ ...env, NODE_OPTIONS: `--require ${PEAK_PRELOAD}`, STATECRAFT_TEST_PEAK_MEMORY_FILE: peakFile });
+  const samples = [];
+  for (let round = 0; round < rounds; round += 1) samples.push(await listOnce(env));
   const peaks = readFileSync(peakFile, 'utf8')
     .trim()
     .split('\n')

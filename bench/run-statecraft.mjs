@@ -52,7 +52,7 @@ console.log(
   `    one ${fixed(doctorOverStream.streamMB)} MB stream  ${fixed(doctorOverStream.ms)} ms wall, ${fixed(doctorOverStream.cpuMs)} ms CPU; peak RSS ${fixed(doctorOverStream.peakRssMB)} MB (read as a stream)`,
 );
 
-const scale = await measureScale(100_000, { listRounds: 3, runRounds: 15 });
+const scale = await measureScale(100_000, { listRounds: 5, runRounds: 15 });
 console.log(`\n(h) records that scale: a target with ${scale.attempts} prior attempts (${fixed(scale.chainMB)} MB chain)`);
 console.log(
   `    run list               median ${fixed(scale.list.medianMs)} ms, max ${fixed(scale.list.maxMs)} ms over ${scale.list.rounds} rounds, peak RSS ${fixed(scale.list.peakRssMB)} MB (≤ 2000 ms)  ${verdict(scale.list.medianMs <= 2000)}  load average ${fixed(scale.list.loadAverage, 2)}`,
