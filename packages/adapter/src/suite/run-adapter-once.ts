@@ -123,6 +123,8 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
     ...(boundary === undefined ? {} : { boundary }),
   });
   if (ran.kind === 'refused') return { kind: 'refused', stage: 'supervision', answer: ran, message: ran.message, attemptTag, files };
+  // The suite gives no gate: the adapter starts as soon as its sandbox is up, and is never withdrawn.
+  if (ran.kind === 'withdrawn') throw new Error('an attempt of the negative suite was withdrawn, though it was given no gate');
   return { kind: 'ran', result: ran.result, request, manifest, attemptTag, files };
 }
 

@@ -44,6 +44,19 @@ export const CLOSER_SCRIPT =
   'keep=" $1 "; env=$2; shift 2; for f in /proc/$$/fd/*; do n=${f##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done; ' +
   'drop=; for v in PWD OLDPWD SHLVL _; do case "$keep" in *" $v "*) ;; *) drop="$drop -u $v" ;; esac; done; exec "$env" $drop "$@"';
 
+/** The line a launch behind GATED_CLOSER_SCRIPT waits for before its command starts. */
+export const LAUNCH_GO = 'go';
+
+/**
+ * CLOSER_SCRIPT behind a gate. Every launch in the boundary — an adapter, a check — has its
+ * sandbox set up ahead of its start: the adapter's while its intent is appended (the adapter
+ * itself starts only after, R8.4), a suite's next check while the one before it runs. Its closer
+ * first reads one line from stdin: only `go` lets it close descriptors and exec the command;
+ * another line, or none (stdin closed), ends it with nothing started. Bash's `read` takes a pipe
+ * a byte at a time, so what follows the line (the adapter's prompt) is left whole for the command.
+ */
+export const GATED_CLOSER_SCRIPT = `IFS= read -r go || exit 0; [ "$go" = ${LAUNCH_GO} ] || exit 0; ${CLOSER_SCRIPT}`;
+
 export const PROBE_CHECKS = ProbeCheckSchema.shape.check.options;
 
 /** The line that lets an `on-go` probe run its checks. */

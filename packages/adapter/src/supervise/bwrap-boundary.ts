@@ -8,7 +8,7 @@ import { sha256Hex } from '../content-digest.js';
 import { findExecutableOnPath } from '../executable-file.js';
 import type { Containment } from './attempt.js';
 import { BWRAP_RESIDUALS, type BoundaryPath, type BoundaryProfile, type BoundaryRecord, type ProbeCheck } from './boundary-record.js';
-import { CLOSER_SCRIPT, PROBE_GO, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
+import { CLOSER_SCRIPT, GATED_CLOSER_SCRIPT, PROBE_GO, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
 import { rememberedBwrapVersion } from './bwrap-version.js';
 
 /**
@@ -305,8 +305,9 @@ export function withReadOnlyPaths(boundary: EstablishedBoundary, readOnly: reado
 }
 
 /**
- * The adapter's command inside the established sandbox, behind the descriptor closer, which is
- * told the environment's names (never its values) so it adds none of its own.
+ * A command inside the established sandbox (an adapter, a check), behind the descriptor closer,
+ * which is told the environment's names (never its values) so it adds none of its own, and which
+ * waits at its gate for the line `go` on stdin before it starts the command (GATED_CLOSER_SCRIPT).
  */
 export function boundaryCommand(
   boundary: EstablishedBoundary,
@@ -316,7 +317,7 @@ export function boundaryCommand(
 ): { file: string; args: string[] } {
   return {
     file: boundary.bwrap,
-    args: [...boundary.args, '--', boundary.closer, '-c', CLOSER_SCRIPT, 'closer', environmentNames.join(' '), boundary.env, executable, ...args],
+    args: [...boundary.args, '--', boundary.closer, '-c', GATED_CLOSER_SCRIPT, 'closer', environmentNames.join(' '), boundary.env, executable, ...args],
   };
 }
 

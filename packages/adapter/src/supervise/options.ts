@@ -14,7 +14,7 @@ export interface SuperviseOptions {
   environment: Readonly<Record<string, string>>;
   /** Written to the child's stdin, then closed (R1.3). */
   prompt: string;
-  /** The deadline, from spawn (R7.2). */
+  /** The deadline, from the adapter's start (R7.2): its spawn, or under the boundary its gate's opening. */
   deadlineMs: number;
   /** A unique tag placed in the child's environment so escaped descendants can be found. */
   attemptTag: string;
@@ -40,6 +40,13 @@ export interface SuperviseOptions {
    * before the spawn, nothing is spawned.
    */
   signal?: AbortSignal;
+  /**
+   * When the adapter may start (`run`: once its intent is durable, R8.4). Under the boundary its
+   * sandbox is set up at once and waits at the closer's gate (GATED_CLOSER_SCRIPT); without, nothing
+   * is spawned before. Settling false withdraws the launch: the sandbox is killed, the evidence
+   * files removed, and the answer is `withdrawn` — the adapter never ran. Absent: at once.
+   */
+  gate?: Promise<boolean>;
 }
 
 /** The environment variable carrying the attempt tag into every descendant. */
@@ -57,6 +64,8 @@ export type SuperviseAnswer =
       message: string;
     }
   | { kind: 'supervised'; attempt: SupervisedAttempt }
+  /** The gate settled false (`gate`): nothing of the adapter ran, and nothing is left of its launch. */
+  | { kind: 'withdrawn' }
   | {
       /**
        * A file of evidence (the kept stream or stderr) could not be written. A failure while the

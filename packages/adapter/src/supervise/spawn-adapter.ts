@@ -1,4 +1,5 @@
 import { execa } from 'execa';
+import { LAUNCH_GO } from './boundary-probe.js';
 import { boundaryCommand } from './bwrap-boundary.js';
 import type { ContainmentChoice } from './probe-containment.js';
 import { UNSHARE_FLAGS } from './probe-containment.js';
@@ -26,7 +27,11 @@ export function spawnAdapter(options: SuperviseOptions, choice: ContainmentChoic
   );
 }
 
-/** One process to start contained: the adapter (its prompt on a stdin pipe) or an acceptance check (stdin closed). */
+/**
+ * One process to start contained: the adapter (its prompt on a stdin pipe) or an acceptance check
+ * (stdin closed). Under the boundary either waits at its closer's gate, on a stdin pipe, until
+ * `openGate` (or until it is killed): what is started here is its sandbox.
+ */
 export interface ContainedProcess {
   executable: string;
   args: readonly string[];
@@ -51,7 +56,7 @@ export function spawnContained(target: ContainedProcess, choice: ContainmentChoi
     env: { ...target.environment, [ATTEMPT_TAG_VARIABLE]: target.attemptTag },
     extendEnv: false,
     shell: false,
-    stdin: target.stdin,
+    stdin: 'boundary' in choice ? 'pipe' : target.stdin,
     stdout: 'pipe',
     stderr: 'pipe',
     buffer: false,
@@ -64,3 +69,15 @@ export function spawnContained(target: ContainedProcess, choice: ContainmentChoi
 }
 
 export type AdapterProcess = ReturnType<typeof spawnAdapter>;
+
+/**
+ * Lets a launch behind the boundary's gate start its command (GATED_CLOSER_SCRIPT): the line `go`,
+ * then what the command reads on stdin (the adapter's prompt; nothing for a check), and stdin is
+ * closed. Never awaited (R7.4): a child that has already ended makes EPIPE, which is ignored.
+ */
+export function openGate(child: AdapterProcess, then = ''): void {
+  const stdin = child.stdin;
+  if (stdin === null) return;
+  stdin.on('error', () => undefined);
+  stdin.end(`${LAUNCH_GO}\n${then}`);
+}

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { EventStreamReader } from '../stream/event-stream-reader.js';
 import type { StreamReading } from '../stream/event-stream-reader.js';
 import type { Containment, ContainmentMechanism, Stop, SupervisedAttempt } from './attempt.js';
@@ -8,7 +9,7 @@ import { killTree } from './kill-tree.js';
 import type { SuperviseAnswer, SuperviseOptions } from './options.js';
 import { boundaryContainment } from './bwrap-boundary.js';
 import { chooseContainment, type ContainmentChoice } from './probe-containment.js';
-import { spawnAdapter, type AdapterProcess } from './spawn-adapter.js';
+import { openGate, spawnAdapter, type AdapterProcess } from './spawn-adapter.js';
 import { EvidenceWriteError, StreamTee, type TeeEnding } from './stream-tee.js';
 import { probeSurvivors, sweepLeftovers } from './survivors.js';
 import { watchChild, writePrompt } from './watch-child.js';
@@ -32,28 +33,54 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
   if (refusal !== undefined) return refusal;
   settledValue(executable);
   const choice = settledValue(containment);
+  // Under the boundary the adapter's sandbox is set up now and waits at its closer's gate; without
+  // one there is no gate to hold it, and nothing is started before `options.gate` opens.
+  const ahead = 'boundary' in choice;
+  if (!ahead && !(await (options.gate ?? true))) return { kind: 'withdrawn' };
   const [stdoutTee, stderrTee] = await StreamTee.openPair(options.streamFile, options.stderrFile);
   const reader = new EventStreamReader({
     ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
   });
-
-  const clock: AttemptClock = { startedAt: new Date(), started: performance.now() };
-  // Interrupted before the spawn: nothing is started, and the attempt reads as cancelled.
-  if (options.signal?.aborted === true) {
+  const notStarted = async (): Promise<SuperviseAnswer> => {
+    // Interrupted before the start: nothing is started, and the attempt reads as cancelled.
+    const clock: AttemptClock = { startedAt: new Date(), started: performance.now() };
     const [stdout, stderr] = await Promise.all([stdoutTee.finish(), stderrTee.finish()]);
     const ending: AttemptEnding = { stoppedBy: 'operator-cancel', exit: 'not-observed', survivors: [] };
     return { kind: 'supervised', attempt: attemptOf(reader.reading(), ending, choice.containment, clock, stdout, stderr) };
-  }
+  };
+  if (!ahead && options.signal?.aborted === true) return notStarted();
   const child = spawnAdapter(options, choice);
   // execa's own promise settles once the child is gone; it must never become an unhandled rejection.
   child.catch(() => undefined);
-  // R7.2: the deadline runs from the spawn.
+  const watched = watchChild(child, reader, stdoutTee, stderrTee);
+  const running: RunningAttempt = {
+    child,
+    watched,
+    reader,
+    mechanism: choice.containment.mechanism,
+    attemptTag: options.attemptTag,
+    processGroup: choice.containment.mechanism === 'process-group' ? child.pid : undefined,
+  };
+  if (ahead) {
+    const go = await (options.gate ?? true);
+    if (!go || options.signal?.aborted === true) {
+      // The closer never read its `go`: only the sandbox and the waiting closer are killed.
+      await stopAndKill(running);
+      await Promise.allSettled([stdoutTee.finish(), stderrTee.finish()]);
+      if (go) return notStarted();
+      const files = [options.streamFile, options.stderrFile].filter((file) => file !== undefined);
+      await Promise.all(files.map((file) => rm(file, { force: true })));
+      return { kind: 'withdrawn' };
+    }
+  }
+  const clock: AttemptClock = { startedAt: new Date(), started: performance.now() };
+  // R7.2: the deadline runs from the adapter's start.
   const deadline = startDeadline(options.deadlineMs);
   // Cancellation is an AbortSignal raced beside the deadline, never a second kill path (docs/architecture.md, convention 10).
   const cancel = cancellation(options.signal);
-  const watched = watchChild(child, reader, stdoutTee, stderrTee);
-  writePrompt(child, options.prompt);
+  if (ahead) openGate(child, options.prompt);
+  else writePrompt(child, options.prompt);
 
   // A file of evidence that cannot be written stops the attempt at once: the pipe it was paused
   // for would otherwise wait for the deadline, and what ran on would go unkept (R8.4).
@@ -66,14 +93,6 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
     throw new Error(`Could not start the adapter ${options.executable}`, { cause: watched.spawnError() });
   }
 
-  const running: RunningAttempt = {
-    child,
-    watched,
-    reader,
-    mechanism: choice.containment.mechanism,
-    attemptTag: options.attemptTag,
-    processGroup: choice.containment.mechanism === 'process-group' ? child.pid : undefined,
-  };
   if (first === 'callback-failed') {
     await stopAndKill(running);
     await Promise.allSettled([stdoutTee.finish(), stderrTee.finish()]);

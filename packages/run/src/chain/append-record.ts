@@ -33,9 +33,11 @@ export interface AppendedRecord {
  * the current tip is refused (ChainMovedError), never written; so is a record the chain's reader
  * would refuse (UnreadableRecordError). `position` comes from a verified opening
  * (open-chain-for-append.ts) or the previous append: once the record is durable, the position
- * after it is kept as the chain's checkpoint, where the next append starts verifying.
+ * after it is kept as the chain's checkpoint, where the next append starts verifying — written
+ * behind the return, and before this process appends to the chain again.
  */
 export async function appendRecord(chainFile: string, position: ChainPosition, unlinked: UnlinkedRecord): Promise<AppendedRecord> {
+  await checkpointsBeingWritten.get(chainFile);
   // `prev` first: a reader can follow links in the raw text, and the record reads in chain order.
   const record = { prev: position.head, seq: position.nextSeq, format: 1, ...unlinked } as ChainRecord;
   refuseUnreadableRecord(chainFile, record);
@@ -59,6 +61,20 @@ export async function appendRecord(chainFile: string, position: ChainPosition, u
   const digest = sha256Hex(line);
   const length = position.length + Buffer.byteLength(line) + 1;
   const after: ChainPosition = { head: digest, nextSeq: position.nextSeq + 1, length, torn: 'none' };
-  await writeChainCheckpoint(chainFile, after);
+  // Behind the return: an intent's spawn need not wait for it (it never fails; a checkpoint not
+  // written only makes the next opening verify from an earlier one).
+  const checkpointed = writeChainCheckpoint(chainFile, after);
+  checkpointsBeingWritten.set(chainFile, checkpointed);
+  void checkpointed.then(() => {
+    if (checkpointsBeingWritten.get(chainFile) === checkpointed) checkpointsBeingWritten.delete(chainFile);
+  });
   return { record, digest, position: after };
 }
+
+/**
+ * The checkpoint each chain's last append is writing, in this process. An append returns once its
+ * record is durable and leaves its checkpoint being written; the next append to the same chain
+ * waits for it first, so checkpoints land in the order of their appends and none is overwritten by
+ * an older one. Node ends no process while a file operation is pending, so the last is written too.
+ */
+const checkpointsBeingWritten = new Map<string, Promise<void>>();

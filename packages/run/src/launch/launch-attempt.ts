@@ -132,13 +132,16 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
   );
 
   const attempt: PreparedAttempt = { identity, names, workspace, temporaryDirectory, reserve: setUp.filesPlace.reserve };
-  const intent = await appendIntent(plan, attempt, { opening, request, posture, files: setUp.files, filesPlace: setUp.filesPlace });
-  if (intent.kind !== 'appended') return intent;
-  hooks.onIntent?.(intent.intent.record);
-
   const streamFile = join(plan.paths.directory, names.stream);
   const stderrFile = join(plan.paths.directory, names.stderr);
-  const supervised = await superviseAttempt(plan, hooks, {
+  // The adapter's launch is set up beside the intent's append — under the boundary its sandbox is
+  // started and waits at its closer's gate — and the gate opens only once the intent is durable
+  // (R8.4): the adapter itself never starts before. An intent that could not be appended withdraws it.
+  let settleGate: (go: boolean) => void = () => undefined;
+  const gate = new Promise<boolean>((resolve) => {
+    settleGate = resolve;
+  });
+  const supervising = superviseAttempt(plan, hooks, {
     workspace: workspace.path,
     environment: environment.variables,
     attemptTag,
@@ -146,7 +149,21 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
     ...(boundary.kind === 'established' ? { boundary: boundary.established } : {}),
     streamFile,
     stderrFile,
+    gate,
   });
+  let intent: Awaited<ReturnType<typeof appendIntent>> | undefined;
+  try {
+    intent = await appendIntent(plan, attempt, { opening, request, posture, files: setUp.files, filesPlace: setUp.filesPlace });
+  } finally {
+    settleGate(intent?.kind === 'appended');
+  }
+  if (intent.kind !== 'appended') {
+    await supervising;
+    return intent;
+  }
+  hooks.onIntent?.(intent.intent.record);
+  const supervised = await supervising;
+  if (supervised.kind === 'withdrawn') throw new Error('the adapter was withdrawn after its intent was appended');
   if (supervised.kind === 'refused' || supervised.kind === 'failed') {
     await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), releaseOutcomeReserve(attempt.reserve)]);
     if (supervised.kind === 'refused') return refused('launch', 'workspace', `${supervised.message} (the intent stays without an outcome)`, supervised);
@@ -535,7 +552,7 @@ async function candidateThenHead(
   return { candidate, head: await (settled.head ?? readHead()) };
 }
 
-type Supervised = Extract<AttemptRun, { kind: 'ran' | 'refused' }> | { kind: 'failed'; message: string; path: string; cause: unknown };
+type Supervised = Extract<AttemptRun, { kind: 'ran' | 'refused' | 'withdrawn' }> | { kind: 'failed'; message: string; path: string; cause: unknown };
 
 /**
  * Runs the attempt through the core `qualify` also uses (@statecraft/adapter attempt/*): the
@@ -553,6 +570,7 @@ async function superviseAttempt(
     streamFile: string;
     stderrFile: string;
     boundary?: EstablishedBoundary;
+    gate: Promise<boolean>;
   },
 ): Promise<Supervised> {
   try {
@@ -567,6 +585,7 @@ async function superviseAttempt(
       ...(files.boundary === undefined ? {} : { boundary: files.boundary }),
       streamFile: files.streamFile,
       stderrFile: files.stderrFile,
+      gate: files.gate,
       manifest: plan.manifest,
       negotiation: plan.negotiation,
       adapter: { name: plan.adapter.name, version: plan.adapter.version, digest: plan.adapter.digest },

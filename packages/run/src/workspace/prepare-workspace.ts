@@ -103,7 +103,7 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
     } catch {
       // Not empty (git left something) or already gone: left as it is, never removed whole.
     }
-    return { kind: 'refused', reason: 'git-failed', path, message: `${path}: git worktree add (and its checkout of ${branch}) failed: ${added.stderr}${left}` };
+    return { kind: 'refused', reason: 'git-failed', path, message: `${path}: git worktree add failed (it checks ${branch} out too): ${added.stderr}${left}` };
   }
   return { kind: 'prepared', workspace };
 }
