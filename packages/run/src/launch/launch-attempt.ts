@@ -131,7 +131,16 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
     boundary.kind === 'none' ? boundary.record : boundary.established.record,
   );
 
-  const attempt: PreparedAttempt = { identity, names, workspace, temporaryDirectory, reserve: setUp.filesPlace.reserve };
+  const attempt: PreparedAttempt = {
+    identity,
+    names,
+    workspace,
+    temporaryDirectory,
+    reserve: setUp.filesPlace.reserve,
+    // Looked up now, while the intent is appended, not after the attempt: from the repository's
+    // side (the workspace's own `.git` is the agent's to rewrite, R12), before anything ran there.
+    gitDirectory: registeredGitDirectory(plan.target.commonDirectory, workspace.path),
+  };
   const streamFile = join(plan.paths.directory, names.stream);
   const stderrFile = join(plan.paths.directory, names.stderr);
   // The adapter's launch is set up beside the intent's append — under the boundary its sandbox is
@@ -187,6 +196,8 @@ interface PreparedAttempt {
   temporaryDirectory: string;
   /** The outcome reserve's file (outcome-reserve.ts). */
   reserve: string;
+  /** The workspace's git directory as the repository registered it (registered-git-directory.ts). */
+  gitDirectory: Promise<string | undefined>;
 }
 
 /**
@@ -440,7 +451,7 @@ async function concludeAttempt(
     const [resultArtifact, temporary, { candidate, head }] = await Promise.all([
       writingFile(resultFile, () => keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`)),
       removeAttemptTemporaryDirectory(attempt.temporaryDirectory),
-      candidateThenHead(result.outcome === 'completed', plan.target.commonDirectory, {
+      candidateThenHead(result.outcome === 'completed', plan.target.commonDirectory, attempt.gitDirectory, {
         workspace: attempt.workspace.path,
         baseCommit: plan.baseCommit,
         runId,
@@ -534,10 +545,10 @@ function evidenceFailure(evidence: { notKept: { path: string; message: string }[
 async function candidateThenHead(
   completed: boolean,
   commonDirectory: string,
+  registered: Promise<string | undefined>,
   input: { workspace: string; baseCommit: string; runId: string; attempt: number },
 ): Promise<{ candidate: OutcomeCandidate; head: WorkspaceHeadReading }> {
-  // Found from the repository's side: the agent could have rewritten the workspace's `.git` (R12).
-  const gitDirectory = await registeredGitDirectory(commonDirectory, input.workspace);
+  const gitDirectory = await registered;
   const readHead = (): Promise<WorkspaceHeadReading> => readWorkspaceHead(input.workspace, gitDirectory);
   if (!completed) return { candidate: 'not-recorded', head: await readHead() };
   if (gitDirectory === undefined) {
