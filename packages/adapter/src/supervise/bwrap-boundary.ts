@@ -25,7 +25,8 @@ const SANDBOX_ID = '1000';
 /** How long the probe may take before the boundary counts as not established. */
 const PROBE_TIMEOUT_MS = 10_000;
 
-export type EstablishedBoundary = {
+/** What starting a command in the boundary's sandbox takes: known before the probe has run. */
+export type BoundaryLaunch = {
   bwrap: string;
   /** Bash, which closes inherited descriptors before the adapter runs. */
   closer: string;
@@ -33,6 +34,10 @@ export type EstablishedBoundary = {
   env: string;
   /** bwrap's arguments before `--`: the applied profile. */
   args: readonly string[];
+};
+
+/** The boundary once its probe has held: the launch, and the record of what was applied and probed. */
+export type EstablishedBoundary = BoundaryLaunch & {
   record: Extract<BoundaryRecord, { mechanism: 'bwrap' }>;
 };
 
@@ -56,6 +61,12 @@ export interface BoundaryRequest {
    * probe ends without a check (the launch is refused by what failed). Absent: the checks run at once.
    */
   workspaceReady?: Promise<boolean>;
+  /**
+   * Told the sandbox's launch as soon as the probe is started, so a launch in the same profile can
+   * be set up beside the probe and wait at its closer's gate (superviseAdapter's `gate`). Whoever
+   * sets it up must not open its gate unless this answers `established`.
+   */
+  onLaunch?: (launch: BoundaryLaunch) => void;
 }
 
 const WAY_OUT = 'or run without the boundary with --boundary none (or STATECRAFT_BOUNDARY=none), which every record of the attempt then says';
@@ -162,35 +173,34 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   try {
     // Empty: the probe only tries to open it, and an empty file takes no data block in a nearly full home.
     writeFileSync(canary, '', { mode: 0o600 });
-    const [answer, version] = await Promise.all([
-      runQuietly(
-        bwrap,
-        [
-          ...args,
-          '--',
-          closer,
-          '-c',
-          CLOSER_SCRIPT,
-          'closer',
-          'PATH',
-          env,
-          '/bin/sh',
-          '-c',
-          PROBE_SCRIPT,
-          'probe',
-          canary,
-          ...leftovers,
-          String(process.pid),
-          request.workspaceReady === undefined ? 'at-once' : 'on-go',
-        ],
-        {
-          cwd: request.workspace,
-          timeoutMs: PROBE_TIMEOUT_MS,
-          ...(request.workspaceReady === undefined ? {} : { input: request.workspaceReady.then((ready) => (ready ? `${PROBE_GO}\n` : undefined)) }),
-        },
-      ),
-      bwrapVersion(bwrap, request.versionCache),
-    ]);
+    const probing = runQuietly(
+      bwrap,
+      [
+        ...args,
+        '--',
+        closer,
+        '-c',
+        CLOSER_SCRIPT,
+        'closer',
+        'PATH',
+        env,
+        '/bin/sh',
+        '-c',
+        PROBE_SCRIPT,
+        'probe',
+        canary,
+        ...leftovers,
+        String(process.pid),
+        request.workspaceReady === undefined ? 'at-once' : 'on-go',
+      ],
+      {
+        cwd: request.workspace,
+        timeoutMs: PROBE_TIMEOUT_MS,
+        ...(request.workspaceReady === undefined ? {} : { input: request.workspaceReady.then((ready) => (ready ? `${PROBE_GO}\n` : undefined)) }),
+      },
+    );
+    request.onLaunch?.({ bwrap, closer, env, args });
+    const [answer, version] = await Promise.all([probing, bwrapVersion(bwrap, request.versionCache)]);
     const probe = readProbeOutput(answer.stdout);
     const refusal = refusalOfProbe(answer, probe, request.profile);
     if (refusal !== undefined) return refusal;
@@ -310,7 +320,7 @@ export function withReadOnlyPaths(boundary: EstablishedBoundary, readOnly: reado
  * waits at its gate for the line `go` on stdin before it starts the command (GATED_CLOSER_SCRIPT).
  */
 export function boundaryCommand(
-  boundary: EstablishedBoundary,
+  boundary: BoundaryLaunch,
   executable: string,
   args: readonly string[],
   environmentNames: readonly string[],

@@ -1,5 +1,5 @@
 import type { ContainmentMechanism } from './attempt.js';
-import type { EstablishedBoundary } from './bwrap-boundary.js';
+import type { BoundaryLaunch } from './bwrap-boundary.js';
 import type { ProtocolEvent } from '../protocol/events.js';
 
 /** What `superviseAdapter` needs to run one adapter process. */
@@ -27,11 +27,12 @@ export interface SuperviseOptions {
   /** `auto` probes for a PID namespace once and falls back to the process group. */
   containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
   /**
-   * The protected evidence boundary (R12), established and probed before the spawn
-   * (`establishBoundary`). When given, the adapter runs inside it and its PID namespace is the
-   * containment; `containment` is then not consulted.
+   * The protected evidence boundary's launch (R12): the adapter runs inside it and its PID
+   * namespace is the containment; `containment` is then not consulted. Established and probed
+   * (`establishBoundary`) before the adapter starts — or told by `establishBoundary`'s `onLaunch`
+   * for a launch set up beside the probe, whose `gate` then opens only once the probe has held.
    */
-  boundary?: EstablishedBoundary;
+  boundary?: BoundaryLaunch;
   /** Longest accepted line in bytes; a longer one is malformed (R7.5). */
   maxLineBytes?: number;
   /**

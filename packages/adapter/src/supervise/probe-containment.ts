@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { findExecutableOnPath } from '../executable-file.js';
 import type { Containment, ContainmentMechanism } from './attempt.js';
-import type { EstablishedBoundary } from './bwrap-boundary.js';
+import type { BoundaryLaunch } from './bwrap-boundary.js';
 
 /**
  * Forces the process-group fallback when set to `process-group`, so tests and CI can exercise
@@ -72,7 +72,7 @@ export function readContainmentOverride(): 'auto' | 'process-group' {
 export type ContainmentChoice =
   | { containment: Containment & { mechanism: 'pid-namespace' }; unshare: string }
   | { containment: Containment & { mechanism: 'process-group' } }
-  | { containment: Containment & { mechanism: 'bwrap' }; boundary: EstablishedBoundary };
+  | { containment: Containment & { mechanism: 'bwrap' }; boundary: BoundaryLaunch };
 
 /**
  * Chooses the mechanism (R7.3): a PID namespace where one can be made, else the process group.

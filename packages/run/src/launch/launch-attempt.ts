@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -7,7 +8,7 @@ import {
   newAttemptTag,
   runAttempt,
   type AttemptRun,
-  type EstablishedBoundary,
+  type BoundaryLaunch,
   type ProtocolEvent,
   writeFileDurably,
 } from '@statecraft/adapter';
@@ -103,75 +104,119 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
   const { runId, number } = identity;
   const names = attemptArtifactNames(runId, number);
   const attemptTag = newAttemptTag(runId, number);
-  // The boundary needs only the workspace's directory and the attempt's TMPDIR: it is set up and
-  // probed (R12) while git checks the workspace out and the chain and coverage are read, and
-  // consulted only once both readings let the attempt go on.
-  const made = makeBeforeIntent(plan, { runId, number, attemptTag });
-  const readings = await takeReadings(plan, runId, hooks.signal, made.onDirectory);
-  const setUp = await made.settled();
-  if (readings.kind !== 'go') return withdrawRefused(plan, readings, setUp);
-  const { opening, coverage, workspace } = readings;
-  if (setUp.kind === 'failed') {
-    await withdrawWorkspace(plan.target, workspace);
-    if (setUp.temporaryDirectory !== undefined) await removeAttemptTemporaryDirectory(setUp.temporaryDirectory);
-    return setUp.failure;
-  }
-  const { temporaryDirectory, environment, request, boundary } = setUp;
-  if (boundary.kind === 'refused') {
-    await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), withdrawIntentFiles(setUp.filesPlace, setUp.files)]);
-    const withdrawn = await withdrawWorkspace(plan.target, workspace);
-    const tail =
-      withdrawn === 'withdrawn' ? 'nothing appended' : `nothing appended; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
-    return refused('launch', 'boundary', `${boundary.message}, ${tail}`, { reason: boundary.reason, probe: boundary.probe });
-  }
-  // The launch reading is the recorded one (R9.4).
-  const posture = plannedPosture(
-    { ...plan, coverage: coverage.coverage },
-    environment.record,
-    boundary.kind === 'none' ? boundary.record : boundary.established.record,
-  );
-
-  const attempt: PreparedAttempt = {
-    identity,
-    names,
-    workspace,
-    temporaryDirectory,
-    reserve: setUp.filesPlace.reserve,
-    // Looked up now, while the intent is appended, not after the attempt: from the repository's
-    // side (the workspace's own `.git` is the agent's to rewrite, R12), before anything ran there.
-    gitDirectory: registeredGitDirectory(plan.target.commonDirectory, workspace.path),
-  };
   const streamFile = join(plan.paths.directory, names.stream);
   const stderrFile = join(plan.paths.directory, names.stderr);
-  // The adapter's launch is set up beside the intent's append — under the boundary its sandbox is
-  // started and waits at its closer's gate — and the gate opens only once the intent is durable
-  // (R8.4): the adapter itself never starts before. An intent that could not be appended withdraws it.
+  // The adapter's gate opens only once its intent is durable (R8.4): the adapter never starts
+  // before. Under the boundary its sandbox is set up as soon as the boundary's probe is started,
+  // and waits at the closer's gate while git adds the worktree and the intent is appended;
+  // whatever stops the attempt before its intent settles the gate false, and the waiting sandbox
+  // is killed before anything else is withdrawn.
   let settleGate: (go: boolean) => void = () => undefined;
   const gate = new Promise<boolean>((resolve) => {
     settleGate = resolve;
   });
-  const supervising = superviseAttempt(plan, hooks, {
-    workspace: workspace.path,
-    environment: environment.variables,
-    attemptTag,
-    requestFile: boundary.kind === 'established' ? boundary.requestFile : join(plan.paths.directory, names.request),
-    ...(boundary.kind === 'established' ? { boundary: boundary.established } : {}),
-    streamFile,
-    stderrFile,
-    gate,
-  });
-  let intent: Awaited<ReturnType<typeof appendIntent>> | undefined;
+  const startAdapter = (start: AdapterStart): Promise<Supervised> => superviseAttempt(plan, hooks, { ...start, attemptTag, streamFile, stderrFile, gate });
+  let early: Promise<Supervised> | undefined;
+  const withdrawLaunch = async (): Promise<void> => {
+    settleGate(false);
+    await early;
+  };
   try {
-    intent = await appendIntent(plan, attempt, { opening, request, posture, files: setUp.files, filesPlace: setUp.filesPlace });
+    // The boundary needs only the workspace's directory and the attempt's TMPDIR: it is set up and
+    // probed (R12) while git checks the workspace out and the chain and coverage are read, and
+    // consulted only once both readings let the attempt go on.
+    const made = makeBeforeIntent(plan, { runId, number, attemptTag }, (start) => {
+      early = startAdapter(start);
+    });
+    const readings = await takeReadings(plan, runId, hooks.signal, made.onDirectory);
+    const setUp = await made.settled();
+    if (readings.kind !== 'go') {
+      await withdrawLaunch();
+      return await withdrawRefused(plan, readings, setUp);
+    }
+    const { opening, coverage, workspace } = readings;
+    if (setUp.kind === 'failed') {
+      await withdrawLaunch();
+      await withdrawWorkspace(plan.target, workspace);
+      if (setUp.temporaryDirectory !== undefined) await removeAttemptTemporaryDirectory(setUp.temporaryDirectory);
+      return setUp.failure;
+    }
+    const { temporaryDirectory, environment, request, boundary } = setUp;
+    if (boundary.kind === 'refused') {
+      await withdrawLaunch();
+      await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), withdrawIntentFiles(setUp.filesPlace, setUp.files)]);
+      const withdrawn = await withdrawWorkspace(plan.target, workspace);
+      const tail =
+        withdrawn === 'withdrawn' ? 'nothing appended' : `nothing appended; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
+      return refused('launch', 'boundary', `${boundary.message}, ${tail}`, { reason: boundary.reason, probe: boundary.probe });
+    }
+    // The launch reading is the recorded one (R9.4).
+    const posture = plannedPosture(
+      { ...plan, coverage: coverage.coverage },
+      environment.record,
+      boundary.kind === 'none' ? boundary.record : boundary.established.record,
+    );
+    const attempt: PreparedAttempt = {
+      identity,
+      names,
+      workspace,
+      temporaryDirectory,
+      reserve: setUp.filesPlace.reserve,
+      // Looked up now, while the intent is appended, not after the attempt: from the repository's
+      // side (the workspace's own `.git` is the agent's to rewrite, R12), before anything ran there.
+      gitDirectory: registeredGitDirectory(plan.target.commonDirectory, workspace.path),
+    };
+    // Without the boundary nothing was set up beside the probe (the supervisor then waits at the gate
+    // without spawning); with it, only when the attempt's directory could not be made.
+    const supervising =
+      early ??
+      startAdapter({
+        workspace: workspace.path,
+        environment: environment.variables,
+        requestFile: boundary.kind === 'established' ? boundary.requestFile : join(plan.paths.directory, names.request),
+        ...(boundary.kind === 'established' ? { boundary: boundary.established } : {}),
+      });
+    let intent: Awaited<ReturnType<typeof appendIntent>> | undefined;
+    try {
+      intent = await appendIntent(plan, attempt, { opening, request, posture, files: setUp.files, filesPlace: setUp.filesPlace });
+    } finally {
+      settleGate(intent?.kind === 'appended');
+    }
+    if (intent.kind !== 'appended') {
+      await supervising;
+      return intent;
+    }
+    hooks.onIntent?.(intent.intent.record);
+    return await superviseThenConclude(plan, attempt, { intent: intent.intent, supervising, streamFile, stderrFile, truncatedTail: opening.torn });
   } finally {
-    settleGate(intent?.kind === 'appended');
+    // Whatever ended this before the gate was opened (a throw included) leaves no sandbox waiting.
+    settleGate(false);
   }
-  if (intent.kind !== 'appended') {
-    await supervising;
-    return intent;
-  }
-  hooks.onIntent?.(intent.intent.record);
-  const supervised = await supervising;
+}
+
+/** What the adapter's launch is given besides what every launch shares: where it runs, and how. */
+interface AdapterStart {
+  workspace: string;
+  environment: Record<string, string>;
+  requestFile: string;
+  boundary?: BoundaryLaunch;
+}
+
+/** The adapter, once its intent is durable: supervised to its end, then the outcome concluded. */
+async function superviseThenConclude(
+  plan: RunPlan,
+  attempt: PreparedAttempt,
+  ran: {
+    intent: AppendedRecord & { record: IntentRecord };
+    supervising: Promise<Supervised>;
+    streamFile: string;
+    stderrFile: string;
+    truncatedTail: IntentRecord['truncatedTail'];
+  },
+): Promise<Launch> {
+  const { temporaryDirectory } = attempt;
+  const { intent, streamFile, stderrFile } = ran;
+  const supervised = await ran.supervising;
   if (supervised.kind === 'withdrawn') throw new Error('the adapter was withdrawn after its intent was appended');
   if (supervised.kind === 'refused' || supervised.kind === 'failed') {
     await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), releaseOutcomeReserve(attempt.reserve)]);
@@ -185,7 +230,7 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
       cause: supervised.cause,
     };
   }
-  return concludeAttempt(plan, attempt, { intent: intent.intent, supervised, streamFile, stderrFile, truncatedTail: opening.torn });
+  return concludeAttempt(plan, attempt, { intent, supervised, streamFile, stderrFile, truncatedTail: ran.truncatedTail });
 }
 
 /** What one attempt has made before its intent: files are named from it, and withdrawn on a failure. */
@@ -279,6 +324,7 @@ type BeforeIntent =
 function makeBeforeIntent(
   plan: RunPlan,
   attempt: { runId: string; number: number; attemptTag: string },
+  launchAdapter: (start: AdapterStart) => void,
 ): { onDirectory: (workspace: string, added: Promise<boolean>) => void; settled: () => Promise<BeforeIntent> } {
   let making: Promise<BeforeIntent> | undefined;
   const notMade: BeforeIntent = {
@@ -288,7 +334,7 @@ function makeBeforeIntent(
   };
   return {
     onDirectory: (workspace, added) => {
-      making = setUpBeforeIntent(plan, attempt, workspace, added);
+      making = setUpBeforeIntent(plan, attempt, workspace, added, launchAdapter);
     },
     settled: () => making ?? Promise.resolve(notMade),
   };
@@ -299,6 +345,7 @@ async function setUpBeforeIntent(
   attempt: { runId: string; number: number; attemptTag: string },
   workspace: string,
   added: Promise<boolean>,
+  launchAdapter: (start: AdapterStart) => void,
 ): Promise<BeforeIntent> {
   const { runId, number, attemptTag } = attempt;
   let temporaryDirectory: string;
@@ -339,6 +386,18 @@ async function setUpBeforeIntent(
       environment: environment.variables,
       requestText,
       source: plan.request.source,
+      // The adapter's sandbox, in the very profile the probe checks, set up beside the probe to wait
+      // at its gate. Its evidence files go in the attempt's directory, which the intent's files may
+      // not have made yet: made here first; when it cannot be, nothing is set up ahead (the intent's
+      // files then fail naming it, and the adapter is never started).
+      onLaunch: (launch, requestFile) => {
+        try {
+          mkdirSync(filesPlace.attemptDirectory, { recursive: true, mode: 0o700 });
+        } catch {
+          return;
+        }
+        launchAdapter({ workspace, environment: environment.variables, requestFile, boundary: launch });
+      },
     });
     return { kind: 'made', temporaryDirectory, environment, request, boundary, files, filesPlace };
   } catch (error) {
@@ -580,7 +639,7 @@ async function superviseAttempt(
     requestFile: string;
     streamFile: string;
     stderrFile: string;
-    boundary?: EstablishedBoundary;
+    boundary?: BoundaryLaunch;
     gate: Promise<boolean>;
   },
 ): Promise<Supervised> {

@@ -1,6 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { establishBoundary, prepareManagedPaths, noBoundaryRecord, type BoundaryRecord, type EstablishedBoundary, type ProbeCheck } from '@statecraft/adapter';
+import {
+  establishBoundary,
+  prepareManagedPaths,
+  noBoundaryRecord,
+  type BoundaryLaunch,
+  type BoundaryRecord,
+  type EstablishedBoundary,
+  type ProbeCheck,
+} from '@statecraft/adapter';
 import { buildBoundaryProfile, productHomeLayout, type BoundaryChoice } from '@statecraft/environment';
 
 export type LaunchBoundary =
@@ -26,6 +34,8 @@ export interface LaunchBoundaryRequest {
   /** The request, as it is kept in the product home. */
   requestText: string;
   source: Readonly<Record<string, string | undefined>>;
+  /** Told the sandbox's launch and the request's file once its probe is started (establishBoundary's `onLaunch`). */
+  onLaunch?: (launch: BoundaryLaunch, requestFile: string) => void;
 }
 
 /**
@@ -60,6 +70,7 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
     environment: request.environment,
     workspace: request.workspace,
     ...(request.workspaceReady === undefined ? {} : { workspaceReady: request.workspaceReady }),
+    ...(request.onLaunch === undefined ? {} : { onLaunch: (launch: BoundaryLaunch) => request.onLaunch?.(launch, requestFile) }),
     versionCache: productHomeLayout(request.productHome).toolVersions,
   });
   if (established.kind === 'refused') return { kind: 'refused', reason: established.reason, message: established.message, probe: established.probe };
