@@ -1,6 +1,7 @@
 import type { ContainmentMechanism } from './attempt.js';
 import type { BoundaryLaunch } from './bwrap-boundary.js';
 import type { ProtocolEvent } from '../protocol/events.js';
+import type { StreamReading } from '../stream/event-stream-reader.js';
 
 /** What `superviseAdapter` needs to run one adapter process. */
 export interface SuperviseOptions {
@@ -24,6 +25,12 @@ export interface SuperviseOptions {
   stderrFile?: string;
   /** Called for each event of the trusted prefix, in order (live status, qualification). */
   onEvent?: (event: ProtocolEvent) => void;
+  /**
+   * Told, with what was read, once an adapter that ended by itself has no process left (its
+   * leftovers swept, R7.3) — while its evidence files are still being made durable: what only
+   * reads the workspace may start then rather than after.
+   */
+  onTreeGone?: (reading: StreamReading) => void;
   /** `auto` probes for a PID namespace once and falls back to the process group. */
   containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
   /**

@@ -61,6 +61,7 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
     mechanism: choice.containment.mechanism,
     attemptTag: options.attemptTag,
     processGroup: choice.containment.mechanism === 'process-group' ? child.pid : undefined,
+    onTreeGone: options.onTreeGone,
   };
   if (ahead) {
     const go = await (options.gate ?? true);
@@ -142,6 +143,8 @@ interface RunningAttempt {
   attemptTag: string;
   /** The group to kill and probe, under the process-group mechanism only. */
   processGroup: number | undefined;
+  /** SuperviseOptions' `onTreeGone`. */
+  onTreeGone: ((reading: StreamReading) => void) | undefined;
 }
 
 /** What stopped the wait, as the attempt records it. */
@@ -180,7 +183,13 @@ async function endedOnItsOwn(running: RunningAttempt, finishTees: () => Promise<
   // them be handed over before the sweep, which is synchronous, holds the loop.
   const endings = finishTees();
   await new Promise((resolve) => setImmediate(resolve));
-  return { reading, survivors: await sweepLeftovers(running.attemptTag, running.processGroup), endings };
+  const survivors = await sweepLeftovers(running.attemptTag, running.processGroup);
+  try {
+    running.onTreeGone?.(reading);
+  } catch {
+    // What the caller starts here only saves it time later; its failure is the caller's, never the attempt's.
+  }
+  return { reading, survivors, endings };
 }
 
 /** The attempt as observed; it ends now, once both evidence files are finished. */

@@ -8,6 +8,7 @@ import {
   newAttemptTag,
   runAttempt,
   type AttemptRun,
+  type StreamReading,
   type BoundaryLaunch,
   type ProtocolEvent,
   writeFileDurably,
@@ -25,7 +26,7 @@ import type { Posture } from '../posture.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { newRunId } from '../run-id.js';
 import { prepareWorkspace, readWorkspaceHead, withdrawWorkspace, type PreparedWorkspace, type WorkspaceHeadReading } from '../workspace/prepare-workspace.js';
-import { identifyCandidate } from '../workspace/identify-candidate.js';
+import { identifyCandidate, startCandidateReads, type FirstCandidateReads } from '../workspace/identify-candidate.js';
 import { registeredGitDirectory } from '../workspace/registered-git-directory.js';
 import type { OutcomeCandidate } from '../workspace/candidate.js';
 import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/base-commit-reading.js';
@@ -115,7 +116,11 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
   const gate = new Promise<boolean>((resolve) => {
     settleGate = resolve;
   });
-  const startAdapter = (start: AdapterStart): Promise<Supervised> => superviseAttempt(plan, hooks, { ...start, attemptTag, streamFile, stderrFile, gate });
+  // Once the adapter's tree is gone, while its evidence files are made durable: a candidate's first
+  // reads are started for an adapter that reported a result (it may have completed, R13.2).
+  let treeGone: (reading: StreamReading) => void = () => undefined;
+  const startAdapter = (start: AdapterStart): Promise<Supervised> =>
+    superviseAttempt(plan, hooks, { ...start, attemptTag, streamFile, stderrFile, gate, onTreeGone: (reading) => treeGone(reading) });
   let early: Promise<Supervised> | undefined;
   const withdrawLaunch = async (): Promise<void> => {
     settleGate(false);
@@ -165,6 +170,9 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
       // Looked up now, while the intent is appended, not after the attempt: from the repository's
       // side (the workspace's own `.git` is the agent's to rewrite, R12), before anything ran there.
       gitDirectory: registeredGitDirectory(plan.target.commonDirectory, workspace.path),
+    };
+    treeGone = (reading) => {
+      if (reading.terminal !== 'not-recorded' && reading.terminal.type === 'result') attempt.firstReads = firstCandidateReads(attempt);
     };
     // Without the boundary nothing was set up beside the probe (the supervisor then waits at the gate
     // without spawning); with it, only when the attempt's directory could not be made.
@@ -243,6 +251,14 @@ interface PreparedAttempt {
   reserve: string;
   /** The workspace's git directory as the repository registered it (registered-git-directory.ts). */
   gitDirectory: Promise<string | undefined>;
+  /** A candidate's first reads, when they were started as the adapter's tree was gone. */
+  firstReads?: Promise<FirstCandidateReads | undefined>;
+}
+
+/** The candidate's first reads (identify-candidate.ts), in the workspace through its registered git directory. */
+async function firstCandidateReads(attempt: PreparedAttempt): Promise<FirstCandidateReads | undefined> {
+  const gitDirectory = await attempt.gitDirectory;
+  return gitDirectory === undefined ? undefined : startCandidateReads(attempt.workspace.path, gitDirectory);
 }
 
 /**
@@ -510,7 +526,7 @@ async function concludeAttempt(
     const [resultArtifact, temporary, { candidate, head }] = await Promise.all([
       writingFile(resultFile, () => keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`)),
       removeAttemptTemporaryDirectory(attempt.temporaryDirectory),
-      candidateThenHead(result.outcome === 'completed', plan.target.commonDirectory, attempt.gitDirectory, {
+      candidateThenHead(result.outcome === 'completed', plan.target.commonDirectory, attempt, {
         workspace: attempt.workspace.path,
         baseCommit: plan.baseCommit,
         runId,
@@ -604,19 +620,23 @@ function evidenceFailure(evidence: { notKept: { path: string; message: string }[
 async function candidateThenHead(
   completed: boolean,
   commonDirectory: string,
-  registered: Promise<string | undefined>,
+  prepared: Pick<PreparedAttempt, 'gitDirectory' | 'firstReads'>,
   input: { workspace: string; baseCommit: string; runId: string; attempt: number },
 ): Promise<{ candidate: OutcomeCandidate; head: WorkspaceHeadReading }> {
-  const gitDirectory = await registered;
+  const [gitDirectory, firstReads] = await Promise.all([prepared.gitDirectory, prepared.firstReads]);
   const readHead = (): Promise<WorkspaceHeadReading> => readWorkspaceHead(input.workspace, gitDirectory);
   if (!completed) return { candidate: 'not-recorded', head: await readHead() };
   if (gitDirectory === undefined) {
     return { candidate: { notIdentified: `no worktree of ${commonDirectory} is registered at ${input.workspace}` }, head: await readHead() };
   }
   const settled: { head?: Promise<WorkspaceHeadReading> } = {};
-  const identified = await identifyCandidate({ ...input, gitDirectory }, (clean) => {
-    settled.head = clean === undefined ? readHead() : Promise.resolve(clean);
-  });
+  const identified = await identifyCandidate(
+    { ...input, gitDirectory },
+    (clean) => {
+      settled.head = clean === undefined ? readHead() : Promise.resolve(clean);
+    },
+    firstReads,
+  );
   const candidate: OutcomeCandidate = identified.kind === 'identified' ? identified.candidate : { notIdentified: identified.message };
   // Not settled when git failed before the work tree was: read it now, as it was left.
   return { candidate, head: await (settled.head ?? readHead()) };
@@ -641,6 +661,7 @@ async function superviseAttempt(
     stderrFile: string;
     boundary?: BoundaryLaunch;
     gate: Promise<boolean>;
+    onTreeGone: (reading: StreamReading) => void;
   },
 ): Promise<Supervised> {
   try {
@@ -656,6 +677,7 @@ async function superviseAttempt(
       streamFile: files.streamFile,
       stderrFile: files.stderrFile,
       gate: files.gate,
+      onTreeGone: files.onTreeGone,
       manifest: plan.manifest,
       negotiation: plan.negotiation,
       adapter: { name: plan.adapter.name, version: plan.adapter.version, digest: plan.adapter.digest },

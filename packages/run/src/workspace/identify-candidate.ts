@@ -10,7 +10,8 @@ export const STATECRAFT_GIT_IDENTITY = { name: 'statecraft', email: 'statecraft@
 /** How many ignored paths are named in the record; the count is always whole. */
 const IGNORED_PATHS_NAMED = 20;
 
-type GitAnswer = { ok: true; stdout: string } | { ok: false; message: string };
+/** What one of the candidate's git reads answered: its output, or what git said. */
+export type CandidateGitAnswer = { ok: true; stdout: string } | { ok: false; message: string };
 
 export type CandidateIdentification = { kind: 'identified'; candidate: Candidate } | { kind: 'not-identified'; message: string };
 
@@ -23,6 +24,45 @@ export type CandidateIdentification = { kind: 'identified'; candidate: Candidate
  * the workspace's registered git directory (`gitDirectory`), never the `.git` file the agent could
  * rewrite, with nothing in the workspace able to name a command git would run (R12).
  */
+/** The reads a candidate's identification starts with: the status, and the head's ids beside it. */
+export interface FirstCandidateReads {
+  status: Promise<CandidateGitAnswer>;
+  ids: Promise<CandidateGitAnswer>;
+}
+
+/**
+ * Starts the first reads of a candidate's identification (R13.2) — they only read — so a caller
+ * that knows the attempt's processes are gone can ask them while it still waits for something
+ * else (its evidence files' fsync), and hand them to `identifyCandidate`. Never rejects.
+ */
+export function startCandidateReads(workspace: string, gitDirectory: string): FirstCandidateReads {
+  const git = candidateGit(workspace, gitDirectory);
+  // Porcelain v2 with --branch: the same entries as v1, and the head's object name in a header.
+  const status = git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--ignore-submodules=dirty']);
+  // The head's ids, asked beside the status: a tree the agent left clean (the usual end) is
+  // settled as it is, so they stand and the attempt's end waits for one git process, not two in a
+  // row. Nothing moves HEAD meanwhile (the attempt's processes are gone; this reads objects and
+  // refs, never the index the status may refresh). A dirty tree discards them and asks again once
+  // statecraft's commit is made.
+  return { status, ids: git(HEAD_IDS) };
+}
+
+const HEAD_IDS = ['rev-parse', 'HEAD', 'HEAD^{tree}'] as const;
+
+/**
+ * Git for the candidate's reads and commit: with a constructed environment, no hooks, and the
+ * workspace's registered git directory (see identifyCandidate). Answers, never rejects.
+ */
+function candidateGit(workspace: string, gitDirectory: string): (args: readonly string[]) => Promise<CandidateGitAnswer> {
+  return async (args) => {
+    const options = untrustedWorktreeGitOptions(gitDirectory, workspace);
+    const answer = await runGitProcess(workspace, [...options, '-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment());
+    if (answer.exitCode === 0) return { ok: true, stdout: answer.stdout.toString('utf8') };
+    const said = answer.stderr.toString('utf8').trim();
+    return { ok: false, message: `git ${args.join(' ')} in ${workspace}: ${said === '' ? (answer.failure ?? 'failed') : said}` };
+  };
+}
+
 export async function identifyCandidate(
   input: { workspace: string; gitDirectory: string; baseCommit: string; runId: string; attempt: number },
   /**
@@ -31,27 +71,17 @@ export async function identifyCandidate(
    * it, and its head is handed over: nothing has changed since, so no second status is needed.
    */
   onSettled: (clean: WorkspaceHeadReading | undefined) => void = () => undefined,
+  /** The first reads, when the caller started them already (startCandidateReads) for this workspace and git directory. */
+  started: FirstCandidateReads = startCandidateReads(input.workspace, input.gitDirectory),
 ): Promise<CandidateIdentification> {
-  const git = async (args: readonly string[]): Promise<GitAnswer> => {
-    const options = untrustedWorktreeGitOptions(input.gitDirectory, input.workspace);
-    const answer = await runGitProcess(input.workspace, [...options, '-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment());
-    if (answer.exitCode === 0) return { ok: true, stdout: answer.stdout.toString('utf8') };
-    const said = answer.stderr.toString('utf8').trim();
-    return { ok: false, message: `git ${args.join(' ')} in ${input.workspace}: ${said === '' ? (answer.failure ?? 'failed') : said}` };
-  };
-  // Porcelain v2 with --branch: the same entries as v1, and the head's object name in a header.
-  const statusRead = git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--ignore-submodules=dirty']);
-  // The head's ids, asked beside the status: a tree the agent left clean (the usual end) is
-  // settled as it is, so they stand and the attempt's end waits for one git process, not two in a
-  // row. Nothing moves HEAD meanwhile (the attempt's processes are gone; this reads objects and
-  // refs, never the index the status may refresh). A dirty tree discards them and asks again once
-  // statecraft's commit is made.
-  const readIds = (): Promise<GitAnswer> => git(['rev-parse', 'HEAD', 'HEAD^{tree}']);
+  const git = candidateGit(input.workspace, input.gitDirectory);
+  const readIds = (): Promise<CandidateGitAnswer> => git(HEAD_IDS);
   // The paths changed from the base: none when the head is the base itself, which asks no git
   // (a clean tree on the base, the usual end of an attempt that changed nothing).
-  const readChanged = (head: string | undefined): Promise<GitAnswer> =>
+  const readChanged = (head: string | undefined): Promise<CandidateGitAnswer> =>
     head === input.baseCommit ? Promise.resolve({ ok: true, stdout: '' }) : git(['diff', '--name-only', '-z', '--no-renames', input.baseCommit, 'HEAD']);
-  const idsBeside = readIds();
+  const statusRead = started.status;
+  const idsBeside = started.ids;
   const status = await statusRead;
   if (!status.ok) {
     await idsBeside;
