@@ -48,7 +48,7 @@ function registerRunVerb(program: Command): Command {
     .summary('run an agent against a repository through an adapter, and record what happened')
     .description(
       'Run one attempt: a git worktree of <target> at a recorded base commit, a constructed environment, ' +
-        "an intent fsync'd to the chain before the spawn, the adapter supervised to its deadline, and an " +
+        "an intent fsync'd to the chain before the adapter starts, the adapter supervised to its deadline, and an " +
         'outcome statecraft classifies itself. Records go to $STATECRAFT_HOME (default ~/.statecraft).',
     )
     .enablePositionalOptions()
@@ -61,7 +61,7 @@ function registerRunVerb(program: Command): Command {
     .option('--spec <id>', 'the spec the run works from (its checks feed command coverage)')
     .option('--require <token>', 'a capability the adapter must declare (repeatable)', collect, [])
     .option('--prefer <token>', 'a capability wanted but not required (repeatable)', collect, [])
-    .option('--deadline <duration>', 'how long the attempt may run, from the spawn (e.g. 90s, 30m; at most 8760h)', '30m')
+    .option('--deadline <duration>', 'how long the attempt may run, from the adapter's start (e.g. 90s, 30m; at most 8760h)', '30m')
     .option('--max-turns <n>', `a turn cap carried in the request (at most ${MOST_TURNS})`)
     .option('--allow <rule>', 'a tool rule allowed, e.g. "Bash(npm test:*)" (repeatable)', collect, [])
     .option('--deny <rule>', 'a tool rule denied; a denied call leaves a refusal record (repeatable)', collect, [])
