@@ -61,7 +61,7 @@ function registerRunVerb(program: Command): Command {
     .option('--spec <id>', 'the spec the run works from (its checks feed command coverage)')
     .option('--require <token>', 'a capability the adapter must declare (repeatable)', collect, [])
     .option('--prefer <token>', 'a capability wanted but not required (repeatable)', collect, [])
-    .option('--deadline <duration>', 'how long the attempt may run, from the adapter's start (e.g. 90s, 30m; at most 8760h)', '30m')
+    .option('--deadline <duration>', 'how long the attempt may run, from the start of the adapter (e.g. 90s, 30m; at most 8760h)', '30m')
     .option('--max-turns <n>', `a turn cap carried in the request (at most ${MOST_TURNS})`)
     .option('--allow <rule>', 'a tool rule allowed, e.g. "Bash(npm test:*)" (repeatable)', collect, [])
     .option('--deny <rule>', 'a tool rule denied; a denied call leaves a refusal record (repeatable)', collect, [])
