@@ -16,7 +16,7 @@ import { scratchDirectories } from './fixtures/scratch-directories.js';
 const scratch = scratchDirectories();
 const PROMPT = 'scenario: complete';
 
-async function gatedLaunch() {
+async function gatedLaunch(signal?: AbortSignal) {
   const root = await realpath(await scratch.make('statecraft-adapter-gate-'));
   const [home, workspace, temporaryDirectory, records] = ['home', 'workspace', 'tmp', 'records'].map((name) => join(root, name)) as [
     string,
@@ -71,6 +71,7 @@ async function gatedLaunch() {
     stderrFile: join(records, 'stderr.log'),
     boundary: established.boundary,
     gate,
+    ...(signal === undefined ? {} : { signal }),
   });
   return { supervising, settle, spawnLog, records, attemptTag };
 }
@@ -103,6 +104,20 @@ describe("the adapter's gate under the boundary (R8.4, R12)", () => {
     expect(await launch.supervising).toEqual({ kind: 'withdrawn' });
     expect(existsSync(launch.spawnLog)).toBe(false);
     expect(await readdir(launch.records)).toEqual([]);
+    expect(findAttemptProcesses(launch.attemptTag)).toEqual([]);
+  });
+
+  it('an interrupt that came before the gate opened starts nothing: the attempt reads as cancelled, with empty evidence', async () => {
+    const interrupt = new AbortController();
+    const launch = await gatedLaunch(interrupt.signal);
+    await sleep(300);
+    interrupt.abort();
+    launch.settle(true);
+    const answer = await launch.supervising;
+    expect(answer.kind).toBe('supervised');
+    if (answer.kind !== 'supervised') return;
+    expect(answer.attempt).toMatchObject({ stoppedBy: 'operator-cancel', exit: 'not-observed', stdout: { bytes: 0 } });
+    expect(existsSync(launch.spawnLog)).toBe(false);
     expect(findAttemptProcesses(launch.attemptTag)).toEqual([]);
   });
 });

@@ -68,8 +68,9 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
     if (!go || options.signal?.aborted === true) {
       // The closer never read its `go`: only the sandbox and the waiting closer are killed.
       await stopAndKill(running);
-      await Promise.allSettled([stdoutTee.finish(), stderrTee.finish()]);
+      // Interrupted with the gate open: the attempt reads as cancelled, as before a spawn (it finishes the files).
       if (go) return notStarted();
+      await Promise.allSettled([stdoutTee.finish(), stderrTee.finish()]);
       const files = [options.streamFile, options.stderrFile].filter((file) => file !== undefined);
       await Promise.all(files.map((file) => rm(file, { force: true })));
       return { kind: 'withdrawn' };
@@ -109,12 +110,13 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
   return answerOf(attempt, stdout, stderr);
 }
 
-/** With a boundary given (R12), bwrap's own PID namespace contains the tree; without, the probed mechanism. */
 /** A settled step's value, or its failure thrown as the step itself would have thrown it. */
 function settledValue<T>(settled: PromiseSettledResult<T>): T {
   if (settled.status === 'rejected') throw settled.reason;
   return settled.value;
 }
+
+/** With a boundary given (R12), bwrap's own PID namespace contains the tree; without, the probed mechanism. */
 
 async function containmentFor(options: SuperviseOptions): Promise<ContainmentChoice> {
   if (options.boundary === undefined) return chooseContainment(options.containment);
