@@ -134,27 +134,10 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
       early = startAdapter(start);
     });
     const readings = await takeReadings(plan, runId, hooks.signal, made.onDirectory);
-    const setUp = await made.settled();
-    if (readings.kind !== 'go') {
-      await withdrawLaunch();
-      return await withdrawRefused(plan, readings, setUp);
-    }
-    const { opening, coverage, workspace } = readings;
-    if (setUp.kind === 'failed') {
-      await withdrawLaunch();
-      await withdrawWorkspace(plan.target, workspace);
-      if (setUp.temporaryDirectory !== undefined) await removeAttemptTemporaryDirectory(setUp.temporaryDirectory);
-      return setUp.failure;
-    }
-    const { temporaryDirectory, environment, request, boundary } = setUp;
-    if (boundary.kind === 'refused') {
-      await withdrawLaunch();
-      await Promise.all([removeAttemptTemporaryDirectory(temporaryDirectory), withdrawIntentFiles(setUp.filesPlace, setUp.files)]);
-      const withdrawn = await withdrawWorkspace(plan.target, workspace);
-      const tail =
-        withdrawn === 'withdrawn' ? 'nothing appended' : `nothing appended; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
-      return refused('launch', 'boundary', `${boundary.message}, ${tail}`, { reason: boundary.reason, probe: boundary.probe });
-    }
+    const goOn = await goOnOrWithdraw(plan, readings, await made.settled(), withdrawLaunch);
+    if ('stopped' in goOn) return goOn.stopped;
+    const { opening, coverage, workspace, setUp, boundary } = goOn;
+    const { temporaryDirectory, environment, request } = setUp;
     // The launch reading is the recorded one (R9.4).
     const posture = plannedPosture(
       { ...plan, coverage: coverage.coverage },
@@ -200,6 +183,49 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
     // Whatever ended this before the gate was opened (a throw included) leaves no sandbox waiting.
     settleGate(false);
   }
+}
+
+/** What the intent is made of once nothing stopped the attempt before it. */
+interface GoingOn {
+  opening: ReadingsToGoOn['opening'];
+  coverage: ReadingsToGoOn['coverage'];
+  workspace: PreparedWorkspace;
+  setUp: Extract<BeforeIntent, { kind: 'made' }>;
+  boundary: Exclude<LaunchBoundary, { kind: 'refused' }>;
+}
+
+/**
+ * What stops an attempt before its intent, in order — a reading that refuses (R8.4, R9.4), a
+ * set-up that failed, the boundary's refusal (R12) — each withdrawing what was made for it, the
+ * waiting launch first (`withdrawLaunch`); or what the intent is made of.
+ */
+async function goOnOrWithdraw(
+  plan: RunPlan,
+  readings: Awaited<ReturnType<typeof takeReadings>>,
+  setUp: BeforeIntent,
+  withdrawLaunch: () => Promise<void>,
+): Promise<GoingOn | { stopped: RunRefusal | RunFailure }> {
+  if (readings.kind !== 'go') {
+    await withdrawLaunch();
+    return { stopped: await withdrawRefused(plan, readings, setUp) };
+  }
+  const { opening, coverage, workspace } = readings;
+  if (setUp.kind === 'failed') {
+    await withdrawLaunch();
+    await withdrawWorkspace(plan.target, workspace);
+    if (setUp.temporaryDirectory !== undefined) await removeAttemptTemporaryDirectory(setUp.temporaryDirectory);
+    return { stopped: setUp.failure };
+  }
+  const { boundary } = setUp;
+  if (boundary.kind === 'refused') {
+    await withdrawLaunch();
+    await Promise.all([removeAttemptTemporaryDirectory(setUp.temporaryDirectory), withdrawIntentFiles(setUp.filesPlace, setUp.files)]);
+    const withdrawn = await withdrawWorkspace(plan.target, workspace);
+    const tail =
+      withdrawn === 'withdrawn' ? 'nothing appended' : `nothing appended; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
+    return { stopped: refused('launch', 'boundary', `${boundary.message}, ${tail}`, { reason: boundary.reason, probe: boundary.probe }) };
+  }
+  return { opening, coverage, workspace, setUp, boundary };
 }
 
 /** What the adapter's launch is given besides what every launch shares: where it runs, and how. */
