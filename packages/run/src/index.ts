@@ -6,6 +6,7 @@
  * - plan/plan-run.ts              everything decided before anything is appended; refusals exit 2 (issue 3 item 2)
  * - plan/label-qualification.ts   the qualification label: unqualified adapters run, labelled (R3.2)
  * - launch/launch-attempt.ts      lock → workspace → environment → intent (fsync) → supervise → classify → outcome
+ * - launch/conclude-attempt.ts    after the adapter: the result kept, the candidate identified (R13.2), the outcome appended
  * - launch/build-request.ts       the request file the adapter is pointed at (R1.2)
  * - launch/compose-posture.ts     the posture on the intent and on the outcome (R6)
  * - launch/artifacts.ts           request, prompt, stream, stderr, result kept beside the chain with digests (R8.4)

@@ -1,0 +1,195 @@
+import { join } from 'node:path';
+import type { attemptArtifactNames, AttemptRun } from '@statecraft/adapter';
+import { appendRecord, type AppendedRecord } from '../chain/append-record.js';
+import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
+import type { LockHolder } from '../lock/repository-lock.js';
+import type { RunPlan } from '../plan/plan-run.js';
+import type { RunFailure } from '../refusal.js';
+import type { OutcomeCandidate } from '../workspace/candidate.js';
+import { identifyCandidate, startCandidateReads, type FirstCandidateReads } from '../workspace/identify-candidate.js';
+import { readWorkspaceHead, type PreparedWorkspace, type WorkspaceHeadReading } from '../workspace/prepare-workspace.js';
+import { keepArtifact } from './artifacts.js';
+import { failedPath, writingFile } from './failed-file.js';
+import type { Launch } from './launch-attempt.js';
+import { releaseOutcomeReserve } from './outcome-reserve.js';
+import { removeAttemptTemporaryDirectory } from './temporary-directory.js';
+
+/**
+ * The end of one attempt, once its adapter has been supervised: the result kept beside the chain,
+ * the candidate of a completed attempt identified (R13.2), the workspace's head read, and the
+ * outcome the supervisor classified (R8.2) appended and fsync'd.
+ */
+/** Who this attempt is: its run, its number, and the lock it holds the target with. */
+export interface AttemptIdentity {
+  runId: string;
+  number: number;
+  reclaimedLock: 'none' | LockHolder | 'unreadable';
+}
+
+/** What one attempt has made before its intent: files are named from it, and withdrawn on a failure. */
+export interface PreparedAttempt {
+  identity: AttemptIdentity;
+  names: ReturnType<typeof attemptArtifactNames>;
+  workspace: PreparedWorkspace;
+  temporaryDirectory: string;
+  /** The outcome reserve's file (outcome-reserve.ts). */
+  reserve: string;
+  /** The workspace's git directory as the repository registered it (registered-git-directory.ts). */
+  gitDirectory: Promise<string | undefined>;
+  /** A candidate's first reads, when they were started as the adapter's tree was gone. */
+  firstReads?: Promise<FirstCandidateReads | undefined>;
+}
+
+/** The candidate's first reads (identify-candidate.ts), in the workspace through its registered git directory. */
+export async function firstCandidateReads(attempt: PreparedAttempt): Promise<FirstCandidateReads | undefined> {
+  const gitDirectory = await attempt.gitDirectory;
+  return gitDirectory === undefined ? undefined : startCandidateReads(attempt.workspace.path, gitDirectory);
+}
+
+/**
+ * After the adapter: the result kept, the candidate of a completed attempt identified (R13.2), and
+ * the outcome the supervisor classified (R8.2) appended and fsync'd. Evidence that could not be
+ * kept is an i/o failure naming it, even when the outcome was recorded.
+ */
+export async function concludeAttempt(
+  plan: RunPlan,
+  attempt: PreparedAttempt,
+  ran: {
+    intent: AppendedRecord & { record: IntentRecord };
+    supervised: Extract<AttemptRun, { kind: 'ran' }>;
+    streamFile: string;
+    stderrFile: string;
+    truncatedTail: IntentRecord['truncatedTail'];
+  },
+): Promise<Launch> {
+  const { runId, number } = attempt.identity;
+  const { names } = attempt;
+  const { intent, supervised, streamFile, stderrFile } = ran;
+  // The supervisor classified it (R8.2): a deadline, the operator's interrupt or unkept evidence first.
+  const { result, evidence } = supervised;
+  const resultFile = join(plan.paths.directory, names.result);
+  // What the full home held back for this moment is given back before the result is written.
+  await releaseOutcomeReserve(attempt.reserve);
+
+  try {
+    // Independent steps, run together: each fsync and git call is paid on every attempt.
+    // A completed attempt's candidate is identified before its outcome is appended (R13.2); the
+    // head is read after, so it is the candidate a statecraft commit made.
+    const [resultArtifact, temporary, { candidate, head }] = await Promise.all([
+      writingFile(resultFile, () => keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`)),
+      removeAttemptTemporaryDirectory(attempt.temporaryDirectory),
+      candidateThenHead(result.outcome === 'completed', plan.target.commonDirectory, attempt, {
+        workspace: attempt.workspace.path,
+        baseCommit: plan.baseCommit,
+        runId,
+        attempt: number,
+      }),
+    ]);
+    const kept = keptEvidence(names, supervised, streamFile, stderrFile);
+    const appended = await writingFile(plan.paths.chain, () =>
+      appendRecord(plan.paths.chain, intent.position, {
+        kind: 'outcome',
+        at: new Date().toISOString(),
+        runId,
+        attempt: number,
+        intent: intent.digest,
+        outcome: result.outcome,
+        cause: result.cause,
+        refusalCount: result.refusalCount,
+        cost: result.cost,
+        timedOut: result.timedOut,
+        result,
+        headCommit: head.head,
+        workspaceDirty: head.dirty,
+        artifacts: { stream: kept.stream, stderr: kept.stderr, result: resultArtifact },
+        temporaryDirectory: temporary,
+        evidence: kept.evidence,
+        candidate,
+      }),
+    );
+    if (evidence !== 'kept')
+      return evidenceFailure(
+        evidence,
+        `its outcome is recorded as ${result.outcome}${result.cause === 'none' ? '' : ` (${result.cause})`} at ${plan.paths.chain} line ${appended.record.seq + 1}`,
+      );
+    return {
+      kind: 'concluded',
+      intent,
+      outcome: appended as AppendedRecord & { record: OutcomeRecord },
+      truncatedTail: ran.truncatedTail,
+      reclaimedLock: attempt.identity.reclaimedLock,
+    };
+  } catch (error) {
+    const unwritten = `cannot write the outcome (${(error as Error).message}); the attempt ran and its intent stays without an outcome`;
+    // The evidence first, if it was what failed first; the path is then the file the outcome could not be written to.
+    const path = failedPath(error, plan.paths.chain);
+    if (evidence !== 'kept') return { ...evidenceFailure(evidence, unwritten), stage: 'outcome', path, cause: error };
+    return { kind: 'failed', stage: 'outcome', path, message: unwritten, spawned: true, cause: error };
+  }
+}
+
+/**
+ * The stream's and stderr's entries in the outcome record: the digests of the very bytes the
+ * supervisor read from the child's pipes, written and fsync'd by its tee (supervise/stream-tee.ts)
+ * — not of whatever the files hold by now, so an edit made to them during the attempt is never
+ * sealed into the chain. The result's write fsyncs the directory that holds both files.
+ * A file that could not be written whole is not vouched for: its digest stays in the result (the
+ * bytes read), the file is named under `evidence`, and its artifact is `not-recorded`.
+ */
+function keptEvidence(
+  names: ReturnType<typeof attemptArtifactNames>,
+  supervised: Extract<AttemptRun, { kind: 'ran' }>,
+  streamFile: string,
+  stderrFile: string,
+): Pick<OutcomeRecord, 'evidence'> & { stream: OutcomeRecord['artifacts']['stream']; stderr: OutcomeRecord['artifacts']['stderr'] } {
+  const { evidence } = supervised;
+  const notKept = (file: string) => evidence !== 'kept' && evidence.notKept.some((failure) => failure.path === file);
+  const relative = (file: string) => (file === streamFile ? names.stream : file === stderrFile ? names.stderr : file);
+  return {
+    stream: notKept(streamFile) ? 'not-recorded' : { path: names.stream, ...supervised.attempt.stdout },
+    stderr: notKept(stderrFile) ? 'not-recorded' : { path: names.stderr, ...supervised.attempt.stderr },
+    evidence: evidence === 'kept' ? 'kept' : { notKept: evidence.notKept.map((failure) => ({ path: relative(failure.path), message: failure.message })) },
+  };
+}
+
+/**
+ * A file of evidence that could not be written is an i/o failure (exit 4) naming it, even when the
+ * outcome was recorded: the record says what could not be kept, and the operator has a home to free.
+ */
+function evidenceFailure(evidence: { notKept: { path: string; message: string }[]; stopped: boolean }, then: string): RunFailure {
+  const [first] = evidence.notKept;
+  const what = evidence.notKept.map((failure) => failure.message).join('; ');
+  const stop = evidence.stopped ? 'the attempt was stopped at once and its process tree killed' : 'the attempt had already ended';
+  return { kind: 'failed', stage: 'evidence', path: first?.path ?? 'not-recorded', message: `${what}; ${stop}; ${then}`, spawned: true };
+}
+
+/**
+ * The candidate of a completed attempt (`not-recorded` for any other), then the workspace head.
+ * The head is read once the work tree is settled — after statecraft's commit, if it made one, so
+ * it is that commit — beside the candidate's own reads rather than after them. A tree the
+ * candidate's status found clean gives its head from that very status: one git process fewer.
+ */
+async function candidateThenHead(
+  completed: boolean,
+  commonDirectory: string,
+  prepared: Pick<PreparedAttempt, 'gitDirectory' | 'firstReads'>,
+  input: { workspace: string; baseCommit: string; runId: string; attempt: number },
+): Promise<{ candidate: OutcomeCandidate; head: WorkspaceHeadReading }> {
+  const [gitDirectory, firstReads] = await Promise.all([prepared.gitDirectory, prepared.firstReads]);
+  const readHead = (): Promise<WorkspaceHeadReading> => readWorkspaceHead(input.workspace, gitDirectory);
+  if (!completed) return { candidate: 'not-recorded', head: await readHead() };
+  if (gitDirectory === undefined) {
+    return { candidate: { notIdentified: `no worktree of ${commonDirectory} is registered at ${input.workspace}` }, head: await readHead() };
+  }
+  const settled: { head?: Promise<WorkspaceHeadReading> } = {};
+  const identified = await identifyCandidate(
+    { ...input, gitDirectory },
+    (clean) => {
+      settled.head = clean === undefined ? readHead() : Promise.resolve(clean);
+    },
+    firstReads,
+  );
+  const candidate: OutcomeCandidate = identified.kind === 'identified' ? identified.candidate : { notIdentified: identified.message };
+  // Not settled when git failed before the work tree was: read it now, as it was left.
+  return { candidate, head: await (settled.head ?? readHead()) };
+}
