@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { establishBoundary, findAttemptProcesses, fixtureAdapterPath, superviseAdapter } from '@statecraft/adapter';
+import { buildAttemptRequest, establishBoundary, findAttemptProcesses, fixtureAdapterPath, superviseAdapter } from '@statecraft/adapter';
 import { buildBoundaryProfile } from '@statecraft/environment';
 import { describe, expect, it } from 'vitest';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
@@ -26,21 +25,21 @@ async function gatedLaunch(signal?: AbortSignal) {
   ];
   for (const directory of [home, workspace, temporaryDirectory, records]) await mkdir(directory);
   const requestFile = join(temporaryDirectory, 'request.json');
-  const prompt = Buffer.from(PROMPT);
-  await writeFile(
-    requestFile,
-    JSON.stringify({
-      protocol: 1,
+  // The request `run` would write: the same builder.
+  const request = buildAttemptRequest(
+    {
       attempt: { runId: 'gate', number: 1 },
       workspace,
       baseRevision: 'HEAD',
-      capabilities: { required: [], preferred: [] },
-      limits: { maxTurns: null, allow: [], deny: [], removeTools: [], hooks: [] },
-      deadline: { milliseconds: 60_000, at: new Date(Date.now() + 60_000).toISOString() },
-      prompt: { sha256: createHash('sha256').update(prompt).digest('hex'), bytes: prompt.length },
-      provider: null,
-    }),
+      required: [],
+      preferred: [],
+      deadlineMs: 60_000,
+      prompt: PROMPT,
+      boundary: 'bwrap',
+    },
+    new Date(),
   );
+  await writeFile(requestFile, JSON.stringify(request));
   const spawnLog = join(temporaryDirectory, 'spawn.log');
   const environment = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TMPDIR: temporaryDirectory, STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog };
   const profile = buildBoundaryProfile({
