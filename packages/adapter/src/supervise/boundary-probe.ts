@@ -1,5 +1,8 @@
 import { ProbeCheckSchema, type ProbeCheck } from './boundary-record.js';
 
+/** The line that opens a gate: an `on-go` probe's checks, and a gated launch's command (GATED_CLOSER_SCRIPT). */
+export const GATE_GO = 'go';
+
 /**
  * The self-test run inside the very sandbox an adapter is about to get (R12), before each launch.
  * A POSIX shell script using only shell built-ins, so a constructed PATH cannot turn a missing
@@ -15,7 +18,7 @@ import { ProbeCheckSchema, type ProbeCheck } from './boundary-record.js';
  */
 export const PROBE_SCRIPT = `
 canary=$1 outside=$2 inhome=$3 inworkspace=$4 spid=$5
-if [ "$6" = on-go ]; then read -r go || exit 0; [ "$go" = go ] || exit 0; fi
+if [ "$6" = on-go ]; then read -r go || exit 0; [ "$go" = ${GATE_GO} ] || exit 0; fi
 say() { printf '%s %s %s\\n' "$1" "$2" "$3"; }
 if { true; } 2>/dev/null < "$canary"; then say canary-by-path failed "read $canary"; else say canary-by-path held "cannot open $canary"; fi
 if { true; } 2>/dev/null < "/proc/self/root$canary"; then say canary-by-proc-root failed "read /proc/self/root$canary"; else say canary-by-proc-root held "cannot open /proc/self/root$canary"; fi
@@ -44,23 +47,17 @@ export const CLOSER_SCRIPT =
   'keep=" $1 "; env=$2; shift 2; for f in /proc/$$/fd/*; do n=${f##*/}; if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi; done; ' +
   'drop=; for v in PWD OLDPWD SHLVL _; do case "$keep" in *" $v "*) ;; *) drop="$drop -u $v" ;; esac; done; exec "$env" $drop "$@"';
 
-/** The line a launch behind GATED_CLOSER_SCRIPT waits for before its command starts. */
-export const LAUNCH_GO = 'go';
-
 /**
- * CLOSER_SCRIPT behind a gate. Every launch in the boundary — an adapter, a check — has its
- * sandbox set up ahead of its start: the adapter's while its intent is appended (the adapter
- * itself starts only after, R8.4), a suite's next check while the one before it runs. Its closer
+ * CLOSER_SCRIPT behind a gate. Every launch in the boundary — an adapter, a check — starts behind
+ * it: `run` sets the adapter's sandbox up beside the boundary's probe and the intent's append (the
+ * adapter itself starts only after, R8.4); a check's gate opens as soon as it is spawned. Its closer
  * first reads one line from stdin: only `go` lets it close descriptors and exec the command;
  * another line, or none (stdin closed), ends it with nothing started. Bash's `read` takes a pipe
  * a byte at a time, so what follows the line (the adapter's prompt) is left whole for the command.
  */
-export const GATED_CLOSER_SCRIPT = `IFS= read -r go || exit 0; [ "$go" = ${LAUNCH_GO} ] || exit 0; ${CLOSER_SCRIPT}`;
+export const GATED_CLOSER_SCRIPT = `IFS= read -r go || exit 0; [ "$go" = ${GATE_GO} ] || exit 0; ${CLOSER_SCRIPT}`;
 
 export const PROBE_CHECKS = ProbeCheckSchema.shape.check.options;
-
-/** The line that lets an `on-go` probe run its checks. */
-export const PROBE_GO = 'go';
 
 /**
  * Reads the probe's output into findings. A check that printed nothing, or printed something

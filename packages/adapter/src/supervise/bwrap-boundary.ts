@@ -8,7 +8,7 @@ import { sha256Hex } from '../content-digest.js';
 import { findExecutableOnPath } from '../executable-file.js';
 import type { Containment } from './attempt.js';
 import { BWRAP_RESIDUALS, type BoundaryPath, type BoundaryProfile, type BoundaryRecord, type ProbeCheck } from './boundary-record.js';
-import { CLOSER_SCRIPT, GATED_CLOSER_SCRIPT, PROBE_GO, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
+import { CLOSER_SCRIPT, GATE_GO, GATED_CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
 import { rememberedBwrapVersion } from './bwrap-version.js';
 
 /**
@@ -196,7 +196,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
       {
         cwd: request.workspace,
         timeoutMs: PROBE_TIMEOUT_MS,
-        ...(request.workspaceReady === undefined ? {} : { input: request.workspaceReady.then((ready) => (ready ? `${PROBE_GO}\n` : undefined)) }),
+        ...(request.workspaceReady === undefined ? {} : { input: request.workspaceReady.then((ready) => (ready ? `${GATE_GO}\n` : undefined)) }),
       },
     );
     request.onLaunch?.({ bwrap, closer, env, args });

@@ -1,6 +1,7 @@
 import { execa } from 'execa';
-import { LAUNCH_GO } from './boundary-probe.js';
+import { GATE_GO } from './boundary-probe.js';
 import { boundaryCommand } from './bwrap-boundary.js';
+import { writePrompt } from './watch-child.js';
 import type { ContainmentChoice } from './probe-containment.js';
 import { UNSHARE_FLAGS } from './probe-containment.js';
 import { ATTEMPT_TAG_VARIABLE } from './options.js';
@@ -76,8 +77,5 @@ export type AdapterProcess = ReturnType<typeof spawnAdapter>;
  * closed. Never awaited (R7.4): a child that has already ended makes EPIPE, which is ignored.
  */
 export function openGate(child: AdapterProcess, then = ''): void {
-  const stdin = child.stdin;
-  if (stdin === null) return;
-  stdin.on('error', () => undefined);
-  stdin.end(`${LAUNCH_GO}\n${then}`);
+  writePrompt(child, `${GATE_GO}\n${then}`);
 }
