@@ -1,4 +1,4 @@
-import { mkdir, open } from 'node:fs/promises';
+import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { sha256Hex, syncDirectory } from '@statecraft/adapter';
 import type { ChainRecord, UnlinkedRecord } from './record-schemas.js';
@@ -33,48 +33,46 @@ export interface AppendedRecord {
  * the current tip is refused (ChainMovedError), never written; so is a record the chain's reader
  * would refuse (UnreadableRecordError). `position` comes from a verified opening
  * (open-chain-for-append.ts) or the previous append: once the record is durable, the position
- * after it is kept as the chain's checkpoint, where the next append starts verifying — written
- * behind the return, and before this process appends to the chain again.
+ * after it is kept as the chain's checkpoint, where the next append starts verifying.
+ *
+ * Every step is synchronous. An append is a handful of small file operations and one fsync, and
+ * it comes exactly when the attempt's evidence files are being fsync'd through libuv's four
+ * threads: queued behind those, each of its steps waited for a thread, and the intent's append
+ * (which the adapter's start waits for) took several times its own cost (docs/decisions.md,
+ * 2026-12-01, "Appends and checkpoints written synchronously"). Nothing else this process does
+ * needs its main thread during the fsync.
  */
 export async function appendRecord(chainFile: string, position: ChainPosition, unlinked: UnlinkedRecord): Promise<AppendedRecord> {
-  await checkpointsBeingWritten.get(chainFile);
   // `prev` first: a reader can follow links in the raw text, and the record reads in chain order.
   const record = { prev: position.head, seq: position.nextSeq, format: 1, ...unlinked } as ChainRecord;
   refuseUnreadableRecord(chainFile, record);
   const line = JSON.stringify(record);
   const created = position.nextSeq === 0 && position.torn === 'none';
-  if (created) await mkdir(dirname(chainFile), { recursive: true, mode: 0o700 });
+  if (created) mkdirSync(dirname(chainFile), { recursive: true, mode: 0o700 });
   // Read and append: the tail is checked through the same open file the record is written to.
-  const handle = await open(chainFile, 'a+', 0o600);
+  const fd = openSync(chainFile, 'a+', 0o600);
   try {
-    await checkChainTip(handle, chainFile, position);
+    checkChainTip(fd, chainFile, position);
     if (position.torn !== 'none') {
-      await handle.truncate(position.torn.offset);
-      await handle.sync();
+      ftruncateSync(fd, position.torn.offset);
+      fsyncSync(fd);
     }
-    await handle.writeFile(`${line}\n`);
-    await handle.sync();
+    writeWhole(fd, Buffer.from(`${line}\n`));
+    fsyncSync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   if (created) await syncDirectory(dirname(chainFile));
   const digest = sha256Hex(line);
   const length = position.length + Buffer.byteLength(line) + 1;
   const after: ChainPosition = { head: digest, nextSeq: position.nextSeq + 1, length, torn: 'none' };
-  // Behind the return: an intent's spawn need not wait for it (it never fails; a checkpoint not
-  // written only makes the next opening verify from an earlier one).
-  const checkpointed = writeChainCheckpoint(chainFile, after);
-  checkpointsBeingWritten.set(chainFile, checkpointed);
-  void checkpointed.then(() => {
-    if (checkpointsBeingWritten.get(chainFile) === checkpointed) checkpointsBeingWritten.delete(chainFile);
-  });
+  // Never fails: a checkpoint not written only makes the next opening verify from an earlier one.
+  writeChainCheckpoint(chainFile, after);
   return { record, digest, position: after };
 }
 
-/**
- * The checkpoint each chain's last append is writing, in this process. An append returns once its
- * record is durable and leaves its checkpoint being written; the next append to the same chain
- * waits for it first, so checkpoints land in the order of their appends and none is overwritten by
- * an older one. Node ends no process while a file operation is pending, so the last is written too.
- */
-const checkpointsBeingWritten = new Map<string, Promise<void>>();
+/** Writes every byte (O_APPEND: at the end), however many calls the kernel takes for it. */
+function writeWhole(fd: number, bytes: Buffer): void {
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+}

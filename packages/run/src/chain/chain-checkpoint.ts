@@ -1,4 +1,4 @@
-import { open, rename, rm, writeFile } from 'node:fs/promises';
+import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { readLineEndingAt } from './check-chain-tip.js';
@@ -35,10 +35,10 @@ export type CheckpointReading = { kind: 'usable'; start: ChainStart } | { kind: 
  * backwards), so the check costs the same whatever the chain's length. Anything else — missing,
  * torn, edited, a chain cut shorter or rewritten — is a miss, and the caller verifies in full.
  */
-export async function readChainCheckpoint(chainFile: string): Promise<CheckpointReading> {
+export function readChainCheckpoint(chainFile: string): CheckpointReading {
   let text: string;
   try {
-    text = await readTextFile(checkpointPathOf(chainFile));
+    text = readTextFile(checkpointPathOf(chainFile));
   } catch (error) {
     return { kind: 'not-used', why: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'unreadable' };
   }
@@ -51,15 +51,15 @@ export async function readChainCheckpoint(chainFile: string): Promise<Checkpoint
   const parsed = ChainCheckpointSchema.safeParse(json);
   if (!parsed.success) return { kind: 'not-used', why: 'malformed' };
   const checkpoint = parsed.data;
-  let handle;
+  let fd: number;
   try {
-    handle = await open(chainFile, 'r');
+    fd = openSync(chainFile, 'r');
   } catch {
     return { kind: 'not-used', why: 'unreadable' };
   }
   try {
-    if ((await handle.stat()).size < checkpoint.offset) return { kind: 'not-used', why: 'past-the-end' };
-    const line = await readLineEndingAt(handle, checkpoint.offset);
+    if (fstatSync(fd).size < checkpoint.offset) return { kind: 'not-used', why: 'past-the-end' };
+    const line = readLineEndingAt(fd, checkpoint.offset);
     if (line === undefined) return { kind: 'not-used', why: 'not-a-line-end' };
     if (sha256Of(line) !== checkpoint.digest) return { kind: 'not-used', why: 'digest-differs' };
     const record = readLink(line);
@@ -71,7 +71,7 @@ export async function readChainCheckpoint(chainFile: string): Promise<Checkpoint
   } catch {
     return { kind: 'not-used', why: 'unreadable' };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -80,30 +80,36 @@ export async function readChainCheckpoint(chainFile: string): Promise<Checkpoint
  * to a file of its own, renamed into place, so a reader sees the old checkpoint or the new one,
  * never half of one. Not fsync'd: after a crash a lost or empty checkpoint is only a miss, and
  * the chain bytes it names were fsync'd before it was written. A failure to write it is not the
- * append's failure: the next append verifies from the beginning.
+ * append's failure: the next append verifies from the beginning. Synchronous, as its reading is:
+ * ~150 bytes and a rename cost less than the thread pool's round trips, and a process whose last
+ * step is an append then has nothing left to wait for when it ends.
  */
-export async function writeChainCheckpoint(chainFile: string, position: ChainPosition): Promise<void> {
+export function writeChainCheckpoint(chainFile: string, position: ChainPosition): void {
   if (position.nextSeq === 0 || position.torn !== 'none') return;
   const checkpoint: ChainCheckpoint = { format: 1, offset: position.length, seq: position.nextSeq - 1, digest: position.head };
   const path = checkpointPathOf(chainFile);
   const partial = `${path}.${process.pid}.partial`;
   try {
-    await writeFile(partial, `${JSON.stringify(checkpoint)}\n`, { mode: 0o600 });
-    await rename(partial, path);
+    writeFileSync(partial, `${JSON.stringify(checkpoint)}\n`, { mode: 0o600 });
+    renameSync(partial, path);
   } catch {
-    await rm(partial, { force: true }).catch(() => undefined);
+    try {
+      rmSync(partial, { force: true });
+    } catch {
+      // Nothing more to do: a partial checkpoint is never read (only the renamed name is).
+    }
   }
 }
 
-async function readTextFile(path: string): Promise<string> {
-  const handle = await open(path, 'r');
+function readTextFile(path: string): string {
+  const fd = openSync(path, 'r');
   try {
     // A checkpoint is ~150 bytes; anything much larger is not one.
     const buffer = Buffer.alloc(4096);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
     return buffer.subarray(0, bytesRead).toString('utf8');
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

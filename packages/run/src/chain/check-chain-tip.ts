@@ -1,4 +1,4 @@
-import type { FileHandle } from 'node:fs/promises';
+import { fstatSync, readSync } from 'node:fs';
 import { sha256Hex } from '@statecraft/adapter';
 import type { ChainPosition } from './append-record.js';
 
@@ -33,14 +33,14 @@ const CHUNK = 64 * 1024;
  * cannot turn into a forked chain without it being noticed before the write. (A writer that
  * appends between this check and the write is not caught here: only the lock excludes that.)
  */
-export async function checkChainTip(handle: FileHandle, path: string, position: ChainPosition): Promise<void> {
-  const size = (await handle.stat()).size;
+export function checkChainTip(fd: number, path: string, position: ChainPosition): void {
+  const size = fstatSync(fd).size;
   const tornBytes = position.torn === 'none' ? 0 : position.torn.bytes;
   if (size !== position.length + tornBytes) {
     throw new ChainMovedError(path, `the chain is ${size} bytes, but it was ${position.length + tornBytes} when the head this record links to was read`);
   }
   if (position.torn !== 'none') {
-    const torn = await readAt(handle, position.torn.offset, position.torn.bytes);
+    const torn = readAt(fd, position.torn.offset, position.torn.bytes);
     if (position.torn.offset !== position.length || sha256Hex(torn) !== position.torn.sha256) {
       throw new ChainMovedError(path, `the torn final line at byte ${position.torn.offset} is not the one read before`);
     }
@@ -49,7 +49,7 @@ export async function checkChainTip(handle: FileHandle, path: string, position: 
     if (position.length !== 0 || position.head !== 'genesis') throw new ChainMovedError(path, 'the chain is not empty, though the record was to be its first');
     return;
   }
-  const last = await readLineEndingAt(handle, position.length);
+  const last = readLineEndingAt(fd, position.length);
   if (last === undefined || sha256Hex(last) !== position.head) {
     throw new ChainMovedError(path, `the last record is not the head ${position.head} this record links to`);
   }
@@ -61,15 +61,17 @@ export async function checkChainTip(handle: FileHandle, path: string, position: 
 
 /**
  * The complete line that ends (with its newline) at byte `end`, or undefined if none does. Read
- * backwards from `end` in chunks: nothing before the line's start is read.
+ * backwards from `end` in chunks: nothing before the line's start is read. Synchronous: a line is
+ * a few kilobytes, read from the page cache in far less time than a round trip through libuv's
+ * thread pool, which the attempt's fsyncs keep busy exactly when the chain is appended to.
  */
-export async function readLineEndingAt(handle: FileHandle, end: number): Promise<Buffer | undefined> {
-  if (end === 0 || (await readAt(handle, end - 1, 1))[0] !== NEWLINE) return undefined;
+export function readLineEndingAt(fd: number, end: number): Buffer | undefined {
+  if (end === 0 || readAt(fd, end - 1, 1)[0] !== NEWLINE) return undefined;
   const chunks: Buffer[] = [];
   let start = end - 1;
   while (start > 0) {
     const from = Math.max(0, start - CHUNK);
-    const chunk = await readAt(handle, from, start - from);
+    const chunk = readAt(fd, from, start - from);
     const newline = chunk.lastIndexOf(NEWLINE);
     if (newline !== -1) {
       chunks.unshift(chunk.subarray(newline + 1));
@@ -81,9 +83,9 @@ export async function readLineEndingAt(handle: FileHandle, end: number): Promise
   return Buffer.concat(chunks);
 }
 
-async function readAt(handle: FileHandle, offset: number, length: number): Promise<Buffer> {
+function readAt(fd: number, offset: number, length: number): Buffer {
   const buffer = Buffer.alloc(length);
-  const { bytesRead } = await handle.read(buffer, 0, length, offset);
+  const bytesRead = readSync(fd, buffer, 0, length, offset);
   return buffer.subarray(0, bytesRead);
 }
 

@@ -11,7 +11,7 @@ import { readWholeRecord, verifyChainWith, type ChainOpening, type LineReading }
  * No entries are kept: an append needs only the tip, the next seq and the torn tail.
  */
 export async function openChainForAppend(chainFile: string): Promise<ChainOpening<ChainSummary>> {
-  const checkpoint = await readChainCheckpoint(chainFile);
+  const checkpoint = readChainCheckpoint(chainFile);
   if (checkpoint.kind === 'usable') return verifyChainWith(chainFile, readWholeAsSummary, { from: checkpoint.start, entries: 'none' });
   return verifyChainWith(chainFile, readSummaryLine, { entries: 'none', onWorker: summariesOnWorker() });
 }
