@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, open, rename, unlink } from 'node:fs/promises';
+import { closeSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 
 /**
@@ -8,36 +8,68 @@ import { dirname, basename, join } from 'node:path';
  * written atomically, or appended and fsync'd). `exclusive` writes a file once: the temporary is
  * hard-linked into place, which fails if the name exists where a rename would replace it — for
  * evidence that must never be rewritten (a qualification record, a request).
+ *
+ * Every step is synchronous. The files written this way are small (a request, a result, a
+ * receipt, a record) and are written when no child of the attempt is running — before a gate
+ * opens or after the tree is gone — so nothing needs the main thread meanwhile; done through
+ * libuv's four threads, each of the eight steps queued behind the evidence files' fsyncs, and a
+ * result that takes ~1 ms alone took ~7 ms at the end of every attempt (docs/decisions.md,
+ * 2026-12-01, "Appends and checkpoints written synchronously").
  */
-export async function writeFileDurably(path: string, data: string | Uint8Array, options: { mode?: number; exclusive?: boolean } = {}): Promise<void> {
+export function writeFileDurably(path: string, data: string | Uint8Array, options: { mode?: number; exclusive?: boolean } = {}): Promise<void> {
+  // The executor runs at once: the file is written before this returns, and a failure rejects.
+  return new Promise((resolve) => {
+    writeNow(path, data, options);
+    resolve();
+  });
+}
+
+function writeNow(path: string, data: string | Uint8Array, options: { mode?: number; exclusive?: boolean }): void {
   const temporary = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const handle = await open(temporary, 'wx', options.mode ?? 0o600);
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const fd = openSync(temporary, 'wx', options.mode ?? 0o600);
   try {
-    await handle.writeFile(data);
-    await handle.sync();
+    let written = 0;
+    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+    fsyncSync(fd);
   } catch (error) {
     // A full disk: the partial temporary would hold space the caller may need to record the failure.
-    await handle.close();
-    await unlink(temporary).catch(() => undefined);
+    closeSync(fd);
+    removeQuietly(temporary);
     throw error;
   }
-  await handle.close();
+  closeSync(fd);
   try {
-    if (options.exclusive === true) await link(temporary, path);
-    else await rename(temporary, path);
+    if (options.exclusive === true) linkSync(temporary, path);
+    else renameSync(temporary, path);
   } finally {
     // After a rename the temporary name is already gone; after a link (or a failure) it is removed here.
-    await unlink(temporary).catch(() => undefined);
+    removeQuietly(temporary);
   }
-  await syncDirectory(dirname(path));
+  syncDirectorySync(dirname(path));
 }
 
 /** Makes a directory entry (a created or renamed file) durable. */
-export async function syncDirectory(path: string): Promise<void> {
-  const handle = await open(path, 'r');
+export function syncDirectory(path: string): Promise<void> {
+  return new Promise((resolve) => {
+    syncDirectorySync(path);
+    resolve();
+  });
+}
+
+function syncDirectorySync(path: string): void {
+  const fd = openSync(path, 'r');
   try {
-    await handle.sync();
+    fsyncSync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone (renamed into place), or nothing more can be done for it.
   }
 }

@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { targetKey } from '@statecraft/environment';
 import { runGit } from './git.js';
@@ -26,13 +26,15 @@ export type TargetResolution =
  */
 export async function resolveTarget(given: string, base?: string): Promise<TargetResolution> {
   const absolute = isAbsolute(given) ? given : resolve(given);
+  // Synchronous file steps: each is a path lookup, far quicker than a round trip through libuv's
+  // thread pool, and the run's planning waits on every one of them.
   let real: string;
   try {
-    real = await realpath(absolute);
+    real = realpathSync.native(absolute);
   } catch {
     return { kind: 'refused', reason: 'missing', path: absolute, message: `${absolute}: no such target directory` };
   }
-  if (!(await stat(real)).isDirectory()) {
+  if (!statSync(real).isDirectory()) {
     return { kind: 'refused', reason: 'not-a-directory', path: absolute, message: `${absolute}: the target is not a directory` };
   }
   // One git call for every answer: each spawn is paid on every run. With --verify, git still
@@ -43,8 +45,8 @@ export async function resolveTarget(given: string, base?: string): Promise<Targe
   if (topLevel === undefined || topLevel === '' || commonDirectory === undefined || commonDirectory === '') {
     return { kind: 'refused', reason: 'not-a-repository', path: absolute, message: `${absolute}: not a git repository (a target must be one)` };
   }
-  const path = await realpath(topLevel);
-  const target = { path, key: targetKey(path), commonDirectory: await realpath(commonDirectory) };
+  const path = realpathSync.native(topLevel);
+  const target = { path, key: targetKey(path), commonDirectory: realpathSync.native(commonDirectory) };
   if (base === undefined) return { kind: 'resolved', target, base: 'not-asked' };
   if (!answer.ok || commit === undefined || !/^[0-9a-f]{40,64}$/.test(commit)) {
     return {
