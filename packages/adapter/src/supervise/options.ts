@@ -26,9 +26,13 @@ export interface SuperviseOptions {
   /** Called for each event of the trusted prefix, in order (live status, qualification). */
   onEvent?: (event: ProtocolEvent) => void;
   /**
-   * Told, with what was read, once an adapter that ended by itself has no process left (its
-   * leftovers swept, R7.3) — while its evidence files are still being made durable: what only
-   * reads the workspace may start then rather than after.
+   * Told, with what was read, once an adapter that ended by itself has no process left — while its
+   * evidence files are still being made durable: what only reads the workspace may start then
+   * rather than after. Under the boundary that is as soon as bwrap has ended: bwrap ends only
+   * after its PID namespace's first process, and the kernel kills every other process of the
+   * namespace and waits for them before that one is gone; the sweep (R7.3) runs beside the caller's
+   * reads and records anything it finds in the attempt's `survivors`, which a caller that read
+   * early must then treat as having read too soon. Otherwise, once the sweep has found the tree gone.
    */
   onTreeGone?: (reading: StreamReading) => void;
   /** `auto` probes for a PID namespace once and falls back to the process group. */

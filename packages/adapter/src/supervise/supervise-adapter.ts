@@ -181,17 +181,26 @@ async function stopAndKill(running: RunningAttempt): Promise<Omit<Stopped, 'endi
 async function endedOnItsOwn(running: RunningAttempt, finishTees: () => Promise<[TeeEnding, TeeEnding]>): Promise<Stopped> {
   const reading = running.reader.reading();
   // Both pipes are at their end, so every byte is in the tees: their last writes and fsyncs run on
-  // the thread pool while /proc is swept, rather than after it. One turn of the event loop lets
-  // them be handed over before the sweep, which is synchronous, holds the loop.
+  // the thread pool while /proc is swept, rather than after it. Under bwrap the tree is gone once
+  // bwrap has ended (SuperviseOptions' `onTreeGone`), so the caller's reads start now too, and the
+  // sweep checks it while they run. One turn of the event loop lets both be handed over (the
+  // caller's first spawn waits on a settled promise) before the sweep, which is synchronous, holds
+  // the loop.
   const endings = finishTees();
+  const namespaceEnded = running.mechanism === 'bwrap';
+  if (namespaceEnded) tellTreeGone(running, reading);
   await new Promise((resolve) => setImmediate(resolve));
   const survivors = await sweepLeftovers(running.attemptTag, running.processGroup);
+  if (!namespaceEnded) tellTreeGone(running, reading);
+  return { reading, survivors, endings };
+}
+
+function tellTreeGone(running: RunningAttempt, reading: StreamReading): void {
   try {
     running.onTreeGone?.(reading);
   } catch {
     // What the caller starts here only saves it time later; its failure is the caller's, never the attempt's.
   }
-  return { reading, survivors, endings };
 }
 
 /** The attempt as observed; it ends now, once both evidence files are finished. */

@@ -40,6 +40,22 @@ export interface PreparedAttempt {
   firstReads?: Promise<FirstCandidateReads | undefined>;
 }
 
+/**
+ * The attempt with its first candidate reads, unless the sweep found a process of the attempt
+ * still alive: reads started as bwrap ended (superviseAdapter's `onTreeGone`) may then have seen a
+ * tree that was still being written. They are let finish (a status may refresh the index, and a
+ * second one must not meet its lock) and dropped; the reads start again over the tree as left.
+ */
+export function readsThatStand(attempt: PreparedAttempt, survivors: number): PreparedAttempt {
+  if (survivors === 0 || attempt.firstReads === undefined) return attempt;
+  const early = attempt.firstReads;
+  const dropped = early.then(async (reads) => {
+    if (reads !== undefined) await Promise.all([reads.status, reads.ids]);
+    return undefined;
+  });
+  return { ...attempt, firstReads: dropped };
+}
+
 /** The candidate's first reads (identify-candidate.ts), in the workspace through its registered git directory. */
 export async function firstCandidateReads(attempt: PreparedAttempt): Promise<FirstCandidateReads | undefined> {
   const gitDirectory = await attempt.gitDirectory;
@@ -78,7 +94,7 @@ export async function concludeAttempt(
     const [resultArtifact, temporary, { candidate, head }] = await Promise.all([
       writingFile(resultFile, () => keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`)),
       removeAttemptTemporaryDirectory(attempt.temporaryDirectory),
-      candidateThenHead(result.outcome === 'completed', plan.target.commonDirectory, attempt, {
+      candidateThenHead(result.outcome === 'completed', plan.target.commonDirectory, readsThatStand(attempt, result.survivors.length), {
         workspace: attempt.workspace.path,
         baseCommit: plan.baseCommit,
         runId,
