@@ -16,6 +16,7 @@ import { registerDoctor } from './commands/register-doctor.js';
 import { registerAccept } from './commands/register-accept.js';
 import { STATECRAFT_VERSION } from './statecraft-version.js';
 import { warmSchemasForSnapshot } from './snapshot-warm-schemas.js';
+import { warmSpawningForSnapshot } from './snapshot-warm-spawning.js';
 
 const program = new Command('statecraft')
   .description(
@@ -110,6 +111,7 @@ async function main(words: readonly string[]): Promise<void> {
 // then given the words after a `--` (bin/statecraft), so they follow its own path in process.argv.
 if (startupSnapshot.isBuildingSnapshot()) {
   warmSchemasForSnapshot();
+  warmSpawningForSnapshot();
   startupSnapshot.setDeserializeMainFunction(() => void main(process.argv.slice(1)));
 } else void main(process.argv.slice(2));
 

@@ -1,0 +1,36 @@
+/**
+ * Run only while the start-up snapshot is built (main.ts): node compiles much of its own code for
+ * spawning a child with pipes (the child process, its sockets, its streams) on first use, and so
+ * does execa, and a start from the snapshot paid it on its first spawn of each — the target's
+ * `git rev-parse`, first on the path of every `run` and `accept`, took ~7–9 ms against ~2.5 ms for
+ * the next; the adapter's or the first check's spawn through execa ~13 ms (measured on this
+ * project's machines; docs/decisions.md, 2026-12-01, "Spawning warmed in the snapshot"). One short
+ * child spawned each way statecraft spawns — node's `execFile` (git, the boundary's probe) and
+ * execa with the adapter's options (supervise/spawn-adapter.ts) — leaves that code compiled in the
+ * snapshot. The child is this node printing its version. The build's event loop runs until both
+ * have ended and their pipes are closed, before the snapshot is taken, so nothing of them is held
+ * there; execa's kill-on-exit is off for it, so no signal handler is ever installed.
+ */
+import { execFile } from 'node:child_process';
+import { execa } from 'execa';
+
+export function warmSpawningForSnapshot(): void {
+  const child = execFile(process.execPath, ['--version'], { env: {}, encoding: 'buffer' }, () => undefined);
+  child.stdin?.end();
+  const contained = execa(process.execPath, ['--version'], {
+    env: {},
+    extendEnv: false,
+    shell: false,
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    buffer: false,
+    reject: false,
+    encoding: 'buffer',
+    cleanup: false,
+  });
+  contained.stdin?.end();
+  contained.stdout?.resume();
+  contained.stderr?.resume();
+  void contained.catch(() => undefined);
+}
