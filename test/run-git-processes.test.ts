@@ -61,6 +61,44 @@ describe('a completed attempt reads its workspace with as few git processes as i
     expect(invocations.filter((line) => / diff /.test(line))).toEqual([]);
   });
 
+  it("a clean tree still on its base records the base's tree, read with the base at planning: no git asks for the head's ids", async () => {
+    const git = await countingGit();
+    const run = await runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], {
+      home: targets.home.path,
+      env: { PATH: `${git.bin}:${process.env.PATH ?? '/usr/bin:/bin'}` },
+    });
+    const account = parseJson<{ outcome: string; baseCommit: string; candidate: { commit: string; tree: string } }>(run);
+    expect(account.outcome).toBe('completed');
+    expect(account.candidate.commit).toBe(account.baseCommit);
+    expect(account.candidate.tree).toBe((await execa('git', ['rev-parse', `${account.baseCommit}^{tree}`], { cwd: targets.repository.path })).stdout);
+    const invocations = (await readFile(git.log, 'utf8')).split('\n').map((line) => ` ${line} `);
+    expect(invocations.filter((line) => / rev-parse HEAD /.test(line))).toEqual([]);
+  });
+
+  // Without the boundary: inside it the repository's git directory is read-only, and an agent cannot commit (R12).
+  it("an attempt whose agent committed on its own asks for the head's ids after the status, and records the new commit's tree", async () => {
+    const git = await countingGit();
+    const run = await runStatecraft(
+      [
+        'run',
+        targets.repository.path,
+        '--adapter',
+        'fixture',
+        '--prompt',
+        'scenario: write-commit\npath: answer.txt\ntext: 42',
+        '--boundary',
+        'none',
+        '--json',
+      ],
+      { home: targets.home.path, env: { PATH: `${git.bin}:${process.env.PATH ?? '/usr/bin:/bin'}` } },
+    );
+    const account = parseJson<{ outcome: string; baseCommit: string; workspace: string; candidate: { commit: string; tree: string; madeBy: string } }>(run);
+    expect(account.outcome).toBe('completed');
+    expect(account.candidate.madeBy).toBe('agent');
+    expect(account.candidate.commit).not.toBe(account.baseCommit);
+    expect(account.candidate.tree).toBe((await execa('git', ['rev-parse', `${account.candidate.commit}^{tree}`], { cwd: targets.repository.path })).stdout);
+  });
+
   it('an attempt that left its tree dirty still records the head of the commit statecraft made, read after it', async () => {
     const git = await countingGit();
     const run = await runStatecraft(

@@ -79,6 +79,19 @@ describe('the workspace is an isolated git worktree at a recorded base commit (R
     expect(await resolveTarget(repository.path)).toMatchObject({ kind: 'resolved', base: 'not-asked' });
   });
 
+  it("names the base commit's tree in the same call, and refuses a revision that names more or less than one commit", async () => {
+    const resolution = await resolveTarget(repository.path, 'HEAD');
+    expect(resolution).toMatchObject({
+      kind: 'resolved',
+      base: { kind: 'resolved', commit: await repository.git('rev-parse', 'HEAD'), tree: await repository.git('rev-parse', 'HEAD^{tree}') },
+    });
+    // A range and a negation print other lines than one commit and one tree; `@{upstream}` with none
+    // configured makes git stop with an error after naming the repository, which is still named.
+    for (const revision of ['HEAD..HEAD', '^HEAD', '@{upstream}', 'HEAD:']) {
+      expect(await resolveTarget(repository.path, revision)).toMatchObject({ kind: 'resolved', target: { path: target.path }, base: { kind: 'refused' } });
+    }
+  });
+
   it('a target that is not a git repository is refused naming it', async () => {
     const resolution = await resolveTarget(join(repository.path, '.git', 'objects'));
     // Inside .git is not a working tree: git answers no top level.

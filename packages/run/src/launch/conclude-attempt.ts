@@ -57,9 +57,9 @@ export function readsThatStand(attempt: PreparedAttempt, survivors: number): Pre
 }
 
 /** The candidate's first reads (identify-candidate.ts), in the workspace through its registered git directory. */
-export async function firstCandidateReads(attempt: PreparedAttempt): Promise<FirstCandidateReads | undefined> {
+export async function firstCandidateReads(attempt: PreparedAttempt, baseTree: string | undefined): Promise<FirstCandidateReads | undefined> {
   const gitDirectory = await attempt.gitDirectory;
-  return gitDirectory === undefined ? undefined : startCandidateReads(attempt.workspace.path, gitDirectory);
+  return gitDirectory === undefined ? undefined : startCandidateReads(attempt.workspace.path, gitDirectory, baseTree);
 }
 
 /**
@@ -97,6 +97,7 @@ export async function concludeAttempt(
       candidateThenHead(result.outcome === 'completed', plan.target.commonDirectory, readsThatStand(attempt, result.survivors.length), {
         workspace: attempt.workspace.path,
         baseCommit: plan.baseCommit,
+        baseTree: plan.baseTree,
         runId,
         attempt: number,
       }),
@@ -189,7 +190,7 @@ async function candidateThenHead(
   completed: boolean,
   commonDirectory: string,
   prepared: Pick<PreparedAttempt, 'gitDirectory' | 'firstReads'>,
-  input: { workspace: string; baseCommit: string; runId: string; attempt: number },
+  input: { workspace: string; baseCommit: string; baseTree: string | undefined; runId: string; attempt: number },
 ): Promise<{ candidate: OutcomeCandidate; head: WorkspaceHeadReading }> {
   const [gitDirectory, firstReads] = await Promise.all([prepared.gitDirectory, prepared.firstReads]);
   const readHead = (): Promise<WorkspaceHeadReading> => readWorkspaceHead(input.workspace, gitDirectory);

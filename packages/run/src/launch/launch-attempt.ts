@@ -146,7 +146,7 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
       gitDirectory: registeredGitDirectory(plan.target.commonDirectory, workspace.path),
     };
     treeGone = (reading) => {
-      if (reading.terminal !== 'not-recorded' && reading.terminal.type === 'result') attempt.firstReads = firstCandidateReads(attempt);
+      if (reading.terminal !== 'not-recorded' && reading.terminal.type === 'result') attempt.firstReads = firstCandidateReads(attempt, plan.baseTree);
     };
     // Without the boundary nothing was set up beside the probe (the supervisor then waits at the gate
     // without spawning); with it, only when the attempt's directory could not be made.

@@ -65,6 +65,8 @@ export interface RunPlan {
   target: ResolvedTarget;
   /** The commit the workspace is based on: resolved at planning for a new run, the run's recorded one for a retry (R8.6). */
   baseCommit: string;
+  /** The base commit's tree, when planning resolved the base (a new run); a retry's is not read. */
+  baseTree?: string;
   paths: ChainPaths;
   adapter: AdapterIdentity & { path: string };
   manifest: Manifest;
@@ -131,7 +133,7 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   const identified = await identifyAdapter(request, executable, manifest);
   if (stopped(identified)) return identified;
   const containment = await containmentChoice;
-  const baseCommit = retry === 'none' ? located.newRunBase : retry.firstIntent.baseCommit;
+  const baseCommit = retry === 'none' ? located.newRunBase?.commit : retry.firstIntent.baseCommit;
   // Unreachable: a new run asked for its base above. Refused rather than assumed.
   if (baseCommit === undefined) return refused('plan', 'base-commit', 'no base commit was resolved; refused before spawn, nothing appended', null);
   return {
@@ -140,6 +142,7 @@ export async function planRun(request: RunRequest): Promise<Planning> {
       request: { ...request, prompt, ...(identified.provider === undefined ? {} : { provider: identified.provider }) },
       target: located.target,
       baseCommit,
+      ...(retry === 'none' && located.newRunBase !== undefined ? { baseTree: located.newRunBase.tree } : {}),
       paths,
       adapter: identified.adapter,
       manifest,
@@ -171,13 +174,16 @@ async function planContainment(boundary: BoundaryChoice): Promise<Containment> {
  * The target, and for a new run its base commit, resolved at run start in the target's own git
  * call (R8.6); a retry reuses its run's recorded base.
  */
-async function resolveTargetAndBase(request: RunRequest): Promise<Step<{ target: ResolvedTarget; newRunBase: string | undefined }>> {
+async function resolveTargetAndBase(request: RunRequest): Promise<Step<{ target: ResolvedTarget; newRunBase: { commit: string; tree: string } | undefined }>> {
   const resolution = await resolveTarget(request.target, request.retryOf === undefined ? (request.base ?? 'HEAD') : undefined);
   if (resolution.kind === 'refused') return refused('plan', 'target', `${resolution.message}; refused before spawn, nothing appended`, resolution);
   if (resolution.base !== 'not-asked' && resolution.base.kind === 'refused') {
     return refused('plan', 'base-commit', `${resolution.base.message}; refused before spawn, nothing appended`, { revision: request.base ?? 'HEAD' });
   }
-  return { target: resolution.target, newRunBase: resolution.base === 'not-asked' ? undefined : resolution.base.commit };
+  return {
+    target: resolution.target,
+    newRunBase: resolution.base === 'not-asked' ? undefined : { commit: resolution.base.commit, tree: resolution.base.tree },
+  };
 }
 
 /** The adapter's executable, usable, and its manifest, read without executing anything (R2.2). */

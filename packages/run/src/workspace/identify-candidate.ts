@@ -27,7 +27,8 @@ export type CandidateIdentification = { kind: 'identified'; candidate: Candidate
 /** The reads a candidate's identification starts with: the status, and the head's ids beside it. */
 export interface FirstCandidateReads {
   status: Promise<CandidateGitAnswer>;
-  ids: Promise<CandidateGitAnswer>;
+  /** Not asked when the base's tree is known: a tree left clean on its base needs no git for them. */
+  ids: Promise<CandidateGitAnswer> | undefined;
 }
 
 /**
@@ -35,7 +36,7 @@ export interface FirstCandidateReads {
  * that knows the attempt's processes are gone can ask them while it still waits for something
  * else (its evidence files' fsync), and hand them to `identifyCandidate`. Never rejects.
  */
-export function startCandidateReads(workspace: string, gitDirectory: string): FirstCandidateReads {
+export function startCandidateReads(workspace: string, gitDirectory: string, baseTree: string | undefined): FirstCandidateReads {
   const git = candidateGit(workspace, gitDirectory);
   // Porcelain v2 with --branch: the same entries as v1, and the head's object name in a header.
   const status = git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--ignore-submodules=dirty']);
@@ -43,8 +44,10 @@ export function startCandidateReads(workspace: string, gitDirectory: string): Fi
   // settled as it is, so they stand and the attempt's end waits for one git process, not two in a
   // row. Nothing moves HEAD meanwhile (the attempt's processes are gone; this reads objects and
   // refs, never the index the status may refresh). A dirty tree discards them and asks again once
-  // statecraft's commit is made.
-  return { status, ids: git(HEAD_IDS) };
+  // statecraft's commit is made. With the base's tree known (planning read it with the base) they
+  // are not asked: the usual end — clean, on the base — then has its ids already, and only a head
+  // the agent moved asks for them, after the status.
+  return { status, ids: baseTree === undefined ? git(HEAD_IDS) : undefined };
 }
 
 const HEAD_IDS = ['rev-parse', 'HEAD', 'HEAD^{tree}'] as const;
@@ -64,7 +67,7 @@ function candidateGit(workspace: string, gitDirectory: string): (args: readonly 
 }
 
 export async function identifyCandidate(
-  input: { workspace: string; gitDirectory: string; baseCommit: string; runId: string; attempt: number },
+  input: { workspace: string; gitDirectory: string; baseCommit: string; baseTree?: string | undefined; runId: string; attempt: number },
   /**
    * Called once the work tree is settled (its commit, if any, made): only reads follow, so the
    * caller may read the workspace beside them. A tree found clean is settled as the status read
@@ -72,7 +75,7 @@ export async function identifyCandidate(
    */
   onSettled: (clean: WorkspaceHeadReading | undefined) => void = () => undefined,
   /** The first reads, when the caller started them already (startCandidateReads) for this workspace and git directory. */
-  started: FirstCandidateReads = startCandidateReads(input.workspace, input.gitDirectory),
+  started: FirstCandidateReads = startCandidateReads(input.workspace, input.gitDirectory, input.baseTree),
 ): Promise<CandidateIdentification> {
   const git = candidateGit(input.workspace, input.gitDirectory);
   const readIds = (): Promise<CandidateGitAnswer> => git(HEAD_IDS);
@@ -118,8 +121,13 @@ export async function identifyCandidate(
   }
   const statusHead = headOfStatus(entries);
   onSettled(dirty ? undefined : { head: statusHead, dirty: false });
-  // Statecraft's own commit is never the base; a clean tree's head is the one its status names.
-  let [ids, changed] = await Promise.all(dirty ? [readIds(), readChanged(undefined)] : [idsBeside, readChanged(statusHead)]);
+  // A clean tree's head is the one its status names: on the base, whose tree is known, no git is asked.
+  const cleanIds = (head: string): Promise<CandidateGitAnswer> =>
+    head === input.baseCommit && input.baseTree !== undefined
+      ? Promise.resolve({ ok: true, stdout: `${head}\n${input.baseTree}\n` })
+      : (idsBeside ?? readIds());
+  // Statecraft's own commit is never the base.
+  let [ids, changed] = await Promise.all(dirty ? [readIds(), readChanged(undefined)] : [cleanIds(statusHead), readChanged(statusHead)]);
   // The ids beside the status stand only for the head the status saw; were it ever another, ask again.
   if (!dirty && ids.ok && ids.stdout.split('\n')[0] !== statusHead) [ids, changed] = await Promise.all([readIds(), readChanged(undefined)]);
   if (!ids.ok) return { kind: 'not-identified', message: ids.message };

@@ -12,8 +12,11 @@ export interface ResolvedTarget {
   commonDirectory: string;
 }
 
-/** The base commit (R8.6): the revision's full object name, or why it names no commit. */
-export type BaseResolution = { kind: 'resolved'; commit: string } | { kind: 'refused'; message: string };
+/**
+ * The base commit (R8.6): the revision's full object name and its tree's (which a candidate left
+ * clean on its base then has without another git call), or why it names no commit.
+ */
+export type BaseResolution = { kind: 'resolved'; commit: string; tree: string } | { kind: 'refused'; message: string };
 
 export type TargetResolution =
   | { kind: 'resolved'; target: ResolvedTarget; base: BaseResolution | 'not-asked' }
@@ -37,23 +40,31 @@ export async function resolveTarget(given: string, base?: string): Promise<Targe
   if (!statSync(real).isDirectory()) {
     return { kind: 'refused', reason: 'not-a-directory', path: absolute, message: `${absolute}: the target is not a directory` };
   }
-  // One git call for every answer: each spawn is paid on every run. With --verify, git still
-  // prints the first two answers when the revision names no commit, and exits 1.
-  const revision = base === undefined ? [] : ['--verify', '--quiet', '--end-of-options', `${base}^{commit}`];
+  // One git call for every answer: each spawn is paid on every run. `--revs-only` prints the
+  // commit and its tree when the revision names one, and nothing for it (still exiting 0) when it
+  // does not; a revision that names more than one object (a range, a negation) prints other lines,
+  // and names no base either. Some revisions make git stop with an error (`@{upstream}` with none
+  // configured: exit 128) after it printed the first two answers, which still name the repository.
+  const revision = base === undefined ? [] : ['--revs-only', '--end-of-options', `${base}^{commit}`, `${base}^{tree}`];
   const answer = await runGit(real, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', ...revision]);
-  const [topLevel, commonDirectory, commit] = answer.ok || answer.exitCode === 1 ? answer.stdout.split('\n') : [];
+  const printed = answer.ok || answer.exitCode !== undefined ? answer.stdout : '';
+  const lines = printed.split('\n').filter((line) => line !== '');
+  const [topLevel, commonDirectory, ...named] = lines;
   if (topLevel === undefined || topLevel === '' || commonDirectory === undefined || commonDirectory === '') {
     return { kind: 'refused', reason: 'not-a-repository', path: absolute, message: `${absolute}: not a git repository (a target must be one)` };
   }
   const path = realpathSync.native(topLevel);
   const target = { path, key: targetKey(path), commonDirectory: realpathSync.native(commonDirectory) };
   if (base === undefined) return { kind: 'resolved', target, base: 'not-asked' };
-  if (!answer.ok || commit === undefined || !/^[0-9a-f]{40,64}$/.test(commit)) {
+  const [commit, tree] = named;
+  if (!answer.ok || named.length !== 2 || commit === undefined || tree === undefined || !OBJECT_NAME.test(commit) || !OBJECT_NAME.test(tree)) {
     return {
       kind: 'resolved',
       target,
       base: { kind: 'refused', message: `${path}: revision ${base} does not name a commit (a workspace needs a base commit)` },
     };
   }
-  return { kind: 'resolved', target, base: { kind: 'resolved', commit } };
+  return { kind: 'resolved', target, base: { kind: 'resolved', commit, tree } };
 }
+
+const OBJECT_NAME = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/;
