@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
 import { ATTEMPT_TAG_VARIABLE } from './options.js';
 
 /**
@@ -18,15 +18,98 @@ export function findAttemptProcesses(attemptTag: string, processGroup?: number, 
     return found; // No /proc (not Linux): the sweep sees nothing, and the blind spots say so.
   }
   const notBefore = age === 'started-since-this-process' ? ownStartTime() : 0;
+  // Pids at or below this were handed out before the attempt's first spawn: not read at all.
+  const floor = age === 'started-since-this-process' ? pidFloorOf(attemptTag) : 0;
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const pid = Number(entry);
-    if (pid === process.pid) continue;
+    if (pid <= floor || pid === process.pid) continue;
     const status = readStat(pid);
     if (status === undefined || status.state === 'Z' || status.state === 'X' || status.startTime < notBefore) continue;
     if ((processGroup !== undefined && status.processGroup === processGroup) || carriesTag(pid, marker)) found.push(pid);
   }
   return found;
+}
+
+/**
+ * Where the kernel's pid allocation stood just before an attempt's first spawn (spawnContained
+ * marks it): the last pid handed out, how many tasks had been created since boot, and how many
+ * were alive. Pids are handed out in increasing order from the last one, skipping those in use,
+ * until they wrap at `pid_max`; so every process of the attempt has a higher pid than the mark's,
+ * unless the allocation wrapped since — which a lower last pid shows, or, for a wrap all the way
+ * round, needs the allocation to pass over every pid: at most one step for each task created since
+ * plus one for each pid in use, and unless those are fewer than `pid_max` every pid is read (pidFloor).
+ */
+export interface PidMark {
+  lastPid: number;
+  created: number;
+  alive: number;
+}
+
+/** The marks by attempt tag: the first spawn with a tag is its attempt's earliest process. */
+const pidMarks = new Map<string, PidMark>();
+
+/** Marks where pid allocation stands, before the first spawn of the attempt with this tag. */
+export function markAttemptSpawn(attemptTag: string): void {
+  if (pidMarks.has(attemptTag)) return;
+  const mark = readPidMark();
+  if (mark !== undefined) pidMarks.set(attemptTag, mark);
+}
+
+/**
+ * The highest pid no process of the attempt can have, or 0 (read every pid) when that cannot be
+ * known: no mark, /proc not this process's, or an allocation that may have wrapped since. Pure,
+ * so that the wrap reasoning is tested on its own (find-attempt-processes.test.ts).
+ */
+export function pidFloor(mark: PidMark | undefined, now: PidMark | undefined, pidMax: number | undefined): number {
+  if (mark === undefined || now === undefined || pidMax === undefined) return 0;
+  if (now.lastPid < mark.lastPid || now.created < mark.created) return 0;
+  // A full turn passes over every pid from 300 (the kernel's reserved ones) to pid_max. A pid in use
+  // is a task's own, or a process group's or session's whose leader is gone: at most three per task.
+  const steps = now.created - mark.created + 3 * Math.max(mark.alive, now.alive);
+  return steps < pidMax - 300 ? mark.lastPid : 0;
+}
+
+function pidFloorOf(attemptTag: string): number {
+  const mark = pidMarks.get(attemptTag);
+  return mark === undefined ? 0 : pidFloor(mark, readPidMark(), readPidMax());
+}
+
+/** /proc/loadavg's running/total tasks and last pid, and /proc/stat's tasks created since boot; read in that order. */
+function readPidMark(): PidMark | undefined {
+  if (!procShowsThisProcess()) return undefined;
+  try {
+    // Created first: a task made between the two reads only makes the count of steps larger.
+    const created = Number(/^processes (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'))?.[1]);
+    const fields = readFileSync('/proc/loadavg', 'latin1').trim().split(' ');
+    const alive = Number(fields[3]?.split('/')[1]);
+    const lastPid = Number(fields[4]);
+    return [created, alive, lastPid].every((value) => Number.isSafeInteger(value) && value >= 0) ? { lastPid, created, alive } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function readPidMax(): number | undefined {
+  try {
+    const value = Number(readFileSync('/proc/sys/kernel/pid_max', 'latin1').trim());
+    return Number.isSafeInteger(value) && value > 300 ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether /proc shows this process's pid namespace (a container may mount another's). */
+let procIsOurs: boolean | undefined;
+function procShowsThisProcess(): boolean {
+  if (procIsOurs === undefined) {
+    try {
+      procIsOurs = readlinkSync('/proc/self') === String(process.pid);
+    } catch {
+      procIsOurs = false;
+    }
+  }
+  return procIsOurs;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { execa } from 'execa';
+import { markAttemptSpawn } from './find-attempt-processes.js';
 import { GATE_GO } from './boundary-probe.js';
 import { boundaryCommand } from './bwrap-boundary.js';
 import { writePrompt } from './watch-child.js';
@@ -52,6 +53,8 @@ export function spawnContained(target: ContainedProcess, choice: ContainmentChoi
         ? { file: choice.unshare, args: [...UNSHARE_FLAGS, '--', target.executable, ...target.args] }
         : { file: target.executable, args: [...target.args] };
   const { file, args } = command;
+  // Before the attempt's first process exists: its sweeps then read only pids handed out since.
+  markAttemptSpawn(target.attemptTag);
   return execa(file, args, {
     cwd: target.cwd,
     env: { ...target.environment, [ATTEMPT_TAG_VARIABLE]: target.attemptTag },
