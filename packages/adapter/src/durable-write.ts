@@ -10,8 +10,9 @@ import { dirname, basename, join } from 'node:path';
  * evidence that must never be rewritten (a qualification record, a request).
  *
  * Every step is synchronous. The files written this way are small (a request, a result, a
- * receipt, a record) and are written when no child of the attempt is running — before a gate
- * opens or after the tree is gone — so nothing needs the main thread meanwhile; done through
+ * receipt, a record) and are written while no adapter or check is running — before its gate opens
+ * (its sandbox waits there, and the boundary's probe's answer waits in its pipe) or after its tree
+ * is gone — so nothing needs the main thread meanwhile; done through
  * libuv's four threads, each of the eight steps queued behind the evidence files' fsyncs, and a
  * result that takes ~1 ms alone took ~7 ms at the end of every attempt (docs/decisions.md,
  * 2026-12-01, "Appends and checkpoints written synchronously").
