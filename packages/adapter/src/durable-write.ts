@@ -30,8 +30,7 @@ function writeNow(path: string, data: string | Uint8Array, options: { mode?: num
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const fd = openSync(temporary, 'wx', options.mode ?? 0o600);
   try {
-    let written = 0;
-    while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
+    writeAllSync(fd, bytes);
     fsyncSync(fd);
   } catch (error) {
     // A full disk: the partial temporary would hold space the caller may need to record the failure.
@@ -48,6 +47,12 @@ function writeNow(path: string, data: string | Uint8Array, options: { mode?: num
     removeQuietly(temporary);
   }
   syncDirectorySync(dirname(path));
+}
+
+/** Writes every byte at the descriptor's position (the end, under O_APPEND), however many calls the kernel takes. */
+export function writeAllSync(fd: number, bytes: Uint8Array): void {
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
 }
 
 /** Makes a directory entry (a created or renamed file) durable. */

@@ -18,7 +18,7 @@
  * - result.ts              the recorded attempt result (R1.2)
  * - schema-errors.ts       zod errors as sentences naming file and field
  * - content-digest.ts      sha256 digests of files and bytes
- * - durable-write.ts       whole files written atomically and fsync'd (once, with `exclusive`); directory fsync
+ * - durable-write.ts       whole files written atomically and fsync'd (once, with `exclusive`); directory fsync; every byte of a write
  * - executable-file.ts     whether a path can be executed, and the one PATH search every package uses
  * - file-identity.ts       what identifies a file's bytes without reading them (device, inode, size, times)
  * - digest-cache.ts        file digests remembered by identity, and handed to the adapter in the request

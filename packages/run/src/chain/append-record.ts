@@ -1,6 +1,6 @@
-import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { sha256Hex, syncDirectory } from '@statecraft/adapter';
+import { sha256Hex, syncDirectory, writeAllSync } from '@statecraft/adapter';
 import type { ChainRecord, UnlinkedRecord } from './record-schemas.js';
 import type { TornTail } from './open-chain.js';
 import { checkChainTip } from './check-chain-tip.js';
@@ -57,7 +57,7 @@ export async function appendRecord(chainFile: string, position: ChainPosition, u
       ftruncateSync(fd, position.torn.offset);
       fsyncSync(fd);
     }
-    writeWhole(fd, Buffer.from(`${line}\n`));
+    writeAllSync(fd, Buffer.from(`${line}\n`));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
@@ -69,10 +69,4 @@ export async function appendRecord(chainFile: string, position: ChainPosition, u
   // Never fails: a checkpoint not written only makes the next opening verify from an earlier one.
   writeChainCheckpoint(chainFile, after);
   return { record, digest, position: after };
-}
-
-/** Writes every byte (O_APPEND: at the end), however many calls the kernel takes for it. */
-function writeWhole(fd: number, bytes: Buffer): void {
-  let written = 0;
-  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
 }
