@@ -1,6 +1,8 @@
 // `statecraft run` of the real pinned `claude` behind the bundled adapter, against the same bare
 // `claude` invocation, both talking to the model double on 127.0.0.1 (issue 10 item 7: added
-// ≤ 300 ms median). Rounds are interleaved so load on the machine falls on both alike.
+// ≤ 300 ms median). Rounds are interleaved so load on the machine falls on both alike. Fifteen of
+// them (eight until 2026-12-01): `claude`'s own run on the double varies by ±300 ms from one
+// invocation to the next, and eight rounds' medians moved by 200 ms between two runs of the bench.
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,7 +20,7 @@ import { STATECRAFT, productHome, sampleRepository, timed } from './run-statecra
 const PROMPT = 'Do the scripted work.';
 const SCENARIO = 'completed';
 
-export async function measureRealProvider(rounds = 8) {
+export async function measureRealProvider(rounds = 15) {
   const double = await startModelDouble(await loadScenarios(scenariosDirectory()));
   try {
     const repository = sampleRepository();
