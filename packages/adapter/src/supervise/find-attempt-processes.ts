@@ -59,7 +59,7 @@ export function markAttemptSpawn(attemptTag: string): void {
 /**
  * The highest pid no process of the attempt can have, or 0 (read every pid) when that cannot be
  * known: no mark, /proc not this process's, or an allocation that may have wrapped since. Pure,
- * so that the wrap reasoning is tested on its own (find-attempt-processes.test.ts).
+ * so that the wrap reasoning is tested on its own (packages/adapter/test/pid-floor.test.ts).
  */
 export function pidFloor(mark: PidMark | undefined, now: PidMark | undefined, pidMax: number | undefined): number {
   if (mark === undefined || now === undefined || pidMax === undefined) return 0;

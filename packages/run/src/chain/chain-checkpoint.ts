@@ -1,7 +1,7 @@
-import { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { readLineEndingAt } from './check-chain-tip.js';
+import { readAt, readLineEndingAt } from './check-chain-tip.js';
 import { sha256Of, type ChainStart, type LinkedRecord } from './open-chain.js';
 import type { ChainPosition } from './append-record.js';
 
@@ -105,9 +105,7 @@ function readTextFile(path: string): string {
   const fd = openSync(path, 'r');
   try {
     // A checkpoint is ~150 bytes; anything much larger is not one.
-    const buffer = Buffer.alloc(4096);
-    const bytesRead = readSync(fd, buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead).toString('utf8');
+    return readAt(fd, 0, 4096).toString('utf8');
   } finally {
     closeSync(fd);
   }

@@ -83,7 +83,8 @@ export function readLineEndingAt(fd: number, end: number): Buffer | undefined {
   return Buffer.concat(chunks);
 }
 
-function readAt(fd: number, offset: number, length: number): Buffer {
+/** Up to `length` bytes at `offset` (fewer at the end of the file). */
+export function readAt(fd: number, offset: number, length: number): Buffer {
   const buffer = Buffer.alloc(length);
   const bytesRead = readSync(fd, buffer, 0, length, offset);
   return buffer.subarray(0, bytesRead);
