@@ -125,11 +125,12 @@ describe("bin/statecraft starts from the build's startup snapshot only while it 
     const linked = await start(join(bin, 'statecraft'), ['run', '--help'], { ...env, STATECRAFT_HOME: home });
     expect(fromSnapshot(linked)).toBe(true);
     expect(linked.trace.some((line) => line.startsWith('+ readlink '))).toBe(true);
-    // Its own absolute path needs no readlink, and node is found on PATH with built-ins: stat is the only command.
+    // Its own absolute path needs no readlink, and node is found on PATH with built-ins: stat is the only command
+    // (export and unset, for the malloc tunable, are the shell's own).
     const direct = await start(BIN, ['run', '--help'], { ...env, STATECRAFT_HOME: home });
     expect(fromSnapshot(direct)).toBe(true);
     const words = direct.trace.filter((line) => line.startsWith('+ ')).map((line) => line.split(' ')[1] ?? '');
-    const commands = words.filter((word) => /^[a-z]/.test(word) && !word.includes('=') && !['set', 'break', 'exec'].includes(word));
+    const commands = words.filter((word) => /^[a-z]/.test(word) && !word.includes('=') && !['set', 'break', 'exec', 'export', 'unset'].includes(word));
     expect(commands).toEqual(['stat']);
     expect(direct.stdout).toBe(linked.stdout);
   });

@@ -1,7 +1,8 @@
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { countingGit } from './fixtures/counting-git.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
@@ -9,27 +10,12 @@ import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 const targets = useTestTargets();
 const scratch = scratchDirectories();
 
-/**
- * A `git` first on PATH that appends its arguments, one invocation a line, to a log and then runs
- * the real git: every git process statecraft starts is counted, whatever environment it is given
- * (the log's path is written into the script, not read from the environment).
- */
-async function countingGit(): Promise<{ bin: string; log: string }> {
-  const bin = await scratch.make('statecraft-counting-git-');
-  const log = join(bin, 'invocations.log');
-  const realGit = (await execa('sh', ['-c', 'command -v git'])).stdout.trim();
-  await writeFile(join(bin, 'git'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
-  await chmod(join(bin, 'git'), 0o755);
-  await writeFile(log, '');
-  return { bin, log };
-}
-
 // Each git process is paid on every run (issue 9: (d) added time): the candidate of a completed
 // attempt (R13.2) is read from one status, and the head recorded beside it comes from that same
 // status when the tree is clean — nothing can have moved it in between.
 describe('a completed attempt reads its workspace with as few git processes as its records need (R13.2)', () => {
   it('an attempt that left its tree clean runs git status once: the head and cleanliness come from the candidate status', async () => {
-    const git = await countingGit();
+    const git = await countingGit(scratch);
     const run = await runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], {
       home: targets.home.path,
       env: { PATH: `${git.bin}:${process.env.PATH ?? '/usr/bin:/bin'}` },
@@ -44,7 +30,7 @@ describe('a completed attempt reads its workspace with as few git processes as i
   });
 
   it('a new workspace is added and checked out by one git process, and a clean tree still on its base asks git for no diff', async () => {
-    const git = await countingGit();
+    const git = await countingGit(scratch);
     const run = await runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], {
       home: targets.home.path,
       env: { PATH: `${git.bin}:${process.env.PATH ?? '/usr/bin:/bin'}` },
@@ -62,7 +48,7 @@ describe('a completed attempt reads its workspace with as few git processes as i
   });
 
   it("a clean tree still on its base records the base's tree, read with the base at planning: no git asks for the head's ids", async () => {
-    const git = await countingGit();
+    const git = await countingGit(scratch);
     const run = await runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], {
       home: targets.home.path,
       env: { PATH: `${git.bin}:${process.env.PATH ?? '/usr/bin:/bin'}` },
@@ -77,7 +63,7 @@ describe('a completed attempt reads its workspace with as few git processes as i
 
   // Without the boundary: inside it the repository's git directory is read-only, and an agent cannot commit (R12).
   it("an attempt whose agent committed on its own asks for the head's ids after the status, and records the new commit's tree", async () => {
-    const git = await countingGit();
+    const git = await countingGit(scratch);
     const run = await runStatecraft(
       [
         'run',
@@ -100,7 +86,7 @@ describe('a completed attempt reads its workspace with as few git processes as i
   });
 
   it('an attempt that left its tree dirty still records the head of the commit statecraft made, read after it', async () => {
-    const git = await countingGit();
+    const git = await countingGit(scratch);
     const run = await runStatecraft(
       ['run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: write\npath: answer.txt\ntext: 42', '--json'],
       { home: targets.home.path, env: { PATH: `${git.bin}:${process.env.PATH ?? '/usr/bin:/bin'}` } },

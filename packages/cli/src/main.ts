@@ -17,6 +17,7 @@ import { registerAccept } from './commands/register-accept.js';
 import { STATECRAFT_VERSION } from './statecraft-version.js';
 import { warmSchemasForSnapshot } from './snapshot-warm-schemas.js';
 import { warmSpawningForSnapshot } from './snapshot-warm-spawning.js';
+import { forgetLaunchTunables } from './launch-tunables.js';
 
 const program = new Command('statecraft')
   .description(
@@ -64,6 +65,8 @@ registerDoctor(program);
  * signal handler or stream of the process that built it.
  */
 async function main(words: readonly string[]): Promise<void> {
+  // First, before anything reads the environment or starts a child: the operator's environment back as it was given.
+  forgetLaunchTunables();
   // Once nothing is left to do (the loop is empty: every write flushed, every child reaped), end
   // at once with the exit code set: node's own teardown of a heap started from the snapshot took
   // ~5 ms more, paid by every command an operator or CI runs (docs/decisions.md, 2026-12-01,
