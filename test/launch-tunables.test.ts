@@ -69,6 +69,12 @@ describe("the launcher's malloc tunable is statecraft's own: children and record
     expect(account.posture.environment.names.map(({ name }) => name)).toContain('GLIBC_TUNABLES');
   });
 
+  it('an empty GLIBC_TUNABLES is the way to start without the tunable: left empty, and passed on as it is', async () => {
+    const { lines } = await runLogged({ GLIBC_TUNABLES: '' });
+    for (const line of lines) expect(['parent:0 own: marker:unset', 'parent:0 own:unset marker:unset']).toContain(line);
+    expect(lines.filter((line) => line === 'parent:0 own: marker:unset').length).toBeGreaterThanOrEqual(2);
+  });
+
   it("an operator's environment naming the launcher's marker cannot make statecraft remove the operator's GLIBC_TUNABLES", async () => {
     const { lines } = await runLogged({ GLIBC_TUNABLES: OPERATORS, STATECRAFT_LAUNCH_GLIBC_TUNABLES: OPERATORS });
     expectOperatorsValue(lines);
