@@ -30,7 +30,8 @@
  * - judge/mint-receipt.ts    the receipt of an accepted candidate (R13.6)
  *
  * What this package does not claim: that a verified chain was not rewritten whole by someone
- * who recomputed every link (tamper-evident, not tamper-proof; R12 is later) — an outcome so
+ * who recomputed every link (tamper-evident, not tamper-proof: R12 keeps what statecraft launches
+ * out of the product home, not every other process of the operator's user) — an outcome so
  * rewritten is found only while its kept stream was left as it was; that a receipt is a
  * permission — it is evidence that the suite read at the base passed over the candidate's bytes,
  * and says nothing about what the checks do not test, or about a program the checks ran that
