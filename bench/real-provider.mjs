@@ -1,8 +1,9 @@
 // `statecraft run` of the real pinned `claude` behind the bundled adapter, against the same bare
 // `claude` invocation, both talking to the model double on 127.0.0.1 (issue 10 item 7: added
-// ≤ 300 ms median). Rounds are interleaved so load on the machine falls on both alike. Fifteen of
-// them (eight until 2026-12-01): `claude`'s own run on the double varies by ±300 ms from one
-// invocation to the next, and eight rounds' medians moved by 200 ms between two runs of the bench.
+// ≤ 300 ms median). Rounds are interleaved so load on the machine falls on both alike. Thirty-one
+// of them (eight, then fifteen, until 2026-12-01): `claude`'s own run on the double varies by
+// ±300 ms from one invocation to the next — bimodal, in two clusters ~250 ms apart — and fifteen
+// rounds' medians of the added time still moved from 267 to 371 ms between four runs of the same code.
 import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -20,7 +21,7 @@ import { STATECRAFT, productHome, sampleRepository, timed } from './run-statecra
 const PROMPT = 'Do the scripted work.';
 const SCENARIO = 'completed';
 
-export async function measureRealProvider(rounds = 15) {
+export async function measureRealProvider(rounds = 31) {
   const double = await startModelDouble(await loadScenarios(scenariosDirectory()));
   try {
     const repository = sampleRepository();
