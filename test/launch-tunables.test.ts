@@ -51,9 +51,9 @@ function expectOperatorsValue(lines: readonly string[]): void {
 
 // bin/statecraft starts node with glibc's malloc on transparent huge pages (fewer page faults at
 // every start: docs/decisions.md, 2026-12-01), for statecraft's own process only. What the operator's
-// environment holds is what every child and every record sees: R6's constructed environment is
-// built from it, and git runs in it.
-describe("the launcher's malloc tunable is statecraft's own: children and records see the operator's environment (R6)", () => {
+// environment holds is what every child and every record sees: the child's environment is built
+// from it and recorded (R5.1, R6), and git runs in it.
+describe("the launcher's malloc tunable is statecraft's own: children and records see the operator's environment (R5.1, R6)", () => {
   it('an operator with no GLIBC_TUNABLES: node starts with the tunable, and no child, plan or record sees it', async () => {
     const { account, lines } = await runLogged({});
     expect(account.outcome).toBe('completed');
