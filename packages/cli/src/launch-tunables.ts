@@ -2,7 +2,7 @@
  * The name bin/statecraft sets, beside GLIBC_TUNABLES, when it is the one that set GLIBC_TUNABLES:
  * its value is exactly the value it set.
  */
-export const LAUNCH_TUNABLES_MARKER = 'STATECRAFT_LAUNCH_GLIBC_TUNABLES';
+const LAUNCH_TUNABLES_MARKER = 'STATECRAFT_LAUNCH_GLIBC_TUNABLES';
 
 /**
  * Takes back the GLIBC_TUNABLES bin/statecraft set for this process alone, before anything reads
