@@ -15,6 +15,7 @@ import { registerEnv } from './commands/register-env.js';
 import { registerDoctor } from './commands/register-doctor.js';
 import { registerAccept } from './commands/register-accept.js';
 import { STATECRAFT_VERSION } from './statecraft-version.js';
+import { warmNodeBuiltinsForSnapshot } from './snapshot-warm-node-builtins.js';
 import { warmSchemasForSnapshot } from './snapshot-warm-schemas.js';
 import { warmSpawningForSnapshot } from './snapshot-warm-spawning.js';
 import { forgetLaunchTunables } from './launch-tunables.js';
@@ -115,6 +116,7 @@ async function main(words: readonly string[]): Promise<void> {
 if (startupSnapshot.isBuildingSnapshot()) {
   warmSchemasForSnapshot();
   warmSpawningForSnapshot();
+  void warmNodeBuiltinsForSnapshot();
   startupSnapshot.setDeserializeMainFunction(() => void main(process.argv.slice(1)));
 } else void main(process.argv.slice(2));
 
