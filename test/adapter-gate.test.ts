@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,6 +14,23 @@ import { scratchDirectories } from './fixtures/scratch-directories.js';
 // intent that could not be appended) leaves nothing: no adapter, no evidence file, no process.
 const scratch = scratchDirectories();
 const PROMPT = 'scenario: complete';
+
+/**
+ * Host pids whose command line names the attempt's tag: the sandbox waiting at its gate is given
+ * the tag as its closer's argument, and exports it only as the command starts.
+ */
+function processesNamingTag(attemptTag: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(attemptTag);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 async function gatedLaunch(signal?: AbortSignal) {
   const root = await realpath(await scratch.make('statecraft-adapter-gate-'));
@@ -81,8 +98,10 @@ describe("the adapter's gate under the boundary (R8.4, R12)", () => {
     // Far longer than the sandbox takes to start and the fixture to log its spawn when not held back.
     await sleep(750);
     expect(existsSync(launch.spawnLog)).toBe(false);
-    // The sandbox is there, waiting: its processes carry the attempt's tag.
-    expect(findAttemptProcesses(launch.attemptTag).length).toBeGreaterThan(0);
+    // The sandbox is there, waiting, named by the tag it is to export; none of its processes
+    // carries the tag yet, so no sweep of the attempt's processes takes a launch not started.
+    expect(processesNamingTag(launch.attemptTag).length).toBeGreaterThan(0);
+    expect(findAttemptProcesses(launch.attemptTag)).toEqual([]);
     const opened = Date.now();
     launch.settle(true);
     const answer = await launch.supervising;
@@ -94,6 +113,7 @@ describe("the adapter's gate under the boundary (R8.4, R12)", () => {
     expect(await readFile(launch.spawnLog, 'utf8')).toMatch(/^\d+\n$/);
     expect(Date.parse(answer.attempt.startedAt)).toBeGreaterThanOrEqual(opened);
     expect(findAttemptProcesses(launch.attemptTag)).toEqual([]);
+    expect(processesNamingTag(launch.attemptTag)).toEqual([]);
   });
 
   it('withdrawn when the gate settles false: the adapter never ran, no evidence file and no process of it is left', async () => {
@@ -103,6 +123,8 @@ describe("the adapter's gate under the boundary (R8.4, R12)", () => {
     expect(await launch.supervising).toEqual({ kind: 'withdrawn' });
     expect(existsSync(launch.spawnLog)).toBe(false);
     expect(await readdir(launch.records)).toEqual([]);
+    // The waiting sandbox is gone too: nothing names the tag, nothing carries it.
+    expect(processesNamingTag(launch.attemptTag)).toEqual([]);
     expect(findAttemptProcesses(launch.attemptTag)).toEqual([]);
   });
 

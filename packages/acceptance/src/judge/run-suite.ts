@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { superviseCheck, type Containment, type EstablishedBoundary } from '@statecraft/adapter';
+import { superviseCheck, type Containment, type EstablishedBoundary, type SupervisedCheck } from '@statecraft/adapter';
 import type { CheckRun } from '@statecraft/run';
 import { planCheckInvocation } from './check-invocation.js';
 
@@ -50,6 +50,12 @@ export interface SuiteRun {
  * Runs the checks one after another, in order (R13.3), each supervised like an adapter with its
  * own deadline — the smaller of `--check-deadline` and what is left of the suite's. The first
  * check that does not pass ends the suite: the rest are not reached, and are counted.
+ *
+ * Each check after the first is set up while the one before it runs: its sandbox waits at the
+ * closer's gate (superviseCheck's `gate`) and goes only once the check before it has passed, with
+ * what is then left of the suite's time; a suite that ends first withdraws it, leaving nothing. A
+ * waiting sandbox carries no attempt tag (the closer exports it as the check starts), so the sweep
+ * and the kill of the check before it never take the next one for theirs.
  */
 export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
   await mkdir(join(request.targetDirectory, request.outputsDirectory), { recursive: true, mode: 0o700 });
@@ -60,7 +66,9 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
   // Each check's outputs are fsync'd behind the next check (superviseCheck's `durable`); the suite ends only once
   // all are on disk, and one that could not be made durable ends it as not kept, whatever came after.
   const durable: Promise<{ command: string; notKept: { path: string; message: string }[] }>[] = [];
+  let ahead: CheckSetUp | undefined;
   const stop = async (end: SuiteEnd, notRun: number): Promise<SuiteRun> => {
+    if (ahead !== undefined) await ahead.withdraw();
     const unkept = (await Promise.all(durable)).find((check) => check.notKept.length > 0);
     const first = unkept?.notKept[0];
     const kept: SuiteEnd =
@@ -70,45 +78,42 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
   };
   for (const [index, command] of request.commands.entries()) {
     const unreached = total - index;
-    if (request.signal?.aborted === true) return stop({ kind: 'cancelled' }, unreached);
+    const current = ahead ?? setUpCheck(request, index);
+    ahead = undefined;
+    if (request.signal?.aborted === true) {
+      await current.withdraw();
+      return stop({ kind: 'cancelled' }, unreached);
+    }
     const left = Math.floor(suiteEnds - performance.now());
-    if (left <= 0) return stop({ kind: 'suite-deadline' }, unreached);
-    const invocation = planCheckInvocation(command, request.environment.PATH);
-    if (invocation.kind === 'not-startable') return stop({ kind: 'not-started', command, message: invocation.message }, unreached);
+    if (left <= 0) {
+      await current.withdraw();
+      return stop({ kind: 'suite-deadline' }, unreached);
+    }
+    if (current.kind === 'not-startable') return stop({ kind: 'not-started', command, message: current.message }, unreached);
     request.hooks?.onCheckStart?.({ index, total, command });
     const deadlineMs = Math.min(request.checkDeadlineMs, left);
-    const names = { stdout: `${request.outputsDirectory}/check-${index + 1}.stdout`, stderr: `${request.outputsDirectory}/check-${index + 1}.stderr` };
-    let supervised: Awaited<ReturnType<typeof superviseCheck>>;
-    try {
-      supervised = await superviseCheck({
-        file: invocation.file,
-        args: invocation.args,
-        cwd: request.cwd,
-        environment: request.environment,
-        deadlineMs,
-        attemptTag: request.attemptTag,
-        ...(request.boundary === undefined ? {} : { boundary: request.boundary }),
-        stdoutFile: join(request.targetDirectory, names.stdout),
-        stderrFile: join(request.targetDirectory, names.stderr),
-        ...(request.signal === undefined ? {} : { signal: request.signal }),
-      });
-    } catch (error) {
-      const cause = (error as Error).cause instanceof Error ? `: ${((error as Error).cause as Error).message}` : '';
-      return stop({ kind: 'not-started', command, message: `${(error as Error).message}${cause}` }, unreached);
+    current.go(deadlineMs);
+    if (index + 1 < total) ahead = setUpCheck(request, index + 1);
+    const answer = await current.supervised;
+    if ('error' in answer) {
+      const error = answer.error as Error;
+      const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+      return stop({ kind: 'not-started', command, message: `${error.message}${cause}` }, unreached);
     }
+    const supervised = answer.check;
     containment = supervised.containment;
     durable.push(supervised.durable.then((notKept) => ({ command, notKept })));
     const exitCode = supervised.exit === 'not-observed' || supervised.timedOut || supervised.cancelled ? null : supervised.exit.code;
     const run: CheckRun = {
       command,
-      program: invocation.program,
-      shell: invocation.shell,
+      program: current.invocation.program,
+      shell: current.invocation.shell,
       exitCode,
       exit: supervised.exit,
       timedOut: supervised.timedOut,
       durationMs: Math.round(supervised.durationMs),
-      stdout: { path: names.stdout, ...supervised.stdout },
-      stderr: { path: names.stderr, ...supervised.stderr },
+      stdout: { path: current.names.stdout, ...supervised.stdout },
+      stderr: { path: current.names.stderr, ...supervised.stderr },
       survivors: supervised.survivors,
     };
     checks.push(run);
@@ -121,4 +126,61 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
     if (exitCode !== 0) return stop({ kind: 'failed', command, exitCode }, unreached - 1);
   }
   return stop({ kind: 'passed' }, 0);
+}
+
+type Invocation = Extract<ReturnType<typeof planCheckInvocation>, { kind: 'startable' }>;
+
+/** One check, set up to go: its sandbox waiting at the gate, or why it cannot be started. */
+type CheckSetUp =
+  | { kind: 'not-startable'; message: string; withdraw: () => Promise<void> }
+  | {
+      kind: 'set-up';
+      invocation: Invocation;
+      names: { stdout: string; stderr: string };
+      /** Lets the check start, with its deadline. */
+      go: (deadlineMs: number) => void;
+      /** Takes the check back before it started (the suite ended first); settles once nothing is left of it. */
+      withdraw: () => Promise<void>;
+      /** How it ran; a check that could not be started at all is the error its supervision threw. */
+      supervised: Promise<{ check: SupervisedCheck } | { error: unknown }>;
+    };
+
+function setUpCheck(request: SuiteRequest, index: number): CheckSetUp {
+  const command = request.commands[index] ?? '';
+  const invocation = planCheckInvocation(command, request.environment.PATH);
+  if (invocation.kind === 'not-startable') return { kind: 'not-startable', message: invocation.message, withdraw: () => Promise.resolve() };
+  const names = { stdout: `${request.outputsDirectory}/check-${index + 1}.stdout`, stderr: `${request.outputsDirectory}/check-${index + 1}.stderr` };
+  let settle: (go: { deadlineMs: number } | 'withdrawn') => void = () => undefined;
+  const gate = new Promise<{ deadlineMs: number } | 'withdrawn'>((resolve) => {
+    settle = resolve;
+  });
+  const supervising = superviseCheck({
+    file: invocation.file,
+    args: invocation.args,
+    cwd: request.cwd,
+    environment: request.environment,
+    deadlineMs: request.checkDeadlineMs,
+    attemptTag: request.attemptTag,
+    ...(request.boundary === undefined ? {} : { boundary: request.boundary }),
+    stdoutFile: join(request.targetDirectory, names.stdout),
+    stderrFile: join(request.targetDirectory, names.stderr),
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
+    gate,
+  });
+  // Handled from the start: a check set up ahead may fail before anyone awaits it.
+  const supervised = supervising.then(
+    (check) => (check === 'withdrawn' ? { error: new Error('the check was withdrawn before it started') } : { check }),
+    (error: unknown) => ({ error }),
+  );
+  return {
+    kind: 'set-up',
+    invocation,
+    names,
+    go: (deadlineMs) => settle({ deadlineMs }),
+    withdraw: async () => {
+      settle('withdrawn');
+      await supervised;
+    },
+    supervised,
+  };
 }

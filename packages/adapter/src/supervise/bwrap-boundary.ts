@@ -317,17 +317,30 @@ export function withReadOnlyPaths(boundary: EstablishedBoundary, readOnly: reado
 /**
  * A command inside the established sandbox (an adapter, a check), behind the descriptor closer,
  * which is told the environment's names (never its values) so it adds none of its own, and which
- * waits at its gate for the line `go` on stdin before it starts the command (GATED_CLOSER_SCRIPT).
+ * waits at its gate for the line `go` on stdin before it starts the command with the attempt's tag
+ * exported (GATED_CLOSER_SCRIPT): bwrap is spawned with the environment less the tag.
  */
 export function boundaryCommand(
   boundary: BoundaryLaunch,
   executable: string,
   args: readonly string[],
-  environmentNames: readonly string[],
+  environment: { names: readonly string[]; attemptTag: string },
 ): { file: string; args: string[] } {
   return {
     file: boundary.bwrap,
-    args: [...boundary.args, '--', boundary.closer, '-c', GATED_CLOSER_SCRIPT, 'closer', environmentNames.join(' '), boundary.env, executable, ...args],
+    args: [
+      ...boundary.args,
+      '--',
+      boundary.closer,
+      '-c',
+      GATED_CLOSER_SCRIPT,
+      'closer',
+      environment.attemptTag,
+      environment.names.join(' '),
+      boundary.env,
+      executable,
+      ...args,
+    ],
   };
 }
 

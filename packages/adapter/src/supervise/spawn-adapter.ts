@@ -46,9 +46,14 @@ export interface ContainedProcess {
 /** Starts a process under the chosen containment, as spawnAdapter describes; checks start the same way (R13.3). */
 export function spawnContained(target: ContainedProcess, choice: ContainmentChoice) {
   const inNamespace = 'unshare' in choice || 'boundary' in choice;
+  const tagged = { ...target.environment, [ATTEMPT_TAG_VARIABLE]: target.attemptTag };
+  // Behind the boundary's gate the tag is exported by the closer as the command starts: a sandbox
+  // still waiting carries none, and no sweep takes it for the attempt's (GATED_CLOSER_SCRIPT).
+  const untagged: Record<string, string> = { ...tagged };
+  delete untagged[ATTEMPT_TAG_VARIABLE];
   const command =
     'boundary' in choice
-      ? boundaryCommand(choice.boundary, target.executable, target.args, [...Object.keys(target.environment), ATTEMPT_TAG_VARIABLE])
+      ? boundaryCommand(choice.boundary, target.executable, target.args, { names: Object.keys(tagged), attemptTag: target.attemptTag })
       : 'unshare' in choice
         ? { file: choice.unshare, args: [...UNSHARE_FLAGS, '--', target.executable, ...target.args] }
         : { file: target.executable, args: [...target.args] };
@@ -57,7 +62,7 @@ export function spawnContained(target: ContainedProcess, choice: ContainmentChoi
   markAttemptSpawn(target.attemptTag);
   return execa(file, args, {
     cwd: target.cwd,
-    env: { ...target.environment, [ATTEMPT_TAG_VARIABLE]: target.attemptTag },
+    env: 'boundary' in choice ? untagged : tagged,
     extendEnv: false,
     shell: false,
     stdin: 'boundary' in choice ? 'pipe' : target.stdin,

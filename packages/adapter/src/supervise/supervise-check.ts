@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { Containment, ContainmentMechanism, Survivor } from './attempt.js';
@@ -22,7 +23,7 @@ export interface SuperviseCheckOptions {
   cwd: string;
   /** The constructed environment, passed whole (`extendEnv: false`, R5.1). */
   environment: Readonly<Record<string, string>>;
-  /** This check's deadline, from its start (R7.2). */
+  /** This check's deadline, from its start (R7.2); a `gate` gives it when the check goes. */
   deadlineMs: number;
   /** Inherited by every descendant, so escaped ones are found (R7.3). */
   attemptTag: string;
@@ -36,6 +37,15 @@ export interface SuperviseCheckOptions {
   boundary?: EstablishedBoundary;
   /** The operator's interrupt: the tree is killed as at the deadline, and the answer says so. */
   signal?: AbortSignal;
+  /**
+   * When the check may start, and its deadline then: a suite sets its next check up while the one
+   * before it runs, and gives it what is then left of the suite's time. Under the boundary its
+   * sandbox is set up at once and waits at the closer's gate, carrying no attempt tag until it goes
+   * (GATED_CLOSER_SCRIPT); without the boundary nothing is spawned before the gate opens.
+   * `withdrawn`: the waiting sandbox is killed, the output files removed, and the answer is
+   * `withdrawn` — the check never ran. Absent: at once, with `deadlineMs`.
+   */
+  gate?: Promise<{ deadlineMs: number } | 'withdrawn'>;
 }
 
 /** One check as supervised: how it ended, never read as more than its exit status and the digests. */
@@ -73,20 +83,37 @@ export interface SupervisedCheck {
  * closed as it goes. Throws only when the process could not be started at all (the caller counts
  * the check as not run).
  */
-export async function superviseCheck(options: SuperviseCheckOptions): Promise<SupervisedCheck> {
+export async function superviseCheck(options: SuperviseCheckOptions): Promise<SupervisedCheck | 'withdrawn'> {
+  const gate = options.gate ?? Promise.resolve({ deadlineMs: options.deadlineMs });
   const [choice, [stdoutTee, stderrTee]] = await Promise.all([containmentFor(options), StreamTee.openPair(options.stdoutFile, options.stderrFile)]);
   const tees = { stdout: stdoutTee, stderr: stderrTee };
-  const startedAt = new Date();
-  const started = performance.now();
+  const withdraw = async (): Promise<'withdrawn'> => {
+    await Promise.allSettled([tees.stdout.finish(), tees.stderr.finish()]);
+    await Promise.all([rm(options.stdoutFile, { force: true }), rm(options.stderrFile, { force: true })]);
+    return 'withdrawn';
+  };
+  // Under the boundary the check's sandbox is set up now and waits at its closer's gate; without
+  // one there is no gate to hold it, and nothing is started before `gate` opens.
+  const ahead = 'boundary' in choice;
+  const early = ahead ? undefined : await gate;
+  if (early === 'withdrawn') return withdraw();
   const child = spawnContained(
     { executable: options.file, args: options.args, cwd: options.cwd, environment: options.environment, attemptTag: options.attemptTag, stdin: 'ignore' },
     choice,
   );
   child.catch(() => undefined);
   const watched = watchCheck(child, tees);
-  // Under the boundary the check waits at its closer's gate: it goes at once, with nothing to read.
-  if ('boundary' in choice) openGate(child);
-  const deadline = startDeadline(options.deadlineMs);
+  const go = early ?? (await gate);
+  if (go === 'withdrawn') {
+    // The closer never read its `go`: only the sandbox and the waiting closer are killed.
+    await stopAndKill(options, choice, child, watched);
+    return withdraw();
+  }
+  const startedAt = new Date();
+  const started = performance.now();
+  // Under the boundary it goes now, with nothing to read.
+  if (ahead) openGate(child);
+  const deadline = startDeadline(go.deadlineMs);
   const cancel = cancellation(options.signal);
   // A write that fails stops the check at once: nothing waits for a drain the broken file never sends.
   const notKept = Promise.race([tees.stdout.failed, tees.stderr.failed]).then(() => 'not-kept' as const);
