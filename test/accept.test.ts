@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from './fixtures/attempt-stream.js';
+import { processesWithArgument } from './fixtures/processes-with-argument.js';
 import { repositoryWithSuite, writeFiles, writePrompt } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { finishedRun, parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft-cli.js';
@@ -76,20 +77,6 @@ async function accept(repository: string, runId: string, ...extra: string[]) {
 async function show(repository: string, runId: string) {
   const run = await runStatecraft(['run', 'show', repository, runId, '--json'], home());
   return { run, account: parseJson<Account>(run) };
-}
-
-/** Host pids whose command line holds the marker (live or not yet reaped). */
-function processesWithMarker(marker: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(marker);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
 }
 
 const ANSWER_CHECK = 'grep -q forty-two answer.txt';
@@ -165,7 +152,7 @@ describe('statecraft accept judges a completed attempt over its candidate (R13)'
     let seen: number[] = [];
     for (let waited = 0; waited < 20_000 && seen.length === 0; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      seen = processesWithMarker(marker);
+      seen = processesWithArgument(marker);
     }
     // The test can fail: the descendant was there on the host while the check ran.
     expect(seen.length).toBeGreaterThan(0);
@@ -184,7 +171,7 @@ describe('statecraft accept judges a completed attempt over its candidate (R13)'
     const alive = async () => (await Promise.all(seen.map((pid) => isAlive(pid)))).some(Boolean);
     for (let waited = 0; waited < 5000 && (await alive()); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await alive()).toBe(false);
-    expect(processesWithMarker(marker)).toEqual([]);
+    expect(processesWithArgument(marker)).toEqual([]);
   });
 
   it('a candidate that edits a path in the authority set is authority-change though its suite passes, with no receipt (R13.5)', async () => {

@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { buildAttemptRequest, establishBoundary, findAttemptProcesses, fixtureAdapterPath, superviseAdapter } from '@statecraft/adapter';
 import { buildBoundaryProfile } from '@statecraft/environment';
 import { describe, expect, it } from 'vitest';
+import { processesWithArgument } from './fixtures/processes-with-argument.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
 
 // R8.4 with the boundary (R12): `run` sets the adapter's sandbox up while the intent is appended,
@@ -14,23 +15,6 @@ import { scratchDirectories } from './fixtures/scratch-directories.js';
 // intent that could not be appended) leaves nothing: no adapter, no evidence file, no process.
 const scratch = scratchDirectories();
 const PROMPT = 'scenario: complete';
-
-/**
- * Host pids whose command line names the attempt's tag: the sandbox waiting at its gate is given
- * the tag as its closer's argument, and exports it only as the command starts.
- */
-function processesNamingTag(attemptTag: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(attemptTag);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 async function gatedLaunch(signal?: AbortSignal) {
   const root = await realpath(await scratch.make('statecraft-adapter-gate-'));
@@ -100,7 +84,7 @@ describe("the adapter's gate under the boundary (R8.4, R12)", () => {
     expect(existsSync(launch.spawnLog)).toBe(false);
     // The sandbox is there, waiting, named by the tag it is to export; none of its processes
     // carries the tag yet, so no sweep of the attempt's processes takes a launch not started.
-    expect(processesNamingTag(launch.attemptTag).length).toBeGreaterThan(0);
+    expect(processesWithArgument(launch.attemptTag).length).toBeGreaterThan(0);
     expect(findAttemptProcesses(launch.attemptTag)).toEqual([]);
     const opened = Date.now();
     launch.settle(true);
@@ -113,7 +97,7 @@ describe("the adapter's gate under the boundary (R8.4, R12)", () => {
     expect(await readFile(launch.spawnLog, 'utf8')).toMatch(/^\d+\n$/);
     expect(Date.parse(answer.attempt.startedAt)).toBeGreaterThanOrEqual(opened);
     expect(findAttemptProcesses(launch.attemptTag)).toEqual([]);
-    expect(processesNamingTag(launch.attemptTag)).toEqual([]);
+    expect(processesWithArgument(launch.attemptTag)).toEqual([]);
   });
 
   it('withdrawn when the gate settles false: the adapter never ran, no evidence file and no process of it is left', async () => {
@@ -124,7 +108,7 @@ describe("the adapter's gate under the boundary (R8.4, R12)", () => {
     expect(existsSync(launch.spawnLog)).toBe(false);
     expect(await readdir(launch.records)).toEqual([]);
     // The waiting sandbox is gone too: nothing names the tag, nothing carries it.
-    expect(processesNamingTag(launch.attemptTag)).toEqual([]);
+    expect(processesWithArgument(launch.attemptTag)).toEqual([]);
     expect(findAttemptProcesses(launch.attemptTag)).toEqual([]);
   });
 
