@@ -8,7 +8,8 @@
  * an `accept` ~30 ms (docs/decisions.md, 2026-12-01, "node's own functions compiled into the
  * snapshot"). Everything here is the calls statecraft makes at run time, on a scratch directory
  * that is removed before the snapshot is taken; the build's event loop runs until the last step
- * has ended, so nothing of it (no descriptor, timer or child) is held in the snapshot.
+ * has ended, so nothing of it (no descriptor or timer) is held in the snapshot. A child's pipes are
+ * warmed with the spawning (snapshot-warm-spawning.ts).
  *
  * What is never called here: anything that keeps state in the heap a start would reuse. Node's
  * `randomUUID()` hands out UUIDs from a cache of random bytes kept in the heap — filled at build,
@@ -16,7 +17,6 @@
  * read each time, nothing kept). `performance` is refreshed by node at every start. The scratch
  * directory is removed whatever happened.
  */
-import { execFile } from 'node:child_process';
 import { createHash, hash, randomBytes, randomFillSync, randomUUID } from 'node:crypto';
 import { EventEmitter, once } from 'node:events';
 import * as fs from 'node:fs';
@@ -48,7 +48,6 @@ export async function warmNodeBuiltinsForSnapshot(): Promise<string[]> {
   }
   step('synchronous file system', () => warmSynchronousCalls(directory));
   step('values', warmValues);
-  step('child pipes', warmChildPipes);
   try {
     await warmAsynchronousCalls(directory);
   } catch (error) {
@@ -144,20 +143,6 @@ function warmValues(): void {
   setImmediate(() => undefined);
   const rejected = Promise.reject(new Error('handled in the next microtask'));
   queueMicrotask(() => void rejected.catch(() => undefined));
-}
-
-/** A child's pipes as an adapter's and a check's are used: stdin written and ended, stderr decoded. */
-function warmChildPipes(): void {
-  const child = execFile(
-    process.execPath,
-    ['-e', 'process.stdin.pipe(process.stdout); process.stderr.write("e")'],
-    { env: {}, encoding: 'utf8' },
-    () => undefined,
-  );
-  child.stderr?.setEncoding('utf8');
-  child.stdin?.on('error', () => undefined);
-  child.stdin?.write('go\n');
-  child.stdin?.end(Buffer.from('prompt'));
 }
 
 /** The promise-based file system, file streams, and a signal-aware `once`. */

@@ -7,9 +7,11 @@
  * project's machines; docs/decisions.md, 2026-12-01, "Spawning warmed in the snapshot"). One short
  * child spawned each way statecraft spawns — node's `execFile` (git, the boundary's probe) and
  * execa with the adapter's options (supervise/spawn-adapter.ts) — leaves that code compiled in the
- * snapshot. The child is this node printing its version. The build's event loop runs until both
- * have ended and their pipes are closed, before the snapshot is taken, so nothing of them is held
- * there; execa's kill-on-exit is off for it, so no signal handler is ever installed.
+ * snapshot — and node's `execFile` as the boundary's probe uses it (its output decoded as text, a
+ * line written to its stdin before it is closed). Each child is this node, printing its version or
+ * echoing its stdin. The build's event loop runs until all have ended and their pipes are closed,
+ * before the snapshot is taken, so nothing of them is held there; execa's kill-on-exit is off for
+ * it, so no signal handler is ever installed.
  */
 import { execFile } from 'node:child_process';
 import { execa } from 'execa';
@@ -17,6 +19,16 @@ import { execa } from 'execa';
 export function warmSpawningForSnapshot(): void {
   const child = execFile(process.execPath, ['--version'], { env: {}, encoding: 'buffer' }, () => undefined);
   child.stdin?.end();
+  const probeLike = execFile(
+    process.execPath,
+    ['-e', 'process.stdin.pipe(process.stdout); process.stderr.write("e")'],
+    { env: {}, encoding: 'utf8' },
+    () => undefined,
+  );
+  probeLike.stderr?.setEncoding('utf8');
+  probeLike.stdin?.on('error', () => undefined);
+  probeLike.stdin?.write('go\n');
+  probeLike.stdin?.end(Buffer.from('prompt'));
   const contained = execa(process.execPath, ['--version'], {
     env: {},
     extendEnv: false,
