@@ -126,9 +126,13 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
   });
 
   it.each([
-    ['the default containment (the boundary)', {}],
-    ['the process-group fallback (boundary none)', { STATECRAFT_CONTAINMENT: 'process-group', STATECRAFT_BOUNDARY: 'none' }],
-  ] as const)('SIGINT during an attempt is classified cancelled by the supervisor, with no survivor, under %s (R8.1, R7.3)', async (_path, env) => {
+    ['SIGINT', 'the default containment (the boundary)', {}],
+    ['SIGINT', 'the process-group fallback (boundary none)', { STATECRAFT_CONTAINMENT: 'process-group', STATECRAFT_BOUNDARY: 'none' }],
+    // A service manager's stop and a closed terminal are the operator's too: without their own
+    // handling node ended the supervisor at once, leaving a dangling intent, a stale lock and no answer.
+    ['SIGTERM', 'the default containment (the boundary)', {}],
+    ['SIGHUP', 'the default containment (the boundary)', {}],
+  ] as const)('%s during an attempt is classified cancelled by the supervisor, with no survivor, under %s (R8.1, R7.3)', async (signal, _path, env) => {
     const target = await freshRepository();
     const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json'], {
       home: targets.home.path,
@@ -139,7 +143,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     // The hung adapter and its setsid descendant (pids as this host sees them, whatever the namespace).
     const running = await processesOfRun(live.runId);
     expect(running.length).toBeGreaterThanOrEqual(2);
-    hung.kill('SIGINT');
+    hung.kill(signal);
     const ended = await finishedRun(hung);
     const account = parseJson<Account & { timedOut: boolean; posture: { survivors: unknown[] } }>(ended);
     expect(account).toMatchObject({ outcome: 'cancelled', cause: 'operator-cancel', timedOut: false });

@@ -1,4 +1,6 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { constants, type Dirent, type Stats } from 'node:fs';
+import { access, readFile, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 
 import { chainPaths, isLive, openChain, readLockHolder, targetDirectoryIn, targetsDirectoryIn, type ChainEntry } from '@statecraft/run';
 import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses } from '@statecraft/adapter';
@@ -16,6 +18,10 @@ export type FindingKind =
   | 'orphaned-processes'
   | 'stale-lock'
   | 'home-not-directory'
+  /** A product home `run` could not use: its path does not resolve, or it cannot be read or written. */
+  | 'home-unusable'
+  /** Something in the targets directory that is not a target's directory. */
+  | 'unexpected-entry'
   | 'altered-acceptance-evidence'
   /** A file kept beside the chain whose bytes no longer have the digest the chain holds (R8.4). */
   | 'altered-artifact'
@@ -57,23 +63,59 @@ export interface HomeExamination {
  * Checks the product home and every chain it holds — links, torn tails, dangling intents, stale
  * locks — and every attempt's kept files: re-digested against the chain, and the outcome classified
  * again from the kept stream (issue 9). Read-only (issue 3 item 8). A missing home is an empty
- * home, not a finding.
+ * home, not a finding; a home `run` could not use (a path that does not resolve, no permission,
+ * a read-only file system) is one, so doctor never reports health where `run` would fail.
  */
 export async function examineProductHome(home: string): Promise<HomeExamination> {
-  const info = await stat(home).catch(() => undefined);
-  if (info === undefined) return { home, exists: false, targets: [], findings: [] };
+  let info: Stats;
+  try {
+    info = await stat(home);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { home, exists: false, targets: [], findings: [] };
+    return { home, exists: false, targets: [], findings: [unusable(home, `the product home's path does not resolve (${code ?? (error as Error).message})`)] };
+  }
   if (!info.isDirectory()) {
     return { home, exists: true, targets: [], findings: [{ kind: 'home-not-directory', path: home, message: `${home}: the product home is not a directory` }] };
   }
-  const keys = await readdir(targetsDirectoryIn(home)).catch(() => [] as string[]);
-  const targets: TargetExamination[] = [];
   const findings: Finding[] = [];
-  for (const key of keys.sort()) {
-    const examined = await examineTarget(targetDirectoryIn(home, key), key);
+  // What every `run` needs of the home: to list, read and write it (a read-only mount says EROFS).
+  const access = await checkAccess(home, constants.R_OK | constants.W_OK | constants.X_OK);
+  if (access !== undefined) findings.push(unusable(home, `statecraft cannot read and write the product home (${access})`));
+  const targetsDirectory = targetsDirectoryIn(home);
+  let entries: Dirent[] = [];
+  try {
+    entries = await readdir(targetsDirectory, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') findings.push(unusable(targetsDirectory, `cannot list the targets' records (${code ?? (error as Error).message})`));
+  }
+  const targets: TargetExamination[] = [];
+  for (const entry of entries.sort((left, right) => left.name.localeCompare(right.name))) {
+    if (!entry.isDirectory()) {
+      const path = join(targetsDirectory, entry.name);
+      findings.push({ kind: 'unexpected-entry', path, message: `${path}: not a target's directory (statecraft wrote no such file; nothing reads it)` });
+      continue;
+    }
+    const examined = await examineTarget(targetDirectoryIn(home, entry.name), entry.name);
     targets.push(examined.target);
     findings.push(...examined.findings);
   }
   return { home, exists: true, targets, findings };
+}
+
+function unusable(path: string, message: string): Finding {
+  return { kind: 'home-unusable', path, message: `${path}: ${message}` };
+}
+
+/** Why the path cannot be used as asked, or nothing when it can. */
+async function checkAccess(path: string, mode: number): Promise<string | undefined> {
+  try {
+    await access(path, mode);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+  }
 }
 
 async function examineTarget(directory: string, key: string): Promise<{ target: TargetExamination; findings: Finding[] }> {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 import {
@@ -28,12 +29,15 @@ export type TargetRecords<R extends LinkedRecord = ChainEntry['record']> =
       live: LiveHolder;
     }
   | { kind: 'refused'; path: string; lineNumber: number; message: string }
+  /** Neither a repository nor a path with records: a typo, not an empty history. */
+  | { kind: 'unknown-target'; path: string; message: string }
   | { kind: 'failed'; path: string; message: string };
 
 /**
  * Opens one target's records read-only. The target is named the way `run` names it (its git top
  * level); a target that is no longer a repository is looked up by its absolute path, so records
- * outlive the checkout. A missing chain is an empty one; a broken one is refused, naming the record.
+ * outlive the checkout. A path that is neither a repository nor holds records is unknown; a
+ * repository's missing chain is an empty one; a broken one is refused, naming the record.
  */
 export function openTargetRecords(home: string, given: string): Promise<TargetRecords> {
   return openTargetWith(home, given, openChain);
@@ -56,6 +60,9 @@ async function openTargetWith<R extends LinkedRecord>(
   const target = resolution.kind === 'resolved' ? resolution.target.path : resolve(given);
   const key = resolution.kind === 'resolved' ? resolution.target.key : targetKey(target);
   const paths = chainPaths(targetDirectoryIn(home, key));
+  if (resolution.kind === 'refused' && !existsSync(paths.chain)) {
+    return { kind: 'unknown-target', path: resolution.path, message: `${resolution.message}, and statecraft holds no records for it` };
+  }
   const opening = await open(paths.chain);
   if (opening.kind === 'broken') return { kind: 'refused', path: opening.path, lineNumber: opening.lineNumber, message: opening.message };
   if (opening.kind === 'unreadable') return { kind: 'failed', path: opening.path, message: opening.message };

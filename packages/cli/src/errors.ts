@@ -25,7 +25,8 @@ export class UsageError extends CliError {
 export class IoFailure extends CliError {
   readonly path: string;
   constructor(path: string, message: string, cause?: unknown) {
-    super(`${path}: ${message}`, EXIT.failed, cause === undefined ? {} : { cause });
+    // The path is said once, in front, whether or not the message already began with it.
+    super(message.startsWith(`${path}: `) ? message : `${path}: ${message}`, EXIT.failed, cause === undefined ? {} : { cause });
     this.name = 'IoFailure';
     this.path = path;
   }
@@ -53,13 +54,26 @@ export function errorDocument(error: unknown): ErrorDocument {
 
 /**
  * What the CLI reports for an error no verb turned into an answer. A system error that names a
- * file (a product home that is a file, read-only or full) is an i/o failure naming that file,
- * exit 4, without a stack: the operator has something to fix, not a bug to report. Anything else
- * stays unexpected.
+ * file (a product home that is a file, read-only or full), itself or as the cause of an error
+ * that says what was being done, is an i/o failure naming that file, exit 4, without a stack:
+ * the operator has something to fix, not a bug to report. Anything else stays unexpected.
  */
 export function asCliError(error: unknown): CliError | undefined {
   if (error instanceof CliError) return error;
-  const failure = error as Partial<NodeJS.ErrnoException> | undefined;
-  if (!(error instanceof Error) || typeof failure?.code !== 'string' || typeof failure.path !== 'string') return undefined;
-  return new IoFailure(failure.path, error.message, error);
+  if (!(error instanceof Error)) return undefined;
+  const system = systemErrorIn(error);
+  if (system === undefined) return undefined;
+  const message = system === error ? error.message : `${error.message} (${system.message})`;
+  return new IoFailure(system.path, message, error);
+}
+
+/** The error, or the first of its causes, that a system call raised naming a path. */
+function systemErrorIn(error: Error): (Error & { code: string; path: string }) | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
+    const failure = current as Partial<NodeJS.ErrnoException>;
+    if (typeof failure.code === 'string' && typeof failure.path === 'string') return current as Error & { code: string; path: string };
+    current = current.cause;
+  }
+  return undefined;
 }

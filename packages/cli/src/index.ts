@@ -15,6 +15,7 @@
  * - json-in-parts.ts                a --json document as consecutive pieces: a long list is never held whole as text
  * - exit-codes.ts                   0 ok, 1 finding, 2 refused, 3 usage, 4 failed (R11)
  * - errors.ts                       CliError / UsageError / IoFailure, and their --json documents
+ * - operator-interrupt.ts           SIGINT, SIGTERM and SIGHUP as one AbortSignal: the operator's stop cancels, and is recorded
  * - commands/register-*.ts          each verb's commander wiring: options, help text and examples
  * - commands/qualify.ts             `qualify`: the negative suite against a binary; a record on a full pass (R3, R4)
  * - commands/qualify-drivers.ts     which suite driver provokes a named adapter (only the CLI knows adapters by name)

@@ -8,7 +8,7 @@ import { startupSnapshot } from 'node:v8';
 import { Command, CommanderError } from 'commander';
 import { printJson } from './answer.js';
 import { EXIT } from './exit-codes.js';
-import { asCliError, errorDocument } from './errors.js';
+import { asCliError, errorDocument, UsageError } from './errors.js';
 import { registerQualify } from './commands/register-qualify.js';
 import { registerRun } from './commands/register-run.js';
 import { registerEnv } from './commands/register-env.js';
@@ -52,7 +52,21 @@ repository.`,
 let jsonRequested = false;
 program.hook('preAction', (_program, actionCommand) => {
   jsonRequested = actionCommand.optsWithGlobals<{ json?: boolean }>().json === true;
+  refuseEmptyArguments(actionCommand);
 });
+
+/**
+ * An empty argument (`statecraft run "$REPO"` with REPO unset) is a slip, not the current
+ * directory, which node's path resolution would make of it: a verb must not act on wherever the
+ * shell happens to be.
+ */
+function refuseEmptyArguments(command: Command): void {
+  command.registeredArguments.forEach((argument, index) => {
+    const given: unknown = command.processedArgs[index];
+    if (typeof given === 'string' && given.trim() === '')
+      throw new UsageError(`<${argument.name()}> is empty`, 'name a path; for the current directory, give .');
+  });
+}
 
 registerQualify(program);
 registerRun(program);
@@ -77,10 +91,12 @@ async function main(words: readonly string[]): Promise<void> {
   // stops the attempt (issue 9), not as SIGXFSZ: execa's exit cleanup (signal-exit) re-raises that
   // signal when nobody else listens, killing the supervisor before it can kill its adapter's tree.
   process.on('SIGXFSZ', () => undefined);
-  // A reader that goes away (`statecraft … | head`) is not a failure of ours: stop quietly.
+  // A reader that goes away (`statecraft … | head`) is not a failure of ours: stop quietly. Any
+  // other failure to write the answer (a full disk, a closed terminal) is an i/o failure naming
+  // stdout: what was recorded stays recorded, and the exit code must not read as a finding.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
-    throw error;
+    reportUnwritableStdout(error);
   });
   try {
     await program.parseAsync(words, { from: 'user' });
@@ -95,6 +111,7 @@ async function main(words: readonly string[]): Promise<void> {
       process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
       return;
     }
+    if (isStdoutWriteFailure(error)) return reportUnwritableStdout(error);
     const known = asCliError(error);
     if (known !== undefined) {
       process.stderr.write(`statecraft: ${known.message}\n`);
@@ -119,6 +136,18 @@ if (startupSnapshot.isBuildingSnapshot()) {
   void warmNodeBuiltinsForSnapshot();
   startupSnapshot.setDeserializeMainFunction(() => void main(process.argv.slice(1)));
 } else void main(process.argv.slice(2));
+
+/** A write to stdout that failed synchronously (a file or a device on stdout) and reached `main`. */
+function isStdoutWriteFailure(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && process.stdout.errored === error;
+}
+
+/** Says on stderr that the answer could not be written, and ends with exit 4 (R11). */
+function reportUnwritableStdout(error: NodeJS.ErrnoException): never {
+  process.stderr.write(`statecraft: stdout: cannot write the answer (${error.code ?? error.message}); what was recorded stays recorded\n`);
+  process.stderr.write('  next: free space where stdout goes, or send it elsewhere; `statecraft run list` and `run show` read the records back\n');
+  process.exit(EXIT.failed);
+}
 
 /** `--json` among the words before a `--`: how a usage error commander raised honours it. */
 function argvAsksForJson(words: readonly string[]): boolean {

@@ -1,8 +1,10 @@
 import type { HomeExamination } from '@statecraft/acceptance';
 
 export function renderExamination(value: HomeExamination): string {
-  if (!value.exists) return `${value.home}: no product home yet (an empty home); nothing to check`;
-  const lines = [`${value.home}: ${value.targets.length} target${value.targets.length === 1 ? '' : 's'}`];
+  if (!value.exists && value.findings.length === 0) return `${value.home}: no product home yet (an empty home); nothing to check`;
+  const lines = [
+    value.exists ? `${value.home}: ${value.targets.length} target${value.targets.length === 1 ? '' : 's'}` : `${value.home}: no product home can be made there`,
+  ];
   for (const target of value.targets) {
     lines.push(
       `  ${target.target} (${target.key}): chain ${target.state}, ${target.records} records, ${target.attempts} attempts, ${target.dangling.length} dangling, ${target.reclassified} re-classified from their kept streams`,

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { readBoundaryChoice, resolveProductHome } from '@statecraft/environment';
 import { UsageError } from '../errors.js';
+import { listenForOperatorInterrupt } from '../operator-interrupt.js';
 import { emit } from '../answer.js';
 import { checkStatusHooks } from '../render/check-status.js';
 import { liveLineFor } from '../render/live-line.js';
 import { accept } from './accept.js';
-import { parseDuration, parsePositiveInteger } from './run-options.js';
+import { checkContainmentOverride, parseDuration, parsePositiveInteger } from './run-options.js';
 
 /** The defaults of the check and suite deadlines (issue 12 item 3). */
 export const DEFAULT_CHECK_DEADLINE = '10m';
@@ -56,10 +57,9 @@ error.`,
       const attempt = flags.attempt === undefined ? undefined : parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER);
       const boundary = readBoundaryChoice(flags.boundary, process.env);
       if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
+      checkContainmentOverride();
       const status = checkStatusHooks(flags.json ? undefined : liveLineFor(process.stdout));
-      const interrupt = new AbortController();
-      const onSigint = (): void => interrupt.abort();
-      process.on('SIGINT', onSigint);
+      const interrupt = listenForOperatorInterrupt();
       try {
         const answer = await accept({
           home: resolveProductHome().path,
@@ -78,7 +78,7 @@ error.`,
         else emit(answer, flags.json);
       } finally {
         status.stop();
-        process.removeListener('SIGINT', onSigint);
+        interrupt.stop();
       }
     });
 }

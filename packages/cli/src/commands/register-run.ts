@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import { readBoundaryChoice, resolveProductHome, type BoundaryChoice } from '@statecraft/environment';
 import { emit } from '../answer.js';
 import { UsageError } from '../errors.js';
+import { listenForOperatorInterrupt } from '../operator-interrupt.js';
 import { liveLineFor, type LiveLine } from '../render/live-line.js';
 import { RunStatus } from '../render/run-status.js';
 import { checkStatusHooks } from '../render/check-status.js';
 import { DEFAULT_CHECK_DEADLINE, DEFAULT_SUITE_DEADLINE } from './register-accept.js';
 import { run, type RunOptions } from './run.js';
 import { KNOWN_ADAPTERS, resolveAdapterArgument } from './run-adapters.js';
-import { collect, MOST_TURNS, parseDuration, parsePositiveInteger, parseTokens, readPrompt } from './run-options.js';
+import { checkContainmentOverride, collect, MOST_TURNS, parseDuration, parsePassNames, parsePositiveInteger, parseTokens, readPrompt } from './run-options.js';
 import { runList, runShow } from './run-show.js';
 
 interface RunFlags {
@@ -170,6 +171,7 @@ async function runFromFlags(target: string | undefined, flags: RunFlags): Promis
   const prompt = promptFromSpec ? undefined : await readPrompt(flags.prompt, flags.promptFile);
   const boundary = readBoundaryChoice(flags.boundary, process.env);
   if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
+  checkContainmentOverride();
   const status = new RunStatus();
   const live = flags.json ? undefined : liveLineFor(process.stdout);
   const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
@@ -177,10 +179,7 @@ async function runFromFlags(target: string | undefined, flags: RunFlags): Promis
   const checkStatus = checkStatusHooks(live);
   const ticker = live === undefined ? undefined : setInterval(() => status.running && live.show(status.line()), 250);
   // The operator's interrupt cancels the attempt (R8.1): its tree is killed and the outcome recorded.
-  const interrupt = new AbortController();
-  const onSigint = (): void => interrupt.abort();
-  // `on`, not `once`: execa's exit hook re-raises SIGINT when it finds itself the only listener left.
-  process.on('SIGINT', onSigint);
+  const interrupt = listenForOperatorInterrupt();
   try {
     const answer = await run({
       ...runOptionsOf(target, flags, adapter, prompt, boundary),
@@ -200,7 +199,7 @@ async function runFromFlags(target: string | undefined, flags: RunFlags): Promis
   } finally {
     if (ticker !== undefined) clearInterval(ticker);
     checkStatus.stop();
-    process.removeListener('SIGINT', onSigint);
+    interrupt.stop();
   }
 }
 
@@ -239,7 +238,7 @@ function runOptionsOf(
     maxTurns: flags.maxTurns === undefined ? null : parsePositiveInteger('--max-turns', flags.maxTurns, MOST_TURNS),
     allow: flags.allow,
     deny: flags.deny,
-    pass: flags.pass,
+    pass: parsePassNames(flags.pass),
     ...(flags.retry === undefined ? {} : { retryOf: flags.retry }),
     ...(flags.base === undefined ? {} : { base: flags.base }),
     ...(flags.spec === undefined ? {} : { spec: flags.spec }),

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { CapabilityTokenSchema, CAPABILITY_TOKENS, type CapabilityToken } from '@statecraft/adapter';
+import { CapabilityTokenSchema, CAPABILITY_TOKENS, readContainmentOverride, type CapabilityToken } from '@statecraft/adapter';
 import { UsageError, IoFailure } from '../errors.js';
 
 /**
@@ -30,12 +30,40 @@ export function parseDuration(option: string, text: string): number {
   return milliseconds;
 }
 
+/** Capability tokens, each named once: a token given twice is a slip the request could not hold. */
 export function parseTokens(option: string, values: readonly string[]): CapabilityToken[] {
+  const seen = new Set<string>();
   return values.map((value) => {
     const parsed = CapabilityTokenSchema.safeParse(value);
     if (!parsed.success) throw new UsageError(`${option} ${JSON.stringify(value)}: not a capability token`, `the tokens are: ${CAPABILITY_TOKENS.join(', ')}`);
+    if (seen.has(value)) throw new UsageError(`${option} ${value}: given twice`, `name each capability once`);
+    seen.add(value);
     return parsed.data;
   });
+}
+
+/** `--pass` names: each an environment variable's name (letters, digits, underscores; not a digit first). */
+export function parsePassNames(values: readonly string[]): string[] {
+  for (const value of values) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value))
+      throw new UsageError(
+        `--pass ${JSON.stringify(value)}: not an environment variable's name`,
+        'give the name alone, e.g. --pass LANG (its value is read from this environment)',
+      );
+  }
+  return [...values];
+}
+
+/**
+ * STATECRAFT_CONTAINMENT read strictly before anything starts: a misspelt value is the operator's
+ * slip (exit 3), named as STATECRAFT_BOUNDARY's is, not a failure met halfway through planning.
+ */
+export function checkContainmentOverride(): void {
+  try {
+    readContainmentOverride();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /** A positive whole number no larger than `most` (which the message names as the limit). */

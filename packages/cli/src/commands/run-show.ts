@@ -21,7 +21,15 @@ async function openOrRefuse(home: string, target: string) {
   if (records.kind === 'refused')
     throw new CliError(`refused: ${records.message}`, EXIT.refused, { hint: 'statecraft doctor reports every chain; nothing was repaired' });
   if (records.kind === 'failed') throw new IoFailure(records.path, records.message);
+  if (records.kind === 'unknown-target') throw unknownTarget(records.message);
   return { ...records, accounts: foldAttempts(records.chain, records.targetDirectory, records.entries, records.live) };
+}
+
+/** A target that is no repository and has no records: refused (exit 2), not read as "0 attempts". */
+function unknownTarget(message: string): CliError {
+  return new CliError(`refused: ${message}`, EXIT.refused, {
+    hint: "give the path of the repository's checkout; statecraft doctor lists every target with records",
+  });
 }
 
 /**
@@ -40,6 +48,7 @@ export async function runList(options: { home: string; target: string; json?: bo
   if (records.kind === 'refused')
     throw new CliError(`refused: ${records.message}`, EXIT.refused, { hint: 'statecraft doctor reports every chain; nothing was repaired' });
   if (records.kind === 'failed') throw new IoFailure(records.path, records.message);
+  if (records.kind === 'unknown-target') throw unknownTarget(records.message);
   const value: z.infer<typeof RunListAnswerSchema> = {
     target: records.target,
     chain: records.chain,

@@ -14,6 +14,8 @@ export const FindingSchema = z.strictObject({
     'orphaned-processes',
     'stale-lock',
     'home-not-directory',
+    'home-unusable',
+    'unexpected-entry',
     'altered-acceptance-evidence',
     'altered-artifact',
     'missing-artifact',

@@ -51,7 +51,15 @@ export async function resolveTarget(given: string, base?: string): Promise<Targe
   const lines = printed.split('\n').filter((line) => line !== '');
   const [topLevel, commonDirectory, ...named] = lines;
   if (topLevel === undefined || topLevel === '' || commonDirectory === undefined || commonDirectory === '') {
-    return { kind: 'refused', reason: 'not-a-repository', path: absolute, message: `${absolute}: not a git repository (a target must be one)` };
+    // git's own words say which it is: no repository, a bare one, one git will not trust
+    // (safe.directory), or no git at all.
+    const said = answer.ok ? 'it has no working tree' : (answer.stderr.split('\n').find((line) => line.trim() !== '') ?? 'git failed');
+    return {
+      kind: 'refused',
+      reason: 'not-a-repository',
+      path: absolute,
+      message: `${absolute}: not a git repository's checkout (a target must be one; git: ${said.trim()})`,
+    };
   }
   const path = realpathSync.native(topLevel);
   const target = { path, key: targetKey(path), commonDirectory: realpathSync.native(commonDirectory) };

@@ -1,0 +1,151 @@
+import { execFile } from 'node:child_process';
+import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { useTestTargets } from './fixtures/sample-repository.js';
+import { scratchDirectories } from './fixtures/scratch-directories.js';
+import { parseJson, runStatecraft, STATECRAFT_BIN } from './fixtures/statecraft-cli.js';
+
+const targets = useTestTargets();
+const scratch = scratchDirectories();
+
+/** Neither a stack trace nor the words for a defect: a foreseeable fault is named, not reported as a bug. */
+function expectNoStack(stderr: string): void {
+  expect(stderr).not.toContain('unexpected failure');
+  expect(stderr).not.toMatch(/\n\s+at /);
+}
+
+/**
+ * Faults an operator can cause or meet, each answered with the exit code of its class, the file or
+ * argument named, and no stack trace (R11). Found by a hostile pass over the command line
+ * (2026-12-01); each failed before its fix: a stack and exit 4 or 1, or an answer for the wrong thing.
+ */
+describe('foreseeable faults are named in their exit class, never as a defect (R11)', () => {
+  it('qualification records that cannot be listed: exit 4 naming the directory, for qualifications and env plan', async () => {
+    const directory = await scratch.make('statecraft-home-a-file');
+    const home = join(directory, 'home');
+    await writeFile(home, 'not a directory\n');
+    for (const args of [
+      ['qualifications', 'list', '--json'],
+      ['env', 'plan', targets.repository.path, '--adapter', 'fixture', '--json'],
+    ]) {
+      const answer = await runStatecraft(args, { home });
+      expect(answer.exitCode, answer.stderr).toBe(4);
+      expect(parseJson<{ failed: { path: string } }>(answer).failed.path).toBe(join(home, 'qualifications'));
+      expectNoStack(answer.stderr);
+    }
+  });
+
+  it('an answer that cannot be written (stdout on a full device): exit 4 naming stdout; the attempt stays recorded', async () => {
+    const repository = await targets.fresh();
+    // The shell opens /dev/full as the CLI's own stdout (execa would put a pipe of its own between).
+    const args = ['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'];
+    const ran = await execa('sh', ['-c', 'exec "$0" "$@" >/dev/full', STATECRAFT_BIN, ...args], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', STATECRAFT_HOME: targets.home.path },
+      extendEnv: false,
+      reject: false,
+    });
+    expect(ran.exitCode, String(ran.stderr)).toBe(4);
+    expect(String(ran.stderr)).toContain('statecraft: stdout: cannot write the answer (ENOSPC)');
+    expectNoStack(String(ran.stderr));
+    const list = parseJson<{ attempts: { outcome: string }[] }>(await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path }));
+    expect(list.attempts).toEqual([expect.objectContaining({ outcome: 'completed' })]);
+  });
+
+  it('a misspelt STATECRAFT_CONTAINMENT is a usage error (exit 3) for run, accept and qualify, before anything starts', async () => {
+    const repository = await targets.fresh();
+    for (const args of [
+      ['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'],
+      ['accept', repository.path, 'no-such-run', '--json'],
+      ['qualify', '--fixture', '--json'],
+    ]) {
+      const answer = await runStatecraft(args, { home: targets.home.path, env: { STATECRAFT_CONTAINMENT: 'bogus' } });
+      expect(answer.exitCode, `${args.join(' ')}\n${answer.stderr}`).toBe(3);
+      expect(parseJson<{ usage: { message: string } }>(answer).usage.message).toContain('STATECRAFT_CONTAINMENT=bogus is not understood');
+      expectNoStack(answer.stderr);
+    }
+    expect(await readdir(join(targets.home.path, 'targets')).catch(() => [])).not.toContain(expect.stringContaining(repository.path));
+  });
+
+  it.each([
+    [['--pass', ''], '--pass "": not an environment variable\'s name'],
+    [['--pass', 'A=B'], '--pass "A=B": not an environment variable\'s name'],
+    [['--require', 'turn-limit', '--require', 'turn-limit'], '--require turn-limit: given twice'],
+    [['--prefer', 'cost-report', '--prefer', 'cost-report'], '--prefer cost-report: given twice'],
+  ])('run %j is a usage error naming the flag (exit 3), not an i/o failure at the intent; nothing is appended', async (flags, said) => {
+    const repository = await targets.fresh();
+    const answer = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', ...flags, '--json'], {
+      home: targets.home.path,
+    });
+    expect(answer.exitCode, answer.stderr).toBe(3);
+    expect(parseJson<{ usage: { message: string } }>(answer).usage.message).toBe(said);
+    const list = parseJson<{ attempts: unknown[] }>(await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path }));
+    expect(list.attempts).toEqual([]);
+  });
+
+  it('an empty target is a usage error, not the current directory', async () => {
+    const repository = await targets.fresh();
+    for (const args of [
+      ['run', '', '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'],
+      ['run', 'list', '', '--json'],
+      ['env', 'plan', '', '--adapter', 'fixture', '--json'],
+    ]) {
+      const ran = await execa(STATECRAFT_BIN, args, {
+        cwd: repository.path,
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', STATECRAFT_HOME: targets.home.path },
+        extendEnv: false,
+        reject: false,
+      });
+      const answer = { args, exitCode: ran.exitCode ?? -1, stdout: String(ran.stdout), stderr: String(ran.stderr) };
+      expect(answer.exitCode, answer.stderr).toBe(3);
+      expect(parseJson<{ usage: { message: string } }>(answer).usage.message).toBe('<target> is empty');
+    }
+    const list = parseJson<{ attempts: unknown[] }>(await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path }));
+    expect(list.attempts).toEqual([]);
+  });
+
+  it('run list and run show of a path that is no repository and has no records are refused (exit 2), not "0 attempts"', async () => {
+    const missing = join(targets.repository.path, 'no-such-directory');
+    for (const args of [
+      ['run', 'list', missing, '--json'],
+      ['run', 'show', missing, 'some-run', '--json'],
+    ]) {
+      const answer = await runStatecraft(args, { home: targets.home.path });
+      expect(answer.exitCode, answer.stderr).toBe(2);
+      expect(parseJson<{ refused: { message: string } }>(answer).refused.message).toBe(
+        `${missing}: no such target directory, and statecraft holds no records for it`,
+      );
+    }
+  });
+
+  it("a bare repository is refused with git's own reason", async () => {
+    const directory = await scratch.make('statecraft-bare');
+    await promisify(execFile)('git', ['init', '-q', '--bare', directory]);
+    const answer = await runStatecraft(['run', directory, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home: targets.home.path });
+    expect(answer.exitCode).toBe(2);
+    expect(parseJson<{ refused: { message: string } }>(answer).refused.message).toContain(
+      `${directory}: not a git repository's checkout (a target must be one; git: fatal: this operation must be run in a work tree)`,
+    );
+  });
+
+  it('doctor reports a product home run could not use (a path that does not resolve), and a stray file among the targets', async () => {
+    const directory = await scratch.make('statecraft-doctor-homes');
+    const looping = join(directory, 'loop');
+    await symlink('loop', looping);
+    const loop = await runStatecraft(['doctor', '--json'], { home: looping });
+    expect(loop.exitCode, loop.stderr).toBe(1);
+    expect(parseJson<{ findings: unknown[] }>(loop).findings).toEqual([
+      { kind: 'home-unusable', path: looping, message: `${looping}: the product home's path does not resolve (ELOOP)` },
+    ]);
+
+    const home = join(directory, 'home');
+    await mkdir(join(home, 'targets'), { recursive: true });
+    await writeFile(join(home, 'targets', 'junkfile'), '');
+    const stray = await runStatecraft(['doctor', '--json'], { home });
+    expect(stray.exitCode, stray.stderr).toBe(1);
+    // Named for what it is, never as a lock that does not exist.
+    expect(parseJson<{ findings: { kind: string }[] }>(stray).findings).toEqual([expect.objectContaining({ kind: 'unexpected-entry' })]);
+  });
+});
