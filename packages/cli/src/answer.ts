@@ -1,5 +1,6 @@
 import type { ExitCode } from './exit-codes.js';
 import { jsonInParts } from './json-in-parts.js';
+import { terminalSafeText } from './render/terminal-safe-text.js';
 
 /**
  * What every verb returns: the value (rendered as JSON with `--json`, or as text), and the
@@ -26,6 +27,8 @@ export function printJson(value: unknown): void {
   for (const part of jsonInParts(value)) process.stdout.write(part);
 }
 
+/** A rendering for a person: any control character but its own line breaks is shown, never obeyed (terminal-safe-text.ts). */
 function printText(text: string): void {
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  const safe = terminalSafeText(text);
+  process.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
 }

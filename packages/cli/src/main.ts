@@ -19,6 +19,7 @@ import { warmNodeBuiltinsForSnapshot } from './snapshot-warm-node-builtins.js';
 import { warmSchemasForSnapshot } from './snapshot-warm-schemas.js';
 import { warmSpawningForSnapshot } from './snapshot-warm-spawning.js';
 import { forgetLaunchTunables } from './launch-tunables.js';
+import { terminalSafeText } from './render/terminal-safe-text.js';
 
 const program = new Command('statecraft')
   .description(
@@ -114,7 +115,7 @@ async function main(words: readonly string[]): Promise<void> {
     if (isStdoutWriteFailure(error)) return reportUnwritableStdout(error);
     const known = asCliError(error);
     if (known !== undefined) {
-      process.stderr.write(`statecraft: ${known.message}\n`);
+      process.stderr.write(`statecraft: ${terminalSafeText(known.message)}\n`);
       if (known.hint !== undefined) process.stderr.write(`  next: ${known.hint}\n`);
       if (jsonRequested) printJson(errorDocument(known));
       process.exitCode = known.exitCode;

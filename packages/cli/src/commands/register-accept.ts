@@ -7,6 +7,7 @@ import { checkStatusHooks } from '../render/check-status.js';
 import { liveLineFor } from '../render/live-line.js';
 import { accept } from './accept.js';
 import { checkContainmentOverride, parseDuration, parsePositiveInteger } from './run-options.js';
+import { terminalSafeText } from '../render/terminal-safe-text.js';
 
 /** The defaults of the check and suite deadlines (issue 12 item 3). */
 export const DEFAULT_CHECK_DEADLINE = '10m';
@@ -73,7 +74,7 @@ error.`,
           signal: interrupt.signal,
           hooks: status.hooks,
         });
-        if ('refused' in answer.value || 'failed' in answer.value) process.stderr.write(`statecraft: ${answer.human(answer.value)}\n`);
+        if ('refused' in answer.value || 'failed' in answer.value) process.stderr.write(`statecraft: ${terminalSafeText(answer.human(answer.value))}\n`);
         if (!flags.json && ('refused' in answer.value || 'failed' in answer.value)) process.exitCode = answer.exitCode;
         else emit(answer, flags.json);
       } finally {

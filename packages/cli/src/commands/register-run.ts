@@ -11,6 +11,7 @@ import { run, type RunOptions } from './run.js';
 import { KNOWN_ADAPTERS, resolveAdapterArgument } from './run-adapters.js';
 import { checkContainmentOverride, collect, MOST_TURNS, parseDuration, parsePassNames, parsePositiveInteger, parseTokens, readPrompt } from './run-options.js';
 import { runList, runShow } from './run-show.js';
+import { terminalSafeText } from '../render/terminal-safe-text.js';
 
 interface RunFlags {
   spec?: string;
@@ -263,7 +264,7 @@ function judgingHooks(checkStatus: ReturnType<typeof checkStatusHooks>, status: 
 function printRunAnswer(answer: Awaited<ReturnType<typeof run>>, json: boolean): void {
   const value = answer.value;
   if ('refused' in value || 'failed' in value) {
-    process.stderr.write(`statecraft: ${answer.human(value)}\n`);
+    process.stderr.write(`statecraft: ${terminalSafeText(answer.human(value))}\n`);
     if (json) emit(answer, true);
     else process.exitCode = answer.exitCode;
   } else {

@@ -2,6 +2,7 @@ import { describeClassification, type AttemptAccount, type AttemptList, type Out
 import { describeCoverage, readRecordedCoverage } from '@statecraft/adapter';
 import type { RunFailure, RunRefusal } from '@statecraft/run';
 import { renderAcceptance } from './accept-render.js';
+import { terminalSafeValue } from '../render/terminal-safe-text.js';
 
 const short = (commit: string): string => (commit === 'not-recorded' ? commit : commit.slice(0, 12));
 
@@ -30,15 +31,15 @@ function describeRecordedCoverage(coverage: unknown): string[] {
 
 function describeClaim(claim: AttemptAccount['providerClaim']): string {
   if (claim === 'not-recorded') return claim;
-  return `${claim.status} (error: ${String(claim.isError)}, reason: ${claim.reason}) — a claim, not the outcome`;
+  return `${terminalSafeValue(claim.status)} (error: ${String(claim.isError)}, reason: ${terminalSafeValue(claim.reason)}) — a claim, not the outcome`;
 }
 
 type ExcerptEntry = Exclude<AttemptAccount['refusals'], 'not-recorded'>[number];
 
 /** One refusal of the excerpt: the tool and the provider's record, or the start of a line too long to keep. */
 function describeRefusal(refusal: ExcerptEntry): string {
-  if ('cut' in refusal) return `line ${refusal.seq + 1}, ${refusal.cut.lineBytes} bytes, cut: ${refusal.cut.head}…`;
-  return `${refusal.tool}: ${JSON.stringify(refusal.verbatim)}`;
+  if ('cut' in refusal) return `line ${refusal.seq + 1}, ${refusal.cut.lineBytes} bytes, cut: ${terminalSafeValue(refusal.cut.head)}…`;
+  return `${terminalSafeValue(refusal.tool)}: ${JSON.stringify(refusal.verbatim)}`;
 }
 
 /**
@@ -124,7 +125,7 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
       ? []
       : [`  adapter error   ${account.adapterError.code}: ${account.adapterError.message}`]),
     'posture',
-    `  adapter         ${p.adapter.name} ${p.adapter.version} ${p.adapter.digest}`,
+    `  adapter         ${terminalSafeValue(p.adapter.name)} ${terminalSafeValue(p.adapter.version)} ${p.adapter.digest}`,
     `  qualification   ${p.qualification.verdict}: ${p.qualification.reason}`,
     `  capabilities    required ${list(p.capabilities.requested.required)}; preferred ${list(p.capabilities.requested.preferred)}`,
     `                  applied ${p.capabilities.applied === 'not-recorded' ? 'not-recorded' : list(p.capabilities.applied)}; degraded ${list(p.capabilities.degraded)}`,
