@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { writeFiles } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
 import { parseJson, runStatecraft, STATECRAFT_BIN } from './fixtures/statecraft-cli.js';
@@ -147,5 +148,58 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     expect(stray.exitCode, stray.stderr).toBe(1);
     // Named for what it is, never as a lock that does not exist.
     expect(parseJson<{ findings: { kind: string }[] }>(stray).findings).toEqual([expect.objectContaining({ kind: 'unexpected-entry' })]);
+  });
+
+  it.each([
+    [['--prompt', 'scenario: refuse'], '--prompt is given more than once; give it once'],
+    [['--adapter', 'codex'], '--adapter is given more than once; give it once'],
+    [['--check-deadline', '5s'], '--check-deadline applies only with --accept'],
+    [['--retry', 'some-run', '--base', 'HEAD'], '--base cannot be given with --retry'],
+  ])('run … %j: an option repeated or idle is a usage error (exit 3), never silently dropped', async (flags, said) => {
+    const repository = await targets.fresh();
+    const answer = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', ...flags, '--json'], {
+      home: targets.home.path,
+    });
+    expect(answer.exitCode, answer.stderr).toBe(3);
+    expect(parseJson<{ usage: { message: string } }>(answer).usage.message).toContain(said);
+  });
+
+  it('a product home inside the target is refused (exit 2): records never live in the repository (R8.4)', async () => {
+    const repository = await targets.fresh();
+    const home = join(repository.path, '.records');
+    const answer = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home });
+    expect(answer.exitCode, answer.stderr).toBe(2);
+    expect(parseJson<{ refused: { message: string } }>(answer).refused.message).toContain(`${home}: the product home is inside the target ${repository.path}`);
+    expect(await readdir(repository.path)).not.toContain('.records');
+  });
+
+  it('a target path holding a line break is refused whole, never cut at the break', async () => {
+    const directory = await scratch.make('statecraft-line-break');
+    const target = join(directory, 'new\nline');
+    await mkdir(target);
+    await promisify(execFile)('git', ['init', '-q', target]);
+    const answer = await runStatecraft(['run', target, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home: targets.home.path });
+    expect(answer.exitCode, answer.stderr).toBe(2);
+    expect(parseJson<{ refused: { message: string } }>(answer).refused.message).toContain(
+      `${JSON.stringify(target)}: a target path holding a line break is not supported`,
+    );
+  });
+
+  it('env plan refuses a project declaration that is not a regular file, as run does', async () => {
+    const repository = await targets.fresh();
+    await mkdir(join(repository.path, '.statecraft', 'environment.json'), { recursive: true });
+    const plan = await runStatecraft(['env', 'plan', repository.path, '--adapter', 'fixture', '--json'], { home: targets.home.path });
+    expect(plan.exitCode, plan.stderr).toBe(2);
+    expect(parseJson<{ refused: { message: string } }>(plan).refused.message).toContain('the project declaration is not a regular file');
+  });
+
+  it('a misspelt key in the project declaration is refused naming it, not read as no suite', async () => {
+    const repository = await targets.fresh();
+    await writeFiles(repository, { '.statecraft/environment.json': '{"project":{"commands":["grep"]},"acceptence":{"checks":["grep -q x README.md"]}}\n' });
+    const answer = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--accept', '--json'], {
+      home: targets.home.path,
+    });
+    expect(answer.exitCode, answer.stderr).toBe(2);
+    expect(parseJson<{ refused: { message: string } }>(answer).refused.message).toContain('Unrecognized key: "acceptence"');
   });
 });

@@ -22,7 +22,12 @@ export async function readManifest(path: string): Promise<ManifestReading> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      return { kind: 'refused', path, reason: 'missing', message: `${path}: no manifest here; give one with --manifest <file>` };
+      return {
+        kind: 'refused',
+        path,
+        reason: 'missing',
+        message: `${path}: no manifest here (an adapter's manifest sits beside its executable, named <executable>.manifest.json)`,
+      };
     }
     return { kind: 'refused', path, reason: 'unreadable', message: `${path}: cannot read the manifest (${code ?? String(error)})` };
   }

@@ -35,7 +35,9 @@ export const ProjectCommandsSchema = z
     }
   });
 
-export const ProjectSectionSchema = z.looseObject({
+// Strict, each level: a misspelt key ("acceptence") silently ignored left a run with no suite to be
+// judged by and nothing to say why; an unknown key is refused, naming the file and the field.
+export const ProjectSectionSchema = z.strictObject({
   commands: ProjectCommandsSchema.optional(),
 });
 
@@ -63,7 +65,7 @@ const AuthorityPathSchema = z.string({ error: 'must be a string naming a reposit
 });
 
 /** `acceptance`: the checks a run without a spec is judged by, and the authority set's further paths (R13.3, R13.5). */
-export const AcceptanceSectionSchema = z.looseObject({
+export const AcceptanceSectionSchema = z.strictObject({
   checks: z
     .array(AcceptanceCheckSchema, { error: 'must be a list of command lines' })
     .min(1, { message: 'is an empty list; name at least one check, or leave "checks" out' })
@@ -71,7 +73,7 @@ export const AcceptanceSectionSchema = z.looseObject({
   authority: z.array(AuthorityPathSchema, { error: 'must be a list of repository-relative paths' }).optional(),
 });
 
-export const ProjectDeclarationSchema = z.looseObject({
+export const ProjectDeclarationSchema = z.strictObject({
   project: ProjectSectionSchema.optional(),
   acceptance: AcceptanceSectionSchema.optional(),
 });

@@ -25,12 +25,14 @@ describe('project.commands (R9.1)', () => {
     expect(parse({ project: {} })).toMatchObject({ kind: 'parsed', commands: [] });
   });
 
-  it('keeps unknown members instead of dropping them', () => {
-    const parsed = parse({ version: 2, project: { commands: ['make'], owner: 'ops' }, later: { x: [1] } });
-    expect(parsed).toMatchObject({
-      kind: 'parsed',
-      declaration: { version: 2, project: { commands: ['make'], owner: 'ops' }, later: { x: [1] } },
-    });
+  // A misspelt key was once kept and ignored: "authorty" then dropped the operator's authority paths
+  // without a word, and a candidate could change them and still be accepted (R13.5).
+  it('refuses an unknown member at any level, naming the file and the key', () => {
+    expect(messageOf({ project: { commands: ['make'] }, acceptence: { checks: ['make test'] } })).toBe(
+      `${FILE}: field (the document): Unrecognized key: "acceptence"`,
+    );
+    expect(messageOf({ project: { commands: ['make'], owner: 'ops' } })).toBe(`${FILE}: field "project": Unrecognized key: "owner"`);
+    expect(messageOf({ acceptance: { checks: ['make test'], authorty: ['ci/'] } })).toBe(`${FILE}: field "acceptance": Unrecognized key: "authorty"`);
   });
 
   it('refuses an empty list, naming the file and the field', () => {

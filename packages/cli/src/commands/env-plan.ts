@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { lstat, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { checkBoundaryAvailability, checkQualification, digestFile, findExecutableOnPath, readManifest, sidecarManifestPath } from '@statecraft/adapter';
 import type { Manifest } from '@statecraft/adapter';
@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { EnvPlanAnswerSchema, PlannedAdapterSchema } from '../json-schemas/index.js';
 import { resolveTarget } from '@statecraft/run';
 import type { Answer } from '../answer.js';
-import { CliError, UsageError } from '../errors.js';
+import { CliError, IoFailure, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { renderEnvPlan } from './env-plan-render.js';
 import { KNOWN_ADAPTERS, resolveAdapterArgument } from './run-adapters.js';
@@ -36,11 +36,18 @@ export type EnvPlanValue = z.infer<typeof EnvPlanAnswerSchema>;
 
 async function readDeclaration(target: string): Promise<EnvPlanValue['declaration']> {
   const path = join(target, PROJECT_DECLARATION_PATH);
+  const hint = { hint: `make ${PROJECT_DECLARATION_PATH} a regular file in the target, or remove it` };
+  // As `run` reads it: only a missing file is no declaration; a directory or a link (which could
+  // point anywhere) is refused, so the plan never looks fine where the run would be refused.
+  const info = await lstat(path).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : error));
+  if (info === undefined) return 'none';
+  if (info instanceof Error) throw new IoFailure(path, `cannot read the project declaration (${info.code ?? info.message})`, info);
+  if (!info.isFile()) throw new CliError(`refused: ${path}: the project declaration is not a regular file`, EXIT.refused, hint);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
-  } catch {
-    return 'none';
+  } catch (error) {
+    throw new IoFailure(path, `cannot read the project declaration (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, error);
   }
   const parsed = parseProjectDeclaration(text, path);
   if (parsed.kind === 'refused') throw new CliError(`refused: ${parsed.message}`, EXIT.refused, { hint: `fix ${PROJECT_DECLARATION_PATH} in the target` });

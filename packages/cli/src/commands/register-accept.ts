@@ -6,7 +6,7 @@ import { emit } from '../answer.js';
 import { checkStatusHooks } from '../render/check-status.js';
 import { liveLineFor } from '../render/live-line.js';
 import { accept } from './accept.js';
-import { checkContainmentOverride, parseDuration, parsePositiveInteger } from './run-options.js';
+import { checkContainmentOverride, once, parseDuration, parsePositiveInteger } from './run-options.js';
 import { terminalSafeText } from '../render/terminal-safe-text.js';
 
 /** The defaults of the check and suite deadlines (issue 12 item 3). */
@@ -28,10 +28,14 @@ export function registerAccept(program: Command): void {
     )
     .argument('<target>', 'the git repository')
     .argument('<run>', 'the run id')
-    .option('--attempt <n>', 'which attempt of the run (default: its latest)')
-    .option('--check-deadline <duration>', 'how long each check may run (e.g. 90s, 10m)', DEFAULT_CHECK_DEADLINE)
-    .option('--suite-deadline <duration>', 'how long the whole suite may run', DEFAULT_SUITE_DEADLINE)
-    .option('--boundary <mode>', 'the protected evidence boundary the checks run inside: bwrap (default) or none, recorded (also STATECRAFT_BOUNDARY)')
+    .option('--attempt <n>', 'which attempt of the run (default: its latest)', once('--attempt'))
+    .option('--check-deadline <duration>', 'how long each check may run (e.g. 90s, 10m)', once('--check-deadline'), DEFAULT_CHECK_DEADLINE)
+    .option('--suite-deadline <duration>', 'how long the whole suite may run', once('--suite-deadline'), DEFAULT_SUITE_DEADLINE)
+    .option(
+      '--boundary <mode>',
+      'the protected evidence boundary the checks run inside: bwrap (default) or none, recorded (also STATECRAFT_BOUNDARY)',
+      once('--boundary'),
+    )
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',

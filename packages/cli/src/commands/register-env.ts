@@ -9,7 +9,10 @@ function collect(value: string, previous: string[]): string[] {
 
 /** Registers `env plan` (R10.6, R11). Computing is in env-plan.ts; rendering in env-plan-render.ts. */
 export function registerEnv(program: Command): void {
-  const env = program.command('env').summary("the child's environment and the adapters' managed paths");
+  const env = program
+    .command('env')
+    .summary("the child's environment and the adapters' managed paths")
+    .description("What an adapter's child would be given, read without running anything: `env plan <target>` (see its --help).");
   env
     .command('plan')
     .summary("show each adapter's managed paths and prerequisites; claim nothing that is not ready; write nothing")

@@ -87,7 +87,9 @@ Examples:
   statecraft qualifications              list every record
   statecraft qualifications show <id>    one record, each case and its evidence
   statecraft qualifications check ./my-adapter
-                                         qualified or unqualified, and why`,
+                                         qualified or unqualified, and why
+  statecraft qualifications --json       the list as one JSON document
+                                         (each subcommand takes --json)`,
     );
   return qualifications;
 }

@@ -9,7 +9,17 @@ import { checkStatusHooks } from '../render/check-status.js';
 import { DEFAULT_CHECK_DEADLINE, DEFAULT_SUITE_DEADLINE } from './register-accept.js';
 import { run, type RunOptions } from './run.js';
 import { KNOWN_ADAPTERS, resolveAdapterArgument } from './run-adapters.js';
-import { checkContainmentOverride, collect, MOST_TURNS, parseDuration, parsePassNames, parsePositiveInteger, parseTokens, readPrompt } from './run-options.js';
+import {
+  checkContainmentOverride,
+  collect,
+  MOST_TURNS,
+  once,
+  parseDuration,
+  parsePassNames,
+  parsePositiveInteger,
+  parseTokens,
+  readPrompt,
+} from './run-options.js';
 import { runList, runShow } from './run-show.js';
 import { terminalSafeText } from '../render/terminal-safe-text.js';
 
@@ -55,25 +65,29 @@ function registerRunVerb(program: Command): Command {
     )
     .enablePositionalOptions()
     .argument('[target]', 'the git repository to work on')
-    .option('--prompt <text>', "the prompt (sent on the adapter's stdin, never in argv)")
-    .option('--prompt-file <file>', 'read the prompt from a file')
-    .option('--adapter <name|path>', `a known adapter (${Object.keys(KNOWN_ADAPTERS).join(', ')}) or the path of an adapter executable`)
-    .option('--manifest <file>', "the adapter's manifest, when it is not beside the executable")
-    .option('--provider <path>', 'the provider executable the adapter should run')
-    .option('--spec <id>', 'the spec the run works from (its checks feed command coverage)')
+    .option('--prompt <text>', "the prompt (sent on the adapter's stdin, never in argv)", once('--prompt'))
+    .option('--prompt-file <file>', 'read the prompt from a file', once('--prompt-file'))
+    .option('--adapter <name|path>', `a known adapter (${Object.keys(KNOWN_ADAPTERS).join(', ')}) or the path of an adapter executable`, once('--adapter'))
+    .option('--manifest <file>', "the adapter's manifest, when it is not beside the executable", once('--manifest'))
+    .option('--provider <path>', 'the provider executable the adapter should run', once('--provider'))
+    .option('--spec <id>', 'the spec the run works from (its checks feed command coverage)', once('--spec'))
     .option('--require <token>', 'a capability the adapter must declare (repeatable)', collect, [])
     .option('--prefer <token>', 'a capability wanted but not required (repeatable)', collect, [])
-    .option('--deadline <duration>', 'how long the attempt may run, from the start of the adapter (e.g. 90s, 30m; at most 8760h)', '30m')
-    .option('--max-turns <n>', `a turn cap carried in the request (at most ${MOST_TURNS})`)
+    .option('--deadline <duration>', 'how long the attempt may run, from the start of the adapter (e.g. 90s, 30m; at most 8760h)', once('--deadline'), '30m')
+    .option('--max-turns <n>', `a turn cap carried in the request (at most ${MOST_TURNS})`, once('--max-turns'))
     .option('--allow <rule>', 'a tool rule allowed, e.g. "Bash(npm test:*)" (repeatable)', collect, [])
     .option('--deny <rule>', 'a tool rule denied; a denied call leaves a refusal record (repeatable)', collect, [])
     .option('--pass <name>', 'an environment name to carry into the child (never a credential family; repeatable)', collect, [])
-    .option('--retry <run>', "a new attempt of an existing run, in that run's workspace and at its base")
-    .option('--base <revision>', 'the revision the workspace starts from (default HEAD)')
-    .option('--boundary <mode>', 'the protected evidence boundary: bwrap (default) or none, recorded and labelled (also STATECRAFT_BOUNDARY)')
+    .option('--retry <run>', "a new attempt of an existing run, in that run's workspace and at its base", once('--retry'))
+    .option('--base <revision>', 'the revision the workspace starts from (default HEAD)', once('--base'))
+    .option(
+      '--boundary <mode>',
+      'the protected evidence boundary: bwrap (default) or none, recorded and labelled (also STATECRAFT_BOUNDARY)',
+      once('--boundary'),
+    )
     .option('--accept', 'judge the attempt once it ends: the checks read at the base, over its candidate (see statecraft accept)', false)
-    .option('--check-deadline <duration>', 'with --accept: how long each check may run', DEFAULT_CHECK_DEADLINE)
-    .option('--suite-deadline <duration>', 'with --accept: how long the whole suite may run', DEFAULT_SUITE_DEADLINE)
+    .option('--check-deadline <duration>', 'with --accept: how long each check may run', once('--check-deadline'), DEFAULT_CHECK_DEADLINE)
+    .option('--suite-deadline <duration>', 'with --accept: how long the whole suite may run', once('--suite-deadline'), DEFAULT_SUITE_DEADLINE)
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',
@@ -164,8 +178,9 @@ chain).`,
 }
 
 /** `run`'s action: the flags checked and parsed, the attempt run with its live status line, the answer printed. */
-async function runFromFlags(target: string | undefined, flags: RunFlags): Promise<void> {
+async function runFromFlags(target: string | undefined, flags: RunFlags, command: Command): Promise<void> {
   if (target === undefined) throw new UsageError('name the target repository: statecraft run <target> --adapter <name|path> --prompt <text>');
+  refuseIdleOptions(flags, command);
   const adapter = await adapterOf(flags);
   // With --spec and no prompt, the spec's text is the prompt (issue 5, item 2).
   const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
@@ -202,6 +217,21 @@ async function runFromFlags(target: string | undefined, flags: RunFlags): Promis
     checkStatus.stop();
     interrupt.stop();
   }
+}
+
+/** Options that would do nothing as combined: said, not silently ignored. */
+function refuseIdleOptions(flags: RunFlags, command: Command): void {
+  if (!flags.accept) {
+    for (const [key, option] of [
+      ['checkDeadline', '--check-deadline'],
+      ['suiteDeadline', '--suite-deadline'],
+    ] as const) {
+      if (command.getOptionValueSource(key) === 'cli')
+        throw new UsageError(`${option} applies only with --accept`, `add --accept to judge the attempt, or leave ${option} out`);
+    }
+  }
+  if (flags.retry !== undefined && flags.base !== undefined)
+    throw new UsageError('--base cannot be given with --retry', "a retry starts at its run's recorded base; leave --base out");
 }
 
 type ResolvedAdapter = Extract<Awaited<ReturnType<typeof resolveAdapterArgument>>, { kind: 'resolved' }>;

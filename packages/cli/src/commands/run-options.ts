@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { InvalidArgumentError } from 'commander';
 import { CapabilityTokenSchema, CAPABILITY_TOKENS, readContainmentOverride, type CapabilityToken } from '@statecraft/adapter';
 import { UsageError, IoFailure } from '../errors.js';
 
@@ -82,6 +83,19 @@ export async function readPrompt(prompt: string | undefined, promptFile: string 
   } catch (error) {
     throw new IoFailure(promptFile as string, `cannot read the prompt (${(error as Error).message})`, error);
   }
+}
+
+/**
+ * Commander's parser for an option given at most once: commander keeps the last of repeated values,
+ * so `--prompt a --prompt b` would run `b` without a word. Repeating one is a usage error (exit 3).
+ */
+export function once(option: string): (value: string, previous: unknown) => string {
+  let given = false;
+  return (value) => {
+    if (given) throw new InvalidArgumentError(`${option} is given more than once; give it once`);
+    given = true;
+    return value;
+  };
 }
 
 /** Commander's collector for repeatable options. */

@@ -26,6 +26,7 @@ import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { isRunId } from '../run-id.js';
 import { resolveTarget, type ResolvedTarget } from '../workspace/resolve-target.js';
 import { labelQualification } from './label-qualification.js';
+import { homeOverlapsTarget } from './home-outside-target.js';
 import { planCommandCoverage } from '../coverage/working-tree-reading.js';
 import type { PlannedCoverage } from '../coverage/assess-reading.js';
 
@@ -177,6 +178,8 @@ async function planContainment(boundary: BoundaryChoice): Promise<Containment> {
 async function resolveTargetAndBase(request: RunRequest): Promise<Step<{ target: ResolvedTarget; newRunBase: { commit: string; tree: string } | undefined }>> {
   const resolution = await resolveTarget(request.target, request.retryOf === undefined ? (request.base ?? 'HEAD') : undefined);
   if (resolution.kind === 'refused') return refused('plan', 'target', `${resolution.message}; refused before spawn, nothing appended`, resolution);
+  const overlap = homeOverlapsTarget(request.home, resolution.target.path);
+  if (overlap !== undefined) return refused('plan', 'target', `${overlap}; refused before spawn, nothing appended`, { home: request.home });
   if (resolution.base !== 'not-asked' && resolution.base.kind === 'refused') {
     return refused('plan', 'base-commit', `${resolution.base.message}; refused before spawn, nothing appended`, { revision: request.base ?? 'HEAD' });
   }

@@ -20,7 +20,7 @@ export type BaseResolution = { kind: 'resolved'; commit: string; tree: string } 
 
 export type TargetResolution =
   | { kind: 'resolved'; target: ResolvedTarget; base: BaseResolution | 'not-asked' }
-  | { kind: 'refused'; reason: 'missing' | 'not-a-directory' | 'not-a-repository'; path: string; message: string };
+  | { kind: 'refused'; reason: 'missing' | 'not-a-directory' | 'not-a-repository' | 'line-break-in-path'; path: string; message: string };
 
 /**
  * Resolves `<target>` to the top level of a git repository, or refuses naming the path; with a
@@ -36,6 +36,15 @@ export async function resolveTarget(given: string, base?: string): Promise<Targe
     real = realpathSync.native(absolute);
   } catch {
     return { kind: 'refused', reason: 'missing', path: absolute, message: `${absolute}: no such target directory` };
+  }
+  // git prints the top level one path a line; a line break in it would name another directory.
+  if (/[\r\n]/.test(real)) {
+    return {
+      kind: 'refused',
+      reason: 'line-break-in-path',
+      path: absolute,
+      message: `${JSON.stringify(absolute)}: a target path holding a line break is not supported`,
+    };
   }
   if (!statSync(real).isDirectory()) {
     return { kind: 'refused', reason: 'not-a-directory', path: absolute, message: `${absolute}: the target is not a directory` };
