@@ -4,7 +4,7 @@
 //   node packages/adapter/scripts/generate-schema.mjs --check  exit 1 if a committed file is stale
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { writeOrCheckGenerated } from './write-generated-files.mjs';
+import { keepStandardFormats, writeOrCheckGenerated } from './write-generated-files.mjs';
 import { AttemptResultSchema, EventSchema, ManifestSchema, PROTOCOL_VERSION, QualificationRecordSchema, ReceiptSchema, RequestSchema } from '../dist/index.js';
 
 const schemaDir = fileURLToPath(new URL('../schema/', import.meta.url));
@@ -20,7 +20,7 @@ export function schemaDocuments() {
     receipt: { schema: ReceiptSchema, title: 'statecraft acceptance receipt', io: 'output' },
   };
   return Object.entries(shapes).map(([name, { schema, title, io }]) => {
-    const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' });
+    const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any', override: keepStandardFormats });
     const document = {
       $id: `https://statecraft.invalid/schema/protocol-${PROTOCOL_VERSION}/${name}.json`,
       title,

@@ -21,3 +21,37 @@ export async function writeOrCheckGenerated(documents, regenerate) {
     process.exit(1);
   }
 }
+
+/**
+ * The formats JSON Schema 2020-12 defines. zod names some checks with formats of its own
+ * (`starts_with` for `.startsWith()`, beside the pattern that says the same), which a strict
+ * validator refuses to compile: a published schema carries only these, its patterns saying the rest.
+ */
+const STANDARD_FORMATS = new Set([
+  'date-time',
+  'date',
+  'time',
+  'duration',
+  'email',
+  'idn-email',
+  'hostname',
+  'idn-hostname',
+  'ipv4',
+  'ipv6',
+  'uri',
+  'uri-reference',
+  'iri',
+  'iri-reference',
+  'uuid',
+  'uri-template',
+  'json-pointer',
+  'relative-json-pointer',
+  'regex',
+]);
+
+/** `z.toJSONSchema`'s `override`: a format no JSON Schema validator knows is left out. */
+export function keepStandardFormats({ jsonSchema }) {
+  if (typeof jsonSchema.format === 'string' && !STANDARD_FORMATS.has(jsonSchema.format)) delete jsonSchema.format;
+}
+
+export { STANDARD_FORMATS };

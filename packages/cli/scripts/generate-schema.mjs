@@ -5,7 +5,7 @@
 //   node packages/cli/scripts/generate-schema.mjs --check  exit 1 if a committed file is stale
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { writeOrCheckGenerated } from '../../adapter/scripts/write-generated-files.mjs';
+import { keepStandardFormats, writeOrCheckGenerated } from '../../adapter/scripts/write-generated-files.mjs';
 import { ErrorDocumentSchema, VERB_ANSWERS, verbDocumentSchema } from '../dist/json-schemas/index.js';
 
 const schemaDir = fileURLToPath(new URL('../schema/', import.meta.url));
@@ -37,7 +37,7 @@ export function schemaDocuments() {
     title: 'statecraft --json when a verb does not answer: refused (exit 2), failed (exit 4) or usage (exit 3)',
   });
   return shapes.map(({ name, schema, title }) => {
-    const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any' });
+    const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'output', unrepresentable: 'any', override: keepStandardFormats });
     const document = { $id: `https://statecraft.invalid/schema/cli/${name}.json`, title, ...generated };
     return { file: `${schemaDir}${name}.schema.json`, text: `${JSON.stringify(document, null, 2)}\n` };
   });
