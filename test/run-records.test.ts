@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { appendFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from './fixtures/attempt-stream.js';
@@ -123,6 +125,30 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(ended.exitCode).toBe(1);
     const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: targets.home.path }));
     expect(list.attempts).toEqual([expect.objectContaining({ runId: live.runId, state: 'concluded', outcome: 'cancelled' })]);
+  });
+
+  it("a linked worktree of the target is the same target: its run is refused while the target's attempt is live, and both list one chain (R8.5)", async () => {
+    const target = await freshRepository();
+    const linked = `${target.path}-linked`;
+    await promisify(execFile)('git', ['-C', target.path, 'worktree', 'add', '-q', '-b', 'side', linked]);
+    try {
+      const hung = startStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '20s', '--json'], {
+        home: targets.home.path,
+      });
+      const live = await waitForIntent(target.path);
+      const second = await run(linked, 'complete');
+      expect(second.exitCode, second.stderr).toBe(2);
+      expect(parseJson<{ refused: { reason: string; message: string } }>(second).refused).toMatchObject({
+        reason: 'live-attempt',
+        message: expect.stringContaining(`run ${live.runId} attempt 1`) as unknown,
+      });
+      hung.kill('SIGINT');
+      await finishedRun(hung);
+      const fromLinked = parseJson<List>(await runStatecraft(['run', 'list', linked, '--json'], { home: targets.home.path }));
+      expect(fromLinked.attempts).toEqual([expect.objectContaining({ runId: live.runId, outcome: 'cancelled' })]);
+    } finally {
+      await rm(linked, { recursive: true, force: true });
+    }
   });
 
   it.each([

@@ -1,5 +1,5 @@
 import { realpathSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { targetKey } from '@statecraft/environment';
 import { runGit } from './git.js';
 
@@ -55,11 +55,11 @@ export async function resolveTarget(given: string, base?: string): Promise<Targe
   // and names no base either. Some revisions make git stop with an error (`@{upstream}` with none
   // configured: exit 128) after it printed the first two answers, which still name the repository.
   const revision = base === undefined ? [] : ['--revs-only', '--end-of-options', `${base}^{commit}`, `${base}^{tree}`];
-  const answer = await runGit(real, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', ...revision]);
+  const answer = await runGit(real, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir', '--git-dir', ...revision]);
   const printed = answer.ok || answer.exitCode !== undefined ? answer.stdout : '';
   const lines = printed.split('\n').filter((line) => line !== '');
-  const [topLevel, commonDirectory, ...named] = lines;
-  if (topLevel === undefined || topLevel === '' || commonDirectory === undefined || commonDirectory === '') {
+  const [topLevel, commonDirectory, gitDirectory, ...named] = lines;
+  if (topLevel === undefined || topLevel === '' || commonDirectory === undefined || commonDirectory === '' || gitDirectory === undefined) {
     // git's own words say which it is: no repository, a bare one, one git will not trust
     // (safe.directory), or no git at all.
     const said = answer.ok ? 'it has no working tree' : (answer.stderr.split('\n').find((line) => line.trim() !== '') ?? 'git failed');
@@ -71,7 +71,8 @@ export async function resolveTarget(given: string, base?: string): Promise<Targe
     };
   }
   const path = realpathSync.native(topLevel);
-  const target = { path, key: targetKey(path), commonDirectory: realpathSync.native(commonDirectory) };
+  const common = realpathSync.native(commonDirectory);
+  const target = { path, key: targetKey(repositoryPath(path, common, realpathSync.native(gitDirectory))), commonDirectory: common };
   if (base === undefined) return { kind: 'resolved', target, base: 'not-asked' };
   const [commit, tree] = named;
   if (!answer.ok || named.length !== 2 || commit === undefined || tree === undefined || !OBJECT_NAME.test(commit) || !OBJECT_NAME.test(tree)) {
@@ -82,6 +83,17 @@ export async function resolveTarget(given: string, base?: string): Promise<Targe
     };
   }
   return { kind: 'resolved', target, base: { kind: 'resolved', commit, tree } };
+}
+
+/**
+ * The path a repository's records are filed under: its top level, or for a linked worktree
+ * (`git worktree add`) the repository it belongs to — the main worktree's top level, or the
+ * common directory where there is none. One repository is one target (R8.5): a linked worktree
+ * of it must meet the same lock and chain, not start a live attempt of its own beside one.
+ */
+function repositoryPath(topLevel: string, commonDirectory: string, gitDirectory: string): string {
+  if (gitDirectory === commonDirectory) return topLevel;
+  return basename(commonDirectory) === '.git' ? dirname(commonDirectory) : commonDirectory;
 }
 
 const OBJECT_NAME = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/;
