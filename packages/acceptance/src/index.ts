@@ -24,8 +24,8 @@
  * - judge/leftover-check-worktrees.ts check worktrees a killed judge left (owner dead) removed, then `git worktree prune`
  * - judge/suite-at-base.ts   the suite and the authority set read at the base, and the policy digest (R13.3, R13.5)
  * - judge/check-invocation.ts a check as argv (simple, R9.2) or through /bin/sh -c (marked shell)
- * - judge/candidate-worktree.ts a fresh detached worktree of the candidate; HEAD and dirty paths after the suite
- * - judge/run-suite.ts       the checks in order, each supervised with its deadline; the unrun counted
+ * - judge/candidate-worktree.ts a fresh detached worktree of the candidate; HEAD and dirty paths after a check
+ * - judge/run-suite.ts       the checks in order, each supervised with its deadline, the worktree read after each; the unrun counted
  * - judge/decide-verdict.ts  the closed set of verdicts, each with its reason (R13.4)
  * - judge/mint-receipt.ts    the receipt of an accepted candidate (R13.6)
  *

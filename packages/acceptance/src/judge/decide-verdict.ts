@@ -23,7 +23,8 @@ export function notAttempted(outcome: 'refused' | 'interrupted' | 'failed' | 'ca
  * The verdict once the suite has run (R13.4, R13.5), in this order: a changed authority set
  * overrides however the suite ended (a person decides); then a check that did not run to its end
  * is no acceptance; then a moved HEAD or a dirty tree means the judged bytes were not the
- * candidate's (interrupted); then a non-zero exit fails; only then is the candidate accepted.
+ * candidate's (interrupted), named by the check after which it was read; then a non-zero exit
+ * fails; only then is the candidate accepted.
  */
 export function decideAfterSuite(input: {
   end: SuiteEnd;
@@ -50,9 +51,15 @@ export function decideAfterSuite(input: {
   if (end.kind === 'cancelled') return decided('cancelled', `the operator interrupted the suite; ${notRun}`);
   // Handled before a verdict is asked for (judge-attempt.ts); never a pass should it reach here.
   if (end.kind === 'output-not-kept') return decided('check-not-started', `the output of \`${end.command}\` could not be kept (${end.message}); ${notRun}`);
-  if ('failed' in after) return decided('candidate-unavailable', `the worktree could not be read after the suite (${after.failed})`);
-  if (after.headMoved) return decided('head-moved', `HEAD of the candidate's worktree moved to ${after.head} during the suite`);
-  if (after.dirtyPaths.length > 0) return decided('tree-dirty', `the suite left the candidate's tree dirty: ${after.dirtyPaths.join(', ')}`);
+  // The worktree is read after every check that passes (run-suite.ts), so a change is the last started check's doing.
+  const by = input.checks.at(-1)?.command;
+  const changer = by === undefined ? 'the suite' : `\`${by}\``;
+  const andNotRun = checksNotRun > 0 ? `; ${notRun}` : '';
+  if ('failed' in after) return decided('candidate-unavailable', `the worktree could not be read after ${changer} (${after.failed})`);
+  if (after.headMoved) return decided('head-moved', `${changer} moved HEAD of the candidate's worktree to ${after.head}${andNotRun}`);
+  if (after.dirtyPaths.length > 0) return decided('tree-dirty', `${changer} left the candidate's tree dirty: ${after.dirtyPaths.join(', ')}${andNotRun}`);
+  // Never a pass: run-suite.ts ends the suite so only on a reading that is not the candidate's.
+  if (end.kind === 'tree-changed') return decided('tree-dirty', `the worktree read after \`${end.command}\` was not the candidate; ${notRun}`);
   if (end.kind === 'failed') {
     return decided(
       'check-failed',

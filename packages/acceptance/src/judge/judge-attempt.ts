@@ -194,6 +194,8 @@ async function runSuiteOverCandidate(
       outputsDirectory: where.outputsDirectory,
       ...(request.signal === undefined ? {} : { signal: request.signal }),
       ...(request.hooks === undefined ? {} : { hooks: request.hooks }),
+      readWorktree: () => readWorktreeAfterSuite(judged.worktree),
+      candidateCommit: judged.candidate.commit,
     });
     const judgement = await decideOverRun(request, where, attempt, { ...judged, ran, sandbox });
     // Never rejects: a worktree left behind is removed by the next judge (leftover-check-worktrees.ts).
@@ -220,7 +222,9 @@ async function decideOverRun(
       message: `the output of \`${ran.end.command}\` could not be kept (${ran.end.message}); the check was stopped and nothing was judged or appended; free space in the product home and accept again`,
     };
   }
-  const after = await readWorktreeAfterSuite(judged.worktree);
+  // The suite read it after its last check when that check passed; else (a check failed, or none ran to its end) it is read now.
+  const readBySuite = ran.end.kind === 'passed' || ran.end.kind === 'tree-changed' ? ran.after : undefined;
+  const after = readBySuite ?? (await readWorktreeAfterSuite(judged.worktree));
   const afterSuite =
     'failed' in after ? ('not-recorded' as const) : { head: after.head, headMoved: after.head !== candidate.commit, dirtyPaths: after.dirtyPaths };
   const decision = decideAfterSuite({
