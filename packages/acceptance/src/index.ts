@@ -23,10 +23,11 @@
  * - judge/authority-read-only.ts the authority set bound read-only in the candidate's worktree for the checks (R13.5, R12)
  * - judge/leftover-check-worktrees.ts check worktrees a killed judge left (owner dead) removed, then `git worktree prune`
  * - judge/suite-at-base.ts   the suite and the authority set read at the base, and the policy digest (R13.3, R13.5)
+ * - judge/links-outside-candidate.ts the candidate's symbolic links (mode 120000, as git holds them) whose targets leave its tree
  * - judge/check-invocation.ts a check as argv (simple, R9.2) or through /bin/sh -c (marked shell)
  * - judge/candidate-worktree.ts a fresh detached worktree of the candidate; HEAD and dirty paths after a check
  * - judge/run-suite.ts       the checks in order, each supervised with its deadline, the worktree read after each; the unrun counted
- * - judge/decide-verdict.ts  the closed set of verdicts, each with its reason (R13.4)
+ * - judge/decide-verdict.ts  the closed set of verdicts, each with its reason (R13.4), before the suite and after it
  * - judge/mint-receipt.ts    the receipt of an accepted candidate (R13.6)
  *
  * What this package does not claim: that a verified chain was not rewritten whole by someone

@@ -4,7 +4,8 @@ import type { AcceptanceRecord, Candidate, ChainEntry, IntentRecord, OutcomeReco
 import { withAuthorityReadOnly } from './authority-read-only.js';
 import { makeCandidateWorktree, readWorktreeAfterSuite, removeCandidateWorktree } from './candidate-worktree.js';
 import { prepareCheckSandbox, removeCheckTemporaryDirectory, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
-import { decideAfterSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
+import { decideAfterSuite, decideBeforeSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
+import { findLinksOutsideCandidate } from './links-outside-candidate.js';
 import { mintReceipt } from './mint-receipt.js';
 import { runSuite, type SuiteHooks, type SuiteRun } from './run-suite.js';
 import { readSuiteAtBase, touchesAuthority, type SuiteReading } from './suite-at-base.js';
@@ -50,8 +51,9 @@ type As = (decision: Decision, more?: Partial<Judged>) => Judgement;
 
 /**
  * Judges one concluded attempt (R13), in steps: not-attempted unless it completed; its candidate;
- * the suite and the policy read at the base; then the suite run over a fresh worktree of the
- * candidate inside the checks' sandbox, and the verdict decided from how it ended.
+ * the suite and the policy read at the base, and the candidate's links; then, unless a link leaves
+ * the candidate's tree, the suite run over a fresh worktree of the candidate inside the checks'
+ * sandbox, and the verdict decided from how it ended.
  */
 export async function judgeAttempt(request: JudgeRequest, where: Where, attempt: Attempt): Promise<Judgement> {
   const o = attempt.outcome.record;
@@ -73,9 +75,11 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
       preparing.catch(() => undefined);
     },
   });
-  const [suite, worktree] = await Promise.all([
+  // The candidate's links, read from git beside them: one ls-tree, and a cat-file only when it holds links.
+  const [suite, worktree, links] = await Promise.all([
     readSuiteAtBase({ repository: where.target, baseCommit: attempt.intent.record.baseCommit, specId: recordedSpecId(attempt.intent.record) }),
     making,
+    findLinksOutsideCandidate(where.target, candidate.commit),
   ]);
   const withoutWorktree = async (judgement: Judgement): Promise<Judgement> => {
     await discardSandbox(preparing);
@@ -90,9 +94,12 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
     const explanation = `no suite at the base ${attempt.intent.record.baseCommit}: no spec with Verification commands, and no "acceptance.checks" in .statecraft/environment.json`;
     return withoutWorktree(as(decided('no-suite', explanation), known));
   }
-  if (worktree.kind === 'failed')
-    return withoutWorktree(as(decided('candidate-unavailable', worktree.message), { ...known, checksNotRun: suite.suite.commands.length }));
-  request.hooks?.onJudging?.({ runId: o.runId, attempt: o.attempt, checks: suite.suite.commands.length });
+  const checks = suite.suite.commands.length;
+  if (worktree.kind === 'failed') return withoutWorktree(as(decided('candidate-unavailable', worktree.message), { ...known, checksNotRun: checks }));
+  if ('failed' in links) return withoutWorktree(as(decided('candidate-unavailable', links.failed), { ...known, checksNotRun: checks }));
+  const before = decideBeforeSuite({ touched, links, checks });
+  if (before !== undefined) return withoutWorktree(as(before, { ...known, checksNotRun: checks }));
+  request.hooks?.onJudging?.({ runId: o.runId, attempt: o.attempt, checks });
   const sandbox = preparing as Promise<CheckSandboxSetup>;
   return runSuiteOverCandidate(request, where, attempt, { candidate, suite, touched, known, as, worktree, sandbox });
 }
