@@ -1,6 +1,7 @@
 import { readRecordedCoverage } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
 import type { AcceptanceRecord, Candidate, ChainEntry, IntentRecord, OutcomeRecord } from '@statecraft/run';
+import { withAgentWorkspacesHidden } from './agent-workspaces-hidden.js';
 import { withAuthorityReadOnly } from './authority-read-only.js';
 import { makeCandidateWorktree, readWorktreeAfterSuite, removeCandidateWorktree } from './candidate-worktree.js';
 import { prepareCheckSandbox, removeCheckTemporaryDirectory, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
@@ -187,8 +188,8 @@ async function runSuiteOverCandidate(
     const setup = await judged.sandbox;
     if (setup.kind === 'refused') return setup;
     temporaryDirectory = setup.sandbox.temporaryDirectory;
-    // Bound once the worktree is checked out and the authority set read at the base (R13.5).
-    const sandbox = await withAuthorityReadOnly(setup.sandbox, worktree, suite.authority.paths);
+    // Bound once the worktree is checked out and the authority set read at the base (R13.5); the agents' workspaces hidden.
+    const sandbox = await withAgentWorkspacesHidden(await withAuthorityReadOnly(setup.sandbox, worktree, suite.authority.paths), where.target);
     const ran = await runSuite({
       cwd: worktree,
       commands: suite.suite === 'none' ? [] : suite.suite.commands,
