@@ -72,7 +72,7 @@ describe('a hostile acceptance check runs inside the evidence boundary (R13.3, R
     if (acceptance.boundary === 'not-recorded' || acceptance.boundary.probe === 'not-run') throw new Error('no boundary recorded');
     expect(acceptance.boundary.mechanism).toBe('bwrap');
     expect(acceptance.boundary.probe.every((check) => check.held)).toBe(true);
-    expect(acceptance.boundary.profile?.hidden.map((entry) => entry.role)).toEqual(['product-home']);
+    expect(acceptance.boundary.profile?.hidden.map((entry) => entry.role)).toEqual(['product-home', 'agent-workspaces']);
     expect(acceptance.receipt?.boundary?.mechanism).toBe('bwrap');
     expect(existsSync(receipt)).toBe(false);
     // Append-only: the chain as it was is a prefix of the chain now, and every link verifies.

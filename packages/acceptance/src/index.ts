@@ -20,13 +20,15 @@
  * - judge/accept-attempt.ts  `accept`: lock → verified chain → leftovers removed → judge → receipt file → acceptance record (R13)
  * - judge/judge-attempt.ts   one attempt judged in steps: not-attempted, the candidate, the suite at the base, the suite run, the verdict
  * - judge/check-sandbox.ts   what every check runs under: the constructed environment and the evidence boundary, probed once (R13.3, R12)
+ * - judge/agent-workspaces-hidden.ts the target's agent workspaces hidden from the checks: not the candidate's bytes (R13.3, R12)
  * - judge/authority-read-only.ts the authority set bound read-only in the candidate's worktree for the checks (R13.5, R12)
  * - judge/leftover-check-worktrees.ts check worktrees a killed judge left (owner dead) removed, then `git worktree prune`
  * - judge/suite-at-base.ts   the suite and the authority set read at the base, and the policy digest (R13.3, R13.5)
+ * - judge/links-outside-candidate.ts the candidate's symbolic links (mode 120000, as git holds them) whose targets leave its tree
  * - judge/check-invocation.ts a check as argv (simple, R9.2) or through /bin/sh -c (marked shell)
- * - judge/candidate-worktree.ts a fresh detached worktree of the candidate; HEAD and dirty paths after the suite
- * - judge/run-suite.ts       the checks in order, each supervised with its deadline; the unrun counted
- * - judge/decide-verdict.ts  the closed set of verdicts, each with its reason (R13.4)
+ * - judge/candidate-worktree.ts a fresh detached worktree of the candidate; HEAD and dirty paths after a check
+ * - judge/run-suite.ts       the checks in order, each supervised with its deadline, the worktree read after each; the unrun counted
+ * - judge/decide-verdict.ts  the closed set of verdicts, each with its reason (R13.4), before the suite and after it
  * - judge/mint-receipt.ts    the receipt of an accepted candidate (R13.6)
  *
  * What this package does not claim: that a verified chain was not rewritten whole by someone

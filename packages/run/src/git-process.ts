@@ -13,12 +13,12 @@ export interface GitProcessAnswer {
 const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;
 
 /**
- * Runs one short git command to its end — no shell, stdin closed, the given environment whole.
+ * Runs one short git command to its end — no shell, stdin closed (after `input`, when given), the given environment whole.
  * Node's own `execFile` rather than execa: every `statecraft run` makes four of these calls, and
  * execa's per-call set-up (~1.5 ms each, cold) was paid on every one; the adapter itself is still
  * spawned through execa (supervise/spawn-adapter.ts, as docs/architecture.md fixes). docs/decisions.md.
  */
-export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<GitProcessAnswer> {
+export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, input?: string): Promise<GitProcessAnswer> {
   return new Promise((resolve) => {
     const child = execFile('git', args, { cwd, env, encoding: 'buffer', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
       if (error === null) {
@@ -29,6 +29,7 @@ export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.
       const exitCode = typeof error.code === 'number' ? error.code : undefined;
       resolve({ exitCode, stdout, stderr, failure: exitCode === undefined ? `git could not run: ${error.message}` : `git exited ${exitCode}` });
     });
-    child.stdin?.end();
+    // `input`: what a batch command (`cat-file --batch`) reads; else stdin is closed at once.
+    child.stdin?.end(input);
   });
 }

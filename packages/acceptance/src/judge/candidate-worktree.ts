@@ -82,10 +82,10 @@ async function readGitDirPointer(path: string): Promise<string | { failed: strin
 }
 
 /**
- * After the suite (R13.3): HEAD must still be the candidate and the tree clean. Untracked files
- * count as dirty; files git ignores (build output) do not. Dirty paths are named. One git process
- * answers both (`--branch` heads the porcelain v2 listing with HEAD's commit), read once the suite
- * has ended, so nothing moves between them.
+ * After each check and after the suite (R13.3): HEAD must still be the candidate and the tree
+ * clean. Untracked files count as dirty; files git ignores (build output) do not. Dirty paths are
+ * named. One git process answers both (`--branch` heads the porcelain v2 listing with HEAD's
+ * commit), read once the check's process tree is gone, so nothing moves between them.
  *
  * The checks could write anything in the worktree, its `.git` file included, and this git runs
  * outside the boundary (R12): so it is told the git directory read before the checks ran, never

@@ -1,5 +1,6 @@
 import type { AcceptanceReason, AcceptanceVerdict, CheckRun } from '@statecraft/run';
 import { VERDICT_OF_REASON } from '@statecraft/run';
+import type { LinkOutside } from './links-outside-candidate.js';
 import type { SuiteEnd } from './run-suite.js';
 
 export interface Decision {
@@ -19,11 +20,40 @@ export function notAttempted(outcome: 'refused' | 'interrupted' | 'failed' | 'ca
   return decided(`attempt-${outcome}`, `the attempt ended ${outcome}; only a completed attempt is judged`);
 }
 
+/** R13.5: a changed authority set; whatever the suite says or would say, a person decides. */
+function authorityTouched(touched: readonly string[]): Decision {
+  return decided(
+    'authority-touched',
+    `the candidate changed the authority set (${touched.join(', ')}): it is not accepted on the strength of a suite it could have rewritten; a person decides`,
+  );
+}
+
+/** How many links an explanation names; the rest are counted. */
+const LINKS_NAMED = 20;
+
+/**
+ * The verdict before the suite runs, when there is one (R13.3): a candidate holding links that
+ * leave its tree fails without its suite, since a check would read through them bytes that are
+ * not the candidate's — unless it changed the authority set too, which a person decides first.
+ */
+export function decideBeforeSuite(input: { touched: readonly string[]; links: readonly LinkOutside[]; checks: number }): Decision | undefined {
+  const { touched, links, checks } = input;
+  if (links.length === 0) return undefined;
+  if (touched.length > 0) return authorityTouched(touched);
+  const named = links.slice(0, LINKS_NAMED).map((link) => `${link.path} -> ${link.target}`);
+  if (links.length > LINKS_NAMED) named.push(`and ${links.length - LINKS_NAMED} more`);
+  return decided(
+    'link-outside-candidate',
+    `the candidate holds symbolic links whose targets leave its tree, so a check would read bytes it does not hold: ${named.join(', ')}; ${checks} check${checks === 1 ? '' : 's'} did not run`,
+  );
+}
+
 /**
  * The verdict once the suite has run (R13.4, R13.5), in this order: a changed authority set
  * overrides however the suite ended (a person decides); then a check that did not run to its end
  * is no acceptance; then a moved HEAD or a dirty tree means the judged bytes were not the
- * candidate's (interrupted); then a non-zero exit fails; only then is the candidate accepted.
+ * candidate's (interrupted), named by the check after which it was read; then a non-zero exit
+ * fails; only then is the candidate accepted.
  */
 export function decideAfterSuite(input: {
   end: SuiteEnd;
@@ -33,12 +63,7 @@ export function decideAfterSuite(input: {
   after: { headMoved: boolean; head: string; dirtyPaths: string[] } | { failed: string };
 }): Decision {
   const { end, checksNotRun, touched, after } = input;
-  if (touched.length > 0) {
-    return decided(
-      'authority-touched',
-      `the candidate changed the authority set (${touched.join(', ')}): it is not accepted on the strength of a suite it could have rewritten; a person decides`,
-    );
-  }
+  if (touched.length > 0) return authorityTouched(touched);
   const notRun = `${checksNotRun} check${checksNotRun === 1 ? '' : 's'} did not run`;
   if (end.kind === 'not-started') return decided('check-not-started', `\`${end.command}\` could not start (${end.message}); ${notRun}`);
   if (end.kind === 'timed-out') {
@@ -50,9 +75,15 @@ export function decideAfterSuite(input: {
   if (end.kind === 'cancelled') return decided('cancelled', `the operator interrupted the suite; ${notRun}`);
   // Handled before a verdict is asked for (judge-attempt.ts); never a pass should it reach here.
   if (end.kind === 'output-not-kept') return decided('check-not-started', `the output of \`${end.command}\` could not be kept (${end.message}); ${notRun}`);
-  if ('failed' in after) return decided('candidate-unavailable', `the worktree could not be read after the suite (${after.failed})`);
-  if (after.headMoved) return decided('head-moved', `HEAD of the candidate's worktree moved to ${after.head} during the suite`);
-  if (after.dirtyPaths.length > 0) return decided('tree-dirty', `the suite left the candidate's tree dirty: ${after.dirtyPaths.join(', ')}`);
+  // The worktree is read after every check that passes (run-suite.ts), so a change is the last started check's doing.
+  const by = input.checks.at(-1)?.command;
+  const changer = by === undefined ? 'the suite' : `\`${by}\``;
+  const andNotRun = checksNotRun > 0 ? `; ${notRun}` : '';
+  if ('failed' in after) return decided('candidate-unavailable', `the worktree could not be read after ${changer} (${after.failed})`);
+  if (after.headMoved) return decided('head-moved', `${changer} moved HEAD of the candidate's worktree to ${after.head}${andNotRun}`);
+  if (after.dirtyPaths.length > 0) return decided('tree-dirty', `${changer} left the candidate's tree dirty: ${after.dirtyPaths.join(', ')}${andNotRun}`);
+  // Never a pass: run-suite.ts ends the suite so only on a reading that is not the candidate's.
+  if (end.kind === 'tree-changed') return decided('tree-dirty', `the worktree read after \`${end.command}\` was not the candidate; ${notRun}`);
   if (end.kind === 'failed') {
     return decided(
       'check-failed',

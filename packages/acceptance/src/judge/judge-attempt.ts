@@ -1,10 +1,12 @@
 import { readRecordedCoverage } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
 import type { AcceptanceRecord, Candidate, ChainEntry, IntentRecord, OutcomeRecord } from '@statecraft/run';
+import { withAgentWorkspacesHidden } from './agent-workspaces-hidden.js';
 import { withAuthorityReadOnly } from './authority-read-only.js';
 import { makeCandidateWorktree, readWorktreeAfterSuite, removeCandidateWorktree } from './candidate-worktree.js';
 import { prepareCheckSandbox, removeCheckTemporaryDirectory, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
-import { decideAfterSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
+import { decideAfterSuite, decideBeforeSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
+import { findLinksOutsideCandidate } from './links-outside-candidate.js';
 import { mintReceipt } from './mint-receipt.js';
 import { runSuite, type SuiteHooks, type SuiteRun } from './run-suite.js';
 import { readSuiteAtBase, touchesAuthority, type SuiteReading } from './suite-at-base.js';
@@ -50,8 +52,9 @@ type As = (decision: Decision, more?: Partial<Judged>) => Judgement;
 
 /**
  * Judges one concluded attempt (R13), in steps: not-attempted unless it completed; its candidate;
- * the suite and the policy read at the base; then the suite run over a fresh worktree of the
- * candidate inside the checks' sandbox, and the verdict decided from how it ended.
+ * the suite and the policy read at the base, and the candidate's links; then, unless a link leaves
+ * the candidate's tree, the suite run over a fresh worktree of the candidate inside the checks'
+ * sandbox, and the verdict decided from how it ended.
  */
 export async function judgeAttempt(request: JudgeRequest, where: Where, attempt: Attempt): Promise<Judgement> {
   const o = attempt.outcome.record;
@@ -73,9 +76,11 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
       preparing.catch(() => undefined);
     },
   });
-  const [suite, worktree] = await Promise.all([
+  // The candidate's links, read from git beside them: one ls-tree, and a cat-file only when it holds links.
+  const [suite, worktree, links] = await Promise.all([
     readSuiteAtBase({ repository: where.target, baseCommit: attempt.intent.record.baseCommit, specId: recordedSpecId(attempt.intent.record) }),
     making,
+    findLinksOutsideCandidate(where.target, candidate.commit),
   ]);
   const withoutWorktree = async (judgement: Judgement): Promise<Judgement> => {
     await discardSandbox(preparing);
@@ -90,9 +95,12 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
     const explanation = `no suite at the base ${attempt.intent.record.baseCommit}: no spec with Verification commands, and no "acceptance.checks" in .statecraft/environment.json`;
     return withoutWorktree(as(decided('no-suite', explanation), known));
   }
-  if (worktree.kind === 'failed')
-    return withoutWorktree(as(decided('candidate-unavailable', worktree.message), { ...known, checksNotRun: suite.suite.commands.length }));
-  request.hooks?.onJudging?.({ runId: o.runId, attempt: o.attempt, checks: suite.suite.commands.length });
+  const checks = suite.suite.commands.length;
+  if (worktree.kind === 'failed') return withoutWorktree(as(decided('candidate-unavailable', worktree.message), { ...known, checksNotRun: checks }));
+  if ('failed' in links) return withoutWorktree(as(decided('candidate-unavailable', links.failed), { ...known, checksNotRun: checks }));
+  const before = decideBeforeSuite({ touched, links, checks });
+  if (before !== undefined) return withoutWorktree(as(before, { ...known, checksNotRun: checks }));
+  request.hooks?.onJudging?.({ runId: o.runId, attempt: o.attempt, checks });
   const sandbox = preparing as Promise<CheckSandboxSetup>;
   return runSuiteOverCandidate(request, where, attempt, { candidate, suite, touched, known, as, worktree, sandbox });
 }
@@ -180,8 +188,8 @@ async function runSuiteOverCandidate(
     const setup = await judged.sandbox;
     if (setup.kind === 'refused') return setup;
     temporaryDirectory = setup.sandbox.temporaryDirectory;
-    // Bound once the worktree is checked out and the authority set read at the base (R13.5).
-    const sandbox = await withAuthorityReadOnly(setup.sandbox, worktree, suite.authority.paths);
+    // Bound once the worktree is checked out and the authority set read at the base (R13.5); the agents' workspaces hidden.
+    const sandbox = await withAgentWorkspacesHidden(await withAuthorityReadOnly(setup.sandbox, worktree, suite.authority.paths), where.target);
     const ran = await runSuite({
       cwd: worktree,
       commands: suite.suite === 'none' ? [] : suite.suite.commands,
@@ -194,6 +202,8 @@ async function runSuiteOverCandidate(
       outputsDirectory: where.outputsDirectory,
       ...(request.signal === undefined ? {} : { signal: request.signal }),
       ...(request.hooks === undefined ? {} : { hooks: request.hooks }),
+      readWorktree: () => readWorktreeAfterSuite(judged.worktree),
+      candidateCommit: judged.candidate.commit,
     });
     const judgement = await decideOverRun(request, where, attempt, { ...judged, ran, sandbox });
     // Never rejects: a worktree left behind is removed by the next judge (leftover-check-worktrees.ts).
@@ -220,7 +230,9 @@ async function decideOverRun(
       message: `the output of \`${ran.end.command}\` could not be kept (${ran.end.message}); the check was stopped and nothing was judged or appended; free space in the product home and accept again`,
     };
   }
-  const after = await readWorktreeAfterSuite(judged.worktree);
+  // The suite read it after its last check when that check passed; else (a check failed, or none ran to its end) it is read now.
+  const readBySuite = ran.end.kind === 'passed' || ran.end.kind === 'tree-changed' ? ran.after : undefined;
+  const after = readBySuite ?? (await readWorktreeAfterSuite(judged.worktree));
   const afterSuite =
     'failed' in after ? ('not-recorded' as const) : { head: after.head, headMoved: after.head !== candidate.commit, dirtyPaths: after.dirtyPaths };
   const decision = decideAfterSuite({

@@ -25,7 +25,18 @@ export interface SuiteRequest {
   outputsDirectory: string;
   signal?: AbortSignal;
   hooks?: SuiteHooks;
+  /**
+   * Reads the worktree (HEAD and dirty paths, readWorktreeAfterSuite) once a check has ended and
+   * its process tree is gone, before the next starts: a check that rewrites the candidate for the
+   * checks after it (a later one putting it back) is caught at the check that did it.
+   */
+  readWorktree: () => Promise<WorktreeReading>;
+  /** The candidate commit: HEAD must still be it after every check. */
+  candidateCommit: string;
 }
+
+/** The worktree as read after a check: HEAD and the dirty paths, or why it could not be read. */
+export type WorktreeReading = { head: string; dirtyPaths: string[] } | { failed: string };
 
 /** How the suite ended: `passed` only when every check ran and exited 0. */
 export type SuiteEnd =
@@ -36,7 +47,9 @@ export type SuiteEnd =
   | { kind: 'suite-deadline' }
   | { kind: 'cancelled' }
   /** A check's output file could not be written: nothing can be judged on digests of bytes not kept (R8.4). */
-  | { kind: 'output-not-kept'; command: string; path: string; message: string };
+  | { kind: 'output-not-kept'; command: string; path: string; message: string }
+  /** The worktree read after a check that passed was no longer the candidate (or could not be read): the rest are not run. */
+  | { kind: 'tree-changed'; command: string };
 
 export interface SuiteRun {
   end: SuiteEnd;
@@ -44,12 +57,15 @@ export interface SuiteRun {
   /** Not started, stopped at a deadline or by the operator, or never reached (R13.3: counted, never a pass). */
   checksNotRun: number;
   containment: Containment | 'not-recorded';
+  /** The worktree as read after the last check that passed; absent when none did (the caller reads it then). */
+  after?: WorktreeReading;
 }
 
 /**
  * Runs the checks one after another, in order (R13.3), each supervised like an adapter with its
  * own deadline — the smaller of `--check-deadline` and what is left of the suite's. The first
- * check that does not pass ends the suite: the rest are not reached, and are counted.
+ * check that does not pass ends the suite: the rest are not reached, and are counted. So does a
+ * check that passed but left the worktree other than the candidate (read after each check).
  *
  * Each check after the first is set up while the one before it runs: its sandbox waits at the
  * closer's gate (superviseCheck's `gate`) and goes only once the check before it has passed, with
@@ -61,6 +77,7 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
   await mkdir(join(request.targetDirectory, request.outputsDirectory), { recursive: true, mode: 0o700 });
   const checks: CheckRun[] = [];
   let containment: SuiteRun['containment'] = 'not-recorded';
+  let after: WorktreeReading | undefined;
   const suiteEnds = performance.now() + request.suiteDeadlineMs;
   const total = request.commands.length;
   // Each check's outputs are fsync'd behind the next check (superviseCheck's `durable`); the suite ends only once
@@ -74,7 +91,7 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
     const kept: SuiteEnd =
       end.kind !== 'output-not-kept' && unkept !== undefined && first !== undefined ? { kind: 'output-not-kept', command: unkept.command, ...first } : end;
     // An end not kept appends nothing (decideOverRun): its count of checks not run is never recorded.
-    return { end: kept, checks, checksNotRun: notRun, containment };
+    return { end: kept, checks, checksNotRun: notRun, containment, ...(after === undefined ? {} : { after }) };
   };
   for (const [index, command] of request.commands.entries()) {
     const unreached = total - index;
@@ -124,6 +141,9 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
     if (supervised.cancelled) return stop({ kind: 'cancelled' }, unreached);
     if (supervised.timedOut) return stop({ kind: 'timed-out', command, by: deadlineMs < request.checkDeadlineMs ? 'suite' : 'check' }, unreached);
     if (exitCode !== 0) return stop({ kind: 'failed', command, exitCode }, unreached - 1);
+    // The next check's sandbox waits at its gate meanwhile: it goes only once this reading is clean.
+    after = await request.readWorktree();
+    if (!holdsCandidate(after, request.candidateCommit)) return stop({ kind: 'tree-changed', command }, unreached - 1);
   }
   return stop({ kind: 'passed' }, 0);
 }
@@ -183,4 +203,9 @@ function setUpCheck(request: SuiteRequest, index: number): CheckSetUp {
     },
     supervised,
   };
+}
+
+/** Whether the worktree read after a check is still exactly the candidate: HEAD unmoved, nothing dirty. */
+function holdsCandidate(reading: WorktreeReading, commit: string): boolean {
+  return !('failed' in reading) && reading.head === commit && reading.dirtyPaths.length === 0;
 }

@@ -1,8 +1,8 @@
 import { extractVerificationCommands, sha256Hex } from '@statecraft/adapter';
 import { parseProjectDeclaration, PROJECT_DECLARATION_PATH } from '@statecraft/environment';
-import { readCoverageInputs, runGitForReading } from '@statecraft/run';
+import { readCoverageInputs, runGitForReading, specCandidatePaths } from '@statecraft/run';
 
-/** The authority set (R13.5): the spec, the declaration, and the declared authority path prefixes. */
+/** The authority set (R13.5): the spec (every path its id's lookup consults), the declaration, and the declared authority path prefixes. */
 export interface AuthoritySet {
   paths: string[];
 }
@@ -44,9 +44,10 @@ export async function readSuiteAtBase(input: {
     if (parsed.kind === 'refused') return { kind: 'unreadable', message: parsed.message };
     declared = parsed.acceptance;
   }
-  const authority: AuthoritySet = {
-    paths: [...new Set([...(inputs.spec === 'none' ? [] : [inputs.spec.path]), PROJECT_DECLARATION_PATH, ...declared.authority])],
-  };
+  // Every path the spec's lookup consults, not only the one it found: a candidate that adds
+  // `specs/<id>/spec.md` over a base's `specs/<id>.md` replaces the spec of every later run.
+  const specPaths = inputs.spec === 'none' ? [] : [inputs.spec.path, ...specCandidatePaths(inputs.spec.id)];
+  const authority: AuthoritySet = { paths: [...new Set([...specPaths, PROJECT_DECLARATION_PATH, ...declared.authority])] };
   const policyDigest = digestAuthorityAt(listing, input.baseCommit, authority);
   if (policyDigest.kind === 'unreadable') return policyDigest;
 

@@ -7,7 +7,16 @@ import { z } from 'zod';
  */
 
 /** Why a path is in the profile; the profile digest replaces each path by its role. */
-export const BoundaryPathRoleSchema = z.enum(['product-home', 'workspace', 'temporary-directory', 'managed-path', 'request', 'test-bind', 'authority']);
+export const BoundaryPathRoleSchema = z.enum([
+  'product-home',
+  'workspace',
+  'temporary-directory',
+  'managed-path',
+  'request',
+  'test-bind',
+  'authority',
+  'agent-workspaces',
+]);
 export type BoundaryPathRole = z.infer<typeof BoundaryPathRoleSchema>;
 
 export const BoundaryPathSchema = z.strictObject({ path: z.string().min(1), role: BoundaryPathRoleSchema });

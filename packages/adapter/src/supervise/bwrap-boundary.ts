@@ -315,6 +315,24 @@ export function withReadOnlyPaths(boundary: EstablishedBoundary, readOnly: reado
 }
 
 /**
+ * The established sandbox with more paths hidden, as the product home is (an acceptance's checks:
+ * the agents' workspaces beside the candidate's worktree, R13.3). Like withReadOnlyPaths, applied
+ * after the probe, which still speaks for it (hiding only takes reading away), and recorded in the
+ * profile and its digest.
+ */
+export function withHiddenPaths(boundary: EstablishedBoundary, hidden: readonly BoundaryPath[]): EstablishedBoundary {
+  if (hidden.length === 0) return boundary;
+  const workspace = boundary.record.profile.writable.find((entry) => entry.role === 'workspace');
+  if (workspace === undefined) throw new Error('an established boundary profile names its workspace');
+  const profile = { ...boundary.record.profile, hidden: [...boundary.record.profile.hidden, ...hidden] };
+  return {
+    ...boundary,
+    args: profileArguments(profile, workspace, (entry) => entry.path),
+    record: { ...boundary.record, profile, profileDigest: profileDigest(profile) },
+  };
+}
+
+/**
  * A command inside the established sandbox (an adapter, a check), behind the descriptor closer,
  * which is told the environment's names (never its values) so it adds none of its own, and which
  * waits at its gate for the line `go` on stdin before it starts the command with the attempt's tag

@@ -26,6 +26,7 @@ export const AcceptanceReasonSchema = z.enum([
   'head-moved',
   'tree-dirty',
   'authority-touched',
+  'link-outside-candidate',
   'attempt-refused',
   'attempt-interrupted',
   'attempt-failed',
@@ -48,6 +49,8 @@ export const VERDICT_OF_REASON: Readonly<Record<AcceptanceReason, AcceptanceVerd
   'head-moved': 'interrupted',
   'tree-dirty': 'interrupted',
   'authority-touched': 'authority-change',
+  // The candidate's bytes include what a link of it reaches outside its tree: it fails, unjudged by its suite.
+  'link-outside-candidate': 'failed',
   'attempt-refused': 'not-attempted',
   'attempt-interrupted': 'not-attempted',
   'attempt-failed': 'not-attempted',

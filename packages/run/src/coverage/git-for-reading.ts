@@ -19,10 +19,10 @@ export function gitReadingEnvironment(source: Readonly<Record<string, string | u
 
 export type GitReadAnswer = { ok: true; stdout: Uint8Array } | { ok: false; message: string };
 
-/** Runs one read-only git command in the repository, with no shell and the environment above. */
-export async function runGitForReading(repository: string, args: readonly string[]): Promise<GitReadAnswer> {
+/** Runs one read-only git command in the repository, with no shell and the environment above; `input` is its stdin. */
+export async function runGitForReading(repository: string, args: readonly string[], input?: string): Promise<GitReadAnswer> {
   // The bytes as stored, final newline kept: a stripped one would change the digest against the working tree.
-  const answer = await runGitProcess(repository, ['--literal-pathspecs', '-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment());
+  const answer = await runGitProcess(repository, ['--literal-pathspecs', '-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment(), input);
   if (answer.exitCode === 0) return { ok: true, stdout: answer.stdout };
   const stderr = answer.stderr.toString('utf8').trim();
   return { ok: false, message: stderr === '' ? (answer.failure ?? 'git failed') : stderr };
