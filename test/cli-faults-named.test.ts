@@ -24,13 +24,15 @@ function expectNoStack(stderr: string): void {
  * (2026-12-01); each failed before its fix: a stack and exit 4 or 1, or an answer for the wrong thing.
  */
 describe('foreseeable faults are named in their exit class, never as a defect (R11)', () => {
-  it('qualification records that cannot be listed: exit 4 naming the directory, for qualifications and env plan', async () => {
+  it('qualification records that cannot be listed or written: exit 4 naming the directory, for qualifications, env plan and qualify', async () => {
     const directory = await scratch.make('statecraft-home-a-file');
     const home = join(directory, 'home');
     await writeFile(home, 'not a directory\n');
     for (const args of [
       ['qualifications', 'list', '--json'],
       ['env', 'plan', targets.repository.path, '--adapter', 'fixture', '--json'],
+      // The suite is not run at all: its pass could not be recorded, and the fault is the home's, not the adapter's.
+      ['qualify', '--fixture', '--json'],
     ]) {
       const answer = await runStatecraft(args, { home });
       expect(answer.exitCode, answer.stderr).toBe(4);

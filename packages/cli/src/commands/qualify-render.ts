@@ -20,7 +20,11 @@ export function renderQualifyReport(value: QualifyValue): string {
   } else {
     const failing = value.cases.filter((entry) => entry.status !== 'pass').map((entry) => `row ${entry.row}`);
     lines.push(`not qualified: ${failing.join(', ')} did not pass; no record written`);
-    lines.push('  the binary still runs, labelled unqualified (R3.2); fix the rows above and qualify again');
+    lines.push(
+      value.boundary === 'none'
+        ? '  the binary still runs, labelled unqualified (R3.2); without the evidence boundary row 9 cannot pass, whatever the adapter: qualify without --boundary none'
+        : '  the binary still runs, labelled unqualified (R3.2); fix the rows above and qualify again',
+    );
   }
   return lines.join('\n');
 }

@@ -1,4 +1,6 @@
-import { resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { access, mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import {
   checkExecutableFile,
   digestFile,
@@ -13,7 +15,7 @@ import {
 import type { z } from 'zod';
 import type { QualifyAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
-import { CliError, UsageError } from '../errors.js';
+import { CliError, IoFailure, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { renderQualifyReport } from './qualify-render.js';
 import { driverFor } from './qualify-drivers.js';
@@ -38,6 +40,21 @@ export interface QualifyOptions {
 export type QualifyValue = z.infer<typeof QualifyAnswerSchema>;
 
 /**
+ * A suite whose pass could not be recorded is not run: a read-only or full product home is the
+ * machine's fault (exit 4, naming it), not nine failed rows blamed on the adapter.
+ */
+async function ensureWritableHome(home: string): Promise<void> {
+  const directory = join(home, 'qualifications');
+  try {
+    await mkdir(directory, { recursive: true });
+    await access(directory, constants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new IoFailure(directory, `the product home cannot be written, so no qualification could be recorded (${code})`, error);
+  }
+}
+
+/**
  * Runs the negative suite against one adapter binary (R4) and, on a full pass, writes a
  * qualification record bound to that exact binary (R3.1). Exit 0 with a record; 1 when any case
  * did not pass (no record); 2 when the suite could not start (no manifest, no executable).
@@ -51,6 +68,7 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
       hint: `write a manifest beside the executable (${sidecarManifestPath(executable)}) or name one with --manifest <file>`,
     });
   }
+  await ensureWritableHome(options.home);
   const shippedFixture = await isShippedFixture(executable);
   const driver = await driverFor(reading.manifest, { shippedFixture, ...(options.provider === undefined ? {} : { provider: resolve(options.provider) }) });
   const answer = await runNegativeSuite({
