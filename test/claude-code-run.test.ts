@@ -41,8 +41,10 @@ async function run(scenario: string | null, extra: readonly string[], path?: str
   scratch.keep(home);
   const operatorHome = await scratch.make('statecraft-cc-operator-home');
   const env = claude.environment(scenario, operatorHome, path);
+  // A deadline of the test's own replaces the default one: an option is given once (a repeat is a usage error).
+  const deadline = extra.includes('--deadline') ? [] : ['--deadline', '120s'];
   const answer = await runStatecraft(
-    ['run', repository.path, '--adapter', claudeCodeAdapterPath(), '--prompt', 'Do the scripted work.', '--deadline', '120s', '--json', ...extra],
+    ['run', repository.path, '--adapter', claudeCodeAdapterPath(), '--prompt', 'Do the scripted work.', ...deadline, '--json', ...extra],
     { home: home.path, env, timeoutMs: 150_000 },
   );
   return { answer, value: parseJson<RunJson>(answer), repository };

@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
-import { access, mkdir } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { access, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import {
   checkExecutableFile,
   digestFile,
@@ -40,17 +40,28 @@ export interface QualifyOptions {
 export type QualifyValue = z.infer<typeof QualifyAnswerSchema>;
 
 /**
- * A suite whose pass could not be recorded is not run: a read-only or full product home is the
- * machine's fault (exit 4, naming it), not nine failed rows blamed on the adapter.
+ * A suite whose pass could not be recorded is not run: a product home that cannot be written (a
+ * file in its path, a read-only mount) is the machine's fault — exit 4 naming it — not nine failed
+ * rows blamed on the adapter. Nothing is created here: a run that records nothing leaves no trace.
+ * The nearest directory that exists on the way to the records is the one that must be writable.
  */
 async function ensureWritableHome(home: string): Promise<void> {
-  const directory = join(home, 'qualifications');
-  try {
-    await mkdir(directory, { recursive: true });
-    await access(directory, constants.W_OK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new IoFailure(directory, `the product home cannot be written, so no qualification could be recorded (${code})`, error);
+  const records = join(home, 'qualifications');
+  let path = records;
+  for (;;) {
+    try {
+      const info = await stat(path);
+      if (!info.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+      await access(path, constants.W_OK | constants.X_OK);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && dirname(path) !== path) {
+        path = dirname(path);
+        continue;
+      }
+      throw new IoFailure(path, `the product home cannot be written, so no qualification could be recorded in ${records} (${code ?? (error as Error).message})`, error);
+    }
   }
 }
 
