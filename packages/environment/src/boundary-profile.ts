@@ -8,7 +8,8 @@ import { expandHome } from './adapter-declarations.js';
  * package does not depend on: the shape below is the seam's `BoundaryProfile`, structurally.
  */
 
-export type BoundaryPathRole = 'product-home' | 'workspace' | 'temporary-directory' | 'managed-path' | 'request' | 'test-bind' | 'authority';
+export type BoundaryPathRole =
+  'product-home' | 'product-home-view' | 'workspace' | 'temporary-directory' | 'managed-path' | 'request' | 'test-bind' | 'authority';
 
 export interface BoundaryProfile {
   hidden: { path: string; role: BoundaryPathRole }[];

@@ -7,7 +7,17 @@ import { z } from 'zod';
  */
 
 /** Why a path is in the profile; the profile digest replaces each path by its role. */
-export const BoundaryPathRoleSchema = z.enum(['product-home', 'workspace', 'temporary-directory', 'managed-path', 'request', 'test-bind', 'authority']);
+export const BoundaryPathRoleSchema = z.enum([
+  'product-home',
+  /** Another mount reaching the product home's directory (a bind mount of it or of a parent), hidden as the home is. */
+  'product-home-view',
+  'workspace',
+  'temporary-directory',
+  'managed-path',
+  'request',
+  'test-bind',
+  'authority',
+]);
 export type BoundaryPathRole = z.infer<typeof BoundaryPathRoleSchema>;
 
 export const BoundaryPathSchema = z.strictObject({ path: z.string().min(1), role: BoundaryPathRoleSchema });
@@ -31,6 +41,7 @@ export const ProbeCheckSchema = z.strictObject({
   check: z.enum([
     'canary-by-path',
     'canary-by-proc-root',
+    'canary-by-view',
     'write-outside',
     'write-product-home',
     'write-workspace',
