@@ -11,6 +11,7 @@ import { BWRAP_RESIDUALS, type BoundaryPath, type BoundaryProfile, type Boundary
 import { CLOSER_SCRIPT, GATE_GO, GATED_CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
 import { rememberedBwrapVersion } from './bwrap-version.js';
 import { findProductHomeViews, type ProductHomeView } from './product-home-views.js';
+import { adapterReachableResiduals, readPtraceScope } from './adapter-reachable.js';
 
 /**
  * The protected evidence boundary's mechanism on Linux: bubblewrap (R12). One file, the same hooks
@@ -225,7 +226,8 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
           profileDigest: profileDigest(profile),
           profile,
           probe,
-          residuals: [...BWRAP_RESIDUALS],
+          // Yama read once per launch: whether the agent's processes can attach to the adapter (adapter-reachable.ts).
+          residuals: [...BWRAP_RESIDUALS, ...adapterReachableResiduals(readPtraceScope())],
         },
       },
     };
