@@ -153,6 +153,29 @@ describe('another mount reaching the product home (R12)', () => {
   });
 });
 
+describe('a product home that cannot be hidden (R12)', () => {
+  it('is refused (exit 2) naming it and what hiding it would hide, when it holds the checkout', async () => {
+    const holder = realpathSync(mkdtempSync(join(tmpdir(), 'statecraft-home-holding-')));
+    try {
+      const repository = join(holder, 'repository');
+      await mkdir(repository);
+      const git = (...args: string[]) => execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', ...args], { cwd: repository });
+      await git('init', '--quiet', '--initial-branch=main');
+      await git('commit', '--quiet', '--allow-empty', '-m', 'initial commit');
+      const run = await execa(STATECRAFT_BIN, ['run', repository, '--adapter', 'fixture', '--prompt', 'scenario: complete'], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', STATECRAFT_HOME: holder },
+        extendEnv: false,
+        reject: false,
+      });
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toContain(`${holder} (the product home) cannot be hidden without hiding ${repository}/.statecraft/state/workspaces/`);
+      expect(run.stderr).toContain('move the product home (STATECRAFT_HOME) out of it');
+    } finally {
+      await rm(holder, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('the views of the product home, read from a mount table', () => {
   const table = [
     '27 1 254:0 / / rw,relatime - ext4 /dev/vda rw',

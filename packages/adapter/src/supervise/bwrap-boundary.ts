@@ -262,7 +262,12 @@ function pathsThatCannotBeHidden(profile: BoundaryProfile, workspace: BoundaryPa
   for (const entry of profile.hidden) {
     const covered = reached.find((other) => isSameOrBelow(other.path, entry.path));
     if (covered !== undefined) {
-      return `${entry.path} (${entry.role === 'product-home' ? 'the product home' : 'another mount of the product home'}) cannot be hidden without hiding ${covered.path} (${covered.role}); move the product home (STATECRAFT_HOME) or remove that mount`;
+      const what = entry.role === 'product-home' ? 'the product home' : 'a mount reaching the product home';
+      const remedy =
+        entry.role === 'product-home'
+          ? 'move the product home (STATECRAFT_HOME) out of it'
+          : `move the product home (STATECRAFT_HOME) or unmount ${entry.path}`;
+      return `${entry.path} (${what}) cannot be hidden without hiding ${covered.path} (${covered.role}): ${remedy}`;
     }
   }
   return undefined;
