@@ -161,7 +161,13 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   if (home === undefined) throw new Error('a boundary profile must hide the product home');
   const workspace: BoundaryPath = { path: request.workspace, role: 'workspace' };
   // Every other mount that reaches the home is hidden and probed as the home is (product-home-views.ts).
-  const views = findProductHomeViews(home.path);
+  let views: ProductHomeView[];
+  try {
+    views = findProductHomeViews(home.path);
+  } catch (error) {
+    // Unread, a view would go unhidden and unprobed: refused, as a probe that cannot run is.
+    return refusedBoundary('probe-failed', `the mount table could not be read to find other mounts reaching the product home (${(error as Error).message})`);
+  }
   const profile = withProductHomeViews(request.profile, views);
   const unhideable = pathsThatCannotBeHidden(profile, workspace);
   if (unhideable !== undefined) return refusedBoundary('probe-failed', unhideable);
