@@ -36,6 +36,8 @@
  * - supervise/boundary-record.ts  the protected evidence boundary's shapes: profile, probe findings, record, residuals (R12)
  * - supervise/boundary-probe.ts   the self-test run inside the sandbox before each launch, and the descriptor closer (R12)
  * - supervise/bwrap-boundary.ts   the boundary's mechanism on Linux (bubblewrap): establish, wrap the child (R12)
+ * - supervise/product-home-views.ts  every other mount reaching the product home, from the mount table, hidden and probed too (R12)
+ * - supervise/adapter-reachable.ts  what the agent's processes can still do to the adapter (attach unless Yama, reopen its descriptors): residuals (R12)
  * - supervise/bwrap-version.ts    bwrap's version for the boundary record, remembered by the binary's identity
  * - supervise/managed-paths.ts    an adapter's managed paths made when absent, so the boundary can bind them writable (R10.6, R12)
  * - adapter-kit/*          what every adapter executable shares: the event writer (NDJSON out, stamped, schema-checked),
@@ -93,6 +95,8 @@ export * from './supervise/find-attempt-processes.js';
 export * from './supervise/boundary-record.js';
 export * from './supervise/boundary-probe.js';
 export * from './supervise/bwrap-boundary.js';
+export * from './supervise/product-home-views.js';
+export * from './supervise/adapter-reachable.js';
 export * from './supervise/managed-paths.js';
 export * from './fixture-adapter-path.js';
 export * from './package-root.js';

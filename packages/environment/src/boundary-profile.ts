@@ -9,7 +9,7 @@ import { expandHome } from './adapter-declarations.js';
  */
 
 export type BoundaryPathRole =
-  'product-home' | 'workspace' | 'temporary-directory' | 'managed-path' | 'request' | 'test-bind' | 'authority' | 'agent-workspaces';
+  'product-home' | 'product-home-view' | 'workspace' | 'temporary-directory' | 'managed-path' | 'request' | 'test-bind' | 'authority' | 'agent-workspaces';
 
 export interface BoundaryProfile {
   hidden: { path: string; role: BoundaryPathRole }[];

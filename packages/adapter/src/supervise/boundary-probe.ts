@@ -11,18 +11,27 @@ export const GATE_GO = 'go';
  * (a regular built-in: a failed redirection is a status, not the shell's exit).
  *
  * Arguments: canary file, a path outside the allowed places to try writing, a path in the product
- * home to try writing, a path in the workspace to try writing, the supervisor's pid, and `on-go`
- * or `at-once`. Each check prints one line: `<check> held|failed <detail>`. The supervisor removes
+ * home to try writing, a path in the workspace to try writing, the supervisor's pid, `on-go`
+ * or `at-once`, then one argument per other mount reaching the home (product-home-views.ts):
+ * `whole:<the canary through it>`, or `part:<a directory of the home>` that must not be entered.
+ * Each check prints one line: `<check> held|failed <detail>`. The supervisor removes
  * any file a write left. With `on-go` the checks wait for the line `go` on stdin: the sandbox is
  * set up while git adds the worktree into its (empty) directory, and nothing is written there
  * before git has; any other line, or none, ends the probe with no check (read as not held).
  */
 export const PROBE_SCRIPT = `
-canary=$1 outside=$2 inhome=$3 inworkspace=$4 spid=$5
-if [ "$6" = on-go ]; then read -r go || exit 0; [ "$go" = ${GATE_GO} ] || exit 0; fi
+canary=$1 outside=$2 inhome=$3 inworkspace=$4 spid=$5 mode=$6
+shift 6
+if [ "$mode" = on-go ]; then read -r go || exit 0; [ "$go" = ${GATE_GO} ] || exit 0; fi
 say() { printf '%s %s %s\\n' "$1" "$2" "$3"; }
 if { true; } 2>/dev/null < "$canary"; then say canary-by-path failed "read $canary"; else say canary-by-path held "cannot open $canary"; fi
 if { true; } 2>/dev/null < "/proc/self/root$canary"; then say canary-by-proc-root failed "read /proc/self/root$canary"; else say canary-by-proc-root held "cannot open /proc/self/root$canary"; fi
+reached='' denied=''
+for view in "$@"; do case $view in
+  whole:*) f=\${view#whole:}; if { true; } 2>/dev/null < "$f"; then reached="$reached read $f;"; else denied="$denied cannot open $f;"; fi ;;
+  part:*) d=\${view#part:}; if (cd "$d") 2>/dev/null; then reached="$reached entered $d;"; else denied="$denied cannot enter $d;"; fi ;;
+esac; done
+if [ -n "$reached" ]; then say canary-by-view failed "$reached"; elif [ -n "$denied" ]; then say canary-by-view held "$denied"; else say canary-by-view held "no other mount reaches the product home"; fi
 if { true; } 2>/dev/null > "$outside"; then say write-outside failed "created $outside"; else say write-outside held "cannot create $outside"; fi
 if { true; } 2>/dev/null > "$inhome"; then say write-product-home failed "created $inhome"; else say write-product-home held "cannot create $inhome"; fi
 if { true; } 2>/dev/null > "$inworkspace"; then say write-workspace held "created $inworkspace"; else say write-workspace failed "cannot create $inworkspace"; fi

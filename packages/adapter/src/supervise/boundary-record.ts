@@ -9,6 +9,8 @@ import { z } from 'zod';
 /** Why a path is in the profile; the profile digest replaces each path by its role. */
 export const BoundaryPathRoleSchema = z.enum([
   'product-home',
+  /** Another mount reaching the product home's directory (a bind mount of it or of a parent), hidden as the home is. */
+  'product-home-view',
   'workspace',
   'temporary-directory',
   'managed-path',
@@ -40,6 +42,7 @@ export const ProbeCheckSchema = z.strictObject({
   check: z.enum([
     'canary-by-path',
     'canary-by-proc-root',
+    'canary-by-view',
     'write-outside',
     'write-product-home',
     'write-workspace',

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { sha256Hex } from '../content-digest.js';
 import { findExecutableOnPath } from '../executable-file.js';
@@ -10,6 +10,8 @@ import type { Containment } from './attempt.js';
 import { BWRAP_RESIDUALS, type BoundaryPath, type BoundaryProfile, type BoundaryRecord, type ProbeCheck } from './boundary-record.js';
 import { CLOSER_SCRIPT, GATE_GO, GATED_CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
 import { rememberedBwrapVersion } from './bwrap-version.js';
+import { findProductHomeViews, type ProductHomeView } from './product-home-views.js';
+import { adapterReachableResiduals, readPtraceScope } from './adapter-reachable.js';
 
 /**
  * The protected evidence boundary's mechanism on Linux: bubblewrap (R12). One file, the same hooks
@@ -158,7 +160,18 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   const home = request.profile.hidden.find((entry) => entry.role === 'product-home');
   if (home === undefined) throw new Error('a boundary profile must hide the product home');
   const workspace: BoundaryPath = { path: request.workspace, role: 'workspace' };
-  const args = profileArguments(request.profile, workspace, (entry) => entry.path);
+  // Every other mount that reaches the home is hidden and probed as the home is (product-home-views.ts).
+  let views: ProductHomeView[];
+  try {
+    views = findProductHomeViews(home.path);
+  } catch (error) {
+    // Unread, a view would go unhidden and unprobed: refused, as a probe that cannot run is.
+    return refusedBoundary('probe-failed', `the mount table could not be read to find other mounts reaching the product home (${(error as Error).message})`);
+  }
+  const profile = withProductHomeViews(request.profile, views);
+  const unhideable = pathsThatCannotBeHidden(profile, workspace);
+  if (unhideable !== undefined) return refusedBoundary('probe-failed', unhideable);
+  const args = profileArguments(profile, workspace, (entry) => entry.path);
 
   // Synchronous up to the probe's spawn: what runs beside it (git checking the workspace out) is
   // child processes too, and an await here would wait for their spawns to hand the loop back.
@@ -192,6 +205,8 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
         ...leftovers,
         String(process.pid),
         request.workspaceReady === undefined ? 'at-once' : 'on-go',
+        // The canary through each view of the whole home; a view of a part of it, as a directory.
+        ...views.map((view) => (view.reaches === 'whole' ? `whole:${join(view.path, basename(canary))}` : `part:${view.path}`)),
       ],
       {
         cwd: request.workspace,
@@ -202,7 +217,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
     request.onLaunch?.({ bwrap, closer, env, args });
     const [answer, version] = await Promise.all([probing, bwrapVersion(bwrap, request.versionCache)]);
     const probe = readProbeOutput(answer.stdout);
-    const refusal = refusalOfProbe(answer, probe, request.profile);
+    const refusal = refusalOfProbe(answer, probe, profile);
     if (refusal !== undefined) return refusal;
     return {
       kind: 'established',
@@ -214,10 +229,11 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
         record: {
           mechanism: 'bwrap',
           version,
-          profileDigest: profileDigest(request.profile),
-          profile: request.profile,
+          profileDigest: profileDigest(profile),
+          profile,
           probe,
-          residuals: [...BWRAP_RESIDUALS],
+          // Yama read once per launch: whether the agent's processes can attach to the adapter (adapter-reachable.ts).
+          residuals: [...BWRAP_RESIDUALS, ...adapterReachableResiduals(readPtraceScope())],
         },
       },
     };
@@ -227,6 +243,41 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
 }
 
 type BoundaryRefusal = Extract<BoundaryEstablishment, { kind: 'refused' }>;
+
+/** The profile with each other view of the product home hidden too, role `product-home-view`; one inside a hidden path is hidden with it. */
+function withProductHomeViews(profile: BoundaryProfile, views: readonly ProductHomeView[]): BoundaryProfile {
+  const hidden = [...profile.hidden];
+  for (const view of views) {
+    if (!hidden.some((entry) => isSameOrBelow(view.path, entry.path))) hidden.push({ path: view.path, role: 'product-home-view' });
+  }
+  return hidden.length === profile.hidden.length ? profile : { ...profile, hidden };
+}
+
+function isSameOrBelow(path: string, parent: string): boolean {
+  return path === parent || path.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
+}
+
+/**
+ * A hidden path that is the workspace, or one of its parents, or of another path the child must
+ * reach (a view of the home laid over the checkout's directory): hiding it would hide them too, and
+ * leaving it would leave the home readable. Named, and the launch refused.
+ */
+function pathsThatCannotBeHidden(profile: BoundaryProfile, workspace: BoundaryPath): string | undefined {
+  // The test-only bind is left out: it is laid over the home on purpose, for the probe to find (boundary-profile.ts).
+  const reached = [workspace, ...profile.writable, ...profile.readOnly].filter((entry) => entry.role !== 'test-bind');
+  for (const entry of profile.hidden) {
+    const covered = reached.find((other) => isSameOrBelow(other.path, entry.path));
+    if (covered !== undefined) {
+      const what = entry.role === 'product-home' ? 'the product home' : 'a mount reaching the product home';
+      const remedy =
+        entry.role === 'product-home'
+          ? 'move the product home (STATECRAFT_HOME) out of it'
+          : `move the product home (STATECRAFT_HOME) or unmount ${entry.path}`;
+      return `${entry.path} (${what}) cannot be hidden without hiding ${covered.path} (${covered.role}): ${remedy}`;
+    }
+  }
+  return undefined;
+}
 
 /** A refusal of the boundary, naming why and what to do next; nothing is spawned after it. */
 function refusedBoundary(reason: BoundaryRefusalReason, why: string, probe: ProbeCheck[] | 'not-run' = 'not-run'): BoundaryRefusal {
