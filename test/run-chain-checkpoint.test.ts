@@ -66,7 +66,7 @@ describe('an append verifies only what was appended since the last verified tip 
     ]);
   });
 
-  it('a checkpoint that is missing, torn, edited or past the chain is not used: the append verifies from the beginning and is refused (exit 2)', async () => {
+  it('a checkpoint that is missing or torn is not used: the append verifies from the beginning; one the chain contradicts refuses it as cut (exit 2)', async () => {
     const variants: Record<string, (checkpoint: Record<string, unknown>, chainBytes: number) => string | undefined> = {
       missing: () => undefined,
       torn: (checkpoint) => JSON.stringify(checkpoint).slice(0, 20),
@@ -84,8 +84,31 @@ describe('an append verifies only what was appended since the last verified tip 
       else await writeFile(checkpointOf(chain), replaced);
       const refusedRun = await run(target.path, 'complete');
       expect({ name, exitCode: refusedRun.exitCode }).toEqual({ name, exitCode: 2 });
-      expect(refusedRun.stderr).toContain('broken link: record at line 1');
+      // A checkpoint a crash could leave (none, or torn) is a miss: every link is verified instead.
+      // One naming a line the chain does not hold says the chain lost or changed verified records
+      // (or the checkpoint was edited: the same tampering with the product home), and is refused.
+      const said = name === 'missing' || name === 'torn' ? 'broken link: record at line 1' : 'records were cut or rewritten after they were verified';
+      expect({ name, said: refusedRun.stderr.includes(said) }).toEqual({ name, said: true });
       expect(await readFile(chain)).toEqual(altered);
+    }
+  });
+
+  it('a chain that lost its last newline, or its last records at a line end, is refused as cut, not truncated as a torn append; doctor names it (exit 1)', async () => {
+    for (const cut of ['the last newline', 'the last two records'] as const) {
+      const { target, chain } = await twoAttempts();
+      const bytes = await readFile(chain);
+      const lines = bytes.toString('utf8').split('\n');
+      const kept = cut === 'the last newline' ? bytes.subarray(0, bytes.length - 1) : Buffer.from(`${lines.slice(0, 2).join('\n')}\n`);
+      await writeFile(chain, kept);
+      // Before: the next run cut the outcome record as a torn tail (or appended past the loss) and
+      // exited 0, and doctor then found only a dangling intent, or nothing.
+      const refused = await run(target.path, 'complete');
+      expect({ cut, exitCode: refused.exitCode }).toEqual({ cut, exitCode: 2 });
+      expect(refused.stderr).toContain('records were cut or rewritten after they were verified');
+      expect(await readFile(chain)).toEqual(kept);
+      const doctor = await runStatecraft(['doctor', '--json'], { home: targets.home.path });
+      expect(doctor.exitCode).toBe(1);
+      expect(parseJson<Examination>(doctor).findings).toContainEqual(expect.objectContaining({ kind: 'chain-cut', path: chain }));
     }
   });
 

@@ -2,7 +2,17 @@ import { constants, type Dirent, type Stats } from 'node:fs';
 import { access, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { chainPaths, isLive, openChain, readLockHolder, targetDirectoryIn, targetsDirectoryIn, type ChainEntry } from '@statecraft/run';
+import {
+  chainPaths,
+  checkpointContradiction,
+  isLive,
+  openChain,
+  readChainCheckpoint,
+  readLockHolder,
+  targetDirectoryIn,
+  targetsDirectoryIn,
+  type ChainEntry,
+} from '@statecraft/run';
 import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses } from '@statecraft/adapter';
 import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
@@ -22,6 +32,8 @@ export type FindingKind =
   | 'home-unusable'
   /** Something in the targets directory that is not a target's directory. */
   | 'unexpected-entry'
+  /** A chain that no longer holds the line its checkpoint verified: records cut from its end, or rewritten. */
+  | 'chain-cut'
   | 'altered-acceptance-evidence'
   /** A file kept beside the chain whose bytes no longer have the digest the chain holds (R8.4). */
   | 'altered-artifact'
@@ -158,11 +170,19 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
   }
   examination.state = opening.entries.length === 0 ? 'empty' : 'verified';
   examination.records = opening.entries.length;
+  // Every link holds, yet the chain may have lost records from its end: its checkpoint names the
+  // last line an append verified, and a chain that no longer holds it was cut or rewritten since.
+  const contradiction = checkpointContradiction(readChainCheckpoint(paths.chain));
+  if (contradiction !== undefined) {
+    findings.push({ kind: 'chain-cut', path: paths.chain, message: `${paths.chain}: ${contradiction}; the next run refuses it` });
+  }
   if (opening.torn !== 'none') {
+    const next =
+      contradiction === undefined ? 'the next run truncates it before appending' : 'not an unfinished append: the chain was cut inside a verified record';
     findings.push({
       kind: 'torn-tail',
       path: paths.chain,
-      message: `${paths.chain}: a torn final line of ${opening.torn.bytes} bytes at offset ${opening.torn.offset} (an append that never finished); the next run truncates it before appending`,
+      message: `${paths.chain}: a torn final line of ${opening.torn.bytes} bytes at offset ${opening.torn.offset}; ${contradiction === undefined ? '(an append that never finished) ' : ''}${next}`,
     });
   }
   const live = liveHolder === undefined ? 'none' : { runId: liveHolder.runId, attempt: liveHolder.attempt };

@@ -16,6 +16,7 @@ export const FindingSchema = z.strictObject({
     'home-not-directory',
     'home-unusable',
     'unexpected-entry',
+    'chain-cut',
     'altered-acceptance-evidence',
     'altered-artifact',
     'missing-artifact',

@@ -27,7 +27,26 @@ export function checkpointPathOf(chainFile: string): string {
 /** Why a checkpoint was not used; every one of them means: verify from the beginning. */
 export type CheckpointMiss = 'missing' | 'unreadable' | 'malformed' | 'past-the-end' | 'not-a-line-end' | 'digest-differs' | 'seq-differs';
 
-export type CheckpointReading = { kind: 'usable'; start: ChainStart } | { kind: 'not-used'; why: CheckpointMiss };
+export type CheckpointReading = { kind: 'usable'; start: ChainStart } | { kind: 'not-used'; why: CheckpointMiss; checkpoint?: ChainCheckpoint };
+
+/**
+ * The misses that only a chain cut or rewritten after its checkpoint was written can give. A
+ * checkpoint names a line already fsync'd when it was written, and nothing statecraft does removes
+ * a verified line (a torn tail it cuts lies past it), so the chain no longer holding that line is
+ * damage — never a crash's leftovers, which give `missing` or `malformed` at worst.
+ */
+const CONTRADICTIONS: ReadonlySet<CheckpointMiss> = new Set(['past-the-end', 'not-a-line-end', 'digest-differs', 'seq-differs']);
+
+/** What a contradicted checkpoint says of its chain, or nothing when the checkpoint is usable or merely absent. */
+export function checkpointContradiction(reading: CheckpointReading): string | undefined {
+  if (reading.kind === 'usable' || !CONTRADICTIONS.has(reading.why) || reading.checkpoint === undefined) return undefined;
+  const { seq, offset } = reading.checkpoint;
+  const what =
+    reading.why === 'past-the-end'
+      ? `is shorter than the ${offset} bytes verified up to record ${seq + 1}`
+      : `no longer holds, ending at byte ${offset}, the record ${seq + 1} it held when verified (${reading.why})`;
+  return `the chain ${what}: records were cut or rewritten after they were verified`;
+}
 
 /**
  * Reads the checkpoint and checks it against the chain's own bytes: the line that ends at its
@@ -58,12 +77,12 @@ export function readChainCheckpoint(chainFile: string): CheckpointReading {
     return { kind: 'not-used', why: 'unreadable' };
   }
   try {
-    if (fstatSync(fd).size < checkpoint.offset) return { kind: 'not-used', why: 'past-the-end' };
+    if (fstatSync(fd).size < checkpoint.offset) return { kind: 'not-used', why: 'past-the-end', checkpoint };
     const line = readLineEndingAt(fd, checkpoint.offset);
-    if (line === undefined) return { kind: 'not-used', why: 'not-a-line-end' };
-    if (sha256Of(line) !== checkpoint.digest) return { kind: 'not-used', why: 'digest-differs' };
+    if (line === undefined) return { kind: 'not-used', why: 'not-a-line-end', checkpoint };
+    if (sha256Of(line) !== checkpoint.digest) return { kind: 'not-used', why: 'digest-differs', checkpoint };
     const record = readLink(line);
-    if (record === undefined || record.seq !== checkpoint.seq) return { kind: 'not-used', why: 'seq-differs' };
+    if (record === undefined || record.seq !== checkpoint.seq) return { kind: 'not-used', why: 'seq-differs', checkpoint };
     return {
       kind: 'usable',
       start: { offset: checkpoint.offset, head: checkpoint.digest, nextSeq: checkpoint.seq + 1, previous: { lineNumber: checkpoint.seq + 1, record } },

@@ -45,7 +45,7 @@ export type ChainOpening<R extends LinkedRecord = ChainRecord> =
       kind: 'broken';
       path: string;
       lineNumber: number;
-      reason: 'empty-line' | 'not-json' | 'not-a-record' | 'out-of-sequence' | 'broken-link';
+      reason: 'empty-line' | 'not-json' | 'not-a-record' | 'out-of-sequence' | 'broken-link' | 'cut-after-verified';
       /** Names the record and says nothing was repaired. */
       message: string;
     }
