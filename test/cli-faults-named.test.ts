@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -150,6 +150,15 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     expect(stray.exitCode, stray.stderr).toBe(1);
     // Named for what it is, never as a lock that does not exist.
     expect(parseJson<{ findings: { kind: string }[] }>(stray).findings).toEqual([expect.objectContaining({ kind: 'unexpected-entry' })]);
+
+    // A qualification record cut short is evidence damaged: qualifications list said so, doctor did not.
+    await mkdir(join(home, 'qualifications'));
+    const cut = join(home, 'qualifications', 'fixture-1.0.0-000000000000-20261201t000000z.json');
+    await writeFile(cut, '{"kind":"statecraft-qualification","recordVersion":1,');
+    const withCut = await runStatecraft(['doctor', '--json'], { home });
+    expect(parseJson<{ findings: { kind: string; path: string }[] }>(withCut).findings).toContainEqual(
+      expect.objectContaining({ kind: 'invalid-qualification-record', path: cut }),
+    );
   });
 
   it.each([
@@ -203,5 +212,20 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     });
     expect(answer.exitCode, answer.stderr).toBe(2);
     expect(parseJson<{ refused: { message: string } }>(answer).refused.message).toContain('Unrecognized key: "acceptence"');
+  });
+
+  it('accept on a target whose lock cannot be taken (the lock path is a directory) is exit 4 naming the lock, without a stack', async () => {
+    const repository = await targets.fresh();
+    const ran = parseJson<{ runId: string; records: { chain: string } }>(
+      await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home: targets.home.path }),
+    );
+    const lock = join(dirname(ran.records.chain), 'lock');
+    await mkdir(lock);
+    const answer = await runStatecraft(['accept', repository.path, ran.runId, '--json'], { home: targets.home.path });
+    expect(answer.exitCode, answer.stderr).toBe(4);
+    expect(parseJson<{ failed: { path: string } }>(answer).failed.path).toBe(lock);
+    expectNoStack(answer.stderr);
+    // No staging file of the lock is left beside it.
+    expect((await readdir(dirname(lock))).filter((name) => name.startsWith('lock.'))).toEqual([]);
   });
 });

@@ -13,7 +13,7 @@ import {
   targetsDirectoryIn,
   type ChainEntry,
 } from '@statecraft/run';
-import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses } from '@statecraft/adapter';
+import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, listQualificationRecords } from '@statecraft/adapter';
 import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
@@ -34,6 +34,8 @@ export type FindingKind =
   | 'unexpected-entry'
   /** A chain that no longer holds the line its checkpoint verified: records cut from its end, or rewritten. */
   | 'chain-cut'
+  /** A file among the qualification records that is not a valid one. */
+  | 'invalid-qualification-record'
   | 'altered-acceptance-evidence'
   /** A file kept beside the chain whose bytes no longer have the digest the chain holds (R8.4). */
   | 'altered-artifact'
@@ -113,7 +115,26 @@ export async function examineProductHome(home: string): Promise<HomeExamination>
     targets.push(examined.target);
     findings.push(...examined.findings);
   }
+  findings.push(...(await examineQualificationRecords(home)));
   return { home, exists: true, targets, findings };
+}
+
+/**
+ * Qualification records are evidence too: one that no longer parses as a record (edited, cut) is
+ * a finding, as `qualifications list` already says. Their directory unlistable is the home's fault.
+ */
+async function examineQualificationRecords(home: string): Promise<Finding[]> {
+  try {
+    const { unreadable } = await listQualificationRecords(home);
+    return unreadable.map(({ path, message }) => ({
+      kind: 'invalid-qualification-record',
+      path,
+      message: `${path}: not a valid qualification record (${message})`,
+    }));
+  } catch (error) {
+    const directory = join(home, 'qualifications');
+    return [unusable(directory, `cannot list the qualification records (${(error as Error).message})`)];
+  }
 }
 
 function unusable(path: string, message: string): Finding {

@@ -82,13 +82,18 @@ describe('writing a qualification record (R3.1)', () => {
     expect((await listQualificationRecords(home)).records).toEqual([]);
   });
 
-  it('never rewrites a record: a second write under the same id fails and the first is intact', async () => {
+  // Two qualifies of one binary ending in the same second (the id names the second) once lost one
+  // full pass to EEXIST, naming a temporary file that no longer existed (hostile pass, 2026-12-01).
+  it('never rewrites a record: a second pass under the same id is written beside it, with the next free suffix, and the first is intact', async () => {
     const report = passingReport();
     const home = await homeWith(report);
     const [first] = (await listQualificationRecords(home)).records;
-    const before = statSync(first!.path).mtimeMs;
-    await expect(writeQualificationRecord(home, report)).rejects.toThrow(/EEXIST/);
-    expect(statSync(first!.path).mtimeMs).toBe(before);
+    const before = { mtime: statSync(first!.path).mtimeMs, text: readFileSync(first!.path, 'utf8') };
+    const second = await writeQualificationRecord(home, report);
+    if (second.kind !== 'written') throw new Error(second.message);
+    expect(second.record.id).toBe(`${first!.id}-2`);
+    expect({ mtime: statSync(first!.path).mtimeMs, text: readFileSync(first!.path, 'utf8') }).toEqual(before);
+    expect((await listQualificationRecords(home)).records.map((record) => record.id).sort()).toEqual([first!.id, `${first!.id}-2`].sort());
   });
 });
 

@@ -75,6 +75,7 @@ export * from './workspace/identify-candidate.js';
 export { untrustedWorktreeGitOptions } from './workspace/registered-git-directory.js';
 export * from './plan/plan-run.js';
 export * from './plan/label-qualification.js';
+export * from './launch/failed-file.js';
 export * from './launch/launch-attempt.js';
 export * from './launch/compose-posture.js';
 export * from './chain/chain-summary.js';

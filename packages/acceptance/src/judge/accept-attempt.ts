@@ -5,9 +5,11 @@ import {
   acquireRepositoryLock,
   appendRecord,
   chainPaths,
+  failedPath,
   openChainForRun,
   resolveTarget,
   targetDirectoryIn,
+  writingFile,
   type AcceptanceRecord,
   type ChainEntry,
   type IntentRecord,
@@ -61,10 +63,17 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
   if (resolution.kind === 'refused') return { kind: 'refused', reason: 'target', message: resolution.message };
   const target = resolution.target;
   const paths = chainPaths(targetDirectoryIn(request.home, target.key));
-  const lock = await acquireRepositoryLock(paths.lock, { runId: request.runId, attempt: request.attempt ?? 1, holding: 'acceptance' });
+  let lock: Awaited<ReturnType<typeof acquireRepositoryLock>>;
+  try {
+    lock = await acquireRepositoryLock(paths.lock, { runId: request.runId, attempt: request.attempt ?? 1, holding: 'acceptance' });
+  } catch (error) {
+    // A full or read-only home, a lock that is a directory: an i/o failure naming the file, not a crash.
+    return { kind: 'failed', path: failedPath(error, paths.lock), message: `cannot take the target's lock (${(error as Error).message}); nothing judged` };
+  }
   if (lock.kind === 'refused') return { kind: 'refused', reason: 'live-attempt', message: `${lock.message}; nothing judged` };
   // The check worktree's removal, running beside the receipt and the append: done before the lock goes.
   let cleared: Promise<void> | undefined;
+  let kept: string | undefined;
   try {
     // Every link verified; only this run's intents and outcomes parsed whole (open-chain-for-run.ts).
     const opening = await openChainForRun(paths.chain, request.runId);
@@ -91,11 +100,20 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
     // A read-only git call that needs only the candidate: it runs while the receipt and the record are made durable.
     const receiptState =
       judged.receipt === 'none' ? Promise.resolve('none' as const) : readCandidateIsTip(target.path, intent.record.branch, judged.receipt.candidate.commit);
-    const receiptFile = judged.receipt === 'none' ? ('none' as const) : await keepReceipt(paths.directory, `${outputsDirectory}/receipt.json`, judged.receipt);
-    const appended = await appendRecord(
-      paths.chain,
-      { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn },
-      { at: new Date().toISOString(), ...judged, receiptFile },
+    const receiptPath = join(paths.directory, outputsDirectory, 'receipt.json');
+    const receiptFile =
+      judged.receipt === 'none'
+        ? ('none' as const)
+        : await writingFile(receiptPath, () =>
+            keepReceipt(paths.directory, `${outputsDirectory}/receipt.json`, judged.receipt as Exclude<typeof judged.receipt, 'none'>),
+          );
+    kept = receiptFile === 'none' ? undefined : receiptPath;
+    const appended = await writingFile(paths.chain, () =>
+      appendRecord(
+        paths.chain,
+        { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn },
+        { at: new Date().toISOString(), ...judged, receiptFile },
+      ),
     );
     const record = appended.record as AcceptanceRecord;
     return {
@@ -107,7 +125,13 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
       receiptState: await receiptState,
     };
   } catch (error) {
-    return { kind: 'failed', path: paths.directory, message: `cannot judge or record the acceptance (${(error as Error).message})` };
+    // Which file could not be written, and whether a receipt was already kept that no record names.
+    const orphan = kept === undefined ? '' : `; the receipt at ${kept} was kept, but no record names it: it vouches for nothing`;
+    return {
+      kind: 'failed',
+      path: failedPath(error, paths.directory),
+      message: `cannot judge or record the acceptance (${(error as Error).message})${orphan}`,
+    };
   } finally {
     await cleared;
     await lock.release();

@@ -34,26 +34,37 @@ export async function writeQualificationRecord(home: string, report: SuiteReport
       message: `not a full pass of ${SUITE_VERSION} (${[...notPassing.map((entry) => `row ${entry.row} ${entry.status}`), ...absent].join(', ') || `suite ${report.suiteVersion}`}); no record written`,
     };
   }
-  const record: QualificationRecord = QualificationRecordSchema.parse({
-    kind: 'statecraft-qualification',
-    recordVersion: 1,
-    id: recordId(report),
-    adapter: report.adapter,
-    provider: report.provider,
-    suiteVersion: report.suiteVersion,
-    protocol: report.protocol,
-    platform: thisPlatform(),
-    date: report.endedAt,
-    driver: report.driver,
-    boundary: report.boundary,
-    cases: report.cases,
-  });
   const dir = qualificationsDir(home);
   await mkdir(dir, { recursive: true });
-  const path = join(dir, `${record.id}.json`);
-  // Atomic and never rewritten: a record is written once, readable by anyone who checks a binary.
-  await writeFileDurably(path, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o644, exclusive: true });
-  return { kind: 'written', record, path };
+  // Ids name the second a suite ended: two passes of one binary ending in the same second (two
+  // qualifies at once) take the next free suffix, rather than one losing its pass to the other.
+  for (let copy = 1; ; copy += 1) {
+    const id = copy === 1 ? recordId(report) : `${recordId(report)}-${copy}`;
+    const record: QualificationRecord = QualificationRecordSchema.parse({
+      kind: 'statecraft-qualification',
+      recordVersion: 1,
+      id,
+      adapter: report.adapter,
+      provider: report.provider,
+      suiteVersion: report.suiteVersion,
+      protocol: report.protocol,
+      platform: thisPlatform(),
+      date: report.endedAt,
+      driver: report.driver,
+      boundary: report.boundary,
+      cases: report.cases,
+    });
+    const path = join(dir, `${record.id}.json`);
+    try {
+      // Atomic and never rewritten: a record is written once, readable by anyone who checks a binary.
+      await writeFileDurably(path, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o644, exclusive: true });
+      return { kind: 'written', record, path };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST' && copy < 100) continue;
+      // A write to a descriptor fails with the system's words only: the record's file is named here.
+      throw Object.assign(new Error(`${path}: cannot write the qualification record (${(error as Error).message})`, { cause: error }), { path });
+    }
+  }
 }
 
 /** `<name>-<version>-<digest prefix>-<yyyymmddThhmmssZ>`: unique per binary and moment, readable. */

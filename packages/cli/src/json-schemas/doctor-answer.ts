@@ -17,6 +17,7 @@ export const FindingSchema = z.strictObject({
     'home-unusable',
     'unexpected-entry',
     'chain-cut',
+    'invalid-qualification-record',
     'altered-acceptance-evidence',
     'altered-artifact',
     'missing-artifact',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { closeSync, fsyncSync, mkdirSync, openSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { readLockHolder, readLockInstance, isLive, type LockHolder } from './lock-holder.js';
@@ -35,9 +35,13 @@ export async function acquireRepositoryLock(lockFile: string, holder: Omit<LockH
   try {
     writeFileSync(descriptor, JSON.stringify(mine));
     fsyncSync(descriptor);
-  } finally {
+  } catch (error) {
+    // A full disk: the staging file would be left behind by every failed try; it names nothing.
     closeSync(descriptor);
+    rmSync(staging, { force: true });
+    throw Object.assign(new Error(`${lockFile}: cannot write the lock (${(error as Error).message})`, { cause: error }), { path: lockFile });
   }
+  closeSync(descriptor);
   try {
     let reclaimed: 'none' | LockHolder | 'unreadable' = 'none';
     // Each pass either ends or follows another supervisor's progress (it linked, or removed a stale lock).
