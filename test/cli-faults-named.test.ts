@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { execa } from 'execa';
@@ -228,4 +228,33 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     // No staging file of the lock is left beside it.
     expect((await readdir(dirname(lock))).filter((name) => name.startsWith('lock.'))).toEqual([]);
   });
+
+  it.each(['chain.jsonl', 'lock', 'chain.checkpoint.json'])(
+    'a FIFO where statecraft keeps %s is named, never waited on: every verb ends (before, each hung, and run ignored SIGTERM)',
+    async (name) => {
+      const repository = await targets.fresh();
+      const ran = parseJson<{ records: { chain: string } }>(
+        await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home: targets.home.path }),
+      );
+      const path = join(dirname(ran.records.chain), name);
+      await rm(path, { force: true });
+      await promisify(execFile)('mkfifo', [path]);
+      for (const args of [
+        ['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'],
+        ['run', 'list', repository.path, '--json'],
+        ['doctor', '--json'],
+      ]) {
+        // A verb that waited on the FIFO would be ended by this timeout, and exit -1.
+        const answer = await runStatecraft(args, { home: targets.home.path, timeoutMs: 20_000 });
+        expect({ args, exited: answer.exitCode >= 0 }).toEqual({ args, exited: true });
+        expectNoStack(answer.stderr);
+      }
+      const list = await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path, timeoutMs: 20_000 });
+      if (name === 'chain.jsonl') {
+        expect(list.exitCode).toBe(4);
+        expect(parseJson<{ failed: { message: string } }>(list).failed.message).toContain('not a regular file');
+      }
+      await rm(path, { force: true });
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegularFileSync } from '@statecraft/adapter';
 import type { Artifact } from '@statecraft/run';
 import type { AttemptAccount } from './attempt-account.js';
 
@@ -45,7 +46,7 @@ export function readKeptFile(path: string, onChunk?: (chunk: Buffer) => void): K
   let bytes = 0;
   let fd: number;
   try {
-    fd = openSync(path, 'r');
+    fd = openRegularFileSync(path);
   } catch (error) {
     return { kind: 'unreadable', message: (error as Error).message };
   }

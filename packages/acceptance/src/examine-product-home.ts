@@ -1,5 +1,5 @@
 import { constants, type Dirent, type Stats } from 'node:fs';
-import { access, readFile, readdir, stat } from 'node:fs/promises';
+import { access, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import {
@@ -13,7 +13,7 @@ import {
   targetsDirectoryIn,
   type ChainEntry,
 } from '@statecraft/run';
-import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, listQualificationRecords } from '@statecraft/adapter';
+import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, listQualificationRecords, readRegularFile } from '@statecraft/adapter';
 import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
@@ -154,7 +154,7 @@ async function checkAccess(path: string, mode: number): Promise<string | undefin
 async function examineTarget(directory: string, key: string): Promise<{ target: TargetExamination; findings: Finding[] }> {
   const paths = chainPaths(directory);
   const findings: Finding[] = [];
-  const target = await readFile(paths.target, 'utf8')
+  const target = await readRegularFile(paths.target)
     .then((text) => (JSON.parse(text) as { path?: unknown }).path)
     .then((path) => (typeof path === 'string' ? path : 'not-recorded'))
     .catch(() => 'not-recorded' as const);

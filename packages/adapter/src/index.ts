@@ -19,6 +19,7 @@
  * - schema-errors.ts       zod errors as sentences naming file and field
  * - content-digest.ts      sha256 digests of files and bytes
  * - durable-write.ts       whole files written atomically and fsync'd (once, with `exclusive`); directory fsync; every byte of a write
+ * - regular-file.ts        files statecraft keeps opened only if regular, never waiting: a FIFO in their place is named, not waited on
  * - executable-file.ts     whether a path can be executed, and the one PATH search every package uses
  * - file-identity.ts       what identifies a file's bytes without reading them (device, inode, size, times)
  * - digest-cache.ts        file digests remembered by identity, and handed to the adapter in the request
@@ -67,6 +68,7 @@ export * from './protocol/manifest.js';
 export * from './protocol/request.js';
 export * from './protocol/events.js';
 export * from './read-manifest.js';
+export * from './regular-file.js';
 export * from './negotiate.js';
 export * from './supervise/attempt.js';
 export * from './supervise/options.js';

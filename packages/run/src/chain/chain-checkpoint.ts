@@ -1,4 +1,5 @@
-import { closeSync, fstatSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { openRegularFileSync } from '@statecraft/adapter';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { readAt, readLineEndingAt } from './check-chain-tip.js';
@@ -72,7 +73,7 @@ export function readChainCheckpoint(chainFile: string): CheckpointReading {
   const checkpoint = parsed.data;
   let fd: number;
   try {
-    fd = openSync(chainFile, 'r');
+    fd = openRegularFileSync(chainFile);
   } catch {
     return { kind: 'not-used', why: 'unreadable' };
   }
@@ -121,7 +122,7 @@ export function writeChainCheckpoint(chainFile: string, position: ChainPosition)
 }
 
 function readTextFile(path: string): string {
-  const fd = openSync(path, 'r');
+  const fd = openRegularFileSync(path);
   try {
     // A checkpoint is ~150 bytes; anything much larger is not one.
     return readAt(fd, 0, 4096).toString('utf8');

@@ -1,4 +1,5 @@
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openRegularFile } from '@statecraft/adapter';
 import { digesterFor, sha256Of, type LineDigester } from './digest-lines.js';
 import { readChainBatches, type LineBatch, type LinesRead } from './read-chain-lines.js';
 import { ChainRecordSchema, type ChainRecord } from './record-schemas.js';
@@ -129,7 +130,7 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
   const from = options.from ?? CHAIN_BEGINNING;
   let handle: FileHandle;
   try {
-    handle = await open(path, 'r');
+    handle = await openRegularFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' && from.offset === 0) {
       return { kind: 'opened', path, entries: [], head: 'genesis', nextSeq: 0, length: 0, torn: 'none' };

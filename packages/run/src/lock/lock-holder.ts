@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import { hostname } from 'node:os';
-import { open, readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { RecordTimeSchema } from '@statecraft/adapter';
+import { openRegularFile, readRegularFile, RecordTimeSchema } from '@statecraft/adapter';
 
 /** Who holds a target's lock: enough to name the live attempt in a refusal (R8.5). */
 export const LockHolderSchema = z.strictObject({
@@ -30,7 +29,7 @@ export type LockInstance = { kind: 'gone' } | { kind: 'found'; holder: LockHolde
 export async function readLockHolder(lockFile: string): Promise<LockHolder | 'gone' | 'unreadable'> {
   let text: string;
   try {
-    text = await readFile(lockFile, 'utf8');
+    text = await readRegularFile(lockFile);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
     throw error;
@@ -42,7 +41,7 @@ export async function readLockHolder(lockFile: string): Promise<LockHolder | 'go
 export async function readLockInstance(lockFile: string): Promise<LockInstance> {
   let handle;
   try {
-    handle = await open(lockFile, 'r');
+    handle = await openRegularFile(lockFile);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'gone' };
     throw error;

@@ -1,0 +1,51 @@
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+
+/**
+ * Opens a file statecraft keeps (a chain, its checkpoint, a lock, a kept stream) only if it is a
+ * regular file. Opening a FIFO waits for a writer, and a synchronous open that waits holds the
+ * whole process: a FIFO left at a chain's path hung every verb, and `run` then ignored SIGTERM and
+ * Ctrl-C (found by a hostile pass, 2026-12-01). Opened non-blocking, which a regular file ignores,
+ * then refused unless fstat says regular: a FIFO, a device or a directory names its path (ENOTREG).
+ */
+const NEVER_WAIT = constants.O_NONBLOCK | constants.O_NOCTTY;
+
+export type RegularFlags = 'r' | 'a+';
+
+const FLAGS: Record<RegularFlags, number> = {
+  r: constants.O_RDONLY,
+  'a+': constants.O_RDWR | constants.O_APPEND | constants.O_CREAT,
+};
+
+/** The error a file that is not regular gives: `code` and `path` as a system error's, so the CLI names it (exit 4). */
+function notRegular(path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${path}: not a regular file (a FIFO, device or directory stands where statecraft keeps a file)`), { code: 'ENOTREG', path });
+}
+
+export function openRegularFileSync(path: string, flags: RegularFlags = 'r', mode = 0o600): number {
+  const fd = openSync(path, FLAGS[flags] | NEVER_WAIT, mode);
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw notRegular(path);
+  }
+  return fd;
+}
+
+export async function openRegularFile(path: string): Promise<FileHandle> {
+  const handle = await open(path, FLAGS.r | NEVER_WAIT);
+  if (!(await handle.stat()).isFile()) {
+    await handle.close();
+    throw notRegular(path);
+  }
+  return handle;
+}
+
+/** A regular file's whole text, read through {@link openRegularFile}. */
+export async function readRegularFile(path: string): Promise<string> {
+  const handle = await openRegularFile(path);
+  try {
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
