@@ -257,4 +257,23 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
       await rm(path, { force: true });
     },
   );
+
+  it("doctor names an attempt's files that no record names (a supervisor killed before its intent was written)", async () => {
+    const directory = await scratch.make('statecraft-unrecorded-attempt');
+    const home = join(directory, 'home');
+    const repository = await targets.fresh();
+    const ran = parseJson<{ records: { chain: string } }>(
+      await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home }),
+    );
+    expect((await runStatecraft(['doctor', '--json'], { home })).exitCode).toBe(0);
+    // What `run` writes before its intent: the attempt's directory with its request and prompt.
+    const left = join(dirname(ran.records.chain), 'attempts', '20261201T000000Z-0a0b0c', '1');
+    await mkdir(left, { recursive: true });
+    await writeFile(join(left, 'prompt.txt'), 'scenario: complete');
+    const doctor = await runStatecraft(['doctor', '--json'], { home });
+    expect(doctor.exitCode).toBe(1);
+    expect(parseJson<{ findings: { kind: string; path: string }[] }>(doctor).findings).toEqual([
+      expect.objectContaining({ kind: 'unrecorded-attempt-files', path: left }),
+    ]);
+  });
 });

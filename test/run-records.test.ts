@@ -213,8 +213,10 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(findings).toContainEqual(expect.objectContaining({ kind: 'stale-lock' }));
     expect(findings.map((finding) => finding.kind)).not.toContain('orphaned-processes');
 
-    const later = await run(target.path, 'complete');
+    // In text too, the next run says it took over the dead supervisor's lock (it was said only in --json).
+    const later = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete'], { home: targets.home.path });
     expect(later.exitCode).toBe(0);
+    expect(later.stdout).toContain(`took over       the lock of run ${live.runId} attempt 1, whose supervisor (pid ${hung.pid}) was gone`);
     const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: targets.home.path }));
     expect(list.attempts.map((attempt) => attempt.state)).toEqual(['dangling', 'concluded']);
   });

@@ -36,6 +36,8 @@ export type FindingKind =
   | 'chain-cut'
   /** A file among the qualification records that is not a valid one. */
   | 'invalid-qualification-record'
+  /** An attempt's directory that no intent names: its supervisor stopped before writing the intent. */
+  | 'unrecorded-attempt-files'
   | 'altered-acceptance-evidence'
   /** A file kept beside the chain whose bytes no longer have the digest the chain holds (R8.4). */
   | 'altered-artifact'
@@ -227,6 +229,7 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
       });
     }
   }
+  findings.push(...(await unrecordedAttemptFiles(directory, opening.entries, live)));
   const evidence = examineEvidenceOf(accounts, opening.entries);
   examination.reclassified = evidence.reclassified;
   findings.push(...evidence.findings);
@@ -239,6 +242,35 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
     });
   }
   return { target: examination, findings };
+}
+
+/**
+ * An attempt's directory that no intent names: its request and prompt were written, then its
+ * supervisor was killed before the intent was (a `kill -9`, a crash). Nothing reads such files,
+ * and nothing else would ever mention them, or the branch and worktree that attempt may have left
+ * in the target repository (hostile pass, 2026-12-01). The live attempt's own files are not yet named.
+ */
+async function unrecordedAttemptFiles(
+  directory: string,
+  entries: readonly ChainEntry[],
+  live: 'none' | { runId: string; attempt: number },
+): Promise<Finding[]> {
+  const named = new Set(entries.filter((entry) => entry.record.kind === 'intent').map((entry) => `${entry.record.runId}/${entry.record.attempt}`));
+  if (live !== 'none') named.add(`${live.runId}/${live.attempt}`);
+  const attempts = join(directory, 'attempts');
+  const findings: Finding[] = [];
+  for (const runId of (await readdir(attempts).catch(() => [] as string[])).sort()) {
+    for (const attempt of (await readdir(join(attempts, runId)).catch(() => [] as string[])).sort()) {
+      if (named.has(`${runId}/${attempt}`)) continue;
+      const path = join(attempts, runId, attempt);
+      findings.push({
+        kind: 'unrecorded-attempt-files',
+        path,
+        message: `${path}: files of run ${runId} attempt ${attempt} that no record names (its supervisor stopped before its intent was written); its branch statecraft/${runId} and workspace may be left in the target repository; doctor removes nothing`,
+      });
+    }
+  }
+  return findings;
 }
 
 /** Every attempt's kept files, one attempt after another (the reads are synchronous); findings in chain order. */

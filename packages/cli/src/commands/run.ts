@@ -147,8 +147,33 @@ async function answerOf(
   return {
     value,
     exitCode: exitCodeOf(account, acceptance),
-    human: (shown) => ('runId' in shown ? renderAccount(shown) : ''),
+    human: (shown) => ('runId' in shown ? `${renderAccount(shown)}${renderOpening(shown)}` : ''),
   };
+}
+
+/**
+ * What opening the target did before this attempt, said in the text as in --json: a stale lock
+ * taken over (its supervisor gone) and a torn final line cut. Silent in the text, an operator
+ * could not tell a takeover had happened (hostile pass, 2026-12-01).
+ */
+function renderOpening(shown: {
+  truncatedTail: 'none' | { bytes: number; offset: number };
+  reclaimedLock: 'none' | 'unreadable' | { runId: string; attempt: number; pid: number };
+}): string {
+  const lines: string[] = [];
+  if (shown.reclaimedLock === 'unreadable') lines.push('  took over       an unreadable lock left on this target (its holder unknown)');
+  else if (shown.reclaimedLock !== 'none') {
+    const held = shown.reclaimedLock;
+    lines.push(
+      `  took over       the lock of run ${held.runId} attempt ${held.attempt}, whose supervisor (pid ${held.pid}) was gone; its intent stays as it was`,
+    );
+  }
+  if (shown.truncatedTail !== 'none') {
+    lines.push(
+      `  cut             a torn final line of ${shown.truncatedTail.bytes} bytes at offset ${shown.truncatedTail.offset} (an append that never finished)`,
+    );
+  }
+  return lines.length === 0 ? '' : `\nbefore the attempt\n${lines.join('\n')}`;
 }
 
 /**

@@ -18,6 +18,7 @@ export const FindingSchema = z.strictObject({
     'unexpected-entry',
     'chain-cut',
     'invalid-qualification-record',
+    'unrecorded-attempt-files',
     'altered-acceptance-evidence',
     'altered-artifact',
     'missing-artifact',
