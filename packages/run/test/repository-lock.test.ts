@@ -47,6 +47,27 @@ describe('one live attempt per target (R8.5)', () => {
     expect(JSON.parse(await readFile(lock, 'utf8'))).toMatchObject({ runId: 'run-new', pid: process.pid });
   });
 
+  // A supervisor killed with -9 whose parent has not reaped it answered signal 0, so its lock
+  // read as live and the target stayed refused (hostile pass, 2026-12-01).
+  it('a lock whose supervisor is a zombie (exited, not yet reaped) is stale: taken over', async () => {
+    // `sleep 30` inherits the background child and never waits for it: once it exits it stays a zombie.
+    const parent = execa('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 30']);
+    try {
+      const zombie = await new Promise<number>((resolve) => parent.stdout?.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))));
+      for (let tries = 0; tries < 100; tries += 1) {
+        const state = await readFile(`/proc/${zombie}/stat`, 'latin1').catch(() => '');
+        if (state.slice(state.lastIndexOf(')') + 2, state.lastIndexOf(')') + 3) === 'Z') break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const stale = { pid: zombie, host: hostname(), runId: 'run-zombie', attempt: 1, since: '2026-11-30T04:00:00.000Z' };
+      await writeFile(lock, JSON.stringify(stale));
+      expect(await acquireRepositoryLock(lock, { runId: 'run-new', attempt: 1 })).toMatchObject({ kind: 'acquired', reclaimed: stale });
+    } finally {
+      parent.kill('SIGKILL');
+      await parent.catch(() => undefined);
+    }
+  });
+
   it('a lock from another host is treated as live: its pid cannot be checked from here', async () => {
     await writeFile(lock, JSON.stringify({ pid: await deadPid(), host: `not-${hostname()}`, runId: 'run-far', attempt: 1, since: '2026-11-30T04:00:00.000Z' }));
     expect((await acquireRepositoryLock(lock, { runId: 'run-new', attempt: 1 })).kind).toBe('refused');

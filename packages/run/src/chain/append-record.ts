@@ -57,8 +57,15 @@ export async function appendRecord(chainFile: string, position: ChainPosition, u
       ftruncateSync(fd, position.torn.offset);
       fsyncSync(fd);
     }
-    writeAllSync(fd, Buffer.from(`${line}\n`));
-    fsyncSync(fd);
+    try {
+      writeAllSync(fd, Buffer.from(`${line}\n`));
+      fsyncSync(fd);
+    } catch (error) {
+      // A write cut short (a full disk) would leave a torn line that says an append happened. The
+      // chain is put back to the length it had, under the same lock, so "nothing appended" is true.
+      withdrawPartialLine(fd, position.length);
+      throw error;
+    }
   } finally {
     closeSync(fd);
   }
@@ -69,4 +76,14 @@ export async function appendRecord(chainFile: string, position: ChainPosition, u
   // Never fails: a checkpoint not written only makes the next opening verify from an earlier one.
   writeChainCheckpoint(chainFile, after);
   return { record, digest, position: after };
+}
+
+/** Cuts the chain back to `length` and makes that durable; if even that fails, the torn tail is left for the next opening to report and cut. */
+function withdrawPartialLine(fd: number, length: number): void {
+  try {
+    ftruncateSync(fd, length);
+    fsyncSync(fd);
+  } catch {
+    // Nothing more to do here: readers report a torn tail, and the next append cuts it.
+  }
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { z } from 'zod';
 import { openRegularFile, readRegularFile, RecordTimeSchema } from '@statecraft/adapter';
@@ -70,9 +71,21 @@ export function isLive(holder: LockHolder): boolean {
   if (holder.host !== hostname()) return true;
   try {
     process.kill(holder.pid, 0);
-    return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else — alive.
     return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+  // A killed supervisor its parent has not yet reaped still answers signal 0: a zombie holds nothing.
+  return !isZombie(holder.pid);
+}
+
+/** Whether /proc says the process has exited and waits only to be reaped (state Z); unreadable: not known to be. */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The state follows the command name, which is in parentheses and may hold any character.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
+    return false;
   }
 }
