@@ -276,4 +276,20 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
       expect.objectContaining({ kind: 'unrecorded-attempt-files', path: left }),
     ]);
   });
+
+  it('--prompt-file - reads the prompt from stdin; a prompt file that never ends is refused at its limit (exit 3)', async () => {
+    const repository = await targets.fresh();
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', STATECRAFT_HOME: targets.home.path };
+    const fromStdin = await execa(STATECRAFT_BIN, ['run', repository.path, '--adapter', 'fixture', '--prompt-file', '-', '--json'], {
+      env,
+      extendEnv: false,
+      reject: false,
+      input: 'scenario: refuse',
+    });
+    expect(fromStdin.exitCode, String(fromStdin.stderr)).toBe(1);
+    expect(JSON.parse(String(fromStdin.stdout))).toMatchObject({ outcome: 'refused' });
+    const endless = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt-file', '/dev/zero', '--json'], { home: targets.home.path });
+    expect(endless.exitCode, endless.stderr).toBe(3);
+    expect(parseJson<{ usage: { message: string } }>(endless).usage.message).toBe('--prompt-file /dev/zero: longer than the limit of 67108864 bytes (64 MiB)');
+  });
 });

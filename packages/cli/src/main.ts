@@ -28,7 +28,11 @@ const program = new Command('statecraft')
   )
   .version(STATECRAFT_VERSION, '-V, --version', "print statecraft's version")
   .exitOverride()
-  .configureOutput({ writeErr: (text) => process.stderr.write(text) })
+  .configureOutput({
+    writeErr: (text) => process.stderr.write(text),
+    // commander's own usage errors read like every other refusal of statecraft's, with what to do next.
+    outputError: (text, write) => write(`${text.replace(/^error: /, 'statecraft: ')}  next: see statecraft --help, or statecraft <verb> --help\n`),
+  })
   .addHelpText(
     'after',
     `

@@ -60,7 +60,11 @@ async function ensureWritableHome(home: string): Promise<void> {
         path = dirname(path);
         continue;
       }
-      throw new IoFailure(path, `the product home cannot be written, so no qualification could be recorded in ${records} (${code ?? (error as Error).message})`, error);
+      throw new IoFailure(
+        path,
+        `the product home cannot be written, so no qualification could be recorded in ${records} (${code ?? (error as Error).message})`,
+        error,
+      );
     }
   }
 }

@@ -66,7 +66,7 @@ function registerRunVerb(program: Command): Command {
     .enablePositionalOptions()
     .argument('[target]', 'the git repository to work on')
     .option('--prompt <text>', "the prompt (sent on the adapter's stdin, never in argv)", once('--prompt'))
-    .option('--prompt-file <file>', 'read the prompt from a file', once('--prompt-file'))
+    .option('--prompt-file <file>', 'read the prompt from a file (- reads stdin; at most 64 MiB)', once('--prompt-file'))
     .option('--adapter <name|path>', `a known adapter (${Object.keys(KNOWN_ADAPTERS).join(', ')}) or the path of an adapter executable`, once('--adapter'))
     .option('--manifest <file>', "the adapter's manifest, when it is not beside the executable", once('--manifest'))
     .option('--provider <path>', 'the provider executable the adapter should run', once('--provider'))

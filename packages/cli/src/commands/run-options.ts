@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
 import { CapabilityTokenSchema, CAPABILITY_TOKENS, readContainmentOverride, type CapabilityToken } from '@statecraft/adapter';
 import { UsageError, IoFailure } from '../errors.js';
@@ -74,14 +74,37 @@ export function parsePositiveInteger(option: string, text: string, most: number)
   return Number(text);
 }
 
-/** Exactly one of `--prompt` and `--prompt-file`; the prompt goes to the child on stdin, never in argv (R1.3). */
+/** The longest prompt read from a file or stdin: far beyond any task's text, well inside what a string can hold. */
+export const LONGEST_PROMPT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Exactly one of `--prompt` and `--prompt-file`; the prompt goes to the child on stdin, never in
+ * argv (R1.3). `--prompt-file -` reads this process's stdin. Read in bounded steps: a prompt file
+ * that never ends (`/dev/zero`) is refused at the limit, named, not an "Invalid string length".
+ */
 export async function readPrompt(prompt: string | undefined, promptFile: string | undefined): Promise<string> {
   if ((prompt === undefined) === (promptFile === undefined)) throw new UsageError('give exactly one of --prompt <text> and --prompt-file <file>');
   if (prompt !== undefined) return prompt;
+  const file = promptFile as string;
+  const shown = file === '-' ? 'stdin' : file;
+  let handle: FileHandle | undefined;
   try {
-    return await readFile(promptFile as string, 'utf8');
+    handle = file === '-' ? undefined : await open(file, 'r');
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const source = handle === undefined ? process.stdin : handle.createReadStream({ highWaterMark: 1024 * 1024, autoClose: false });
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes > LONGEST_PROMPT_BYTES)
+        throw new UsageError(`--prompt-file ${shown}: longer than the limit of ${LONGEST_PROMPT_BYTES} bytes (64 MiB)`, 'give a shorter prompt');
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString('utf8');
   } catch (error) {
-    throw new IoFailure(promptFile as string, `cannot read the prompt (${(error as Error).message})`, error);
+    if (error instanceof UsageError) throw error;
+    throw new IoFailure(shown, `cannot read the prompt (${(error as Error).message})`, error);
+  } finally {
+    await handle?.close();
   }
 }
 
