@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isAlive } from './fixtures/attempt-stream.js';
@@ -169,5 +169,25 @@ describe('a product home that is a file, or read-only (issue 9)', () => {
         expect(failed.path?.startsWith(home), said).toBe(true);
       }
     }
+  }, 120_000);
+
+  // A writable home that is full fails the suite's own set-up of row 9 (its decoy records): that was
+  // reported as row 9 failing against the adapter, exit 1, and left a decoy directory behind
+  // (hostile pass, 2026-12-01). It is the machine's fault: exit 4 naming the path, nothing left.
+  it('a full product home ends qualify as an i/o failure naming it (exit 4), not a failed row, and leaves no decoy', async () => {
+    const home = await smallHome(1024 * 1024);
+    if (home.how !== 'tmpfs') {
+      // A per-file size limit would fail every write of the suite, not only the home's: only a full file system stages this.
+      console.info(`no tmpfs could be mounted (${home.why}): the full-home qualify case needs one and was not staged`);
+      return;
+    }
+    await writeFile(join(home.path, 'filler'), Buffer.alloc(1024 * 1024)).catch(() => undefined);
+    const run = await runStatecraft(['qualify', '--fixture', '--json'], { home: home.path });
+    expect(run.exitCode, run.stderr).toBe(4);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    const { failed } = parseJson<Failed>(run);
+    expect(failed.path?.startsWith(home.path)).toBe(true);
+    expect(failed.message).toContain('ENOSPC');
+    expect((await readdir(home.path)).filter((name) => name.startsWith('.negative-suite'))).toEqual([]);
   }, 120_000);
 });

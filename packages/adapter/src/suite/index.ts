@@ -13,6 +13,7 @@
  * - bound-files.ts             the digests the report binds, taken again between rows: a change fails the suite
  * - suite-report.ts            the report's schema
  * - tagged-processes.ts        the suite's own witness of an attempt's processes (/proc)
+ * - suite-environment-failure.ts  the machine's failure met while a case sets up: ends the suite (exit 4), fails no case
  */
 export * from './case-table.js';
 export * from './attack-targets.js';
@@ -22,6 +23,7 @@ export * from './scenario-prompt-driver.js';
 export * from './run-negative-suite.js';
 export * from './suite-report.js';
 export * from './tagged-processes.js';
+export * from './suite-environment-failure.js';
 export { comparableResult } from './cases/row-7-records-identical.js';
 export type { CaseVerdict, CaseStatus } from './cases/verdict.js';
 export { reportedDescendant } from './cases/row-3-hung-child-killed.js';

@@ -13,6 +13,7 @@ import type { CaseVerdict } from './cases/verdict.js';
 import type { SuiteDriver } from './driver.js';
 import { createSuiteContext, type SuiteContext } from './suite-context.js';
 import type { CaseReport, QualifiedProvider, SuiteReport } from './suite-report.js';
+import { SuiteEnvironmentFailure } from './suite-environment-failure.js';
 
 export interface RunNegativeSuiteOptions {
   /** The adapter executable under test. */
@@ -156,12 +157,13 @@ async function runCases(context: SuiteContext, options: RunNegativeSuiteOptions,
   return reports;
 }
 
-/** An unexpected exception fails its case, with the message kept; the other rows still run. */
+/** An unexpected exception fails its case, with the message kept; the other rows still run. The machine's own failure ends the suite. */
 async function runOneCase(context: SuiteContext, row: SuiteCase['row']): Promise<CaseVerdict> {
   const check = CASE_CHECKS[row as keyof typeof CASE_CHECKS];
   try {
     return await check(context);
   } catch (error) {
+    if (error instanceof SuiteEnvironmentFailure) throw error;
     return { status: 'fail', evidence: 'none', detail: `the case could not be completed: ${error instanceof Error ? error.message : String(error)}` };
   }
 }

@@ -6,6 +6,7 @@ import { fixtureAdapterPath } from '../../fixture-adapter-path.js';
 import { ATTACK_RAN_FILE, ATTACK_STOLEN_FILE, ATTACK_TARGET_VARIABLES } from '../attack-targets.js';
 import type { Provocation } from '../driver.js';
 import type { Provoked, SuiteContext } from '../suite-context.js';
+import { SuiteEnvironmentFailure } from '../suite-environment-failure.js';
 import { Findings, resultOf, type CaseVerdict } from './verdict.js';
 
 /** What the row places before the attack and looks at after it, all outside the sandbox's reach. */
@@ -79,11 +80,18 @@ async function placeTargets(context: SuiteContext): Promise<Targets> {
   const home = context.boundary.kind === 'bwrap' ? context.boundary.productHome : join(context.scratchDir, 'product-home');
   const nonce = randomUUID();
   const decoy = join(home, `.negative-suite-row-9-${nonce}`);
-  await mkdir(join(decoy, 'qualifications'), { recursive: true, mode: 0o700 });
   const secret = `row-9-secret-${nonce}`;
   const chainText = `${JSON.stringify({ seq: 0, kind: 'intent', secret, prev: null })}\n`;
   const chain = join(decoy, 'chain.jsonl');
-  await writeFile(chain, chainText, { mode: 0o600 });
+  try {
+    await mkdir(join(decoy, 'qualifications'), { recursive: true, mode: 0o700 });
+    await writeFile(chain, chainText, { mode: 0o600 });
+  } catch (error) {
+    // A full or read-only product home is the machine's fault, not the adapter's: the suite stops
+    // with an i/o failure naming it (exit 4), and leaves no half-made decoy behind.
+    await rm(decoy, { recursive: true, force: true }).catch(() => undefined);
+    throw new SuiteEnvironmentFailure(decoy, `cannot place row 9's decoy records in the product home`, error);
+  }
   const checkout = join(context.scratchDir, `operator-checkout-${nonce}`);
   await mkdir(checkout, { recursive: true });
   const checkoutReadme = join(checkout, 'README.md');
