@@ -58,6 +58,9 @@ function writeChain(chain, pairs) {
     lines.push(intentText, outcomeText);
   }
   writeFileSync(chain, `${lines.join('\n')}\n`);
+  // The seeding run's checkpoint names a line this chain no longer holds (doctor reports it as cut):
+  // the bench wrote this chain, and no append has checkpointed it.
+  rmSync(join(dirname(chain), 'chain.checkpoint.json'), { force: true });
 }
 
 const renamed = (artifacts, from, to) =>
@@ -76,10 +79,8 @@ export async function measureDoctorOverAttempts(attempts = 1000, rounds = 3) {
     ]);
   }
   writeChain(real.chain, pairs);
-  // As `run` would have left them: the seeding attempt's own files are named by no record of this
-  // chain, and its checkpoint names a line the chain no longer holds (doctor reports both).
+  // The seeding attempt's own files are named by no record of this chain (doctor would report them).
   rmSync(join(directory, 'attempts', real.runId), { recursive: true, force: true });
-  rmSync(join(directory, 'chain.checkpoint.json'), { force: true });
   const samples = [];
   for (let round = 0; round < rounds; round += 1) {
     const answer = timedDoctor(real.env);
