@@ -1,10 +1,8 @@
-import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dir } from 'tmp-promise';
 import { describe, expect, it } from 'vitest';
 import { repositoryWithSuite } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
-import { removalOf } from './fixtures/scratch-directories.js';
+import { createScriptedAdapter } from './fixtures/scripted-adapter.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 // R13.3: a receipt proves the suite passed over exactly the candidate's bytes. A symbolic link the
@@ -23,34 +21,26 @@ interface Account {
  * a file it writes in the tree, which the candidate then holds).
  */
 async function createLinkingAdapter(): Promise<{ executable: string; remove: () => Promise<void> }> {
-  const scratch = await dir({ unsafeCleanup: true, prefix: 'statecraft-linking' });
-  const executable = join(scratch.path, 'linking-adapter');
-  const source = [
-    '#!/usr/bin/env node',
-    "import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';",
-    "import { join } from 'node:path';",
-    "const how = readFileSync(0, 'utf8').trim();",
-    "writeFileSync('.gitignore', 'hidden.txt\\n');",
-    "writeFileSync('hidden.txt', 'forty-two\\n');",
-    "mkdirSync('data', { recursive: true });",
-    "writeFileSync('data/answer.txt', 'forty-two\\n');",
-    'const targets = {',
-    "  absolute: join(process.cwd(), 'hidden.txt'),",
-    '  relative: `../../workspaces/${process.env.STATECRAFT_RUN_ID}/hidden.txt`,',
-    "  inside: 'data/answer.txt',",
-    '};',
-    "symlinkSync(targets[how], 'answer.txt');",
-    'let seq = 0;',
-    "const emit = (event) => process.stdout.write(JSON.stringify({ protocol: 1, seq: seq++, ...event }) + '\\n');",
-    "emit({ type: 'init', adapter: { name: 'linking', version: '1.0.0' }, provider: 'none', requested: { capabilities: [] }, applied: { capabilities: [], tools: [], allowlist: 'not-recorded' }, detail: {} });",
-    "emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'completed', detail: {} }, turns: 1 });",
-    '',
-  ].join('\n');
-  await writeFile(executable, source);
-  await chmod(executable, 0o755);
-  const manifest = { name: 'linking', version: '1.0.0', protocol: 1, capabilities: [], requiresCommands: ['node'] };
-  await writeFile(`${executable}.manifest.json`, JSON.stringify(manifest, null, 2));
-  return { executable, remove: removalOf(scratch) };
+  return createScriptedAdapter(
+    'linking',
+    [
+      "import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';",
+      "import { join } from 'node:path';",
+      "const how = readFileSync(0, 'utf8').trim();",
+      "writeFileSync('.gitignore', 'hidden.txt\\n');",
+      "writeFileSync('hidden.txt', 'forty-two\\n');",
+      "mkdirSync('data', { recursive: true });",
+      "writeFileSync('data/answer.txt', 'forty-two\\n');",
+      'const targets = {',
+      "  absolute: join(process.cwd(), 'hidden.txt'),",
+      '  relative: `../../workspaces/${process.env.STATECRAFT_RUN_ID}/hidden.txt`,',
+      "  inside: 'data/answer.txt',",
+      '};',
+      "symlinkSync(targets[how], 'answer.txt');",
+      'init();',
+      "emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'completed', detail: {} }, turns: 1 });",
+    ].join('\n'),
+  );
 }
 
 const targets = useTestTargets({ sharedRepository: false });
