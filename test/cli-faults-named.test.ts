@@ -204,14 +204,16 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     expect(parseJson<{ refused: { message: string } }>(plan).refused.message).toContain('the project declaration is not a regular file');
   });
 
-  it('a misspelt key in the project declaration is refused naming it, not read as no suite', async () => {
+  it("a misspelt key in the project declaration's acceptance section is refused naming it, never dropped without a word", async () => {
     const repository = await targets.fresh();
-    await writeFiles(repository, { '.statecraft/environment.json': '{"project":{"commands":["grep"]},"acceptence":{"checks":["grep -q x README.md"]}}\n' });
+    await writeFiles(repository, {
+      '.statecraft/environment.json': '{"project":{"commands":["grep"]},"acceptance":{"checks":["grep -q x README.md"],"authorty":["ci/"]}}\n',
+    });
     const answer = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--accept', '--json'], {
       home: targets.home.path,
     });
     expect(answer.exitCode, answer.stderr).toBe(2);
-    expect(parseJson<{ refused: { message: string } }>(answer).refused.message).toContain('Unrecognized key: "acceptence"');
+    expect(parseJson<{ refused: { message: string } }>(answer).refused.message).toContain('field "acceptance": Unrecognized key: "authorty"');
   });
 
   it('accept on a target whose lock cannot be taken (the lock path is a directory) is exit 4 naming the lock, without a stack', async () => {

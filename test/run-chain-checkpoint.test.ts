@@ -95,7 +95,7 @@ describe('an append verifies only what was appended since the last verified tip 
 
   it('a chain that lost its last newline, or its last records at a line end, is refused as cut, not truncated as a torn append; doctor names it (exit 1)', async () => {
     for (const cut of ['the last newline', 'the last two records'] as const) {
-      const { target, chain } = await twoAttempts();
+      const { target, first, chain } = await twoAttempts();
       const bytes = await readFile(chain);
       const lines = bytes.toString('utf8').split('\n');
       const kept = cut === 'the last newline' ? bytes.subarray(0, bytes.length - 1) : Buffer.from(`${lines.slice(0, 2).join('\n')}\n`);
@@ -106,6 +106,14 @@ describe('an append verifies only what was appended since the last verified tip 
       expect({ cut, exitCode: refused.exitCode }).toEqual({ cut, exitCode: 2 });
       expect(refused.stderr).toContain('records were cut or rewritten after they were verified');
       expect(await readFile(chain)).toEqual(kept);
+      // accept appends too: it refuses the same chain, and leaves it and its checkpoint as they are
+      // (cutting and appending, it would have overwritten the checkpoint that shows the loss).
+      const checkpoint = await readFile(checkpointOf(chain));
+      const judged = await runStatecraft(['accept', target.path, first.runId, '--json'], { home: targets.home.path });
+      expect({ cut, exitCode: judged.exitCode }).toEqual({ cut, exitCode: 2 });
+      expect(judged.stderr).toContain('records were cut or rewritten after they were verified');
+      expect(await readFile(chain)).toEqual(kept);
+      expect(await readFile(checkpointOf(chain))).toEqual(checkpoint);
       const doctor = await runStatecraft(['doctor', '--json'], { home: targets.home.path });
       expect(doctor.exitCode).toBe(1);
       expect(parseJson<Examination>(doctor).findings).toContainEqual(expect.objectContaining({ kind: 'chain-cut', path: chain }));

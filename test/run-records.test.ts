@@ -146,6 +146,10 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
       await finishedRun(hung);
       const fromLinked = parseJson<List>(await runStatecraft(['run', 'list', linked, '--json'], { home: targets.home.path }));
       expect(fromLinked.attempts).toEqual([expect.objectContaining({ runId: live.runId, outcome: 'cancelled' })]);
+      // The run is judged from the checkout it ran in, whose agent workspaces the checks must not see.
+      const judged = await runStatecraft(['accept', linked, live.runId, '--json'], { home: targets.home.path });
+      expect(judged.exitCode, judged.stderr).toBe(2);
+      expect(judged.stderr).toContain(`run ${live.runId} ran in ${target.path}, not ${linked}`);
     } finally {
       await rm(linked, { recursive: true, force: true });
     }

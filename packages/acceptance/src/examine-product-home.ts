@@ -83,6 +83,8 @@ export interface HomeExamination {
  * a read-only file system) is one, so doctor never reports health where `run` would fail.
  */
 export async function examineProductHome(home: string): Promise<HomeExamination> {
+  // Attempt files made from here on belong to runs that started while doctor read: not judged.
+  const startedAtMs = Date.now();
   let info: Stats;
   try {
     info = await stat(home);
@@ -113,7 +115,7 @@ export async function examineProductHome(home: string): Promise<HomeExamination>
       findings.push({ kind: 'unexpected-entry', path, message: `${path}: not a target's directory (statecraft wrote no such file; nothing reads it)` });
       continue;
     }
-    const examined = await examineTarget(targetDirectoryIn(home, entry.name), entry.name);
+    const examined = await examineTarget(targetDirectoryIn(home, entry.name), entry.name, startedAtMs);
     targets.push(examined.target);
     findings.push(...examined.findings);
   }
@@ -153,7 +155,7 @@ async function checkAccess(path: string, mode: number): Promise<string | undefin
   }
 }
 
-async function examineTarget(directory: string, key: string): Promise<{ target: TargetExamination; findings: Finding[] }> {
+async function examineTarget(directory: string, key: string, startedAtMs: number): Promise<{ target: TargetExamination; findings: Finding[] }> {
   const paths = chainPaths(directory);
   const findings: Finding[] = [];
   const target = await readRegularFile(paths.target)
@@ -229,7 +231,7 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
       });
     }
   }
-  findings.push(...(await unrecordedAttemptFiles(directory, opening.entries, live)));
+  findings.push(...(await unrecordedAttemptFiles(directory, opening.entries, live, startedAtMs)));
   const evidence = examineEvidenceOf(accounts, opening.entries);
   examination.reclassified = evidence.reclassified;
   findings.push(...evidence.findings);
@@ -248,12 +250,14 @@ async function examineTarget(directory: string, key: string): Promise<{ target: 
  * An attempt's directory that no intent names: its request and prompt were written, then its
  * supervisor was killed before the intent was (a `kill -9`, a crash). Nothing reads such files,
  * and nothing else would ever mention them, or the branch and worktree that attempt may have left
- * in the target repository (hostile pass, 2026-12-01). The live attempt's own files are not yet named.
+ * in the target repository (hostile pass, 2026-12-01). The live attempt's own files are not yet named,
+ * nor are those of a run that started while doctor read (changed after it began).
  */
 async function unrecordedAttemptFiles(
   directory: string,
   entries: readonly ChainEntry[],
   live: 'none' | { runId: string; attempt: number },
+  startedAtMs: number,
 ): Promise<Finding[]> {
   const named = new Set(entries.filter((entry) => entry.record.kind === 'intent').map((entry) => `${entry.record.runId}/${entry.record.attempt}`));
   if (live !== 'none') named.add(`${live.runId}/${live.attempt}`);
@@ -263,6 +267,12 @@ async function unrecordedAttemptFiles(
     for (const attempt of (await readdir(join(attempts, runId)).catch(() => [] as string[])).sort()) {
       if (named.has(`${runId}/${attempt}`)) continue;
       const path = join(attempts, runId, attempt);
+      // A run that took the lock after doctor read it, and wrote its files before its intent: not left, starting.
+      const changed = await stat(path).then(
+        (info) => info.mtimeMs,
+        () => Number.POSITIVE_INFINITY,
+      );
+      if (changed >= startedAtMs) continue;
       findings.push({
         kind: 'unrecorded-attempt-files',
         path,

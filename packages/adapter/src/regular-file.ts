@@ -24,7 +24,14 @@ function notRegular(path: string): NodeJS.ErrnoException {
 
 export function openRegularFileSync(path: string, flags: RegularFlags = 'r', mode = 0o600): number {
   const fd = openSync(path, FLAGS[flags] | NEVER_WAIT, mode);
-  if (!fstatSync(fd).isFile()) {
+  let regular: boolean;
+  try {
+    regular = fstatSync(fd).isFile();
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  if (!regular) {
     closeSync(fd);
     throw notRegular(path);
   }
@@ -33,7 +40,14 @@ export function openRegularFileSync(path: string, flags: RegularFlags = 'r', mod
 
 export async function openRegularFile(path: string): Promise<FileHandle> {
   const handle = await open(path, FLAGS.r | NEVER_WAIT);
-  if (!(await handle.stat()).isFile()) {
+  const regular = await handle.stat().then(
+    (info) => info.isFile(),
+    async (error: unknown) => {
+      await handle.close();
+      throw error;
+    },
+  );
+  if (!regular) {
     await handle.close();
     throw notRegular(path);
   }

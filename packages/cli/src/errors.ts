@@ -61,18 +61,25 @@ export function errorDocument(error: unknown): ErrorDocument {
 export function asCliError(error: unknown): CliError | undefined {
   if (error instanceof CliError) return error;
   if (!(error instanceof Error)) return undefined;
-  const system = systemErrorIn(error);
-  if (system === undefined) return undefined;
-  const message = system === error ? error.message : `${error.message} (${system.message})`;
-  return new IoFailure(system.path, message, error);
+  const named = namedSystemError(error);
+  if (named === undefined) return undefined;
+  const said = named.system === error || error.message.includes(named.system.message);
+  const message = said ? error.message : `${error.message} (${named.system.message})`;
+  return new IoFailure(named.path, message, error);
 }
 
-/** The error, or the first of its causes, that a system call raised naming a path. */
-function systemErrorIn(error: Error): (Error & { code: string; path: string }) | undefined {
+/**
+ * The system error in the error or its causes (one with a `code`), and the path that names the
+ * file: the outermost one given, since a write through a descriptor fails with the system's words
+ * only and the step that wrote it names the file on its own error.
+ */
+function namedSystemError(error: Error): { system: Error & { code: string }; path: string } | undefined {
+  let path: string | undefined;
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
     const failure = current as Partial<NodeJS.ErrnoException>;
-    if (typeof failure.code === 'string' && typeof failure.path === 'string') return current as Error & { code: string; path: string };
+    path ??= typeof failure.path === 'string' ? failure.path : undefined;
+    if (typeof failure.code === 'string' && path !== undefined) return { system: current as Error & { code: string }, path };
     current = current.cause;
   }
   return undefined;

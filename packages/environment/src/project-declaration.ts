@@ -2,8 +2,11 @@ import { z } from 'zod';
 
 /**
  * The target repository's committed `.statecraft/environment.json` (R9.1, R13). `project.commands`
- * and `acceptance.checks` / `acceptance.authority` are read here; every other member is kept as
- * written, not dropped, so a newer file read by an older statecraft loses nothing.
+ * and `acceptance.checks` / `acceptance.authority` are read here. Other top-level members are kept
+ * as written, not dropped (a `$schema`, a newer section), so a newer file read by an older
+ * statecraft loses nothing; inside `project` and `acceptance` an unknown key is refused, naming it:
+ * a misspelt `authorty` would otherwise drop the operator's authority paths without a word (R13.5),
+ * and a suite defined with fields this statecraft does not know must not be judged as if it did.
  */
 
 /** Where the declaration lives, relative to the target repository's root. */
@@ -35,8 +38,7 @@ export const ProjectCommandsSchema = z
     }
   });
 
-// Strict, each level: a misspelt key ("acceptence") silently ignored left a run with no suite to be
-// judged by and nothing to say why; an unknown key is refused, naming the file and the field.
+// Strict: see the module's comment.
 export const ProjectSectionSchema = z.strictObject({
   commands: ProjectCommandsSchema.optional(),
 });
@@ -73,7 +75,7 @@ export const AcceptanceSectionSchema = z.strictObject({
   authority: z.array(AuthorityPathSchema, { error: 'must be a list of repository-relative paths' }).optional(),
 });
 
-export const ProjectDeclarationSchema = z.strictObject({
+export const ProjectDeclarationSchema = z.looseObject({
   project: ProjectSectionSchema.optional(),
   acceptance: AcceptanceSectionSchema.optional(),
 });

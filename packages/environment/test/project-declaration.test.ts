@@ -25,12 +25,14 @@ describe('project.commands (R9.1)', () => {
     expect(parse({ project: {} })).toMatchObject({ kind: 'parsed', commands: [] });
   });
 
-  // A misspelt key was once kept and ignored: "authorty" then dropped the operator's authority paths
-  // without a word, and a candidate could change them and still be accepted (R13.5).
-  it('refuses an unknown member at any level, naming the file and the key', () => {
-    expect(messageOf({ project: { commands: ['make'] }, acceptence: { checks: ['make test'] } })).toBe(
-      `${FILE}: field (the document): Unrecognized key: "acceptence"`,
-    );
+  it('keeps unknown top-level members (a $schema, a newer section) instead of dropping them', () => {
+    const parsed = parse({ $schema: 'x', version: 2, project: { commands: ['make'] }, later: { x: [1] } });
+    expect(parsed).toMatchObject({ kind: 'parsed', declaration: { $schema: 'x', version: 2, project: { commands: ['make'] }, later: { x: [1] } } });
+  });
+
+  // Inside a section a misspelt key was once kept and ignored: "authorty" then dropped the
+  // operator's authority paths without a word, and a candidate could change them and be accepted (R13.5).
+  it('refuses an unknown member inside project or acceptance, naming the file and the key', () => {
     expect(messageOf({ project: { commands: ['make'], owner: 'ops' } })).toBe(`${FILE}: field "project": Unrecognized key: "owner"`);
     expect(messageOf({ acceptance: { checks: ['make test'], authorty: ['ci/'] } })).toBe(`${FILE}: field "acceptance": Unrecognized key: "authorty"`);
   });

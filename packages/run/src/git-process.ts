@@ -29,7 +29,9 @@ export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.
       const exitCode = typeof error.code === 'number' ? error.code : undefined;
       resolve({ exitCode, stdout, stderr, failure: exitCode === undefined ? `git could not run: ${error.message}` : `git exited ${exitCode}` });
     });
-    // `input`: what a batch command (`cat-file --batch`) reads; else stdin is closed at once.
+    // `input`: what a batch command (`cat-file --batch`) reads; else stdin is closed at once. A git
+    // that exits before reading it all makes the write fail (EPIPE): its exit status says what happened.
+    child.stdin?.on('error', () => undefined);
     child.stdin?.end(input);
   });
 }

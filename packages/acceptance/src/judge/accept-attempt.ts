@@ -82,6 +82,15 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
     const found = findAttempt(opening.entries, request.runId, request.attempt);
     if (found.kind === 'refused') return { ...found, message: `${found.message} in ${paths.chain}; nothing judged, nothing appended` };
     const { intent, outcome } = found;
+    // A linked worktree shares its repository's chain: the run is judged from the checkout it ran
+    // in, whose agent workspaces the checks must not see and whose path the receipt names.
+    if (intent.record.target.path !== target.path) {
+      return {
+        kind: 'refused',
+        reason: 'target',
+        message: `run ${request.runId} ran in ${intent.record.target.path}, not ${target.path}; judge it there: statecraft accept ${intent.record.target.path} ${request.runId}`,
+      };
+    }
     const previous = opening.entries.filter(
       (entry) => entry.record.kind === 'acceptance' && entry.record.runId === intent.record.runId && entry.record.attempt === intent.record.attempt,
     ).length;

@@ -143,3 +143,23 @@ function readLink(line: Buffer): LinkedRecord | undefined {
     return undefined;
   }
 }
+
+/**
+ * The refusal every opener that appends gives a chain its checkpoint contradicts (`run`'s and
+ * `accept`'s), so neither cuts verified bytes as a torn append nor appends past a loss — and then
+ * overwrites the checkpoint that showed it. Nothing when the checkpoint is usable or merely absent.
+ */
+export function refusalOfContradictedChain(
+  chainFile: string,
+): { kind: 'broken'; path: string; lineNumber: number; reason: 'cut-after-verified'; message: string } | undefined {
+  const reading = readChainCheckpoint(chainFile);
+  const contradiction = checkpointContradiction(reading);
+  if (contradiction === undefined || reading.kind !== 'not-used' || reading.checkpoint === undefined) return undefined;
+  return {
+    kind: 'broken',
+    path: chainFile,
+    lineNumber: reading.checkpoint.seq + 1,
+    reason: 'cut-after-verified',
+    message: `${chainFile}: ${contradiction}; the chain is refused as corrupt and nothing was repaired`,
+  };
+}

@@ -1,4 +1,4 @@
-import { checkpointContradiction, readChainCheckpoint } from './chain-checkpoint.js';
+import { readChainCheckpoint, refusalOfContradictedChain } from './chain-checkpoint.js';
 import { readSummaryLine, summariesOnWorker, type ChainSummary } from './chain-summary.js';
 import { readWholeRecord, verifyChainWith, type ChainOpening, type LineReading } from './open-chain.js';
 
@@ -11,18 +11,10 @@ import { readWholeRecord, verifyChainWith, type ChainOpening, type LineReading }
  * No entries are kept: an append needs only the tip, the next seq and the torn tail.
  */
 export async function openChainForAppend(chainFile: string): Promise<ChainOpening<ChainSummary>> {
-  const checkpoint = readChainCheckpoint(chainFile);
   // Never append past damage the checkpoint shows, nor cut it as if it were a torn append.
-  const contradiction = checkpointContradiction(checkpoint);
-  if (contradiction !== undefined && checkpoint.kind === 'not-used' && checkpoint.checkpoint !== undefined) {
-    return {
-      kind: 'broken',
-      path: chainFile,
-      lineNumber: checkpoint.checkpoint.seq + 1,
-      reason: 'cut-after-verified',
-      message: `${chainFile}: ${contradiction}; the chain is refused as corrupt and nothing was repaired`,
-    };
-  }
+  const contradicted = refusalOfContradictedChain(chainFile);
+  if (contradicted !== undefined) return contradicted;
+  const checkpoint = readChainCheckpoint(chainFile);
   if (checkpoint.kind === 'usable') return verifyChainWith(chainFile, readWholeAsSummary, { from: checkpoint.start, entries: 'none' });
   return verifyChainWith(chainFile, readSummaryLine, { entries: 'none', onWorker: summariesOnWorker() });
 }

@@ -1,3 +1,4 @@
+import { refusalOfContradictedChain } from './chain-checkpoint.js';
 import { readSummaryLine, type ChainSummary } from './chain-summary.js';
 import { readWholeRecord, verifyChainWith, type ChainOpening, type LineReading } from './open-chain.js';
 import type { ChainRecord } from './record-schemas.js';
@@ -14,7 +15,10 @@ export type RunChainRecord = ChainRecord | ChainSummary;
  * cost once a run had been judged a few times. An intent or outcome of the run is therefore whole
  * by construction: `entry.record.kind === 'intent' && entry.record.runId === runId` is an IntentRecord.
  */
-export function openChainForRun(path: string, runId: string): Promise<ChainOpening<RunChainRecord>> {
+export async function openChainForRun(path: string, runId: string): Promise<ChainOpening<RunChainRecord>> {
+  // `accept` appends to what this opens: a chain its checkpoint contradicts is refused, as for `run`.
+  const contradicted = refusalOfContradictedChain(path);
+  if (contradicted !== undefined) return contradicted;
   return verifyChainWith(path, (line: Buffer, isLast: boolean): LineReading<RunChainRecord> => {
     const summary = readSummaryLine(line, isLast);
     if (summary.kind !== 'read' || summary.record.runId !== runId || summary.record.kind === 'acceptance') return summary;

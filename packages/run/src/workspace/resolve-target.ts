@@ -1,5 +1,5 @@
 import { realpathSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { targetKey } from '@statecraft/environment';
 import { runGit } from './git.js';
 
@@ -72,7 +72,8 @@ export async function resolveTarget(given: string, base?: string): Promise<Targe
   }
   const path = realpathSync.native(topLevel);
   const common = realpathSync.native(commonDirectory);
-  const target = { path, key: targetKey(repositoryPath(path, common, realpathSync.native(gitDirectory))), commonDirectory: common };
+  const linked = realpathSync.native(gitDirectory) !== common;
+  const target = { path, key: targetKey(linked ? await mainWorktreeOf(real, common) : path), commonDirectory: common };
   if (base === undefined) return { kind: 'resolved', target, base: 'not-asked' };
   const [commit, tree] = named;
   if (!answer.ok || named.length !== 2 || commit === undefined || tree === undefined || !OBJECT_NAME.test(commit) || !OBJECT_NAME.test(tree)) {
@@ -86,14 +87,21 @@ export async function resolveTarget(given: string, base?: string): Promise<Targe
 }
 
 /**
- * The path a repository's records are filed under: its top level, or for a linked worktree
- * (`git worktree add`) the repository it belongs to — the main worktree's top level, or the
- * common directory where there is none. One repository is one target (R8.5): a linked worktree
- * of it must meet the same lock and chain, not start a live attempt of its own beside one.
+ * Where a linked worktree's (`git worktree add`) records are filed: under the repository it belongs
+ * to, as its main worktree's top level — the key that checkout has as a target of its own — so a
+ * run in either meets the same lock and chain (one repository, one target: R8.5). git lists the
+ * main worktree first; a repository whose main worktree is bare has only its common directory.
+ * Asked only for a linked worktree: one more git process there, none for a plain checkout.
  */
-function repositoryPath(topLevel: string, commonDirectory: string, gitDirectory: string): string {
-  if (gitDirectory === commonDirectory) return topLevel;
-  return basename(commonDirectory) === '.git' ? dirname(commonDirectory) : commonDirectory;
+async function mainWorktreeOf(cwd: string, commonDirectory: string): Promise<string> {
+  const listed = await runGit(cwd, ['worktree', 'list', '--porcelain']);
+  const [first, ...rest] = (listed.ok ? listed.stdout : '').split('\n\n')[0]?.split('\n') ?? [];
+  if (first === undefined || !first.startsWith('worktree ') || rest.includes('bare')) return commonDirectory;
+  try {
+    return realpathSync.native(first.slice('worktree '.length));
+  } catch {
+    return commonDirectory;
+  }
 }
 
 const OBJECT_NAME = /^[0-9a-f]{40}$|^[0-9a-f]{64}$/;
