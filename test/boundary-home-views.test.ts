@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { progressDetail, readKeptEvents } from './fixtures/attempt-stream.js';
 import { createSampleRepository } from './fixtures/sample-repository.js';
-import { STATECRAFT_BIN, parseJson, type CliRun } from './fixtures/statecraft-cli.js';
+import { STATECRAFT_BIN, parseJson, runStatecraft, statecraftEnvironment, type CliRun } from './fixtures/statecraft-cli.js';
 
 // R12: the product home was hidden by its path only. A bind mount of the home's parent elsewhere
 // (as a Docker volume or a bind-mounted home directory makes) reaches the same directory under
@@ -76,7 +76,7 @@ async function statecraft(args: readonly string[], env: Record<string, string> =
         ];
   const [file = STATECRAFT_BIN, ...rest] = command;
   const ran = await execa(file, rest, {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', STATECRAFT_HOME: home, ...env },
+    env: statecraftEnvironment(home, env),
     extendEnv: false,
     reject: false,
     timeout: 60_000,
@@ -162,11 +162,7 @@ describe('a product home that cannot be hidden (R12)', () => {
       const git = (...args: string[]) => execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', ...args], { cwd: repository });
       await git('init', '--quiet', '--initial-branch=main');
       await git('commit', '--quiet', '--allow-empty', '-m', 'initial commit');
-      const run = await execa(STATECRAFT_BIN, ['run', repository, '--adapter', 'fixture', '--prompt', 'scenario: complete'], {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', STATECRAFT_HOME: holder },
-        extendEnv: false,
-        reject: false,
-      });
+      const run = await runStatecraft(['run', repository, '--adapter', 'fixture', '--prompt', 'scenario: complete'], { home: holder });
       expect(run.exitCode).toBe(2);
       // Planning refuses it first, before any boundary is built (plan/home-outside-target.ts); the
       // boundary's own refusal stays for a view of the home that would hide the workspace.

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { writeFiles } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
-import { parseJson, runStatecraft, STATECRAFT_BIN } from './fixtures/statecraft-cli.js';
+import { parseJson, runStatecraft, STATECRAFT_BIN, statecraftEnvironment } from './fixtures/statecraft-cli.js';
 
 const targets = useTestTargets();
 const scratch = scratchDirectories();
@@ -46,7 +46,7 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     // The shell opens /dev/full as the CLI's own stdout (execa would put a pipe of its own between).
     const args = ['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'];
     const ran = await execa('sh', ['-c', 'exec "$0" "$@" >/dev/full', STATECRAFT_BIN, ...args], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', STATECRAFT_HOME: targets.home.path },
+      env: statecraftEnvironment(targets.home.path),
       extendEnv: false,
       reject: false,
     });
@@ -95,13 +95,7 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
       ['run', 'list', '', '--json'],
       ['env', 'plan', '', '--adapter', 'fixture', '--json'],
     ]) {
-      const ran = await execa(STATECRAFT_BIN, args, {
-        cwd: repository.path,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', STATECRAFT_HOME: targets.home.path },
-        extendEnv: false,
-        reject: false,
-      });
-      const answer = { args, exitCode: ran.exitCode ?? -1, stdout: String(ran.stdout), stderr: String(ran.stderr) };
+      const answer = await runStatecraft(args, { home: targets.home.path, cwd: repository.path });
       expect(answer.exitCode, answer.stderr).toBe(3);
       expect(parseJson<{ usage: { message: string } }>(answer).usage.message).toBe('<target> is empty');
     }
@@ -281,15 +275,12 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
 
   it('--prompt-file - reads the prompt from stdin; a prompt file that never ends is refused at its limit (exit 3)', async () => {
     const repository = await targets.fresh();
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', STATECRAFT_HOME: targets.home.path };
-    const fromStdin = await execa(STATECRAFT_BIN, ['run', repository.path, '--adapter', 'fixture', '--prompt-file', '-', '--json'], {
-      env,
-      extendEnv: false,
-      reject: false,
+    const fromStdin = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt-file', '-', '--json'], {
+      home: targets.home.path,
       input: 'scenario: refuse',
     });
-    expect(fromStdin.exitCode, String(fromStdin.stderr)).toBe(1);
-    expect(JSON.parse(String(fromStdin.stdout))).toMatchObject({ outcome: 'refused' });
+    expect(fromStdin.exitCode, fromStdin.stderr).toBe(1);
+    expect(parseJson(fromStdin)).toMatchObject({ outcome: 'refused' });
     const endless = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt-file', '/dev/zero', '--json'], { home: targets.home.path });
     expect(endless.exitCode, endless.stderr).toBe(3);
     expect(parseJson<{ usage: { message: string } }>(endless).usage.message).toBe('--prompt-file /dev/zero: longer than the limit of 67108864 bytes (64 MiB)');

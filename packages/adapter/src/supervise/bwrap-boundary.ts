@@ -354,15 +354,7 @@ export async function checkBoundaryAvailability(path: string | undefined): Promi
  * established the boundary still speaks for it.
  */
 export function withReadOnlyPaths(boundary: EstablishedBoundary, readOnly: readonly BoundaryPath[]): EstablishedBoundary {
-  if (readOnly.length === 0) return boundary;
-  const workspace = boundary.record.profile.writable.find((entry) => entry.role === 'workspace');
-  if (workspace === undefined) throw new Error('an established boundary profile names its workspace');
-  const profile = { ...boundary.record.profile, readOnly: [...boundary.record.profile.readOnly, ...readOnly] };
-  return {
-    ...boundary,
-    args: profileArguments(profile, workspace, (entry) => entry.path),
-    record: { ...boundary.record, profile, profileDigest: profileDigest(profile) },
-  };
+  return readOnly.length === 0 ? boundary : withProfile(boundary, (profile) => ({ ...profile, readOnly: [...profile.readOnly, ...readOnly] }));
 }
 
 /**
@@ -372,10 +364,14 @@ export function withReadOnlyPaths(boundary: EstablishedBoundary, readOnly: reado
  * profile and its digest.
  */
 export function withHiddenPaths(boundary: EstablishedBoundary, hidden: readonly BoundaryPath[]): EstablishedBoundary {
-  if (hidden.length === 0) return boundary;
+  return hidden.length === 0 ? boundary : withProfile(boundary, (profile) => ({ ...profile, hidden: [...profile.hidden, ...hidden] }));
+}
+
+/** The established boundary with its profile changed after the probe: arguments, record and digest rebuilt from the new profile. */
+function withProfile(boundary: EstablishedBoundary, change: (profile: BoundaryProfile) => BoundaryProfile): EstablishedBoundary {
   const workspace = boundary.record.profile.writable.find((entry) => entry.role === 'workspace');
   if (workspace === undefined) throw new Error('an established boundary profile names its workspace');
-  const profile = { ...boundary.record.profile, hidden: [...boundary.record.profile.hidden, ...hidden] };
+  const profile = change(boundary.record.profile);
   return {
     ...boundary,
     args: profileArguments(profile, workspace, (entry) => entry.path),

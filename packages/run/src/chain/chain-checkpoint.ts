@@ -148,11 +148,12 @@ function readLink(line: Buffer): LinkedRecord | undefined {
  * The refusal every opener that appends gives a chain its checkpoint contradicts (`run`'s and
  * `accept`'s), so neither cuts verified bytes as a torn append nor appends past a loss — and then
  * overwrites the checkpoint that showed it. Nothing when the checkpoint is usable or merely absent.
+ * An opener that goes on to use the checkpoint passes the reading it made, so it is read once.
  */
 export function refusalOfContradictedChain(
   chainFile: string,
+  reading: CheckpointReading = readChainCheckpoint(chainFile),
 ): { kind: 'broken'; path: string; lineNumber: number; reason: 'cut-after-verified'; message: string } | undefined {
-  const reading = readChainCheckpoint(chainFile);
   const contradiction = checkpointContradiction(reading);
   if (contradiction === undefined || reading.kind !== 'not-used' || reading.checkpoint === undefined) return undefined;
   return {

@@ -11,10 +11,10 @@ import { readWholeRecord, verifyChainWith, type ChainOpening, type LineReading }
  * No entries are kept: an append needs only the tip, the next seq and the torn tail.
  */
 export async function openChainForAppend(chainFile: string): Promise<ChainOpening<ChainSummary>> {
-  // Never append past damage the checkpoint shows, nor cut it as if it were a torn append.
-  const contradicted = refusalOfContradictedChain(chainFile);
-  if (contradicted !== undefined) return contradicted;
   const checkpoint = readChainCheckpoint(chainFile);
+  // Never append past damage the checkpoint shows, nor cut it as if it were a torn append.
+  const contradicted = refusalOfContradictedChain(chainFile, checkpoint);
+  if (contradicted !== undefined) return contradicted;
   if (checkpoint.kind === 'usable') return verifyChainWith(chainFile, readWholeAsSummary, { from: checkpoint.start, entries: 'none' });
   return verifyChainWith(chainFile, readSummaryLine, { entries: 'none', onWorker: summariesOnWorker() });
 }
