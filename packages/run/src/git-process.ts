@@ -7,6 +7,8 @@ export interface GitProcessAnswer {
   stderr: Buffer;
   /** Why the process failed, in words, when it did not exit 0 (for messages when git said nothing). */
   failure: string | undefined;
+  /** Set when `signal` stopped it: git was killed (SIGKILL) and this is the signal's reason, in words. */
+  stopped?: string;
 }
 
 /** Larger than any file or listing coverage reads (execa's default, which these calls used before). */
@@ -18,17 +20,31 @@ const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;
  * execa's per-call set-up (~1.5 ms each, cold) was paid on every one; the adapter itself is still
  * spawned through execa (supervise/spawn-adapter.ts, as docs/architecture.md fixes). docs/decisions.md.
  */
-export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, input?: string): Promise<GitProcessAnswer> {
+export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, input?: string, signal?: AbortSignal): Promise<GitProcessAnswer> {
   return new Promise((resolve) => {
     const child = execFile('git', args, { cwd, env, encoding: 'buffer', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
+      signal?.removeEventListener('abort', kill);
       if (error === null) {
         resolve({ exitCode: 0, stdout, stderr, failure: undefined });
+        return;
+      }
+      if (signal?.aborted === true) {
+        const stopped = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+        resolve({ exitCode: undefined, stdout, stderr, failure: `git was stopped: ${stopped}`, stopped });
         return;
       }
       // A number: git's exit code. A string (ENOENT, ERR_CHILD_PROCESS_STDIO_MAXBUFFER …): it did not run to its end.
       const exitCode = typeof error.code === 'number' ? error.code : undefined;
       resolve({ exitCode, stdout, stderr, failure: exitCode === undefined ? `git could not run: ${error.message}` : `git exited ${exitCode}` });
     });
+    // Killed by hand, not through execFile's own `signal`: that sends SIGTERM (its `killSignal` is
+    // not used for an abort on Node 20) and answers at once, before git has exited. SIGKILL leaves
+    // git no handler to run past its bound, and this answer comes once it is gone.
+    function kill(): void {
+      child.kill('SIGKILL');
+    }
+    if (signal?.aborted === true) kill();
+    else signal?.addEventListener('abort', kill, { once: true });
     // `input`: what a batch command (`cat-file --batch`) reads; else stdin is closed at once. A git
     // that exits before reading it all makes the write fail (EPIPE): its exit status says what happened.
     child.stdin?.on('error', () => undefined);

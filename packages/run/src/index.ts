@@ -14,6 +14,7 @@
  * - launch/temporary-directory.ts the private per-attempt TMPDIR (R5.5)
  * - launch/launch-boundary.ts     the protected evidence boundary for one launch: request handed over, profile, probe (R12)
  * - launch/outcome-reserve.ts     room held from the intent to the outcome, so a home the stream filled still takes the outcome (R8.4)
+ * - launch/end-of-attempt-bound.ts the bound on the end's git (the tree the agent left is read within 10-60 s, or at the operator's interrupt)
  * - launch/intent-files.ts       the intent's request, prompt and reserve, written beside the probe and withdrawn when no intent follows
  * - launch/failed-file.ts         a failed write step carries the file it was writing, so the failure names it
  * - chain/record-schemas.ts       the chain's record kinds (intent, outcome, acceptance), one zod schema each
@@ -41,6 +42,7 @@
  * - workspace/candidate.ts        the candidate's shape: commit, tree, who made it, changed paths (R13.2)
  * - workspace/identify-candidate.ts a completed attempt's candidate, before its outcome: HEAD, or a statecraft commit of the tree (R13.2)
  * - workspace/registered-git-directory.ts a worktree's git directory found from the repository's side, and git's options for a worktree an agent could write (R12)
+ * - workspace/stopped-git-index-lock.ts the index lock a git killed at the attempt's end leaves, removed
  * - posture.ts                    the posture schema (R6)
  * - git-process.ts                one short git process, run to its end (workspace/git.ts, coverage/git-for-reading.ts)
  * - run-id.ts                     run ids

@@ -111,6 +111,7 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
     `  target          ${account.target}`,
     `  workspace       ${account.workspace} (branch ${account.branch})`,
     `  commits         base ${short(account.baseCommit)} → head ${short(account.headCommit)}${account.workspaceDirty === true ? ' + uncommitted changes' : ''}${account.headIs === 'stale' ? ' (stale: the run branch has moved on)' : ''}`,
+    `  candidate       ${describeCandidate(account.candidate)}`,
     `  provider claim  ${describeClaim(account.providerClaim)}`,
     `  refusals        ${describeRefusalCount(account)}${account.unverifiableRefusalAccount ? ' (unverifiable: structured-refusals degraded)' : ''}`,
     ...refusals.map((line) => `                  ${line}`),
@@ -171,4 +172,12 @@ export function renderRefusal(refusal: Omit<RunRefusal, 'kind'>): string {
 
 export function renderFailure(failure: Omit<RunFailure, 'kind' | 'cause'>): string {
   return `failed (${failure.stage}): ${failure.path}: ${failure.message}`;
+}
+
+/** The candidate (R13.2) as `run` and `run show` say it: what acceptance would judge, or why there is none. */
+function describeCandidate(candidate: AttemptAccount['candidate']): string {
+  if (candidate === 'not-recorded') return 'not-recorded (only a completed attempt has one)';
+  if ('notIdentified' in candidate) return `not identified: ${terminalSafeValue(candidate.notIdentified)}`;
+  const changed = candidate.changedPaths.length;
+  return `${short(candidate.commit)} (made by ${candidate.madeBy}; ${changed} path${changed === 1 ? '' : 's'} changed from the base)`;
 }

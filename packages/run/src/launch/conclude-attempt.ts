@@ -12,6 +12,7 @@ import { keepArtifact } from './artifacts.js';
 import { failedPath, writingFile } from './failed-file.js';
 import type { Launch } from './launch-attempt.js';
 import { releaseOutcomeReserve } from './outcome-reserve.js';
+import type { EndOfAttempt } from './end-of-attempt-bound.js';
 import { removeAttemptTemporaryDirectory } from './temporary-directory.js';
 
 /**
@@ -38,6 +39,8 @@ export interface PreparedAttempt {
   gitDirectory: Promise<string | undefined>;
   /** A candidate's first reads, when they were started as the adapter's tree was gone. */
   firstReads?: Promise<FirstCandidateReads | undefined>;
+  /** The bound every git of the attempt's end runs under (end-of-attempt-bound.ts). */
+  end: EndOfAttempt;
 }
 
 /**
@@ -59,7 +62,7 @@ export function readsThatStand(attempt: PreparedAttempt, survivors: number): Pre
 /** The candidate's first reads (identify-candidate.ts), in the workspace through its registered git directory. */
 export async function firstCandidateReads(attempt: PreparedAttempt, baseTree: string | undefined): Promise<FirstCandidateReads | undefined> {
   const gitDirectory = await attempt.gitDirectory;
-  return gitDirectory === undefined ? undefined : startCandidateReads(attempt.workspace.path, gitDirectory, baseTree);
+  return gitDirectory === undefined ? undefined : startCandidateReads(attempt.workspace.path, gitDirectory, baseTree, attempt.end.signal());
 }
 
 /**
@@ -189,18 +192,19 @@ function evidenceFailure(evidence: { notKept: { path: string; message: string }[
 async function candidateThenHead(
   completed: boolean,
   commonDirectory: string,
-  prepared: Pick<PreparedAttempt, 'gitDirectory' | 'firstReads'>,
+  prepared: Pick<PreparedAttempt, 'gitDirectory' | 'firstReads' | 'end'>,
   input: { workspace: string; baseCommit: string; baseTree: string | undefined; runId: string; attempt: number },
 ): Promise<{ candidate: OutcomeCandidate; head: WorkspaceHeadReading }> {
+  const signal = prepared.end.signal();
   const [gitDirectory, firstReads] = await Promise.all([prepared.gitDirectory, prepared.firstReads]);
-  const readHead = (): Promise<WorkspaceHeadReading> => readWorkspaceHead(input.workspace, gitDirectory);
+  const readHead = (): Promise<WorkspaceHeadReading> => readWorkspaceHead(input.workspace, gitDirectory, signal);
   if (!completed) return { candidate: 'not-recorded', head: await readHead() };
   if (gitDirectory === undefined) {
     return { candidate: { notIdentified: `no worktree of ${commonDirectory} is registered at ${input.workspace}` }, head: await readHead() };
   }
   const settled: { head?: Promise<WorkspaceHeadReading> } = {};
   const identified = await identifyCandidate(
-    { ...input, gitDirectory },
+    { ...input, gitDirectory, signal },
     (clean) => {
       settled.head = clean === undefined ? readHead() : Promise.resolve(clean);
     },

@@ -32,6 +32,7 @@ import { buildRequest } from './build-request.js';
 import { plannedPosture } from './compose-posture.js';
 import { failedPath, writingFile } from './failed-file.js';
 import { outcomeReservePath, releaseOutcomeReserve } from './outcome-reserve.js';
+import { endOfAttempt, endOfAttemptBoundMs } from './end-of-attempt-bound.js';
 import { createAttemptTemporaryDirectory, removeAttemptTemporaryDirectory } from './temporary-directory.js';
 import { withdrawIntentFiles, writeIntentFiles, type IntentFiles, type IntentFilesPlace } from './intent-files.js';
 import { prepareLaunchBoundary, type LaunchBoundary } from './launch-boundary.js';
@@ -144,6 +145,7 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
       // Looked up now, while the intent is appended, not after the attempt: from the repository's
       // side (the workspace's own `.git` is the agent's to rewrite, R12), before anything ran there.
       gitDirectory: registeredGitDirectory(plan.target.commonDirectory, workspace.path),
+      end: endOfAttempt(endOfAttemptBoundMs(plan.request.deadlineMs), hooks.signal),
     };
     treeGone = (reading) => {
       if (reading.terminal !== 'not-recorded' && reading.terminal.type === 'result') attempt.firstReads = firstCandidateReads(attempt, plan.baseTree);

@@ -12,10 +12,10 @@ export type GitAnswer = { ok: true; stdout: string } | { ok: false; stdout: stri
  * removed so an inherited GIT_DIR cannot aim these commands at another repository. Output is
  * text with its final newline removed.
  */
-export async function runGit(cwd: string, args: readonly string[]): Promise<GitAnswer> {
+export async function runGit(cwd: string, args: readonly string[], signal?: AbortSignal): Promise<GitAnswer> {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: '0' };
   for (const name of REDIRECTING_GIT_NAMES) delete env[name];
-  const answer = await runGitProcess(cwd, ['-c', 'core.hooksPath=/dev/null', ...args], env);
+  const answer = await runGitProcess(cwd, ['-c', 'core.hooksPath=/dev/null', ...args], env, undefined, signal);
   const stdout = answer.stdout.toString('utf8').replace(/\r?\n$/, '');
   if (answer.exitCode === 0) return { ok: true, stdout };
   return { ok: false, stdout, stderr: answer.stderr.toString('utf8').trim() || (answer.failure ?? 'git failed'), exitCode: answer.exitCode };

@@ -2,6 +2,7 @@ import { gitReadingEnvironment } from '../coverage/git-for-reading.js';
 import { runGitProcess } from '../git-process.js';
 import { IGNORED_FILES_NOTE, type Candidate } from './candidate.js';
 import { untrustedWorktreeGitOptions } from './registered-git-directory.js';
+import { removeStoppedGitIndexLock } from './stopped-git-index-lock.js';
 import type { WorkspaceHeadReading } from './prepare-workspace.js';
 
 /** The fixed identity of a commit statecraft makes of the work tree (R13.2): never the operator's. */
@@ -36,8 +37,8 @@ export interface FirstCandidateReads {
  * that knows the attempt's processes are gone can ask them while it still waits for something
  * else (its evidence files' fsync), and hand them to `identifyCandidate`. Never rejects.
  */
-export function startCandidateReads(workspace: string, gitDirectory: string, baseTree: string | undefined): FirstCandidateReads {
-  const git = candidateGit(workspace, gitDirectory);
+export function startCandidateReads(workspace: string, gitDirectory: string, baseTree: string | undefined, signal?: AbortSignal): FirstCandidateReads {
+  const git = candidateGit(workspace, gitDirectory, signal);
   // Porcelain v2 with --branch: the same entries as v1, and the head's object name in a header.
   const status = git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--ignore-submodules=dirty']);
   // The head's ids, asked beside the status: a tree the agent left clean (the usual end) is
@@ -54,12 +55,19 @@ const HEAD_IDS = ['rev-parse', 'HEAD', 'HEAD^{tree}'] as const;
 
 /**
  * Git for the candidate's reads and commit: with a constructed environment, no hooks, and the
- * workspace's registered git directory (see identifyCandidate). Answers, never rejects.
+ * workspace's registered git directory (see identifyCandidate). Answers, never rejects. Under
+ * `signal` (the end of the attempt's bound, end-of-attempt-bound.ts) a git still running is killed;
+ * the index lock a killed `add` or `commit` leaves is removed, so the workspace's index is the one
+ * before it and the operator's next git there is not refused.
  */
-function candidateGit(workspace: string, gitDirectory: string): (args: readonly string[]) => Promise<CandidateGitAnswer> {
+function candidateGit(workspace: string, gitDirectory: string, signal?: AbortSignal): (args: readonly string[]) => Promise<CandidateGitAnswer> {
   return async (args) => {
     const options = untrustedWorktreeGitOptions(gitDirectory, workspace);
-    const answer = await runGitProcess(workspace, [...options, '-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment());
+    const answer = await runGitProcess(workspace, [...options, '-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment(), undefined, signal);
+    if (answer.stopped !== undefined) {
+      await removeStoppedGitIndexLock(gitDirectory);
+      return { ok: false, message: `git ${args.join(' ')} in ${workspace} was stopped: ${answer.stopped}` };
+    }
     if (answer.exitCode === 0) return { ok: true, stdout: answer.stdout.toString('utf8') };
     const said = answer.stderr.toString('utf8').trim();
     return { ok: false, message: `git ${args.join(' ')} in ${workspace}: ${said === '' ? (answer.failure ?? 'failed') : said}` };
@@ -67,7 +75,7 @@ function candidateGit(workspace: string, gitDirectory: string): (args: readonly 
 }
 
 export async function identifyCandidate(
-  input: { workspace: string; gitDirectory: string; baseCommit: string; baseTree?: string | undefined; runId: string; attempt: number },
+  input: { workspace: string; gitDirectory: string; baseCommit: string; baseTree?: string | undefined; runId: string; attempt: number; signal?: AbortSignal },
   /**
    * Called once the work tree is settled (its commit, if any, made): only reads follow, so the
    * caller may read the workspace beside them. A tree found clean is settled as the status read
@@ -75,9 +83,9 @@ export async function identifyCandidate(
    */
   onSettled: (clean: WorkspaceHeadReading | undefined) => void = () => undefined,
   /** The first reads, when the caller started them already (startCandidateReads) for this workspace and git directory. */
-  started: FirstCandidateReads = startCandidateReads(input.workspace, input.gitDirectory, input.baseTree),
+  started: FirstCandidateReads = startCandidateReads(input.workspace, input.gitDirectory, input.baseTree, input.signal),
 ): Promise<CandidateIdentification> {
-  const git = candidateGit(input.workspace, input.gitDirectory);
+  const git = candidateGit(input.workspace, input.gitDirectory, input.signal);
   const readIds = (): Promise<CandidateGitAnswer> => git(HEAD_IDS);
   // The paths changed from the base: none when the head is the base itself, which asks no git
   // (a clean tree on the base, the usual end of an attempt that changed nothing).

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { runGit } from './git.js';
 import { STATE_DIRECTORY, excludeStateDirectory } from './exclude-state.js';
 import { untrustedWorktreeGitOptions } from './registered-git-directory.js';
+import { removeStoppedGitIndexLock } from './stopped-git-index-lock.js';
 import type { ResolvedTarget } from './resolve-target.js';
 
 export interface WorkspaceRequest {
@@ -150,11 +151,15 @@ export interface WorkspaceHeadReading {
  * The workspace's HEAD and whether it has uncommitted changes, read after the attempt, in one git
  * call: through its registered git directory, as untrusted a directory as identify-candidate.ts reads.
  */
-export async function readWorkspaceHead(path: string, gitDirectory: string | undefined): Promise<WorkspaceHeadReading> {
+export async function readWorkspaceHead(path: string, gitDirectory: string | undefined, signal?: AbortSignal): Promise<WorkspaceHeadReading> {
   if (gitDirectory === undefined) return { head: 'not-recorded', dirty: 'not-recorded' };
   const options = untrustedWorktreeGitOptions(gitDirectory, path);
-  const status = await runGit(path, [...options, 'status', '--porcelain=v2', '--branch', '--untracked-files=all', '--ignore-submodules=dirty']);
-  if (!status.ok) return { head: 'not-recorded', dirty: 'not-recorded' };
+  // Under the end of the attempt's bound (end-of-attempt-bound.ts): a status stopped reads nothing.
+  const status = await runGit(path, [...options, 'status', '--porcelain=v2', '--branch', '--untracked-files=all', '--ignore-submodules=dirty'], signal);
+  if (!status.ok) {
+    if (signal?.aborted === true) await removeStoppedGitIndexLock(gitDirectory);
+    return { head: 'not-recorded', dirty: 'not-recorded' };
+  }
   const lines = status.stdout.split('\n').filter((line) => line !== '');
   const oid = lines.find((line) => line.startsWith('# branch.oid '))?.slice('# branch.oid '.length);
   return { head: oid !== undefined && /^[0-9a-f]{40,64}$/.test(oid) ? oid : 'not-recorded', dirty: lines.some((line) => !line.startsWith('#')) };
