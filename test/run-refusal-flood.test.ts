@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
-import { parseJson, runStatecraft, type CliRun } from './fixtures/statecraft-cli.js';
+import { runMeasuringPeak } from './fixtures/peak-memory.js';
+import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 /**
  * Issue 9, defect 1 (R7.5, R8.4): an adapter that floods its stream with valid refusal events.
@@ -14,7 +15,6 @@ import { parseJson, runStatecraft, type CliRun } from './fixtures/statecraft-cli
  */
 
 const FLOOD_ADAPTER = fileURLToPath(new URL('./fixtures/adapters/refusal-flood-adapter.mjs', import.meta.url));
-const PEAK_MEMORY_PRELOAD = fileURLToPath(new URL('./fixtures/report-peak-memory.cjs', import.meta.url));
 /** Each refusal line the flood adapter writes is exactly this long, its newline included. */
 const REFUSAL_LINE_BYTES = 1024;
 const MEBIBYTE = 1024 * 1024;
@@ -43,20 +43,8 @@ const targets = useTestTargets();
 const scratch = scratchDirectories();
 
 /** Runs `statecraft <args>` and reports its peak resident set size (VmHWM) in MB beside the answer. */
-async function measured(args: readonly string[], timeoutMs = 120_000): Promise<{ run: CliRun; peakMB: number; elapsedMs: number }> {
-  const peakFile = `${await scratch.make('statecraft-peak')}/peak`;
-  const started = performance.now();
-  const run = await runStatecraft(args, {
-    home: targets.home.path,
-    env: { NODE_OPTIONS: `--require ${PEAK_MEMORY_PRELOAD}`, STATECRAFT_TEST_PEAK_MEMORY_FILE: peakFile },
-    timeoutMs,
-  });
-  const elapsedMs = performance.now() - started;
-  const reports = (await readFile(peakFile, 'utf8')).trim().split('\n');
-  expect(reports, 'one process reported its peak memory').toHaveLength(1);
-  const kilobytes = Number(reports[0]?.split(' ')[1]);
-  expect(Number.isFinite(kilobytes), `a peak was read: ${reports[0]}`).toBe(true);
-  return { run, peakMB: (kilobytes * 1024) / MEBIBYTE, elapsedMs };
+function measured(args: readonly string[], timeoutMs = 120_000): ReturnType<typeof runMeasuringPeak> {
+  return runMeasuringPeak(args, { home: targets.home.path, scratch, timeoutMs });
 }
 
 /** The lengths of a file's first and last lines, newlines included, read without loading the file. */

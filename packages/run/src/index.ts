@@ -27,7 +27,8 @@
  * - chain/open-chain-for-append.ts an append's reading: from the checkpoint if it matches, else from the beginning
  * - chain/append-record.ts        links, appends and fsyncs one record; truncates a torn tail first
  * - chain/check-chain-tip.ts      before an append: the position is still the chain's tip, read from its tail only
- * - chain/refuse-unreadable-record.ts before an append: the record parses with the reader's schema, or nothing is written
+ * - chain/refuse-unreadable-record.ts before an append: the record parses with the reader's schema and is within the bound, or nothing is written
+ * - chain/record-bound.ts        the most bytes a record takes: a longer line is refused, never read whole nor cut as torn
  * - chain/chain-summary.ts        `run list`'s reading: every link verified, only each record's leading fields parsed
  * - chain/open-chain-for-run.ts  `accept`'s reading: every link verified, the judged run's intents and outcomes read whole, the rest by leading fields
  * - chain/summary-fast-check.ts  accepts a summary the schema certainly accepts without the schema's parse; the rest go to it
@@ -63,6 +64,7 @@ export * from './chain/open-chain.js';
 export * from './chain/append-record.js';
 export * from './chain/check-chain-tip.js';
 export * from './chain/refuse-unreadable-record.js';
+export { MAX_RECORD_BYTES } from './chain/record-bound.js';
 export * from './chain/chain-checkpoint.js';
 export * from './chain/open-chain-for-append.js';
 export * from './chain/read-chain-lines.js';

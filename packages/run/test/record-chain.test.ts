@@ -1,10 +1,11 @@
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, stat, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { dir, type DirectoryResult } from 'tmp-promise';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   appendRecord,
   ChainMovedError,
+  MAX_RECORD_BYTES,
   openChain,
   openChainForRun,
   UnreadableRecordError,
@@ -243,3 +244,39 @@ describe('an append links only to the current tip (R8.4, R8.5)', () => {
 function pick(record: object, keys: string[]): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([key]) => keys.includes(key)));
 }
+
+describe('no record is longer than the bound, and no reader reads past it (R8.4)', () => {
+  it('a record over the bound is not appended: the error names its size and largest field, and the chain keeps its bytes', async () => {
+    const position = await appendIntents(1);
+    const before = await readFile(chain);
+    const intent = sampleIntent(2);
+    const posture = intent.posture as { qualification: { verdict: string; reason: string } };
+    const huge = { ...intent, posture: { ...posture, qualification: { ...posture.qualification, reason: 'r'.repeat(MAX_RECORD_BYTES) } } };
+    const appending = appendRecord(chain, position, huge as UnlinkedRecord);
+    await expect(appending).rejects.toThrow(UnreadableRecordError);
+    await expect(appendRecord(chain, position, huge as UnlinkedRecord)).rejects.toThrow(
+      new RegExp(`the intent record is \\d+ bytes, over the chain's bound of ${MAX_RECORD_BYTES} bytes a record \\(largest fields: "posture"`),
+    );
+    expect(await readFile(chain)).toEqual(before);
+  });
+
+  it.each([
+    ['a tail with no line end', `${'x'.repeat(MAX_RECORD_BYTES + 1)}`],
+    ['a complete line followed by a record', `${'x'.repeat(MAX_RECORD_BYTES + 1)}\n{"prev":"x"}\n`],
+  ])('%s longer than the bound is refused as overlong, naming its line; never a torn tail', async (_what, bytes) => {
+    await appendIntents(2);
+    const length = (await stat(chain)).size;
+    await appendFile(chain, bytes);
+    const opening = await openChain(chain);
+    expect(opening).toMatchObject({ kind: 'broken', reason: 'overlong-line', lineNumber: 3 });
+    if (opening.kind === 'broken') expect(opening.message).toContain(`line 3 (from byte ${length}) is longer than any record statecraft writes`);
+    expect(await openChainSummaries(chain)).toMatchObject({ kind: 'broken', reason: 'overlong-line', lineNumber: 3 });
+  });
+
+  it('a tail of exactly the bound is still a torn tail (an append cut short can leave that much)', async () => {
+    await appendIntents(1);
+    const length = (await stat(chain)).size;
+    await truncate(chain, length + MAX_RECORD_BYTES);
+    expect(await openChain(chain)).toMatchObject({ kind: 'opened', nextSeq: 1, torn: { offset: length, bytes: MAX_RECORD_BYTES } });
+  });
+});

@@ -1,4 +1,4 @@
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, truncate, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -123,5 +123,16 @@ describe('one live attempt per target (R8.5)', () => {
     const refused = await waiting;
     expect(refused).toMatchObject({ kind: 'refused', holder: newcomer });
     if (refused.kind === 'refused') expect(refused.message).toContain('holds this target: run run-newcomer attempt 1');
+  });
+
+  it('a lock file larger than any lock (a sparse 3 GiB one) is read no further than its bound: unreadable, and taken over as such', async () => {
+    await writeFile(lock, '{"pid":1}');
+    await truncate(lock, 3 * 1024 ** 3);
+    // Read whole, this threw "File size is greater than 2 GiB" (ERR_FS_FILE_TOO_LARGE).
+    const found = await readLockInstance(lock);
+    expect(found).toMatchObject({ kind: 'found', holder: 'unreadable' });
+    const taken = await acquireRepositoryLock(lock, { runId: 'run-new', attempt: 1 });
+    expect(taken).toMatchObject({ kind: 'acquired', reclaimed: 'unreadable' });
+    if (taken.kind === 'acquired') await taken.release();
   });
 });

@@ -4,7 +4,7 @@ import { openRegularFileSync, sha256Hex, syncDirectory, writeAllSync } from '@st
 import type { ChainRecord, UnlinkedRecord } from './record-schemas.js';
 import type { TornTail } from './open-chain.js';
 import { checkChainTip } from './check-chain-tip.js';
-import { refuseUnreadableRecord } from './refuse-unreadable-record.js';
+import { refuseOverlongRecord, refuseUnreadableRecord } from './refuse-unreadable-record.js';
 import { writeChainCheckpoint } from './chain-checkpoint.js';
 
 /** Where the chain stands before an append: its head digest, next seq, and a torn tail to cut. */
@@ -47,6 +47,7 @@ export async function appendRecord(chainFile: string, position: ChainPosition, u
   const record = { prev: position.head, seq: position.nextSeq, format: 1, ...unlinked } as ChainRecord;
   refuseUnreadableRecord(chainFile, record);
   const line = JSON.stringify(record);
+  refuseOverlongRecord(chainFile, record, line);
   const created = position.nextSeq === 0 && position.torn === 'none';
   if (created) mkdirSync(dirname(chainFile), { recursive: true, mode: 0o700 });
   // Read and append: the tail is checked through the same open file the record is written to.

@@ -1,6 +1,7 @@
 import { fstatSync, readSync } from 'node:fs';
 import { sha256Hex } from '@statecraft/adapter';
 import type { ChainPosition } from './append-record.js';
+import { MAX_RECORD_BYTES } from './record-bound.js';
 
 /**
  * The chain no longer ends where the position a record was about to link to was read: another
@@ -63,13 +64,16 @@ export function checkChainTip(fd: number, path: string, position: ChainPosition)
  * The complete line that ends (with its newline) at byte `end`, or undefined if none does. Read
  * backwards from `end` in chunks: nothing before the line's start is read. Synchronous: a line is
  * a few kilobytes, read from the page cache in far less time than a round trip through libuv's
- * thread pool, which the attempt's fsyncs keep busy exactly when the chain is appended to.
+ * thread pool, which the attempt's fsyncs keep busy exactly when the chain is appended to. A line
+ * longer than any record is none (undefined), read no further than the bound.
  */
 export function readLineEndingAt(fd: number, end: number): Buffer | undefined {
   if (end === 0 || readAt(fd, end - 1, 1)[0] !== NEWLINE) return undefined;
   const chunks: Buffer[] = [];
   let start = end - 1;
   while (start > 0) {
+    // No record is longer than the bound (record-bound.ts): a longer run of bytes is no record's line.
+    if (end - 1 - start > MAX_RECORD_BYTES) return undefined;
     const from = Math.max(0, start - CHUNK);
     const chunk = readAt(fd, from, start - from);
     const newline = chunk.lastIndexOf(NEWLINE);

@@ -2,6 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { openRegularFile } from '@statecraft/adapter';
 import { digesterFor, sha256Of, type LineDigester } from './digest-lines.js';
 import { readChainBatches, type LineBatch, type LinesRead } from './read-chain-lines.js';
+import { MAX_RECORD_BYTES } from './record-bound.js';
 import { ChainRecordSchema, type ChainRecord } from './record-schemas.js';
 import type { WorkerBatchReading, WorkerReadingSetup } from './summary-reading-on-worker.js';
 
@@ -46,7 +47,7 @@ export type ChainOpening<R extends LinkedRecord = ChainRecord> =
       kind: 'broken';
       path: string;
       lineNumber: number;
-      reason: 'empty-line' | 'not-json' | 'not-a-record' | 'out-of-sequence' | 'broken-link' | 'cut-after-verified';
+      reason: 'empty-line' | 'not-json' | 'not-a-record' | 'out-of-sequence' | 'broken-link' | 'cut-after-verified' | 'overlong-line';
       /** Names the record and says nothing was repaired. */
       message: string;
     }
@@ -221,6 +222,7 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
   }
   // Only a batch ending on a line that could not be read stops early, and checking it refuses.
   if (lines === undefined) throw new Error(`${path}: the chain reading stopped on a line it did not refuse`);
+  if (lines.overlongAt !== undefined) return links.overlong(lines.overlongAt);
   const torn: 'none' | TornTail = lines.rest.length > 0 ? { offset: lines.end, bytes: lines.rest.length, sha256: sha256Of(lines.rest) } : 'none';
   return { kind: 'opened', path, entries: links.entries, head: links.head, nextSeq: links.nextSeq, length: lines.end, torn };
 }
@@ -360,6 +362,19 @@ class LinkChecker<R extends LinkedRecord> {
     this.previous = entry;
     this.head = digest;
     this.nextSeq += 1;
+  }
+
+  /**
+   * The line after the last verified one is longer than any record (record-bound.ts): refused
+   * as corrupt, never cut as a torn tail, whatever it holds.
+   */
+  overlong(offset: number): Broken {
+    const lineNumber = this.nextSeq + 1;
+    return this.broken(
+      lineNumber,
+      'overlong-line',
+      `line ${lineNumber} (from byte ${offset}) is longer than any record statecraft writes (over ${MAX_RECORD_BYTES} bytes before its line end, or to the end of the file): it is not an append cut short`,
+    );
   }
 
   private broken(lineNumber: number, reason: Broken['reason'], what: string): Broken {

@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import { MAX_RECORD_BYTES } from './record-bound.js';
 
 const NEWLINE = 0x0a;
 /** One read: large enough that syscalls are not the cost, small enough that memory stays flat. */
@@ -17,6 +18,11 @@ export interface LinesRead {
   /** Bytes after the last complete line, up to the end of the file: a torn final line. */
   rest: Buffer;
   stopped: boolean;
+  /**
+   * The offset of a line longer than any record (record-bound.ts), where reading stopped without
+   * reading the rest of it: `end` is that offset and `rest` empty. Not a torn tail, whatever follows.
+   */
+  overlongAt?: number;
 }
 
 /** The complete lines of one read, in place in the buffer they were read into. */
@@ -65,11 +71,24 @@ export async function* readChainBatches(
     const batch: LineBatch = { bytes: buffer, starts: [], ends: [], at: bufferAt, endsFile: ended };
     let start = 0;
     let newline = buffer.indexOf(NEWLINE, 0);
+    let overlong = false;
     while (newline !== -1 && newline < filled) {
+      if (newline - start > MAX_RECORD_BYTES) {
+        overlong = true;
+        break;
+      }
       batch.starts.push(start);
       batch.ends.push(newline);
       start = newline + 1;
       newline = buffer.indexOf(NEWLINE, start);
+    }
+    // The line after the last newline, unfinished so far, or the whole rest of the file.
+    if (filled - start > MAX_RECORD_BYTES) overlong = true;
+    if (overlong) {
+      // The lines before it are handed out (none is the file's last: the overlong line follows).
+      batch.endsFile = false;
+      if (batch.starts.length > 0) yield batch;
+      return { end: bufferAt + start, rest: Buffer.alloc(0), stopped: false, overlongAt: bufferAt + start };
     }
     // Whether a line follows is known only once its newline is read, or the file has ended:
     // until then the last complete line is held back, to be handed out with what follows it.

@@ -1,5 +1,6 @@
 import { describeSchemaIssues } from '@statecraft/adapter';
 import { ChainRecordSchema } from './record-schemas.js';
+import { MAX_RECORD_BYTES } from './record-bound.js';
 
 /**
  * A record the chain's own reader would refuse. Appending it would break the chain for every
@@ -27,4 +28,24 @@ export function refuseUnreadableRecord(chainFile: string, record: unknown): void
   if (parsed.success) return;
   const kind = typeof record === 'object' && record !== null && 'kind' in record ? String(record.kind) : 'unknown';
   throw new UnreadableRecordError(chainFile, describeSchemaIssues(`${kind} record`, parsed.error));
+}
+
+/**
+ * A record longer than the chain's bound (record-bound.ts), which every reader refuses: refused
+ * before a byte is written, naming its largest fields, as a record the schema refuses is.
+ */
+export function refuseOverlongRecord(chainFile: string, record: object, line: string): void {
+  const bytes = Buffer.byteLength(line);
+  if (bytes <= MAX_RECORD_BYTES) return;
+  const largest = Object.entries(record)
+    .map(([field, value]) => ({ field, bytes: Buffer.byteLength(JSON.stringify(value) ?? '') }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 3)
+    .map(({ field, bytes: size }) => `"${field}" ${size} bytes`)
+    .join(', ');
+  const kind = 'kind' in record ? String(record.kind) : 'unknown';
+  throw new UnreadableRecordError(
+    chainFile,
+    `the ${kind} record is ${bytes} bytes, over the chain's bound of ${MAX_RECORD_BYTES} bytes a record (largest fields: ${largest})`,
+  );
 }

@@ -38,6 +38,9 @@ export async function readLockHolder(lockFile: string): Promise<LockHolder | 'go
   return parseLockHolder(text);
 }
 
+/** The most bytes of a lock file read: far more than any lock statecraft writes. */
+const LOCK_FILE_BOUND_BYTES = 64 * 1024;
+
 /** Reads a lock file with its identity: bytes and inode from one open file, so they belong together. */
 export async function readLockInstance(lockFile: string): Promise<LockInstance> {
   let handle;
@@ -49,9 +52,13 @@ export async function readLockInstance(lockFile: string): Promise<LockInstance> 
   }
   try {
     const status = await handle.stat({ bigint: true });
-    const bytes = await handle.readFile();
-    const identity = createHash('sha256').update(`${status.dev}:${status.ino}:`).update(bytes).digest('hex').slice(0, 32);
-    return { kind: 'found', holder: parseLockHolder(bytes.toString('utf8')), identity };
+    // A lock statecraft writes is a few hundred bytes: a larger file is not one, and is read no
+    // further than the bound (a 3 GiB file there must not cost 3 GiB), its size in its identity.
+    const buffer = Buffer.alloc(LOCK_FILE_BOUND_BYTES + 1);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    const bytes = buffer.subarray(0, bytesRead);
+    const identity = createHash('sha256').update(`${status.dev}:${status.ino}:${status.size}:`).update(bytes).digest('hex').slice(0, 32);
+    return { kind: 'found', holder: bytesRead > LOCK_FILE_BOUND_BYTES ? 'unreadable' : parseLockHolder(bytes.toString('utf8')), identity };
   } finally {
     await handle.close();
   }
