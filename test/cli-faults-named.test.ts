@@ -268,9 +268,27 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     await writeFile(join(left, 'prompt.txt'), 'scenario: complete');
     const doctor = await runStatecraft(['doctor', '--json'], { home });
     expect(doctor.exitCode).toBe(1);
+    const workspace = join(repository.path, '.statecraft', 'state', 'workspaces', '20261201T000000Z-0a0b0c');
     expect(parseJson<{ findings: { kind: string; path: string }[] }>(doctor).findings).toEqual([
-      expect.objectContaining({ kind: 'unrecorded-attempt-files', path: left }),
+      expect.objectContaining({
+        kind: 'unrecorded-attempt-files',
+        path: left,
+        message: expect.stringContaining(
+          `nothing of it is left in ${repository.path} (no worktree at ${workspace}, no branch statecraft/20261201T000000Z-0a0b0c)`,
+        ) as unknown,
+      }),
     ]);
+    // What such a supervisor leaves in the repository when it was killed after `git worktree add`.
+    await promisify(execFile)('git', ['-C', repository.path, 'worktree', 'add', '-q', '-b', 'statecraft/20261201T000000Z-0a0b0c', workspace]);
+    const [finding] = parseJson<{ findings: { message: string }[] }>(await runStatecraft(['doctor', '--json'], { home })).findings;
+    const removal = `git -C ${repository.path} worktree remove --force ${workspace}; git -C ${repository.path} branch -D statecraft/20261201T000000Z-0a0b0c`;
+    expect(finding?.message).toContain(
+      `left in ${repository.path}: the worktree ${workspace} and the branch statecraft/20261201T000000Z-0a0b0c (remove with: ${removal}); doctor removes nothing`,
+    );
+    // The commands it names remove them.
+    for (const command of removal.split('; ')) await promisify(execFile)('sh', ['-c', command]);
+    const after = parseJson<{ findings: { message: string }[] }>(await runStatecraft(['doctor', '--json'], { home }));
+    expect(after.findings[0]?.message).toContain(`nothing of it is left in ${repository.path}`);
   });
 
   it('--prompt-file - reads the prompt from stdin; a prompt file that never ends is refused at its limit (exit 3)', async () => {

@@ -9,8 +9,10 @@ import {
   openChain,
   readChainCheckpoint,
   readLockHolder,
+  runGit,
   targetDirectoryIn,
   targetsDirectoryIn,
+  workspaceLocation,
   type ChainEntry,
 } from '@statecraft/run';
 import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, listQualificationRecords, readRegularFile } from '@statecraft/adapter';
@@ -231,7 +233,7 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
       });
     }
   }
-  findings.push(...(await unrecordedAttemptFiles(directory, opening.entries, live, startedAtMs)));
+  findings.push(...(await unrecordedAttemptFiles(directory, target, opening.entries, live, startedAtMs)));
   const evidence = examineEvidenceOf(accounts, opening.entries);
   examination.reclassified = evidence.reclassified;
   findings.push(...evidence.findings);
@@ -250,11 +252,13 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
  * An attempt's directory that no intent names: its request and prompt were written, then its
  * supervisor was killed before the intent was (a `kill -9`, a crash). Nothing reads such files,
  * and nothing else would ever mention them, or the branch and worktree that attempt may have left
- * in the target repository (hostile pass, 2026-12-01). The live attempt's own files are not yet named,
+ * in the target repository (hostile pass, 2026-12-01): those are looked for where `run` makes them,
+ * and named with the commands that remove them. The live attempt's own files are not yet named,
  * nor are those of a run that started while doctor read (changed after it began).
  */
 async function unrecordedAttemptFiles(
   directory: string,
+  target: string,
   entries: readonly ChainEntry[],
   live: 'none' | { runId: string; attempt: number },
   startedAtMs: number,
@@ -276,11 +280,31 @@ async function unrecordedAttemptFiles(
       findings.push({
         kind: 'unrecorded-attempt-files',
         path,
-        message: `${path}: files of run ${runId} attempt ${attempt} that no record names (its supervisor stopped before its intent was written); its branch statecraft/${runId} and workspace may be left in the target repository; doctor removes nothing`,
+        message: `${path}: files of run ${runId} attempt ${attempt} that no record names (its supervisor stopped before its intent was written); ${await leftInRepository(target, runId)}; doctor removes nothing`,
       });
     }
   }
   return findings;
+}
+
+/**
+ * What an unrecorded attempt left in the target repository, where `run` makes it (its worktree and
+ * its branch), with the commands that remove it; or that nothing is left.
+ */
+async function leftInRepository(target: string, runId: string): Promise<string> {
+  if (target === 'not-recorded') return `its branch statecraft/${runId} and workspace may be left in the target repository, which this home does not name`;
+  const { path, branch } = workspaceLocation(target, runId);
+  const [worktree, branchFound] = await Promise.all([
+    stat(path).then(
+      (info) => info.isDirectory(),
+      () => false,
+    ),
+    runGit(target, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then((answer) => answer.ok),
+  ]);
+  if (!worktree && !branchFound) return `nothing of it is left in ${target} (no worktree at ${path}, no branch ${branch})`;
+  const left = [...(worktree ? [`the worktree ${path}`] : []), ...(branchFound ? [`the branch ${branch}`] : [])];
+  const removal = [...(worktree ? [`git -C ${target} worktree remove --force ${path}`] : []), ...(branchFound ? [`git -C ${target} branch -D ${branch}`] : [])];
+  return `left in ${target}: ${left.join(' and ')} (remove with: ${removal.join('; ')})`;
 }
 
 /** Every attempt's kept files, one attempt after another (the reads are synchronous); findings in chain order. */
