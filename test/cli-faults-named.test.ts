@@ -258,7 +258,7 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     const directory = await scratch.make('statecraft-unrecorded-attempt');
     const home = join(directory, 'home');
     const repository = await targets.fresh();
-    const ran = parseJson<{ records: { chain: string } }>(
+    const ran = parseJson<{ runId: string; records: { chain: string } }>(
       await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home }),
     );
     expect((await runStatecraft(['doctor', '--json'], { home })).exitCode).toBe(0);
@@ -289,6 +289,14 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     for (const command of removal.split('; ')) await promisify(execFile)('sh', ['-c', command]);
     const after = parseJson<{ findings: { message: string }[] }>(await runStatecraft(['doctor', '--json'], { home }));
     expect(after.findings[0]?.message).toContain(`nothing of it is left in ${repository.path}`);
+    // An unrecorded attempt of a recorded run (a --retry killed before its intent) shares that run's
+    // worktree and branch, which hold the recorded attempt's candidate: they are never offered for removal.
+    const retried = join(dirname(ran.records.chain), 'attempts', ran.runId, '2');
+    await mkdir(retried, { recursive: true });
+    const both = parseJson<{ findings: { path: string; message: string }[] }>(await runStatecraft(['doctor', '--json'], { home }));
+    const ofRetry = both.findings.find((finding) => finding.path === retried);
+    expect(ofRetry?.message).toContain(`are those of run ${ran.runId}'s recorded attempts too, and stay`);
+    expect(ofRetry?.message).not.toContain('remove with');
   });
 
   it('--prompt-file - reads the prompt from stdin; a prompt file that never ends is refused at its limit (exit 3)', async () => {

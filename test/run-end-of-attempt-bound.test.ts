@@ -8,8 +8,8 @@ import { createScriptedAdapter } from './fixtures/scripted-adapter.js';
 import { finishedRun, parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft-cli.js';
 
 // R7.2, R13.2: the deadline bounds the attempt, and statecraft reads the tree the agent left. The
-// agent chooses that tree: a sparse 4 GiB file costs it nothing to make and took `git add -A` about
-// two minutes here, after a 5 s deadline, with the target's lock held and Ctrl-C unheard. The end's
+// agent chooses that tree: a sparse file costs it nothing to make, and 4 GiB of one took `git add -A`
+// about two minutes here, after a 5 s deadline, with the target's lock held and Ctrl-C unheard. The end's
 // git has a bound of its own (the deadline, within 10-60 s) and stops at the operator's interrupt.
 
 interface Account {
@@ -21,14 +21,17 @@ interface Account {
   candidate: string | { notIdentified: string } | { commit: string };
 }
 
-/** An adapter that leaves a sparse 4 GiB file in its workspace (ftruncate: no byte is written) and completes. */
+/**
+ * An adapter that leaves a sparse 64 GiB file in its workspace (ftruncate: no byte is written) and
+ * completes: `git add -A` of 4 GiB of it took two minutes here, so no machine commits this in 10 s.
+ */
 function createSparseTreeAdapter(): Promise<{ executable: string; remove: () => Promise<void> }> {
   return createScriptedAdapter(
     'sparse-tree',
     [
       "import { closeSync, ftruncateSync, openSync } from 'node:fs';",
       "const file = openSync('huge.bin', 'w');",
-      'ftruncateSync(file, 4 * 1024 ** 3);',
+      'ftruncateSync(file, 64 * 1024 ** 3);',
       'closeSync(file);',
       'init();',
       "emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'completed', detail: {} }, turns: 1 });",

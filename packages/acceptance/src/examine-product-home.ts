@@ -264,6 +264,7 @@ async function unrecordedAttemptFiles(
   startedAtMs: number,
 ): Promise<Finding[]> {
   const named = new Set(entries.filter((entry) => entry.record.kind === 'intent').map((entry) => `${entry.record.runId}/${entry.record.attempt}`));
+  const recordedRuns = new Set(entries.map((entry) => entry.record.runId));
   if (live !== 'none') named.add(`${live.runId}/${live.attempt}`);
   const attempts = join(directory, 'attempts');
   const findings: Finding[] = [];
@@ -280,7 +281,7 @@ async function unrecordedAttemptFiles(
       findings.push({
         kind: 'unrecorded-attempt-files',
         path,
-        message: `${path}: files of run ${runId} attempt ${attempt} that no record names (its supervisor stopped before its intent was written); ${await leftInRepository(target, runId)}; doctor removes nothing`,
+        message: `${path}: files of run ${runId} attempt ${attempt} that no record names (its supervisor stopped before its intent was written); ${await leftInRepository(target, runId, recordedRuns)}; doctor removes nothing`,
       });
     }
   }
@@ -289,22 +290,40 @@ async function unrecordedAttemptFiles(
 
 /**
  * What an unrecorded attempt left in the target repository, where `run` makes it (its worktree and
- * its branch), with the commands that remove it; or that nothing is left.
+ * its branch), with the commands that remove it; or that nothing is left. A run with recorded
+ * attempts (a `--retry` reuses its worktree and branch) keeps them: they hold those attempts'
+ * candidates, and are named as such, never for removal.
  */
-async function leftInRepository(target: string, runId: string): Promise<string> {
+async function leftInRepository(target: string, runId: string, recordedRuns: ReadonlySet<string>): Promise<string> {
   if (target === 'not-recorded') return `its branch statecraft/${runId} and workspace may be left in the target repository, which this home does not name`;
   const { path, branch } = workspaceLocation(target, runId);
+  if (recordedRuns.has(runId)) return `its worktree ${path} and branch ${branch} are those of run ${runId}'s recorded attempts too, and stay`;
   const [worktree, branchFound] = await Promise.all([
     stat(path).then(
-      (info) => info.isDirectory(),
-      () => false,
+      (info): boolean | 'unknown' => info.isDirectory(),
+      (error: NodeJS.ErrnoException): boolean | 'unknown' => (error.code === 'ENOENT' ? false : 'unknown'),
     ),
-    runGit(target, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then((answer) => answer.ok),
+    // rev-parse --verify --quiet exits 1, saying nothing, for a ref that does not exist; anything else is not an answer.
+    runGit(target, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then((answer): boolean | 'unknown' =>
+      answer.ok ? true : answer.exitCode === 1 ? false : 'unknown',
+    ),
   ]);
+  if (worktree === 'unknown' || branchFound === 'unknown') {
+    return `whether its worktree ${path} or branch ${branch} is left in ${target} could not be read`;
+  }
   if (!worktree && !branchFound) return `nothing of it is left in ${target} (no worktree at ${path}, no branch ${branch})`;
   const left = [...(worktree ? [`the worktree ${path}`] : []), ...(branchFound ? [`the branch ${branch}`] : [])];
-  const removal = [...(worktree ? [`git -C ${target} worktree remove --force ${path}`] : []), ...(branchFound ? [`git -C ${target} branch -D ${branch}`] : [])];
+  const git = `git -C ${shellWord(target)}`;
+  const removal = [
+    ...(worktree ? [`${git} worktree remove --force ${shellWord(path)}`] : []),
+    ...(branchFound ? [`${git} branch -D ${shellWord(branch)}`] : []),
+  ];
   return `left in ${target}: ${left.join(' and ')} (remove with: ${removal.join('; ')})`;
+}
+
+/** A word a POSIX shell reads back as itself: as it is when it is plain, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
 /** Every attempt's kept files, one attempt after another (the reads are synchronous); findings in chain order. */

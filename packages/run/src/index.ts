@@ -44,6 +44,7 @@
  * - workspace/identify-candidate.ts a completed attempt's candidate, before its outcome: HEAD, or a statecraft commit of the tree (R13.2)
  * - workspace/registered-git-directory.ts a worktree's git directory found from the repository's side, and git's options for a worktree an agent could write (R12)
  * - workspace/stopped-git-index-lock.ts the index lock a git killed at the attempt's end leaves, removed
+ * - workspace/end-of-attempt-git.ts what the end's git runs under: the bound's signal, and what follows a stopped git
  * - posture.ts                    the posture schema (R6)
  * - git-process.ts                one short git process, run to its end (workspace/git.ts, coverage/git-for-reading.ts)
  * - run-id.ts                     run ids
@@ -80,6 +81,7 @@ export { untrustedWorktreeGitOptions } from './workspace/registered-git-director
 export * from './plan/plan-run.js';
 export * from './plan/label-qualification.js';
 export * from './launch/failed-file.js';
+export { endOfAttempt, endOfAttemptBoundMs, type EndOfAttempt } from './launch/end-of-attempt-bound.js';
 export * from './launch/launch-attempt.js';
 export * from './launch/compose-posture.js';
 export * from './chain/chain-summary.js';

@@ -62,7 +62,7 @@ export function readsThatStand(attempt: PreparedAttempt, survivors: number): Pre
 /** The candidate's first reads (identify-candidate.ts), in the workspace through its registered git directory. */
 export async function firstCandidateReads(attempt: PreparedAttempt, baseTree: string | undefined): Promise<FirstCandidateReads | undefined> {
   const gitDirectory = await attempt.gitDirectory;
-  return gitDirectory === undefined ? undefined : startCandidateReads(attempt.workspace.path, gitDirectory, baseTree, attempt.end.signal());
+  return gitDirectory === undefined ? undefined : startCandidateReads(attempt.workspace.path, gitDirectory, baseTree, attempt.end.git());
 }
 
 /**
@@ -89,6 +89,7 @@ export async function concludeAttempt(
   const resultFile = join(plan.paths.directory, names.result);
   // What the full home held back for this moment is given back before the result is written.
   await releaseOutcomeReserve(attempt.reserve);
+  attempt.end.settle({ outcome: result.outcome, survivors: result.survivors.length });
 
   try {
     // Independent steps, run together: each fsync and git call is paid on every attempt.
@@ -195,16 +196,16 @@ async function candidateThenHead(
   prepared: Pick<PreparedAttempt, 'gitDirectory' | 'firstReads' | 'end'>,
   input: { workspace: string; baseCommit: string; baseTree: string | undefined; runId: string; attempt: number },
 ): Promise<{ candidate: OutcomeCandidate; head: WorkspaceHeadReading }> {
-  const signal = prepared.end.signal();
+  const end = prepared.end.git();
   const [gitDirectory, firstReads] = await Promise.all([prepared.gitDirectory, prepared.firstReads]);
-  const readHead = (): Promise<WorkspaceHeadReading> => readWorkspaceHead(input.workspace, gitDirectory, signal);
+  const readHead = (): Promise<WorkspaceHeadReading> => readWorkspaceHead(input.workspace, gitDirectory, end);
   if (!completed) return { candidate: 'not-recorded', head: await readHead() };
   if (gitDirectory === undefined) {
     return { candidate: { notIdentified: `no worktree of ${commonDirectory} is registered at ${input.workspace}` }, head: await readHead() };
   }
   const settled: { head?: Promise<WorkspaceHeadReading> } = {};
   const identified = await identifyCandidate(
-    { ...input, gitDirectory, signal },
+    { ...input, gitDirectory, end },
     (clean) => {
       settled.head = clean === undefined ? readHead() : Promise.resolve(clean);
     },

@@ -1,11 +1,15 @@
+import type { EndOfAttemptGit } from '../workspace/end-of-attempt-git.js';
+import { removeStoppedGitIndexLock } from '../workspace/stopped-git-index-lock.js';
+
 /**
  * A bound on the end of an attempt. Once the adapter's tree is gone statecraft reads the tree the
  * agent left with git — a status, `git add -A` and a commit of a dirty tree (R13.2), the head —
  * and the agent chose that tree: a sparse 4 GiB file took `git add` two minutes here, after a 5 s
  * deadline, with the target's lock held and the operator's interrupt unheard. So the end's git
  * gets a bound of its own, scaled to the attempt (its deadline) within [10 s, 60 s], and stops at
- * the operator's interrupt, when that comes during the end. What it stops is recorded as not identified, naming why; the
- * outcome the supervisor classified stands (docs/decisions.md, 2026-12-01).
+ * the operator's interrupt unless that interrupt is what ended the attempt (`cancelled`). What it
+ * stops is recorded as not identified, naming why; the outcome the supervisor classified stands
+ * (docs/decisions.md, 2026-12-01).
  */
 export const END_OF_ATTEMPT_MIN_MS = 10_000;
 export const END_OF_ATTEMPT_MAX_MS = 60_000;
@@ -17,33 +21,67 @@ export function endOfAttemptBoundMs(deadlineMs: number): number {
 
 export interface EndOfAttempt {
   /**
-   * The signal the end's git runs under: started at the first call (the tree's end, or the
-   * supervisor's answer), aborted when the bound passes or the operator interrupts, its reason
-   * saying which in words.
+   * What the end's git runs under: its signal (the bound counted from this first call: the tree's
+   * end, or the supervisor's answer), and what to do after a git it stopped.
    */
-  signal(): AbortSignal;
+  git(): EndOfAttemptGit;
+  /**
+   * The supervisor's answer, once known. An interrupt that came before it stops the end now unless
+   * it ended the attempt (`cancelled`: its head is still read, under the bound alone). With no
+   * survivor, a stopped git's index lock is nobody else's, and is removed.
+   */
+  settle(ended: { outcome: string; survivors: number }): void;
 }
 
-/** The end of one attempt, its bound not started until the end's first git is. */
+/** The end of one attempt, listening for the operator from its preparation on; its bound not started until the end's first git is. */
 export function endOfAttempt(boundMs: number, interrupt: AbortSignal | undefined): EndOfAttempt {
-  let started: AbortSignal | undefined;
+  const ending = new AbortController();
+  const stop = (why: string): void => {
+    if (!ending.signal.aborted) ending.abort(new Error(why));
+  };
+  const byOperator = 'the operator interrupted the end of the attempt';
+  let started = false;
+  let settled: { outcome: string; survivors: number } | undefined;
+  // Index locks of stopped gits, removed once the answer says no survivor could hold them.
+  const stoppedLocks = new Set<string>();
+  const removeLocks = async (): Promise<void> => {
+    if (settled?.survivors !== 0) return;
+    const directories = [...stoppedLocks];
+    stoppedLocks.clear();
+    await Promise.all(directories.map((directory) => removeStoppedGitIndexLock(directory)));
+  };
+  interrupt?.addEventListener(
+    'abort',
+    () => {
+      // Before the answer it may be what ends the attempt; settle decides. After it, during the end, it stops the end.
+      if (started && settled !== undefined) stop(byOperator);
+    },
+    { once: true },
+  );
+  const git: EndOfAttemptGit = {
+    signal: ending.signal,
+    stopped: (gitDirectory) => {
+      stoppedLocks.add(gitDirectory);
+      return removeLocks();
+    },
+  };
   return {
-    signal() {
-      if (started !== undefined) return started;
-      const ending = new AbortController();
-      const seconds = boundMs / 1000;
-      const timer = setTimeout(
-        () => ending.abort(new Error(`the end of the attempt took more than ${seconds} s (its bound: the attempt's deadline, within 10-60 s)`)),
-        boundMs,
-      );
-      // The bound must not keep the process alive once the end is written.
-      timer.unref();
-      const onInterrupt = (): void => ending.abort(new Error('the operator interrupted the end of the attempt'));
-      // An interrupt that came before the end is what ended the attempt (`cancelled`): its end is
-      // still read, under the bound alone. One that comes during the end stops it.
-      if (interrupt?.aborted === false) interrupt.addEventListener('abort', onInterrupt, { once: true });
-      started = ending.signal;
-      return started;
+    git() {
+      if (!started) {
+        started = true;
+        const timer = setTimeout(
+          () => stop(`the end of the attempt took more than ${boundMs / 1000} s (its bound: the attempt's deadline, within 10-60 s)`),
+          boundMs,
+        );
+        // The bound must not keep the process alive once the end is written.
+        timer.unref();
+      }
+      return git;
+    },
+    settle(ended) {
+      settled = ended;
+      if (interrupt?.aborted === true && ended.outcome !== 'cancelled') stop(byOperator);
+      void removeLocks();
     },
   };
 }

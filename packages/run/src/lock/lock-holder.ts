@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import { openRegularFile, readRegularFile, RecordTimeSchema } from '@statecraft/adapter';
+import { openRegularFile, RecordTimeSchema } from '@statecraft/adapter';
 
 /** Who holds a target's lock: enough to name the live attempt in a refusal (R8.5). */
 export const LockHolderSchema = z.strictObject({
@@ -28,14 +28,8 @@ export type LockInstance = { kind: 'gone' } | { kind: 'found'; holder: LockHolde
 
 /** Reads who holds a lock; `gone` if it vanished meanwhile, `unreadable` if it is not a lock record. */
 export async function readLockHolder(lockFile: string): Promise<LockHolder | 'gone' | 'unreadable'> {
-  let text: string;
-  try {
-    text = await readRegularFile(lockFile);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'gone';
-    throw error;
-  }
-  return parseLockHolder(text);
+  const instance = await readLockInstance(lockFile);
+  return instance.kind === 'gone' ? 'gone' : instance.holder;
 }
 
 /** The most bytes of a lock file read: far more than any lock statecraft writes. */

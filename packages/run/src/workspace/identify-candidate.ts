@@ -2,11 +2,20 @@ import { gitReadingEnvironment } from '../coverage/git-for-reading.js';
 import { runGitProcess } from '../git-process.js';
 import { IGNORED_FILES_NOTE, type Candidate } from './candidate.js';
 import { untrustedWorktreeGitOptions } from './registered-git-directory.js';
-import { removeStoppedGitIndexLock } from './stopped-git-index-lock.js';
+import { MAX_RECORD_BYTES } from '../chain/record-bound.js';
+import type { EndOfAttemptGit } from './end-of-attempt-git.js';
 import type { WorkspaceHeadReading } from './prepare-workspace.js';
 
 /** The fixed identity of a commit statecraft makes of the work tree (R13.2): never the operator's. */
 export const STATECRAFT_GIT_IDENTITY = { name: 'statecraft', email: 'statecraft@statecraft.invalid' } as const;
+
+/**
+ * The most bytes the changed paths may take in the outcome record: half of a record's bound
+ * (chain/record-bound.ts), so that with everything else an outcome carries it stays under it.
+ * Past it the candidate is not identified (R13.2): an agent that changes a million paths must
+ * not make its own outcome unwritable.
+ */
+const CHANGED_PATHS_BOUND_BYTES = MAX_RECORD_BYTES / 2;
 
 /** How many ignored paths are named in the record; the count is always whole. */
 const IGNORED_PATHS_NAMED = 20;
@@ -37,8 +46,8 @@ export interface FirstCandidateReads {
  * that knows the attempt's processes are gone can ask them while it still waits for something
  * else (its evidence files' fsync), and hand them to `identifyCandidate`. Never rejects.
  */
-export function startCandidateReads(workspace: string, gitDirectory: string, baseTree: string | undefined, signal?: AbortSignal): FirstCandidateReads {
-  const git = candidateGit(workspace, gitDirectory, signal);
+export function startCandidateReads(workspace: string, gitDirectory: string, baseTree: string | undefined, end?: EndOfAttemptGit): FirstCandidateReads {
+  const git = candidateGit(workspace, gitDirectory, end);
   // Porcelain v2 with --branch: the same entries as v1, and the head's object name in a header.
   const status = git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--ignore-submodules=dirty']);
   // The head's ids, asked beside the status: a tree the agent left clean (the usual end) is
@@ -56,16 +65,16 @@ const HEAD_IDS = ['rev-parse', 'HEAD', 'HEAD^{tree}'] as const;
 /**
  * Git for the candidate's reads and commit: with a constructed environment, no hooks, and the
  * workspace's registered git directory (see identifyCandidate). Answers, never rejects. Under
- * `signal` (the end of the attempt's bound, end-of-attempt-bound.ts) a git still running is killed;
- * the index lock a killed `add` or `commit` leaves is removed, so the workspace's index is the one
- * before it and the operator's next git there is not refused.
+ * `end` (the end of the attempt's bound, end-of-attempt-bound.ts) a git still running is killed,
+ * and the end is told, so the index lock a killed `add` or `commit` leaves is removed once nothing
+ * else can hold it.
  */
-function candidateGit(workspace: string, gitDirectory: string, signal?: AbortSignal): (args: readonly string[]) => Promise<CandidateGitAnswer> {
+function candidateGit(workspace: string, gitDirectory: string, end?: EndOfAttemptGit): (args: readonly string[]) => Promise<CandidateGitAnswer> {
   return async (args) => {
     const options = untrustedWorktreeGitOptions(gitDirectory, workspace);
-    const answer = await runGitProcess(workspace, [...options, '-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment(), undefined, signal);
+    const answer = await runGitProcess(workspace, [...options, '-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment(), undefined, end?.signal);
     if (answer.stopped !== undefined) {
-      await removeStoppedGitIndexLock(gitDirectory);
+      await end?.stopped(gitDirectory);
       return { ok: false, message: `git ${args.join(' ')} in ${workspace} was stopped: ${answer.stopped}` };
     }
     if (answer.exitCode === 0) return { ok: true, stdout: answer.stdout.toString('utf8') };
@@ -75,7 +84,7 @@ function candidateGit(workspace: string, gitDirectory: string, signal?: AbortSig
 }
 
 export async function identifyCandidate(
-  input: { workspace: string; gitDirectory: string; baseCommit: string; baseTree?: string | undefined; runId: string; attempt: number; signal?: AbortSignal },
+  input: { workspace: string; gitDirectory: string; baseCommit: string; baseTree?: string | undefined; runId: string; attempt: number; end?: EndOfAttemptGit },
   /**
    * Called once the work tree is settled (its commit, if any, made): only reads follow, so the
    * caller may read the workspace beside them. A tree found clean is settled as the status read
@@ -83,9 +92,9 @@ export async function identifyCandidate(
    */
   onSettled: (clean: WorkspaceHeadReading | undefined) => void = () => undefined,
   /** The first reads, when the caller started them already (startCandidateReads) for this workspace and git directory. */
-  started: FirstCandidateReads = startCandidateReads(input.workspace, input.gitDirectory, input.baseTree, input.signal),
+  started: FirstCandidateReads = startCandidateReads(input.workspace, input.gitDirectory, input.baseTree, input.end),
 ): Promise<CandidateIdentification> {
-  const git = candidateGit(input.workspace, input.gitDirectory, input.signal);
+  const git = candidateGit(input.workspace, input.gitDirectory, input.end);
   const readIds = (): Promise<CandidateGitAnswer> => git(HEAD_IDS);
   // The paths changed from the base: none when the head is the base itself, which asks no git
   // (a clean tree on the base, the usual end of an attempt that changed nothing).
@@ -142,13 +151,22 @@ export async function identifyCandidate(
   const [commit, tree] = ids.stdout.trim().split('\n');
   if (commit === undefined || tree === undefined) return { kind: 'not-identified', message: `git rev-parse HEAD in ${input.workspace} gave no commit` };
   if (!changed.ok) return { kind: 'not-identified', message: changed.message };
+  const changedPaths = changed.stdout.split('\0').filter((path) => path !== '');
+  // The agent chooses how many paths it changes; the outcome record that carries them is bounded.
+  const recordedBytes = Buffer.byteLength(JSON.stringify(changedPaths));
+  if (recordedBytes > CHANGED_PATHS_BOUND_BYTES) {
+    return {
+      kind: 'not-identified',
+      message: `the candidate ${commit} changes ${changedPaths.length} paths, whose names take ${recordedBytes} bytes in a record, more than a record keeps of a candidate (${CHANGED_PATHS_BOUND_BYTES}); nothing can be judged`,
+    };
+  }
   return {
     kind: 'identified',
     candidate: {
       commit,
       tree,
       madeBy,
-      changedPaths: changed.stdout.split('\0').filter((path) => path !== ''),
+      changedPaths,
       ignored: { note: IGNORED_FILES_NOTE, count: ignored.length, paths: ignored.slice(0, IGNORED_PATHS_NAMED) },
     },
   };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runGit } from './git.js';
 import { STATE_DIRECTORY, excludeStateDirectory } from './exclude-state.js';
 import { untrustedWorktreeGitOptions } from './registered-git-directory.js';
-import { removeStoppedGitIndexLock } from './stopped-git-index-lock.js';
+import type { EndOfAttemptGit } from './end-of-attempt-git.js';
 import type { ResolvedTarget } from './resolve-target.js';
 
 export interface WorkspaceRequest {
@@ -151,13 +151,13 @@ export interface WorkspaceHeadReading {
  * The workspace's HEAD and whether it has uncommitted changes, read after the attempt, in one git
  * call: through its registered git directory, as untrusted a directory as identify-candidate.ts reads.
  */
-export async function readWorkspaceHead(path: string, gitDirectory: string | undefined, signal?: AbortSignal): Promise<WorkspaceHeadReading> {
+export async function readWorkspaceHead(path: string, gitDirectory: string | undefined, end?: EndOfAttemptGit): Promise<WorkspaceHeadReading> {
   if (gitDirectory === undefined) return { head: 'not-recorded', dirty: 'not-recorded' };
   const options = untrustedWorktreeGitOptions(gitDirectory, path);
   // Under the end of the attempt's bound (end-of-attempt-bound.ts): a status stopped reads nothing.
-  const status = await runGit(path, [...options, 'status', '--porcelain=v2', '--branch', '--untracked-files=all', '--ignore-submodules=dirty'], signal);
+  const status = await runGit(path, [...options, 'status', '--porcelain=v2', '--branch', '--untracked-files=all', '--ignore-submodules=dirty'], end?.signal);
   if (!status.ok) {
-    if (signal?.aborted === true) await removeStoppedGitIndexLock(gitDirectory);
+    if (end?.signal.aborted === true) await end.stopped(gitDirectory);
     return { head: 'not-recorded', dirty: 'not-recorded' };
   }
   const lines = status.stdout.split('\n').filter((line) => line !== '');
