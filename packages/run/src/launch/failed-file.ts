@@ -2,7 +2,9 @@
 export class FileStepFailure extends Error {
   readonly path: string;
   constructor(path: string, cause: unknown) {
-    super(`${path}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    const said = cause instanceof Error ? cause.message : String(cause);
+    // A failure that names the file already (the chain's own refusals do) is not named twice.
+    super(said.startsWith(`${path}: `) ? said : `${path}: ${said}`, { cause });
     this.name = 'FileStepFailure';
     this.path = path;
   }
