@@ -160,7 +160,8 @@ async function checkAccess(path: string, mode: number): Promise<string | undefin
 async function examineTarget(directory: string, key: string, startedAtMs: number): Promise<{ target: TargetExamination; findings: Finding[] }> {
   const paths = chainPaths(directory);
   const findings: Finding[] = [];
-  const target = await readRegularFile(paths.target)
+  // The target's name: a line of JSON; a file larger than this at its path is not one.
+  const target = await readRegularFile(paths.target, 64 * 1024)
     .then((text) => (JSON.parse(text) as { path?: unknown }).path)
     .then((path) => (typeof path === 'string' ? path : 'not-recorded'))
     .catch(() => 'not-recorded' as const);

@@ -1,12 +1,15 @@
-import { readFile } from 'node:fs/promises';
 import { ManifestSchema, type Manifest } from './protocol/manifest.js';
 import { describeSchemaIssues } from './schema-errors.js';
+import { readRegularFile } from './regular-file.js';
 
 export type ManifestReading =
   | { kind: 'read'; manifest: Manifest; path: string }
   | { kind: 'refused'; path: string; reason: 'missing' | 'unreadable' | 'not-json' | 'invalid'; message: string };
 
 /** The sidecar manifest's path: `<executable>.manifest.json` (R2.2). */
+/** A manifest is a few hundred bytes; one over a mebibyte is not one. */
+const MANIFEST_BOUND_BYTES = 1024 * 1024;
+
 export function sidecarManifestPath(executable: string): string {
   return `${executable}.manifest.json`;
 }
@@ -18,7 +21,8 @@ export function sidecarManifestPath(executable: string): string {
 export async function readManifest(path: string): Promise<ManifestReading> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Through the regular-file reader: a FIFO at the manifest's path must not hang the launch, nor a huge file fill memory.
+    text = await readRegularFile(path, MANIFEST_BOUND_BYTES);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
@@ -29,7 +33,8 @@ export async function readManifest(path: string): Promise<ManifestReading> {
         message: `${path}: no manifest here (an adapter's manifest sits beside its executable, named <executable>.manifest.json)`,
       };
     }
-    return { kind: 'refused', path, reason: 'unreadable', message: `${path}: cannot read the manifest (${code ?? String(error)})` };
+    const said = (error as Error).message.startsWith(`${path}: `) ? (error as Error).message.slice(path.length + 2) : (code ?? String(error));
+    return { kind: 'refused', path, reason: 'unreadable', message: `${path}: cannot read the manifest (${said})` };
   }
   let json: unknown;
   try {

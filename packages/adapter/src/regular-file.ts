@@ -54,11 +54,26 @@ export async function openRegularFile(path: string): Promise<FileHandle> {
   return handle;
 }
 
-/** A regular file's whole text, read through {@link openRegularFile}. */
-export async function readRegularFile(path: string): Promise<string> {
+/**
+ * A regular file's whole text, read through {@link openRegularFile}. With `maxBytes`, a file longer
+ * than that is refused (EFBIG, naming it) having read no more than the bound: the small files
+ * statecraft reads (a manifest, a record, the target's name) are read whole, and a huge one at their
+ * path must not cost its size in memory (a 3 GiB file threw "greater than 2 GiB"; a smaller huge
+ * one was held whole).
+ */
+export async function readRegularFile(path: string, maxBytes = Number.POSITIVE_INFINITY): Promise<string> {
   const handle = await openRegularFile(path);
   try {
-    return await handle.readFile('utf8');
+    if (maxBytes === Number.POSITIVE_INFINITY) return await handle.readFile('utf8');
+    const buffer = Buffer.alloc(maxBytes + 1);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    if (filled > maxBytes) throw Object.assign(new Error(`${path}: longer than ${maxBytes} bytes, more than such a file holds`), { code: 'EFBIG', path });
+    return buffer.toString('utf8', 0, filled);
   } finally {
     await handle.close();
   }

@@ -1,7 +1,8 @@
-import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import { writeFileDurably } from '../durable-write.js';
+import { readRegularFile } from '../regular-file.js';
 import { describeSchemaIssues } from '../schema-errors.js';
 import type { SuiteReport } from '../suite/suite-report.js';
 import { SUITE_CASES, SUITE_VERSION } from '../suite/case-table.js';
@@ -123,14 +124,18 @@ export async function showQualificationRecord(home: string, id: string): Promise
   return readRecordFile(path);
 }
 
+/** A qualification record is tens of kilobytes; a file over this at its path is not one. */
+const QUALIFICATION_RECORD_BOUND_BYTES = 16 * 1024 * 1024;
+
 async function readRecordFile(path: string): Promise<ShowQualificationAnswer> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularFile(path, QUALIFICATION_RECORD_BOUND_BYTES);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { kind: 'not-found', path, message: `${path}: no such qualification record` };
-    return { kind: 'invalid', path, message: `${path}: cannot read (${code ?? String(error)})` };
+    const said = (error as Error).message.startsWith(`${path}: `) ? (error as Error).message.slice(path.length + 2) : (code ?? String(error));
+    return { kind: 'invalid', path, message: `${path}: cannot read (${said})` };
   }
   let json: unknown;
   try {
