@@ -12,6 +12,15 @@ import { parseJson, runStatecraft, STATECRAFT_BIN, statecraftEnvironment } from 
 const targets = useTestTargets();
 const scratch = scratchDirectories();
 
+/** `run` of the fixture on `repository` with `flags` added, which must be a usage error (exit 3): its message. */
+async function usageMessageOfRun(repository: string, flags: readonly string[]): Promise<string> {
+  const answer = await runStatecraft(['run', repository, '--adapter', 'fixture', '--prompt', 'scenario: complete', ...flags, '--json'], {
+    home: targets.home.path,
+  });
+  expect(answer.exitCode, answer.stderr).toBe(3);
+  return parseJson<{ usage: { message: string } }>(answer).usage.message;
+}
+
 /** Neither a stack trace nor the words for a defect: a foreseeable fault is named, not reported as a bug. */
 function expectNoStack(stderr: string): void {
   expect(stderr).not.toContain('unexpected failure');
@@ -79,11 +88,7 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     [['--prefer', 'cost-report', '--prefer', 'cost-report'], '--prefer cost-report: given twice'],
   ])('run %j is a usage error naming the flag (exit 3), not an i/o failure at the intent; nothing is appended', async (flags, said) => {
     const repository = await targets.fresh();
-    const answer = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', ...flags, '--json'], {
-      home: targets.home.path,
-    });
-    expect(answer.exitCode, answer.stderr).toBe(3);
-    expect(parseJson<{ usage: { message: string } }>(answer).usage.message).toBe(said);
+    expect(await usageMessageOfRun(repository.path, flags)).toBe(said);
     const list = parseJson<{ attempts: unknown[] }>(await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path }));
     expect(list.attempts).toEqual([]);
   });
@@ -162,11 +167,7 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     [['--retry', 'some-run', '--base', 'HEAD'], '--base cannot be given with --retry'],
   ])('run … %j: an option repeated or idle is a usage error (exit 3), never silently dropped', async (flags, said) => {
     const repository = await targets.fresh();
-    const answer = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', ...flags, '--json'], {
-      home: targets.home.path,
-    });
-    expect(answer.exitCode, answer.stderr).toBe(3);
-    expect(parseJson<{ usage: { message: string } }>(answer).usage.message).toContain(said);
+    expect(await usageMessageOfRun(repository.path, flags)).toContain(said);
   });
 
   it('a product home inside the target is refused (exit 2): records never live in the repository (R8.4)', async () => {

@@ -1,5 +1,6 @@
 import { ManifestSchema, type Manifest } from './protocol/manifest.js';
 import { describeSchemaIssues } from './schema-errors.js';
+import { wordsAfterPath } from './failure-words.js';
 import { readRegularFile } from './regular-file.js';
 
 export type ManifestReading =
@@ -33,7 +34,7 @@ export async function readManifest(path: string): Promise<ManifestReading> {
         message: `${path}: no manifest here (an adapter's manifest sits beside its executable, named <executable>.manifest.json)`,
       };
     }
-    const said = (error as Error).message.startsWith(`${path}: `) ? (error as Error).message.slice(path.length + 2) : (code ?? String(error));
+    const said = wordsAfterPath(error, path) ?? code ?? String(error);
     return { kind: 'refused', path, reason: 'unreadable', message: `${path}: cannot read the manifest (${said})` };
   }
   let json: unknown;

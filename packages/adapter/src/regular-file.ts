@@ -65,9 +65,19 @@ export async function readRegularFile(path: string, maxBytes = Number.POSITIVE_I
   const handle = await openRegularFile(path);
   try {
     if (maxBytes === Number.POSITIVE_INFINITY) return await handle.readFile('utf8');
-    const buffer = Buffer.alloc(maxBytes + 1);
+    // Sized by the file, not the bound: these reads are on `run`'s path (a manifest, each
+    // qualification record), and a buffer of the bound each time was 16 MiB filled per record.
+    // One byte over the size read tells a file that grew since; it grows, up to one past the bound.
+    const { size } = await handle.stat();
+    let buffer = Buffer.allocUnsafe(Math.min(size, maxBytes) + 1);
     let filled = 0;
-    while (filled < buffer.length) {
+    while (true) {
+      if (filled === buffer.length) {
+        if (buffer.length > maxBytes) break;
+        const larger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+        buffer.copy(larger, 0, 0, filled);
+        buffer = larger;
+      }
       const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
       if (bytesRead === 0) break;
       filled += bytesRead;

@@ -2,6 +2,7 @@ import { mkdir, readdir } from 'node:fs/promises';
 import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import { writeFileDurably } from '../durable-write.js';
+import { wordsAfterPath } from '../failure-words.js';
 import { readRegularFile } from '../regular-file.js';
 import { describeSchemaIssues } from '../schema-errors.js';
 import type { SuiteReport } from '../suite/suite-report.js';
@@ -134,7 +135,7 @@ async function readRecordFile(path: string): Promise<ShowQualificationAnswer> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { kind: 'not-found', path, message: `${path}: no such qualification record` };
-    const said = (error as Error).message.startsWith(`${path}: `) ? (error as Error).message.slice(path.length + 2) : (code ?? String(error));
+    const said = wordsAfterPath(error, path) ?? code ?? String(error);
     return { kind: 'invalid', path, message: `${path}: cannot read (${said})` };
   }
   let json: unknown;

@@ -11,8 +11,8 @@ import { removeStoppedGitIndexLock } from '../workspace/stopped-git-index-lock.j
  * stops is recorded as not identified, naming why; the outcome the supervisor classified stands
  * (docs/decisions.md, 2026-12-01).
  */
-export const END_OF_ATTEMPT_MIN_MS = 10_000;
-export const END_OF_ATTEMPT_MAX_MS = 60_000;
+const END_OF_ATTEMPT_MIN_MS = 10_000;
+const END_OF_ATTEMPT_MAX_MS = 60_000;
 
 /** The end's bound for an attempt with this deadline: the deadline itself, within [10 s, 60 s]. */
 export function endOfAttemptBoundMs(deadlineMs: number): number {
@@ -70,7 +70,10 @@ export function endOfAttempt(boundMs: number, interrupt: AbortSignal | undefined
       if (!started) {
         started = true;
         const timer = setTimeout(
-          () => stop(`the end of the attempt took more than ${boundMs / 1000} s (its bound: the attempt's deadline, within 10-60 s)`),
+          () =>
+            stop(
+              `the end of the attempt took more than ${boundMs / 1000} s (its bound: the attempt's deadline, within ${END_OF_ATTEMPT_MIN_MS / 1000}-${END_OF_ATTEMPT_MAX_MS / 1000} s)`,
+            ),
           boundMs,
         );
         // The bound must not keep the process alive once the end is written.

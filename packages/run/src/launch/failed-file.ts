@@ -1,10 +1,11 @@
+import { wordsAfterPath } from '@statecraft/adapter';
+
 /** A step of writing one file that failed: carries the file, so the failure names it (exit 4). */
 export class FileStepFailure extends Error {
   readonly path: string;
   constructor(path: string, cause: unknown) {
-    const said = cause instanceof Error ? cause.message : String(cause);
     // A failure that names the file already (the chain's own refusals do) is not named twice.
-    super(said.startsWith(`${path}: `) ? said : `${path}: ${said}`, { cause });
+    super(`${path}: ${wordsAfterPath(cause, path) ?? (cause instanceof Error ? cause.message : String(cause))}`, { cause });
     this.name = 'FileStepFailure';
     this.path = path;
   }
