@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 
 /**
@@ -86,5 +86,27 @@ export async function readRegularFile(path: string, maxBytes = Number.POSITIVE_I
     return buffer.toString('utf8', 0, filled);
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * The last `bytes` bytes of a regular file, read synchronously through {@link openRegularFileSync}:
+ * what a tail shows (a failing check's output) costs the tail, not the file. A check's kept output
+ * grows with whatever the check printed: read whole, 600 MiB of it took `accept`'s answer to 720 MB.
+ */
+export function readRegularFileTail(path: string, bytes: number): Buffer {
+  const fd = openRegularFileSync(path);
+  try {
+    const { size } = fstatSync(fd);
+    const tail = Buffer.alloc(Math.min(size, bytes));
+    let filled = 0;
+    while (filled < tail.length) {
+      const read = readSync(fd, tail, filled, tail.length - filled, size - tail.length + filled);
+      if (read === 0) break;
+      filled += read;
+    }
+    return tail.subarray(0, filled);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { AcceptanceView } from '@statecraft/acceptance';
+import { readRegularFileTail } from '@statecraft/adapter';
 
 /** How many bytes of a failing check's output are shown at the end (the whole file is kept). */
 const TAIL_BYTES = 2000;
@@ -43,8 +43,7 @@ function describeCheckBoundary(boundary: Exclude<AcceptanceView['boundary'], 'no
 function tailOf(name: string, path: string): string[] {
   let text: string;
   try {
-    const bytes = readFileSync(path);
-    text = bytes.subarray(Math.max(0, bytes.length - TAIL_BYTES)).toString('utf8');
+    text = readRegularFileTail(path, TAIL_BYTES).toString('utf8');
   } catch {
     return [`  ${name} of the failing check: unreadable (${path})`];
   }
