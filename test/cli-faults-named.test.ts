@@ -108,6 +108,19 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     expect(list.attempts).toEqual([]);
   });
 
+  it('an empty run id is a usage error whose advice is a run id, not a path', async () => {
+    const repository = await targets.fresh();
+    for (const args of [
+      ['accept', repository.path, '', '--json'],
+      ['run', 'show', repository.path, '', '--json'],
+    ]) {
+      const answer = await runStatecraft(args, { home: targets.home.path });
+      expect(answer.exitCode, answer.stderr).toBe(3);
+      const usage = parseJson<{ usage: { message: string; next: string } }>(answer).usage;
+      expect(usage).toEqual({ message: '<run> is empty', next: 'name a run id, as `statecraft run list <target>` prints it' });
+    }
+  });
+
   it('run list and run show of a path that is no repository and has no records are refused (exit 2), not "0 attempts"', async () => {
     const missing = join(targets.repository.path, 'no-such-directory');
     for (const args of [

@@ -69,9 +69,17 @@ function refuseEmptyArguments(command: Command): void {
   command.registeredArguments.forEach((argument, index) => {
     const given: unknown = command.processedArgs[index];
     if (typeof given === 'string' && given.trim() === '')
-      throw new UsageError(`<${argument.name()}> is empty`, 'name a path; for the current directory, give .');
+      throw new UsageError(`<${argument.name()}> is empty`, EMPTY_ARGUMENT_ADVICE[argument.name()] ?? PATH_ADVICE);
   });
 }
+
+const PATH_ADVICE = 'name a path; for the current directory, give .';
+
+/** What to give instead, for the arguments that are not paths: `.` would only be an unknown id. */
+const EMPTY_ARGUMENT_ADVICE: Record<string, string> = {
+  run: 'name a run id, as `statecraft run list <target>` prints it',
+  id: 'name a record id, as `statecraft qualifications list` prints it',
+};
 
 registerQualify(program);
 registerRun(program);
