@@ -29,7 +29,10 @@ export interface BoundaryProfileRequest {
   productHome: string;
   workspace: string;
   temporaryDirectory: string;
-  /** The adapter's declared managed paths (`~` is the constructed HOME); those that do not exist are left out. */
+  /**
+   * The adapter's managed paths as the seam checked and made them (`prepareManagedPaths`): bound
+   * writable as given (`~` is the constructed HOME); those that do not exist are left out.
+   */
   managedPaths: readonly string[];
   /** The constructed environment, for `~`. */
   environment: Readonly<Record<string, string>>;

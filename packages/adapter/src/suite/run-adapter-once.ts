@@ -16,7 +16,7 @@ import type { ContainmentMechanism } from '../supervise/attempt.js';
 import type { SuperviseAnswer } from '../supervise/options.js';
 import type { BoundaryProfile } from '../supervise/boundary-record.js';
 import { establishBoundary, type BoundaryRefusalReason, type EstablishedBoundary } from '../supervise/bwrap-boundary.js';
-import { prepareManagedPaths } from '../supervise/managed-paths.js';
+import { prepareManagedPaths, supervisorProtectedLocations } from '../supervise/managed-paths.js';
 
 /** Everything needed to plan and supervise one attempt of one adapter. */
 export interface RunAdapterOnceOptions {
@@ -59,7 +59,7 @@ export type RunAdapterOnceAnswer =
   | { kind: 'refused'; stage: 'manifest'; reading: Extract<ManifestReading, { kind: 'refused' }>; message: string }
   | { kind: 'refused'; stage: 'negotiation'; negotiation: Extract<Negotiation, { kind: 'refused' }>; message: string; attemptTag: string; files: AttemptFiles }
   | { kind: 'refused'; stage: 'supervision'; answer: Extract<SuperviseAnswer, { kind: 'refused' }>; message: string; attemptTag: string; files: AttemptFiles }
-  | { kind: 'refused'; stage: 'boundary'; reason: BoundaryRefusalReason; message: string; attemptTag: string; files: AttemptFiles }
+  | { kind: 'refused'; stage: 'boundary'; reason: BoundaryRefusalReason | 'managed-path'; message: string; attemptTag: string; files: AttemptFiles }
   | {
       kind: 'ran';
       result: AttemptResult;
@@ -92,12 +92,20 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
   const digest = await digestFile(options.executable);
   let boundary: EstablishedBoundary | undefined;
   if (options.boundary !== undefined) {
-    // The adapter's managed paths are writable inside, as for `run` (R10.6, R12).
-    const managed = await prepareManagedPaths(manifest.managedPaths ?? [], options.environment.HOME);
+    // The adapter's managed paths are writable inside once checked, as for `run` (R10.6, R12).
+    const managed = await prepareManagedPaths(manifest.managedPaths ?? [], {
+      home: options.environment.HOME,
+      protectedLocations: [
+        ...options.boundary.hidden.map(({ path }) => ({ path, what: 'a path the sandbox hides (the product home)' })),
+        { path: options.workspace, what: "the attempt's workspace" },
+        ...supervisorProtectedLocations([process.env, options.environment]),
+      ],
+    });
+    if (managed.kind === 'refused') return { kind: 'refused', stage: 'boundary', reason: 'managed-path', message: managed.message, attemptTag, files };
     const known = new Set(options.boundary.writable.map((entry) => entry.path));
     const profile = {
       ...options.boundary,
-      writable: [...options.boundary.writable, ...managed.filter((path) => !known.has(path)).map((path) => ({ path, role: 'managed-path' as const }))],
+      writable: [...options.boundary.writable, ...managed.paths.filter((path) => !known.has(path)).map((path) => ({ path, role: 'managed-path' as const }))],
     };
     const established = await establishBoundary({ profile, environment: options.environment, workspace: options.workspace });
     if (established.kind === 'refused')

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProtocolEvent, ProviderIdentity } from '../protocol/events.js';
@@ -78,9 +77,7 @@ export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | '
         ...providerFor(provocation, base.driver),
         attemptDir: attempt.dir,
         ...(base.containment === undefined ? {} : { containment: base.containment }),
-        ...(base.boundary.kind === 'bwrap'
-          ? { boundary: suiteBoundaryProfile(base.scratchDir, base.workspace, base.boundary.productHome, base.manifest.managedPaths ?? []) }
-          : {}),
+        ...(base.boundary.kind === 'bwrap' ? { boundary: suiteBoundaryProfile(base.scratchDir, base.workspace, base.boundary.productHome) } : {}),
         onEvent: (event) => {
           events.push(event);
           if (event.type === 'init' && event.provider !== 'none') provider ??= event.provider;
@@ -113,20 +110,19 @@ function suiteEnvironment(scratchDir: string, attempt: { runId: string; number: 
 
 /**
  * The suite's sandbox profile, built beside its environment as `run` builds its own (R12): the
- * product home hidden; the workspace, the private TMPDIR and those of the adapter's declared managed
- * paths that exist in the private HOME writable — not the whole HOME, which `run` does not bind
+ * product home hidden; the workspace and the private TMPDIR writable, and each launch adds the
+ * adapter's declared managed paths once checked — not the whole HOME, which `run` does not bind
  * either. The attempts' request and stream files in the scratch directory stay readable, never
  * writable.
  */
-function suiteBoundaryProfile(scratchDir: string, workspace: string, productHome: string, managedPaths: readonly string[]): BoundaryProfile {
-  const home = join(scratchDir, 'home');
-  const managed = managedPaths
-    .map((path) => (path === '~' || path.startsWith('~/') ? join(home, path.slice(1)) : path))
-    .filter((path) => path.startsWith('/') && existsSync(path))
-    .map((path) => ({ path, role: 'managed-path' as const }));
+function suiteBoundaryProfile(scratchDir: string, workspace: string, productHome: string): BoundaryProfile {
   return {
     hidden: [{ path: productHome, role: 'product-home' }],
-    writable: [{ path: workspace, role: 'workspace' }, ...managed, { path: join(scratchDir, 'tmp'), role: 'temporary-directory' }],
+    // The managed paths are added by each launch once checked (run-adapter-once.ts), never unchecked here.
+    writable: [
+      { path: workspace, role: 'workspace' },
+      { path: join(scratchDir, 'tmp'), role: 'temporary-directory' },
+    ],
     readOnly: [],
   };
 }

@@ -4,8 +4,11 @@ import {
   establishBoundary,
   prepareManagedPaths,
   noBoundaryRecord,
+  supervisorProtectedLocations,
+  type ProtectedLocation,
   type BoundaryLaunch,
   type BoundaryRecord,
+  type BoundaryRefusalReason,
   type EstablishedBoundary,
   type ProbeCheck,
 } from '@statecraft/adapter';
@@ -19,7 +22,7 @@ export type LaunchBoundary =
       /** The request copy the adapter is pointed at: the product home stays out of its sight. */
       requestFile: string;
     }
-  | { kind: 'refused'; reason: string; message: string; probe: ProbeCheck[] | 'not-run' };
+  | { kind: 'refused'; reason: BoundaryRefusalReason | 'managed-path'; message: string; probe: ProbeCheck[] | 'not-run' };
 
 export interface LaunchBoundaryRequest {
   choice: BoundaryChoice;
@@ -29,6 +32,8 @@ export interface LaunchBoundaryRequest {
   workspaceReady?: Promise<boolean>;
   temporaryDirectory: string;
   managedPaths: readonly string[];
+  /** What the managed paths must not reach besides what statecraft itself runs (managed-paths.ts): the target's repository, its git directory. */
+  protectedLocations: readonly ProtectedLocation[];
   /** The constructed environment: bwrap is looked for on its PATH. */
   environment: Readonly<Record<string, string>>;
   /** The request, as it is kept in the product home. */
@@ -54,13 +59,22 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
   const requestFile = join(request.temporaryDirectory, 'request.json');
   // Synchronous, as the TMPDIR is made: the probe is spawned next, beside git's checkout.
   writeFileSync(requestFile, request.requestText, { mode: 0o400 });
-  // Made when absent, so they can be bound writable: the provider's configuration (R12).
-  await prepareManagedPaths(request.managedPaths, request.environment.HOME);
+  // Checked, then made when absent, so they can be bound writable: the provider's configuration (R12).
+  const managed = await prepareManagedPaths(request.managedPaths, {
+    home: request.environment.HOME,
+    protectedLocations: [
+      { path: request.productHome, what: 'the product home, where the records are kept' },
+      { path: request.workspace, what: "the attempt's workspace" },
+      ...request.protectedLocations,
+      ...supervisorProtectedLocations([request.source, request.environment]),
+    ],
+  });
+  if (managed.kind === 'refused') return { kind: 'refused', reason: 'managed-path', message: managed.message, probe: 'not-run' };
   const profile = buildBoundaryProfile({
     productHome: request.productHome,
     workspace: request.workspace,
     temporaryDirectory: request.temporaryDirectory,
-    managedPaths: request.managedPaths,
+    managedPaths: managed.paths,
     environment: request.environment,
     handOver: [requestFile],
     source: request.source,

@@ -1,0 +1,96 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createCustomAdapter } from './fixtures/custom-adapter.js';
+import { useTestTargets } from './fixtures/sample-repository.js';
+import { scratchDirectories } from './fixtures/scratch-directories.js';
+import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
+
+const targets = useTestTargets({ sharedRepository: false });
+const scratch = scratchDirectories();
+const removals: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(removals.map((remove) => remove()));
+});
+
+/** A copy of the fixture adapter declaring these managed paths: the adapter, and so its manifest, is untrusted (R12). */
+async function adapterManaging(managedPaths: string[]): Promise<string> {
+  const adapter = await createCustomAdapter({ managedPaths });
+  removals.push(adapter.remove);
+  return adapter.executable;
+}
+
+async function runWith(repository: string, adapter: string, env: Record<string, string> = {}) {
+  return runStatecraft(['run', repository, '--adapter', adapter, '--prompt', 'scenario: complete', '--json'], { home: targets.home.path, env });
+}
+
+/** The refusal's stage and message, and that nothing of the attempt is left: no record, no worktree. */
+async function expectRefusedWithNothingLeft(
+  run: Awaited<ReturnType<typeof runWith>>,
+  repository: { path: string; git: (...args: string[]) => Promise<string> },
+) {
+  expect(run.exitCode, run.stderr).toBe(2);
+  const answer = parseJson<{ refused: { stage: string; reason: string; message: string; detail: { reason: string } } }>(run).refused;
+  expect([answer.stage, answer.reason, answer.detail.reason]).toEqual(['launch', 'boundary', 'managed-path']);
+  expect(answer.message).toContain("the adapter's managed path");
+  expect(answer.message).toContain('the launch is refused');
+  expect(run.stderr).toContain("the adapter's managed path");
+  const listed = await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path });
+  expect(parseJson<{ attempts: unknown[] }>(listed).attempts).toEqual([]);
+  expect((await repository.git('worktree', 'list', '--porcelain')).match(/^worktree /gm)).toHaveLength(1);
+  return answer.message;
+}
+
+describe("an adapter's managed paths are checked before they are made or bound writable (R12, R10.6)", () => {
+  it("refuses the repository's own .git: bound writable, its config is a command statecraft's git runs outside the sandbox", async () => {
+    const repository = await targets.fresh();
+    const configBefore = await readFile(join(repository.path, '.git', 'config'), 'utf8');
+    const run = await runWith(repository.path, await adapterManaging([join(repository.path, '.git')]));
+    const message = await expectRefusedWithNothingLeft(run, repository);
+    expect(message).toContain("the target repository's git directory");
+    expect(await readFile(join(repository.path, '.git', 'config'), 'utf8')).toBe(configBefore);
+  });
+
+  it('refuses a path inside the product home, and does not make it there', async () => {
+    const repository = await targets.fresh();
+    const planted = join(targets.home.path, 'targets', 'planted-by-the-adapter');
+    const run = await runWith(repository.path, await adapterManaging([planted]));
+    expect(await expectRefusedWithNothingLeft(run, repository)).toContain('the product home');
+    expect(existsSync(planted)).toBe(false);
+  });
+
+  it("refuses a directory on the operator's PATH, where statecraft finds bwrap and git", async () => {
+    const repository = await targets.fresh();
+    const onPath = await scratch.make('statecraft-on-path');
+    const run = await runWith(repository.path, await adapterManaging([onPath]), { PATH: `${onPath}:${process.env.PATH ?? '/usr/bin:/bin'}` });
+    expect(await expectRefusedWithNothingLeft(run, repository)).toContain('a directory on PATH');
+  });
+
+  it('refuses a link that leads into the repository, judged with its links resolved', async () => {
+    const repository = await targets.fresh();
+    const link = join(await scratch.make('statecraft-managed-link'), 'provider-state');
+    await symlink(join(repository.path, '.git', 'hooks'), link);
+    const run = await runWith(repository.path, await adapterManaging([link]));
+    const message = await expectRefusedWithNothingLeft(run, repository);
+    expect(message).toContain('with its links resolved');
+    expect(message).toContain('the target repository');
+  });
+
+  it('refuses a path outside the constructed HOME and /tmp, and does not make it', async () => {
+    const repository = await targets.fresh();
+    const elsewhere = `/var/tmp/statecraft-managed-${process.pid}-${Date.now()}`;
+    const run = await runWith(repository.path, await adapterManaging([elsewhere]));
+    expect(await expectRefusedWithNothingLeft(run, repository)).toContain('is not inside the constructed HOME');
+    expect(existsSync(elsewhere)).toBe(false);
+  });
+
+  it("binds the provider's own directory under /tmp writable, made when absent", async () => {
+    const repository = await targets.fresh();
+    const state = join(await scratch.make('statecraft-provider-state'), 'sockets');
+    await mkdir(join(state, '..'), { recursive: true });
+    const run = await runWith(repository.path, await adapterManaging([state]));
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(existsSync(state)).toBe(true);
+  });
+});
