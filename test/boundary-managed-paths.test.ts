@@ -85,6 +85,16 @@ describe("an adapter's managed paths are checked before they are made or bound w
     expect(existsSync(elsewhere)).toBe(false);
   });
 
+  it("refuses a link in the shared /tmp, though it leads inside HOME: /tmp is every user's to place links in", async () => {
+    const repository = await targets.fresh();
+    const home = await scratch.make('statecraft-operator-home');
+    await mkdir(join(home, '.ssh'));
+    const link = join(await scratch.make('statecraft-shared-tmp'), 'provider-daemon');
+    await symlink(join(home, '.ssh'), link);
+    const run = await runWith(repository.path, await adapterManaging([link]), { HOME: home });
+    expect(await expectRefusedWithNothingLeft(run, repository)).toContain(`${link} is a symbolic link in /tmp`);
+  });
+
   it("binds the provider's own directory under /tmp writable, made when absent", async () => {
     const repository = await targets.fresh();
     const state = join(await scratch.make('statecraft-provider-state'), 'sockets');

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 
@@ -27,7 +27,8 @@ const SHARED_TEMPORARY = '/tmp';
  * cannot be made or is not a directory.
  *
  * Checked before anything is made, on the path with its links resolved: a managed path must lie
- * strictly inside the constructed HOME or /tmp, and must not overlap a protected location. A
+ * strictly inside the constructed HOME or /tmp (there, outside HOME, through no link and nothing
+ * another user owns), and must not overlap a protected location. A
  * declaration that fails is refused, naming it: the launch is refused (R12), never run with the
  * path quietly dropped, since the adapter asked for it (found by a hostile pass, 2026-12-02: the
  * repository's `.git` declared managed let the agent set a git filter that statecraft's own
@@ -58,6 +59,8 @@ export async function prepareManagedPaths(
       const how = real === overlap.real ? 'is' : real.startsWith(`${overlap.real}/`) ? 'is inside' : 'holds';
       return refusal(declared, path, `${named} ${how} ${overlap.what} (${overlap.path})`);
     }
+    const shared = homeGiven && path.startsWith(`${resolve(home)}/`) ? undefined : sharedTemporaryHazard(path);
+    if (shared !== undefined) return refusal(declared, path, shared);
     try {
       await mkdir(path, { recursive: true, mode: 0o700 });
       // A file (a shell's startup file, say) is not the provider's configuration directory: not bound.
@@ -75,6 +78,30 @@ function refusal(declared: string, path: string, why: string): ManagedPathsPrepa
     path,
     message: `the adapter's managed path ${JSON.stringify(declared)}: ${why}; bound writable inside the sandbox it would put that in the agent's reach, so the launch is refused (declare only the provider's own configuration, under ~ or ${SHARED_TEMPORARY})`,
   };
+}
+
+/**
+ * /tmp is every user's: a link or a directory another user made there, on the way to a managed path,
+ * is theirs to point anywhere the operator can write (a link at `/tmp/<provider>-daemon` to the
+ * operator's `~/.ssh` would bind that writable). Each existing component below /tmp must be the
+ * operator's own and not a link.
+ */
+function sharedTemporaryHazard(path: string): string | undefined {
+  if (!path.startsWith(`${SHARED_TEMPORARY}/`)) return undefined;
+  const uid = process.getuid?.();
+  let at = SHARED_TEMPORARY;
+  for (const component of path.slice(SHARED_TEMPORARY.length + 1).split('/')) {
+    at = join(at, component);
+    let info;
+    try {
+      info = lstatSync(at);
+    } catch {
+      return undefined;
+    }
+    if (info.isSymbolicLink()) return `${at} is a symbolic link in ${SHARED_TEMPORARY}, which any user can place`;
+    if (uid !== undefined && info.uid !== uid) return `${at} belongs to uid ${info.uid}, not to this user, in ${SHARED_TEMPORARY}, which every user shares`;
+  }
+  return undefined;
 }
 
 /** Whether one path is the other or lies inside it, either way (`/` is inside nothing: a location at the root holds all). */
