@@ -1,6 +1,7 @@
 import { extractVerificationCommands, sha256Hex } from '@statecraft/adapter';
 import { parseProjectDeclaration, PROJECT_DECLARATION_PATH } from '@statecraft/environment';
 import { readCoverageInputs, runGitForReading, specCandidatePaths } from '@statecraft/run';
+import { describeAuthorityThroughLinks, findAuthorityThroughLinks } from './authority-through-links.js';
 
 /** The authority set (R13.5): the spec (every path its id's lookup consults), the declaration, and the declared authority path prefixes. */
 export interface AuthoritySet {
@@ -48,8 +49,12 @@ export async function readSuiteAtBase(input: {
   // `specs/<id>/spec.md` over a base's `specs/<id>.md` replaces the spec of every later run.
   const specPaths = inputs.spec === 'none' ? [] : [inputs.spec.path, ...specCandidatePaths(inputs.spec.id)];
   const authority: AuthoritySet = { paths: [...new Set([...specPaths, PROJECT_DECLARATION_PATH, ...declared.authority])] };
-  const policyDigest = digestAuthorityAt(listing, input.baseCommit, authority);
+  const listed = listing.ok ? new TextDecoder().decode(listing.stdout) : listing;
+  const policyDigest = digestAuthorityAt(listed, input.baseCommit, authority);
   if (policyDigest.kind === 'unreadable') return policyDigest;
+  // An authority entry that is a link at the base protects only the link (R13.5): no suite is judged on it.
+  const throughLinks = findAuthorityThroughLinks(typeof listed === 'string' ? listed : '', authority.paths);
+  if (throughLinks.length > 0) return { kind: 'unreadable', message: await describeAuthorityThroughLinks(input.repository, input.baseCommit, throughLinks) };
 
   let suite: Extract<SuiteReading, { kind: 'read' }>['suite'] = 'none';
   if (inputs.spec !== 'none') {
@@ -89,17 +94,14 @@ export function touchesAuthority(path: string, entry: string): boolean {
  * set (docs/decisions.md). Entries absent at the base contribute nothing.
  */
 function digestAuthorityAt(
-  listing: Awaited<ReturnType<typeof runGitForReading>>,
+  listing: string | { ok: false; message: string },
   commit: string,
   authority: AuthoritySet,
 ): { kind: 'digested'; digest: string } | { kind: 'unreadable'; message: string } {
-  if (!listing.ok) return { kind: 'unreadable', message: `git ls-tree -r ${commit}: ${listing.message}` };
-  const entries = new TextDecoder()
-    .decode(listing.stdout)
-    .split('\0')
-    .filter((entry) => {
-      const path = entry.slice(entry.indexOf('\t') + 1);
-      return entry !== '' && authority.paths.some((authorityPath) => isUnderAuthority(path, authorityPath));
-    });
+  if (typeof listing !== 'string') return { kind: 'unreadable', message: `git ls-tree -r ${commit}: ${listing.message}` };
+  const entries = listing.split('\0').filter((entry) => {
+    const path = entry.slice(entry.indexOf('\t') + 1);
+    return entry !== '' && authority.paths.some((authorityPath) => isUnderAuthority(path, authorityPath));
+  });
   return { kind: 'digested', digest: `sha256:${sha256Hex(JSON.stringify({ authority: authority.paths, entries }))}` };
 }
