@@ -18,6 +18,7 @@ import {
 } from '@statecraft/run';
 import { readCandidateIsTip } from '../acceptance-view.js';
 import { CHECKS_DIRECTORY } from './candidate-worktree.js';
+import { describeEarlierFinalVerdict, findEarlierFinalVerdict } from './earlier-final-verdict.js';
 import { judgeAttempt, type JudgeRequest } from './judge-attempt.js';
 import { removeLeftoverCheckWorktrees } from './leftover-check-worktrees.js';
 
@@ -48,7 +49,11 @@ export type Acceptance =
       /** Whether the receipt's candidate is still the run branch's tip (R13.6), read beside the receipt's write and the append. */
       receiptState: 'current' | 'stale' | 'none';
     }
-  | { kind: 'refused'; reason: 'target' | 'chain-broken' | 'unknown-run' | 'live-attempt' | 'no-outcome' | 'environment' | 'boundary'; message: string }
+  | {
+      kind: 'refused';
+      reason: 'target' | 'chain-broken' | 'unknown-run' | 'live-attempt' | 'no-outcome' | 'already-judged' | 'environment' | 'boundary';
+      message: string;
+    }
   | { kind: 'failed'; path: string; message: string };
 
 /**
@@ -56,7 +61,7 @@ export type Acceptance =
  * judges it — not-attempted unless it completed; else the suite read at the base, run over a
  * fresh worktree of the candidate — and appends the acceptance record, hash-linked, with the
  * receipt kept beside the chain when accepted. Refusals (a live attempt, a broken chain, no such
- * run) append nothing.
+ * run, an attempt whose verdict is already final) append nothing.
  */
 export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance> {
   const resolution = await resolveTarget(request.target);
@@ -90,6 +95,12 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
         reason: 'target',
         message: `run ${request.runId} ran in ${intent.record.target.path}, not ${target.path}; judge it there: statecraft accept ${intent.record.target.path} ${request.runId}`,
       };
+    }
+    // A final verdict is not judged again (R13.4, R8.5): the way on is a new attempt.
+    const earlier = findEarlierFinalVerdict(opening.entries, outcome.digest);
+    if (earlier !== undefined) {
+      const message = describeEarlierFinalVerdict(earlier, { target: target.path, runId: intent.record.runId, attempt: intent.record.attempt });
+      return { kind: 'refused', reason: 'already-judged', message };
     }
     const previous = opening.entries.filter(
       (entry) => entry.record.kind === 'acceptance' && entry.record.runId === intent.record.runId && entry.record.attempt === intent.record.attempt,

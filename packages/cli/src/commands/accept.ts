@@ -16,7 +16,7 @@ export type AcceptValue =
 /**
  * `statecraft accept <target> <run>` (R13): judges the attempt and appends the acceptance record.
  * Exit 0 accepted; 1 failed, no-acceptance, interrupted, authority-change or not-attempted;
- * 2 refused (a live attempt, a broken chain, no such run); 4 i/o.
+ * 2 refused (a live attempt, a broken chain, no such run, a verdict already final); 4 i/o.
  */
 export async function accept(options: AcceptOptions): Promise<Answer<AcceptValue>> {
   const judged = await acceptAttempt({

@@ -52,9 +52,11 @@ authority-change, not-attempted.
 Checks run inside the evidence boundary (product home hidden, only the
 candidate's worktree and a private TMPDIR writable; the repository's .git is
 read-only inside, so a check can run git status or git diff but not commit).
+An attempt already judged accepted, failed or authority-change is not judged
+again (refused, exit 2): make a new attempt with statecraft run --retry <run>.
 Exit: 0 accepted; 1 any other verdict; 2 refused (a live attempt, a broken
-chain, no such run, a boundary that cannot be established); 3 usage; 4 an i/o
-error.`,
+chain, no such run, a verdict already final, a boundary that cannot be
+established); 3 usage; 4 an i/o error.`,
     )
     .action(async (target: string, runId: string, flags: AcceptFlags) => {
       const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);

@@ -1,0 +1,39 @@
+import type { AcceptanceVerdict, ChainEntry, RunChainRecord } from '@statecraft/run';
+
+/**
+ * The verdicts that judged the candidate (R13.4): once one is recorded it is the attempt's
+ * acceptance. `no-acceptance` and `interrupted` judged nothing (a check that did not run, a
+ * worktree the suite left other than the candidate), so judging again replaces no verdict.
+ */
+const FINAL_VERDICTS: ReadonlySet<AcceptanceVerdict> = new Set(['accepted', 'failed', 'authority-change']);
+
+/** The earlier acceptance of this outcome whose verdict is final, as the chain holds it. */
+export interface EarlierFinalVerdict {
+  verdict: AcceptanceVerdict;
+  reason: string;
+  at: string;
+  line: number;
+}
+
+/**
+ * The last final verdict already recorded for the outcome being judged, if any. A second judgement
+ * would replace it in `run show` and `run list` (the fold reads an attempt's latest acceptance)
+ * with no trace that the candidate once failed: a flaky check judged until it passes (R8.5:
+ * nothing earlier is edited, and a later record that supersedes it is an edit by another name).
+ */
+export function findEarlierFinalVerdict(entries: readonly ChainEntry<RunChainRecord>[], outcomeDigest: string): EarlierFinalVerdict | undefined {
+  const earlier = entries.findLast(
+    (entry) => entry.record.kind === 'acceptance' && entry.record.outcome === outcomeDigest && FINAL_VERDICTS.has(entry.record.verdict),
+  );
+  if (earlier === undefined || earlier.record.kind !== 'acceptance') return undefined;
+  return { verdict: earlier.record.verdict, reason: earlier.record.reason, at: earlier.record.at, line: earlier.lineNumber };
+}
+
+/** The refusal's sentence: the earlier verdict and its time, and the way on (a new attempt, judged on its own). */
+export function describeEarlierFinalVerdict(earlier: EarlierFinalVerdict, attempt: { target: string; runId: string; attempt: number }): string {
+  return (
+    `run ${attempt.runId} attempt ${attempt.attempt} was already judged ${earlier.verdict} (${earlier.reason}) at ${earlier.at} (chain line ${earlier.line}); ` +
+    'a recorded verdict is final and the same attempt is not judged again (R13.4, R8.5); nothing judged, nothing appended. ' +
+    `For a new judgement make a new attempt: statecraft run ${attempt.target} --retry ${attempt.runId}`
+  );
+}
