@@ -20,6 +20,7 @@ import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
 import { checkAcceptanceEvidence } from './check-acceptance-evidence.js';
+import { findUnrecordedAcceptanceFiles } from './unrecorded-acceptance-files.js';
 import type { RecordedResult } from './reclassify-attempt.js';
 
 export type FindingKind =
@@ -41,6 +42,8 @@ export type FindingKind =
   /** An attempt's directory that no intent names: its supervisor stopped before writing the intent. */
   | 'unrecorded-attempt-files'
   | 'altered-acceptance-evidence'
+  /** An acceptance directory with a receipt or check outputs that no acceptance record names: its record was never appended. */
+  | 'unrecorded-acceptance-files'
   /** A file kept beside the chain whose bytes no longer have the digest the chain holds (R8.4). */
   | 'altered-artifact'
   | 'missing-artifact'
@@ -235,6 +238,7 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
     }
   }
   findings.push(...(await unrecordedAttemptFiles(directory, target, opening.entries, live, startedAtMs)));
+  findings.push(...(await findUnrecordedAcceptanceFiles(directory, opening.entries, live, startedAtMs)));
   const evidence = examineEvidenceOf(accounts, opening.entries);
   examination.reclassified = evidence.reclassified;
   findings.push(...evidence.findings);

@@ -15,10 +15,12 @@
  * - reclassify-attempt.ts    classifies an attempt again from its kept stream with the supervisor's classifier; compares
  * - examine-attempt-evidence.ts  one attempt's kept files and outcome against the chain, and the findings they give
  * - check-acceptance-evidence.ts re-digests receipts and check outputs against their acceptance records (doctor)
+ * - unrecorded-acceptance-files.ts acceptance directories holding a receipt or check outputs that no record names (doctor)
  * - workspace-freshness.ts   whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
  * - acceptance-view.ts       an acceptance as shown (the `accept --json` contract), derived `not-attempted`, receipt `stale`
  * - judge/accept-attempt.ts  `accept`: lock → verified chain → leftovers removed → judge → receipt file → acceptance record (R13)
  * - judge/earlier-final-verdict.ts an attempt already judged accepted, failed or authority-change: not judged again (R13.4, R8.5)
+ * - judge/free-outputs-directory.ts the first acceptance-N directory not on disk: a judgement never writes into another's files (R13.6)
  * - judge/judge-attempt.ts   one attempt judged in steps: not-attempted, the candidate, the suite at the base, the suite run, the verdict
  * - judge/check-sandbox.ts   what every check runs under: the constructed environment and the evidence boundary, probed once (R13.3, R12)
  * - judge/agent-workspaces-hidden.ts the target's agent workspaces hidden from the checks: not the candidate's bytes (R13.3, R12)

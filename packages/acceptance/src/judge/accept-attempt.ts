@@ -19,6 +19,7 @@ import {
 import { readCandidateIsTip } from '../acceptance-view.js';
 import { CHECKS_DIRECTORY } from './candidate-worktree.js';
 import { describeEarlierFinalVerdict, findEarlierFinalVerdict } from './earlier-final-verdict.js';
+import { findFreeOutputsDirectory } from './free-outputs-directory.js';
 import { judgeAttempt, type JudgeRequest } from './judge-attempt.js';
 import { removeLeftoverCheckWorktrees } from './leftover-check-worktrees.js';
 
@@ -105,7 +106,7 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
     const previous = opening.entries.filter(
       (entry) => entry.record.kind === 'acceptance' && entry.record.runId === intent.record.runId && entry.record.attempt === intent.record.attempt,
     ).length;
-    const outputsDirectory = `attempts/${intent.record.runId}/${intent.record.attempt}/acceptance-${previous + 1}`;
+    const outputsDirectory = await findFreeOutputsDirectory(paths.directory, intent.record.runId, intent.record.attempt, previous + 1);
     // Under the lock no other judge of this home runs: a worktree whose owner is dead was left by a `kill -9`.
     await removeLeftoverCheckWorktrees(target.path, CHECKS_DIRECTORY);
     const judgement = await judgeAttempt(
@@ -146,7 +147,10 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
     };
   } catch (error) {
     // Which file could not be written, and whether a receipt was already kept that no record names.
-    const orphan = kept === undefined ? '' : `; the receipt at ${kept} was kept, but no record names it: it vouches for nothing`;
+    const orphan =
+      kept === undefined
+        ? ''
+        : `; the receipt at ${kept} was kept, but no record names it: it vouches for nothing (doctor names it; the next accept judges into a new directory)`;
     return {
       kind: 'failed',
       path: failedPath(error, paths.directory),

@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { superviseCheck, type Containment, type EstablishedBoundary, type SupervisedCheck } from '@statecraft/adapter';
 import type { CheckRun } from '@statecraft/run';
 import { planCheckInvocation } from './check-invocation.js';
@@ -74,7 +74,10 @@ export interface SuiteRun {
  * and the kill of the check before it never take the next one for theirs.
  */
 export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
-  await mkdir(join(request.targetDirectory, request.outputsDirectory), { recursive: true, mode: 0o700 });
+  // Made here, never reused: one already there holds another judgement's files (free-outputs-directory.ts), so EEXIST fails the judgement.
+  const outputs = join(request.targetDirectory, request.outputsDirectory);
+  await mkdir(dirname(outputs), { recursive: true, mode: 0o700 });
+  await mkdir(outputs, { mode: 0o700 });
   const checks: CheckRun[] = [];
   let containment: SuiteRun['containment'] = 'not-recorded';
   let after: WorktreeReading | undefined;

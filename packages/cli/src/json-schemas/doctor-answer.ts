@@ -20,6 +20,7 @@ export const FindingSchema = z.strictObject({
     'invalid-qualification-record',
     'unrecorded-attempt-files',
     'altered-acceptance-evidence',
+    'unrecorded-acceptance-files',
     'altered-artifact',
     'missing-artifact',
     'outcome-disagrees-with-stream',
