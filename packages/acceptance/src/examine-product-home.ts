@@ -21,6 +21,7 @@ import { describeEvidenceFindings, examineAttemptEvidence } from './examine-atte
 import { foldAttempts } from './fold-attempts.js';
 import { checkAcceptanceEvidence } from './check-acceptance-evidence.js';
 import { findUnrecordedAcceptanceFiles } from './unrecorded-acceptance-files.js';
+import { examineRecordsAgainstKeptFiles } from './records-against-kept-files.js';
 import type { RecordedResult } from './reclassify-attempt.js';
 
 export type FindingKind =
@@ -48,7 +49,9 @@ export type FindingKind =
   | 'altered-artifact'
   | 'missing-artifact'
   /** A recorded outcome that its own kept, verified stream does not give (R8.2). */
-  | 'outcome-disagrees-with-stream';
+  | 'outcome-disagrees-with-stream'
+  /** A record whose copy of what a kept, digest-verified file holds differs from the file (R8.4). */
+  | 'record-disagrees-with-kept-file';
 
 /** Something `doctor` found. It repairs nothing; it names what it saw and what follows. */
 export interface Finding {
@@ -242,6 +245,7 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
   const evidence = examineEvidenceOf(accounts, opening.entries);
   examination.reclassified = evidence.reclassified;
   findings.push(...evidence.findings);
+  findings.push(...examineRecordsAgainstKeptFiles(accounts, opening.entries));
   // Receipts and check outputs re-digested against their acceptance records (R13.6).
   for (const altered of await checkAcceptanceEvidence(directory, opening.entries)) {
     findings.push({

@@ -14,6 +14,7 @@
  * - reread-kept-stream.ts    reads a kept event stream once, as a stream: its digest and the supervisor's reading of it
  * - reclassify-attempt.ts    classifies an attempt again from its kept stream with the supervisor's classifier; compares
  * - examine-attempt-evidence.ts  one attempt's kept files and outcome against the chain, and the findings they give
+ * - records-against-kept-files.ts what the records copy of the kept, verified request and result, compared field by field (doctor)
  * - check-acceptance-evidence.ts re-digests receipts and check outputs against their acceptance records (doctor)
  * - unrecorded-acceptance-files.ts acceptance directories holding a receipt or check outputs that no record names (doctor)
  * - workspace-freshness.ts   whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
@@ -52,6 +53,7 @@ export * from './check-artifacts.js';
 export * from './reread-kept-stream.js';
 export * from './reclassify-attempt.js';
 export * from './examine-attempt-evidence.js';
+export * from './records-against-kept-files.js';
 export * from './workspace-freshness.js';
 export * from './acceptance-view.js';
 export * from './judge/accept-attempt.js';

@@ -24,6 +24,7 @@ export const FindingSchema = z.strictObject({
     'altered-artifact',
     'missing-artifact',
     'outcome-disagrees-with-stream',
+    'record-disagrees-with-kept-file',
   ]),
   /** The chain, lock or directory concerned. */
   path: z.string().min(1),
