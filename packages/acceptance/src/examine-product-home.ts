@@ -22,6 +22,7 @@ import { foldAttempts } from './fold-attempts.js';
 import { checkAcceptanceEvidence } from './check-acceptance-evidence.js';
 import { findUnrecordedAcceptanceFiles } from './unrecorded-acceptance-files.js';
 import { examineRecordsAgainstKeptFiles } from './records-against-kept-files.js';
+import { checkTargetName } from './check-target-name.js';
 import type { RecordedResult } from './reclassify-attempt.js';
 
 export type FindingKind =
@@ -51,7 +52,9 @@ export type FindingKind =
   /** A recorded outcome that its own kept, verified stream does not give (R8.2). */
   | 'outcome-disagrees-with-stream'
   /** A record whose copy of what a kept, digest-verified file holds differs from the file (R8.4). */
-  | 'record-disagrees-with-kept-file';
+  | 'record-disagrees-with-kept-file'
+  /** A target.json naming another repository than the chain's intents, or a key its path does not derive to. */
+  | 'target-name-disagrees';
 
 /** Something `doctor` found. It repairs nothing; it names what it saw and what follows. */
 export interface Finding {
@@ -210,6 +213,7 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
   if (contradiction !== undefined) {
     findings.push({ kind: 'chain-cut', path: paths.chain, message: `${paths.chain}: ${contradiction}; the next run refuses it` });
   }
+  findings.push(...(await checkTargetName(paths, key, opening.entries)));
   if (opening.torn !== 'none') {
     const next =
       contradiction === undefined ? 'the next run truncates it before appending' : 'not an unfinished append: the chain was cut inside a verified record';

@@ -25,6 +25,7 @@ export const FindingSchema = z.strictObject({
     'missing-artifact',
     'outcome-disagrees-with-stream',
     'record-disagrees-with-kept-file',
+    'target-name-disagrees',
   ]),
   /** The chain, lock or directory concerned. */
   path: z.string().min(1),
