@@ -23,6 +23,8 @@ import { checkAcceptanceEvidence } from './check-acceptance-evidence.js';
 import { findUnrecordedAcceptanceFiles } from './unrecorded-acceptance-files.js';
 import { examineRecordsAgainstKeptFiles } from './records-against-kept-files.js';
 import { checkTargetName } from './check-target-name.js';
+import { checkCheckpointPresence } from './check-checkpoint-presence.js';
+import { filesWrittenAfterIntent, missingAttemptRecords } from './attempt-files-after-intent.js';
 import type { RecordedResult } from './reclassify-attempt.js';
 
 export type FindingKind =
@@ -54,7 +56,11 @@ export type FindingKind =
   /** A record whose copy of what a kept, digest-verified file holds differs from the file (R8.4). */
   | 'record-disagrees-with-kept-file'
   /** A target.json naming another repository than the chain's intents, or a key its path does not derive to. */
-  | 'target-name-disagrees';
+  | 'target-name-disagrees'
+  /** A chain with records and no checkpoint, or something other than a regular file in its place. */
+  | 'checkpoint-missing'
+  /** An attempt's directory no record names that holds files written only after an intent: its records are gone. */
+  | 'missing-attempt-records';
 
 /** Something `doctor` found. It repairs nothing; it names what it saw and what follows. */
 export interface Finding {
@@ -213,6 +219,7 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
   if (contradiction !== undefined) {
     findings.push({ kind: 'chain-cut', path: paths.chain, message: `${paths.chain}: ${contradiction}; the next run refuses it` });
   }
+  findings.push(...(await checkCheckpointPresence(paths.chain, opening.entries.length)));
   findings.push(...(await checkTargetName(paths, key, opening.entries)));
   if (opening.torn !== 'none') {
     const next =
@@ -291,6 +298,11 @@ async function unrecordedAttemptFiles(
         () => Number.POSITIVE_INFINITY,
       );
       if (changed >= startedAtMs) continue;
+      const written = await filesWrittenAfterIntent(path);
+      if (written.length > 0) {
+        findings.push(missingAttemptRecords(path, { runId, attempt }, written, target));
+        continue;
+      }
       findings.push({
         kind: 'unrecorded-attempt-files',
         path,

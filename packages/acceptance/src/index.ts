@@ -16,6 +16,8 @@
  * - examine-attempt-evidence.ts  one attempt's kept files and outcome against the chain, and the findings they give
  * - records-against-kept-files.ts what the records copy of the kept, verified request and result, compared field by field (doctor)
  * - check-target-name.ts     target.json against the chain's intents and the key its path derives to (doctor)
+ * - check-checkpoint-presence.ts a chain with records and no checkpoint, or not a regular file in its place (doctor)
+ * - attempt-files-after-intent.ts an unnamed attempt's files that follow an intent: its records are missing, not never written (doctor)
  * - check-acceptance-evidence.ts re-digests receipts and check outputs against their acceptance records (doctor)
  * - unrecorded-acceptance-files.ts acceptance directories holding a receipt or check outputs that no record names (doctor)
  * - workspace-freshness.ts   whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)

@@ -26,6 +26,8 @@ export const FindingSchema = z.strictObject({
     'outcome-disagrees-with-stream',
     'record-disagrees-with-kept-file',
     'target-name-disagrees',
+    'checkpoint-missing',
+    'missing-attempt-records',
   ]),
   /** The chain, lock or directory concerned. */
   path: z.string().min(1),
