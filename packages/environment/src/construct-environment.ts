@@ -1,4 +1,5 @@
 import { credentialFamilyOf } from './credential-families.js';
+import { keepAbsolutePathEntries } from './path-entries.js';
 import { residualsFor, type ContainmentKind } from './residuals.js';
 import type { AbsentName, EnvironmentRecord, EnvironmentRefusal, PlacedName } from './environment-record.js';
 
@@ -84,13 +85,17 @@ export function selectPassedNames(request: NameSelectionRequest): NameSelection 
       if (entry.origin !== 'baseline' || entry.name === 'PATH') absent.push({ name: entry.name, origin: entry.origin, why: entry.why });
       continue;
     }
+    // PATH goes in with its empty and relative entries left out, and the record names them.
+    const path = entry.name === 'PATH' ? keepAbsolutePathEntries(value) : undefined;
+    const passed = path === undefined ? value : path.kept;
     placed.set(entry.name, {
       name: entry.name,
       origin: entry.origin,
-      value: entry.secret ? 'redacted' : { recorded: value },
+      value: entry.secret ? 'redacted' : { recorded: passed },
       ...(entry.origin === 'baseline' ? {} : { why: entry.why }),
+      ...(path === undefined || path.dropped.length === 0 ? {} : { droppedEntries: path.dropped }),
     });
-    values.set(entry.name, value);
+    values.set(entry.name, passed);
   }
   return { kind: 'selected', placed: [...placed.values()], absent, values };
 }

@@ -24,6 +24,12 @@ export const PlacedNameSchema = z.strictObject({
   origin: NameOriginSchema,
   value: z.union([z.strictObject({ recorded: z.string() }), z.literal('redacted')]),
   why: z.string().min(1).optional(),
+  /**
+   * PATH only, and only when there were any: the operator's entries left out because they are
+   * empty or relative — they would resolve against the child's working directory, the agent's
+   * workspace, where a planted program would answer for the one named. `value` is what was passed.
+   */
+  droppedEntries: z.array(z.string()).min(1).optional(),
 });
 export type PlacedName = z.infer<typeof PlacedNameSchema>;
 

@@ -54,6 +54,20 @@ describe('constructEnvironment builds the child environment from an allowlist, n
     expect(record.state).toBe('applied');
   });
 
+  it("PATH's empty and relative entries are left out of the child's PATH and named on the record; a PATH without them has none named", () => {
+    const source = { PATH: ':node_modules/.bin:/usr/bin::./bin:/bin:' };
+    const { variables, record } = constructEnvironment(selected({ source, adapterPass: [], operatorPass: [] }), bindings);
+    expect(variables['PATH']).toBe('/usr/bin:/bin');
+    expect(record.names.find((entry) => entry.name === 'PATH')).toEqual({
+      name: 'PATH',
+      origin: 'baseline',
+      value: { recorded: '/usr/bin:/bin' },
+      droppedEntries: ['', 'node_modules/.bin', '', './bin', ''],
+    });
+    const clean = constructEnvironment(selected({ source: OPERATOR, adapterPass: [], operatorPass: [] }), bindings);
+    expect(clean.record.names.find((entry) => entry.name === 'PATH')).not.toHaveProperty('droppedEntries');
+  });
+
   it('a declared name the operator has not set is absent and degrades the environment; LANG and TZ unset are not (R5.4)', () => {
     const selection = selected({ source: { PATH: '/bin' }, adapterPass: [{ name: 'PROVIDER_API_KEY', secret: true, why: 'auth' }], operatorPass: [] });
     const { variables, record } = constructEnvironment(selection, bindings);

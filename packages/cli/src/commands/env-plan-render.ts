@@ -1,5 +1,6 @@
 import { describeBoundaryAvailability } from './boundary-availability-render.js';
 import type { EnvPlanValue, PlannedAdapter } from './env-plan.js';
+import { describePlacedName } from '../render/placed-name.js';
 
 function renderAdapter(adapter: PlannedAdapter): string[] {
   const lines = [`adapter   ${adapter.name} ${adapter.version}  ${adapter.executable}`];
@@ -7,7 +8,7 @@ function renderAdapter(adapter: PlannedAdapter): string[] {
   lines.push(`  provider       ${adapter.provider === 'none' ? 'none found' : `${adapter.provider.executable}  ${adapter.provider.digest}`}`);
   lines.push(`  qualification  ${adapter.qualification.verdict}: ${adapter.qualification.reason}`);
   for (const check of adapter.prerequisites) lines.push(`  ${check.state === 'present' ? 'present' : 'ABSENT '}        ${check.detail}`);
-  const names = adapter.environment.names.map((entry) => `${entry.name}${entry.value === 'redacted' ? ' (secret, redacted)' : ''}`);
+  const names = adapter.environment.names.map((entry) => describePlacedName(entry, '(secret, redacted)'));
   lines.push(
     `  child env      ${names.join(', ') || 'nothing'}${adapter.environment.absent.length > 0 ? `; absent: ${adapter.environment.absent.map((entry) => entry.name).join(', ')}` : ''}`,
   );

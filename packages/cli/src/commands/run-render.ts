@@ -2,6 +2,7 @@ import { describeClassification, type AttemptAccount, type AttemptList, type Out
 import { describeCoverage, readRecordedCoverage } from '@statecraft/adapter';
 import type { RunFailure, RunRefusal } from '@statecraft/run';
 import { renderAcceptance } from './accept-render.js';
+import { describePlacedName } from '../render/placed-name.js';
 import { terminalSafeValue } from '../render/terminal-safe-text.js';
 
 const short = (commit: string): string => (commit === 'not-recorded' ? commit : commit.slice(0, 12));
@@ -105,7 +106,7 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
         ? 'running: intent recorded, supervisor alive, no outcome yet'
         : 'dangling: intent recorded, no outcome (the supervisor stopped before concluding) — not completed';
   const refusals = account.refusals === 'not-recorded' ? ['not-recorded'] : account.refusals.length === 0 ? ['none'] : account.refusals.map(describeRefusal);
-  const names = p.environment.names.map((entry) => `${entry.name}${entry.value === 'redacted' ? ' (redacted)' : ''}`);
+  const names = p.environment.names.map((entry) => describePlacedName(entry, '(redacted)'));
   const lines = [
     `run ${account.runId} attempt ${account.attempt}: ${headline}${account.outcomeFrom !== 'not-recorded' && account.outcomeFrom.record === 'acceptance' ? ` (from the acceptance at line ${account.outcomeFrom.line}; the attempt itself ended ${account.attemptOutcome})` : ''}`,
     `  target          ${account.target}`,
