@@ -26,7 +26,9 @@ const result = line({
 });
 
 /** The fields of a recorded result the re-classification reads; the rest of a result plays no part. */
-function recorded(fields: Pick<AttemptResult, 'outcome' | 'cause' | 'timedOut'> & { events: number; progress: number }): AttemptResult {
+function recorded(
+  fields: Pick<AttemptResult, 'outcome' | 'cause' | 'timedOut'> & { events: number; progress: number; survivors?: AttemptResult['survivors'] },
+): AttemptResult {
   return {
     outcome: fields.outcome,
     cause: fields.cause,
@@ -37,7 +39,7 @@ function recorded(fields: Pick<AttemptResult, 'outcome' | 'cause' | 'timedOut'> 
     events: { count: fields.events, progress: fields.progress, toolUses: 0, linesAfterTerminal: 0 },
     exit: 'not-observed',
     containment: { mechanism: 'process-group', blindSpots: [] },
-    survivors: [],
+    survivors: fields.survivors ?? [],
     startedAt: '2026-11-30T00:00:00.000Z',
     endedAt: '2026-11-30T00:00:01.000Z',
     durationMs: 1000,
@@ -85,6 +87,20 @@ describe("classifying an attempt again from its kept stream with the supervisor'
     const kept = await reread(`${init}\n${progress}\n`, true);
     expect(reclassifyAttempt(recorded({ outcome: 'cancelled', cause: 'operator-cancel', timedOut: false, events: 2, progress: 1 }), kept.reading)).toEqual({
       state: 'agrees',
+    });
+  });
+
+  it('survivors are a fact of supervision taken from the record: a completed stream with one left is interrupted (processes-left) (R7.3)', async () => {
+    const kept = await reread(`${init}\n${progress}\n${result}\n`, true);
+    const survivors = [{ pid: 4242, command: 'sleep 304' }];
+    expect(
+      reclassifyAttempt(recorded({ outcome: 'interrupted', cause: 'processes-left', timedOut: false, events: 3, progress: 1, survivors }), kept.reading),
+    ).toEqual({ state: 'agrees' });
+    expect(
+      reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 3, progress: 1, survivors }), kept.reading),
+    ).toMatchObject({
+      state: 'disagrees',
+      fromStream: { outcome: 'interrupted', cause: 'processes-left' },
     });
   });
 

@@ -10,8 +10,9 @@ type Negotiated = Extract<Negotiation, { kind: 'negotiated' }>;
 /**
  * The supervisor's reading of an attempt (R8.2, R10.4). Order matters and is fixed so two
  * adapters cannot disagree: the deadline and stream diagnostics first (nothing after them is
- * trusted), then refusals (read before any error flag), then the terminal state. The exit
- * status is never consulted (R7.6); the adapter's claim is kept beside, never used.
+ * trusted), then refusals (read before any error flag), then the terminal state; a `completed`
+ * with survivors is not one. The exit status is never consulted (R7.6); the adapter's claim is
+ * kept beside, never used.
  */
 export function classifyOutcome(attempt: SupervisedAttempt): { outcome: Outcome; cause: InterruptionCause } {
   // What the supervisor stopped comes first: nothing after the stop was read (R7.2, R8.1, R8.4).
@@ -29,7 +30,8 @@ export function classifyOutcome(attempt: SupervisedAttempt): { outcome: Outcome;
   if (terminal.type === 'error') return { outcome: 'interrupted', cause: 'adapter-error' };
   switch (terminal.terminal) {
     case 'completed':
-      return { outcome: 'completed', cause: 'none' };
+      // A process of the attempt still alive after the kill is a residual, never a clean end (R7.3).
+      return attempt.survivors.length > 0 ? { outcome: 'interrupted', cause: 'processes-left' } : { outcome: 'completed', cause: 'none' };
     case 'turn-limit':
       return { outcome: 'interrupted', cause: 'turn-limit' };
     case 'provider-error':

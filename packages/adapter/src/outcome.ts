@@ -19,5 +19,11 @@ export const InterruptionCauseSchema = z.enum([
   'operator-cancel',
   /** The supervisor stopped the attempt because a file of its evidence could not be written (R8.4). */
   'evidence-not-kept',
+  /**
+   * The stream ended as `completed`, but a process of the attempt was still running when it ended
+   * (left behind, then killed, or alive past the reaping wait): a survivor is never a clean end
+   * (R7.3). The survivors are listed in the posture.
+   */
+  'processes-left',
 ]);
 export type InterruptionCause = z.infer<typeof InterruptionCauseSchema>;

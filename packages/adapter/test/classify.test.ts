@@ -35,6 +35,13 @@ describe('classifying an attempt', () => {
     expect(classifyOutcome(attempt())).toEqual({ outcome: 'completed', cause: 'none' });
   });
 
+  it('a completed result with a survivor reads interrupted (processes-left): a survivor is never a clean end (R7.3)', () => {
+    const survivors = [{ pid: 4242, command: 'sleep 304' }];
+    expect(classifyOutcome(attempt({ survivors }))).toEqual({ outcome: 'interrupted', cause: 'processes-left' });
+    // A worse reading keeps its own cause: the survivors are listed beside it.
+    expect(classifyOutcome(attempt({ survivors, refusals: oneRefusal }))).toEqual({ outcome: 'refused', cause: 'none' });
+  });
+
   it('a refusal makes the attempt refused beside a completed result and a zero exit (R8.1)', () => {
     expect(classifyOutcome(attempt({ refusals: oneRefusal }))).toEqual({ outcome: 'refused', cause: 'none' });
   });
