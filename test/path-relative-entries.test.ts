@@ -1,6 +1,10 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repositoryWithSuite } from './fixtures/acceptance-repository.js';
+import { findExecutableOnPath } from '@statecraft/adapter';
 import { useTestTargets } from './fixtures/sample-repository.js';
+import { scratchDirectories } from './fixtures/scratch-directories.js';
 import { createScriptedAdapter } from './fixtures/scripted-adapter.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
@@ -42,7 +46,27 @@ async function createPlantingAdapter() {
   );
 }
 
+/** An agent that plants a `git` where the relative entry points: it leaves `marker` if anyone runs it, then runs the real one. */
+async function createGitPlantingAdapter(marker: string) {
+  const git = findExecutableOnPath('git', process.env.PATH);
+  if (git === undefined) throw new Error('no git on PATH');
+  const shim = `#!/bin/sh\necho "$PWD $*" >> ${marker}\nexec ${git} "$@"\n`;
+  return createScriptedAdapter(
+    'planting-git',
+    [
+      "import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';",
+      "writeFileSync('answer.txt', '42\\n');",
+      "mkdirSync('node_modules/.bin', { recursive: true });",
+      `writeFileSync('node_modules/.bin/git', ${JSON.stringify(shim)});`,
+      "chmodSync('node_modules/.bin/git', 0o755);",
+      'init();',
+      "emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'completed', detail: {} }, turns: 1 });",
+    ].join('\n'),
+  );
+}
+
 const targets = useTestTargets({ sharedRepository: false });
+const scratch = scratchDirectories();
 
 describe("empty and relative entries of the operator's PATH are not passed to a child (R5.1, R13)", () => {
   it("a check run by name is the system's, not a program the candidate planted: the wrong answer is not accepted", async () => {
@@ -66,6 +90,24 @@ describe("empty and relative entries of the operator's PATH are not passed to a 
       expect(path?.value).toEqual({ recorded: process.env.PATH });
       const shown = await runStatecraft(['run', 'show', repository.path, account.runId], { home: targets.home.path });
       expect(shown.stdout).toContain('PATH (dropped, empty or relative: "node_modules/.bin", "")');
+    } finally {
+      await adapter.remove();
+    }
+  });
+
+  it("the supervisor's own git, run in the agent's workspace to take the candidate, is never a git the agent planted there", async () => {
+    const marker = join(await scratch.make('statecraft-planted-git'), 'planted-git-ran');
+    const adapter = await createGitPlantingAdapter(marker);
+    try {
+      const repository = await repositoryWithSuite(targets, { checks: ['grep -q 42 answer.txt'] });
+      const run = await runStatecraft(['run', repository.path, '--adapter', adapter.executable, '--prompt', 'hi', '--accept', '--json'], {
+        home: targets.home.path,
+        env: { PATH: HIJACKABLE_PATH },
+        timeoutMs: 120_000,
+      });
+      expect(parseJson<Account>(run).acceptance.verdict, run.stderr).toBe('accepted');
+      // Run outside any sandbox, as the operator, it could have forged the candidate or anything else.
+      expect(existsSync(marker)).toBe(false);
     } finally {
       await adapter.remove();
     }

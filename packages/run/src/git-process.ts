@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { keepAbsolutePathEntries } from '@statecraft/environment';
 
 /** What one git process did: its exit code (undefined when it could not start) and its bytes. */
 export interface GitProcessAnswer {
@@ -21,8 +22,11 @@ const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;
  * spawned through execa (supervise/spawn-adapter.ts, as docs/architecture.md fixes). docs/decisions.md.
  */
 export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, input?: string, signal?: AbortSignal): Promise<GitProcessAnswer> {
+  // `git` is looked up on PATH from `cwd`, often the agent's workspace: an empty or relative entry
+  // would run a `git` the agent planted there, as the supervisor (R5.1's reasoning, path-entries.ts).
+  const path = env['PATH'] === undefined ? {} : { PATH: keepAbsolutePathEntries(env['PATH']).kept };
   return new Promise((resolve) => {
-    const child = execFile('git', args, { cwd, env, encoding: 'buffer', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
+    const child = execFile('git', args, { cwd, env: { ...env, ...path }, encoding: 'buffer', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
       signal?.removeEventListener('abort', kill);
       if (error === null) {
         resolve({ exitCode: 0, stdout, stderr, failure: undefined });
