@@ -12,8 +12,9 @@ import type { SuperviseOptions } from './options.js';
  * Starts the adapter (R1.3, R5.1, R7.1): no shell; the constructed environment passed whole
  * (`extendEnv: false`) plus the attempt tag every descendant inherits; the workspace as cwd;
  * three pipes. Under a PID namespace the adapter becomes the namespace's first process, behind
- * `unshare`; in the fallback it leads its own process group (`detached`), so the group can be
- * killed as one.
+ * `unshare`; in the fallback it leads its own process group, so the group can be killed as one.
+ * Under every mechanism what is spawned leads a session of its own (`detached`), out of the
+ * supervisor's process group.
  */
 export function spawnAdapter(options: SuperviseOptions, choice: ContainmentChoice) {
   return spawnContained(
@@ -45,7 +46,6 @@ export interface ContainedProcess {
 
 /** Starts a process under the chosen containment, as spawnAdapter describes; checks start the same way (R13.3). */
 export function spawnContained(target: ContainedProcess, choice: ContainmentChoice) {
-  const inNamespace = 'unshare' in choice || 'boundary' in choice;
   const tagged = { ...target.environment, [ATTEMPT_TAG_VARIABLE]: target.attemptTag };
   // Behind the boundary's gate the tag is exported by the closer as the command starts: a sandbox
   // still waiting carries none, and no sweep takes it for the attempt's (GATED_CLOSER_SCRIPT).
@@ -71,7 +71,11 @@ export function spawnContained(target: ContainedProcess, choice: ContainmentChoi
     buffer: false,
     reject: false,
     encoding: 'buffer',
-    detached: !inNamespace,
+    // A session (and process group) of its own under every mechanism: in the supervisor's group,
+    // `kill -INT 0` from the adapter reached the supervisor and read as the operator's cancel (only
+    // an operator can produce it, R8.1), and `kill -STOP 0` froze it past the deadline (R7.2). The
+    // operator's Ctrl-C still reaches the supervisor, which cancels and kills the tree itself.
+    detached: true,
     // The supervisor kills the tree itself; execa's own kill-on-exit only reaches the direct child.
     cleanup: true,
   });
