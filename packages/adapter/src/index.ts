@@ -22,6 +22,7 @@
  * - regular-file.ts        files statecraft keeps opened only if regular, never waiting: a FIFO in their place is named, not waited on; small files read within a bound, a tail read as a tail
  * - failure-words.ts       what a failure says after the path it names, so a caller naming the file does not name it twice
  * - executable-file.ts     whether a path can be executed, and the one PATH search every package uses
+ * - path-entries.ts        keeps PATH's absolute entries only: an empty or relative one resolves in the agent's workspace (R5.1)
  * - file-identity.ts       what identifies a file's bytes without reading them (device, inode, size, times)
  * - digest-cache.ts        file digests remembered by identity, and handed to the adapter in the request
  * - remembered-entry-file.ts   one cache entry in the product home, read against its schema and written whole
@@ -70,6 +71,7 @@ export * from './protocol/request.js';
 export * from './protocol/events.js';
 export * from './read-manifest.js';
 export * from './regular-file.js';
+export * from './path-entries.js';
 export * from './failure-words.js';
 export * from './negotiate.js';
 export * from './supervise/attempt.js';

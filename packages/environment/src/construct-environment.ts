@@ -1,5 +1,5 @@
 import { credentialFamilyOf } from './credential-families.js';
-import { keepAbsolutePathEntries } from './path-entries.js';
+import { keepAbsolutePathEntries } from '@statecraft/adapter';
 import { residualsFor, type ContainmentKind } from './residuals.js';
 import type { AbsentName, EnvironmentRecord, EnvironmentRefusal, PlacedName } from './environment-record.js';
 

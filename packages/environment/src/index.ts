@@ -7,7 +7,6 @@
  * - credential-families.ts    known publication-credential families, refused on construction (R5.2)
  * - residuals.ts              what a constructed environment does not buy, named on every attempt (R5.3), and what the process-group fallback adds
  * - environment-record.ts     the recorded account of a child's environment: every name it received (R5.1, R6)
- * - path-entries.ts           keeps PATH's absolute entries only: an empty or relative one resolves in the agent's workspace (R5.1)
  * - construct-environment.ts  selects names from an allowlist, refuses credentials, adds the attempt's bindings (R5.1, R5.5)
  * - project-declaration.ts    the target's .statecraft/environment.json, project.commands (R9.1)
  * - adapter-declarations.ts   adapters' managed paths, prerequisites, collisions (R10.6)
@@ -21,7 +20,6 @@ export * from './product-home.js';
 export * from './credential-families.js';
 export * from './residuals.js';
 export * from './environment-record.js';
-export * from './path-entries.js';
 export * from './construct-environment.js';
 export * from './project-declaration.js';
 export * from './adapter-declarations.js';

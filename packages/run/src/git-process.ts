@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { keepAbsolutePathEntries } from '@statecraft/environment';
+import { keepAbsolutePathEntries } from '@statecraft/adapter';
 
 /** What one git process did: its exit code (undefined when it could not start) and its bytes. */
 export interface GitProcessAnswer {

@@ -5,6 +5,7 @@ import type { Manifest } from '../protocol/manifest.js';
 import type { ContainmentMechanism } from '../supervise/attempt.js';
 import type { BoundaryProfile } from '../supervise/boundary-record.js';
 import type { DriverScenario, Provocation, SuiteDriver } from './driver.js';
+import { keepAbsolutePathEntries } from '../path-entries.js';
 import { runAdapterOnce, type RunAdapterOnceAnswer, type RunAdapterOnceOptions } from './run-adapter-once.js';
 
 /** Where time is not the subject, a deadline no healthy adapter comes near. */
@@ -98,7 +99,8 @@ export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | '
  */
 function suiteEnvironment(scratchDir: string, attempt: { runId: string; number: number; dir: string }, provocation: Provocation): Record<string, string> {
   return {
-    PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
+    // Absolute entries only, as `run` gives (path-entries.ts): a relative one resolves in the adapter's workspace.
+    PATH: keepAbsolutePathEntries(process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin').kept,
     HOME: join(scratchDir, 'home'),
     TMPDIR: join(scratchDir, 'tmp'),
     LANG: 'C.UTF-8',
