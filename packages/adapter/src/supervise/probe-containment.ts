@@ -12,7 +12,17 @@ export const CONTAINMENT_OVERRIDE_VARIABLE = 'STATECRAFT_CONTAINMENT';
 /** The flags that put the child in its own PID namespace, killed with its first process (R7.3). */
 export const UNSHARE_FLAGS = ['--map-current-user', '--pid', '--fork', '--kill-child', '--mount-proc'] as const;
 
-export type PidNamespaceProbe = { available: true; unshare: string } | { available: false; reason: string };
+export type PidNamespaceProbe = { available: true; launch: readonly string[] } | { available: false; reason: string };
+
+/**
+ * What starts `unshare`: util-linux `setpriv --pdeathsig KILL` where it is found, so that unshare —
+ * whose `--kill-child` takes the whole namespace with it — dies with the supervisor. Each spawn
+ * leads a session of its own (spawn-adapter.ts), so a supervisor killed outright (SIGKILL, the
+ * OOM killer) left the namespace running with no deadline over it. Without setpriv, unshare alone.
+ */
+function unshareLaunch(unshare: string, setpriv: string | undefined): readonly string[] {
+  return setpriv === undefined ? [unshare, ...UNSHARE_FLAGS] : [setpriv, '--pdeathsig', 'KILL', unshare, ...UNSHARE_FLAGS];
+}
 
 /** What each mechanism cannot see, in words (R6, R7.3): recorded on every attempt. */
 export const BLIND_SPOTS: Readonly<Record<ContainmentMechanism, readonly string[]>> = {
@@ -44,17 +54,18 @@ async function probePidNamespace(): Promise<PidNamespaceProbe> {
   // The supervisor's own PATH finds util-linux; the child's constructed environment may have none.
   const unshare = findExecutableOnPath('unshare', process.env.PATH);
   if (unshare === undefined) return { available: false, reason: 'no unshare executable (util-linux) on PATH' };
+  const launch = unshareLaunch(unshare, findExecutableOnPath('setpriv', process.env.PATH));
   // Node's own execFile: this probe runs at the start of every `statecraft run`, where execa's
   // per-call set-up was a measurable part of the start.
   const failure = await new Promise<string | undefined>((resolve) => {
-    const child = execFile(unshare, [...UNSHARE_FLAGS, 'true'], { timeout: 10_000 }, (error, _stdout, stderr) => {
+    const child = execFile(launch[0]!, [...launch.slice(1), 'true'], { timeout: 10_000 }, (error, _stdout, stderr) => {
       if (error === null) resolve(undefined);
       else resolve(stderr.trim() !== '' ? stderr.trim() : error.message);
     });
     child.stdin?.end();
   });
-  if (failure === undefined) return { available: true, unshare };
-  return { available: false, reason: `${unshare} ${UNSHARE_FLAGS.join(' ')} failed: ${failure}` };
+  if (failure === undefined) return { available: true, launch };
+  return { available: false, reason: `${launch.join(' ')} failed: ${failure}` };
 }
 
 /**
@@ -70,7 +81,7 @@ export function readContainmentOverride(): 'auto' | 'process-group' {
 
 /** The mechanism an attempt will use, and how to start it under that mechanism. */
 export type ContainmentChoice =
-  | { containment: Containment & { mechanism: 'pid-namespace' }; unshare: string }
+  | { containment: Containment & { mechanism: 'pid-namespace' }; launch: readonly string[] }
   | { containment: Containment & { mechanism: 'process-group' } }
   | { containment: Containment & { mechanism: 'bwrap' }; boundary: BoundaryLaunch };
 
@@ -86,7 +97,7 @@ export async function chooseContainment(requested: 'auto' | Exclude<ContainmentM
   }
   const probe = await probeContainment();
   if (probe.available) {
-    return { containment: { mechanism: 'pid-namespace', blindSpots: [...BLIND_SPOTS['pid-namespace']] }, unshare: probe.unshare };
+    return { containment: { mechanism: 'pid-namespace', blindSpots: [...BLIND_SPOTS['pid-namespace']] }, launch: probe.launch };
   }
   const fellBack = `no PID namespace could be made (${probe.reason}); the process group was used instead`;
   return { containment: { mechanism: 'process-group', blindSpots: [fellBack, ...BLIND_SPOTS['process-group']] } };

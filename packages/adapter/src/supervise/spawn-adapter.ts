@@ -4,7 +4,6 @@ import { GATE_GO } from './boundary-probe.js';
 import { boundaryCommand } from './bwrap-boundary.js';
 import { writePrompt } from './watch-child.js';
 import type { ContainmentChoice } from './probe-containment.js';
-import { UNSHARE_FLAGS } from './probe-containment.js';
 import { ATTEMPT_TAG_VARIABLE } from './options.js';
 import type { SuperviseOptions } from './options.js';
 
@@ -54,8 +53,8 @@ export function spawnContained(target: ContainedProcess, choice: ContainmentChoi
   const command =
     'boundary' in choice
       ? boundaryCommand(choice.boundary, target.executable, target.args, { names: Object.keys(tagged), attemptTag: target.attemptTag })
-      : 'unshare' in choice
-        ? { file: choice.unshare, args: [...UNSHARE_FLAGS, '--', target.executable, ...target.args] }
+      : 'launch' in choice
+        ? { file: choice.launch[0]!, args: [...choice.launch.slice(1), '--', target.executable, ...target.args] }
         : { file: target.executable, args: [...target.args] };
   const { file, args } = command;
   // Before the attempt's first process exists: its sweeps then read only pids handed out since.
