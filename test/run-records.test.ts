@@ -184,13 +184,15 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(ended.exitCode).toBe(1);
   });
 
-  it('kill -9 of the supervisor during hang (boundary none) leaves a dangling intent that run show and doctor report; a later run still appends', async () => {
+  it('kill -9 of the supervisor during hang (boundary none, process group) leaves a dangling intent that run show and doctor report; a later run still appends', async () => {
     const target = await freshRepository();
-    // Without the boundary: bwrap's --die-with-parent would take the child down with the supervisor
-    // (the next test), and doctor's orphan report needs an orphan.
+    // Without the boundary and in the process-group fallback: bwrap's --die-with-parent (the next
+    // test) and, under the PID namespace, setpriv's parent-death signal on unshare
+    // (supervisor-killed-namespace-ends.test.ts) take the child down with the supervisor, and
+    // doctor's orphan report needs an orphan.
     const hung = startStatecraft(
       ['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: hang', '--deadline', '60s', '--json', '--boundary', 'none'],
-      { home: targets.home.path },
+      { home: targets.home.path, env: { STATECRAFT_CONTAINMENT: 'process-group' } },
     );
     const live = await waitForIntent(target.path);
     await waitForHungAdapter(live.runId);
