@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { packageRootOf } from '@statecraft/adapter';
 import { createCustomAdapter } from './fixtures/custom-adapter.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
@@ -15,8 +16,8 @@ afterAll(async () => {
 });
 
 /** A copy of the fixture adapter declaring these managed paths: the adapter, and so its manifest, is untrusted (R12). */
-async function adapterManaging(managedPaths: string[]): Promise<string> {
-  const adapter = await createCustomAdapter({ managedPaths });
+async function adapterManaging(managedPaths: string[], manifest: Record<string, unknown> = {}): Promise<string> {
+  const adapter = await createCustomAdapter({ managedPaths, ...manifest });
   removals.push(adapter.remove);
   return adapter.executable;
 }
@@ -24,6 +25,9 @@ async function adapterManaging(managedPaths: string[]): Promise<string> {
 async function runWith(repository: string, adapter: string, env: Record<string, string> = {}) {
   return runStatecraft(['run', repository, '--adapter', adapter, '--prompt', 'scenario: complete', '--json'], { home: targets.home.path, env });
 }
+
+/** `~` is the constructed HOME, which an adapter receives only if its manifest passes it. */
+const PASSES_HOME = { environment: { pass: [{ name: 'HOME', secret: false, why: 'the provider configuration directory' }] } };
 
 /** The refusal's stage and message, and that nothing of the attempt is left: no record, no worktree. */
 async function expectRefusedWithNothingLeft(
@@ -88,11 +92,34 @@ describe("an adapter's managed paths are checked before they are made or bound w
   it("refuses a link in the shared /tmp, though it leads inside HOME: /tmp is every user's to place links in", async () => {
     const repository = await targets.fresh();
     const home = await scratch.make('statecraft-operator-home');
-    await mkdir(join(home, '.ssh'));
+    await mkdir(join(home, '.provider'));
     const link = join(await scratch.make('statecraft-shared-tmp'), 'provider-daemon');
-    await symlink(join(home, '.ssh'), link);
+    await symlink(join(home, '.provider'), link);
     const run = await runWith(repository.path, await adapterManaging([link]), { HOME: home });
     expect(await expectRefusedWithNothingLeft(run, repository)).toContain(`${link} is a symbolic link in /tmp`);
+  });
+
+  it("refuses a `~` path that leaves HOME, an entry of HOME that is never a provider's, and makes none of the paths declared before", async () => {
+    const repository = await targets.fresh();
+    const home = await scratch.make('statecraft-operator-home');
+    const madeFirst = join(home, '.provider-made-first');
+    for (const [declared, said] of [
+      ['~/../outside-home', `${join(home, '..', 'outside-home')} is not inside the constructed HOME`],
+      ['~/.ssh', "the operator's SSH keys"],
+      ['~/.local', "holds the operator's own programs"],
+    ] as const) {
+      const run = await runWith(repository.path, await adapterManaging(['~/.provider-made-first', declared], PASSES_HOME), { HOME: home });
+      expect(await expectRefusedWithNothingLeft(run, repository)).toContain(said);
+      expect(existsSync(madeFirst), 'a path declared before the refused one is not made').toBe(false);
+    }
+  });
+
+  it("refuses statecraft's own program, found from its own module wherever it is installed", async () => {
+    const repository = await targets.fresh();
+    // A HOME that holds statecraft's package, as an install under ~ does: its bundle is declared managed.
+    const cli = packageRootOf('@statecraft/cli', import.meta.url);
+    const run = await runWith(repository.path, await adapterManaging(['~/dist/bundle'], PASSES_HOME), { HOME: cli });
+    expect(await expectRefusedWithNothingLeft(run, repository)).toContain("statecraft's own program");
   });
 
   it("binds the provider's own directory under /tmp writable, made when absent", async () => {

@@ -98,6 +98,7 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
       protectedLocations: [
         ...options.boundary.hidden.map(({ path }) => ({ path, what: 'a path the sandbox hides (the product home)' })),
         { path: options.workspace, what: "the attempt's workspace" },
+        { path: options.attemptDir, what: "the attempt's request and kept stream, which stay read-only" },
         ...supervisorProtectedLocations([process.env, options.environment]),
       ],
     });

@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * A place a managed path must neither be nor hold nor lie inside: what it is, for the refusal.
@@ -26,10 +27,10 @@ const SHARED_TEMPORARY = '/tmp';
  * relative path, is left out (the provider then fails visibly inside, R5.4), as is a path that
  * cannot be made or is not a directory.
  *
- * Checked before anything is made, on the path with its links resolved: a managed path must lie
- * strictly inside the constructed HOME or /tmp (there, outside HOME, through no link and nothing
- * another user owns), and must not overlap a protected location. A
- * declaration that fails is refused, naming it: the launch is refused (R12), never run with the
+ * Every declaration is checked before any is made, on the path with its links resolved, and again
+ * once made: a managed path must lie strictly inside the constructed HOME (a `~` path may not leave
+ * it) or /tmp (there, outside HOME, through no link and nothing another user owns), and must not
+ * overlap a protected location. A declaration that fails is refused, naming it: the launch is refused (R12), never run with the
  * path quietly dropped, since the adapter asked for it (found by a hostile pass, 2026-12-02: the
  * repository's `.git` declared managed let the agent set a git filter that statecraft's own
  * `git add` then ran, as root, outside the sandbox; a directory on PATH let it plant a `bwrap`
@@ -41,35 +42,65 @@ export async function prepareManagedPaths(
   context: { home: string | undefined; protectedLocations: readonly ProtectedLocation[] },
 ): Promise<ManagedPathsPreparation> {
   const { home } = context;
-  const homeGiven = home !== undefined && home !== '' && isAbsolute(home);
-  const allowedRoots = [...(homeGiven ? [resolvedThroughLinks(home)] : []), resolvedThroughLinks(SHARED_TEMPORARY)];
-  const protectedLocations = context.protectedLocations.map((location) => ({ ...location, real: resolvedThroughLinks(location.path) }));
-  const prepared: string[] = [];
+  const checks: PathChecks = {
+    home: home !== undefined && home !== '' && isAbsolute(home) ? resolve(home) : undefined,
+    protectedLocations: context.protectedLocations.map((location) => ({ ...location, real: resolvedThroughLinks(location.path) })),
+  };
+  // Every declaration is checked before any is made: a refusal leaves nothing of the launch behind.
+  const checked: { declared: string; path: string }[] = [];
   for (const declared of managedPaths) {
-    const expanded = declared === '~' || declared.startsWith('~/') ? (homeGiven ? join(home, declared.slice(1)) : undefined) : declared;
+    const fromHome = declared === '~' || declared.startsWith('~/');
+    const expanded = fromHome ? (checks.home === undefined ? undefined : join(checks.home, declared.slice(1))) : declared;
     if (expanded === undefined || !isAbsolute(expanded)) continue;
     const path = resolve(expanded);
-    const real = resolvedThroughLinks(path);
-    const named = real === path ? path : `${path}, ${real} with its links resolved`;
-    if (!allowedRoots.some((root) => real.startsWith(`${root}/`))) {
-      return refusal(declared, path, `${named} is not inside the constructed HOME (${homeGiven ? home : 'none'}) or ${SHARED_TEMPORARY}`);
-    }
-    const overlap = protectedLocations.find((location) => overlaps(real, location.real));
-    if (overlap !== undefined) {
-      const how = real === overlap.real ? 'is' : real.startsWith(`${overlap.real}/`) ? 'is inside' : 'holds';
-      return refusal(declared, path, `${named} ${how} ${overlap.what} (${overlap.path})`);
-    }
-    const shared = homeGiven && path.startsWith(`${resolve(home)}/`) ? undefined : sharedTemporaryHazard(path);
-    if (shared !== undefined) return refusal(declared, path, shared);
+    const problem = managedPathProblem(path, fromHome, checks);
+    if (problem !== undefined) return refusal(declared, path, problem);
+    checked.push({ declared, path });
+  }
+  const prepared: string[] = [];
+  for (const { declared, path } of checked) {
     try {
       await mkdir(path, { recursive: true, mode: 0o700 });
-      // A file (a shell's startup file, say) is not the provider's configuration directory: not bound.
-      if (statSync(path).isDirectory()) prepared.push(path);
     } catch {
       // Left out: the boundary profile records what was bound.
+      continue;
     }
+    // Checked again once made: a component that was missing at the check may have been placed in
+    // /tmp by another user since; the operator's own directory there is then no one else's to swap.
+    const problem = managedPathProblem(path, declared === '~' || declared.startsWith('~/'), checks);
+    if (problem !== undefined) return refusal(declared, path, problem);
+    // A file (a shell's startup file, say) is not the provider's configuration directory: not bound.
+    if (statSync(path).isDirectory()) prepared.push(path);
   }
   return { kind: 'prepared', paths: prepared };
+}
+
+interface PathChecks {
+  /** The constructed HOME, resolved; undefined when none is given. */
+  home: string | undefined;
+  protectedLocations: (ProtectedLocation & { real: string })[];
+}
+
+/** Why one managed path may not be bound writable, or undefined when it may (prepareManagedPaths says the rules). */
+function managedPathProblem(path: string, fromHome: boolean, { home, protectedLocations }: PathChecks): string | undefined {
+  const real = resolvedThroughLinks(path);
+  const named = real === path ? path : `${path}, ${real} with its links resolved`;
+  const inHome = home !== undefined && isInside(path, home);
+  // `~/../x` leaves HOME: a `~` path is the provider's configuration only while it stays there.
+  if (fromHome && !inHome) return `${path} is not inside the constructed HOME (${home ?? 'none'})`;
+  const allowedRoots = [...(home === undefined ? [] : [resolvedThroughLinks(home)]), resolvedThroughLinks(SHARED_TEMPORARY)];
+  if (!allowedRoots.some((root) => isInside(real, root))) return `${named} is not inside the constructed HOME (${home ?? 'none'}) or ${SHARED_TEMPORARY}`;
+  const overlap = protectedLocations.find((location) => overlaps(real, location.real));
+  if (overlap !== undefined) {
+    const how = real === overlap.real ? 'is' : isInside(real, overlap.real) ? 'is inside' : 'holds';
+    return `${named} ${how} ${overlap.what} (${overlap.path})`;
+  }
+  return inHome ? undefined : sharedTemporaryHazard(path);
+}
+
+/** Strictly inside: `/` holds every other path. */
+function isInside(path: string, root: string): boolean {
+  return root === '/' ? path !== '/' : path.startsWith(`${root}/`);
 }
 
 function refusal(declared: string, path: string, why: string): ManagedPathsPreparation {
@@ -104,9 +135,12 @@ function sharedTemporaryHazard(path: string): string | undefined {
   return undefined;
 }
 
-/** Whether one path is the other or lies inside it, either way (`/` is inside nothing: a location at the root holds all). */
+/**
+ * Whether one path is the other or lies inside it, either way. A protected `/` is inside nothing
+ * (it holds everything): it protects only itself.
+ */
 function overlaps(a: string, b: string): boolean {
-  return a === b || (b !== '/' && a.startsWith(`${b}/`)) || (a !== '/' && b.startsWith(`${a}/`));
+  return a === b || (b !== '/' && isInside(a, b)) || (a !== '/' && isInside(b, a));
 }
 
 /**
@@ -126,12 +160,30 @@ export function resolvedThroughLinks(path: string): string {
   return parent === absolute ? absolute : join(resolvedThroughLinks(parent), basename(absolute));
 }
 
+/** What git reads as the operator's own configuration: a filter or a hook path there is a command statecraft's git runs. */
+const GIT_CONFIGURATION = "git's configuration, which statecraft's own git reads";
+
+/**
+ * Directories in a HOME that are never a provider's configuration and that programs outside the
+ * sandbox trust or run: keys, and what a login session starts. Not every such file (none can be):
+ * the ones an adapter has no business declaring.
+ */
+const HOME_ENTRIES_NOT_A_PROVIDERS: readonly (readonly [string, string])[] = [
+  ['.ssh', "the operator's SSH keys and configuration"],
+  ['.gnupg', "the operator's GnuPG keys"],
+  ['.local/bin', "the operator's own programs"],
+  ['.config/systemd', "the operator's systemd units, started as the operator"],
+  ['.config/autostart', 'what a desktop session starts'],
+  ['.config/environment.d', "the operator's session environment"],
+];
+
 /**
  * What statecraft itself runs or reads outside the sandbox, as the operator, whichever target: a
  * managed path over one of these runs the agent's code outside the boundary. The directories on
  * PATH (where statecraft finds git and bwrap, and the child its programs) in the operator's and
- * the constructed environment; git's own configuration in both HOMEs (statecraft's git reads it:
- * a filter there is a command); node's installation and statecraft's program.
+ * the constructed environment; git's own configuration and a few of the HOME's entries that are
+ * never a provider's in both HOMEs; node's program and global packages; statecraft's own package
+ * and every `node_modules` its modules are looked up in.
  */
 export function supervisorProtectedLocations(environments: readonly Readonly<Record<string, string | undefined>>[]): ProtectedLocation[] {
   const locations: ProtectedLocation[] = [];
@@ -141,14 +193,38 @@ export function supervisorProtectedLocations(environments: readonly Readonly<Rec
     }
     const home = environment.HOME;
     if (home !== undefined && isAbsolute(home)) {
-      locations.push({ path: join(home, '.gitconfig'), what: "git's configuration, which statecraft's own git reads" });
-      locations.push({ path: join(home, '.config', 'git'), what: "git's configuration, which statecraft's own git reads" });
+      locations.push({ path: join(home, '.gitconfig'), what: GIT_CONFIGURATION }, { path: join(home, '.config', 'git'), what: GIT_CONFIGURATION });
+      for (const [entry, what] of HOME_ENTRIES_NOT_A_PROVIDERS) locations.push({ path: join(home, entry), what });
     }
     const xdg = environment.XDG_CONFIG_HOME;
-    if (xdg !== undefined && isAbsolute(xdg)) locations.push({ path: join(xdg, 'git'), what: "git's configuration, which statecraft's own git reads" });
+    if (xdg !== undefined && isAbsolute(xdg)) locations.push({ path: join(xdg, 'git'), what: GIT_CONFIGURATION });
   }
-  locations.push({ path: dirname(dirname(resolvedThroughLinks(process.execPath))), what: 'the node installation statecraft runs on' });
-  const program = process.argv[1];
-  if (program !== undefined && isAbsolute(program)) locations.push({ path: dirname(resolvedThroughLinks(program)), what: "statecraft's own program" });
+  // Node's own directory and its global packages, not its whole prefix: node at `~/bin/node` has HOME for a prefix.
+  const node = resolvedThroughLinks(process.execPath);
+  locations.push(
+    { path: dirname(node), what: 'the directory of the node statecraft runs on' },
+    { path: join(dirname(dirname(node)), 'lib', 'node_modules'), what: "node's global packages" },
+  );
+  // This module's file: bundled, the CLI's bundle (whose `import.meta.url` is its own), so the
+  // package found is the one the running statecraft was loaded from, wherever it is installed.
+  const program = statecraftPackageRoot();
+  if (program !== undefined) {
+    locations.push({ path: program, what: "statecraft's own program" });
+    for (let directory = program; ; directory = dirname(directory)) {
+      locations.push({ path: join(directory, 'node_modules'), what: 'the packages statecraft loads' });
+      if (dirname(directory) === directory) break;
+    }
+  }
   return locations;
+}
+
+/** The nearest directory holding a package.json above this module's file, or undefined. */
+function statecraftPackageRoot(): string | undefined {
+  let directory = dirname(resolvedThroughLinks(fileURLToPath(import.meta.url)));
+  for (;;) {
+    if (existsSync(join(directory, 'package.json'))) return directory;
+    const parent = dirname(directory);
+    if (parent === directory) return undefined;
+    directory = parent;
+  }
 }
