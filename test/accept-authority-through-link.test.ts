@@ -1,4 +1,4 @@
-import { rename, rm, symlink } from 'node:fs/promises';
+import { mkdir, rename, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { repositoryWithSuite, runThenAccept } from './fixtures/acceptance-repository.js';
@@ -6,7 +6,8 @@ import { useTestTargets } from './fixtures/sample-repository.js';
 
 // R13.5, R13.4: an authority entry that is a symbolic link at the base protects only the link. A
 // candidate that rewrites the test behind `tests -> testdata` changes no path under `tests/`, and
-// would be accepted on the word of a test it rewrote (hostile pass, t2-authlink).
+// would be accepted on the word of a test it rewrote (hostile pass, t2-authlink). So does a link
+// below the entry: `tests/check.sh -> ../lib/check.sh` under an authority of `tests/`.
 
 const targets = useTestTargets({ sharedRepository: false });
 
@@ -58,5 +59,25 @@ describe('an authority entry that is a symbolic link at the base (R13.5)', () =>
     await rename(join(linked.path, 'testdata'), join(linked.path, 'tests'));
     const refused = await runThenAccept<Acceptance>(linked, targets.home.path, 'lenient', 'testdata/mode.txt');
     expect(refused.acceptance).toMatchObject({ verdict: 'no-acceptance', reason: 'policy-unreadable' });
+  });
+
+  it('is not judged on when a link lies below the entry: no-acceptance naming the link and where it points, no receipt, exit 1', async () => {
+    // The check lives at lib/check.sh and is reached through tests/check.sh; the candidate writes no answer.txt.
+    const repository = await repositoryWithSuite(
+      targets,
+      { checks: ['sh tests/check.sh'], authority: ['tests/'] },
+      { 'lib/check.sh': 'grep -q 42 answer.txt\n' },
+    );
+    await mkdir(join(repository.path, 'tests'));
+    await symlink('../lib/check.sh', join(repository.path, 'tests', 'check.sh'));
+    await repository.git('add', 'tests');
+    await repository.git('commit', '--quiet', '-m', 'tests/check.sh is a link to lib/check.sh');
+    // The candidate rewrites the check behind the link so that it passes on nothing.
+    const { exitCode, acceptance } = await runThenAccept<Acceptance>(repository, targets.home.path, 'exit 0', 'lib/check.sh');
+    expect(acceptance).toMatchObject({ verdict: 'no-acceptance', reason: 'policy-unreadable', checks: [], receipt: null });
+    expect(exitCode).toBe(1);
+    expect(acceptance.explanation).toContain('the authority entry "tests/" holds the symbolic link tests/check.sh -> ../lib/check.sh');
+    expect(acceptance.explanation).toContain('declare the path it points to');
+    expect(acceptance.explanation).toContain('or remove the link');
   });
 });
