@@ -81,15 +81,20 @@ export interface SupervisedCheck {
  * survivor could hold, a bounded survivor probe, and stdout/stderr teed to files with their
  * digests. A check reads no prompt: its stdin is /dev/null, or behind the boundary's gate a pipe
  * closed as it goes. Throws only when the process could not be started at all (the caller counts
- * the check as not run).
+ * the check as not run); its output files are then removed, as for a withdrawn check.
  */
 export async function superviseCheck(options: SuperviseCheckOptions): Promise<SupervisedCheck | 'withdrawn'> {
   const gate = options.gate ?? Promise.resolve({ deadlineMs: options.deadlineMs });
   const [choice, [stdoutTee, stderrTee]] = await Promise.all([containmentFor(options), StreamTee.openPair(options.stdoutFile, options.stderrFile)]);
   const tees = { stdout: stdoutTee, stderr: stderrTee };
-  const withdraw = async (): Promise<'withdrawn'> => {
+  // A check that never started leaves no output files: no record will name them (doctor would
+  // report them as a judgement's unrecorded files, R8.4).
+  const removeOutputs = async (): Promise<void> => {
     await Promise.allSettled([tees.stdout.finish(), tees.stderr.finish()]);
     await Promise.all([rm(options.stdoutFile, { force: true }), rm(options.stderrFile, { force: true })]);
+  };
+  const withdraw = async (): Promise<'withdrawn'> => {
+    await removeOutputs();
     return 'withdrawn';
   };
   // Under the boundary the check's sandbox is set up now and waits at its closer's gate; without
@@ -120,7 +125,7 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
   try {
     const first = await Promise.race([watched.normalEnd, deadline.expired, watched.spawnFailure, cancel.requested, notKept]);
     if (first === 'spawn-failed') {
-      await Promise.allSettled([tees.stdout.finish(), tees.stderr.finish()]);
+      await removeOutputs();
       throw new Error(`Could not start the check ${options.file}`, { cause: watched.spawnError() });
     }
     const survivors = first === 'normal-end' ? await sweepAfterEnd(options, choice, child.pid) : await stopAndKill(options, choice, child, watched);
