@@ -34,6 +34,12 @@ describe('a check whose output cannot be kept beside the chain (R13.6, R8.4)', (
     expect(parseJson<{ acceptance: unknown }>(shown).acceptance).toBe('not-recorded');
     // The check's worktree went with the judgement.
     expect(await repository.git('worktree', 'list', '--porcelain')).not.toContain('.statecraft/state/checks');
+    // What was written of the output is left for doctor to name, saying why no record names it.
+    const doctor = await runStatecraft(['doctor', '--json'], home());
+    const found = parseJson<{ findings: { kind: string; path: string; message: string }[] }>(doctor).findings.filter(
+      (finding) => finding.kind === 'unrecorded-acceptance-files' && finding.path === dirname(failed.path),
+    );
+    expect(found).toEqual([expect.objectContaining({ message: expect.stringContaining("a check's output") as unknown })]);
   });
 
   it('is not kept when its fsync fails, found after the checks that follow it ran: exit 4 naming the file, nothing appended', async () => {

@@ -9,11 +9,12 @@ const JUDGEMENT_FILE = /^(receipt\.json|check-\d+\.(stdout|stderr))$/;
 /**
  * Acceptance directories holding a receipt or check outputs that no acceptance record names (R13.6,
  * R8.4): the judgement's record was never appended — the append failed after the receipt was kept,
- * or the judge was killed mid-suite. Nothing else would mention them, and a receipt there looks
- * like evidence while it vouches for nothing. A record names a directory by the files it holds
- * digests of. The live judge's own run (under the lock), and a directory changed after doctor
- * began, are not yet named: their record may be on its way. As for unrecorded attempt files,
- * doctor removes nothing.
+ * a check's output could not be written (nothing is then appended), or the judge was killed
+ * mid-suite (a check that never started leaves no files, superviseCheck). Nothing else would
+ * mention them, and a receipt there looks like evidence while it vouches for nothing. A record
+ * names a directory by the files it holds digests of. The live judge's own run (under the lock),
+ * and a directory changed after doctor began, are not yet named: their record may be on its way.
+ * As for unrecorded attempt files, doctor removes nothing.
  */
 export async function findUnrecordedAcceptanceFiles(
   directory: string,
@@ -49,7 +50,7 @@ export async function findUnrecordedAcceptanceFiles(
         findings.push({
           kind: 'unrecorded-acceptance-files',
           path,
-          message: `${path}: ${files.sort().join(', ')} of a judgement of run ${runId} attempt ${attempt} that no acceptance record names (its record was never appended: the append failed, or the judge was stopped)${receipt}; a later accept judges into a new directory; doctor removes nothing`,
+          message: `${path}: ${files.sort().join(', ')} of a judgement of run ${runId} attempt ${attempt} that no acceptance record names (its record was never appended: writing the record or a check's output to the product home failed, or the judge was stopped)${receipt}; a later accept judges into a new directory; doctor removes nothing`,
         });
       }
     }
