@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomAdapter } from './fixtures/custom-adapter.js';
 import { relinkChain, type ForgedRecord } from './fixtures/relink-chain.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
+import { doctorOf, findingsAbout, type DoctorExamination } from './fixtures/doctor-findings.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 interface Account {
@@ -13,9 +13,6 @@ interface Account {
   unverifiableRefusalAccount: boolean;
   records: { chain: string; intent: { line: number }; outcome: { line: number } };
   artifacts: { request: { path: string }; result: { path: string } };
-}
-interface Examination {
-  findings: { kind: string; path: string; message: string }[];
 }
 
 const targets = useTestTargets({ sharedRepository: false });
@@ -31,12 +28,9 @@ afterAll(async () => {
 
 const attempt = async (target: string, scenario: string, ...extra: string[]): Promise<Account> =>
   parseJson<Account>(await runStatecraft(['run', target, '--prompt', `scenario: ${scenario}`, '--json', ...extra], { home: targets.home.path }));
-const doctor = async () => {
-  const run = await runStatecraft(['doctor', '--json'], { home: targets.home.path });
-  return { run, value: parseJson<Examination>(run) };
-};
+const doctor = () => doctorOf(targets.home.path);
 /** The findings about one target's records: the file's tests share a product home. */
-const findingsOf = (value: Examination, account: Account) => value.findings.filter((finding) => finding.path.startsWith(`${dirname(account.records.chain)}/`));
+const findingsOf = (value: DoctorExamination, account: Account) => findingsAbout(value, account.records.chain);
 
 /** Every record of the chain edited with `edit`, relinked and its checkpoint rewritten; every kept file left as it was. */
 const launder = (account: Account, edit: (record: ForgedRecord) => void) =>

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { useTestTargets } from './fixtures/sample-repository.js';
+import { doctorOf, findingsAbout, type DoctorExamination } from './fixtures/doctor-findings.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 interface Account {
@@ -12,21 +13,14 @@ interface Account {
   records: { chain: string };
   artifacts: { result: { path: string } };
 }
-interface Examination {
-  targets: { key: string; target: string }[];
-  findings: { kind: string; path: string; message: string }[];
-}
 
 const targets = useTestTargets({ sharedRepository: false });
 
 const attempt = async (target: string): Promise<Account> =>
   parseJson<Account>(await runStatecraft(['run', target, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home: targets.home.path }));
-const doctor = async () => {
-  const run = await runStatecraft(['doctor', '--json'], { home: targets.home.path });
-  return { run, value: parseJson<Examination>(run) };
-};
+const doctor = () => doctorOf(targets.home.path);
 /** The findings about one target's records: the file's tests share a product home. */
-const findingsOf = (value: Examination, account: Account) => value.findings.filter((finding) => finding.path.startsWith(`${dirname(account.records.chain)}/`));
+const findingsOf = (value: DoctorExamination, account: Account) => findingsAbout(value, account.records.chain);
 
 describe("doctor checks target.json against the chain's intents and the key its path derives to", () => {
   it('target.json rewritten to name another repository is a finding naming target.json (exit 1)', async () => {
