@@ -3,7 +3,7 @@
 // copy with its own kept files, as `run` would have left them), and over one attempt whose kept
 // stream is 256 MB (time and the doctor's peak RSS: the stream is read as a stream).
 import { createHash } from 'node:crypto';
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { median } from './common.mjs';
@@ -29,7 +29,7 @@ async function oneRealAttempt(scenario) {
     rmSync(home, { recursive: true, force: true });
     rmSync(repository, { recursive: true, force: true });
   };
-  return { env, chain, runId: account.runId, intent: JSON.parse(intentLine), outcome: JSON.parse(outcomeLine), remove };
+  return { env, repository, chain, runId: account.runId, intent: JSON.parse(intentLine), outcome: JSON.parse(outcomeLine), remove };
 }
 
 /**
@@ -44,6 +44,16 @@ function timedDoctor(env) {
   });
   const [wall, user, system, peakKiB] = measured.stderr.trim().split('\n').at(-1).split(' ').map(Number);
   return { status: measured.status, value: JSON.parse(measured.stdout), ms: wall * 1000, cpuMs: (user + system) * 1000, peakRssMB: (peakKiB * 1024) / 1e6 };
+}
+
+/**
+ * One real append after the chain the bench wrote: it verifies every link and checkpoints the
+ * chain, as `run` leaves every chain (without a checkpoint doctor reports one missing). Doctor then
+ * re-classifies one attempt more.
+ */
+async function checkpointByARun(real) {
+  const appended = await timed(STATECRAFT, ['run', real.repository, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { env: real.env });
+  if (appended.code !== 0) throw new Error(`the checkpointing run exited ${appended.code}: ${appended.stderr}`);
 }
 
 /** Relinks records into a chain, each outcome naming the intent before it. */
@@ -63,29 +73,42 @@ function writeChain(chain, pairs) {
   rmSync(join(dirname(chain), 'chain.checkpoint.json'), { force: true });
 }
 
-const renamed = (artifacts, from, to) =>
-  Object.fromEntries(Object.entries(artifacts).map(([name, artifact]) => [name, { ...artifact, path: artifact.path.replace(from, to) }]));
-
 export async function measureDoctorOverAttempts(attempts = 1000, rounds = 3) {
   const real = await oneRealAttempt('refuse');
   const directory = dirname(real.chain);
   const pairs = [];
   for (let index = 0; index < attempts; index += 1) {
+    // As long as the seeding run's id, so every file keeps its length where the id is replaced.
     const runId = `20261130T000000Z-${index.toString(16).padStart(6, '0')}`;
-    cpSync(join(directory, 'attempts', real.runId), join(directory, 'attempts', runId), { recursive: true });
-    pairs.push([
-      { ...real.intent, runId, artifacts: renamed(real.intent.artifacts, real.runId, runId) },
-      { ...real.outcome, runId, artifacts: renamed(real.outcome.artifacts, real.runId, runId) },
-    ]);
+    const copy = join(directory, 'attempts', runId);
+    cpSync(join(directory, 'attempts', real.runId), copy, { recursive: true });
+    // Each copy's kept files name its own run, as `run` writes them: doctor compares the records
+    // with the kept request and result (their run, workspace, result), so they must agree.
+    // The stream is left as it is: the result holds its digest, which the record must agree with.
+    for (const file of readdirSync(join(copy, '1')).filter((name) => name.endsWith('.json'))) {
+      const path = join(copy, '1', file);
+      const text = readFileSync(path, 'utf8');
+      if (text.includes(real.runId)) writeFileSync(path, text.replaceAll(real.runId, runId));
+    }
+    const relabelled = (record) => {
+      const text = JSON.parse(JSON.stringify(record).replaceAll(real.runId, runId));
+      for (const artifact of Object.values(text.artifacts ?? {})) {
+        if (typeof artifact === 'object' && artifact !== null && 'sha256' in artifact) Object.assign(artifact, fileDigest(join(directory, artifact.path)));
+      }
+      return text;
+    };
+    pairs.push([relabelled(real.intent), relabelled(real.outcome)]);
   }
   writeChain(real.chain, pairs);
   // The seeding attempt's own files are named by no record of this chain (doctor would report them).
   rmSync(join(directory, 'attempts', real.runId), { recursive: true, force: true });
+  await checkpointByARun(real);
   const samples = [];
   for (let round = 0; round < rounds; round += 1) {
     const answer = timedDoctor(real.env);
-    if (answer.status !== 0 || answer.value.targets[0]?.reclassified !== attempts)
-      throw new Error(`doctor exited ${answer.status}, re-classified ${answer.value.targets[0]?.reclassified}`);
+    // The chain's attempts and the one appended to checkpoint it.
+    if (answer.status !== 0 || answer.value.targets[0]?.reclassified !== attempts + 1)
+      throw new Error(`doctor exited ${answer.status}, re-classified ${answer.value.targets[0]?.reclassified}: ${JSON.stringify(answer.value.findings.slice(0, 3))}`);
     samples.push(answer);
   }
   real.remove();
@@ -126,10 +149,11 @@ export async function measureDoctorOverLargeStream(megabytes = 256) {
     },
   };
   writeChain(real.chain, [[real.intent, outcome]]);
+  await checkpointByARun(real);
   const answer = timedDoctor(real.env);
   real.remove();
   // Exit 0: the forged record agrees with the generated stream, so the stream was classified again in full.
-  if (answer.status !== 0 || answer.value.targets[0]?.reclassified !== 1)
+  if (answer.status !== 0 || answer.value.targets[0]?.reclassified !== 2)
     throw new Error(`doctor exited ${answer.status}: ${JSON.stringify(answer.value.findings)}`);
   return { streamMB: digest.bytes / 1e6, events: generated.events, ms: answer.ms, cpuMs: answer.cpuMs, peakRssMB: answer.peakRssMB };
 }
