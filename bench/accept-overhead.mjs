@@ -36,11 +36,15 @@ export async function measureAcceptOverhead(rounds = 11) {
   execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@invalid', 'commit', '--quiet', '-m', 'suite'], { cwd: repository });
   const home = productHome();
   const env = { PATH: process.env.PATH, HOME: process.env.HOME, STATECRAFT_HOME: home };
-  const ran = await timed(STATECRAFT, ['run', repository, '--adapter', 'fixture', '--prompt', 'scenario: write\npath: answer.txt\ntext: ok', '--json'], {
-    env,
-  });
-  const account = JSON.parse(ran.stdout);
-  const candidate = account.candidate.commit;
+  // A completed run to judge: one per accept, since a recorded verdict is final (an attempt is judged once).
+  const completedRun = async () => {
+    const ran = await timed(STATECRAFT, ['run', repository, '--adapter', 'fixture', '--prompt', 'scenario: write\npath: answer.txt\ntext: ok', '--json'], {
+      env,
+    });
+    if (ran.code !== 0) throw new Error(`the run to judge exited ${ran.code}`);
+    return JSON.parse(ran.stdout);
+  };
+  const candidate = (await completedRun()).candidate.commit;
 
   const bareOnce = async (round) => {
     const started = performance.now();
@@ -51,6 +55,8 @@ export async function measureAcceptOverhead(rounds = 11) {
     return performance.now() - started;
   };
   const acceptOnce = async () => {
+    // Untimed: only the accept is measured, of a run whose candidate holds the same tree as the bare side's.
+    const account = await completedRun();
     const answer = await timed(STATECRAFT, ['accept', repository, account.runId, '--json'], { env });
     if (answer.code !== 0) throw new Error(`statecraft accept exited ${answer.code}:\n${answer.stdout}`);
     return answer.ms;

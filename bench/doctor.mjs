@@ -108,7 +108,9 @@ export async function measureDoctorOverAttempts(attempts = 1000, rounds = 3) {
     const answer = timedDoctor(real.env);
     // The chain's attempts and the one appended to checkpoint it.
     if (answer.status !== 0 || answer.value.targets[0]?.reclassified !== attempts + 1)
-      throw new Error(`doctor exited ${answer.status}, re-classified ${answer.value.targets[0]?.reclassified}: ${JSON.stringify(answer.value.findings.slice(0, 3))}`);
+      throw new Error(
+        `doctor exited ${answer.status}, re-classified ${answer.value.targets[0]?.reclassified}: ${JSON.stringify(answer.value.findings.slice(0, 3))}`,
+      );
     samples.push(answer);
   }
   real.remove();
