@@ -2,23 +2,10 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTestTargets } from './fixtures/sample-repository.js';
-import { doctorOf, findingsAbout, type DoctorExamination } from './fixtures/doctor-findings.js';
-import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
-
-interface Account {
-  runId: string;
-  attempt: number;
-  records: { chain: string };
-  artifacts: { result: { path: string } };
-}
+import { doctorSteps } from './fixtures/doctor-findings.js';
 
 const targets = useTestTargets({ sharedRepository: false });
-
-const attempt = async (target: string): Promise<Account> =>
-  parseJson<Account>(await runStatecraft(['run', target, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home: targets.home.path }));
-const doctor = () => doctorOf(targets.home.path);
-/** The findings about one target's records: the file's tests share a product home. */
-const findingsOf = (value: DoctorExamination, account: Account) => findingsAbout(value, account.records.chain);
+const { attempt, doctor, findingsOf } = doctorSteps(() => targets.home.path);
 
 describe("doctor reports a chain's checkpoint gone or not a regular file, and records cut with it", () => {
   it('a checkpoint removed, or a directory in its place, is a finding naming it (exit 1)', async () => {

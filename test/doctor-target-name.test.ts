@@ -4,23 +4,11 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { useTestTargets } from './fixtures/sample-repository.js';
-import { doctorOf, findingsAbout, type DoctorExamination } from './fixtures/doctor-findings.js';
-import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
-
-interface Account {
-  runId: string;
-  attempt: number;
-  records: { chain: string };
-  artifacts: { result: { path: string } };
-}
+import { doctorSteps } from './fixtures/doctor-findings.js';
+import { runStatecraft } from './fixtures/statecraft-cli.js';
 
 const targets = useTestTargets({ sharedRepository: false });
-
-const attempt = async (target: string): Promise<Account> =>
-  parseJson<Account>(await runStatecraft(['run', target, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home: targets.home.path }));
-const doctor = () => doctorOf(targets.home.path);
-/** The findings about one target's records: the file's tests share a product home. */
-const findingsOf = (value: DoctorExamination, account: Account) => findingsAbout(value, account.records.chain);
+const { attempt, doctor, findingsOf } = doctorSteps(() => targets.home.path);
 
 describe("doctor checks target.json against the chain's intents and the key its path derives to", () => {
   it('target.json rewritten to name another repository is a finding naming target.json (exit 1)', async () => {
