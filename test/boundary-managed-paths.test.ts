@@ -122,6 +122,24 @@ describe("an adapter's managed paths are checked before they are made or bound w
     expect(await expectRefusedWithNothingLeft(run, repository)).toContain("statecraft's own program");
   });
 
+  it('env plan refuses a managed path as the launch would (exit 2, naming it), and makes nothing', async () => {
+    const repository = await targets.fresh();
+    const planted = join(targets.home.path, 'targets', 'planned-by-the-adapter');
+    const adapter = await adapterManaging([planted]);
+    const plan = await runStatecraft(['env', 'plan', repository.path, '--adapter', adapter, '--json'], { home: targets.home.path });
+    expect(plan.exitCode, plan.stderr).toBe(2);
+    const answer = parseJson<{ verdict: string; refused: { message: string }; adapters: { managedPathCheck: { verdict: string; path: string } }[] }>(plan);
+    expect(answer.verdict).toBe('refused');
+    expect(answer.adapters.map((entry) => entry.managedPathCheck)).toEqual([expect.objectContaining({ verdict: 'refused', path: planted })]);
+    expect(answer.refused.message).toContain('the product home');
+    const human = await runStatecraft(['env', 'plan', repository.path, '--adapter', adapter], { home: targets.home.path });
+    expect(human.exitCode).toBe(2);
+    expect(human.stdout).toContain(`REFUSED        the adapter's managed path ${JSON.stringify(planted)}`);
+    expect(existsSync(planted)).toBe(false);
+    // The same adapter's run is refused for the same path: the plan read what the launch reads.
+    expect(await expectRefusedWithNothingLeft(await runWith(repository.path, adapter), repository)).toContain(planted);
+  });
+
   it("binds the provider's own directory under /tmp writable, made when absent", async () => {
     const repository = await targets.fresh();
     const state = join(await scratch.make('statecraft-provider-state'), 'sockets');

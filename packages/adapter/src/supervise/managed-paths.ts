@@ -41,24 +41,12 @@ export async function prepareManagedPaths(
   managedPaths: readonly string[],
   context: { home: string | undefined; protectedLocations: readonly ProtectedLocation[] },
 ): Promise<ManagedPathsPreparation> {
-  const { home } = context;
-  const checks: PathChecks = {
-    home: home !== undefined && home !== '' && isAbsolute(home) ? resolve(home) : undefined,
-    protectedLocations: context.protectedLocations.map((location) => ({ ...location, real: resolvedThroughLinks(location.path) })),
-  };
+  const checks = pathChecks(context);
   // Every declaration is checked before any is made: a refusal leaves nothing of the launch behind.
-  const checked: { declared: string; path: string }[] = [];
-  for (const declared of managedPaths) {
-    const fromHome = declared === '~' || declared.startsWith('~/');
-    const expanded = fromHome ? (checks.home === undefined ? undefined : join(checks.home, declared.slice(1))) : declared;
-    if (expanded === undefined || !isAbsolute(expanded)) continue;
-    const path = resolve(expanded);
-    const problem = managedPathProblem(path, fromHome, checks);
-    if (problem !== undefined) return refusal(declared, path, problem);
-    checked.push({ declared, path });
-  }
+  const checking = checkDeclarations(managedPaths, checks);
+  if (checking.kind === 'refused') return checking;
   const prepared: string[] = [];
-  for (const { declared, path } of checked) {
+  for (const { declared, path } of checking.paths) {
     try {
       await mkdir(path, { recursive: true, mode: 0o700 });
     } catch {
@@ -79,6 +67,45 @@ interface PathChecks {
   /** The constructed HOME, resolved; undefined when none is given. */
   home: string | undefined;
   protectedLocations: (ProtectedLocation & { real: string })[];
+}
+
+/**
+ * The check alone, making nothing: whether every declaration may be bound writable, as the launch
+ * would judge it (prepareManagedPaths). `env plan` answers with it, so a plan never reads fine where
+ * the run would be refused; a path that does not exist yet is judged as it would be made.
+ */
+export function checkManagedPaths(
+  managedPaths: readonly string[],
+  context: { home: string | undefined; protectedLocations: readonly ProtectedLocation[] },
+): { kind: 'bindable'; paths: string[] } | Extract<ManagedPathsPreparation, { kind: 'refused' }> {
+  const checking = checkDeclarations(managedPaths, pathChecks(context));
+  return checking.kind === 'refused' ? checking : { kind: 'bindable', paths: checking.paths.map(({ path }) => path) };
+}
+
+function pathChecks(context: { home: string | undefined; protectedLocations: readonly ProtectedLocation[] }): PathChecks {
+  const { home } = context;
+  return {
+    home: home !== undefined && home !== '' && isAbsolute(home) ? resolve(home) : undefined,
+    protectedLocations: context.protectedLocations.map((location) => ({ ...location, real: resolvedThroughLinks(location.path) })),
+  };
+}
+
+/** Each declaration expanded (`~` is the constructed HOME; a relative one, or `~` without a HOME, is left out) and checked, or the first refused. */
+function checkDeclarations(
+  managedPaths: readonly string[],
+  checks: PathChecks,
+): { kind: 'checked'; paths: { declared: string; path: string }[] } | Extract<ManagedPathsPreparation, { kind: 'refused' }> {
+  const paths: { declared: string; path: string }[] = [];
+  for (const declared of managedPaths) {
+    const fromHome = declared === '~' || declared.startsWith('~/');
+    const expanded = fromHome ? (checks.home === undefined ? undefined : join(checks.home, declared.slice(1))) : declared;
+    if (expanded === undefined || !isAbsolute(expanded)) continue;
+    const path = resolve(expanded);
+    const problem = managedPathProblem(path, fromHome, checks);
+    if (problem !== undefined) return refusal(declared, path, problem);
+    paths.push({ declared, path });
+  }
+  return { kind: 'checked', paths };
 }
 
 /** Why one managed path may not be bound writable, or undefined when it may (prepareManagedPaths says the rules). */
@@ -103,7 +130,7 @@ function isInside(path: string, root: string): boolean {
   return root === '/' ? path !== '/' : path.startsWith(`${root}/`);
 }
 
-function refusal(declared: string, path: string, why: string): ManagedPathsPreparation {
+function refusal(declared: string, path: string, why: string): Extract<ManagedPathsPreparation, { kind: 'refused' }> {
   return {
     kind: 'refused',
     path,

@@ -18,6 +18,7 @@ function renderAdapter(adapter: PlannedAdapter): string[] {
       ? `  claims         ${adapter.claim.paths.join(', ') || 'nothing to claim'}`
       : `  claims nothing: ${adapter.claim.message}`,
   );
+  if (adapter.managedPathCheck.verdict === 'refused') lines.push(`  REFUSED        ${adapter.managedPathCheck.message}`);
   return lines;
 }
 
@@ -28,7 +29,9 @@ export function renderEnvPlan(value: EnvPlanValue): string {
     `declared  ${value.declaration === 'none' ? 'no .statecraft/environment.json' : `${value.declaration.path}: ${value.declaration.commands.join(', ') || 'no commands'}`}`,
   ];
   if (value.verdict === 'refused') {
-    lines.push(`refused   ${value.message}`);
+    // A collision claims nothing to show; a managed path a launch would refuse is shown on its adapter.
+    for (const adapter of value.adapters) lines.push('', ...renderAdapter(adapter));
+    lines.push(...(value.adapters.length > 0 ? [''] : []), `refused   ${value.message}`);
   } else {
     for (const adapter of value.adapters) lines.push('', ...renderAdapter(adapter));
     lines.push('', value.verdict === 'claimed' ? 'every adapter may claim its managed paths' : `not claimed: ${value.message}`);

@@ -1,12 +1,20 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { checkBoundaryAvailability, checkQualification, digestFile, findExecutableOnPath, readManifest, sidecarManifestPath } from '@statecraft/adapter';
+import {
+  checkBoundaryAvailability,
+  checkManagedPaths,
+  checkQualification,
+  digestFile,
+  findExecutableOnPath,
+  readManifest,
+  sidecarManifestPath,
+} from '@statecraft/adapter';
 import type { Manifest } from '@statecraft/adapter';
 import { PROJECT_DECLARATION_PATH, parseProjectDeclaration, planAdapterPaths, selectPassedNames } from '@statecraft/environment';
 import type { AdapterClaim, QualificationState } from '@statecraft/environment';
 import type { z } from 'zod';
 import type { EnvPlanAnswerSchema, PlannedAdapterSchema } from '../json-schemas/index.js';
-import { resolveTarget } from '@statecraft/run';
+import { managedPathsMustNotReach, resolveTarget, type ResolvedTarget } from '@statecraft/run';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -82,8 +90,20 @@ async function qualificationOf(
   return { verdict: verdict.verdict, reason: verdict.reason };
 }
 
+/** Its managed paths judged as a launch inside the evidence boundary judges them (R12), making nothing. */
+function managedPathCheck(
+  manifest: Manifest,
+  environment: Record<string, string>,
+  target: ResolvedTarget,
+  options: EnvPlanOptions,
+): PlannedAdapter['managedPathCheck'] {
+  const protectedLocations = managedPathsMustNotReach({ productHome: options.home, target, source: options.source, environment });
+  const checked = checkManagedPaths(manifest.managedPaths ?? [], { home: environment.HOME, protectedLocations });
+  return checked.kind === 'bindable' ? { verdict: 'bindable' } : { verdict: 'refused', path: checked.path, message: checked.message };
+}
+
 /** What one adapter's prerequisites are checked against: its child's environment, its provider and its qualification. */
-async function prerequisitesContext({ executable, manifest }: Awaited<ReturnType<typeof loadAdapter>>, options: EnvPlanOptions) {
+async function prerequisitesContext({ executable, manifest }: Awaited<ReturnType<typeof loadAdapter>>, target: ResolvedTarget, options: EnvPlanOptions) {
   const environment = plannedEnvironment(manifest, options.source);
   const firstCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
   const providerPath =
@@ -95,7 +115,15 @@ async function prerequisitesContext({ executable, manifest }: Awaited<ReturnType
   const provider: PlannedAdapter['provider'] = providerPath === undefined ? 'none' : { executable: providerPath, digest: await digestFile(providerPath) };
   const qualification = await qualificationOf(options.home, executable, manifest, provider);
   const state: QualificationState = qualification.verdict === 'qualified' ? { kind: 'qualified' } : { kind: 'unqualified', reason: qualification.reason };
-  return { executable, manifest, environment, provider, qualification, context: { environment: environment.variables, qualification: state } };
+  return {
+    executable,
+    manifest,
+    environment,
+    provider,
+    qualification,
+    managedPathCheck: managedPathCheck(manifest, environment.variables, target, options),
+    context: { environment: environment.variables, qualification: state },
+  };
 }
 
 /** One adapter's claim as the plan shows it, with what it was checked against and the commands it may run. */
@@ -108,6 +136,7 @@ function plannedAdapter(claim: AdapterClaim, entry: Awaited<ReturnType<typeof pr
     qualification: entry.qualification,
     environment: { names: entry.environment.names, absent: entry.environment.absent },
     allowance: [...new Set([...entry.manifest.requiresCommands, ...commands])],
+    managedPathCheck: entry.managedPathCheck,
   };
 }
 
@@ -115,7 +144,8 @@ function plannedAdapter(claim: AdapterClaim, entry: Awaited<ReturnType<typeof pr
  * `statecraft env plan <target>`: each adapter's managed paths and prerequisites against the
  * environment its child would be given (R10.6, R5.4). Two adapters declaring one path refuse the
  * plan (exit 2) naming both and the path; an adapter missing a prerequisite claims nothing and
- * names which (exit 1). No adapter or provider is executed and nothing is written; bwrap runs
+ * names which (exit 1); a managed path a launch inside the evidence boundary would refuse (R12)
+ * refuses the plan too (exit 2), naming it. No adapter or provider is executed and nothing is written; bwrap runs
  * `/bin/true` once to say whether the evidence boundary can be made here (R12).
  */
 export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanValue>> {
@@ -129,23 +159,27 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
   const boundary = checkBoundaryAvailability(options.source.PATH);
   const loaded = await Promise.all(names.map(loadAdapter));
 
-  const planned = await Promise.all(loaded.map((adapter) => prerequisitesContext(adapter, options)));
+  const planned = await Promise.all(loaded.map((adapter) => prerequisitesContext(adapter, resolution.target, options)));
   const plan = planAdapterPaths(planned.map((entry) => ({ declaration: entry.manifest, context: entry.context })));
   const commands = declaration === 'none' ? [] : declaration.commands;
   const adapters = plan.kind === 'refused' ? [] : plan.adapters.map((claim, index) => plannedAdapter(claim, planned[index], commands));
   const unclaimed = adapters.filter((adapter) => adapter.claim.kind === 'not-claimed');
+  // A managed path a launch would refuse refuses the plan as `run` would be refused (exit 2), naming it.
+  const unbindable = adapters.flatMap((adapter) =>
+    adapter.managedPathCheck.verdict === 'refused' ? [`${adapter.name}: ${adapter.managedPathCheck.message}`] : [],
+  );
+  const refusal = plan.kind === 'refused' ? plan.message : unbindable.length > 0 ? unbindable.join('; ') : undefined;
   const value: EnvPlanValue = {
     target,
     declaration,
-    verdict: plan.kind === 'refused' ? 'refused' : unclaimed.length > 0 ? 'not-claimed' : 'claimed',
+    verdict: refusal !== undefined ? 'refused' : unclaimed.length > 0 ? 'not-claimed' : 'claimed',
     adapters,
     collisions: plan.kind === 'refused' ? plan.collisions : [],
     message:
-      plan.kind === 'refused'
-        ? plan.message
-        : unclaimed.map((adapter) => (adapter.claim.kind === 'not-claimed' ? adapter.claim.message : '')).join('; ') ||
-          'every adapter may claim its managed paths',
-    ...(plan.kind === 'refused' ? { refused: { message: plan.message, collisions: plan.collisions } } : {}),
+      refusal ??
+      (unclaimed.map((adapter) => (adapter.claim.kind === 'not-claimed' ? adapter.claim.message : '')).join('; ') ||
+        'every adapter may claim its managed paths'),
+    ...(refusal !== undefined ? { refused: { message: refusal, collisions: plan.kind === 'refused' ? plan.collisions : [] } } : {}),
     wrote: 'nothing',
     boundary: await boundary,
   };

@@ -31,6 +31,14 @@ export const PlannedAdapterSchema = z.strictObject({
   environment: z.strictObject({ names: z.array(PlacedNameSchema), absent: z.array(AbsentNameSchema) }),
   /** The allowance this adapter contributes with the target's declaration (R9.1). */
   allowance: z.array(z.string().min(1)),
+  /**
+   * Whether its managed paths may be bound writable inside the evidence boundary, judged as a launch
+   * judges them (R12): `refused` names the path a run would be refused for (exit 2).
+   */
+  managedPathCheck: z.discriminatedUnion('verdict', [
+    z.strictObject({ verdict: z.literal('bindable') }),
+    z.strictObject({ verdict: z.literal('refused'), path: z.string().min(1), message: z.string().min(1) }),
+  ]),
 });
 
 /** `env plan --json` (R10.6, R5.4): each adapter's managed paths and prerequisites; planning writes nothing. */

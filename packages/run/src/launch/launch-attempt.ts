@@ -398,11 +398,7 @@ async function setUpBeforeIntent(
       workspaceReady: added,
       temporaryDirectory,
       managedPaths: plan.manifest.managedPaths ?? [],
-      protectedLocations: [
-        // The git directory first: a path inside both is named by the more telling one.
-        { path: plan.target.commonDirectory, what: "the target repository's git directory, whose configuration statecraft's own git obeys" },
-        { path: plan.target.path, what: 'the target repository' },
-      ],
+      target: plan.target,
       environment: environment.variables,
       requestText,
       source: plan.request.source,

@@ -32,8 +32,8 @@ export interface LaunchBoundaryRequest {
   workspaceReady?: Promise<boolean>;
   temporaryDirectory: string;
   managedPaths: readonly string[];
-  /** What the managed paths must not reach besides what statecraft itself runs (managed-paths.ts): the target's repository, its git directory. */
-  protectedLocations: readonly ProtectedLocation[];
+  /** The target repository and its git directory, which the managed paths must not reach (managedPathsMustNotReach). */
+  target: { path: string; commonDirectory: string };
   /** The constructed environment: bwrap is looked for on its PATH. */
   environment: Readonly<Record<string, string>>;
   /** The request, as it is kept in the product home. */
@@ -60,15 +60,7 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
   // Synchronous, as the TMPDIR is made: the probe is spawned next, beside git's checkout.
   writeFileSync(requestFile, request.requestText, { mode: 0o400 });
   // Checked, then made when absent, so they can be bound writable: the provider's configuration (R12).
-  const managed = await prepareManagedPaths(request.managedPaths, {
-    home: request.environment.HOME,
-    protectedLocations: [
-      { path: request.productHome, what: 'the product home, where the records are kept' },
-      { path: request.workspace, what: "the attempt's workspace" },
-      ...request.protectedLocations,
-      ...supervisorProtectedLocations([request.source, request.environment]),
-    ],
-  });
+  const managed = await prepareManagedPaths(request.managedPaths, { home: request.environment.HOME, protectedLocations: managedPathsMustNotReach(request) });
   if (managed.kind === 'refused') return { kind: 'refused', reason: 'managed-path', message: managed.message, probe: 'not-run' };
   const profile = buildBoundaryProfile({
     productHome: request.productHome,
@@ -89,4 +81,26 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
   });
   if (established.kind === 'refused') return { kind: 'refused', reason: established.reason, message: established.message, probe: established.probe };
   return { kind: 'established', established: established.boundary, requestFile };
+}
+
+/**
+ * What an adapter's managed paths must not reach on a launch (managed-paths.ts says why): the
+ * records, the attempt's workspace (when one is made), the target repository and its git directory
+ * (the git directory first: a path inside both is named by the more telling one), and what
+ * statecraft itself runs or reads outside the sandbox. `env plan` checks with the same list.
+ */
+export function managedPathsMustNotReach(launch: {
+  productHome: string;
+  workspace?: string;
+  target: { path: string; commonDirectory: string };
+  source: Readonly<Record<string, string | undefined>>;
+  environment: Readonly<Record<string, string>>;
+}): ProtectedLocation[] {
+  return [
+    { path: launch.productHome, what: 'the product home, where the records are kept' },
+    ...(launch.workspace === undefined ? [] : [{ path: launch.workspace, what: "the attempt's workspace" }]),
+    { path: launch.target.commonDirectory, what: "the target repository's git directory, whose configuration statecraft's own git obeys" },
+    { path: launch.target.path, what: 'the target repository' },
+    ...supervisorProtectedLocations([launch.source, launch.environment]),
+  ];
 }
