@@ -1,9 +1,12 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { appendFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WARDEN_NAME } from '@statecraft/adapter';
 import { isAlive } from './fixtures/attempt-stream.js';
+import { processesWithArgument } from './fixtures/processes-with-argument.js';
 import { type SampleRepository, useTestTargets } from './fixtures/sample-repository.js';
 import { spawnWitness } from './fixtures/spawn-witness.js';
 import { finishedRun, parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft-cli.js';
@@ -196,6 +199,11 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     );
     const live = await waitForIntent(target.path);
     await waitForHungAdapter(live.runId);
+    // The warden that would end the tree with its supervisor (supervisor-death-warden.ts) is killed
+    // first, as the adapter itself may (the same user): doctor's orphan report needs an orphan.
+    const wardens = processesWithArgument(WARDEN_NAME).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(live.runId));
+    expect(wardens, "the attempt's warden").toHaveLength(1);
+    for (const pid of wardens) process.kill(pid, 'SIGKILL');
     hung.kill('SIGKILL');
     await hung;
     expect(await isAlive(hung.pid ?? 0)).toBe(false);

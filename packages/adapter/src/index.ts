@@ -42,6 +42,7 @@
  * - supervise/product-home-views.ts  every other mount reaching the product home, from the mount table, hidden and probed too (R12)
  * - supervise/adapter-reachable.ts  what the agent's processes can still do to the adapter (attach unless Yama, reopen its descriptors): residuals (R12)
  * - supervise/bwrap-version.ts    bwrap's version for the boundary record, remembered by the binary's identity
+ * - supervise/supervisor-death-warden.ts  the tree ended should the supervisor die outright, where the kernel alone does not (PID namespace, process group): a shell that kills the group and the tagged processes (R7.2, R7.3)
  * - supervise/managed-paths.ts    an adapter's managed paths checked against what they must not reach (alone, for `env plan`), then made when absent, so the boundary can bind them writable (R10.6, R12)
  * - adapter-kit/*          what every adapter executable shares: the event writer (NDJSON out, stamped, schema-checked),
  *                          the event draft, and the provider's stdout split into bounded byte lines (R1.2, R7.5)
@@ -104,6 +105,7 @@ export * from './supervise/bwrap-boundary.js';
 export * from './supervise/product-home-views.js';
 export * from './supervise/adapter-reachable.js';
 export * from './supervise/managed-paths.js';
+export { WARDEN_NAME } from './supervise/supervisor-death-warden.js';
 export * from './fixture-adapter-path.js';
 export * from './package-root.js';
 export * from './adapter-kit/event-draft.js';

@@ -12,6 +12,7 @@ import { chooseContainment, type ContainmentChoice } from './probe-containment.j
 import { openGate, spawnAdapter, type AdapterProcess } from './spawn-adapter.js';
 import { EvidenceWriteError, StreamTee, type TeeEnding } from './stream-tee.js';
 import { probeSurvivors, sweepLeftovers } from './survivors.js';
+import { wardenFor, type SupervisorDeathWarden } from './supervisor-death-warden.js';
 import { watchChild, writePrompt } from './watch-child.js';
 
 /**
@@ -61,6 +62,7 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
     mechanism: choice.containment.mechanism,
     attemptTag: options.attemptTag,
     processGroup: choice.containment.mechanism === 'process-group' ? child.pid : undefined,
+    warden: wardenFor(choice.containment.mechanism, child.pid, options.attemptTag),
     onTreeGone: options.onTreeGone,
   };
   if (ahead) {
@@ -145,6 +147,8 @@ interface RunningAttempt {
   attemptTag: string;
   /** The group to kill and probe, under the process-group mechanism only. */
   processGroup: number | undefined;
+  /** Ends the tree should the supervisor die first (supervisor-death-warden.ts); released once the tree is ended. */
+  warden: SupervisorDeathWarden | undefined;
   /** SuperviseOptions' `onTreeGone`. */
   onTreeGone: ((reading: StreamReading) => void) | undefined;
 }
@@ -174,7 +178,9 @@ async function stopAndKill(running: RunningAttempt): Promise<Omit<Stopped, 'endi
   child.stdin?.destroy();
   child.stdout?.destroy();
   child.stderr?.destroy();
-  return { reading: readSoFar, survivors: await probeSurvivors(running.attemptTag, running.processGroup, killed) };
+  const survivors = await probeSurvivors(running.attemptTag, running.processGroup, killed);
+  running.warden?.release();
+  return { reading: readSoFar, survivors };
 }
 
 /** The normal end: what was read, then (R7.3) anything of the attempt still running, which was left behind. */
@@ -191,6 +197,7 @@ async function endedOnItsOwn(running: RunningAttempt, finishTees: () => Promise<
   if (namespaceEnded) tellTreeGone(running, reading);
   await new Promise((resolve) => setImmediate(resolve));
   const survivors = await sweepLeftovers(running.attemptTag, running.processGroup);
+  running.warden?.release();
   if (!namespaceEnded) tellTreeGone(running, reading);
   return { reading, survivors, endings };
 }

@@ -10,6 +10,7 @@ import { chooseContainment, type ContainmentChoice } from './probe-containment.j
 import { openGate, spawnContained } from './spawn-adapter.js';
 import { EvidenceWriteError, StreamTee, type TeeEnding } from './stream-tee.js';
 import { probeSurvivors, sweepLeftovers } from './survivors.js';
+import { wardenFor } from './supervisor-death-warden.js';
 
 type StreamDigest = z.infer<typeof StreamDigestSchema>;
 
@@ -107,6 +108,8 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
     choice,
   );
   child.catch(() => undefined);
+  // Ends the check's tree should the supervisor die first; released once the tree is ended (below, in `finally`).
+  const warden = wardenFor(choice.containment.mechanism, child.pid, options.attemptTag);
   const watched = watchCheck(child, tees);
   const go = early ?? (await gate);
   if (go === 'withdrawn') {
@@ -150,6 +153,7 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
   } finally {
     deadline.cancel();
     cancel.dispose();
+    warden?.release();
   }
 }
 
