@@ -14,13 +14,31 @@ export interface CredentialFamily {
 }
 
 export const CREDENTIAL_FAMILIES: readonly CredentialFamily[] = [
-  { family: 'github', names: ['GITHUB_TOKEN', 'GH_TOKEN', 'GH_ENTERPRISE_TOKEN', 'GITHUB_ENTERPRISE_TOKEN', 'GITHUB_PAT'], prefixes: [] },
+  {
+    family: 'github',
+    names: ['GITHUB_TOKEN', 'GH_TOKEN', 'GH_ENTERPRISE_TOKEN', 'GITHUB_ENTERPRISE_TOKEN', 'GITHUB_PAT', 'HOMEBREW_GITHUB_API_TOKEN'],
+    prefixes: [],
+  },
   { family: 'gitlab', names: ['GITLAB_TOKEN', 'CI_JOB_TOKEN', 'GL_TOKEN'], prefixes: [] },
-  { family: 'ci-runtime', names: ['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_URL'], prefixes: [] },
+  { family: 'other-forges', names: ['GITEA_TOKEN', 'FORGEJO_TOKEN', 'CODEBERG_TOKEN'], prefixes: ['BITBUCKET_'] },
+  {
+    family: 'ci-runtime',
+    names: ['ACTIONS_RUNTIME_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'ACTIONS_ID_TOKEN_REQUEST_URL', 'CIRCLE_TOKEN', 'BUILDKITE_AGENT_ACCESS_TOKEN'],
+    prefixes: [],
+  },
   { family: 'npm', names: ['NPM_TOKEN', 'NODE_AUTH_TOKEN', 'YARN_NPM_AUTH_TOKEN'], prefixes: ['npm_config__auth', 'npm_config_//'] },
   {
     family: 'package-registries',
-    names: ['PYPI_TOKEN', 'TWINE_PASSWORD', 'TWINE_USERNAME', 'CARGO_REGISTRY_TOKEN', 'GEM_HOST_API_KEY', 'NUGET_API_KEY'],
+    names: [
+      'PYPI_TOKEN',
+      'TWINE_PASSWORD',
+      'TWINE_USERNAME',
+      'CARGO_REGISTRY_TOKEN',
+      'GEM_HOST_API_KEY',
+      'NUGET_API_KEY',
+      'HF_TOKEN',
+      'HUGGING_FACE_HUB_TOKEN',
+    ],
     prefixes: ['CARGO_REGISTRIES_'],
   },
   { family: 'aws', names: [], prefixes: ['AWS_'] },
@@ -38,6 +56,8 @@ export const CREDENTIAL_FAMILIES: readonly CredentialFamily[] = [
     names: ['HEROKU_API_KEY', 'DIGITALOCEAN_ACCESS_TOKEN', 'VAULT_TOKEN', 'CLOUDFLARE_API_TOKEN', 'FLY_API_TOKEN', 'VERCEL_TOKEN', 'NETLIFY_AUTH_TOKEN'],
     prefixes: [],
   },
+  { family: 'infrastructure', names: ['TFE_TOKEN', 'PULUMI_ACCESS_TOKEN'], prefixes: ['TF_TOKEN_'] },
+  { family: 'secret-stores', names: ['OP_SERVICE_ACCOUNT_TOKEN', 'OP_CONNECT_TOKEN', 'DOPPLER_TOKEN', 'INFISICAL_TOKEN'], prefixes: [] },
 ];
 
 /** The family a name belongs to, or the word `none`. */

@@ -141,6 +141,21 @@ describe('a request to place a credential family in the child is refused on cons
     },
   );
 
+  it.each([
+    ['TF_TOKEN_app_terraform_io', 'infrastructure'],
+    ['HF_TOKEN', 'package-registries'],
+    ['GITEA_TOKEN', 'other-forges'],
+    ['BITBUCKET_APP_PASSWORD', 'other-forges'],
+    ['OP_SERVICE_ACCOUNT_TOKEN', 'secret-stores'],
+    ['BUILDKITE_AGENT_ACCESS_TOKEN', 'ci-runtime'],
+    ['HOMEBREW_GITHUB_API_TOKEN', 'github'],
+  ])('%s, a credential that can publish or reach a secret store, is of the family %s and refused from the operator (R5.2)', (name, family) => {
+    expect(credentialFamilyOf(name)).toBe(family);
+    const selection = selectPassedNames({ source: { ...OPERATOR, [name]: 'secret-value' }, adapterPass: [], operatorPass: [name] });
+    expect(selection.kind).toBe('refused');
+    if (selection.kind === 'refused') expect(selection.refusals).toEqual([expect.objectContaining({ name, family })]);
+  });
+
   it('every family names at least one name or prefix', () => {
     for (const family of CREDENTIAL_FAMILIES) expect(family.names.length + family.prefixes.length).toBeGreaterThan(0);
     expect(credentialFamilyOf('PATH')).toBe('none');
