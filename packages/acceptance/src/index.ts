@@ -14,7 +14,7 @@
  * - reread-kept-stream.ts    reads a kept event stream once, as a stream: its digest and the supervisor's reading of it
  * - reclassify-attempt.ts    classifies an attempt again from its kept stream with the supervisor's classifier; compares
  * - examine-attempt-evidence.ts  one attempt's kept files and outcome against the chain, and the findings they give
- * - records-against-kept-files.ts what the records copy of the kept, verified request and result, compared field by field (doctor)
+ * - records-against-kept-files.ts what the records copy of the kept, verified request and result, compared field by field (doctor, run show)
  * - check-target-name.ts     target.json against the chain's intents and the key its path derives to (doctor)
  * - check-checkpoint-presence.ts a chain with records and no checkpoint, or not a regular file in its place (doctor)
  * - attempt-files-after-intent.ts an unnamed attempt's files that follow an intent: its records are missing, not never written (doctor)

@@ -5,14 +5,17 @@ import type { AttemptAccount } from './attempt-account.js';
 import { readKeptFile } from './check-artifacts.js';
 import type { Finding } from './examine-product-home.js';
 
+/** What one side holds of a field: its value, or `absent` when that side holds no such field (never `undefined`, which JSON drops). */
+export type HeldValue = { value: unknown } | 'absent';
+
 /** One field a record and a kept file both hold, with what each says. */
 export interface FieldDisagreement {
   /** The field as the record names it (`result.cost`, `posture.capabilities.degraded`). */
   field: string;
-  recorded: unknown;
+  recorded: HeldValue;
   /** The same field as the kept file names it (`cost`, `capabilities.degraded`). */
   keptField: string;
-  kept: unknown;
+  kept: HeldValue;
 }
 
 /** A record whose copy of what a kept, digest-verified file holds is not what the file holds. */
@@ -136,7 +139,11 @@ function differences(field: string, recorded: unknown, keptField: string, kept: 
     const keys = [...new Set([...Object.keys(recorded), ...Object.keys(kept)])];
     return keys.flatMap((key) => differences(`${field}.${key}`, recorded[key], keptField === '' ? key : `${keptField}.${key}`, kept[key]));
   }
-  return isDeepStrictEqual(recorded, kept) ? [] : [{ field, recorded, keptField, kept }];
+  return isDeepStrictEqual(recorded, kept) ? [] : [{ field, recorded: held(recorded), keptField, kept: held(kept) }];
+}
+
+function held(value: unknown): HeldValue {
+  return value === undefined ? 'absent' : { value };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -145,7 +152,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function wholeFile(what: string, why: string): FieldDisagreement {
   const said = why.replaceAll(/\s+/g, ' ');
-  return { field: '(the file)', recorded: what, keptField: '(the file)', kept: `not ${what} (${said.length > 200 ? `${said.slice(0, 197)}...` : said})` };
+  const kept = `not ${what} (${said.length > 200 ? `${said.slice(0, 197)}...` : said})`;
+  return { field: '(the file)', recorded: { value: what }, keptField: '(the file)', kept: { value: kept } };
 }
 
 /**
@@ -171,40 +179,53 @@ function readSealedJson(
   }
 }
 
+/**
+ * One attempt's records against its kept files, the records found in the chain by the digests its
+ * account holds: what `doctor` reports of each attempt and `run show` of the one it shows, so the
+ * two never compare differently. No intent record found: nothing to compare.
+ */
+export function compareAttemptRecordsWithKeptFiles(account: AttemptAccount, byDigest: ReadonlyMap<string, ChainEntry>): RecordDisagreement[] {
+  const intent = byDigest.get(account.records.intent.sha256);
+  const outcome = account.records.outcome === 'not-recorded' ? undefined : byDigest.get(account.records.outcome.sha256);
+  if (intent?.record.kind !== 'intent') return [];
+  const concluded = outcome?.record.kind === 'outcome' ? (outcome as ChainEntry & { record: OutcomeRecord }) : undefined;
+  return compareRecordsWithKeptFiles(account, intent as ChainEntry & { record: IntentRecord }, concluded);
+}
+
+/** The chain's entries by the sha256 of their lines, as accounts name their records. */
+export function entriesByDigest(entries: readonly ChainEntry[]): ReadonlyMap<string, ChainEntry> {
+  return new Map(entries.map((entry) => [entry.digest, entry]));
+}
+
 /** Every attempt's records against its kept files, for `doctor`: one finding per record and file that disagree, in chain order. */
 export function examineRecordsAgainstKeptFiles(accounts: readonly AttemptAccount[], entries: readonly ChainEntry[]): Finding[] {
-  const byDigest = new Map(entries.map((entry) => [entry.digest, entry]));
-  return accounts.flatMap((account) => {
-    const intent = byDigest.get(account.records.intent.sha256);
-    const outcomeDigest = account.records.outcome === 'not-recorded' ? undefined : account.records.outcome.sha256;
-    const outcome = outcomeDigest === undefined ? undefined : byDigest.get(outcomeDigest);
-    if (intent?.record.kind !== 'intent') return [];
-    const concluded = outcome?.record.kind === 'outcome' ? (outcome as ChainEntry & { record: OutcomeRecord }) : undefined;
-    return compareRecordsWithKeptFiles(account, intent as ChainEntry & { record: IntentRecord }, concluded).map((found) =>
-      describeRecordDisagreement(account, found),
-    );
-  });
+  const byDigest = entriesByDigest(entries);
+  return accounts.flatMap((account) => compareAttemptRecordsWithKeptFiles(account, byDigest).map((found) => describeRecordDisagreement(account, found)));
 }
 
 /** `cost: 0 in the record, "unknown" in the file`: a value shown short enough to read in a line. */
-function shown(value: unknown): string {
-  const text = value === undefined ? 'absent' : JSON.stringify(value);
+function shown(side: HeldValue): string {
+  const text = side === 'absent' ? 'absent' : JSON.stringify(side.value);
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/** Each field of one disagreement in a line's words, as `doctor` and `run show` say it. */
+export function describeFieldDisagreements(fields: readonly FieldDisagreement[]): string {
+  return fields
+    .map((field) =>
+      field.field === '(the file)' && field.kept !== 'absent'
+        ? `the file is ${String(field.kept.value)}`
+        : `${field.field} is ${shown(field.recorded)} in the record, ${field.keptField} is ${shown(field.kept)} in the file`,
+    )
+    .join('; ');
 }
 
 /** The finding `doctor` makes of one disagreement: the record (line, run, attempt), the file, each field. */
 export function describeRecordDisagreement(account: AttemptAccount, disagreement: RecordDisagreement): Finding {
   const { record, line, file, fields } = disagreement;
-  const each = fields
-    .map((field) =>
-      field.field === '(the file)'
-        ? `the file is ${String(field.kept)}`
-        : `${field.field} is ${shown(field.recorded)} in the record, ${field.keptField} is ${shown(field.kept)} in the file`,
-    )
-    .join('; ');
   return {
     kind: 'record-disagrees-with-kept-file',
     path: file,
-    message: `run ${account.runId} attempt ${account.attempt}: the ${record} record (${account.records.chain} line ${line}) disagrees with the kept ${file} (digest verified): ${each}; the record was rewritten after the attempt`,
+    message: `run ${account.runId} attempt ${account.attempt}: the ${record} record (${account.records.chain} line ${line}) disagrees with the kept ${file} (digest verified): ${describeFieldDisagreements(fields)}; the record was rewritten after the attempt`,
   };
 }
