@@ -159,12 +159,13 @@ Examples:
 JSON: the attempt's account, the value \`run --json\` printed (runId, attempt,
 state, outcome, cause, commits, posture, artifacts, ...), with artifactCheck
 (each kept file re-digested: verified, altered, missing), outcomeCheck (the
-outcome classified again from the kept stream: agrees, disagrees, not-checked)
-and headIs.
-Exit: 0 completed, every kept file as the chain sealed it and the outcome what
-its stream gives; 1 another outcome, none recorded, an altered or missing kept
-file, or a disagreeing outcome; 2 refused (no such run or attempt, a broken
-chain).`,
+outcome classified again from the kept stream: agrees, disagrees, not-checked),
+headIs and recordDisagreements (each record whose copy of the kept request or
+result differs from the file: record, line, file, fields; doctor's comparison).
+Exit: 0 completed, every kept file as the chain sealed it, the outcome what its
+stream gives and every record agreeing with the kept files it copies; 1 another
+outcome, none recorded, an altered or missing kept file, a disagreeing outcome
+or a disagreeing record; 2 refused (no such run or attempt, a broken chain).`,
     )
     .action(async (target: string, runId: string, flags: { attempt?: string }, command: Command) => {
       const answer = await runShow({

@@ -1,4 +1,11 @@
-import { describeClassification, type AttemptAccount, type AttemptList, type OutcomeCheck } from '@statecraft/acceptance';
+import {
+  describeClassification,
+  describeFieldDisagreements,
+  type AttemptAccount,
+  type AttemptList,
+  type OutcomeCheck,
+  type RecordDisagreement,
+} from '@statecraft/acceptance';
 import { describeCoverage, readRecordedCoverage } from '@statecraft/adapter';
 import type { RunFailure, RunRefusal } from '@statecraft/run';
 import { renderAcceptance } from './accept-render.js';
@@ -80,6 +87,23 @@ function describeEvidence(account: AttemptAccount & { artifactCheck?: Record<str
   return lines;
 }
 
+/**
+ * Each record whose copy of a kept, verified file is not what the file holds: a finding, worded as
+ * doctor words it (R8.4), with where to look next: a record rewritten once may not be the only one.
+ */
+function describeRecordDisagreements(account: AttemptAccount & { recordDisagreements?: readonly RecordDisagreement[] }): string[] {
+  const found = account.recordDisagreements;
+  if (found === undefined) return [];
+  if (found.length === 0) return ['records check     the intent and outcome agree with the kept request and result they copy (where each digest verifies)'];
+  return [
+    ...found.map(
+      ({ record, line, file, fields }) =>
+        `  finding: the ${record} record (${account.records.chain} line ${line}) disagrees with the kept ${file} (digest verified): ${describeFieldDisagreements(fields)}; the record was rewritten after the attempt`,
+    ),
+    `records check     disagree with the kept files they copy (${found.length} finding${found.length === 1 ? '' : 's'}): this account is read from rewritten records; run statecraft doctor to check every chain in the home (it repairs nothing)`,
+  ];
+}
+
 /** The boundary line(s): `none` is labelled loudly, with what it leaves open (R12). */
 function describeBoundary(boundary: AttemptAccount['posture']['boundary']): string[] {
   if (boundary === 'not-recorded') return ['  boundary        not-recorded (a record made before the evidence boundary existed)'];
@@ -97,7 +121,14 @@ function describeBoundary(boundary: AttemptAccount['posture']['boundary']): stri
 }
 
 /** The human rendering of one attempt: the same value `--json` prints (R11). */
-export function renderAccount(account: AttemptAccount & { artifactCheck?: Record<string, string>; outcomeCheck?: OutcomeCheck; headIs?: string }): string {
+export function renderAccount(
+  account: AttemptAccount & {
+    artifactCheck?: Record<string, string>;
+    outcomeCheck?: OutcomeCheck;
+    headIs?: string;
+    recordDisagreements?: readonly RecordDisagreement[];
+  },
+): string {
   const p = account.posture;
   const headline =
     account.state === 'concluded'
@@ -148,6 +179,7 @@ export function renderAccount(account: AttemptAccount & { artifactCheck?: Record
             .join(', ')}`,
         ]),
     ...describeEvidence(account),
+    ...describeRecordDisagreements(account),
     ...(account.acceptance === 'not-recorded'
       ? [`acceptance: not-recorded — never judged; statecraft accept ${account.target} ${account.runId} --attempt ${account.attempt}`]
       : [renderAcceptance(account.acceptance)]),

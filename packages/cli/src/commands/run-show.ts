@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import {
+  compareAttemptRecordsWithKeptFiles,
+  entriesByDigest,
   examineAttemptEvidence,
   readWorkspaceFreshness,
   foldAttempts,
@@ -61,8 +63,8 @@ export async function runList(options: { home: string; target: string; json?: bo
 /**
  * `statecraft run show <target> <run> [--attempt n]`: one attempt's account, the same value
  * `run --json` printed, with its kept files checked against the chain. Default: the run's latest
- * attempt. Exit 0 `completed` with every kept file as sealed and the outcome its stream gives;
- * 1 otherwise.
+ * attempt. Exit 0 `completed` with every kept file as sealed, the outcome its stream gives and
+ * every record agreeing with the kept files it copies; 1 otherwise.
  */
 export async function runShow(options: {
   home: string;
@@ -81,14 +83,20 @@ export async function runShow(options: {
       EXIT.refused,
     );
   }
-  // The files beside the chain are re-digested against the digests the chain holds (R8.4), and the
-  // outcome is classified again from the kept stream (R8.2): an altered file or a disagreeing
-  // outcome is a finding whatever the outcome reads (R11).
+  // The files beside the chain are re-digested against the digests the chain holds (R8.4), the
+  // outcome is classified again from the kept stream (R8.2), and what the records copy of the kept
+  // request and result is compared with them, as doctor compares it: a chain edited and relinked
+  // with its files left alone verifies link by link, and shows only there. Each is a finding
+  // whatever the outcome reads (R11).
+  const byDigest = entriesByDigest(opened.entries);
   const outcome = account.records.outcome;
-  const recorded = outcome === 'not-recorded' ? undefined : opened.entries.find((entry) => entry.digest === outcome.sha256)?.record;
+  const recorded = outcome === 'not-recorded' ? undefined : byDigest.get(outcome.sha256)?.record;
   const evidence = examineAttemptEvidence(account, recorded?.kind === 'outcome' ? recorded.result : undefined);
-  const value = { ...(await withReceiptState(account)), ...evidence, headIs: await readWorkspaceFreshness(account) };
+  const recordDisagreements = compareAttemptRecordsWithKeptFiles(account, byDigest);
+  const value = { ...(await withReceiptState(account)), ...evidence, headIs: await readWorkspaceFreshness(account), recordDisagreements };
   const evidenceHolds =
-    Object.values(evidence.artifactCheck).every((state) => state === 'verified' || state === 'not-recorded') && evidence.outcomeCheck.state !== 'disagrees';
+    Object.values(evidence.artifactCheck).every((state) => state === 'verified' || state === 'not-recorded') &&
+    evidence.outcomeCheck.state !== 'disagrees' &&
+    recordDisagreements.length === 0;
   return { value, exitCode: account.outcome === 'completed' && evidenceHolds ? EXIT.ok : EXIT.finding, human: renderAccount };
 }

@@ -1,6 +1,8 @@
 import type { z } from 'zod';
 import {
   acceptAttempt,
+  compareAttemptRecordsWithKeptFiles,
+  entriesByDigest,
   examineAttemptEvidence,
   foldAttempts,
   readReceiptState,
@@ -136,10 +138,15 @@ async function answerOf(
   // The same examination `run show` makes, so both print the same value; the stream was classified
   // a moment ago from the bytes its digest seals, so it is digested here, not parsed again.
   const evidence = examineAttemptEvidence(account, outcome.outcome.record.result, { justClassified: true });
+  // Compared, not assumed: the records were written from the values the files were, so a
+  // disagreement here is a write into the home during the run, or statecraft's own bug. Said as
+  // run show says it; the exit code stays the attempt's (exitCodeOf), as for an altered file.
+  const recordDisagreements = compareAttemptRecordsWithKeptFiles(account, entriesByDigest(entries));
   const value = {
     ...account,
     ...evidence,
     headIs,
+    recordDisagreements,
     truncatedTail: outcome.truncatedTail,
     reclaimedLock: outcome.reclaimedLock,
     ...acceptanceProblem,

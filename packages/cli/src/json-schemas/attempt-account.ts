@@ -120,11 +120,45 @@ export const OutcomeCheckSchema = z.union([
   z.strictObject({ state: z.literal('not-checked'), reason: z.enum(['no-outcome', 'stream-not-recorded', 'stream-altered', 'stream-missing']) }),
 ]);
 
+/** One side of a field a record and a kept file both copy: the value it holds, or `absent` when it holds no such field. */
+const HeldValueSchema = z.union([z.strictObject({ value: z.unknown() }), z.literal('absent')]);
+
+/**
+ * A record whose copy of a kept, digest-verified file is not what the file holds (R8.4): what
+ * `doctor` reports as `record-disagrees-with-kept-file`, from the same comparison
+ * (packages/acceptance/src/records-against-kept-files.ts).
+ */
+export const RecordDisagreementSchema = z.strictObject({
+  record: z.enum(['intent', 'outcome']),
+  /** The record's line in the chain. */
+  line: z.int().positive(),
+  /** The kept file, as an absolute path. */
+  file: z.string().min(1),
+  /** Each field that differs; `(the file)` alone when the file is not what it names (not JSON, not a request or result). */
+  fields: z
+    .array(
+      z.strictObject({
+        /** As the record names it (`result.cost`). */
+        field: z.string().min(1),
+        recorded: HeldValueSchema,
+        /** As the kept file names it (`cost`). */
+        keptField: z.string(),
+        kept: HeldValueSchema,
+      }),
+    )
+    .min(1),
+});
+
 /** `run show --json`: the account, its kept files re-digested and its stream re-classified, and whether its head is still the branch tip. */
 export const RunShowAnswerSchema = AttemptAccountSchema.extend({
   artifactCheck: ArtifactCheckSchema,
   outcomeCheck: OutcomeCheckSchema,
   headIs: z.enum(['current', 'stale', 'not-recorded']),
+  /**
+   * What the records copy of the kept request and result, compared field by field where the file's
+   * digest verifies (an altered or missing file is `artifactCheck`'s): empty when every copy agrees.
+   */
+  recordDisagreements: z.array(RecordDisagreementSchema),
 });
 
 /** `run --json` of an attempt that ran: what `run show` prints, plus what opening the chain found. */
