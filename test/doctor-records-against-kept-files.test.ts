@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCustomAdapter } from './fixtures/custom-adapter.js';
-import { relinkChain, type ForgedRecord } from './fixtures/relink-chain.js';
+import { editChainAlone, type ForgedRecord } from './fixtures/relink-chain.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { doctorOf, findingsAbout, type DoctorExamination } from './fixtures/doctor-findings.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
@@ -33,11 +33,7 @@ const doctor = () => doctorOf(targets.home.path);
 const findingsOf = (value: DoctorExamination, account: Account) => findingsAbout(value, account.records.chain);
 
 /** Every record of the chain edited with `edit`, relinked and its checkpoint rewritten; every kept file left as it was. */
-const launder = (account: Account, edit: (record: ForgedRecord) => void) =>
-  relinkChain(account.records.chain, (record) => {
-    edit(record);
-    return record;
-  });
+const launder = (account: Account, edit: (record: ForgedRecord) => void) => editChainAlone(account.records.chain, edit);
 
 describe('doctor compares what the chain records with the kept files it verified by digest (R8.4)', () => {
   it('an honest attempt, degraded or not, agrees with its kept request and result: no finding', async () => {
@@ -85,7 +81,7 @@ describe('doctor compares what the chain records with the kept files it verified
     expect(human.stdout).toContain('record-disagrees-with-kept-file');
   });
 
-  it('preferred and degraded capabilities emptied and the unverifiable refusal account cleared in the chain alone are findings naming each field', async () => {
+  it('preferred and degraded capabilities emptied and the unverifiable refusal account cleared in the chain alone are findings naming each field, in doctor and in run show', async () => {
     const target = await targets.fresh();
     const account = await attempt(target.path, 'complete', '--adapter', noRefusals.executable, '--prefer', 'structured-refusals');
     expect(account.unverifiableRefusalAccount).toBe(true);
@@ -105,8 +101,14 @@ describe('doctor compares what the chain records with the kept files it verified
         result.unverifiableRefusalAccount = false;
       }
     });
-    const shown = parseJson<Account>(await runStatecraft(['run', 'show', target.path, account.runId, '--json'], { home: targets.home.path }));
+    const showing = await runStatecraft(['run', 'show', target.path, account.runId, '--json'], { home: targets.home.path });
+    const shown = parseJson<Account & { recordDisagreements: { record: string; file: string }[] }>(showing);
     expect(shown.unverifiableRefusalAccount).toBe(false);
+    // run show makes doctor's comparison of the attempt it shows: the same three, and a finding.
+    expect(showing.exitCode).toBe(1);
+    expect(shown.recordDisagreements.map(({ record, file }) => `${record} ${file}`).sort()).toEqual(
+      [`intent ${account.artifacts.request.path}`, `intent ${account.artifacts.result.path}`, `outcome ${account.artifacts.result.path}`].sort(),
+    );
 
     const { run, value } = await doctor();
     expect(run.exitCode).toBe(1);
