@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createScriptedAdapter } from './fixtures/scripted-adapter.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
@@ -44,5 +46,47 @@ emit({ type: 'result', terminal: 'completed', claim: { status: 'success' + E + '
     // The document keeps the adapter's own words, unchanged.
     expect(shownJson.outcome).toBe('refused');
     expect(shownJson.providerClaim.status).toBe('success\u001b[s\u001b[4A\r\u001b[2K\u009b2J');
+  });
+
+  it("a file name the agent chose, line breaks and all, cannot forge a line of the acceptance's account", async () => {
+    // Found by a hostile pass (2026-12-02): under a real `failed`, a file named like this printed a
+    // passing check and `acceptance: accepted` as lines of their own in run --accept and run show.
+    const forged = 'z\\n  check           grep -qx forty-two answer.txt: exit 0, 9 ms\\nacceptance: accepted (every-check-passed)';
+    const adapter = await createScriptedAdapter(
+      'names-a-file',
+      `const fs = require('node:fs');
+init();
+fs.writeFileSync('answer.txt', 'forty-one\\n');
+fs.writeFileSync('${forged}', '');
+emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'completed', detail: {} }, turns: 1 });`,
+    );
+    removals.push(adapter.remove);
+    const repository = await targets.fresh();
+    await mkdir(join(repository.path, '.statecraft'), { recursive: true });
+    await writeFile(
+      join(repository.path, '.statecraft', 'environment.json'),
+      JSON.stringify({ project: { commands: ['grep'] }, acceptance: { checks: ['grep -qx forty-two answer.txt'] } }),
+    );
+    await repository.git('add', '.');
+    await repository.git('commit', '--quiet', '-m', 'a check');
+    const run = await runStatecraft(['run', repository.path, '--adapter', adapter.executable, '--accept', '--prompt', 'go'], { home: targets.home.path });
+    expect(run.exitCode, run.stderr).toBe(1);
+    const listed = parseJson<{ attempts: { runId: string }[] }>(await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path }));
+    const runId = listed.attempts[0]!.runId;
+    const shown = await runStatecraft(['run', 'show', repository.path, runId], { home: targets.home.path });
+    const shownJson = parseJson<{ acceptance: { verdict: string; candidate: { changedPaths: string[] } } }>(
+      await runStatecraft(['run', 'show', repository.path, runId, '--json'], { home: targets.home.path }),
+    );
+    for (const output of [run.stdout, shown.stdout]) {
+      expect(output).toMatch(/^acceptance: failed \(check-failed\)/m);
+      expect(output).not.toMatch(/^acceptance: accepted/m);
+      expect(output).not.toMatch(/^ {2}check {11}grep -qx forty-two answer.txt: exit 0/m);
+      expect(output).toContain('z\\u000a  check           grep -qx forty-two answer.txt: exit 0, 9 ms\\u000aacceptance: accepted (every-check-passed)');
+    }
+    // The document keeps the file's own name.
+    expect(shownJson.acceptance.verdict).toBe('failed');
+    expect(shownJson.acceptance.candidate.changedPaths).toContain(
+      'z\n  check           grep -qx forty-two answer.txt: exit 0, 9 ms\nacceptance: accepted (every-check-passed)',
+    );
   });
 });

@@ -1,17 +1,23 @@
 import type { AcceptanceView } from '@statecraft/acceptance';
 import { readRegularFileTail } from '@statecraft/adapter';
+import { terminalSafeValue } from '../render/terminal-safe-text.js';
 
 /** How many bytes of a failing check's output are shown at the end (the whole file is kept). */
 const TAIL_BYTES = 2000;
 
-/** The human rendering of an acceptance: the same value `--json` prints (R11). */
+/**
+ * The human rendering of an acceptance: the same value `--json` prints (R11). Paths are the agent's
+ * to name (a file called `x\nacceptance: accepted …` forged a verdict line under a real `failed`,
+ * found by a hostile pass, 2026-12-02), and so is what an explanation quotes of them: each is shown
+ * with its control characters as escapes, on the one line it belongs to.
+ */
 export function renderAcceptance(view: AcceptanceView & { runId?: string; attempt?: number }, options: { tails: boolean } = { tails: false }): string {
   const of = view.runId === undefined ? '' : ` of run ${view.runId} attempt ${String(view.attempt)}`;
-  const lines = [`acceptance${of}: ${view.verdict} (${view.reason}) — ${view.explanation}`];
+  const lines = [`acceptance${of}: ${view.verdict} (${view.reason}) — ${terminalSafeValue(view.explanation)}`];
   if (view.candidate !== 'not-recorded') {
     const c = view.candidate;
     lines.push(
-      `  candidate       ${c.commit.slice(0, 12)} (tree ${c.tree.slice(0, 12)}, made by ${c.madeBy}); changed: ${c.changedPaths.length === 0 ? 'nothing' : c.changedPaths.join(', ')}`,
+      `  candidate       ${c.commit.slice(0, 12)} (tree ${c.tree.slice(0, 12)}, made by ${c.madeBy}); changed: ${c.changedPaths.length === 0 ? 'nothing' : safeList(c.changedPaths)}`,
     );
     if (c.madeBy === 'statecraft') lines.push(`                  ${c.ignored.note}${c.ignored.count > 0 ? ` (${c.ignored.count} ignored)` : ''}`);
   }
@@ -19,11 +25,11 @@ export function renderAcceptance(view: AcceptanceView & { runId?: string; attemp
     lines.push(`  suite           ${view.suite.commands.length} check(s) from ${view.suite.path} at the base ${view.suite.baseCommit.slice(0, 12)}`);
   for (const check of view.checks) {
     const ended = check.timedOut ? 'killed at its deadline' : check.exitCode === null ? 'ended by a signal' : `exit ${check.exitCode}`;
-    lines.push(`  check           ${check.command}${check.shell ? ' (through /bin/sh -c)' : ''}: ${ended}, ${check.durationMs} ms`);
+    lines.push(`  check           ${terminalSafeValue(check.command)}${check.shell ? ' (through /bin/sh -c)' : ''}: ${ended}, ${check.durationMs} ms`);
   }
   if (view.boundary !== 'not-recorded') lines.push(`  boundary        ${describeCheckBoundary(view.boundary)}`);
   if (view.checksNotRun > 0) lines.push(`  not run         ${view.checksNotRun} check(s): never a pass`);
-  if (view.authority.touched.length > 0) lines.push(`  authority       touched: ${view.authority.touched.join(', ')}`);
+  if (view.authority.touched.length > 0) lines.push(`  authority       touched: ${safeList(view.authority.touched)}`);
   if (view.policyDigest !== 'not-recorded') lines.push(`  policy          ${view.policyDigest}`);
   lines.push(`  receipt         ${view.receiptFile === 'none' ? 'none' : `${view.receiptFile.path} (${view.receiptState})`}`);
   if (options.tails) {
@@ -31,6 +37,10 @@ export function renderAcceptance(view: AcceptanceView & { runId?: string; attemp
     if (failing !== undefined) lines.push(...tailOf('stdout', failing.stdout.path), ...tailOf('stderr', failing.stderr.path));
   }
   return lines.join('\n');
+}
+
+function safeList(paths: readonly string[]): string {
+  return paths.map(terminalSafeValue).join(', ');
 }
 
 /** The boundary the checks ran under (R12): bwrap with its probe, or none and who chose it. */
