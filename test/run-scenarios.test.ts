@@ -82,6 +82,21 @@ describe('statecraft run drives every fixture scenario to the outcome the superv
     expect(account.posture.capabilities.notApplied).toEqual(['cost-report']);
   });
 
+  it('a required token the init did not apply is a finding in run and run show, said in the text as in --json (R2.4, R11)', async () => {
+    // Found by a hostile pass (2026-12-02): only --json said it, and the attempt read as a clean completed, exit 0.
+    const { run, account } = await runScenario('under-apply', '--require', 'cost-report');
+    expect(account.outcome).toBe('completed');
+    expect(account.posture.capabilities.notApplied).toEqual(['cost-report']);
+    expect(run.exitCode).toBe(1);
+    const shown = await runStatecraft(['run', 'show', targets.repository.path, account.runId], { home: targets.home.path });
+    expect(shown.exitCode).toBe(1);
+    expect(shown.stdout).toContain('not applied cost-report');
+    expect(shown.stdout).toContain('REQUIRED, NOT APPLIED: cost-report — the attempt ran without it (a finding)');
+    // Preferred, not required: said, and no finding.
+    const preferred = await runScenario('under-apply', '--prefer', 'cost-report');
+    expect(preferred.run.exitCode).toBe(0);
+  });
+
   it('a malformed stream is reported as malformed, never a clean completion (R7.5)', async () => {
     const { account } = await runScenario('malformed');
     expect(account.streamError).toMatchObject({ kind: 'malformed', lineNumber: 2 });

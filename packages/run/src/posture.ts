@@ -61,3 +61,12 @@ export const PostureSchema = z.strictObject({
   coverage: CoverageVerdictSchema,
 });
 export type Posture = z.infer<typeof PostureSchema>;
+
+/**
+ * The tokens the run required that the init did not apply (R2.3, R2.4): the attempt ran without
+ * them, which the manifest's declaration had promised it would not. A finding wherever the attempt
+ * is shown, whatever its outcome.
+ */
+export function requiredNotApplied(capabilities: Posture['capabilities']): Posture['capabilities']['notApplied'] {
+  return capabilities.notApplied.filter((token) => capabilities.requested.required.includes(token));
+}

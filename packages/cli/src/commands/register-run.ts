@@ -105,9 +105,10 @@ JSON: the attempt's account, the value \`run show --json\` prints (runId,
 attempt, outcome, cause, commits, posture, artifacts, ...); a refusal before
 the spawn is { refused: { stage, reason, message, detail } }.
 Exit: 0 completed; 1 another outcome (refused, interrupted, failed,
-cancelled); 2 refused before spawn, nothing appended; 3 usage; 4 an i/o
-error writing records. With --accept: 0 only when accepted, 1 any other
-verdict; the JSON gains \`acceptance\`.`,
+cancelled), or a required capability the init did not apply; 2 refused
+before spawn, nothing appended; 3 usage; 4 an i/o error writing records.
+With --accept: 0 only when accepted, 1 any other verdict; the JSON gains
+\`acceptance\`.`,
     )
     .action(runFromFlags);
 }
@@ -165,7 +166,8 @@ result differs from the file: record, line, file, fields; doctor's comparison).
 Exit: 0 completed, every kept file as the chain sealed it, the outcome what its
 stream gives and every record agreeing with the kept files it copies; 1 another
 outcome, none recorded, an altered or missing kept file, a disagreeing outcome
-or a disagreeing record; 2 refused (no such run or attempt, a broken chain).`,
+or a disagreeing record, or a required capability not applied; 2 refused (no
+such run or attempt, a broken chain).`,
     )
     .action(async (target: string, runId: string, flags: { attempt?: string }, command: Command) => {
       const answer = await runShow({

@@ -7,7 +7,7 @@ import {
   type RecordDisagreement,
 } from '@statecraft/acceptance';
 import { describeCoverage, readRecordedCoverage } from '@statecraft/adapter';
-import type { RunFailure, RunRefusal } from '@statecraft/run';
+import { requiredNotApplied, type RunFailure, type RunRefusal } from '@statecraft/run';
 import { renderAcceptance } from './accept-render.js';
 import { describePlacedName } from '../render/placed-name.js';
 import { terminalSafeValue } from '../render/terminal-safe-text.js';
@@ -161,7 +161,8 @@ export function renderAccount(
     `  adapter         ${terminalSafeValue(p.adapter.name)} ${terminalSafeValue(p.adapter.version)} ${p.adapter.digest}`,
     `  qualification   ${p.qualification.verdict}: ${p.qualification.reason}`,
     `  capabilities    required ${list(p.capabilities.requested.required)}; preferred ${list(p.capabilities.requested.preferred)}`,
-    `                  applied ${p.capabilities.applied === 'not-recorded' ? 'not-recorded' : list(p.capabilities.applied)}; degraded ${list(p.capabilities.degraded)}`,
+    `                  applied ${p.capabilities.applied === 'not-recorded' ? 'not-recorded' : list(p.capabilities.applied)}; not applied ${list(p.capabilities.notApplied)}; degraded ${list(p.capabilities.degraded)}`,
+    ...describeRequiredNotApplied(p.capabilities),
     `  environment     ${p.environment.state}: ${list(names)}`,
     ...(p.environment.absent.length === 0 ? [] : [`                  absent: ${p.environment.absent.map((entry) => entry.name).join(', ')}`]),
     '  residuals',
@@ -213,4 +214,11 @@ function describeCandidate(candidate: AttemptAccount['candidate']): string {
   if ('notIdentified' in candidate) return `not identified: ${terminalSafeValue(candidate.notIdentified)}`;
   const changed = candidate.changedPaths.length;
   return `${short(candidate.commit)} (made by ${candidate.madeBy}; ${changed} path${changed === 1 ? '' : 's'} changed from the base)`;
+}
+
+/** A required token the init did not apply, said as the finding it is (R2.4). */
+function describeRequiredNotApplied(capabilities: AttemptAccount['posture']['capabilities']): string[] {
+  const missing = requiredNotApplied(capabilities);
+  if (missing.length === 0) return [];
+  return [`                  REQUIRED, NOT APPLIED: ${list(missing)} — the attempt ran without ${missing.length === 1 ? 'it' : 'them'} (a finding)`];
 }

@@ -9,6 +9,7 @@ import {
   openTargetSummaries,
   startAttemptSummaries,
 } from '@statecraft/acceptance';
+import { requiredNotApplied } from '@statecraft/run';
 import type { RunListAnswerSchema, RunShowAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure } from '../errors.js';
@@ -98,5 +99,7 @@ export async function runShow(options: {
     Object.values(evidence.artifactCheck).every((state) => state === 'verified' || state === 'not-recorded') &&
     evidence.outcomeCheck.state !== 'disagrees' &&
     recordDisagreements.length === 0;
-  return { value, exitCode: account.outcome === 'completed' && evidenceHolds ? EXIT.ok : EXIT.finding, human: renderAccount };
+  // A required token the init did not apply is a finding too, whatever the outcome (R2.4).
+  const requiredHeld = requiredNotApplied(account.posture.capabilities).length === 0;
+  return { value, exitCode: account.outcome === 'completed' && evidenceHolds && requiredHeld ? EXIT.ok : EXIT.finding, human: renderAccount };
 }

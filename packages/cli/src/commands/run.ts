@@ -12,7 +12,7 @@ import {
 } from '@statecraft/acceptance';
 import type { CapabilityToken, ProtocolEvent } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
-import { launchAttempt, planRun, type Launch, type RunFailure, type RunRefusal } from '@statecraft/run';
+import { launchAttempt, planRun, requiredNotApplied, type Launch, type RunFailure, type RunRefusal } from '@statecraft/run';
 import type { RunAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';
@@ -185,9 +185,11 @@ function renderOpening(shown: {
 
 /**
  * Without `--accept`: 0 completed, 1 otherwise. With it: 0 only when accepted (R13.4); 2 when the
- * acceptance was refused, 4 when it could not be recorded.
+ * acceptance was refused, 4 when it could not be recorded. A required token not applied is 1 (R2.4).
  */
 function exitCodeOf(account: AttemptAccount, acceptance: Acceptance | undefined): (typeof EXIT)[keyof typeof EXIT] {
+  // A required token the init did not apply is a finding whatever the outcome or verdict (R2.4).
+  if (requiredNotApplied(account.posture.capabilities).length > 0 && acceptance?.kind !== 'refused' && acceptance?.kind !== 'failed') return EXIT.finding;
   if (acceptance === undefined) return account.outcome === 'completed' ? EXIT.ok : EXIT.finding;
   if (acceptance.kind === 'refused') return EXIT.refused;
   if (acceptance.kind === 'failed') return EXIT.failed;
