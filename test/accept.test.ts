@@ -261,7 +261,7 @@ describe('statecraft accept judges a completed attempt over its candidate (R13)'
 
   it('accept refuses a run that does not exist, exit 2, appending nothing', async () => {
     const repository = await repositoryWithSuite(targets, { checks: ['true'] });
-    const run = await runStatecraft(['accept', repository.path, 'no-such-run', '--json'], home());
+    const run = await runStatecraft(['accept', repository.path, '20261130T000000Z-0a0b0c', '--json'], home());
     expect(run.exitCode).toBe(2);
     expect(parseJson<{ refused: { reason: string } }>(run).refused.reason).toBe('unknown-run');
     expect(existsSync(repository.path)).toBe(true);

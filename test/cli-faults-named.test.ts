@@ -70,7 +70,7 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     const repository = await targets.fresh();
     for (const args of [
       ['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'],
-      ['accept', repository.path, 'no-such-run', '--json'],
+      ['accept', repository.path, '20261130T000000Z-0a0b0c', '--json'],
       ['qualify', '--fixture', '--json'],
     ]) {
       const answer = await runStatecraft(args, { home: targets.home.path, env: { STATECRAFT_CONTAINMENT: 'bogus' } });
@@ -121,11 +121,27 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     }
   });
 
+  it('a run id of the wrong shape is a usage error (exit 3) naming it, in run show, accept and --retry', async () => {
+    // Found by a hostile pass (2026-12-02): `../../x` read as a run the target has no record of (exit 2).
+    const repository = await targets.fresh();
+    for (const [args, where] of [
+      [['run', 'show', repository.path, '../../x', '--json'], '<run>'],
+      [['accept', repository.path, '20261130T000000Z-0a0b0c/', '--json'], '<run>'],
+      [['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--retry', '../../x', '--json'], '--retry'],
+    ] as const) {
+      const answer = await runStatecraft([...args], { home: targets.home.path });
+      expect(answer.exitCode, answer.stderr).toBe(3);
+      const usage = parseJson<{ usage: { message: string; next: string } }>(answer).usage;
+      expect(usage.message).toMatch(new RegExp(`^${where.replace(/[-<>]/g, '\\$&')} ".*" is not a run id$`));
+      expect(usage.next).toContain('statecraft run list <target>');
+    }
+  });
+
   it('run list and run show of a path that is no repository and has no records are refused (exit 2), not "0 attempts"', async () => {
     const missing = join(targets.repository.path, 'no-such-directory');
     for (const args of [
       ['run', 'list', missing, '--json'],
-      ['run', 'show', missing, 'some-run', '--json'],
+      ['run', 'show', missing, '20261130T000000Z-0a0b0c', '--json'],
     ]) {
       const answer = await runStatecraft(args, { home: targets.home.path });
       expect(answer.exitCode, answer.stderr).toBe(2);
@@ -177,7 +193,7 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
     [['--prompt', 'scenario: refuse'], '--prompt is given more than once; give it once'],
     [['--adapter', 'codex'], '--adapter is given more than once; give it once'],
     [['--check-deadline', '5s'], '--check-deadline applies only with --accept'],
-    [['--retry', 'some-run', '--base', 'HEAD'], '--base cannot be given with --retry'],
+    [['--retry', '20261130T000000Z-0a0b0c', '--base', 'HEAD'], '--base cannot be given with --retry'],
   ])('run … %j: an option repeated or idle is a usage error (exit 3), never silently dropped', async (flags, said) => {
     const repository = await targets.fresh();
     expect(await usageMessageOfRun(repository.path, flags)).toContain(said);

@@ -30,10 +30,10 @@ const VERBS: { verb: string[]; args: () => string[] }[] = [
   { verb: ['qualifications', 'check'], args: () => ['./some-adapter'] },
   { verb: ['run'], args: () => [repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete'] },
   { verb: ['run', 'list'], args: () => [repository.path] },
-  { verb: ['run', 'show'], args: () => [repository.path, 'some-run'] },
+  { verb: ['run', 'show'], args: () => [repository.path, '20261130T000000Z-0a0b0c'] },
   { verb: ['env', 'plan'], args: () => [repository.path] },
   { verb: ['doctor'], args: () => [] },
-  { verb: ['accept'], args: () => [repository.path, 'some-run'] },
+  { verb: ['accept'], args: () => [repository.path, '20261130T000000Z-0a0b0c'] },
 ];
 
 /** Commander wraps help at 80 columns when stdout is not a terminal, as here. */
@@ -111,15 +111,15 @@ describe('under --json a refusal is one JSON document on stdout, the sentence on
 
   it('run show of a run the target has no record of refuses, with --json on the subcommand or on run (R11, R8)', async () => {
     for (const args of [
-      ['run', 'show', repository.path, 'no-such-run', '--json'],
-      ['run', '--json', 'show', repository.path, 'no-such-run'],
+      ['run', 'show', repository.path, '20261130T000000Z-0a0b0c', '--json'],
+      ['run', '--json', 'show', repository.path, '20261130T000000Z-0a0b0c'],
     ]) {
       const shown = await statecraft(args);
       expect(shown.exitCode, args.join(' ')).toBe(2);
       const { refused } = parseJson<Refused>(shown);
-      expect(refused.message).toContain('no-such-run');
+      expect(refused.message).toContain('20261130T000000Z-0a0b0c');
       expect(refused.next).toContain('statecraft run list');
-      expect(shown.stderr).toContain('no-such-run');
+      expect(shown.stderr).toContain('20261130T000000Z-0a0b0c');
     }
   });
 

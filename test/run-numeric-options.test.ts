@@ -84,7 +84,9 @@ describe('numeric options have stated limits, and long deadlines work (R7.2)', (
   });
 
   it('run show --attempt beyond what a record can hold is a usage error naming the limit: exit 3', async () => {
-    const run = await runStatecraft(['run', 'show', targets.repository.path, 'no-such-run', '--attempt', '99999999999999999999'], { home: targets.home.path });
+    const run = await runStatecraft(['run', 'show', targets.repository.path, '20261130T000000Z-0a0b0c', '--attempt', '99999999999999999999'], {
+      home: targets.home.path,
+    });
     expect(run.exitCode).toBe(3);
     expect(run.stderr).toContain(`--attempt "99999999999999999999": larger than the limit of ${Number.MAX_SAFE_INTEGER}`);
   });

@@ -15,6 +15,7 @@ import { registerEnv } from './commands/register-env.js';
 import { registerDoctor } from './commands/register-doctor.js';
 import { registerAccept } from './commands/register-accept.js';
 import { STATECRAFT_VERSION } from './statecraft-version.js';
+import { isRunId } from '@statecraft/run';
 import { warmNodeBuiltinsForSnapshot } from './snapshot-warm-node-builtins.js';
 import { warmSchemasForSnapshot } from './snapshot-warm-schemas.js';
 import { warmSpawningForSnapshot } from './snapshot-warm-spawning.js';
@@ -70,7 +71,15 @@ function refuseEmptyArguments(command: Command): void {
     const given: unknown = command.processedArgs[index];
     if (typeof given === 'string' && given.trim() === '')
       throw new UsageError(`<${argument.name()}> is empty`, EMPTY_ARGUMENT_ADVICE[argument.name()] ?? PATH_ADVICE);
+    // A run id has one shape; anything else (`../../x`) is a slip of the command line, not a run the target lacks.
+    if (argument.name() === 'run' && typeof given === 'string') refuseMalformedRunId('<run>', given);
   });
+  const retry = command.opts<{ retry?: unknown }>().retry;
+  if (typeof retry === 'string') refuseMalformedRunId('--retry', retry);
+}
+
+function refuseMalformedRunId(where: string, given: string): void {
+  if (!isRunId(given)) throw new UsageError(`${where} ${JSON.stringify(given)} is not a run id`, `${EMPTY_ARGUMENT_ADVICE.run} (like 20261202T024107Z-5e36a1)`);
 }
 
 const PATH_ADVICE = 'name a path; for the current directory, give .';
