@@ -11,17 +11,29 @@ export const GATE_GO = 'go';
  * (a regular built-in: a failed redirection is a status, not the shell's exit).
  *
  * Arguments: canary file, a path outside the allowed places to try writing, a path in the product
- * home to try writing, a path in the workspace to try writing, the supervisor's pid, `on-go`
- * or `at-once`, then one argument per other mount reaching the home (product-home-views.ts):
+ * home to try writing, a path in the workspace to try writing, the supervisor's pid and its start
+ * time (clock ticks since boot, field 22 of /proc/<pid>/stat), `on-go` or `at-once`, then one
+ * argument per other mount reaching the home (product-home-views.ts):
  * `whole:<the canary through it>`, or `part:<a directory of the home>` that must not be entered.
  * Each check prints one line: `<check> held|failed <detail>`. The supervisor removes
  * any file a write left. With `on-go` the checks wait for the line `go` on stdin: the sandbox is
  * set up while git adds the worktree into its (empty) directory, and nothing is written there
  * before git has; any other line, or none, ends the probe with no check (read as not held).
+ *
+ * supervisor-hidden knows the supervisor by its pid and its start time, never by the number alone:
+ * the pid is numbered in the supervisor's namespace, and in the sandbox's own it can be a sandbox
+ * process (bwrap's init is pid 1, which a supervisor that is a container's pid 1 was taken for).
+ * A process at that number that started at another clock tick is not the supervisor (every sandbox
+ * process starts after it: the supervisor has loaded node before it spawns anything); one that
+ * started at the same tick is (the sandbox shares its namespace); one whose start cannot be read,
+ * while the number answers `kill -0` or has a /proc entry, counts as seen. /proc/<pid>/stat is read
+ * because anyone can read it: the supervisor's environment and namespace links are kept from a
+ * process in another user namespace, so a nonce looked for there would never be found. (The
+ * probe's own PID namespace link would answer too, but no built-in reads a link: an exec more.)
  */
 export const PROBE_SCRIPT = `
-canary=$1 outside=$2 inhome=$3 inworkspace=$4 spid=$5 mode=$6
-shift 6
+canary=$1 outside=$2 inhome=$3 inworkspace=$4 spid=$5 sstart=$6 mode=$7
+shift 7
 if [ "$mode" = on-go ]; then read -r go || exit 0; [ "$go" = ${GATE_GO} ] || exit 0; fi
 say() { printf '%s %s %s\\n' "$1" "$2" "$3"; }
 if { true; } 2>/dev/null < "$canary"; then say canary-by-path failed "read $canary"; else say canary-by-path held "cannot open $canary"; fi
@@ -35,7 +47,14 @@ if [ -n "$reached" ]; then say canary-by-view failed "$reached"; elif [ -n "$den
 if { true; } 2>/dev/null > "$outside"; then say write-outside failed "created $outside"; else say write-outside held "cannot create $outside"; fi
 if { true; } 2>/dev/null > "$inhome"; then say write-product-home failed "created $inhome"; else say write-product-home held "cannot create $inhome"; fi
 if { true; } 2>/dev/null > "$inworkspace"; then say write-workspace held "created $inworkspace"; else say write-workspace failed "cannot create $inworkspace"; fi
-if kill -0 "$spid" 2>/dev/null || [ -e "/proc/$spid" ]; then say supervisor-hidden failed "pid $spid is visible"; else say supervisor-hidden held "pid $spid is not visible"; fi
+# The start time (field 22) is the 20th field after the command name, which may hold spaces and parens.
+started_at() { started=\${20-}; }
+stat='' started=''
+read -r stat 2>/dev/null < "/proc/$spid/stat" && started_at \${stat##*) }
+if [ -n "$started" ] && [ "$started" != "$sstart" ]; then say supervisor-hidden held "pid $spid here is not the supervisor: it started at clock tick $started, the supervisor at $sstart"
+elif [ -n "$started" ]; then say supervisor-hidden failed "pid $spid is visible: it started at clock tick $sstart, as the supervisor did"
+elif kill -0 "$spid" 2>/dev/null || [ -e "/proc/$spid" ]; then say supervisor-hidden failed "pid $spid is visible: its start time cannot be read to tell it from the supervisor"
+else say supervisor-hidden held "pid $spid is not visible"; fi
 cap=unreadable
 while read -r key value; do if [ "$key" = CapEff: ]; then cap=$value; fi; done < /proc/self/status
 if [ "$cap" = 0000000000000000 ]; then say no-capabilities held "CapEff $cap"; else say no-capabilities failed "CapEff $cap"; fi

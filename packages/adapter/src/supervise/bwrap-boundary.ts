@@ -12,6 +12,7 @@ import { CLOSER_SCRIPT, GATE_GO, GATED_CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOut
 import { rememberedBwrapVersion } from './bwrap-version.js';
 import { findProductHomeViews, type ProductHomeView } from './product-home-views.js';
 import { adapterReachableResiduals, readPtraceScope } from './adapter-reachable.js';
+import { startTimeOfThisProcess } from './find-attempt-processes.js';
 
 /**
  * The protected evidence boundary's mechanism on Linux: bubblewrap (R12). One file, the same hooks
@@ -171,6 +172,14 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   const profile = withProductHomeViews(request.profile, views);
   const unhideable = pathsThatCannotBeHidden(profile, workspace);
   if (unhideable !== undefined) return refusedBoundary('probe-failed', unhideable);
+  // With its pid, what tells the supervisor from a sandbox process given the same number (PROBE_SCRIPT).
+  const supervisorStart = startTimeOfThisProcess();
+  if (supervisorStart === undefined) {
+    return refusedBoundary(
+      'probe-failed',
+      "the supervisor's start time could not be read from /proc/self/stat, so the probe could not tell it from another process",
+    );
+  }
   const args = profileArguments(profile, workspace, (entry) => entry.path);
 
   // Synchronous up to the probe's spawn: what runs beside it (git checking the workspace out) is
@@ -204,6 +213,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
         canary,
         ...leftovers,
         String(process.pid),
+        String(supervisorStart),
         request.workspaceReady === undefined ? 'at-once' : 'on-go',
         // The canary through each view of the whole home; a view of a part of it, as a directory.
         ...views.map((view) => (view.reaches === 'whole' ? `whole:${join(view.path, basename(canary))}` : `part:${view.path}`)),

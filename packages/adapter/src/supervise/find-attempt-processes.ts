@@ -127,6 +127,17 @@ function ownStartTime(): number {
 }
 
 /**
+ * This process's start, in clock ticks since boot, read through /proc/self (so whichever PID
+ * namespace /proc numbers, it is this process's own line); undefined when it cannot be read. With
+ * the pid it identifies the process: another process given the same number, in another namespace
+ * or after this one, started later (the boundary probe's supervisor-hidden check, R12).
+ */
+export function startTimeOfThisProcess(): number | undefined {
+  const own = readStat('self')?.startTime;
+  return own !== undefined && Number.isFinite(own) ? own : undefined;
+}
+
+/**
  * Whether a process exists and is not yet a zombie. Used for pids already known to be the
  * attempt's: a process that is dying has released its memory, so its environment reads empty and
  * the tag no longer finds it, though it has not finished exiting (a namespace's first process waits
@@ -145,7 +156,7 @@ export function isLiving(pid: number): boolean {
 let statBuffer: Buffer | undefined;
 
 /** Fields of /proc/<pid>/stat after the command name, which may itself contain spaces and parens. */
-function readStat(pid: number): { state: string; processGroup: number; startTime: number } | undefined {
+function readStat(pid: number | 'self'): { state: string; processGroup: number; startTime: number } | undefined {
   let text: string;
   try {
     const fd = openSync(`/proc/${pid}/stat`, 'r');
