@@ -44,6 +44,8 @@
  * - supervise/bwrap-version.ts    bwrap's version for the boundary record, remembered by the binary's identity
  * - supervise/supervisor-death-warden.ts  the tree ended should the supervisor die outright, where the kernel alone does not (PID namespace, process group): a shell that kills the group and the tagged processes (R7.2, R7.3)
  * - supervise/managed-paths.ts    an adapter's managed paths checked against what they must not reach (alone, for `env plan`), then made when absent, so the boundary can bind them writable (R10.6, R12)
+ * - supervise/git-repository-reach.ts  whether a managed path is, lies inside or holds a git repository or git directory: ancestors read, what lies below read within a bound (R12)
+ * - supervise/resolved-through-links.ts a path with its links resolved as far as it exists
  * - adapter-kit/*          what every adapter executable shares: the event writer (NDJSON out, stamped, schema-checked),
  *                          the event draft, and the provider's stdout split into bounded byte lines (R1.2, R7.5)
  * - adapter-kit/read-request.ts            the request file read and checked against the protocol (R1.2)
@@ -106,6 +108,7 @@ export * from './supervise/product-home-views.js';
 export * from './supervise/adapter-reachable.js';
 export * from './supervise/managed-paths.js';
 export { WARDEN_NAME } from './supervise/supervisor-death-warden.js';
+export * from './supervise/git-repository-reach.js';
 export * from './fixture-adapter-path.js';
 export * from './package-root.js';
 export * from './adapter-kit/event-draft.js';

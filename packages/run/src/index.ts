@@ -13,6 +13,7 @@
  * - launch/artifacts.ts           request, prompt, stream, stderr, result kept beside the chain with digests (R8.4)
  * - launch/temporary-directory.ts the private per-attempt TMPDIR (R5.5)
  * - launch/launch-boundary.ts     the protected evidence boundary for one launch: request handed over, managed paths checked, profile, probe (R12)
+ * - launch/targets-the-home-names.ts every repository the product home keeps records for, and its git directories: no managed path may reach them (R12)
  * - launch/outcome-reserve.ts     room held from the intent to the outcome, so a home the stream filled still takes the outcome (R8.4)
  * - launch/end-of-attempt-bound.ts the bound on the end's git (the tree the agent left is read within 10-60 s, or at the operator's interrupt)
  * - launch/intent-files.ts       the intent's request, prompt and reserve, written beside the probe and withdrawn when no intent follows

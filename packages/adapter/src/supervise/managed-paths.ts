@@ -1,7 +1,9 @@
-import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gitRepositoryReach, type GitRepositoryReach } from './git-repository-reach.js';
+import { resolvedThroughLinks } from './resolved-through-links.js';
 
 /**
  * A place a managed path must neither be nor hold nor lie inside: what it is, for the refusal.
@@ -29,13 +31,15 @@ const SHARED_TEMPORARY = '/tmp';
  *
  * Every declaration is checked before any is made, on the path with its links resolved, and again
  * once made: a managed path must lie strictly inside the constructed HOME (a `~` path may not leave
- * it) or /tmp (there, outside HOME, through no link and nothing another user owns), and must not
- * overlap a protected location. A declaration that fails is refused, naming it: the launch is refused (R12), never run with the
- * path quietly dropped, since the adapter asked for it (found by a hostile pass, 2026-12-02: the
- * repository's `.git` declared managed let the agent set a git filter that statecraft's own
- * `git add` then ran, as root, outside the sandbox; a directory on PATH let it plant a `bwrap`
- * that every later run took for the boundary; a path in the product home was made there by
- * statecraft itself).
+ * it) or /tmp (there, outside HOME, through no link and nothing another user owns), must not
+ * overlap a protected location, and must not be, lie inside or hold a git repository or git
+ * directory (git-repository-reach.ts; what lies below it is read within a bound, past which it is
+ * refused as too large to check). A declaration that fails is refused, naming it: the launch is
+ * refused (R12), never run with the path quietly dropped, since the adapter asked for it (found by
+ * hostile passes, 2026-12-02: the repository's `.git` declared managed — or another repository's —
+ * let the agent set a git filter that statecraft's own git then ran, as root, outside the sandbox;
+ * a directory on PATH let it plant a `bwrap` that every later run took for the boundary; a path in
+ * the product home was made there by statecraft itself).
  */
 export async function prepareManagedPaths(
   managedPaths: readonly string[],
@@ -55,7 +59,8 @@ export async function prepareManagedPaths(
     }
     // Checked again once made: a component that was missing at the check may have been placed in
     // /tmp by another user since; the operator's own directory there is then no one else's to swap.
-    const problem = managedPathProblem(path, declared === '~' || declared.startsWith('~/'), checks);
+    // No git repository is looked for again: what was made is empty, and what existed was read.
+    const problem = managedPathProblem(path, declared === '~' || declared.startsWith('~/'), checks, false);
     if (problem !== undefined) return refusal(declared, path, problem);
     // A file (a shell's startup file, say) is not the provider's configuration directory: not bound.
     if (statSync(path).isDirectory()) prepared.push(path);
@@ -101,28 +106,56 @@ function checkDeclarations(
     const expanded = fromHome ? (checks.home === undefined ? undefined : join(checks.home, declared.slice(1))) : declared;
     if (expanded === undefined || !isAbsolute(expanded)) continue;
     const path = resolve(expanded);
-    const problem = managedPathProblem(path, fromHome, checks);
+    const problem = managedPathProblem(path, fromHome, checks, true);
     if (problem !== undefined) return refusal(declared, path, problem);
     paths.push({ declared, path });
   }
   return { kind: 'checked', paths };
 }
 
-/** Why one managed path may not be bound writable, or undefined when it may (prepareManagedPaths says the rules). */
-function managedPathProblem(path: string, fromHome: boolean, { home, protectedLocations }: PathChecks): string | undefined {
+/** Why one managed path may not be bound writable: `reach`, what it would put in the agent's reach; `unchecked`, what could not be checked. */
+type PathProblem = { kind: 'reach' | 'unchecked'; why: string };
+
+/**
+ * Why one managed path may not be bound writable, or undefined when it may (prepareManagedPaths
+ * says the rules). `lookForRepositories`: whether to read its ancestors and what lies below it for
+ * a git repository, which the check after making it need not do again (what it made is empty).
+ */
+function managedPathProblem(path: string, fromHome: boolean, checks: PathChecks, lookForRepositories: boolean): PathProblem | undefined {
+  const { home, protectedLocations } = checks;
   const real = resolvedThroughLinks(path);
   const named = real === path ? path : `${path}, ${real} with its links resolved`;
   const inHome = home !== undefined && isInside(path, home);
+  const reach = (why: string): PathProblem => ({ kind: 'reach', why });
   // `~/../x` leaves HOME: a `~` path is the provider's configuration only while it stays there.
-  if (fromHome && !inHome) return `${path} is not inside the constructed HOME (${home ?? 'none'})`;
+  if (fromHome && !inHome) return reach(`${path} is not inside the constructed HOME (${home ?? 'none'})`);
   const allowedRoots = [...(home === undefined ? [] : [resolvedThroughLinks(home)]), resolvedThroughLinks(SHARED_TEMPORARY)];
-  if (!allowedRoots.some((root) => isInside(real, root))) return `${named} is not inside the constructed HOME (${home ?? 'none'}) or ${SHARED_TEMPORARY}`;
+  if (!allowedRoots.some((root) => isInside(real, root)))
+    return reach(`${named} is not inside the constructed HOME (${home ?? 'none'}) or ${SHARED_TEMPORARY}`);
   const overlap = protectedLocations.find((location) => overlaps(real, location.real));
   if (overlap !== undefined) {
     const how = real === overlap.real ? 'is' : isInside(real, overlap.real) ? 'is inside' : 'holds';
-    return `${named} ${how} ${overlap.what} (${overlap.path})`;
+    return reach(`${named} ${how} ${overlap.what} (${overlap.path})`);
   }
-  return inHome ? undefined : sharedTemporaryHazard(path);
+  const hazard = inHome ? undefined : sharedTemporaryHazard(path);
+  if (hazard !== undefined) return reach(hazard);
+  return lookForRepositories ? repositoryProblem(named, gitRepositoryReach(real)) : undefined;
+}
+
+/** A git repository a managed path reaches, in words (git-repository-reach.ts says why none may be reached). */
+function repositoryProblem(named: string, reach: GitRepositoryReach): PathProblem | undefined {
+  switch (reach.kind) {
+    case 'none':
+      return undefined;
+    case 'reaches': {
+      const what = reach.found === 'repository' ? `the git repository ${reach.at} (it has a .git)` : `the git directory ${reach.at}`;
+      return { kind: 'reach', why: `${named} ${reach.relation} ${what}, whose configuration a git run there obeys, statecraft's own included` };
+    }
+    case 'too-large':
+      return { kind: 'unchecked', why: `${named} holds more than ${reach.bound} entries, too many to check that no git repository lies below it` };
+    case 'unreadable':
+      return { kind: 'unchecked', why: `${reach.directory}, below ${named}, cannot be read (${reach.code}) to check that no git repository lies there` };
+  }
 }
 
 /** Strictly inside: `/` holds every other path. */
@@ -130,12 +163,12 @@ function isInside(path: string, root: string): boolean {
   return root === '/' ? path !== '/' : path.startsWith(`${root}/`);
 }
 
-function refusal(declared: string, path: string, why: string): Extract<ManagedPathsPreparation, { kind: 'refused' }> {
-  return {
-    kind: 'refused',
-    path,
-    message: `the adapter's managed path ${JSON.stringify(declared)}: ${why}; bound writable inside the sandbox it would put that in the agent's reach, so the launch is refused (declare only the provider's own configuration, under ~ or ${SHARED_TEMPORARY})`,
-  };
+function refusal(declared: string, path: string, problem: PathProblem): Extract<ManagedPathsPreparation, { kind: 'refused' }> {
+  const then =
+    problem.kind === 'reach'
+      ? `bound writable inside the sandbox it would put that in the agent's reach, so the launch is refused (declare only the provider's own configuration, under ~ or ${SHARED_TEMPORARY})`
+      : `a path that cannot be checked is not bound writable, so the launch is refused (declare a narrower path: the provider's own configuration, under ~ or ${SHARED_TEMPORARY})`;
+  return { kind: 'refused', path, message: `the adapter's managed path ${JSON.stringify(declared)}: ${problem.why}; ${then}` };
 }
 
 /**
@@ -168,23 +201,6 @@ function sharedTemporaryHazard(path: string): string | undefined {
  */
 function overlaps(a: string, b: string): boolean {
   return a === b || (b !== '/' && isInside(a, b)) || (a !== '/' && isInside(b, a));
-}
-
-/**
- * The path with every link resolved, as far as it exists: the existing ancestor's real path, then
- * the components that do not exist yet (mkdir makes them through the same links).
- */
-export function resolvedThroughLinks(path: string): string {
-  const absolute = resolve(path);
-  if (existsSync(absolute)) {
-    try {
-      return realpathSync.native(absolute);
-    } catch {
-      return absolute;
-    }
-  }
-  const parent = dirname(absolute);
-  return parent === absolute ? absolute : join(resolvedThroughLinks(parent), basename(absolute));
 }
 
 /** What git reads as the operator's own configuration: a filter or a hook path there is a command statecraft's git runs. */

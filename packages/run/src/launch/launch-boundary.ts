@@ -13,6 +13,7 @@ import {
   type ProbeCheck,
 } from '@statecraft/adapter';
 import { buildBoundaryProfile, productHomeLayout, type BoundaryChoice } from '@statecraft/environment';
+import { targetsTheHomeNames } from './targets-the-home-names.js';
 
 export type LaunchBoundary =
   | { kind: 'none'; record: Extract<BoundaryRecord, { mechanism: 'none' }> }
@@ -86,8 +87,10 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
 /**
  * What an adapter's managed paths must not reach on a launch (managed-paths.ts says why): the
  * records, the attempt's workspace (when one is made), the target repository and its git directory
- * (the git directory first: a path inside both is named by the more telling one), and what
- * statecraft itself runs or reads outside the sandbox. `env plan` checks with the same list.
+ * (the git directory first: a path inside both is named by the more telling one), every other
+ * repository the product home keeps records for and its git directories (statecraft's own git runs
+ * there on its next run), and what statecraft itself runs or reads outside the sandbox. `env plan`
+ * checks with the same list.
  */
 export function managedPathsMustNotReach(launch: {
   productHome: string;
@@ -101,6 +104,7 @@ export function managedPathsMustNotReach(launch: {
     ...(launch.workspace === undefined ? [] : [{ path: launch.workspace, what: "the attempt's workspace" }]),
     { path: launch.target.commonDirectory, what: "the target repository's git directory, whose configuration statecraft's own git obeys" },
     { path: launch.target.path, what: 'the target repository' },
+    ...targetsTheHomeNames(launch.productHome),
     ...supervisorProtectedLocations([launch.source, launch.environment]),
   ];
 }
