@@ -3,7 +3,7 @@ import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { gitRepositoryReach, packageRootOf } from '@statecraft/adapter';
+import { findExecutableOnPath, gitRepositoryReach, packageRootOf } from '@statecraft/adapter';
 import { createCustomAdapter } from './fixtures/custom-adapter.js';
 import { createScriptedAdapter } from './fixtures/scripted-adapter.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
@@ -35,6 +35,13 @@ async function hostileAdapterManaging(managedPaths: string[], body: string): Pro
 }
 
 const COMPLETED = "emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'completed', detail: {} }, turns: 1 });";
+
+/** The git statecraft runs, as it finds it on this machine's PATH. */
+function realGit(): string {
+  const git = findExecutableOnPath('git', process.env.PATH);
+  if (git === undefined) throw new Error('no git on PATH');
+  return git;
+}
 
 async function runWith(repository: string, adapter: string, env: Record<string, string> = {}) {
   return runStatecraft(['run', repository, '--adapter', adapter, '--prompt', 'scenario: complete', '--json'], { home: targets.home.path, env });
@@ -198,6 +205,46 @@ describe("an adapter's managed paths are checked before they are made or bound w
     await rm(join(earlier.path, '.statecraft'), { recursive: true });
     const message = await expectRefusedWithNothingLeft(await runWith(repository.path, await adapterManaging([earlier.path])), repository);
     expect(message).toContain('a repository the product home keeps records for');
+  });
+
+  it('refuses the directory a program on PATH links to, and its installation (a hostile pass swapped git there)', async () => {
+    const repository = await targets.fresh();
+    const onPath = await scratch.make('statecraft-on-path-links');
+    const installation = await scratch.make('statecraft-git-installation');
+    await mkdir(join(installation, 'bin'));
+    await symlink(realGit(), join(installation, 'bin', 'git'));
+    await symlink(join(installation, 'bin', 'git'), join(onPath, 'git'));
+    const env = { PATH: `${onPath}:${process.env.PATH ?? '/usr/bin:/bin'}` };
+    const found = `(found at ${join(onPath, 'git')}, a link to ${join(installation, 'bin', 'git')}), which statecraft runs outside the sandbox`;
+    for (const [declared, said] of [
+      [join(installation, 'bin'), `is the directory git is run from ${found}`],
+      // git runs its helpers from its libexec and reads its system configuration from its etc.
+      [join(installation, 'libexec'), `is inside the installation of git ${found}`],
+    ] as const) {
+      expect(await expectRefusedWithNothingLeft(await runWith(repository.path, await adapterManaging([declared]), env), repository)).toContain(said);
+    }
+  });
+
+  it('protects the installation directories of a program linked from ~/bin, not the whole HOME its prefix is', async () => {
+    const repository = await targets.fresh();
+    const home = await scratch.make('statecraft-operator-home');
+    const cellar = join(home, '.linuxbrew', 'Cellar', 'git');
+    await mkdir(join(cellar, 'bin'), { recursive: true });
+    await mkdir(join(home, 'bin'));
+    await symlink(realGit(), join(cellar, 'bin', 'git'));
+    await symlink('../.linuxbrew/Cellar/git/bin/git', join(home, 'bin', 'git'));
+    const env = { HOME: home, PATH: `${join(home, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}` };
+    for (const [declared, said] of [
+      ['~/.linuxbrew/Cellar/git', `holds the directory git is run from (found at ${join(home, 'bin', 'git')}, a link to ${join(cellar, 'bin', 'git')})`],
+      // ~/bin/git has HOME for its installation: what an installation holds there is protected, not HOME.
+      ['~/libexec', `is part of the installation of git (found at ${join(home, 'bin', 'git')})`],
+    ] as const) {
+      const run = await runWith(repository.path, await adapterManaging([declared], PASSES_HOME), env);
+      expect(await expectRefusedWithNothingLeft(run, repository)).toContain(said);
+    }
+    const provider = await runWith(repository.path, await adapterManaging(['~/.provider'], PASSES_HOME), env);
+    expect(provider.exitCode, provider.stderr).toBe(0);
+    expect(existsSync(join(home, '.provider'))).toBe(true);
   });
 
   it("binds the provider's own directory under /tmp writable, made when absent", async () => {

@@ -4,6 +4,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gitRepositoryReach, type GitRepositoryReach } from './git-repository-reach.js';
 import { resolvedThroughLinks } from './resolved-through-links.js';
+import { supervisorProgramLocations } from './supervisor-programs.js';
 
 /**
  * A place a managed path must neither be nor hold nor lie inside: what it is, for the refusal.
@@ -38,8 +39,9 @@ const SHARED_TEMPORARY = '/tmp';
  * refused (R12), never run with the path quietly dropped, since the adapter asked for it (found by
  * hostile passes, 2026-12-02: the repository's `.git` declared managed — or another repository's —
  * let the agent set a git filter that statecraft's own git then ran, as root, outside the sandbox;
- * a directory on PATH let it plant a `bwrap` that every later run took for the boundary; a path in
- * the product home was made there by statecraft itself).
+ * a directory on PATH, or the one a program on PATH links to, let it plant a `bwrap` or a `git`
+ * that every later run took for its own; a path in the product home was made there by statecraft
+ * itself).
  */
 export async function prepareManagedPaths(
   managedPaths: readonly string[],
@@ -224,9 +226,10 @@ const HOME_ENTRIES_NOT_A_PROVIDERS: readonly (readonly [string, string])[] = [
  * What statecraft itself runs or reads outside the sandbox, as the operator, whichever target: a
  * managed path over one of these runs the agent's code outside the boundary. The directories on
  * PATH (where statecraft finds git and bwrap, and the child its programs) in the operator's and
- * the constructed environment; git's own configuration and a few of the HOME's entries that are
- * never a provider's in both HOMEs; node's program and global packages; statecraft's own package
- * and every `node_modules` its modules are looked up in.
+ * the constructed environment, and where each program statecraft runs outside the sandbox really
+ * lives, link by link, with its installation (supervisor-programs.ts); git's own configuration and
+ * a few of the HOME's entries that are never a provider's in both HOMEs; node's global packages;
+ * statecraft's own package and every `node_modules` its modules are looked up in.
  */
 export function supervisorProtectedLocations(environments: readonly Readonly<Record<string, string | undefined>>[]): ProtectedLocation[] {
   const locations: ProtectedLocation[] = [];
@@ -242,12 +245,16 @@ export function supervisorProtectedLocations(environments: readonly Readonly<Rec
     const xdg = environment.XDG_CONFIG_HOME;
     if (xdg !== undefined && isAbsolute(xdg)) locations.push({ path: join(xdg, 'git'), what: GIT_CONFIGURATION });
   }
-  // Node's own directory and its global packages, not its whole prefix: node at `~/bin/node` has HOME for a prefix.
-  const node = resolvedThroughLinks(process.execPath);
+  const homes = environments.flatMap(({ HOME }) => (HOME !== undefined && isAbsolute(HOME) ? [HOME] : []));
   locations.push(
-    { path: dirname(node), what: 'the directory of the node statecraft runs on' },
-    { path: join(dirname(dirname(node)), 'lib', 'node_modules'), what: "node's global packages" },
+    ...supervisorProgramLocations(
+      environments.map(({ PATH }) => PATH),
+      [...homes, SHARED_TEMPORARY],
+    ),
   );
+  // Node's global packages, which its installation (protected with the programs) need not hold.
+  const node = resolvedThroughLinks(process.execPath);
+  locations.push({ path: join(dirname(dirname(node)), 'lib', 'node_modules'), what: "node's global packages" });
   // This module's file: bundled, the CLI's bundle (whose `import.meta.url` is its own), so the
   // package found is the one the running statecraft was loaded from, wherever it is installed.
   const program = statecraftPackageRoot();
