@@ -256,3 +256,24 @@ describe("an adapter's managed paths are checked before they are made or bound w
     expect(existsSync(state)).toBe(true);
   });
 });
+
+describe('a retry reads its workspace from the repository, never through the .git file the agent could rewrite (R12, R8.5)', () => {
+  it('a retry after an agent rewrote its workspace .git runs in the registered worktree, as the end of an attempt reads it', async () => {
+    const repository = await targets.fresh();
+    // Inside the sandbox the workspace is the agent's, its .git file included; git outside follows that file.
+    const adapter = await hostileAdapterManaging([], "import { writeFileSync } from 'node:fs';\nwriteFileSync('.git', 'gitdir: /nonexistent\\n');");
+    const first = await runWith(repository.path, adapter);
+    expect(first.exitCode, first.stderr).toBe(0);
+    const account = parseJson<{ runId: string; workspace: string }>(first);
+    expect(await readFile(join(account.workspace, '.git'), 'utf8')).toBe('gitdir: /nonexistent\n');
+    const retry = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--retry', account.runId, '--json'], {
+      home: targets.home.path,
+    });
+    expect(retry.exitCode, retry.stderr).toBe(0);
+    expect(parseJson<{ attempt: number; workspace: string; outcome: string }>(retry)).toMatchObject({
+      attempt: 2,
+      workspace: account.workspace,
+      outcome: 'completed',
+    });
+  });
+});

@@ -3,7 +3,7 @@ import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGit } from './git.js';
 import { STATE_DIRECTORY, excludeStateDirectory } from './exclude-state.js';
-import { untrustedWorktreeGitOptions } from './registered-git-directory.js';
+import { registeredGitDirectory, untrustedWorktreeGitOptions } from './registered-git-directory.js';
 import type { EndOfAttemptGit } from './end-of-attempt-git.js';
 import type { ResolvedTarget } from './resolve-target.js';
 
@@ -131,14 +131,25 @@ export async function withdrawWorkspace(target: ResolvedTarget, workspace: Prepa
   return deleted.ok ? 'withdrawn' : { failed: `git branch --delete ${workspace.branch}: ${deleted.stderr}` };
 }
 
-/** The directory is a worktree of this very repository with the run's branch checked out. */
+/**
+ * The directory is a worktree of this very repository with the run's branch checked out, asked
+ * from the repository's side: the worktree the repository registered at this path, read through
+ * that registration (registered-git-directory.ts), never through the worktree's own `.git` file,
+ * which the agent of the earlier attempt could rewrite (R12) to aim this git, run as the operator
+ * outside the sandbox, at a git directory and configuration of its choosing — as the end of an
+ * attempt already reads it.
+ */
 async function isThisRunsWorktree(target: ResolvedTarget, path: string, branch: string): Promise<boolean> {
-  const topLevel = await runGit(path, ['rev-parse', '--show-toplevel']);
-  const common = await runGit(path, ['rev-parse', '--path-format=absolute', '--git-common-dir']);
-  const head = await runGit(path, ['symbolic-ref', '--quiet', 'HEAD']);
-  if (!topLevel.ok || !common.ok || !head.ok) return false;
-  const [realTop, realPath, realCommon] = await Promise.all([realpath(topLevel.stdout), realpath(path), realpath(common.stdout)]);
-  return realTop === realPath && realCommon === target.commonDirectory && head.stdout === `refs/heads/${branch}`;
+  const gitDirectory = await registeredGitDirectory(target.commonDirectory, path);
+  if (gitDirectory === undefined) return false;
+  const options = untrustedWorktreeGitOptions(gitDirectory, path);
+  const [common, head] = await Promise.all([
+    runGit(path, [...options, 'rev-parse', '--path-format=absolute', '--git-common-dir']),
+    runGit(path, [...options, 'symbolic-ref', '--quiet', 'HEAD']),
+  ]);
+  if (!common.ok || !head.ok) return false;
+  const realCommon = await realpath(common.stdout).catch(() => undefined);
+  return realCommon === target.commonDirectory && head.stdout === `refs/heads/${branch}`;
 }
 
 /** The workspace's HEAD after the attempt, and whether it has uncommitted changes. */
