@@ -217,7 +217,7 @@ describe("an adapter's managed paths are checked before they are made or bound w
     const env = { PATH: `${onPath}:${process.env.PATH ?? '/usr/bin:/bin'}` };
     const found = `(found at ${join(onPath, 'git')}, a link to ${join(installation, 'bin', 'git')}), which statecraft runs outside the sandbox`;
     for (const [declared, said] of [
-      [join(installation, 'bin'), `is the directory git is run from ${found}`],
+      [join(installation, 'bin'), `is the directory of git ${found}`],
       // git runs its helpers from its libexec and reads its system configuration from its etc.
       [join(installation, 'libexec'), `is inside the installation of git ${found}`],
     ] as const) {
@@ -235,7 +235,7 @@ describe("an adapter's managed paths are checked before they are made or bound w
     await symlink('../.linuxbrew/Cellar/git/bin/git', join(home, 'bin', 'git'));
     const env = { HOME: home, PATH: `${join(home, 'bin')}:${process.env.PATH ?? '/usr/bin:/bin'}` };
     for (const [declared, said] of [
-      ['~/.linuxbrew/Cellar/git', `holds the directory git is run from (found at ${join(home, 'bin', 'git')}, a link to ${join(cellar, 'bin', 'git')})`],
+      ['~/.linuxbrew/Cellar/git', `holds the directory of git (found at ${join(home, 'bin', 'git')}, a link to ${join(cellar, 'bin', 'git')})`],
       // ~/bin/git has HOME for its installation: what an installation holds there is protected, not HOME.
       ['~/libexec', `is part of the installation of git (found at ${join(home, 'bin', 'git')})`],
     ] as const) {

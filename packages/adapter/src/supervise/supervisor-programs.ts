@@ -1,4 +1,4 @@
-import { readlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { findExecutableOnPath } from '../executable-file.js';
 import type { ProtectedLocation } from './managed-paths.js';
@@ -11,8 +11,9 @@ import { resolvedThroughLinks } from './resolved-through-links.js';
  */
 const PROGRAMS_RUN_OUTSIDE = ['git', 'bwrap', 'unshare', 'setpriv', 'sh', 'bash', 'env', 'node'] as const;
 
-/** Where statecraft also looks some of them up, whatever PATH says: the closer's bash, env and `/bin/sh` (bwrap-boundary.ts). */
+/** Where statecraft also looks some of them up, whatever PATH says: the closer's bash and env, and `/bin/sh` (bwrap-boundary.ts, a check's shell). */
 const FIXED_LOOKUP = '/usr/bin:/bin';
+const LOOKED_UP_AT_FIXED_PLACES: ReadonlySet<string> = new Set(['bash', 'env', 'sh']);
 
 /** A link chain longer than this is one the kernel itself refuses (ELOOP at 40). */
 const MOST_LINK_HOPS = 40;
@@ -39,7 +40,8 @@ export function supervisorProgramLocations(pathValues: readonly (string | undefi
   const locations: ProtectedLocation[] = [];
   const seen = new Set<string>();
   for (const program of PROGRAMS_RUN_OUTSIDE) {
-    const found = [...pathValues, FIXED_LOOKUP].map((pathValue) => findExecutableOnPath(program, pathValue));
+    const lookups = new Set([...pathValues, ...(LOOKED_UP_AT_FIXED_PLACES.has(program) ? [FIXED_LOOKUP] : [])]);
+    const found = [...lookups].map((pathValue) => findExecutableOnPath(program, pathValue));
     // The node statecraft runs on now, wherever it was started from.
     if (program === 'node') found.push(process.execPath);
     for (const executable of found) {
@@ -56,23 +58,28 @@ function linkHops(executable: string): string[] {
   const hops = [executable];
   let at = executable;
   for (let hop = 0; hop < MOST_LINK_HOPS; hop += 1) {
-    let target: string;
-    try {
-      target = readlinkSync(at);
-    } catch {
-      break;
-    }
+    const target = linkTarget(at);
+    if (target === undefined) break;
     at = resolve(resolvedThroughLinks(dirname(at)), target);
     hops.push(at);
   }
   return hops;
 }
 
+/** What a link names, or undefined for anything else (or what cannot be read): asked with lstat first, since readlink on a file that is no link throws, and exceptions are slow. */
+function linkTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true ? readlinkSync(path) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One hop's directory and installation prefix, each with its links resolved (protected locations are compared that way). */
 function hopLocations(program: string, executable: string, hop: string, realRoots: readonly string[]): ProtectedLocation[] {
   const found = hop === executable ? `found at ${executable}` : `found at ${executable}, a link to ${hop}`;
   const directory = resolvedThroughLinks(dirname(hop));
-  const locations = [{ path: directory, what: `the directory ${program} is run from (${found}), which statecraft runs outside the sandbox` }];
+  const locations = [{ path: directory, what: `the directory of ${program} (${found}), which statecraft runs outside the sandbox` }];
   if (!['bin', 'sbin'].includes(basename(directory))) return locations;
   const prefix = dirname(directory);
   const installation = `the installation of ${program} (${found}), which statecraft runs outside the sandbox`;

@@ -61,7 +61,12 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
   // Synchronous, as the TMPDIR is made: the probe is spawned next, beside git's checkout.
   writeFileSync(requestFile, request.requestText, { mode: 0o400 });
   // Checked, then made when absent, so they can be bound writable: the provider's configuration (R12).
-  const managed = await prepareManagedPaths(request.managedPaths, { home: request.environment.HOME, protectedLocations: managedPathsMustNotReach(request) });
+  // The list they are checked against is read only when there are some: it looks up every program
+  // statecraft runs and reads every target the home names, on the launch's critical path.
+  const managed =
+    request.managedPaths.length === 0
+      ? { kind: 'prepared' as const, paths: [] }
+      : await prepareManagedPaths(request.managedPaths, { home: request.environment.HOME, protectedLocations: managedPathsMustNotReach(request) });
   if (managed.kind === 'refused') return { kind: 'refused', reason: 'managed-path', message: managed.message, probe: 'not-run' };
   const profile = buildBoundaryProfile({
     productHome: request.productHome,
