@@ -290,6 +290,6 @@ describe('statecraft run --accept judges in the same invocation (R13, issue 12 i
     // A write outside the workspace is possible only without the boundary (R12).
     const { run, account } = await runFixture(repository.path, writePrompt('write-outside', 'answer.txt', 'forty-two'), '--accept', '--boundary', 'none');
     expect(run.exitCode).toBe(1);
-    expect(account.acceptance).toMatchObject({ verdict: 'failed', candidate: { madeBy: 'agent', changedPaths: [] } });
+    expect(account.acceptance).toMatchObject({ verdict: 'failed', candidate: { madeBy: 'earlier', earlier: 'base', changedPaths: [] } });
   });
 });

@@ -22,7 +22,8 @@ describe('a completed attempt reads its workspace with as few git processes as i
     });
     const account = parseJson<{ outcome: string; headCommit: string; workspaceDirty: boolean; candidate: { commit: string; madeBy: string } }>(run);
     expect(account.outcome).toBe('completed');
-    expect(account.candidate.madeBy).toBe('agent');
+    // It changed nothing: the candidate is the base it started at, and nobody made it during the attempt (R13.2).
+    expect(account.candidate.madeBy).toBe('earlier');
     expect(account.headCommit).toBe(account.candidate.commit);
     expect(account.workspaceDirty).toBe(false);
     const statuses = (await readFile(git.log, 'utf8')).split('\n').filter((line) => / status /.test(` ${line} `));

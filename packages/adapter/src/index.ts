@@ -5,6 +5,7 @@
  * Modules:
  * - capabilities.ts        the closed six-token vocabulary (R2.1)
  * - schema-pieces.ts       the shapes every record shares, defined once: digests, commit ids, counts, times, cost, verdict
+ * - candidate-origin.ts    an attempt's start and who made its candidate (R13.2): the run's records and the receipt share them
  * - protocol/version.ts    the protocol version every request and event carries (R1.5)
  * - protocol/manifest.ts   the adapter manifest schema (R2.2)
  * - protocol/request.ts    the request the supervisor writes (R1.2)
@@ -69,6 +70,7 @@
  */
 export * from './capabilities.js';
 export * from './schema-pieces.js';
+export * from './candidate-origin.js';
 export * from './protocol/version.js';
 export * from './protocol/manifest.js';
 export * from './protocol/request.js';

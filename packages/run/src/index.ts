@@ -17,6 +17,7 @@
  * - launch/outcome-reserve.ts     room held from the intent to the outcome, so a home the stream filled still takes the outcome (R8.4)
  * - launch/end-of-attempt-bound.ts the bound on the end's git (the tree the agent left is read within 10-60 s, or at the operator's interrupt)
  * - launch/intent-files.ts       the intent's request, prompt and reserve, written beside the probe and withdrawn when no intent follows
+ * - launch/workspace-start.ts    the workspace as the attempt finds it, read before the intent (bounded); unread, the attempt is refused
  * - launch/failed-file.ts         a failed write step carries the file it was writing, so the failure names it
  * - chain/record-schemas.ts       the chain's record kinds (intent, outcome, acceptance), one zod schema each
  * - chain/acceptance-record.ts    the acceptance record: verdict, reason, checks, receipt (R13)
@@ -41,8 +42,10 @@
  * - lock/lock-holder.ts           the lock record, its identity (inode and bytes), and whether its holder lives
  * - coverage/*                    command coverage (R9), every reading of it: from the working tree at planning, at the base commit at launch
  * - workspace/*                   the target and its base commit (one rev-parse), the git worktree under .statecraft/state (R8.6)
- * - workspace/candidate.ts        the candidate's shape: commit, tree, who made it, changed paths (R13.2)
+ * - workspace/candidate.ts        the candidate's shape: commit, tree, who made it, the attempt's start, changed paths (R13.2)
+ * - workspace/attempt-start.ts    a retry's workspace as the attempt finds it: HEAD, its tree with uncommitted changes, what it is to the run
  * - workspace/identify-candidate.ts a completed attempt's candidate, before its outcome: HEAD, or a statecraft commit of the tree (R13.2)
+ * - workspace/who-made-candidate.ts statecraft, the agent, or earlier: told from the attempt's start, never from a commit's author
  * - workspace/registered-git-directory.ts a worktree's git directory found from the repository's side, and git's options for a worktree an agent could write (R12)
  * - workspace/stopped-git-index-lock.ts the index lock a git killed at the attempt's end leaves, removed
  * - workspace/end-of-attempt-git.ts what the end's git runs under: the bound's signal, and what follows a stopped git

@@ -1,6 +1,7 @@
 import type { AcceptanceView } from '@statecraft/acceptance';
 import { readRegularFileTail } from '@statecraft/adapter';
 import { terminalSafeValue } from '../render/terminal-safe-text.js';
+import { describeCandidateChanges, describeCandidateMaker } from '../render/describe-candidate.js';
 
 /** How many bytes of a failing check's output are shown at the end (the whole file is kept). */
 const TAIL_BYTES = 2000;
@@ -17,7 +18,7 @@ export function renderAcceptance(view: AcceptanceView & { runId?: string; attemp
   if (view.candidate !== 'not-recorded') {
     const c = view.candidate;
     lines.push(
-      `  candidate       ${c.commit.slice(0, 12)} (tree ${c.tree.slice(0, 12)}, made by ${c.madeBy}); changed: ${c.changedPaths.length === 0 ? 'nothing' : safeList(c.changedPaths)}`,
+      `  candidate       ${c.commit.slice(0, 12)} (tree ${c.tree.slice(0, 12)}, ${describeCandidateMaker(c)}; ${describeCandidateChanges(c)}); changed from the base: ${c.changedPaths.length === 0 ? 'nothing' : safeList(c.changedPaths)}`,
     );
     if (c.madeBy === 'statecraft') lines.push(`                  ${c.ignored.note}${c.ignored.count > 0 ? ` (${c.ignored.count} ignored)` : ''}`);
   }

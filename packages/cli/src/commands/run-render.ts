@@ -9,6 +9,7 @@ import {
 import { describeCoverage, readRecordedCoverage } from '@statecraft/adapter';
 import { requiredNotApplied, type RunFailure, type RunRefusal } from '@statecraft/run';
 import { renderAcceptance } from './accept-render.js';
+import { describeCandidateChanges, describeCandidateMaker } from '../render/describe-candidate.js';
 import { describePlacedName } from '../render/placed-name.js';
 import { terminalSafeValue } from '../render/terminal-safe-text.js';
 
@@ -212,8 +213,7 @@ export function renderFailure(failure: Omit<RunFailure, 'kind' | 'cause'>): stri
 function describeCandidate(candidate: AttemptAccount['candidate']): string {
   if (candidate === 'not-recorded') return 'not-recorded (only a completed attempt has one)';
   if ('notIdentified' in candidate) return `not identified: ${terminalSafeValue(candidate.notIdentified)}`;
-  const changed = candidate.changedPaths.length;
-  return `${short(candidate.commit)} (made by ${candidate.madeBy}; ${changed} path${changed === 1 ? '' : 's'} changed from the base)`;
+  return `${short(candidate.commit)} (${describeCandidateMaker(candidate)}; ${describeCandidateChanges(candidate)})`;
 }
 
 /** A required token the init did not apply, said as the finding it is (R2.4). */

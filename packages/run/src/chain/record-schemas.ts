@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   AttemptResultSchema,
+  AttemptStartSchema,
   CommitIdSchema,
   CountSchema,
   InterruptionCauseSchema,
@@ -68,6 +69,11 @@ export const IntentRecordSchema = z.strictObject({
   baseCommit: CommitIdSchema,
   branch: z.string().min(1),
   workspace: z.string().min(1),
+  /**
+   * The workspace as the attempt found it, read before the spawn (R13.2): what the attempt changed
+   * is counted from here. Absent from intents written before it was recorded: `not-recorded`.
+   */
+  start: z.union([AttemptStartSchema, NotRecordedSchema]).default('not-recorded'),
   prompt: SizedDigestSchema,
   artifacts: z.strictObject({ request: ArtifactSchema, prompt: ArtifactSchema }),
   deadline: z.strictObject({ milliseconds: z.int().positive(), at: RecordTimeSchema }),

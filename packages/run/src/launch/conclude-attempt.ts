@@ -7,6 +7,7 @@ import type { RunPlan } from '../plan/plan-run.js';
 import type { RunFailure } from '../refusal.js';
 import type { OutcomeCandidate } from '../workspace/candidate.js';
 import { identifyCandidate, startCandidateReads, type FirstCandidateReads } from '../workspace/identify-candidate.js';
+import type { EarlierCandidate } from '../workspace/attempt-start.js';
 import { readWorkspaceHead, type PreparedWorkspace, type WorkspaceHeadReading } from '../workspace/prepare-workspace.js';
 import { keepArtifact } from './artifacts.js';
 import { failedPath, writingFile } from './failed-file.js';
@@ -104,6 +105,8 @@ export async function concludeAttempt(
         baseTree: plan.baseTree,
         runId,
         attempt: number,
+        start: intent.record.start,
+        earlier: plan.retry === 'none' ? [] : plan.retry.candidates,
       }),
     ]);
     const kept = keptEvidence(names, supervised, streamFile, stderrFile);
@@ -194,7 +197,15 @@ async function candidateThenHead(
   completed: boolean,
   commonDirectory: string,
   prepared: Pick<PreparedAttempt, 'gitDirectory' | 'firstReads' | 'end'>,
-  input: { workspace: string; baseCommit: string; baseTree: string | undefined; runId: string; attempt: number },
+  input: {
+    workspace: string;
+    baseCommit: string;
+    baseTree: string | undefined;
+    runId: string;
+    attempt: number;
+    start: IntentRecord['start'];
+    earlier: readonly EarlierCandidate[];
+  },
 ): Promise<{ candidate: OutcomeCandidate; head: WorkspaceHeadReading }> {
   const end = prepared.end.git();
   const [gitDirectory, firstReads] = await Promise.all([prepared.gitDirectory, prepared.firstReads]);
@@ -203,9 +214,13 @@ async function candidateThenHead(
   if (gitDirectory === undefined) {
     return { candidate: { notIdentified: `no worktree of ${commonDirectory} is registered at ${input.workspace}` }, head: await readHead() };
   }
+  // Never so for an intent written now (launch refuses an attempt whose start it cannot read).
+  const start = input.start;
+  if (start === 'not-recorded')
+    return { candidate: { notIdentified: "the intent records no start of the workspace to tell the attempt's work from" }, head: await readHead() };
   const settled: { head?: Promise<WorkspaceHeadReading> } = {};
   const identified = await identifyCandidate(
-    { ...input, gitDirectory, end },
+    { ...input, start, gitDirectory, end },
     (clean) => {
       settled.head = clean === undefined ? readHead() : Promise.resolve(clean);
     },

@@ -36,6 +36,7 @@ import { endOfAttempt, endOfAttemptBoundMs } from './end-of-attempt-bound.js';
 import { createAttemptTemporaryDirectory, removeAttemptTemporaryDirectory } from './temporary-directory.js';
 import { withdrawIntentFiles, writeIntentFiles, type IntentFiles, type IntentFilesPlace } from './intent-files.js';
 import { prepareLaunchBoundary, type LaunchBoundary } from './launch-boundary.js';
+import { readWorkspaceStart, type WorkspaceStart } from './workspace-start.js';
 import { concludeAttempt, firstCandidateReads, type AttemptIdentity, type PreparedAttempt } from './conclude-attempt.js';
 
 export interface LaunchHooks {
@@ -147,6 +148,8 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
       gitDirectory: registeredGitDirectory(plan.target.commonDirectory, workspace.path),
       end: endOfAttempt(endOfAttemptBoundMs(plan.request.deadlineMs), hooks.signal),
     };
+    // Now, not beside the probe: the probe writes a file of its own in the workspace, removed once it has ended.
+    const workspaceStart = readWorkspaceStart(plan, workspace.path, attempt.gitDirectory, hooks.signal);
     treeGone = (reading) => {
       if (reading.terminal !== 'not-recorded' && reading.terminal.type === 'result') attempt.firstReads = firstCandidateReads(attempt, plan.baseTree);
     };
@@ -162,7 +165,7 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
       });
     let intent: Awaited<ReturnType<typeof appendIntent>> | undefined;
     try {
-      intent = await appendIntent(plan, attempt, { opening, request, posture, files: setUp.files, filesPlace: setUp.filesPlace });
+      intent = await appendIntent(plan, attempt, { opening, request, posture, files: setUp.files, filesPlace: setUp.filesPlace, start: workspaceStart });
     } finally {
       settleGate(intent?.kind === 'appended');
     }
@@ -437,13 +440,19 @@ async function appendIntent(
     posture: Posture;
     files: Promise<IntentFiles>;
     filesPlace: IntentFilesPlace;
+    /** The workspace as the attempt finds it (readWorkspaceStart), or why it could not be read. */
+    start: Promise<WorkspaceStart>;
   },
 ): Promise<{ kind: 'appended'; intent: AppendedRecord & { record: IntentRecord } } | RunRefusal | RunFailure> {
   const { runId, number } = attempt.identity;
   const { opening, request } = made;
   // Written beside the probe (intent-files.ts); a failure to write them withdraws them with the rest.
-  const files = await made.files;
+  const [files, start] = await Promise.all([made.files, made.start]);
   if (files.kind === 'failed') return withdrawUnappended(plan, attempt, files.error, withdrawIntentFiles(made.filesPlace, made.files));
+  if (start.kind !== 'read') {
+    const left = await withdrawAttempt(plan, attempt, withdrawIntentFiles(made.filesPlace, made.files));
+    return { ...start, message: `${start.message}${left}` };
+  }
   try {
     if (opening.nextSeq === 0) {
       await writingFile(plan.paths.target, () => writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`));
@@ -462,6 +471,7 @@ async function appendIntent(
         baseCommit: plan.baseCommit,
         branch: attempt.workspace.branch,
         workspace: attempt.workspace.path,
+        start: start.start,
         prompt: request.prompt,
         artifacts: { request: requestArtifact, prompt: promptArtifact },
         deadline: request.deadline,
@@ -482,16 +492,21 @@ async function appendIntent(
  * workspace, the TMPDIR, and (`files`) the intent's files or their reserve — and name the failure.
  */
 async function withdrawUnappended(plan: RunPlan, attempt: PreparedAttempt, error: unknown, files: Promise<void>): Promise<RunRefusal | RunFailure> {
+  const left = await withdrawAttempt(plan, attempt, files);
+  // The chain moved under the lock (R8.5): refused like a broken chain.
+  if (error instanceof ChainMovedError) return refused('launch', 'chain-moved', `${error.message}${left}`, { path: error.path });
+  const message = `cannot write the intent (${(error as Error).message}); nothing was spawned, nothing appended${left}`;
+  return { kind: 'failed', stage: 'intent', path: failedPath(error, plan.paths.directory), message, spawned: false, cause: error };
+}
+
+/** Withdraws the workspace, the TMPDIR and (`files`) the intent's files; says what could not be withdrawn, or nothing. */
+async function withdrawAttempt(plan: RunPlan, attempt: PreparedAttempt, files: Promise<void>): Promise<string> {
   const [withdrawn] = await Promise.all([
     withdrawWorkspace(plan.target, attempt.workspace),
     removeAttemptTemporaryDirectory(attempt.temporaryDirectory),
     files,
   ]);
-  const left = withdrawn === 'withdrawn' ? '' : `; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
-  // The chain moved under the lock (R8.5): refused like a broken chain.
-  if (error instanceof ChainMovedError) return refused('launch', 'chain-moved', `${error.message}${left}`, { path: error.path });
-  const message = `cannot write the intent (${(error as Error).message}); nothing was spawned, nothing appended${left}`;
-  return { kind: 'failed', stage: 'intent', path: failedPath(error, plan.paths.directory), message, spawned: false, cause: error };
+  return withdrawn === 'withdrawn' ? '' : `; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
 }
 
 type Supervised = Extract<AttemptRun, { kind: 'ran' | 'refused' | 'withdrawn' }> | { kind: 'failed'; message: string; path: string; cause: unknown };

@@ -25,6 +25,7 @@ import type { CoverageVerdict, QualificationLabel } from '../posture.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { isRunId } from '../run-id.js';
 import { resolveTarget, type ResolvedTarget } from '../workspace/resolve-target.js';
+import type { EarlierCandidate } from '../workspace/attempt-start.js';
 import { labelQualification } from './label-qualification.js';
 import { homeOverlapsTarget } from './home-outside-target.js';
 import { planCommandCoverage } from '../coverage/working-tree-reading.js';
@@ -80,8 +81,11 @@ export interface RunPlan {
   containment: Containment;
   /** The boundary the operator chose (R12); established and probed at launch, before the intent. */
   boundary: BoundaryChoice;
-  /** For a retry: the run's first intent, whose base commit and workspace the attempt reuses. */
-  retry: 'none' | { firstIntent: IntentRecord; lastAttempt: number };
+  /**
+   * For a retry: the run's first intent, whose base commit and workspace the attempt reuses, and
+   * the candidates its earlier attempts recorded (what the new attempt's start is, R13.2).
+   */
+  retry: 'none' | { firstIntent: IntentRecord; lastAttempt: number; candidates: EarlierCandidate[] };
   /** Digests taken at planning that the adapter may reuse (the provider's): handed over in the request. */
   knownDigests: KnownDigest[];
 }
@@ -259,14 +263,22 @@ async function identifyAdapter(
   return { adapter, provider, qualification, providerDigest };
 }
 
-function findRun(entries: readonly ChainEntry[], runId: string): { firstIntent: IntentRecord; lastAttempt: number } | undefined {
+function findRun(entries: readonly ChainEntry[], runId: string): Exclude<RunPlan['retry'], 'none'> | undefined {
   if (!isRunId(runId)) return undefined;
   let firstIntent: IntentRecord | undefined;
   let lastAttempt = 0;
+  const candidates: EarlierCandidate[] = [];
   for (const { record } of entries) {
-    if (record.runId !== runId || record.kind !== 'intent') continue;
+    if (record.runId !== runId) continue;
+    if (record.kind === 'outcome') {
+      // Each commit once, under the first attempt whose candidate it was: a later attempt that left it as it found it made none.
+      const candidate = record.candidate;
+      if (typeof candidate === 'object' && 'commit' in candidate && !candidates.some((entry) => entry.commit === candidate.commit))
+        candidates.push({ commit: candidate.commit, attempt: record.attempt });
+    }
+    if (record.kind !== 'intent') continue;
     firstIntent ??= record;
     lastAttempt = Math.max(lastAttempt, record.attempt);
   }
-  return firstIntent === undefined ? undefined : { firstIntent, lastAttempt };
+  return firstIntent === undefined ? undefined : { firstIntent, lastAttempt, candidates };
 }

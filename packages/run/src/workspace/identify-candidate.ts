@@ -1,3 +1,4 @@
+import type { AttemptStart } from '@statecraft/adapter';
 import { gitReadingEnvironment } from '../coverage/git-for-reading.js';
 import { runGitProcess } from '../git-process.js';
 import { IGNORED_FILES_NOTE, type Candidate } from './candidate.js';
@@ -5,6 +6,8 @@ import { untrustedWorktreeGitOptions } from './registered-git-directory.js';
 import { MAX_RECORD_BYTES } from '../chain/record-bound.js';
 import type { EndOfAttemptGit } from './end-of-attempt-git.js';
 import type { WorkspaceHeadReading } from './prepare-workspace.js';
+import type { EarlierCandidate } from './attempt-start.js';
+import { whoMadeCandidate } from './who-made-candidate.js';
 
 /** The fixed identity of a commit statecraft makes of the work tree (R13.2): never the operator's. */
 export const STATECRAFT_GIT_IDENTITY = { name: 'statecraft', email: 'statecraft@statecraft.invalid' } as const;
@@ -25,15 +28,6 @@ export type CandidateGitAnswer = { ok: true; stdout: string } | { ok: false; mes
 
 export type CandidateIdentification = { kind: 'identified'; candidate: Candidate } | { kind: 'not-identified'; message: string };
 
-/**
- * Identifies the candidate of a completed attempt (R13.2), before its outcome is appended: the
- * workspace HEAD if the tree is clean, else a commit of the work tree (`git add -A`) with a fixed
- * statecraft identity and a message naming the run and attempt, on top of the agent's own commits.
- * Git runs with a constructed environment (no GIT_*, no system or global configuration) and no
- * hooks, so neither the operator's configuration nor the repository's hooks take part; and through
- * the workspace's registered git directory (`gitDirectory`), never the `.git` file the agent could
- * rewrite, with nothing in the workspace able to name a command git would run (R12).
- */
 /** The reads a candidate's identification starts with: the status, and the head's ids beside it. */
 export interface FirstCandidateReads {
   status: Promise<CandidateGitAnswer>;
@@ -83,8 +77,31 @@ function candidateGit(workspace: string, gitDirectory: string, end?: EndOfAttemp
   };
 }
 
+/**
+ * Identifies the candidate of a completed attempt (R13.2), before its outcome is appended: the
+ * workspace HEAD if the tree is clean, else a commit of the work tree (`git add -A`) with a fixed
+ * statecraft identity and a message naming the run and attempt, on top of the agent's own commits.
+ * Git runs with a constructed environment (no GIT_*, no system or global configuration) and no
+ * hooks, so neither the operator's configuration nor the repository's hooks take part; and through
+ * the workspace's registered git directory (`gitDirectory`), never the `.git` file the agent could
+ * rewrite, with nothing in the workspace able to name a command git would run (R12). Who made
+ * it, and how many paths the attempt changed, are told from the workspace as the attempt found it
+ * (its intent's `start`, who-made-candidate.ts), never from a commit's author.
+ */
 export async function identifyCandidate(
-  input: { workspace: string; gitDirectory: string; baseCommit: string; baseTree?: string | undefined; runId: string; attempt: number; end?: EndOfAttemptGit },
+  input: {
+    workspace: string;
+    gitDirectory: string;
+    baseCommit: string;
+    baseTree?: string | undefined;
+    runId: string;
+    attempt: number;
+    /** The workspace as the attempt found it (its intent's `start`): who made the candidate and what the attempt changed are told from it. */
+    start: AttemptStart;
+    /** The candidates the run's earlier attempts recorded. */
+    earlier: readonly EarlierCandidate[];
+    end?: EndOfAttemptGit;
+  },
   /**
    * Called once the work tree is settled (its commit, if any, made): only reads follow, so the
    * caller may read the workspace beside them. A tree found clean is settled as the status read
@@ -111,7 +128,6 @@ export async function identifyCandidate(
   const ignored = entries.filter((entry) => entry.startsWith('! ')).map((entry) => entry.slice(2));
   // A rename's entry is followed by its source path, which has no status of its own: still dirty.
   const dirty = entries.some((entry) => !entry.startsWith('# ') && !entry.startsWith('! '));
-  let madeBy: Candidate['madeBy'] = 'agent';
   if (dirty) {
     // Read before the commit: they name the agent's head, not the candidate. Settled, then dropped.
     await idsBeside;
@@ -134,7 +150,6 @@ export async function identifyCandidate(
       `The work tree the agent left at the end of the attempt, committed by statecraft; ${IGNORED_FILES_NOTE}.`,
     ]);
     if (!committed.ok) return { kind: 'not-identified', message: committed.message };
-    madeBy = 'statecraft';
   }
   const statusHead = headOfStatus(entries);
   onSettled(dirty ? undefined : { head: statusHead, dirty: false });
@@ -143,14 +158,19 @@ export async function identifyCandidate(
     head === input.baseCommit && input.baseTree !== undefined
       ? Promise.resolve({ ok: true, stdout: `${head}\n${input.baseTree}\n` })
       : (idsBeside ?? readIds());
-  // Statecraft's own commit is never the base.
-  let [ids, changed] = await Promise.all(dirty ? [readIds(), readChanged(undefined)] : [cleanIds(statusHead), readChanged(statusHead)]);
+  const readSinceStart = changedSinceStartReader(input.start, input.baseCommit, git);
+  // Statecraft's own commit is never the base, nor the start.
+  let [ids, changed, sinceStart] = await Promise.all(
+    dirty ? [readIds(), readChanged(undefined), readSinceStart(undefined)] : [cleanIds(statusHead), readChanged(statusHead), readSinceStart(statusHead)],
+  );
   // The ids beside the status stand only for the head the status saw; were it ever another, ask again.
-  if (!dirty && ids.ok && ids.stdout.split('\n')[0] !== statusHead) [ids, changed] = await Promise.all([readIds(), readChanged(undefined)]);
+  if (!dirty && ids.ok && ids.stdout.split('\n')[0] !== statusHead)
+    [ids, changed, sinceStart] = await Promise.all([readIds(), readChanged(undefined), readSinceStart(undefined)]);
   if (!ids.ok) return { kind: 'not-identified', message: ids.message };
   const [commit, tree] = ids.stdout.trim().split('\n');
   if (commit === undefined || tree === undefined) return { kind: 'not-identified', message: `git rev-parse HEAD in ${input.workspace} gave no commit` };
   if (!changed.ok) return { kind: 'not-identified', message: changed.message };
+  if (sinceStart !== 'as-from-the-base' && !sinceStart.ok) return { kind: 'not-identified', message: sinceStart.message };
   const changedPaths = changed.stdout.split('\0').filter((path) => path !== '');
   // The agent chooses how many paths it changes; the outcome record that carries them is bounded.
   const recordedBytes = Buffer.byteLength(JSON.stringify(changedPaths));
@@ -165,11 +185,35 @@ export async function identifyCandidate(
     candidate: {
       commit,
       tree,
-      madeBy,
+      ...whoMadeCandidate({ dirty, commit, baseCommit: input.baseCommit, start: input.start, earlier: input.earlier }),
+      start: input.start,
       changedPaths,
+      changedSinceStart: sinceStart === 'as-from-the-base' ? changedPaths.length : countPaths(sinceStart.stdout),
       ignored: { note: IGNORED_FILES_NOTE, count: ignored.length, paths: ignored.slice(0, IGNORED_PATHS_NAMED) },
     },
   };
+}
+
+/**
+ * How the paths changed since the attempt's start are read, once the work tree is settled, given
+ * the head a clean status named (`undefined` once statecraft committed): none changed for a head
+ * still at a clean start; counted with those from the base for a start that is the base itself
+ * (a new run: no git); else a diff from the start's tree, uncommitted changes it held included.
+ */
+function changedSinceStartReader(
+  start: AttemptStart,
+  baseCommit: string,
+  git: (args: readonly string[]) => Promise<CandidateGitAnswer>,
+): (head: string | undefined) => Promise<CandidateGitAnswer | 'as-from-the-base'> {
+  return (head) => {
+    if (start.commit === baseCommit && !start.uncommitted) return Promise.resolve('as-from-the-base');
+    if (head === start.commit && !start.uncommitted) return Promise.resolve({ ok: true, stdout: '' });
+    return git(['diff', '--name-only', '-z', '--no-renames', start.tree, 'HEAD']);
+  };
+}
+
+function countPaths(nulSeparated: string): number {
+  return nulSeparated.split('\0').filter((path) => path !== '').length;
 }
 
 /** The head's object name from a porcelain v2 `--branch` header; `not-recorded` for an unborn branch. */
