@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { repositoryWithSuite, runThenAccept } from './fixtures/acceptance-repository.js';
+import { repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
+import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 // R13.3, R12: the checks run over exactly the candidate's bytes. The agents' workspaces sit in the
 // target beside the checks' worktree (.statecraft/state/workspaces), holding what the agent left
@@ -23,7 +24,19 @@ describe("the agents' workspaces, inside the checks' boundary (R13.3, R12)", () 
       { checks: ['grep -qx forty-two ../../workspaces/$STATECRAFT_RUN_ID/hidden.txt'] },
       { '.gitignore': 'hidden.txt\n' },
     );
-    const { exitCode, acceptance } = await runThenAccept<Acceptance>(repository, targets.home.path, 'forty-two', 'hidden.txt');
+    // An attempt that leaves only an ignored file changed nothing and is not judged: a retry then changes a tracked file.
+    const home = { home: targets.home.path };
+    const first = await runStatecraft(
+      ['run', repository.path, '--adapter', 'fixture', '--prompt', writePrompt('write', 'hidden.txt', 'forty-two'), '--json'],
+      home,
+    );
+    const { runId } = parseJson<{ runId: string }>(first);
+    await runStatecraft(
+      ['run', repository.path, '--adapter', 'fixture', '--prompt', writePrompt('write', 'answer.txt', 'x'), '--retry', runId, '--json'],
+      home,
+    );
+    const judged = await runStatecraft(['accept', repository.path, runId, '--json'], { ...home, timeoutMs: 120_000 });
+    const [exitCode, acceptance] = [judged.exitCode, parseJson<Acceptance>(judged)];
     expect(acceptance.checks.map((check) => check.exitCode)).toEqual([2]);
     expect(acceptance).toMatchObject({ verdict: 'failed', reason: 'check-failed' });
     expect(exitCode).toBe(1);

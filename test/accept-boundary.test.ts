@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFiles } from './fixtures/acceptance-repository.js';
+import { writeFiles, writePrompt } from './fixtures/acceptance-repository.js';
 import { useTestTargets, type SampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
@@ -20,6 +20,8 @@ interface Acceptance {
 
 const targets = useTestTargets({ sharedRepository: false });
 const home = () => ({ home: targets.home.path });
+// The judged attempt changes something: one that changed nothing is not judged (attempt-changed-nothing, R13.2).
+const SOME_WORK = writePrompt('write', 'work.txt', 'some work');
 
 /** One concluded run on a fresh repository: a chain worth attacking, and where it lives. */
 async function seededTarget(): Promise<{ repository: SampleRepository; chain: string; targetDirectory: string }> {
@@ -52,7 +54,7 @@ async function attack(boundary: 'bwrap' | 'none') {
   const where = await seededTarget();
   const receipt = join(where.targetDirectory, 'forged-receipt.json');
   await commitHostileSuite(where.repository, { chain: where.chain, receipt });
-  const run = await runStatecraft(['run', where.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], home());
+  const run = await runStatecraft(['run', where.repository.path, '--adapter', 'fixture', '--prompt', SOME_WORK, '--json'], home());
   expect(run.exitCode).toBe(0);
   const runId = parseJson<{ runId: string }>(run).runId;
   const before = readFileSync(where.chain);
@@ -98,7 +100,7 @@ describe('a hostile acceptance check runs inside the evidence boundary (R13.3, R
     });
     await repository.git('add', '-A');
     await repository.git('commit', '--quiet', '-m', 'a trivial suite');
-    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], home());
+    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', SOME_WORK, '--json'], home());
     const runId = parseJson<{ runId: string }>(run).runId;
     const accepted = await runStatecraft(['accept', repository.path, runId, '--json', '--boundary', 'none'], home());
     expect(accepted.exitCode).toBe(0);
@@ -113,12 +115,12 @@ describe('a hostile acceptance check runs inside the evidence boundary (R13.3, R
     await writeFiles(repository, { '.statecraft/environment.json': `${JSON.stringify({ project: { commands: ['git'] }, acceptance: { checks } })}\n` });
     await repository.git('add', '-A');
     await repository.git('commit', '--quiet', '-m', 'a suite that uses git');
-    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], home());
-    const runId = parseJson<{ runId: string }>(run).runId;
+    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', SOME_WORK, '--json'], home());
+    const { runId, candidate } = parseJson<{ runId: string; candidate: { commit: string } }>(run);
     const accepted = await runStatecraft(['accept', repository.path, runId, '--json'], home());
     const acceptance = parseJson<Acceptance & { checks: { stderr: { path: string } }[] }>(accepted);
     expect(acceptance.checks.map((check) => check.exitCode)).toEqual([0, 0, 0, 128]);
-    expect(readFileSync(acceptance.checks[2]?.stdout.path ?? '', 'utf8').trim()).toBe(await repository.git('rev-parse', 'HEAD'));
+    expect(readFileSync(acceptance.checks[2]?.stdout.path ?? '', 'utf8').trim()).toBe(candidate.commit);
     expect(readFileSync(acceptance.checks[3]?.stderr.path ?? '', 'utf8')).toContain('Read-only file system');
     expect(acceptance).toMatchObject({ verdict: 'failed', reason: 'check-failed' });
   });
@@ -129,7 +131,7 @@ describe('a hostile acceptance check runs inside the evidence boundary (R13.3, R
     await writeFiles(repository, { '.statecraft/environment.json': `${JSON.stringify(declaration)}\n` });
     await repository.git('add', '-A');
     await repository.git('commit', '--quiet', '-m', 'a suite that leaves a trace');
-    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], home());
+    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', SOME_WORK, '--json'], home());
     const account = parseJson<{ runId: string; records: { chain: string } }>(run);
     const before = readFileSync(account.records.chain);
     // Test-only: a writable bind over the product home undoes its hiding, which the probe must catch (issue 11).

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { writeFiles } from './fixtures/acceptance-repository.js';
+import { writeFiles, writePrompt } from './fixtures/acceptance-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
@@ -35,7 +35,9 @@ describe('the next check of a suite, set up while the one before it runs', () =>
       await repository.git('add', '-A');
       await repository.git('commit', '--quiet', '-m', 'declare the acceptance suite');
       const home = targets.home.path;
-      const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--boundary', boundary, '--json'], {
+      // Some work: an attempt that changed nothing is not judged (R13.2).
+      const prompt = writePrompt('write', 'work.txt', 'some work');
+      const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', prompt, '--boundary', boundary, '--json'], {
         home,
       });
       expect(run.exitCode, run.stderr).toBe(0);

@@ -92,7 +92,12 @@ describe('statecraft accept judges a completed attempt over its candidate (R13)'
     if (acceptance.receipt === null || acceptance.candidate === 'not-recorded' || acceptance.receiptFile === 'none')
       throw new Error('an accepted candidate has a receipt');
     expect(acceptance.receipt.candidate.commit).not.toBe(account.baseCommit);
-    expect(acceptance.receipt.candidate).toEqual({ commit: acceptance.candidate.commit, tree: acceptance.candidate.tree });
+    expect(acceptance.receipt.candidate).toEqual({
+      commit: acceptance.candidate.commit,
+      tree: acceptance.candidate.tree,
+      madeBy: 'statecraft',
+      start: { commit: account.baseCommit, tree: await repository.git('rev-parse', `${account.baseCommit}^{tree}`), uncommitted: false, is: 'base' },
+    });
     expect(acceptance.receipt.baseCommit).toBe(account.baseCommit);
     expect(acceptance.receipt.checks.map((check) => [check.command, check.exitCode])).toEqual([
       [ANSWER_CHECK, 0],
@@ -285,11 +290,16 @@ describe('statecraft run --accept judges in the same invocation (R13, issue 12 i
     ]);
   });
 
-  it('write-outside leaves nothing in the candidate, so a check over the candidate does not see it (R13.3)', async () => {
+  it('write-outside leaves nothing in the candidate: the attempt changed nothing, so nothing is judged, what it wrote outside included (R13.3, R13.2)', async () => {
     const repository = await repositoryWithSuite(targets, { checks: [ANSWER_CHECK] });
     // A write outside the workspace is possible only without the boundary (R12).
     const { run, account } = await runFixture(repository.path, writePrompt('write-outside', 'answer.txt', 'forty-two'), '--accept', '--boundary', 'none');
     expect(run.exitCode).toBe(1);
-    expect(account.acceptance).toMatchObject({ verdict: 'failed', candidate: { madeBy: 'earlier', earlier: 'base', changedPaths: [] } });
+    expect(account.acceptance).toMatchObject({
+      verdict: 'not-attempted',
+      reason: 'attempt-changed-nothing',
+      checks: [],
+      candidate: { madeBy: 'earlier', changedPaths: [] },
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { AcceptanceReason, AcceptanceVerdict, CheckRun } from '@statecraft/run';
+import type { AcceptanceReason, AcceptanceVerdict, Candidate, CheckRun } from '@statecraft/run';
 import { VERDICT_OF_REASON } from '@statecraft/run';
 import type { LinkOutside } from './links-outside-candidate.js';
 import type { SuiteEnd } from './run-suite.js';
@@ -18,6 +18,28 @@ export function notAttempted(outcome: 'refused' | 'interrupted' | 'failed' | 'ca
   if (outcome === 'refused')
     return decided('attempt-refused', `the attempt was refused (${refusalCount} refusal${refusalCount === 1 ? '' : 's'}); only a completed attempt is judged`);
   return decided(`attempt-${outcome}`, `the attempt ended ${outcome}; only a completed attempt is judged`);
+}
+
+/**
+ * A completed attempt whose candidate holds exactly the tree its workspace started with is not
+ * judged (R13.2, R13.6): a receipt would bind this attempt and its adapter to work it did not do,
+ * and a do-nothing retry would judge again a tree already judged as an earlier attempt's (R13.4).
+ * The explanation names whose the tree is, and how to judge it there.
+ */
+export function changedNothing(candidate: Candidate, run: { target: string; runId: string }): Decision {
+  const commit = candidate.commit.slice(0, 12);
+  const whose =
+    candidate.madeBy === 'statecraft'
+      ? `commits only the changes left uncommitted in its workspace before it started`
+      : candidate.earlier === 'base'
+        ? `is the base commit`
+        : typeof candidate.earlier === 'object'
+          ? `is attempt ${candidate.earlier.candidateOf}'s candidate: judge it as that attempt's (statecraft accept ${run.target} ${run.runId} --attempt ${candidate.earlier.candidateOf})`
+          : `holds the tree its workspace started with`;
+  return decided(
+    'attempt-changed-nothing',
+    `the attempt changed nothing since it started: its candidate ${commit} ${whose}; only what an attempt changed is judged`,
+  );
 }
 
 /** R13.5: a changed authority set; whatever the suite says or would say, a person decides. */

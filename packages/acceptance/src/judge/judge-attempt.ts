@@ -5,7 +5,7 @@ import { withAgentWorkspacesHidden } from './agent-workspaces-hidden.js';
 import { withAuthorityReadOnly } from './authority-read-only.js';
 import { makeCandidateWorktree, readWorktreeAfterSuite, removeCandidateWorktree } from './candidate-worktree.js';
 import { prepareCheckSandbox, removeCheckTemporaryDirectory, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
-import { decideAfterSuite, decideBeforeSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
+import { changedNothing, decideAfterSuite, decideBeforeSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
 import { findLinksOutsideCandidate } from './links-outside-candidate.js';
 import { mintReceipt } from './mint-receipt.js';
 import { runSuite, type SuiteHooks, type SuiteRun } from './run-suite.js';
@@ -51,9 +51,10 @@ type ReadSuite = Extract<SuiteReading, { kind: 'read' }>;
 type As = (decision: Decision, more?: Partial<Judged>) => Judgement;
 
 /**
- * Judges one concluded attempt (R13), in steps: not-attempted unless it completed; its candidate;
- * the suite and the policy read at the base, and the candidate's links; then, unless a link leaves
- * the candidate's tree, the suite run over a fresh worktree of the candidate inside the checks'
+ * Judges one concluded attempt (R13), in steps: not-attempted unless it completed; its candidate,
+ * not-attempted too when it holds the very tree the attempt started with (it changed nothing); the
+ * suite and the policy read at the base, and the candidate's links; then, unless a link leaves the
+ * candidate's tree, the suite run over a fresh worktree of the candidate inside the checks'
  * sandbox, and the verdict decided from how it ended.
  */
 export async function judgeAttempt(request: JudgeRequest, where: Where, attempt: Attempt): Promise<Judgement> {
@@ -63,6 +64,8 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
   if (o.outcome !== 'completed') return as(notAttempted(o.outcome, o.refusalCount), o.outcome === 'refused' ? { attemptRefusalCount: o.refusalCount } : {});
   const candidate = judgedCandidate(o);
   if ('why' in candidate) return as(decided('no-candidate', `no candidate to judge: ${candidate.why}`));
+  // Nothing of its own to judge; a record from before the start was recorded (`not-recorded`) is judged as it was.
+  if (candidate.changedSinceStart === 0) return as(changedNothing(candidate, { target: where.target, runId: o.runId }), { candidate });
   // The suite at the base and the candidate's worktree at once: neither reads the other, and a
   // worktree made for a suite that turns out absent is removed again (the rare path pays). The
   // checks' sandbox — its TMPDIR and the boundary's probe — needs only the worktree's directory,

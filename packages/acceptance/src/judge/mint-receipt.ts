@@ -25,7 +25,13 @@ export function mintReceipt(input: {
     issuedAt: new Date().toISOString(),
     repository: { path: input.where.target, key: input.where.key },
     baseCommit: intent.record.baseCommit,
-    candidate: { commit: input.candidate.commit, tree: input.candidate.tree },
+    candidate: {
+      commit: input.candidate.commit,
+      tree: input.candidate.tree,
+      madeBy: input.candidate.madeBy,
+      // What the attempt started from: its adapter's work is what lies between the two (R13.2).
+      ...(input.candidate.start === 'not-recorded' ? {} : { start: input.candidate.start }),
+    },
     checks: input.checks.map((check) => ({
       command: check.command,
       program: check.program,

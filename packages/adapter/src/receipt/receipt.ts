@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ProviderIdentitySchema } from '../protocol/events.js';
 import { NotRecordedSchema } from '../protocol/events.js';
 import { AdapterIdentitySchema } from '../result.js';
+import { AttemptStartSchema, CandidateMadeBySchema } from '../candidate-origin.js';
 
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 const CommitId = z.string().regex(/^[0-9a-f]{40,64}$/);
@@ -43,7 +44,17 @@ export const ReceiptSchema = z.strictObject({
     key: z.string().min(1),
   }),
   baseCommit: CommitId,
-  candidate: z.strictObject({ commit: CommitId, tree: CommitId }),
+  candidate: z.strictObject({
+    commit: CommitId,
+    tree: CommitId,
+    /**
+     * Who made it, and the workspace as the attempt found it (R13.2): the attempt's work is what
+     * lies between the two. Absent from receipts minted before they were bound, and `start` from
+     * those of attempts recorded before starts were.
+     */
+    madeBy: CandidateMadeBySchema.optional(),
+    start: AttemptStartSchema.optional(),
+  }),
   /** In the order they ran; every one exited 0. */
   checks: z.array(ReceiptCheckSchema).min(1),
   /** Over the authority set's entries at the base: the spec, the declaration, the declared authority paths. */

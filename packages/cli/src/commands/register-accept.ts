@@ -54,6 +54,9 @@ candidate's worktree and a private TMPDIR writable; the repository's .git is
 read-only inside, so a check can run git status or git diff but not commit).
 An attempt already judged accepted, failed or authority-change is not judged
 again (refused, exit 2): make a new attempt with statecraft run --retry <run>.
+An attempt that changed nothing since it started (its candidate is the base,
+or an earlier attempt's) is not-attempted (attempt-changed-nothing): judge the
+attempt whose tree it is.
 Exit: 0 accepted; 1 any other verdict; 2 refused (a live attempt, a broken
 chain, no such run, a verdict already final, a boundary that cannot be
 established); 3 usage; 4 an i/o error.`,

@@ -31,6 +31,7 @@ export const AcceptanceReasonSchema = z.enum([
   'attempt-interrupted',
   'attempt-failed',
   'attempt-cancelled',
+  'attempt-changed-nothing',
 ]);
 export type AcceptanceReason = z.infer<typeof AcceptanceReasonSchema>;
 
@@ -55,6 +56,8 @@ export const VERDICT_OF_REASON: Readonly<Record<AcceptanceReason, AcceptanceVerd
   'attempt-interrupted': 'not-attempted',
   'attempt-failed': 'not-attempted',
   'attempt-cancelled': 'not-attempted',
+  // Completed, but its candidate holds the very tree its workspace started with: nothing of its own to judge.
+  'attempt-changed-nothing': 'not-attempted',
 };
 
 /** A check's output kept beside the chain: path relative to the target directory, digest, size. */
