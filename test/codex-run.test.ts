@@ -137,9 +137,19 @@ describe('statecraft run --adapter codex with the pinned codex and its model dou
     // ~/.codex is writable under statecraft's boundary (a managed path): only Codex's sandbox stops this write.
     expect(existsSync(join(operatorHome, '.codex'))).toBe(true);
     expect(existsSync(join(operatorHome, '.codex', 'statecraft-outside.txt'))).toBe(false);
-    // The private CODEX_HOME of the attempt is gone (R10.1).
-    expect(readdirSync(join(operatorHome, '.codex', 'statecraft-attempts'))).toEqual([]);
+    // The private CODEX_HOME lives in the attempt's TMPDIR, never in the operator's ~/.codex (R10.1).
+    expect(existsSync(join(operatorHome, '.codex', 'statecraft-attempts'))).toBe(false);
   });
+
+  it('keeps a denial as a refusal when the session then hangs until the deadline kills it: no native line follows the denial, the kill does not lose it, and nothing is left in ~/.codex (R8.2, R14.2, R10.1)', async () => {
+    const { value, operatorHome } = await run('exec-touch-hang', ['--deny', 'Bash(touch:*)'], undefined, '20s');
+    expect(value.outcome).toBe('interrupted');
+    expect(value.timedOut).toBe(true);
+    expect(value.refusalCount).toBe(1);
+    expect(value.refusals[0]?.verbatim).toMatchObject({ reason: 'deny-rule', rule: 'Bash(touch:*)', tool_input: { command: 'touch statecraft-marker.txt' } });
+    expect(existsSync(join(value.workspace, 'statecraft-marker.txt'))).toBe(false);
+    expect(existsSync(join(operatorHome, '.codex', 'statecraft-attempts'))).toBe(false);
+  }, 90_000);
 
   it('records an HTTP error from the model as interrupted (provider-error), never completed, the claim kept', async () => {
     const { value } = await run('http-error');

@@ -50,11 +50,15 @@ async function record({ name, scenario, deny, hooks }) {
   const root = await mkdtemp(join(tmpdir(), 'statecraft-record-'));
   const workspace = join(root, 'workspace');
   const home = join(root, 'home');
-  const codexHome = join(home, '.codex', 'statecraft-attempts', 'home-recorded');
+  // The adapter's layout (codex-home.ts): a private directory in the attempt's TMPDIR holding
+  // CODEX_HOME, Codex's own TMPDIR beside it, and the denial channel.
   const temporary = join(root, 'tmp');
-  await Promise.all([mkdir(workspace), mkdir(codexHome, { recursive: true }), mkdir(temporary)]);
+  const privateDirectory = join(temporary, 'statecraft-codex-recorded');
+  const codexHome = join(privateDirectory, 'codex-home');
+  const codexTemporary = join(privateDirectory, 'codex-tmp');
+  await Promise.all([mkdir(workspace), mkdir(home), mkdir(codexHome, { recursive: true }), mkdir(codexTemporary, { recursive: true })]);
   const double = await startModelDouble(await loadScenario(scenarioPath(scenario)));
-  const channel = join(codexHome, 'statecraft-denials.jsonl');
+  const channel = join(privateDirectory, 'statecraft-denials.jsonl');
   const policy = encodeHookPolicy({ deny, allow: [], hooks, channel });
   const hookCommand = [process.execPath, codexAdapterPath(), 'hook', '--policy', policy].map(quote).join(' ');
   const configuration = { model: 'provider-default', sandboxMode: 'workspace-write', approvalPolicy: 'never', baseUrl: double.baseUrl };
@@ -62,7 +66,7 @@ async function record({ name, scenario, deny, hooks }) {
   const environment = {
     PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
     HOME: home,
-    TMPDIR: temporary,
+    TMPDIR: codexTemporary,
     CODEX_HOME: codexHome,
     OPENAI_API_KEY: MODEL_DOUBLE_API_KEY,
   };

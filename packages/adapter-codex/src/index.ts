@@ -8,7 +8,7 @@
  * - adapter/main.ts                 the executable's entry: `run --request <file>`, and `hook --policy …` (the PreToolUse hook)
  * - adapter/start-session.ts        request (opened by the seam's kit) → provider → private CODEX_HOME and config document → argv → session
  * - adapter/provider.ts             `codex` and how it states its version; resolved by the seam's kit (R10.7)
- * - adapter/codex-home.ts           the private per-attempt CODEX_HOME under ~/.codex, its 0600 config document, removed after (R10.1)
+ * - adapter/codex-home.ts           the private per-attempt directory in the attempt's TMPDIR: CODEX_HOME with its 0600 config document, Codex's TMPDIR, the channel (R10.1)
  * - adapter/config-document.ts      the one config document: model provider, workspace-write sandbox, the hook (R10.1)
  * - adapter/argv.ts                 codex's argv: exec --json, hooks trusted for this invocation only
  * - adapter/tool-rules.ts           the request's `Tool(pattern)` rules, as the hook applies them to a Bash call
@@ -16,6 +16,7 @@
  * - adapter/pre-tool-use-hook.ts    the hook: denies, and records each denial in the private channel first (R14.2)
  * - adapter/denial-record.ts        the shape of one denial record in the channel
  * - adapter/denial-channel.ts       the adapter's reading end of the channel: each denial once, as a refusal
+ * - adapter/denial-watch.ts         the channel watched on its own, so a denial is a refusal as soon as it is recorded (R14.2)
  * - adapter/run-session.ts          runs codex (spawned by the seam's kit), translates, reads the channel, cleans up
  * - adapter/native-events.ts        the `--json` shapes the mapping reads
  * - adapter/native-stream-mapper.ts native events → protocol events (the table in docs/decisions.md, issue 13)

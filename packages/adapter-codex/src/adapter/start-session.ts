@@ -69,6 +69,7 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
     home,
     mapper,
     writer,
-    environment: { ...process.env, CODEX_HOME: home.path },
+    // Codex's TMPDIR is its own, beside CODEX_HOME (codex-home.ts); nothing else of the constructed environment changes.
+    environment: { ...process.env, CODEX_HOME: home.codexHome, TMPDIR: home.temporaryDirectory },
   });
 }
