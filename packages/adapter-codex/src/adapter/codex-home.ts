@@ -11,7 +11,7 @@ export type CodexHome =
       directory: string;
       /** The private CODEX_HOME of this attempt. */
       codexHome: string;
-      /** Codex's own TMPDIR: a sibling of CODEX_HOME, never its parent (docs/facts.md item 23). */
+      /** Codex's own TMPDIR: a sibling of CODEX_HOME, never its parent (docs/facts.md items 23, 30). */
       temporaryDirectory: string;
       /** The one config document Codex reads (R10.1). */
       configPath: string;
@@ -28,8 +28,8 @@ export type CodexHome =
  * denial channel. In the attempt's TMPDIR, because the supervisor makes it per attempt and removes
  * it afterwards whatever became of the adapter: an adapter killed at the deadline (SIGKILL, no
  * handler runs) leaves nothing behind in the operator's `~/.codex` (R10.1). Codex refuses to make
- * its sandbox helper under the TMPDIR it is given (measured, docs/facts.md item 23), so it is given
- * a sibling of CODEX_HOME as its TMPDIR. The operator's own `~/.codex` is never read: Codex reads
+ * its sandbox helper under the TMPDIR it is given (docs/facts.md items 23, 30), so it is given a
+ * sibling of CODEX_HOME as its TMPDIR. The operator's own `~/.codex` is never read: Codex reads
  * only CODEX_HOME. Refused inside the workspace, where the session could rewrite its own rules;
  * Codex's sandbox lets its commands write the workspace only.
  */
