@@ -61,7 +61,8 @@ async function record({ name, scenario, deny, hooks }) {
   const channel = join(privateDirectory, 'statecraft-denials.jsonl');
   const policy = encodeHookPolicy({ deny, allow: [], hooks, channel });
   const hookCommand = [process.execPath, codexAdapterPath(), 'hook', '--policy', policy].map(quote).join(' ');
-  const configuration = { model: 'provider-default', sandboxMode: 'workspace-write', approvalPolicy: 'never', baseUrl: double.baseUrl };
+  const ttySessions = deny.length > 0 || hooks.length > 0 ? 'disabled' : 'enabled';
+  const configuration = { model: 'provider-default', sandboxMode: 'workspace-write', approvalPolicy: 'never', baseUrl: double.baseUrl, ttySessions };
   await writeFile(join(codexHome, 'config.toml'), configDocumentFor({ configuration, hookCommand }), { mode: 0o600 });
   const environment = {
     PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,

@@ -11,7 +11,7 @@
  * - adapter/codex-home.ts           the private per-attempt directory in the attempt's TMPDIR: CODEX_HOME with its 0600 config document, Codex's TMPDIR, the channel (R10.1)
  * - adapter/config-document.ts      the one config document: model provider, workspace-write sandbox, the hook (R10.1)
  * - adapter/argv.ts                 codex's argv: exec --json, hooks trusted for this invocation only
- * - adapter/tool-rules.ts           the request's `Tool(pattern)` rules, as the hook applies them to a Bash call
+ * - adapter/tool-rules.ts           the request's `Tool(pattern)` rules, as the hook applies them to a Bash call; what a deny rule cannot judge (fail closed)
  * - adapter/hook-policy.ts          what the hook enforces, carried in its own command line
  * - adapter/pre-tool-use-hook.ts    the hook: denies, and records each denial in the private channel first (R14.2)
  * - adapter/denial-record.ts        the shape of one denial record in the channel
@@ -29,7 +29,10 @@
  * What this package does not claim: a refusal that Codex's own sandbox or approval policy made (it
  * reports those only as text: they are not refusals here, R14.2); a turn cap or a cost (Codex has
  * neither); that the provider digest covers the native binary behind the npm launcher (the digest
- * is of the executable named); containment of hostile code (R5.3).
+ * is of the executable named); that a deny rule sees a program run by another from its arguments
+ * (`find -exec`, an interpreter's `-c`, a script): a rule matches the first words of each simple
+ * command, and while deny rules exist a command led by a wrapper or a shell, or one with a
+ * substitution, is denied unseen; containment of hostile code (R5.3).
  */
 export { CODEX_MANIFEST } from './manifest.js';
 export { CODEX_ADAPTER_FILE, codexAdapterPath, scenariosDirectory, scenarioPath, recordedStreamsDirectory, replayCodexPath, pinnedCodexPath } from './paths.js';
@@ -37,7 +40,7 @@ export { buildCodexArgv } from './adapter/argv.js';
 export { configDocumentFor } from './adapter/config-document.js';
 export { encodeHookPolicy, decodeHookPolicy, HookPolicySchema } from './adapter/hook-policy.js';
 export type { HookPolicy } from './adapter/hook-policy.js';
-export { parseToolRules, matchingDenyRule, allowedBy } from './adapter/tool-rules.js';
+export { parseToolRules, matchingDenyRule, allowedBy, plainSimpleCommand, unjudgeableUnderDeny } from './adapter/tool-rules.js';
 export { terminalStateFor } from './adapter/terminal-state.js';
 export { NativeStreamMapper } from './adapter/native-stream-mapper.js';
 export type { MappedLine, MapperContext, CodexConfiguration } from './adapter/native-stream-mapper.js';

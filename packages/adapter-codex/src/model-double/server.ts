@@ -30,6 +30,19 @@ function functionCalls(input: unknown): number {
   return input.filter((item) => typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'function_call').length;
 }
 
+/** The last unified-exec session codex reported in a tool output ("… session ID <n> …"), or 0 when none. */
+function lastSessionId(input: unknown): number {
+  if (!Array.isArray(input)) return 0;
+  const outputs = input
+    .filter(
+      (item): item is { type: string; output?: unknown } =>
+        typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'function_call_output',
+    )
+    .map((item) => (typeof item.output === 'string' ? item.output : JSON.stringify(item.output ?? '')));
+  const ids = [...outputs.join('\n').matchAll(/session ID (\d+)/g)].map((match) => Number(match[1]));
+  return ids.at(-1) ?? 0;
+}
+
 /** One request answered in the Responses API's shapes, and logged. */
 function answerResponses({ request, response, body, scenario, path, requestNumber }: ScriptedExchange<Scenario>, requests: DoubleRequestLog[]): void {
   const turn = functionCalls(body.input);
@@ -61,7 +74,7 @@ function answerResponses({ request, response, body, scenario, path, requestNumbe
   const reply = scripted ?? { kind: 'text' as const, text: scenario.finalText };
   log.answer = scripted !== undefined ? 'reply' : 'final-text';
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  for (const event of sseEventsFor(reply, scenario.usage, requestNumber)) response.write(event);
+  for (const event of sseEventsFor(reply, scenario.usage, requestNumber, lastSessionId(body.input))) response.write(event);
   response.end();
 }
 
