@@ -3,7 +3,6 @@ import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  MODEL_DOUBLE_API_KEY,
   ScenarioSchema,
   loadScenarios,
   pinnedCodexPath,
@@ -64,7 +63,7 @@ async function setUp(scenario: string, path?: string, modelDouble: ModelDouble =
     PATH: path ?? `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
     HOME: operatorHome,
     OPENAI_BASE_URL: modelDouble.baseUrlFor(scenario),
-    OPENAI_API_KEY: MODEL_DOUBLE_API_KEY,
+    OPENAI_API_KEY: modelDouble.apiKey,
   };
   return { repository, home: home.path, env, operatorHome };
 }

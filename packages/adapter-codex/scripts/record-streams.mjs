@@ -3,13 +3,12 @@
 // driven by the model double, invoked exactly as the adapter invokes it (buildCodexArgv +
 // configDocumentFor in a private CODEX_HOME, the hook being the bundled adapter's own `hook` verb).
 // Run after `npm run build`:  node packages/adapter-codex/scripts/record-streams.mjs
-// Nothing leaves 127.0.0.1; the only credential is the double's dummy key. Provenance: testdata/stream/README.md.
+// Nothing leaves 127.0.0.1; the only credential is the double's test key, drawn per run. Provenance: testdata/stream/README.md.
 // STATECRAFT_RECORD_INTO=<dir> writes elsewhere (the test that the committed streams are current).
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
-  MODEL_DOUBLE_API_KEY,
   buildCodexArgv,
   codexAdapterPath,
   configDocumentFor,
@@ -69,7 +68,7 @@ async function record({ name, scenario, deny, hooks }) {
     HOME: home,
     TMPDIR: codexTemporary,
     CODEX_HOME: codexHome,
-    OPENAI_API_KEY: MODEL_DOUBLE_API_KEY,
+    OPENAI_API_KEY: double.apiKey,
   };
   const { stdout, code } = await runProviderOnce(pinnedCodexPath(), buildCodexArgv(workspace), { cwd: workspace, env: environment });
   await double.stop();

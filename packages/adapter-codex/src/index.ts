@@ -21,7 +21,7 @@
  * - adapter/native-events.ts        the `--json` shapes the mapping reads
  * - adapter/native-stream-mapper.ts native events → protocol events (the table in docs/decisions.md, issue 13)
  * - adapter/terminal-state.ts       the provider's ending in neutral terms (R10.4)
- * - model-double/*                  a scripted OpenAI Responses-API server on 127.0.0.1 (tests, the suite)
+ * - model-double/*                  a scripted OpenAI Responses-API server on 127.0.0.1 (tests, the suite), its paths and key drawn per run
  * - suite/altered-streams.ts        the recorded stream, altered one defect at a time (rows 4 and 5, fake providers)
  * - suite/measure-tokens.ts         each declared token measured against the pinned provider (row 6)
  * - suite-driver.ts                 how the negative suite provokes this adapter (live and replayed)
@@ -46,7 +46,7 @@ export { NativeStreamMapper } from './adapter/native-stream-mapper.js';
 export type { MappedLine, MapperContext, CodexConfiguration } from './adapter/native-stream-mapper.js';
 export { DenialSchema } from './adapter/denial-record.js';
 export type { Denial } from './adapter/denial-record.js';
-export { startModelDouble, MODEL_DOUBLE_API_KEY } from './model-double/server.js';
+export { startModelDouble } from './model-double/server.js';
 export type { ModelDouble, DoubleRequestLog } from './model-double/server.js';
 export { loadScenario, loadScenarios, ScenarioSchema, ScriptedReplySchema } from './model-double/scenario.js';
 export type { Scenario, ScriptedReply } from './model-double/scenario.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MODEL_DOUBLE_API_KEY, loadScenarios, scenariosDirectory, startModelDouble } from '@statecraft/adapter-codex';
+import { loadScenarios, scenariosDirectory, startModelDouble } from '@statecraft/adapter-codex';
 import type { ModelDouble } from '@statecraft/adapter-codex';
 
 // The Responses-API model double on its own, spoken to over real HTTP on 127.0.0.1: what codex
@@ -15,7 +15,7 @@ async function post(scenario: string, input: unknown[] = [], signal?: AbortSigna
   if (double === undefined) throw new Error('no double');
   return fetch(`${double.baseUrlFor(scenario)}/responses`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${MODEL_DOUBLE_API_KEY}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${double.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ model: 'any-model', stream: true, input }),
     ...(signal === undefined ? {} : { signal }),
   });

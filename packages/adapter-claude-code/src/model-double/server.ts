@@ -18,7 +18,7 @@ export interface DoubleRequestLog {
   answer: 'reply' | 'final-text' | 'hang' | 'http-error' | 'auxiliary' | 'not-found';
 }
 
-/** The double: `baseUrl` is http://127.0.0.1:<port> — give it to the provider as ANTHROPIC_BASE_URL; `baseUrlFor(name)` is `<baseUrl>/s/<name>`. */
+/** The double: `baseUrl` is http://127.0.0.1:<port> — give it to the provider as ANTHROPIC_BASE_URL; `baseUrlFor(name)` is `<baseUrl>/<token>`, an opaque token per scenario and run. */
 export type ModelDouble = ScriptedModelDouble<DoubleRequestLog>;
 
 /** The dummy credential the provider is given: a test credential, never a real key (issue 4 item 5). */
