@@ -17,6 +17,7 @@
  * - adapter/denial-record.ts        the shape of one denial record in the channel
  * - adapter/denial-channel.ts       the adapter's reading end of the channel: each denial once, as a refusal
  * - adapter/denial-watch.ts         the channel watched on its own, so a denial is a refusal as soon as it is recorded (R14.2)
+ * - adapter/denial-acknowledgement.ts  how far the adapter has written the channel out: the hook answers Codex only after its record (R14.2)
  * - adapter/run-session.ts          runs codex (spawned by the seam's kit), translates, reads the channel, cleans up
  * - adapter/native-events.ts        the `--json` shapes the mapping reads
  * - adapter/native-stream-mapper.ts native events → protocol events (the table in docs/decisions.md, issue 13)
@@ -45,6 +46,7 @@ export { terminalStateFor } from './adapter/terminal-state.js';
 export { NativeStreamMapper } from './adapter/native-stream-mapper.js';
 export type { MappedLine, MapperContext, CodexConfiguration } from './adapter/native-stream-mapper.js';
 export { DenialSchema } from './adapter/denial-record.js';
+export { acknowledgeChannel } from './adapter/denial-acknowledgement.js';
 export type { Denial } from './adapter/denial-record.js';
 export { startModelDouble } from './model-double/server.js';
 export type { ModelDouble, DoubleRequestLog } from './model-double/server.js';

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendToChannel, awaitAcknowledgement } from './denial-acknowledgement.js';
 import type { Denial } from './denial-record.js';
 import { decodeHookPolicy } from './hook-policy.js';
 import { HOOKED_TOOL, allowedBy, matchingDenyRule, parseToolRules, unjudgeableUnderDeny } from './tool-rules.js';
@@ -23,8 +23,9 @@ function commandOf(input: HookInput): string {
  * (trusted for this invocation only, `--dangerously-bypass-hook-trust`). It denies a call a deny
  * rule matches, or — while deny rules exist — one whose command hides what it runs from them (fail
  * closed), or one an allowlist does not cover, or one a request hook blocks (exit 2); each
- * denial is first appended to the attempt's private channel as a structured record (R14.2), then
- * reported to Codex. The record is written before the answer: a denial never happens unrecorded.
+ * denial is first appended to the attempt's private channel as a structured record (R14.2), then —
+ * once the adapter says it has written the record out as a refusal, or after a short wait — reported
+ * to Codex. The record is written before the answer: a denial never happens unrecorded.
  */
 export function runPreToolUseHook(encodedPolicy: string, stdin: Buffer): number {
   const policy = decodeHookPolicy(encodedPolicy);
@@ -47,7 +48,9 @@ export function runPreToolUseHook(encodedPolicy: string, stdin: Buffer): number 
   };
   // `told`: what Codex passes on to the model; a request hook's own stderr goes as it wrote it.
   const record = (denial: Omit<Denial, 'why'>, why: string, told = `statecraft: ${why}`): number => {
-    appendFileSync(policy.channel, `${JSON.stringify({ ...denial, why })}\n`, { mode: 0o600 });
+    const end = appendToChannel(policy.channel, `${JSON.stringify({ ...denial, why })}\n`);
+    // Answered once the adapter has written the record out as a refusal (or the wait ran out).
+    awaitAcknowledgement(policy.channel, end);
     process.stderr.write(`${told}\n`);
     return BLOCK;
   };

@@ -1,6 +1,7 @@
 import { awaitExitWithGrace, providerLines, removeOnInterrupt, startProvider, writeEnding } from '@statecraft/adapter';
 import type { EventDraft, EventWriter, ProviderInvocation } from '@statecraft/adapter';
 import type { CodexHome } from './codex-home.js';
+import { acknowledgeChannel } from './denial-acknowledgement.js';
 import { DenialChannel } from './denial-channel.js';
 import type { ChannelEntry } from './denial-record.js';
 import { watchDenialChannel } from './denial-watch.js';
@@ -22,12 +23,21 @@ export interface SessionPlan extends ProviderInvocation {
  * (kept, never parsed: a hook's block reaches it only as text, docs/facts.md item 22). The denial
  * channel is watched on its own from before codex starts, so each denial the hook recorded is a
  * refusal in the supervisor's stream as soon as it is recorded, even when no native line follows
- * and the session is killed (R8.2, R14.2); it is read once more at the end, before the result.
+ * and the session is killed (R8.2, R14.2); the hook answers Codex only once told so
+ * (denial-acknowledgement.ts). It is read once more at the end, before the result.
  * Codex's exit status is read nowhere (R7.6).
  */
 export async function runSession(plan: SessionPlan): Promise<number> {
   const channel = new DenialChannel(plan.home.channelPath);
-  const writeDenials = (entries: readonly ChannelEntry[]): void => plan.mapper.denials(entries).forEach((event) => plan.writer.write(event));
+  let acknowledged = 0;
+  const writeDenials = (entries: readonly ChannelEntry[]): void => {
+    plan.mapper.denials(entries).forEach((event) => plan.writer.write(event));
+    // Held until the init, a refusal is not yet written out: the hook is told only once it is.
+    if (plan.mapper.sawInit && channel.bytesRead > acknowledged) {
+      acknowledged = channel.bytesRead;
+      acknowledgeChannel(channel.path, acknowledged);
+    }
+  };
   const readChannel = (): void => writeDenials(channel.drain());
   const stopWatching = watchDenialChannel(channel, writeDenials);
   const started = startProvider(plan);
