@@ -5,7 +5,7 @@ import { messageFor, sseEventsFor } from './sse.js';
 
 /** One request the provider made, as the double saw it: what was asked and what was answered. */
 export interface DoubleRequestLog {
-  /** The scenario that answered (chosen by the `/s/<name>` prefix of the base URL). */
+  /** The scenario that answered (chosen by the opaque prefix of the base URL). */
   scenario: string;
   method: string;
   path: string;
