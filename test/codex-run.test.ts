@@ -3,7 +3,7 @@ import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  MODEL_DOUBLE_API_KEY,
+  ScenarioSchema,
   loadScenarios,
   pinnedCodexPath,
   replayCodexPath,
@@ -31,7 +31,7 @@ interface RunJson {
   timedOut: boolean;
   streamDiagnostic: { kind: string } | string;
   refusalCount: number;
-  refusals: Array<{ tool: string; verbatim: { tool_input?: { command?: string }; rule?: string; reason?: string } }>;
+  refusals: Array<{ tool: string; verbatim: { tool_input?: { command?: string }; rule?: string; reason?: string; why?: string } }>;
   providerClaim: { status: string; isError: boolean | string; reason: string } | string;
   cost: number | string;
   workspace: string;
@@ -53,7 +53,7 @@ afterAll(async () => {
   await double.stop();
 });
 
-async function setUp(scenario: string, path?: string) {
+async function setUp(scenario: string, path?: string, modelDouble: ModelDouble = double) {
   const repository = await createSampleRepository();
   scratch.keep(repository);
   const home = await createProductHome();
@@ -62,8 +62,8 @@ async function setUp(scenario: string, path?: string) {
   const env: Record<string, string> = {
     PATH: path ?? `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
     HOME: operatorHome,
-    OPENAI_BASE_URL: double.baseUrlFor(scenario),
-    OPENAI_API_KEY: MODEL_DOUBLE_API_KEY,
+    OPENAI_BASE_URL: modelDouble.baseUrlFor(scenario),
+    OPENAI_API_KEY: modelDouble.apiKey,
   };
   return { repository, home: home.path, env, operatorHome };
 }
@@ -81,8 +81,8 @@ const runArgs = (repository: string, deadline: string, extra: readonly string[])
   ...extra,
 ];
 
-async function run(scenario: string, extra: readonly string[] = [], path?: string, deadline = '120s') {
-  const { repository, home, env, operatorHome } = await setUp(scenario, path);
+async function run(scenario: string, extra: readonly string[] = [], path?: string, deadline = '120s', modelDouble: ModelDouble = double) {
+  const { repository, home, env, operatorHome } = await setUp(scenario, path, modelDouble);
   const answer = await runStatecraft(runArgs(repository.path, deadline, extra), { home, env, timeoutMs: 150_000 });
   return { answer, value: parseJson<RunJson>(answer), repository, operatorHome };
 }
@@ -122,6 +122,49 @@ describe('statecraft run --adapter codex with the pinned codex and its model dou
     expect(answer.exitCode).toBe(1);
   });
 
+  it('denies, under a deny rule, the program it names however it is hidden: a wrapper, a shell, a path, a tty session fed through write_stdin — each refusal saying why, no file made (hostile finding C2, R14.2)', async () => {
+    // The model's moves against --deny 'Bash(touch:*)'. The node REPL is a tty session of a program
+    // that is not a wrapper: the hook lets it start, and only Codex's tty switch stops what is typed in.
+    const evasions = ScenarioSchema.parse({
+      name: 'deny-evasion',
+      description: 'Runs touch past a Bash(touch:*) rule: through sh -c, env, its path, a bash tty session and a node tty session fed through write_stdin.',
+      replies: [
+        { kind: 'exec', cmd: 'sh -c "touch evade-sh.txt"' },
+        { kind: 'exec', cmd: 'env touch evade-env.txt' },
+        { kind: 'exec', cmd: '/usr/bin/touch evade-path.txt' },
+        { kind: 'exec', cmd: 'bash', tty: true, yieldTimeMs: 1000 },
+        { kind: 'write-stdin', chars: 'touch evade-bash-stdin.txt; exit\n', yieldTimeMs: 1000 },
+        { kind: 'exec', cmd: process.execPath, tty: true, yieldTimeMs: 2000 },
+        { kind: 'write-stdin', chars: "require('fs').writeFileSync('evade-node-stdin.txt', '');\n.exit\n", yieldTimeMs: 2000 },
+        { kind: 'text', text: 'All done.' },
+      ],
+    });
+    const evasionDouble = await startModelDouble(evasions);
+    try {
+      const { answer, value } = await run('deny-evasion', ['--deny', 'Bash(touch:*)'], undefined, '120s', evasionDouble);
+      const made = ['sh', 'env', 'path', 'bash-stdin', 'node-stdin']
+        .map((name) => `evade-${name}.txt`)
+        .filter((name) => existsSync(join(value.workspace, name)));
+      expect(made).toEqual([]);
+      expect(value.refusals.map((refusal) => [refusal.verbatim.tool_input?.command, refusal.verbatim.reason])).toEqual([
+        ['sh -c "touch evade-sh.txt"', 'fail-closed'],
+        ['env touch evade-env.txt', 'fail-closed'],
+        ['/usr/bin/touch evade-path.txt', 'deny-rule'],
+        ['bash', 'fail-closed'],
+      ]);
+      expect(value.refusals.map((refusal) => refusal.verbatim.why)).toEqual([
+        expect.stringContaining('it runs sh, which runs another program the deny rules cannot see through'),
+        expect.stringContaining('it runs env'),
+        'denied by the rule Bash(touch:*)',
+        expect.stringContaining('it runs bash'),
+      ]);
+      expect(value.outcome).toBe('refused');
+      expect(answer.exitCode).toBe(1);
+    } finally {
+      await evasionDouble.stop();
+    }
+  }, 150_000);
+
   it('records a clean text answer as completed with cost unknown, never zero, the provider named by its pinned version (R4 row 5, R8.3)', async () => {
     const { answer, value } = await run('completed');
     expect(value.outcome).toBe('completed');
@@ -137,9 +180,19 @@ describe('statecraft run --adapter codex with the pinned codex and its model dou
     // ~/.codex is writable under statecraft's boundary (a managed path): only Codex's sandbox stops this write.
     expect(existsSync(join(operatorHome, '.codex'))).toBe(true);
     expect(existsSync(join(operatorHome, '.codex', 'statecraft-outside.txt'))).toBe(false);
-    // The private CODEX_HOME of the attempt is gone (R10.1).
-    expect(readdirSync(join(operatorHome, '.codex', 'statecraft-attempts'))).toEqual([]);
+    // The private CODEX_HOME lives in the attempt's TMPDIR, never in the operator's ~/.codex (R10.1).
+    expect(existsSync(join(operatorHome, '.codex', 'statecraft-attempts'))).toBe(false);
   });
+
+  it('keeps a denial as a refusal when the session then hangs until the deadline kills it: no native line follows the denial, the kill does not lose it, and nothing is left in ~/.codex (R8.2, R14.2, R10.1)', async () => {
+    const { value, operatorHome } = await run('exec-touch-hang', ['--deny', 'Bash(touch:*)'], undefined, '20s');
+    expect(value.outcome).toBe('interrupted');
+    expect(value.timedOut).toBe(true);
+    expect(value.refusalCount).toBe(1);
+    expect(value.refusals[0]?.verbatim).toMatchObject({ reason: 'deny-rule', rule: 'Bash(touch:*)', tool_input: { command: 'touch statecraft-marker.txt' } });
+    expect(existsSync(join(value.workspace, 'statecraft-marker.txt'))).toBe(false);
+    expect(existsSync(join(operatorHome, '.codex', 'statecraft-attempts'))).toBe(false);
+  }, 90_000);
 
   it('records an HTTP error from the model as interrupted (provider-error), never completed, the claim kept', async () => {
     const { value } = await run('http-error');

@@ -40,7 +40,7 @@ async function deniedRun(adapter: 'claude-code' | 'codex'): Promise<Json> {
   scratch.keep(home);
   const env: Record<string, string> = { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`, HOME: await scratch.make('statecraft-row7-home-') };
   if (adapter === 'claude-code') Object.assign(env, { ANTHROPIC_BASE_URL: claudeDouble.baseUrl, ANTHROPIC_API_KEY: claudeCode.MODEL_DOUBLE_API_KEY });
-  else Object.assign(env, { OPENAI_BASE_URL: codexDouble.baseUrl, OPENAI_API_KEY: codex.MODEL_DOUBLE_API_KEY });
+  else Object.assign(env, { OPENAI_BASE_URL: codexDouble.baseUrl, OPENAI_API_KEY: codexDouble.apiKey });
   const answer = await runStatecraft(
     ['run', repository.path, '--adapter', adapter, '--prompt', 'Do the scripted work.', '--deny', 'Bash(touch:*)', '--deadline', '120s', '--json'],
     { home: home.path, env, timeoutMs: 150_000 },

@@ -3,13 +3,12 @@
 // driven by the model double, invoked exactly as the adapter invokes it (buildCodexArgv +
 // configDocumentFor in a private CODEX_HOME, the hook being the bundled adapter's own `hook` verb).
 // Run after `npm run build`:  node packages/adapter-codex/scripts/record-streams.mjs
-// Nothing leaves 127.0.0.1; the only credential is the double's dummy key. Provenance: testdata/stream/README.md.
+// Nothing leaves 127.0.0.1; the only credential is the double's test key, drawn per run. Provenance: testdata/stream/README.md.
 // STATECRAFT_RECORD_INTO=<dir> writes elsewhere (the test that the committed streams are current).
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
-  MODEL_DOUBLE_API_KEY,
   buildCodexArgv,
   codexAdapterPath,
   configDocumentFor,
@@ -50,21 +49,26 @@ async function record({ name, scenario, deny, hooks }) {
   const root = await mkdtemp(join(tmpdir(), 'statecraft-record-'));
   const workspace = join(root, 'workspace');
   const home = join(root, 'home');
-  const codexHome = join(home, '.codex', 'statecraft-attempts', 'home-recorded');
+  // The adapter's layout (codex-home.ts): a private directory in the attempt's TMPDIR holding
+  // CODEX_HOME, Codex's own TMPDIR beside it, and the denial channel.
   const temporary = join(root, 'tmp');
-  await Promise.all([mkdir(workspace), mkdir(codexHome, { recursive: true }), mkdir(temporary)]);
+  const privateDirectory = join(temporary, 'statecraft-codex-recorded');
+  const codexHome = join(privateDirectory, 'codex-home');
+  const codexTemporary = join(privateDirectory, 'codex-tmp');
+  await Promise.all([mkdir(workspace), mkdir(home), mkdir(codexHome, { recursive: true }), mkdir(codexTemporary, { recursive: true })]);
   const double = await startModelDouble(await loadScenario(scenarioPath(scenario)));
-  const channel = join(codexHome, 'statecraft-denials.jsonl');
+  const channel = join(privateDirectory, 'statecraft-denials.jsonl');
   const policy = encodeHookPolicy({ deny, allow: [], hooks, channel });
   const hookCommand = [process.execPath, codexAdapterPath(), 'hook', '--policy', policy].map(quote).join(' ');
-  const configuration = { model: 'provider-default', sandboxMode: 'workspace-write', approvalPolicy: 'never', baseUrl: double.baseUrl };
+  const ttySessions = deny.length > 0 || hooks.length > 0 ? 'disabled' : 'enabled';
+  const configuration = { model: 'provider-default', sandboxMode: 'workspace-write', approvalPolicy: 'never', baseUrl: double.baseUrl, ttySessions };
   await writeFile(join(codexHome, 'config.toml'), configDocumentFor({ configuration, hookCommand }), { mode: 0o600 });
   const environment = {
     PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
     HOME: home,
-    TMPDIR: temporary,
+    TMPDIR: codexTemporary,
     CODEX_HOME: codexHome,
-    OPENAI_API_KEY: MODEL_DOUBLE_API_KEY,
+    OPENAI_API_KEY: double.apiKey,
   };
   const { stdout, code } = await runProviderOnce(pinnedCodexPath(), buildCodexArgv(workspace), { cwd: workspace, env: environment });
   await double.stop();

@@ -8,19 +8,21 @@
  * - adapter/main.ts                 the executable's entry: `run --request <file>`, and `hook --policy …` (the PreToolUse hook)
  * - adapter/start-session.ts        request (opened by the seam's kit) → provider → private CODEX_HOME and config document → argv → session
  * - adapter/provider.ts             `codex` and how it states its version; resolved by the seam's kit (R10.7)
- * - adapter/codex-home.ts           the private per-attempt CODEX_HOME under ~/.codex, its 0600 config document, removed after (R10.1)
+ * - adapter/codex-home.ts           the private per-attempt directory in the attempt's TMPDIR: CODEX_HOME with its 0600 config document, Codex's TMPDIR, the channel (R10.1)
  * - adapter/config-document.ts      the one config document: model provider, workspace-write sandbox, the hook (R10.1)
  * - adapter/argv.ts                 codex's argv: exec --json, hooks trusted for this invocation only
- * - adapter/tool-rules.ts           the request's `Tool(pattern)` rules, as the hook applies them to a Bash call
+ * - adapter/tool-rules.ts           the request's `Tool(pattern)` rules, as the hook applies them to a Bash call; what a deny rule cannot judge (fail closed)
  * - adapter/hook-policy.ts          what the hook enforces, carried in its own command line
  * - adapter/pre-tool-use-hook.ts    the hook: denies, and records each denial in the private channel first (R14.2)
  * - adapter/denial-record.ts        the shape of one denial record in the channel
  * - adapter/denial-channel.ts       the adapter's reading end of the channel: each denial once, as a refusal
+ * - adapter/denial-watch.ts         the channel watched on its own, so a denial is a refusal as soon as it is recorded (R14.2)
+ * - adapter/denial-acknowledgement.ts  how far the adapter has written the channel out: the hook answers Codex only after its record (R14.2)
  * - adapter/run-session.ts          runs codex (spawned by the seam's kit), translates, reads the channel, cleans up
  * - adapter/native-events.ts        the `--json` shapes the mapping reads
  * - adapter/native-stream-mapper.ts native events → protocol events (the table in docs/decisions.md, issue 13)
  * - adapter/terminal-state.ts       the provider's ending in neutral terms (R10.4)
- * - model-double/*                  a scripted OpenAI Responses-API server on 127.0.0.1 (tests, the suite)
+ * - model-double/*                  a scripted OpenAI Responses-API server on 127.0.0.1 (tests, the suite), its paths and key drawn per run
  * - suite/altered-streams.ts        the recorded stream, altered one defect at a time (rows 4 and 5, fake providers)
  * - suite/measure-tokens.ts         each declared token measured against the pinned provider (row 6)
  * - suite-driver.ts                 how the negative suite provokes this adapter (live and replayed)
@@ -28,7 +30,10 @@
  * What this package does not claim: a refusal that Codex's own sandbox or approval policy made (it
  * reports those only as text: they are not refusals here, R14.2); a turn cap or a cost (Codex has
  * neither); that the provider digest covers the native binary behind the npm launcher (the digest
- * is of the executable named); containment of hostile code (R5.3).
+ * is of the executable named); that a deny rule sees a program run by another from its arguments
+ * (`find -exec`, an interpreter's `-c`, a script): a rule matches the first words of each simple
+ * command, and while deny rules exist a command led by a wrapper or a shell, or one with a
+ * substitution, is denied unseen; containment of hostile code (R5.3).
  */
 export { CODEX_MANIFEST } from './manifest.js';
 export { CODEX_ADAPTER_FILE, codexAdapterPath, scenariosDirectory, scenarioPath, recordedStreamsDirectory, replayCodexPath, pinnedCodexPath } from './paths.js';
@@ -36,13 +41,14 @@ export { buildCodexArgv } from './adapter/argv.js';
 export { configDocumentFor } from './adapter/config-document.js';
 export { encodeHookPolicy, decodeHookPolicy, HookPolicySchema } from './adapter/hook-policy.js';
 export type { HookPolicy } from './adapter/hook-policy.js';
-export { parseToolRules, matchingDenyRule, allowedBy } from './adapter/tool-rules.js';
+export { parseToolRules, matchingDenyRule, allowedBy, plainSimpleCommand, unjudgeableUnderDeny } from './adapter/tool-rules.js';
 export { terminalStateFor } from './adapter/terminal-state.js';
 export { NativeStreamMapper } from './adapter/native-stream-mapper.js';
 export type { MappedLine, MapperContext, CodexConfiguration } from './adapter/native-stream-mapper.js';
 export { DenialSchema } from './adapter/denial-record.js';
+export { acknowledgeChannel } from './adapter/denial-acknowledgement.js';
 export type { Denial } from './adapter/denial-record.js';
-export { startModelDouble, MODEL_DOUBLE_API_KEY } from './model-double/server.js';
+export { startModelDouble } from './model-double/server.js';
 export type { ModelDouble, DoubleRequestLog } from './model-double/server.js';
 export { loadScenario, loadScenarios, ScenarioSchema, ScriptedReplySchema } from './model-double/scenario.js';
 export type { Scenario, ScriptedReply } from './model-double/scenario.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { DriverScenario, Provocation, SuiteDriver } from '@statecraft/adapter';
-import { MODEL_DOUBLE_API_KEY, startModelDouble } from './model-double/server.js';
+import { startModelDouble } from './model-double/server.js';
 import type { ModelDouble } from './model-double/server.js';
 import { loadScenarios } from './model-double/scenario.js';
 import { pinnedCodexPath, replayCodexPath, scenariosDirectory } from './paths.js';
@@ -49,8 +49,10 @@ export function codexSuiteDriver(options: CodexDriverOptions = {}): SuiteDriver 
     if (double === undefined) throw new Error('the codex driver was not set up: its model double is not running');
     return {
       prompt: PROMPT,
-      // The double is reached only through the constructed environment, with a test credential.
-      environment: { OPENAI_BASE_URL: double.baseUrlFor(scenario), OPENAI_API_KEY: MODEL_DOUBLE_API_KEY, ...environment },
+      // The double is reached only through the constructed environment, with a test credential; its
+      // address and key are drawn per run and name no scenario, so the provider cannot tell the
+      // suite's cases apart from what it is given (hostile finding C6).
+      environment: { OPENAI_BASE_URL: double.baseUrlFor(scenario), OPENAI_API_KEY: double.apiKey, ...environment },
       limits: limits ?? {},
       evidence: 'live',
       ...(deadlineMs === undefined ? {} : { deadlineMs }),

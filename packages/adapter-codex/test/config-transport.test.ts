@@ -6,18 +6,20 @@ import { decodeHookPolicy, recordedStreamsDirectory } from '@statecraft/adapter-
 import { replay, roots } from './support/adapter-process.js';
 
 // R10.1's rules for the settings file, applied to Codex's one config document: private, made per
-// attempt, outside the workspace and TMPDIR, carrying the endpoint and the hook, removed after.
+// attempt in the attempt's TMPDIR (outside the workspace, and never under the TMPDIR Codex is
+// given), carrying the endpoint and the hook, removed after.
 
 interface Inspected {
   argv: string[];
   cwd: string;
   codexHome: string | null;
+  temporaryDirectory: string | null;
   prompt: string;
   config: { path: string; mode: number; text: string } | null;
 }
 
 describe('the Codex config document and private CODEX_HOME', () => {
-  it('is one 0600 document in a fresh CODEX_HOME under ~/.codex, outside the workspace and TMPDIR, removed when the attempt ends (R10.1)', async () => {
+  it("is one 0600 document in a fresh CODEX_HOME in the attempt's TMPDIR, beside Codex's own TMPDIR, never under it, removed when the attempt ends (R10.1)", async () => {
     const inspect = join(tmpdir(), `statecraft-codex-inspect-${process.pid}-${Date.now()}.json`);
     roots.push(inspect);
     const run = await replay(join(recordedStreamsDirectory(), 'completed.jsonl'), {
@@ -25,9 +27,11 @@ describe('the Codex config document and private CODEX_HOME', () => {
       environment: { STATECRAFT_REPLAY_INSPECT: inspect, OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' },
     });
     const seen = JSON.parse(readFileSync(inspect, 'utf8')) as Inspected;
-    const home = join(run.root, 'home');
-    expect(seen.codexHome).toMatch(new RegExp(`^${home}/\\.codex/statecraft-attempts/home-`));
-    expect(seen.codexHome?.startsWith(join(run.root, 'tmp'))).toBe(false);
+    const attemptTemporary = join(run.root, 'tmp');
+    expect(seen.codexHome).toMatch(new RegExp(`^${attemptTemporary}/statecraft-codex-[^/]+/codex-home$`));
+    // Codex refuses to make its sandbox helper under its own TMPDIR (docs/facts.md item 23): a sibling.
+    expect(seen.temporaryDirectory).toBe(join(seen.codexHome ?? '/nonexistent', '..', 'codex-tmp'));
+    expect(seen.codexHome?.startsWith(`${seen.temporaryDirectory ?? ''}/`)).toBe(false);
     expect(seen.cwd).toBe(join(run.root, 'workspace'));
     expect(seen.prompt).toBe('Do the scripted work.');
     expect(seen.argv).toEqual([
@@ -46,10 +50,10 @@ describe('the Codex config document and private CODEX_HOME', () => {
     expect(seen.config?.text).toContain('sandbox_mode = "workspace-write"');
     // The hook carries the rules inside its own command line: no second document to rewrite.
     const policy = /--policy' '([A-Za-z0-9+/=]+)'/.exec(seen.config?.text ?? '')?.[1] ?? '';
-    expect(decodeHookPolicy(policy)).toMatchObject({ deny: ['Bash(git push:*)'], channel: `${seen.codexHome ?? ''}/statecraft-denials.jsonl` });
-    // Gone after the attempt.
-    expect(existsSync(seen.codexHome ?? '/nonexistent')).toBe(false);
-    expect(readdirSync(join(home, '.codex', 'statecraft-attempts'))).toEqual([]);
+    expect(decodeHookPolicy(policy)).toMatchObject({ deny: ['Bash(git push:*)'], channel: join(seen.codexHome ?? '', '..', 'statecraft-denials.jsonl') });
+    // Gone after the attempt, and nothing made in the operator's ~/.codex.
+    expect(readdirSync(attemptTemporary)).toEqual([]);
+    expect(existsSync(join(run.root, 'home', '.codex'))).toBe(false);
     expect(run.events.at(-1)?.type).toBe('result');
   });
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { MODEL_DOUBLE_API_KEY, loadScenarios, scenariosDirectory, startModelDouble } from '@statecraft/adapter-codex';
+import { loadScenarios, scenariosDirectory, startModelDouble } from '@statecraft/adapter-codex';
 import type { ModelDouble } from '@statecraft/adapter-codex';
 
 // The Responses-API model double on its own, spoken to over real HTTP on 127.0.0.1: what codex
@@ -15,7 +15,7 @@ async function post(scenario: string, input: unknown[] = [], signal?: AbortSigna
   if (double === undefined) throw new Error('no double');
   return fetch(`${double.baseUrlFor(scenario)}/responses`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${MODEL_DOUBLE_API_KEY}`, 'content-type': 'application/json' },
+    headers: { authorization: `Bearer ${double.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ model: 'any-model', stream: true, input }),
     ...(signal === undefined ? {} : { signal }),
   });
@@ -31,7 +31,7 @@ function eventTypes(text: string): string[] {
 describe('the Codex model double', () => {
   it('loads every scenario file under qualification/scenarios/codex', async () => {
     const names = (await loadScenarios(scenariosDirectory())).map((scenario) => scenario.name);
-    expect(names).toEqual(['attack-records', 'completed', 'exec-setsid', 'exec-touch', 'exec-write-outside', 'hang', 'http-error']);
+    expect(names).toEqual(['attack-records', 'completed', 'exec-setsid', 'exec-touch-hang', 'exec-touch', 'exec-write-outside', 'hang', 'http-error']);
   });
 
   it('answers a text reply as response.created, output_item.added, output_text.delta, output_item.done and response.completed with usage', async () => {

@@ -41,6 +41,7 @@ describe('recorded Codex streams replayed through a real child: the mapping tabl
       model: 'provider-default',
       sandboxMode: 'workspace-write',
       approvalPolicy: 'never',
+      ttySessions: 'enabled',
       threadId: '00000000-0000-7000-8000-000000000000',
     });
   });

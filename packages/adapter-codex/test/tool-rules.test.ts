@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedBy, matchingDenyRule, parseToolRules } from '@statecraft/adapter-codex';
+import { allowedBy, matchingDenyRule, parseToolRules, plainSimpleCommand, unjudgeableUnderDeny } from '@statecraft/adapter-codex';
 
 // The request's neutral `Tool(pattern)` rules as the adapter's PreToolUse hook applies them to a
 // Codex Bash call (docs/decisions.md, issue 13).
@@ -18,6 +18,40 @@ describe('tool rules for the Codex hook', () => {
     expect(matchingDenyRule(deny, 'Bash', 'echo hi && touch x')?.text).toBe('Bash(touch:*)');
     expect(matchingDenyRule(deny, 'Bash', 'touchy x')).toBeUndefined();
     expect(matchingDenyRule(deny, 'apply_patch', 'touch x')).toBeUndefined();
+  });
+
+  it('matches a deny rule on the program however it is spelled: a path, quotes or a backslash, leading assignments, a group or compound opener', () => {
+    const deny = rules(['Bash(touch:*)']);
+    for (const command of [
+      '/usr/bin/touch x',
+      "'touch' x",
+      '\\touch x',
+      'A=1 B=2 touch x',
+      '(touch x)',
+      '{ touch x; }',
+      'if true; then touch x; fi',
+      '! touch x',
+    ]) {
+      expect(matchingDenyRule(deny, 'Bash', command)?.text, command).toBe('Bash(touch:*)');
+    }
+    expect(plainSimpleCommand('A=1 /usr/bin/touch x')).toBe('touch x');
+  });
+
+  it("names why a command cannot be judged while deny rules exist: a wrapper or a shell from R9.2's list, a substitution, an expanded program word", () => {
+    expect(unjudgeableUnderDeny('sh -c "touch x"')).toMatch(/runs sh, which runs another program the deny rules cannot see through/);
+    expect(unjudgeableUnderDeny('env touch x')).toMatch(/runs env/);
+    expect(unjudgeableUnderDeny('echo hi && /bin/bash -c "touch x"')).toMatch(/runs bash/);
+    expect(unjudgeableUnderDeny('nice -n 5 touch x')).toMatch(/runs nice/);
+    expect(unjudgeableUnderDeny('bash')).toMatch(/runs bash/);
+    expect(unjudgeableUnderDeny('echo $(touch x)')).toMatch(/command substitution/);
+    expect(unjudgeableUnderDeny('cat <(touch x)')).toMatch(/process substitution/);
+    expect(unjudgeableUnderDeny('echo `touch x`')).toMatch(/backquote/);
+    expect(unjudgeableUnderDeny('T=touch; $T x')).toMatch(/its program \$T is expanded by the shell/);
+    expect(unjudgeableUnderDeny('/usr/bin/tou?h x')).toMatch(/expanded by the shell/);
+    expect(unjudgeableUnderDeny('')).toMatch(/no command/);
+    // Judgeable: each simple command names its program plainly.
+    for (const command of ['git status', 'ls -la; echo done', '[ -f x ] && echo yes', 'npm test > out.txt'])
+      expect(unjudgeableUnderDeny(command), command).toBeUndefined();
   });
 
   it('lets a call through an allowlist only when every simple command is covered, and never one that hides a command substitution', () => {

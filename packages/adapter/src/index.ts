@@ -59,7 +59,7 @@
  * - adapter-kit/provider-lines.ts         the provider's stdout as numbered text lines, or the defect to pass on (R7.5)
  * - adapter-kit/native-line-mapping.ts    what every stream mapper shares: a line read as JSON, progress detail bounded, events held until the init (R7.5)
  * - adapter-kit/model-scenario.ts         a model-double scenario around the provider's own replies; hang, http-error; loading
- * - adapter-kit/scripted-model-server.ts   the HTTP plumbing of every provider's model double: loopback, scenario routes, stop
+ * - adapter-kit/scripted-model-server.ts   the HTTP plumbing of every provider's model double: loopback, scenario routes behind opaque tokens, stop
  * - coverage/*             command coverage: check commands against the allowance (R9)
  * - receipt/receipt.ts     the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
  * - supervise/supervise-check.ts one acceptance check (not a protocol speaker) under the adapter's supervision, inside the boundary when given (R13.3, R12)

@@ -5,7 +5,7 @@ import { messageFor, sseEventsFor } from './sse.js';
 
 /** One request the provider made, as the double saw it: what was asked and what was answered. */
 export interface DoubleRequestLog {
-  /** The scenario that answered (chosen by the `/s/<name>` prefix of the base URL). */
+  /** The scenario that answered (chosen by the opaque prefix of the base URL). */
   scenario: string;
   method: string;
   path: string;
@@ -18,7 +18,7 @@ export interface DoubleRequestLog {
   answer: 'reply' | 'final-text' | 'hang' | 'http-error' | 'auxiliary' | 'not-found';
 }
 
-/** The double: `baseUrl` is http://127.0.0.1:<port> — give it to the provider as ANTHROPIC_BASE_URL; `baseUrlFor(name)` is `<baseUrl>/s/<name>`. */
+/** The double: `baseUrl` is http://127.0.0.1:<port> — give it to the provider as ANTHROPIC_BASE_URL; `baseUrlFor(name)` is `<baseUrl>/<token>`, an opaque token per scenario and run. */
 export type ModelDouble = ScriptedModelDouble<DoubleRequestLog>;
 
 /** The dummy credential the provider is given: a test credential, never a real key (issue 4 item 5). */

@@ -19,8 +19,10 @@ export interface ConfigDocumentInput {
  * (`$CODEX_HOME/config.toml`, R10.1): a model provider named `statecraft` pointed at the endpoint
  * with the key from `OPENAI_API_KEY` (docs/facts.md item 20); the workspace-write sandbox with /tmp
  * and $TMPDIR excluded, so only the workspace is writable (item 23); approvals never asked (an exec
- * session has nobody to ask); no update check (no network beyond the endpoint); and the PreToolUse
- * hook, matched on every tool, that applies the deny and allow rules and the request's hooks.
+ * session has nobody to ask); no update check (no network beyond the endpoint); the PreToolUse
+ * hook, matched on every tool, that applies the deny and allow rules and the request's hooks; and,
+ * when the hook enforces anything, no tty sessions (`unified_exec_tty = false`: Codex then refuses
+ * `exec_command` with `tty: true`, and `write_stdin` has no session to feed, docs/facts.md item 31).
  */
 export function configDocumentFor(input: ConfigDocumentInput): string {
   const { configuration } = input;
@@ -50,6 +52,7 @@ export function configDocumentFor(input: ConfigDocumentInput): string {
     'type = "command"',
     `command = ${tomlString(input.hookCommand)}`,
     '',
+    ...(configuration.ttySessions === 'disabled' ? ['[features]', 'unified_exec_tty = false', ''] : []),
   ];
   return lines.join('\n');
 }

@@ -5,7 +5,7 @@ import type { ChannelEntry } from './denial-record.js';
 /**
  * The adapter's reading end of the denial channel: the private file the hook appends to. Read
  * incrementally (only whole lines, from where the last read stopped), so each denial becomes a
- * refusal exactly once, as soon as a native line arrives after it. A line that does not parse is
+ * refusal exactly once, whenever it is read (denial-watch.ts). A line that does not parse is
  * kept as a refusal with what could be read: a denial is never dropped for being malformed.
  */
 export class DenialChannel {
@@ -13,6 +13,11 @@ export class DenialChannel {
   private partial = Buffer.alloc(0);
 
   constructor(readonly path: string) {}
+
+  /** How many bytes of the channel the reads so far have handed on: whole lines only. */
+  get bytesRead(): number {
+    return this.offset - this.partial.length;
+  }
 
   drain(): ChannelEntry[] {
     let fd: number;

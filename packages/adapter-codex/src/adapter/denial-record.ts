@@ -8,8 +8,15 @@ import { z } from 'zod';
  */
 export const DenialSchema = z.strictObject({
   source: z.literal('statecraft-pre-tool-use-hook'),
-  /** `deny-rule`: a deny rule matched; `not-allowed`: an allowlist was given and nothing in it matched; `hook`: a request hook exited 2. */
-  reason: z.enum(['deny-rule', 'not-allowed', 'hook']),
+  /**
+   * `deny-rule`: a deny rule matched; `fail-closed`: deny rules exist and the command hides what it
+   * runs from them (a wrapper or a shell, a substitution), so it is denied unseen rather than let
+   * through unseen; `not-allowed`: an allowlist was given and nothing in it matched; `hook`: a
+   * request hook exited 2.
+   */
+  reason: z.enum(['deny-rule', 'fail-closed', 'not-allowed', 'hook']),
+  /** Why, in a sentence: what the hook told Codex (and so the model). */
+  why: z.string().min(1),
   tool_name: z.string(),
   tool_use_id: z.string().nullable(),
   tool_input: z.unknown(),

@@ -13,6 +13,12 @@ export interface CodexConfiguration {
   approvalPolicy: 'never';
   /** The endpoint Codex was pointed at (OPENAI_BASE_URL, or the provider's default). */
   baseUrl: string;
+  /**
+   * `disabled` whenever the hook enforces anything (a rule or a request hook): what is typed into a
+   * tty session through `write_stdin` never reaches the PreToolUse hook (docs/facts.md item 31), so
+   * such a session would run commands no rule sees.
+   */
+  ttySessions: 'enabled' | 'disabled';
 }
 
 /** `applied`: what this invocation wired up (config document, sandbox mode, hook, denial channel). */
@@ -112,6 +118,7 @@ export class NativeStreamMapper {
       sandboxMode: configuration.sandboxMode,
       approvalPolicy: configuration.approvalPolicy,
       baseUrl: configuration.baseUrl,
+      ttySessions: configuration.ttySessions,
     };
     if (this.thread !== undefined) detail.threadId = this.thread.thread_id;
     else detail.missing = 'the provider stream ended without a thread.started event';

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendToChannel, awaitAcknowledgement } from './denial-acknowledgement.js';
 import type { Denial } from './denial-record.js';
 import { decodeHookPolicy } from './hook-policy.js';
-import { allowedBy, matchingDenyRule, parseToolRules } from './tool-rules.js';
+import { HOOKED_TOOL, allowedBy, matchingDenyRule, parseToolRules, unjudgeableUnderDeny } from './tool-rules.js';
 
 interface HookInput {
   tool_name?: unknown;
@@ -21,9 +21,11 @@ function commandOf(input: HookInput): string {
 /**
  * The `hook` verb of the adapter executable: the PreToolUse hook Codex runs before each tool call
  * (trusted for this invocation only, `--dangerously-bypass-hook-trust`). It denies a call a deny
- * rule matches, or one an allowlist does not cover, or one a request hook blocks (exit 2); each
- * denial is first appended to the attempt's private channel as a structured record (R14.2), then
- * reported to Codex. The record is written before the answer: a denial never happens unrecorded.
+ * rule matches, or — while deny rules exist — one whose command hides what it runs from them (fail
+ * closed), or one an allowlist does not cover, or one a request hook blocks (exit 2); each
+ * denial is first appended to the attempt's private channel as a structured record (R14.2), then —
+ * once the adapter says it has written the record out as a refusal, or after a short wait — reported
+ * to Codex. The record is written before the answer: a denial never happens unrecorded.
  */
 export function runPreToolUseHook(encodedPolicy: string, stdin: Buffer): number {
   const policy = decodeHookPolicy(encodedPolicy);
@@ -44,29 +46,38 @@ export function runPreToolUseHook(encodedPolicy: string, stdin: Buffer): number 
     tool_use_id: typeof input.tool_use_id === 'string' ? input.tool_use_id : null,
     tool_input: input.tool_input ?? null,
   };
-  const record = (denial: Denial, message: string): number => {
-    appendFileSync(policy.channel, `${JSON.stringify(denial)}\n`, { mode: 0o600 });
-    process.stderr.write(`${message}\n`);
+  // `told`: what Codex passes on to the model; a request hook's own stderr goes as it wrote it.
+  const record = (denial: Omit<Denial, 'why'>, why: string, told = `statecraft: ${why}`): number => {
+    const end = appendToChannel(policy.channel, `${JSON.stringify({ ...denial, why })}\n`);
+    // Answered once the adapter has written the record out as a refusal (or the wait ran out).
+    awaitAcknowledgement(policy.channel, end);
+    process.stderr.write(`${told}\n`);
     return BLOCK;
   };
   if (deny.kind === 'refused' || allow.kind === 'refused') {
-    return record({ ...base, reason: 'deny-rule', rule: null, hook: null }, 'statecraft: the tool rules could not be read; the call is blocked');
+    return record({ ...base, reason: 'deny-rule', rule: null, hook: null }, 'the tool rules could not be read; the call is blocked');
   }
   const denied = matchingDenyRule(deny.rules, tool, command);
-  if (denied !== undefined) return record({ ...base, reason: 'deny-rule', rule: denied.text, hook: null }, `statecraft: denied by the rule ${denied.text}`);
-  if (allow.rules.length > 0 && !allowedBy(allow.rules, tool, command)) {
+  if (denied !== undefined) return record({ ...base, reason: 'deny-rule', rule: denied.text, hook: null }, `denied by the rule ${denied.text}`);
+  const unjudgeable = tool === HOOKED_TOOL && deny.rules.length > 0 ? unjudgeableUnderDeny(command) : undefined;
+  if (unjudgeable !== undefined) {
     return record(
-      { ...base, reason: 'not-allowed', rule: null, hook: null },
-      `statecraft: ${tool} ${JSON.stringify(command)} is not covered by the allowed rules`,
+      { ...base, reason: 'fail-closed', rule: null, hook: null },
+      `denied unseen: ${unjudgeable} (deny rules ${deny.rules.map((rule) => rule.text).join(', ')} are in force)`,
     );
+  }
+  if (allow.rules.length > 0 && !allowedBy(allow.rules, tool, command)) {
+    return record({ ...base, reason: 'not-allowed', rule: null, hook: null }, `${tool} ${JSON.stringify(command)} is not covered by the allowed rules`);
   }
   for (const hook of policy.hooks.filter((entry) => entry.tool === tool)) {
     const ran = spawnSync('/bin/sh', ['-c', hook.command], { input: stdin, encoding: 'utf8', stdio: ['pipe', 'inherit', 'pipe'] });
     if (ran.status === BLOCK) {
       const stderr = ran.stderr ?? '';
+      const why = `blocked by the hook ${hook.command}`;
       return record(
         { ...base, reason: 'hook', rule: null, hook: { command: hook.command, exit_code: BLOCK, stderr } },
-        stderr.trim() || `statecraft: blocked by the hook ${hook.command}`,
+        why,
+        stderr.trim() || `statecraft: ${why}`,
       );
     }
   }

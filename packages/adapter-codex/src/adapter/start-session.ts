@@ -52,8 +52,15 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
   if (provider.kind === 'not-found') return fail('provider-not-found', provider.message);
 
   const baseUrl = process.env.OPENAI_BASE_URL !== undefined && process.env.OPENAI_BASE_URL !== '' ? process.env.OPENAI_BASE_URL : DEFAULT_OPENAI_BASE_URL;
-  const configuration: CodexConfiguration = { model: 'provider-default', sandboxMode: 'workspace-write', approvalPolicy: 'never', baseUrl };
   const { deny, allow, hooks } = request.limits;
+  const hookEnforces = deny.length > 0 || allow.length > 0 || hooks.length > 0;
+  const configuration: CodexConfiguration = {
+    model: 'provider-default',
+    sandboxMode: 'workspace-write',
+    approvalPolicy: 'never',
+    baseUrl,
+    ttySessions: hookEnforces ? 'disabled' : 'enabled',
+  };
   const home = await makePrivateCodexHome(process.env, request.workspace, ({ channel }) => {
     const policy = encodeHookPolicy({ deny, allow, hooks: hooks.map((hook) => ({ tool: hook.tool, command: hook.command })), channel });
     const hookCommand = [process.execPath, adapterExecutable, 'hook', '--policy', policy].map(shellWord).join(' ');
@@ -69,6 +76,7 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
     home,
     mapper,
     writer,
-    environment: { ...process.env, CODEX_HOME: home.path },
+    // Codex's TMPDIR is its own, beside CODEX_HOME (codex-home.ts); nothing else of the constructed environment changes.
+    environment: { ...process.env, CODEX_HOME: home.codexHome, TMPDIR: home.temporaryDirectory },
   });
 }

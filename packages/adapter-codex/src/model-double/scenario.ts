@@ -9,12 +9,22 @@ import { z } from 'zod';
  */
 export const ScriptedReplySchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('text'), text: z.string().min(1) }),
-  /** A `function_call` to `exec_command` with `{"cmd": …}` (docs/facts.md item 20). */
+  /** A `function_call` to `exec_command` with `{"cmd": …}` (docs/facts.md item 20), optionally asking for a tty session. */
   z.strictObject({
     kind: z.literal('exec'),
     cmd: z.string().min(1),
     /** Optional text the model says before calling the tool. */
     text: z.string().min(1).optional(),
+    /** `tty: true`: a session whose stdin stays open for `write_stdin` (docs/facts.md item 31). */
+    tty: z.boolean().optional(),
+    /** How long codex waits for output before answering with the session still running. */
+    yieldTimeMs: z.int().positive().optional(),
+  }),
+  /** A `function_call` to `write_stdin`: `chars` typed into the last session codex reported (its id read from the conversation). */
+  z.strictObject({
+    kind: z.literal('write-stdin'),
+    chars: z.string(),
+    yieldTimeMs: z.int().positive().optional(),
   }),
   HangReplySchema,
   HttpErrorReplySchema,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { sendJson, startScriptedModelServer } from '@statecraft/adapter';
 import type { ScriptedExchange, ScriptedModelDouble } from '@statecraft/adapter';
 import type { Scenario } from './scenario.js';
@@ -5,7 +6,7 @@ import { sseEventsFor } from './sse.js';
 
 /** One request the provider made, as the double saw it: what was asked and what was answered. */
 export interface DoubleRequestLog {
-  /** The scenario that answered (chosen by the `/s/<name>` prefix of the base URL). */
+  /** The scenario that answered (chosen by the opaque prefix of the base URL). */
   scenario: string;
   method: string;
   path: string;
@@ -18,11 +19,17 @@ export interface DoubleRequestLog {
   answer: 'reply' | 'final-text' | 'hang' | 'http-error' | 'not-found';
 }
 
-/** The double: `baseUrl` is http://127.0.0.1:<port>/v1 — give it to the adapter as OPENAI_BASE_URL; `baseUrlFor(name)` is `http://127.0.0.1:<port>/s/<name>/v1`. */
-export type ModelDouble = ScriptedModelDouble<DoubleRequestLog>;
-
-/** The dummy credential the provider is given: a test credential, never a real key. */
-export const MODEL_DOUBLE_API_KEY = 'sk-statecraft-codex-model-double-test-credential';
+/**
+ * The double: `baseUrl` is http://127.0.0.1:<port>/v1 — give it to the adapter as OPENAI_BASE_URL;
+ * `baseUrlFor(name)` is `http://127.0.0.1:<port>/<token>/v1`, the token opaque and drawn per run.
+ */
+export interface ModelDouble extends ScriptedModelDouble<DoubleRequestLog> {
+  /**
+   * The credential the provider is given as OPENAI_API_KEY: a test credential drawn per run, never a
+   * real key, and never a fixed string a provider could recognise the suite by (hostile finding C6).
+   */
+  apiKey: string;
+}
 
 /** The reply index is the number of function calls already made, so a retried request gets the same reply. */
 function functionCalls(input: unknown): number {
@@ -30,8 +37,25 @@ function functionCalls(input: unknown): number {
   return input.filter((item) => typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'function_call').length;
 }
 
+/** The last unified-exec session codex reported in a tool output ("… session ID <n> …"), or 0 when none. */
+function lastSessionId(input: unknown): number {
+  if (!Array.isArray(input)) return 0;
+  const outputs = input
+    .filter(
+      (item): item is { type: string; output?: unknown } =>
+        typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'function_call_output',
+    )
+    .map((item) => (typeof item.output === 'string' ? item.output : JSON.stringify(item.output ?? '')));
+  const ids = [...outputs.join('\n').matchAll(/session ID (\d+)/g)].map((match) => Number(match[1]));
+  return ids.at(-1) ?? 0;
+}
+
 /** One request answered in the Responses API's shapes, and logged. */
-function answerResponses({ request, response, body, scenario, path, requestNumber }: ScriptedExchange<Scenario>, requests: DoubleRequestLog[]): void {
+function answerResponses(
+  { request, response, body, scenario, path, requestNumber }: ScriptedExchange<Scenario>,
+  apiKey: string,
+  requests: DoubleRequestLog[],
+): void {
   const turn = functionCalls(body.input);
   const log: DoubleRequestLog = {
     scenario: scenario.name,
@@ -39,7 +63,7 @@ function answerResponses({ request, response, body, scenario, path, requestNumbe
     path,
     stream: body.stream === true,
     model: typeof body.model === 'string' ? body.model : null,
-    authorized: request.headers.authorization === `Bearer ${MODEL_DOUBLE_API_KEY}`,
+    authorized: request.headers.authorization === `Bearer ${apiKey}`,
     turn,
     answer: 'not-found',
   };
@@ -61,7 +85,7 @@ function answerResponses({ request, response, body, scenario, path, requestNumbe
   const reply = scripted ?? { kind: 'text' as const, text: scenario.finalText };
   log.answer = scripted !== undefined ? 'reply' : 'final-text';
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  for (const event of sseEventsFor(reply, scenario.usage, requestNumber)) response.write(event);
+  for (const event of sseEventsFor(reply, scenario.usage, requestNumber, lastSessionId(body.input))) response.write(event);
   response.end();
 }
 
@@ -70,13 +94,14 @@ function answerResponses({ request, response, body, scenario, path, requestNumbe
  * item 20), on the seam's scripted-model plumbing. `POST /v1/responses` gets the scenario's
  * replies in order as server-sent events; a `hang` reply holds the request open; an `http-error`
  * reply answers the status with an error body. Several scenarios share one server, each under its
- * own base URL (`baseUrlFor`).
+ * own base URL (`baseUrlFor`); the key it expects is drawn per run (`apiKey`).
  */
 export async function startModelDouble(scenarios: Scenario | readonly Scenario[]): Promise<ModelDouble> {
   const requests: DoubleRequestLog[] = [];
+  const apiKey = `sk-${randomBytes(24).toString('hex')}`;
   const server = await startScriptedModelServer(scenarios, {
-    answer: (exchange) => answerResponses(exchange, requests),
+    answer: (exchange) => answerResponses(exchange, apiKey, requests),
     internalErrorBody: (message) => ({ error: { type: 'server_error', message } }),
   });
-  return { baseUrl: `${server.origin}/v1`, baseUrlFor: (name) => `${server.scenarioOrigin(name)}/v1`, requests, stop: () => server.stop() };
+  return { baseUrl: `${server.origin}/v1`, baseUrlFor: (name) => `${server.scenarioOrigin(name)}/v1`, apiKey, requests, stop: () => server.stop() };
 }

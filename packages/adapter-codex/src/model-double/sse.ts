@@ -1,30 +1,40 @@
 import type { Scenario, ScriptedReply } from './scenario.js';
 
-type Answerable = Extract<ScriptedReply, { kind: 'text' | 'exec' }>;
+type Answerable = Extract<ScriptedReply, { kind: 'text' | 'exec' | 'write-stdin' }>;
 
 /** An output item of a Responses-API response, as far as the double writes them. */
 export type OutputItem =
   | { type: 'message'; id: string; role: 'assistant'; content: Array<{ type: 'output_text'; text: string; annotations: [] }> }
-  | { type: 'function_call'; id: string; call_id: string; name: 'exec_command'; arguments: string };
+  | { type: 'function_call'; id: string; call_id: string; name: 'exec_command' | 'write_stdin'; arguments: string };
 
 function sseEvent(type: string, data: Record<string, unknown>): string {
   return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 }
 
-/** The output items a reply stands for; ids are derived from the request number, so runs repeat. */
-export function outputItemsFor(reply: Answerable, requestNumber: number): OutputItem[] {
+/** The arguments of a tool call, as the model writes them (snake_case, only what the reply sets). */
+function callArguments(reply: Extract<Answerable, { kind: 'exec' | 'write-stdin' }>, sessionId: number): Record<string, unknown> {
+  const waited = reply.yieldTimeMs === undefined ? {} : { yield_time_ms: reply.yieldTimeMs };
+  if (reply.kind === 'write-stdin') return { session_id: sessionId, chars: reply.chars, ...waited };
+  return { cmd: reply.cmd, ...(reply.tty === undefined ? {} : { tty: reply.tty }), ...waited };
+}
+
+/**
+ * The output items a reply stands for; ids are derived from the request number, so runs repeat.
+ * `sessionId`: the last session codex reported in the conversation, for a `write_stdin` call.
+ */
+export function outputItemsFor(reply: Answerable, requestNumber: number, sessionId = 0): OutputItem[] {
   const suffix = String(requestNumber).padStart(4, '0');
   const items: OutputItem[] = [];
-  const text = reply.kind === 'text' ? reply.text : reply.text;
+  const text = reply.kind === 'write-stdin' ? undefined : reply.text;
   if (text !== undefined)
     items.push({ type: 'message', id: `msg_double_${suffix}`, role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] });
-  if (reply.kind === 'exec') {
+  if (reply.kind !== 'text') {
     items.push({
       type: 'function_call',
       id: `fc_double_${suffix}`,
       call_id: `call_double_${suffix}`,
-      name: 'exec_command',
-      arguments: JSON.stringify({ cmd: reply.cmd }),
+      name: reply.kind === 'exec' ? 'exec_command' : 'write_stdin',
+      arguments: JSON.stringify(callArguments(reply, sessionId)),
     });
   }
   return items;
@@ -35,10 +45,10 @@ export function outputItemsFor(reply: Answerable, requestNumber: number): Output
  * per item `response.output_item.added` (a message's text then as `response.output_text.delta`)
  * and `response.output_item.done`, then `response.completed` carrying the usage.
  */
-export function sseEventsFor(reply: Answerable, usage: Scenario['usage'], requestNumber: number): string[] {
+export function sseEventsFor(reply: Answerable, usage: Scenario['usage'], requestNumber: number, sessionId = 0): string[] {
   const id = `resp_double_${String(requestNumber).padStart(4, '0')}`;
   const events = [sseEvent('response.created', { response: { id, status: 'in_progress' } })];
-  outputItemsFor(reply, requestNumber).forEach((item, outputIndex) => {
+  outputItemsFor(reply, requestNumber, sessionId).forEach((item, outputIndex) => {
     if (item.type === 'message') {
       events.push(sseEvent('response.output_item.added', { output_index: outputIndex, item: { ...item, content: [] } }));
       const text = item.content[0]?.text ?? '';

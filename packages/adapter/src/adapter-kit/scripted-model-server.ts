@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -7,9 +8,9 @@ export interface ScriptedExchange<S> {
   response: ServerResponse;
   /** The JSON body, or `{}` where there was none or it was not a JSON object. */
   body: Record<string, unknown>;
-  /** The scenario that answers (chosen by the `/s/<name>` prefix of the path). */
+  /** The scenario that answers (chosen by the opaque `/<token>` prefix of the path). */
   scenario: S;
-  /** The path with any `/s/<name>` prefix taken off (`/unknown-scenario` for a name nobody answers). */
+  /** The path with any scenario token taken off (`/unknown-scenario` for a token nobody answers). */
   path: string;
   /** This request's number on the server, from 1: a reply id that differs between requests. */
   requestNumber: number;
@@ -36,7 +37,7 @@ export interface ScriptedModelDouble<Log> {
 export interface ScriptedModelServer {
   /** `http://127.0.0.1:<port>`: the first scenario answers here. */
   origin: string;
-  /** `<origin>/s/<name>`: where the named scenario answers; an unknown name throws (it is the test's own mistake). */
+  /** `<origin>/<token>`: where the named scenario answers; an unknown name throws (it is the test's own mistake). */
   scenarioOrigin(name: string): string;
   stop(): Promise<void>;
 }
@@ -57,26 +58,32 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
   response.end(JSON.stringify(body));
 }
 
-/** `/s/<name>/v1/…` → that scenario and `/v1/…`; an unknown name is answered by nothing (the double's 404). */
-function route<S extends { name: string }>(path: string, byName: ReadonlyMap<string, S>, fallback: S): { scenario: S; path: string } {
-  const match = /^\/s\/([a-z0-9-]+)(\/.*)?$/.exec(path);
+/** A scenario's token: 32 hex digits, random per server. */
+const SCENARIO_TOKEN = /^\/([0-9a-f]{32})(\/.*)?$/;
+
+/** `/<token>/v1/…` → that scenario and `/v1/…`; an unknown token is answered by nothing (the double's 404). */
+function route<S>(path: string, byToken: ReadonlyMap<string, S>, fallback: S): { scenario: S; path: string } {
+  const match = SCENARIO_TOKEN.exec(path);
   if (match === null) return { scenario: fallback, path };
-  const scenario = byName.get(match[1] ?? '');
+  const scenario = byToken.get(match[1] ?? '');
   return scenario === undefined ? { scenario: fallback, path: '/unknown-scenario' } : { scenario, path: match[2] ?? '/' };
 }
 
 /**
  * The HTTP plumbing every provider's model double shares: a server on 127.0.0.1 at an ephemeral
- * port, one scenario per `/s/<name>` prefix (the first answers at the root), the JSON body read,
- * and a stop that does not wait for a reply held open on purpose. What is answered, in which
- * wire format, is the provider's double's own (`answer`).
+ * port, one scenario per path prefix (the first answers at the root), the JSON body read, and a
+ * stop that does not wait for a reply held open on purpose. The prefix is an opaque token drawn
+ * per server, never the scenario's name: what the provider is pointed at must not tell it which
+ * case of the suite it is in, or a provider could behave only when tested (hostile finding C6).
+ * What is answered, in which wire format, is the provider's double's own (`answer`).
  */
 export async function startScriptedModelServer<S extends { name: string }>(
   scenarios: S | readonly S[],
   options: ScriptedModelServerOptions<S>,
 ): Promise<ScriptedModelServer> {
   const list: readonly S[] = Array.isArray(scenarios) ? scenarios : [scenarios as S];
-  const byName = new Map(list.map((entry) => [entry.name, entry]));
+  const tokenOf = new Map(list.map((entry) => [entry.name, randomBytes(16).toString('hex')]));
+  const byToken = new Map(list.map((entry) => [tokenOf.get(entry.name) ?? '', entry]));
   const fallback = list[0];
   if (fallback === undefined) throw new Error('the model double needs at least one scenario');
   const sockets = new Set<Socket>();
@@ -90,7 +97,7 @@ export async function startScriptedModelServer<S extends { name: string }>(
   const server: Server = createServer((request, response) => {
     void (async () => {
       const body = await readJsonBody(request);
-      const { scenario, path } = route((request.url ?? '/').split('?')[0] ?? '/', byName, fallback);
+      const { scenario, path } = route((request.url ?? '/').split('?')[0] ?? '/', byToken, fallback);
       requestNumber += 1;
       await options.answer({ request, response, body, scenario, path, requestNumber });
     })().catch((error: unknown) => {
@@ -111,8 +118,9 @@ export async function startScriptedModelServer<S extends { name: string }>(
   return {
     origin,
     scenarioOrigin(name: string) {
-      if (!byName.has(name)) throw new Error(`the model double has no scenario named ${name}`);
-      return `${origin}/s/${name}`;
+      const token = tokenOf.get(name);
+      if (token === undefined) throw new Error(`the model double has no scenario named ${name}`);
+      return `${origin}/${token}`;
     },
     async stop() {
       // A hung reply holds its socket open: destroy them, or close() would wait forever.
