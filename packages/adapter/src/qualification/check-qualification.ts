@@ -16,6 +16,12 @@ export interface ProviderToCheck {
   version?: string;
 }
 
+/** The manifest the adapter is read with: where it was read, and its digest (manifestDigest). */
+export interface ManifestToCheck {
+  path: string;
+  digest: string;
+}
+
 export interface QualificationVerdict {
   verdict: z.infer<typeof QualificationVerdictSchema>;
   /** Why, in a sentence naming what matched or what differed. */
@@ -25,13 +31,20 @@ export interface QualificationVerdict {
 }
 
 /**
- * Says whether this exact binary (and provider binary, for an adapter that fronts one) has a
- * recorded pass (R3.1, R3.3). Nothing transfers: not a record of another version, not one with the
- * same version string and another digest, not a sibling adapter's, not one made with another
- * provider binary — a provider upgrade invalidates a byte-identical adapter (R3.1). An adapter
- * with no record still runs, labelled `unqualified` (R3.2); this only says which.
+ * Says whether this exact binary, read with this manifest (and provider binary, for an adapter
+ * that fronts one), has a recorded pass (R3.1, R3.3). Nothing transfers: not a record of another
+ * version, not one with the same version string and another digest, not one made with another
+ * manifest (it decides the tokens, the environment passed and the managed paths, R2.2), not a
+ * sibling adapter's, not one made with another provider binary — a provider upgrade invalidates a
+ * byte-identical adapter (R3.1). An adapter with no record still runs, labelled `unqualified`
+ * (R3.2); this only says which.
  */
-export async function checkQualification(input: { home: string; adapter: AdapterIdentity; provider?: ProviderToCheck }): Promise<QualificationVerdict> {
+export async function checkQualification(input: {
+  home: string;
+  adapter: AdapterIdentity;
+  manifest: ManifestToCheck;
+  provider?: ProviderToCheck;
+}): Promise<QualificationVerdict> {
   const { records } = await listQualificationRecords(input.home);
   const { adapter } = input;
   const named = records.filter((entry) => entry.record.adapter.name === adapter.name);
@@ -62,13 +75,15 @@ export async function checkQualification(input: { home: string; adapter: Adapter
     const elsewhere = [...new Set(current.map((entry) => `${entry.record.platform.os}/${entry.record.platform.arch}`))].join(', ');
     return unqualified(`this binary is qualified on ${elsewhere}, not on ${platform.os}/${platform.arch}`);
   }
-  const paired = here.filter((entry) => sameProvider(entry.record, input.provider));
+  const sameManifest = here.filter((entry) => entry.record.adapter.manifestDigest === input.manifest.digest);
+  if (sameManifest.length === 0) return unqualified(manifestMismatch(here, input.manifest));
+  const paired = sameManifest.filter((entry) => sameProvider(entry.record, input.provider));
   const chosen = paired.at(-1);
-  if (chosen === undefined) return unqualified(providerMismatch(here, input.provider));
+  if (chosen === undefined) return unqualified(providerMismatch(sameManifest, input.provider));
   return {
     verdict: 'qualified',
     reason:
-      `${adapter.name} ${adapter.version} (${adapter.digest})` +
+      `${adapter.name} ${adapter.version} (${adapter.digest}) with the manifest ${input.manifest.path} (${input.manifest.digest})` +
       (input.provider === undefined ? '' : ` with ${describeProvider(input.provider)}`) +
       ` passed ${chosen.record.suiteVersion} on ${chosen.record.date}: record ${chosen.id}`,
     record: chosen,
@@ -93,6 +108,23 @@ function sameProvider(record: QualificationRecord, provider: ProviderToCheck | u
     (provider.version === undefined || record.provider.version === provider.version) &&
     record.provider.digest !== 'not-recorded' &&
     record.provider.digest === provider.digest
+  );
+}
+
+/**
+ * Why no record of this binary binds this manifest. A record made before manifests were bound
+ * names none, so it cannot say the manifest read now is the one measured: it does not qualify,
+ * and the honest answer is to qualify again.
+ */
+function manifestMismatch(records: readonly StoredRecord[], manifest: ManifestToCheck): string {
+  const unbound = records.filter((entry) => entry.record.adapter.manifestDigest === 'not-recorded').map((entry) => entry.id);
+  const bound = [...new Set(records.map((entry) => entry.record.adapter.manifestDigest).filter((digest) => digest !== 'not-recorded'))];
+  const before = `qualified before manifests were bound (record ${unbound.join(', ')}): no record says which manifest it was measured with; qualify again`;
+  if (bound.length === 0) return `this adapter binary was ${before}, so the manifest ${manifest.path} (${manifest.digest}) is not vouched for (R3.1)`;
+  return (
+    `this adapter binary is qualified with the manifest digest ${bound.join(', ')}, not with the manifest ${manifest.path} (${manifest.digest}): ` +
+    'the manifest decides the capability tokens, the environment passed and the writable managed paths, so another manifest is not the qualified adapter (R2.2, R3.1)' +
+    (unbound.length === 0 ? '' : `; it was also ${before}`)
   );
 }
 

@@ -42,9 +42,9 @@ export type NegativeSuiteAnswer = { kind: 'refused'; stage: 'manifest' | 'execut
 
 /**
  * Runs the negative suite (R4) against any adapter binary: every row of the table, in order,
- * through the real supervisor. The answer binds the adapter's name, version and content digest,
- * and the provider's when the driver names one (R3.1). A refusal to start (no manifest, no
- * executable) is a value, not an exception.
+ * through the real supervisor. The answer binds the adapter's name, version and content digest
+ * and its manifest's digest, and the provider's when the driver names one (R3.1). A refusal to
+ * start (no manifest, no executable) is a value, not an exception.
  */
 export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promise<NegativeSuiteAnswer> {
   const executable = resolve(options.executable);
@@ -76,7 +76,12 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
       boundary,
       ...(options.containment === undefined ? {} : { containment: options.containment }),
     });
-    const bound: BoundFile[] = [{ role: 'adapter executable', path: executable, digest }];
+    // The manifest's bytes, not its canonical digest: any change while the suite runs (each case
+    // reads the file again) fails the row it happened in.
+    const bound: BoundFile[] = [
+      { role: 'adapter executable', path: executable, digest },
+      { role: 'adapter manifest', path: manifestPath, digest: await digestFile(manifestPath) },
+    ];
     const providerDigest = options.driver.provider === undefined ? undefined : await digestFile(options.driver.provider.executable).catch(() => undefined);
     if (options.driver.provider !== undefined && providerDigest !== undefined)
       bound.push({ role: 'provider executable', path: options.driver.provider.executable, digest: providerDigest });
@@ -87,7 +92,7 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
       passed: cases.length === SUITE_CASES.length && cases.every((entry) => entry.status === 'pass'),
       suiteVersion: SUITE_VERSION,
       protocol: PROTOCOL_VERSION,
-      adapter: { name: reading.manifest.name, version: reading.manifest.version, digest },
+      adapter: { name: reading.manifest.name, version: reading.manifest.version, digest, manifestDigest: reading.digest },
       provider,
       driver: options.driver.name,
       boundary: boundary.kind,

@@ -62,14 +62,14 @@ async function readDeclaration(target: string): Promise<EnvPlanValue['declaratio
   return { path, commands: parsed.commands };
 }
 
-async function loadAdapter(given: string): Promise<{ executable: string; manifest: Manifest }> {
+async function loadAdapter(given: string): Promise<{ executable: string; manifest: Manifest; manifestFile: { path: string; digest: string } }> {
   const resolved = await resolveAdapterArgument(given);
   if (resolved.kind === 'unknown') throw new UsageError(`no adapter is named ${given}`, `known names: ${resolved.known.join(', ')}; or give a path`);
   const executable = resolve(resolved.executable);
   const reading = await readManifest(resolve(resolved.manifest ?? sidecarManifestPath(executable)));
   if (reading.kind === 'refused')
     throw new CliError(`refused: ${reading.message}`, EXIT.refused, { hint: 'give the adapter executable whose manifest sits beside it' });
-  return { executable, manifest: reading.manifest };
+  return { executable, manifest: reading.manifest, manifestFile: { path: reading.path, digest: reading.digest } };
 }
 
 /** The environment the adapter's child would be given: names and values read from the allowlist only. */
@@ -81,12 +81,16 @@ function plannedEnvironment(manifest: Manifest, source: EnvPlanOptions['source']
 
 async function qualificationOf(
   home: string,
-  executable: string,
-  manifest: Manifest,
+  { executable, manifest, manifestFile }: Awaited<ReturnType<typeof loadAdapter>>,
   provider: PlannedAdapter['provider'],
 ): Promise<PlannedAdapter['qualification']> {
   const adapter = { name: manifest.name, version: manifest.version, digest: await digestFile(executable) };
-  const verdict = await checkQualification({ home, adapter, ...(provider === 'none' ? {} : { provider: { digest: provider.digest } }) });
+  const verdict = await checkQualification({
+    home,
+    adapter,
+    manifest: manifestFile,
+    ...(provider === 'none' ? {} : { provider: { digest: provider.digest } }),
+  });
   return { verdict: verdict.verdict, reason: verdict.reason };
 }
 
@@ -103,7 +107,8 @@ function managedPathCheck(
 }
 
 /** What one adapter's prerequisites are checked against: its child's environment, its provider and its qualification. */
-async function prerequisitesContext({ executable, manifest }: Awaited<ReturnType<typeof loadAdapter>>, target: ResolvedTarget, options: EnvPlanOptions) {
+async function prerequisitesContext(loaded: Awaited<ReturnType<typeof loadAdapter>>, target: ResolvedTarget, options: EnvPlanOptions) {
+  const { executable, manifest } = loaded;
   const environment = plannedEnvironment(manifest, options.source);
   const firstCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
   const providerPath =
@@ -113,7 +118,7 @@ async function prerequisitesContext({ executable, manifest }: Awaited<ReturnType
         ? undefined
         : findExecutableOnPath(firstCommand.command, environment.variables.PATH);
   const provider: PlannedAdapter['provider'] = providerPath === undefined ? 'none' : { executable: providerPath, digest: await digestFile(providerPath) };
-  const qualification = await qualificationOf(options.home, executable, manifest, provider);
+  const qualification = await qualificationOf(options.home, loaded, provider);
   const state: QualificationState = qualification.verdict === 'qualified' ? { kind: 'qualified' } : { kind: 'unqualified', reason: qualification.reason };
   return {
     executable,

@@ -22,6 +22,7 @@ export function renderShow(value: ShowValue): string {
   const lines = [
     `record    ${record.id}  (${value.path})`,
     `adapter   ${record.adapter.name} ${record.adapter.version}  ${record.adapter.digest}`,
+    `manifest  ${record.adapter.manifestDigest === 'not-recorded' ? 'not-recorded (qualified before manifests were bound)' : record.adapter.manifestDigest}`,
     `provider  ${record.provider === 'none' ? 'none' : `${record.provider.name} ${record.provider.version}  ${record.provider.digest}`}`,
     `suite     ${record.suiteVersion}  protocol ${record.protocol}  driver ${record.driver}`,
     `platform  ${record.platform.os}/${record.platform.arch}  node ${record.platform.node}`,
@@ -35,5 +36,9 @@ export function renderShow(value: ShowValue): string {
 }
 
 export function renderCheck(value: CheckValue): string {
-  return [`${value.verdict}: ${value.adapter.name} ${value.adapter.version}  ${value.adapter.digest}`, `  ${value.reason}`].join('\n');
+  return [
+    `${value.verdict}: ${value.adapter.name} ${value.adapter.version}  ${value.adapter.digest}`,
+    `  manifest ${value.manifest.path}  ${value.manifest.digest}`,
+    `  ${value.reason}`,
+  ].join('\n');
 }

@@ -75,9 +75,9 @@ export async function showQualification(options: { home: string; id: string }): 
 export type CheckValue = z.infer<typeof QualificationsCheckAnswerSchema>;
 
 /**
- * `statecraft qualifications check <binary>`: whether this exact binary (or pair) is qualified and
- * why (R3.3, R3.4). Executes nothing: the manifest is read and the bytes digested. Exit 0
- * qualified, 1 unqualified.
+ * `statecraft qualifications check <binary>`: whether this exact binary, read with this manifest
+ * (or pair), is qualified and why (R3.3, R3.4). Executes nothing: the manifest is read and the
+ * bytes digested. Exit 0 qualified, 1 unqualified.
  */
 export async function checkQualifications(options: { home: string; binary: string; manifest?: string; provider?: string }): Promise<Answer<CheckValue>> {
   const executable = resolve(options.binary);
@@ -90,15 +90,18 @@ export async function checkQualifications(options: { home: string; binary: strin
   const provider =
     options.provider === undefined ? undefined : { executable: resolve(options.provider), digest: await digestOrFail(resolve(options.provider)) };
   const adapter: AdapterIdentity = { name: reading.manifest.name, version: reading.manifest.version, digest };
+  const manifest = { path: manifestPath, digest: reading.digest };
   const verdict = await checkQualification({
     home: options.home,
     adapter,
+    manifest,
     ...(provider === undefined ? {} : { provider: { digest: provider.digest } }),
   });
   const value: CheckValue = {
     verdict: verdict.verdict,
     reason: verdict.reason,
     adapter,
+    manifest,
     provider: provider ?? 'none',
     record: verdict.record === undefined ? null : { id: verdict.record.id, path: verdict.record.path },
   };

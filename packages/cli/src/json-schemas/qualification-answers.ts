@@ -57,6 +57,8 @@ export const QualificationsCheckAnswerSchema = z.strictObject({
   verdict: QualificationVerdictSchema,
   reason: z.string().min(1),
   adapter: AdapterIdentitySchema,
+  /** The manifest the binary was read with, and its digest: a qualification binds it (R2.2, R3.1). */
+  manifest: z.strictObject({ path: z.string().min(1), digest: Sha256DigestSchema }),
   provider: NamedProviderSchema,
   record: WrittenRecordSchema.nullable(),
 });
