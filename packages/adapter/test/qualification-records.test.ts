@@ -22,8 +22,8 @@ import { freshDirectory } from './suite-helpers.js';
 
 const DIGEST_A = `sha256:${'a'.repeat(64)}`;
 const DIGEST_B = `sha256:${'b'.repeat(64)}`;
-const PROVIDER_1 = { name: 'provider', version: '2.0.0', digest: `sha256:${'1'.repeat(64)}` };
-const PROVIDER_2 = { name: 'provider', version: '2.0.1', digest: `sha256:${'2'.repeat(64)}` };
+const PROVIDER_1 = { name: 'provider', version: '2.0.0', digest: `sha256:${'1'.repeat(64)}`, identityFiles: [] };
+const PROVIDER_2 = { name: 'provider', version: '2.0.1', digest: `sha256:${'2'.repeat(64)}`, identityFiles: [] };
 /** The manifest the passes below ran with, and another one. */
 const MANIFEST = { path: '/adapters/fixture.manifest.json', digest: `sha256:${'c'.repeat(64)}` };
 const OTHER_MANIFEST = { path: '/elsewhere/other.manifest.json', digest: `sha256:${'d'.repeat(64)}` };
@@ -166,12 +166,29 @@ describe('checking a binary (R3.1, R3.3)', () => {
   it('a provider upgrade invalidates the pair even when the adapter is byte-identical (R3.1)', async () => {
     const home = await homeWith(passingReport({ provider: PROVIDER_1 }));
     const adapter = { name: 'fixture', version: '1.0.0', digest: DIGEST_A };
-    expect((await checkQualification({ home, manifest: MANIFEST, adapter, provider: PROVIDER_1 })).verdict).toBe('qualified');
-    const upgraded = await checkQualification({ home, manifest: MANIFEST, adapter, provider: PROVIDER_2 });
+    const asChecked = (provider: typeof PROVIDER_1) => ({
+      kind: 'identified' as const,
+      name: provider.name,
+      version: provider.version,
+      digest: provider.digest,
+    });
+    expect((await checkQualification({ home, manifest: MANIFEST, adapter, provider: asChecked(PROVIDER_1) })).verdict).toBe('qualified');
+    const upgraded = await checkQualification({ home, manifest: MANIFEST, adapter, provider: asChecked(PROVIDER_2) });
     expect(upgraded.verdict).toBe('unqualified');
     expect(upgraded.reason).toContain('a provider upgrade invalidates');
-    expect((await checkQualification({ home, manifest: MANIFEST, adapter, provider: { digest: PROVIDER_2.digest } })).verdict).toBe('unqualified');
+    expect((await checkQualification({ home, manifest: MANIFEST, adapter, provider: { kind: 'identified', digest: PROVIDER_2.digest } })).verdict).toBe(
+      'unqualified',
+    );
     expect((await checkQualification({ home, manifest: MANIFEST, adapter })).verdict).toBe('unqualified');
+  });
+
+  it('a provider that cannot be identified is no recorded pair, and the reason says why (R3.1)', async () => {
+    const home = await homeWith(passingReport({ provider: PROVIDER_1 }));
+    const adapter = { name: 'fixture', version: '1.0.0', digest: DIGEST_A };
+    const message = 'the provider cannot be identified: /bin/provider: the declared identity file /x/native cannot be read (ENOENT)';
+    const verdict = await checkQualification({ home, manifest: MANIFEST, adapter, provider: { kind: 'unidentifiable', message } });
+    expect(verdict.verdict).toBe('unqualified');
+    expect(verdict.reason).toContain(message);
   });
 
   it('the same binary read with another manifest is unqualified, and the reason names that manifest (R2.2, R3.1)', async () => {

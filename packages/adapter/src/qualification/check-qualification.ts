@@ -7,14 +7,11 @@ import type { QualificationRecord } from './qualification-record.js';
 import { listQualificationRecords, thisPlatform, type StoredRecord } from './qualification-store.js';
 
 /**
- * The provider binary of the pair. Its digest decides; name and version are compared when known
- * (learning them would mean running the binary, and checking executes nothing).
+ * The provider binary of the pair, by its identity (provider-identity.ts): its digest decides;
+ * name and version are compared when known (learning them would mean running the binary, and
+ * checking executes nothing). A provider that cannot be identified is no recorded pair's.
  */
-export interface ProviderToCheck {
-  digest: string;
-  name?: string;
-  version?: string;
-}
+export type ProviderToCheck = { kind: 'identified'; digest: string; name?: string; version?: string } | { kind: 'unidentifiable'; message: string };
 
 /** The manifest the adapter is read with: where it was read, and its digest (manifestDigest). */
 export interface ManifestToCheck {
@@ -84,7 +81,7 @@ export async function checkQualification(input: {
     verdict: 'qualified',
     reason:
       `${adapter.name} ${adapter.version} (${adapter.digest}) with the manifest ${input.manifest.path} (${input.manifest.digest})` +
-      (input.provider === undefined ? '' : ` with ${describeProvider(input.provider)}`) +
+      (input.provider?.kind === 'identified' ? ` with ${describeProvider(input.provider)}` : '') +
       ` passed ${chosen.record.suiteVersion} on ${chosen.record.date}: record ${chosen.id}`,
     record: chosen,
   };
@@ -99,16 +96,34 @@ function fitsThisSuite(record: QualificationRecord): boolean {
   return record.suiteVersion === SUITE_VERSION && record.protocol === PROTOCOL_VERSION && record.cases.every((entry) => entry.status === 'pass');
 }
 
-/** The pair (R3.1): the record's provider must be this provider binary, byte for byte. */
+/** The pair (R3.1): the record's provider must be this provider, byte for byte (its identity). */
 function sameProvider(record: QualificationRecord, provider: ProviderToCheck | undefined): boolean {
   if (provider === undefined) return record.provider === 'none';
-  if (record.provider === 'none') return false;
+  if (record.provider === 'none' || provider.kind === 'unidentifiable') return false;
   return (
     (provider.name === undefined || record.provider.name === provider.name) &&
     (provider.version === undefined || record.provider.version === provider.version) &&
     record.provider.digest !== 'not-recorded' &&
     record.provider.digest === provider.digest
   );
+}
+
+function describeProvider(provider: Extract<ProviderToCheck, { kind: 'identified' }>): string {
+  return [provider.name, provider.version, `(${provider.digest})`].filter((part) => part !== undefined).join(' ');
+}
+
+function providerMismatch(records: readonly StoredRecord[], provider: ProviderToCheck | undefined): string {
+  const recorded = [
+    ...new Set(
+      records.map((entry) =>
+        entry.record.provider === 'none' ? 'no provider' : `${entry.record.provider.name} ${entry.record.provider.version} (${entry.record.provider.digest})`,
+      ),
+    ),
+  ].join(', ');
+  if (provider?.kind === 'unidentifiable')
+    return `${provider.message}; this adapter binary is qualified with ${recorded}, and no record vouches for a provider that cannot be identified (R3.1)`;
+  const asked = provider === undefined ? 'no provider' : `provider ${describeProvider(provider)}`;
+  return `this adapter binary is qualified with ${recorded}, not with ${asked}: what is qualified is the pair, and a provider upgrade invalidates it (R3.1)`;
 }
 
 /**
@@ -126,20 +141,4 @@ function manifestMismatch(records: readonly StoredRecord[], manifest: ManifestTo
     'the manifest decides the capability tokens, the environment passed and the writable managed paths, so another manifest is not the qualified adapter (R2.2, R3.1)' +
     (unbound.length === 0 ? '' : `; it was also ${before}`)
   );
-}
-
-function describeProvider(provider: ProviderToCheck): string {
-  return [provider.name, provider.version, `(${provider.digest})`].filter((part) => part !== undefined).join(' ');
-}
-
-function providerMismatch(records: readonly StoredRecord[], provider: ProviderToCheck | undefined): string {
-  const recorded = [
-    ...new Set(
-      records.map((entry) =>
-        entry.record.provider === 'none' ? 'no provider' : `${entry.record.provider.name} ${entry.record.provider.version} (${entry.record.provider.digest})`,
-      ),
-    ),
-  ].join(', ');
-  const asked = provider === undefined ? 'no provider' : `provider ${describeProvider(provider)}`;
-  return `this adapter binary is qualified with ${recorded}, not with ${asked}: what is qualified is the pair, and a provider upgrade invalidates it (R3.1)`;
 }

@@ -3,6 +3,7 @@ import { RecordTimeSchema, Sha256DigestSchema } from '../schema-pieces.js';
 import { NotRecordedSchema, ProviderIdentitySchema } from '../protocol/events.js';
 import { ProtocolVersionSchema } from '../protocol/version.js';
 import { AdapterIdentitySchema } from '../result.js';
+import { IdentityFileDigestSchema } from '../qualification/provider-identity.js';
 
 /** The kind of evidence a case rests on (R3.1); `none` only for a case that ran nothing. */
 export const CaseEvidenceSchema = z.enum(['live', 'replayed', 'fixture', 'none']);
@@ -27,8 +28,16 @@ export const QualifiedAdapterSchema = AdapterIdentitySchema.extend({
 });
 export type QualifiedAdapter = z.infer<typeof QualifiedAdapterSchema>;
 
-/** The provider binary qualified with the adapter (the pair, R3.1), or `none`. */
-export const QualifiedProviderSchema = z.union([ProviderIdentitySchema, z.literal('none')]);
+/**
+ * The provider qualified with the adapter (the pair, R3.1), or `none`. Its `digest` is the
+ * provider's identity (provider-identity.ts): the executable's bytes, combined with the digest of
+ * each identity file its adapter's manifest declares, which `identityFiles` lists (none declared:
+ * the executable's digest alone; records made before they existed list none).
+ */
+export const QualifiedProviderSchema = z.union([
+  ProviderIdentitySchema.extend({ identityFiles: z.array(IdentityFileDigestSchema).default([]) }),
+  z.literal('none'),
+]);
 export type QualifiedProvider = z.infer<typeof QualifiedProviderSchema>;
 
 /** One run of the negative suite against one adapter (and provider, if it fronts one). */

@@ -6,6 +6,7 @@ import {
   checkQualification,
   digestFile,
   findExecutableOnPath,
+  identifyProvider,
   readManifest,
   sidecarManifestPath,
 } from '@statecraft/adapter';
@@ -89,7 +90,7 @@ async function qualificationOf(
     home,
     adapter,
     manifest: manifestFile,
-    ...(provider === 'none' ? {} : { provider: { digest: provider.digest } }),
+    ...(provider === 'none' ? {} : { provider: provider.identity }),
   });
   return { verdict: verdict.verdict, reason: verdict.reason };
 }
@@ -106,6 +107,12 @@ function managedPathCheck(
   return checked.kind === 'bindable' ? { verdict: 'bindable' } : { verdict: 'refused', path: checked.path, message: checked.message };
 }
 
+/** The provider of the pair: its bytes' digest and its identity under the adapter's manifest (R3.1). */
+async function plannedProvider(executable: string, manifest: Manifest): Promise<PlannedAdapter['provider']> {
+  const digest = await digestFile(executable);
+  return { executable, digest, identity: await identifyProvider({ executable, executableDigest: digest, declared: manifest.providerIdentityFiles }) };
+}
+
 /** What one adapter's prerequisites are checked against: its child's environment, its provider and its qualification. */
 async function prerequisitesContext(loaded: Awaited<ReturnType<typeof loadAdapter>>, target: ResolvedTarget, options: EnvPlanOptions) {
   const { executable, manifest } = loaded;
@@ -117,7 +124,7 @@ async function prerequisitesContext(loaded: Awaited<ReturnType<typeof loadAdapte
       : firstCommand === undefined
         ? undefined
         : findExecutableOnPath(firstCommand.command, environment.variables.PATH);
-  const provider: PlannedAdapter['provider'] = providerPath === undefined ? 'none' : { executable: providerPath, digest: await digestFile(providerPath) };
+  const provider = providerPath === undefined ? 'none' : await plannedProvider(providerPath, manifest);
   const qualification = await qualificationOf(options.home, loaded, provider);
   const state: QualificationState = qualification.verdict === 'qualified' ? { kind: 'qualified' } : { kind: 'unqualified', reason: qualification.reason };
   return {

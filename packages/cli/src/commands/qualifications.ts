@@ -2,12 +2,14 @@ import { resolve } from 'node:path';
 import {
   checkQualification,
   digestFile,
+  identifyProvider,
   listQualificationRecords,
   QualificationIdSchema,
   readManifest,
   showQualificationRecord,
   sidecarManifestPath,
   type AdapterIdentity,
+  type Manifest,
 } from '@statecraft/adapter';
 import type { z } from 'zod';
 import type {
@@ -87,15 +89,14 @@ export async function checkQualifications(options: { home: string; binary: strin
     throw new CliError(`refused: ${reading.message}`, EXIT.refused, { hint: 'name the manifest with --manifest <file>' });
   }
   const digest = await digestOrFail(executable);
-  const provider =
-    options.provider === undefined ? undefined : { executable: resolve(options.provider), digest: await digestOrFail(resolve(options.provider)) };
+  const provider = options.provider === undefined ? undefined : await namedProvider(resolve(options.provider), reading.manifest);
   const adapter: AdapterIdentity = { name: reading.manifest.name, version: reading.manifest.version, digest };
   const manifest = { path: manifestPath, digest: reading.digest };
   const verdict = await checkQualification({
     home: options.home,
     adapter,
     manifest,
-    ...(provider === undefined ? {} : { provider: { digest: provider.digest } }),
+    ...(provider === undefined ? {} : { provider: provider.identity }),
   });
   const value: CheckValue = {
     verdict: verdict.verdict,
@@ -106,6 +107,13 @@ export async function checkQualifications(options: { home: string; binary: strin
     record: verdict.record === undefined ? null : { id: verdict.record.id, path: verdict.record.path },
   };
   return { value, exitCode: verdict.verdict === 'qualified' ? EXIT.ok : EXIT.finding, human: renderCheck };
+}
+
+/** The provider the operator named: its bytes' digest, and its identity under this adapter's manifest (R3.1). */
+async function namedProvider(executable: string, manifest: Manifest): Promise<Exclude<CheckValue['provider'], 'none'>> {
+  const digest = await digestOrFail(executable);
+  const identity = await identifyProvider({ executable, executableDigest: digest, declared: manifest.providerIdentityFiles });
+  return { executable, digest, identity };
 }
 
 async function digestOrFail(path: string): Promise<string> {

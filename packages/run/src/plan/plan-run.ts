@@ -257,7 +257,14 @@ async function identifyAdapter(
   const provider = request.provider === undefined ? undefined : isAbsolute(request.provider) ? request.provider : resolve(request.provider);
   const providerCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
   const labelledProvider = provider ?? (providerCommand === undefined ? undefined : findExecutableOnPath(providerCommand.command, request.source.PATH));
-  const { qualification, providerDigest } = await labelQualification(request.home, adapter, manifestFile, labelledProvider, digests);
+  const { qualification, providerDigest } = await labelQualification({
+    home: request.home,
+    adapter,
+    manifest: manifestFile,
+    identityFiles: manifest.providerIdentityFiles,
+    provider: labelledProvider,
+    digestCache: digests,
+  });
   return { adapter, provider, qualification, providerDigest };
 }
 
