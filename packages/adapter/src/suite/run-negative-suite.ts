@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { digestFile } from '../content-digest.js';
+import { checkExecutableFile, EXECUTABLE_CHECK_WORDS } from '../executable-file.js';
 import type { ProviderIdentity } from '../protocol/events.js';
 import type { Manifest } from '../protocol/manifest.js';
 import { identifyProvider, type ProviderIdentification } from '../qualification/provider-identity.js';
@@ -41,14 +42,15 @@ export interface RunNegativeSuiteOptions {
 }
 
 export type NegativeSuiteAnswer =
-  { kind: 'refused'; stage: 'manifest' | 'executable' | 'provider'; path: string; message: string } | { kind: 'ran'; report: SuiteReport };
+  | { kind: 'refused'; stage: 'manifest' | 'executable' | 'provider' | 'provider-identity'; path: string; message: string }
+  | { kind: 'ran'; report: SuiteReport };
 
 /**
  * Runs the negative suite (R4) against any adapter binary: every row of the table, in order,
  * through the real supervisor. The answer binds the adapter's name, version and content digest
  * and its manifest's digest, and the provider's identity when the driver names one (R3.1). A
- * refusal to start (no manifest, no executable, a provider that cannot be identified) is a value,
- * not an exception.
+ * refusal to start (no manifest, no executable, no provider executable, a provider that cannot
+ * be identified) is a value, not an exception.
  */
 export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promise<NegativeSuiteAnswer> {
   const executable = resolve(options.executable);
@@ -181,15 +183,26 @@ type SuiteProvider =
 
 /**
  * The provider half of the pair, identified before any case runs (R3.1): its executable's digest
- * and each identity file its adapter's manifest declares. A provider that cannot be identified is
- * refused here — no pass could be bound to it.
+ * and each identity file its adapter's manifest declares. A provider executable that is missing or
+ * cannot be executed, like one that cannot be identified, is refused here, before anything runs:
+ * no case could measure it, and no pass could be bound to it.
  */
 async function identifySuiteProvider(driver: SuiteDriver, manifest: Manifest): Promise<SuiteProvider | Extract<NegativeSuiteAnswer, { kind: 'refused' }>> {
   if (driver.provider === undefined) return { kind: 'none' };
   const { executable } = driver.provider;
+  const usable = await checkExecutableFile(executable);
+  if (usable !== 'usable') {
+    return {
+      kind: 'refused',
+      stage: 'provider',
+      path: executable,
+      message: `${executable}: the provider executable is ${EXECUTABLE_CHECK_WORDS[usable]}; nothing was run`,
+    };
+  }
   const executableDigest = await digestFile(executable);
   const identity = await identifyProvider({ executable, executableDigest, declared: manifest.providerIdentityFiles });
-  if (identity.kind === 'unidentifiable') return { kind: 'refused', stage: 'provider', path: executable, message: identity.message };
+  if (identity.kind === 'unidentifiable')
+    return { kind: 'refused', stage: 'provider-identity', path: executable, message: `${identity.message}; nothing was run` };
   return { kind: 'identified', executable, executableDigest, identity };
 }
 
