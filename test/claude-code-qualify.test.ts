@@ -45,7 +45,8 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
       9: 'live',
     });
     expect(report.adapter.digest).toBe(await digestFile(claudeCodeAdapterPath()));
-    expect(report.provider).toEqual({ name: 'claude', version: '2.1.328', digest: await digestFile(realpathSync(pinnedClaudePath())) });
+    // claude is its native binary itself and starts no other file of its package: its bytes are its whole identity.
+    expect(report.provider).toEqual({ name: 'claude', version: '2.1.328', digest: await digestFile(realpathSync(pinnedClaudePath())), identityFiles: [] });
     // Row 6 rests on one live measurement per declared token (R10.5), not on the init event alone.
     const row6 = report.cases.find((entry) => entry.row === 6)?.detail ?? '';
     for (const token of ['turn-limit', 'cost-report', 'hook-enforcement', 'structured-refusals', 'tool-allowlist', 'workspace-write']) {

@@ -161,6 +161,28 @@ describe('statecraft qualify (R3.1, R4)', () => {
     expect(unknown.stderr).toContain('statecraft qualifications list');
   });
 
+  it('a --provider that does not exist is refused before anything runs, exit 2, naming the path and what to give (R3.1)', async () => {
+    const home = await freshHome();
+    const codex = join(repository, 'packages/adapter-codex/dist/bundle/statecraft-adapter-codex.mjs');
+    const started = Date.now();
+    const missing = await run(['qualify', codex, '--provider', '/nonexistent/codex'], home);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('refused: /nonexistent/codex: the provider executable is no such file; nothing was run');
+    expect(missing.stderr).toContain('give --provider the path of the codex executable this adapter fronts (an npm install: node_modules/.bin/codex)');
+    // Nothing ran: no case was reported, no record written, and no suite's worth of time went by.
+    expect(missing.stdout).not.toMatch(/row \d/);
+    expect(readdirSync(home)).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(8_000);
+
+    // An executable that is no install of the provider: its identity files cannot be found.
+    const stranger = join(await scratch.make('statecraft-not-an-install'), 'codex');
+    copyFileSync(fixture, stranger);
+    const outside = await run(['qualify', codex, '--provider', stranger], home);
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toContain(`the provider cannot be identified: ${stranger}`);
+    expect(outside.stderr).toContain('providerIdentityFiles');
+  });
+
   it('help teaches with examples', async () => {
     const help = await run(['qualify', '--help'], await freshHome());
     expect(help.code).toBe(0);

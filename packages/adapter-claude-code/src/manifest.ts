@@ -9,6 +9,12 @@ import type { Manifest } from '@statecraft/adapter';
  * every write in the workspace; with `--boundary none` the init reports it not applied, and a run
  * that requires it is refused before spawn (R2.3). The credential path is Linux's (docs/facts.md item 11): `HOME` locates
  * `~/.claude/.credentials.json`, `ANTHROPIC_API_KEY` is a key, `ANTHROPIC_BASE_URL` a gateway.
+ *
+ * No `providerIdentityFiles`: `node_modules/.bin/claude` resolves to the package's
+ * `bin/claude.exe`, which is the native binary itself (its postinstall places the platform
+ * package's `claude` there; in this repository's install a hard link to the same inode), and that
+ * binary starts no other file of its package (its ripgrep is built in). The executable's digest is
+ * the whole identity (R3.1).
  */
 export const CLAUDE_CODE_MANIFEST: Manifest = {
   name: 'claude-code',

@@ -3,7 +3,8 @@
  * the OpenAI Codex CLI (`codex exec --json`, the prompt on stdin) and speaks the protocol (R14.1).
  *
  * Modules:
- * - manifest.ts                     the manifest: tokens (each measured), commands, credential path, managed paths, prerequisites
+ * - manifest.ts                     the manifest: tokens (each measured), commands, credential path, managed paths, prerequisites,
+ *                                   the provider's identity files (the native binary behind the npm launcher, R3.1)
  * - paths.ts                        where the bundled executable, scenarios, recorded streams and the pinned codex live
  * - adapter/main.ts                 the executable's entry: `run --request <file>`, and `hook --policy …` (the PreToolUse hook)
  * - adapter/start-session.ts        request (opened by the seam's kit) → provider → private CODEX_HOME and config document → argv → session
@@ -29,11 +30,12 @@
  *
  * What this package does not claim: a refusal that Codex's own sandbox or approval policy made (it
  * reports those only as text: they are not refusals here, R14.2); a turn cap or a cost (Codex has
- * neither); that the provider digest covers the native binary behind the npm launcher (the digest
- * is of the executable named); that a deny rule sees a program run by another from its arguments
- * (`find -exec`, an interpreter's `-c`, a script): a rule matches the first words of each simple
- * command, and while deny rules exist a command led by a wrapper or a shell, or one with a
- * substitution, is denied unseen; containment of hostile code (R5.3).
+ * neither); that the provider's identity covers more of its install than the launcher, the native
+ * binary and the bubblewrap the manifest declares (`rg`, the code-mode and voice hosts are not
+ * bound); that a deny rule sees a program run by another from its arguments (`find -exec`, an
+ * interpreter's `-c`, a script): a rule matches the first words of each simple command, and while
+ * deny rules exist a command led by a wrapper or a shell, or one with a substitution, is denied
+ * unseen; containment of hostile code (R5.3).
  */
 export { CODEX_MANIFEST } from './manifest.js';
 export { CODEX_ADAPTER_FILE, codexAdapterPath, scenariosDirectory, scenarioPath, recordedStreamsDirectory, replayCodexPath, pinnedCodexPath } from './paths.js';

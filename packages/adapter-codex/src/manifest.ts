@@ -1,4 +1,9 @@
-import type { Manifest } from '@statecraft/adapter';
+import type { Manifest, ProviderIdentityFile } from '@statecraft/adapter';
+
+/** Files of the platform package codex.js runs on `<os>/<arch>`, under `vendor/<triple>/`. */
+function nativeFiles(os: string, arch: string, triple: string, files: readonly string[]): ProviderIdentityFile[] {
+  return files.map((file) => ({ kind: 'node-package-file', os, arch, package: `@openai/codex-${os}-${arch}`, file: `vendor/${triple}/${file}` }));
+}
 
 /**
  * The Codex adapter's manifest, written once here; the bundle script validates it against the
@@ -14,6 +19,15 @@ import type { Manifest } from '@statecraft/adapter';
  * operator's own configuration, which is not read), and `/tmp/codex-daemon-1000`, the directory
  * Codex's sandbox helper makes for uid 1000 — the uid the evidence boundary gives the child —
  * at a fixed place under /tmp (docs/facts.md, nested sandbox).
+ *
+ * Provider identity (R3.1): `codex` from npm is the launcher `bin/codex.js`, whose bytes do not
+ * change between releases (0.168.0 and 0.169.0 ship the same file); it runs the native binary of
+ * the platform package it resolves from its own real path (`@openai/codex-<os>-<arch>`, its
+ * `vendor/<target triple>/bin/codex`, the table in codex.js). So the identity binds that binary
+ * too, and on Linux the bubblewrap it ships (`codex-resources/bwrap`), which enforces its
+ * workspace-write sandbox where /usr/bin/bwrap is absent (docs/facts.md item 23). Not bound: its
+ * `codex-path/rg`, `bin/codex-code-mode-host` and voice resources. The darwin paths are codex.js's
+ * table, not measured here.
  */
 export const CODEX_MANIFEST: Manifest = {
   name: 'codex',
@@ -30,4 +44,10 @@ export const CODEX_MANIFEST: Manifest = {
   },
   managedPaths: ['~/.codex', '/tmp/codex-daemon-1000'],
   prerequisites: [{ kind: 'command', command: 'codex' }, { kind: 'qualification' }, { kind: 'credential', anyOf: [{ env: 'OPENAI_API_KEY' }] }],
+  providerIdentityFiles: [
+    ...nativeFiles('linux', 'x64', 'x86_64-unknown-linux-musl', ['bin/codex', 'codex-resources/bwrap']),
+    ...nativeFiles('linux', 'arm64', 'aarch64-unknown-linux-musl', ['bin/codex', 'codex-resources/bwrap']),
+    ...nativeFiles('darwin', 'x64', 'x86_64-apple-darwin', ['bin/codex']),
+    ...nativeFiles('darwin', 'arm64', 'aarch64-apple-darwin', ['bin/codex']),
+  ],
 };

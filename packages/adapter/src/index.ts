@@ -10,7 +10,8 @@
  * - protocol/manifest.ts   the adapter manifest schema (R2.2)
  * - protocol/request.ts    the request the supervisor writes (R1.2)
  * - protocol/events.ts     the NDJSON events the adapter emits: init, progress, refusal, result, error
- * - read-manifest.ts       reads a manifest without executing anything
+ * - read-manifest.ts       reads a manifest without executing anything, and its digest for qualification (canonical JSON)
+ * - canonical-json.ts      one spelling of a JSON value (sorted keys, no whitespace): a digest of what a reader acts on
  * - negotiate.ts           required / preferred tokens against the manifest; init discrepancies (R2.3, R2.4)
  * - supervise/attempt.ts   what the supervisor observed of one process (shapes)
  * - supervise/options.ts   what the supervisor needs, and its answer

@@ -2,15 +2,18 @@ import { ManifestSchema, type Manifest } from './protocol/manifest.js';
 import { describeSchemaIssues } from './schema-errors.js';
 import { wordsAfterPath } from './failure-words.js';
 import { readRegularFile } from './regular-file.js';
+import { canonicalJson } from './canonical-json.js';
+import { sha256Hex } from './content-digest.js';
 
 export type ManifestReading =
-  | { kind: 'read'; manifest: Manifest; path: string }
+  /** `digest`: the manifest's identity for qualification (manifestDigest). */
+  | { kind: 'read'; manifest: Manifest; path: string; digest: string }
   | { kind: 'refused'; path: string; reason: 'missing' | 'unreadable' | 'not-json' | 'invalid'; message: string };
 
-/** The sidecar manifest's path: `<executable>.manifest.json` (R2.2). */
 /** A manifest is a few hundred bytes; one over a mebibyte is not one. */
 const MANIFEST_BOUND_BYTES = 1024 * 1024;
 
+/** The sidecar manifest's path: `<executable>.manifest.json` (R2.2). */
 export function sidecarManifestPath(executable: string): string {
   return `${executable}.manifest.json`;
 }
@@ -47,5 +50,15 @@ export async function readManifest(path: string): Promise<ManifestReading> {
   if (!parsed.success) {
     return { kind: 'refused', path, reason: 'invalid', message: describeSchemaIssues(path, parsed.error) };
   }
-  return { kind: 'read', manifest: parsed.data, path };
+  return { kind: 'read', manifest: parsed.data, path, digest: manifestDigest(parsed.data) };
+}
+
+/**
+ * `sha256:<hex>` of the manifest as the supervisor reads it: the canonical JSON of the validated
+ * document, not the file's bytes. The manifest decides the tokens, the environment passed and the
+ * writable managed paths (R2.2), so a qualification binds it (R3.1); canonical JSON binds exactly
+ * that, and a manifest re-indented or with its keys reordered stays the qualified one.
+ */
+export function manifestDigest(manifest: Manifest): string {
+  return `sha256:${sha256Hex(canonicalJson(manifest))}`;
 }

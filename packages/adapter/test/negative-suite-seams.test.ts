@@ -1,7 +1,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkQualification, digestFile, findTaggedProcesses, fixtureAdapterPath, reportedDescendant, type ProtocolEvent } from '@statecraft/adapter';
+import {
+  checkQualification,
+  digestFile,
+  findTaggedProcesses,
+  fixtureAdapterPath,
+  reportedDescendant,
+  sidecarManifestPath,
+  type ProtocolEvent,
+} from '@statecraft/adapter';
 import { freshDirectory, ran, runFixtureOnce, writeManifest } from './suite-helpers.js';
 
 // The seam rows of the negative cases (R2.3, R3.2, R7), run through `runAdapterOnce` — the same
@@ -30,7 +38,8 @@ describe('an unqualified adapter (R3.2)', () => {
   it('runs, and is labelled unqualified rather than refused', async () => {
     const home = freshDirectory('statecraft-home');
     const digest = await digestFile(fixtureAdapterPath());
-    const verdict = await checkQualification({ home, adapter: { name: 'fixture', version: '1.0.0', digest } });
+    const manifest = { path: sidecarManifestPath(fixtureAdapterPath()), digest: `sha256:${'0'.repeat(64)}` };
+    const verdict = await checkQualification({ home, manifest, adapter: { name: 'fixture', version: '1.0.0', digest } });
     expect(verdict.verdict).toBe('unqualified');
     expect(verdict.reason).toContain('no qualification record for an adapter named fixture');
     const attempt = ran(await runFixtureOnce({ prompt: 'scenario: complete' }));

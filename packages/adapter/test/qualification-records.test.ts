@@ -10,7 +10,9 @@ import {
   checkQualification,
   listQualificationRecords,
   qualificationsDir,
+  readManifest,
   showQualificationRecord,
+  sidecarManifestPath,
   writeQualificationRecord,
   type SuiteReport,
 } from '@statecraft/adapter';
@@ -20,8 +22,11 @@ import { freshDirectory } from './suite-helpers.js';
 
 const DIGEST_A = `sha256:${'a'.repeat(64)}`;
 const DIGEST_B = `sha256:${'b'.repeat(64)}`;
-const PROVIDER_1 = { name: 'provider', version: '2.0.0', digest: `sha256:${'1'.repeat(64)}` };
-const PROVIDER_2 = { name: 'provider', version: '2.0.1', digest: `sha256:${'2'.repeat(64)}` };
+const PROVIDER_1 = { name: 'provider', version: '2.0.0', digest: `sha256:${'1'.repeat(64)}`, identityFiles: [] };
+const PROVIDER_2 = { name: 'provider', version: '2.0.1', digest: `sha256:${'2'.repeat(64)}`, identityFiles: [] };
+/** The manifest the passes below ran with, and another one. */
+const MANIFEST = { path: '/adapters/fixture.manifest.json', digest: `sha256:${'c'.repeat(64)}` };
+const OTHER_MANIFEST = { path: '/elsewhere/other.manifest.json', digest: `sha256:${'d'.repeat(64)}` };
 
 let clock = Date.parse('2026-11-30T04:00:00.000Z');
 
@@ -31,7 +36,7 @@ function passingReport(changes: Partial<SuiteReport> = {}): SuiteReport {
     passed: true,
     suiteVersion: SUITE_VERSION,
     protocol: 1,
-    adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A },
+    adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A, manifestDigest: MANIFEST.digest },
     provider: 'none',
     driver: 'fixture',
     boundary: 'bwrap',
@@ -40,6 +45,11 @@ function passingReport(changes: Partial<SuiteReport> = {}): SuiteReport {
     endedAt: new Date(clock).toISOString(),
     ...changes,
   };
+}
+
+function manifestDigestOf(reading: Awaited<ReturnType<typeof readManifest>>): string {
+  if (reading.kind !== 'read') throw new Error(reading.message);
+  return reading.digest;
 }
 
 async function homeWith(...reports: SuiteReport[]): Promise<string> {
@@ -59,7 +69,7 @@ describe('writing a qualification record (R3.1)', () => {
     expect(written.path).toBe(join(qualificationsDir(home), `${written.record.id}.json`));
     const onDisk = JSON.parse(readFileSync(written.path, 'utf8')) as Record<string, unknown>;
     expect(onDisk).toMatchObject({
-      adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A },
+      adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A, manifestDigest: MANIFEST.digest },
       provider: PROVIDER_1,
       suiteVersion: SUITE_VERSION,
       protocol: 1,
@@ -103,7 +113,10 @@ describe('reading records (R3.4)', () => {
   });
 
   it('lists records oldest first and shows one by id', async () => {
-    const home = await homeWith(passingReport(), passingReport({ adapter: { name: 'other', version: '0.1.0', digest: DIGEST_B } }));
+    const home = await homeWith(
+      passingReport(),
+      passingReport({ adapter: { name: 'other', version: '0.1.0', digest: DIGEST_B, manifestDigest: MANIFEST.digest } }),
+    );
     const { records } = await listQualificationRecords(home);
     expect(records.map((entry) => entry.record.adapter.name)).toEqual(['fixture', 'other']);
     const shown = await showQualificationRecord(home, records[1]!.id);
@@ -124,14 +137,14 @@ describe('reading records (R3.4)', () => {
 describe('checking a binary (R3.1, R3.3)', () => {
   it('the exact binary of a recorded pass is qualified, naming the record', async () => {
     const home = await homeWith(passingReport());
-    const verdict = await checkQualification({ home, adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A } });
+    const verdict = await checkQualification({ home, manifest: MANIFEST, adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A } });
     expect(verdict.verdict).toBe('qualified');
     expect(verdict.reason).toContain(verdict.record!.id);
   });
 
   it('the same version string with a different digest is unqualified, and the reason says so (R3.3)', async () => {
     const home = await homeWith(passingReport());
-    const verdict = await checkQualification({ home, adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_B } });
+    const verdict = await checkQualification({ home, manifest: MANIFEST, adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_B } });
     expect(verdict.verdict).toBe('unqualified');
     expect(verdict.reason).toContain(`this binary's digest is ${DIGEST_B}`);
     expect(verdict.reason).toContain('R3.3');
@@ -139,26 +152,67 @@ describe('checking a binary (R3.1, R3.3)', () => {
 
   it('a record for another version does not transfer (R3.3)', async () => {
     const home = await homeWith(passingReport());
-    const verdict = await checkQualification({ home, adapter: { name: 'fixture', version: '1.0.1', digest: DIGEST_A } });
+    const verdict = await checkQualification({ home, manifest: MANIFEST, adapter: { name: 'fixture', version: '1.0.1', digest: DIGEST_A } });
     expect(verdict).toMatchObject({ verdict: 'unqualified' });
     expect(verdict.reason).toContain('not 1.0.1');
   });
 
   it("a sibling adapter's pass does not transfer, even with the same bytes (R3.3)", async () => {
     const home = await homeWith(passingReport());
-    const verdict = await checkQualification({ home, adapter: { name: 'sibling', version: '1.0.0', digest: DIGEST_A } });
+    const verdict = await checkQualification({ home, manifest: MANIFEST, adapter: { name: 'sibling', version: '1.0.0', digest: DIGEST_A } });
     expect(verdict.verdict).toBe('unqualified');
   });
 
   it('a provider upgrade invalidates the pair even when the adapter is byte-identical (R3.1)', async () => {
     const home = await homeWith(passingReport({ provider: PROVIDER_1 }));
     const adapter = { name: 'fixture', version: '1.0.0', digest: DIGEST_A };
-    expect((await checkQualification({ home, adapter, provider: PROVIDER_1 })).verdict).toBe('qualified');
-    const upgraded = await checkQualification({ home, adapter, provider: PROVIDER_2 });
+    const asChecked = (provider: typeof PROVIDER_1) => ({
+      kind: 'identified' as const,
+      name: provider.name,
+      version: provider.version,
+      digest: provider.digest,
+    });
+    expect((await checkQualification({ home, manifest: MANIFEST, adapter, provider: asChecked(PROVIDER_1) })).verdict).toBe('qualified');
+    const upgraded = await checkQualification({ home, manifest: MANIFEST, adapter, provider: asChecked(PROVIDER_2) });
     expect(upgraded.verdict).toBe('unqualified');
     expect(upgraded.reason).toContain('a provider upgrade invalidates');
-    expect((await checkQualification({ home, adapter, provider: { digest: PROVIDER_2.digest } })).verdict).toBe('unqualified');
-    expect((await checkQualification({ home, adapter })).verdict).toBe('unqualified');
+    expect((await checkQualification({ home, manifest: MANIFEST, adapter, provider: { kind: 'identified', digest: PROVIDER_2.digest } })).verdict).toBe(
+      'unqualified',
+    );
+    expect((await checkQualification({ home, manifest: MANIFEST, adapter })).verdict).toBe('unqualified');
+  });
+
+  it('a provider that cannot be identified is no recorded pair, and the reason says why (R3.1)', async () => {
+    const home = await homeWith(passingReport({ provider: PROVIDER_1 }));
+    const adapter = { name: 'fixture', version: '1.0.0', digest: DIGEST_A };
+    const message = 'the provider cannot be identified: /bin/provider: the declared identity file /x/native cannot be read (ENOENT)';
+    const verdict = await checkQualification({ home, manifest: MANIFEST, adapter, provider: { kind: 'unidentifiable', message } });
+    expect(verdict.verdict).toBe('unqualified');
+    expect(verdict.reason).toContain(message);
+  });
+
+  it('the same binary read with another manifest is unqualified, and the reason names that manifest (R2.2, R3.1)', async () => {
+    const home = await homeWith(passingReport());
+    const verdict = await checkQualification({ home, manifest: OTHER_MANIFEST, adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A } });
+    expect(verdict.verdict).toBe('unqualified');
+    expect(verdict.reason).toContain(`not with the manifest ${OTHER_MANIFEST.path} (${OTHER_MANIFEST.digest})`);
+    expect(verdict.reason).toContain(MANIFEST.digest);
+  });
+
+  it('a record made before manifests were bound qualifies no manifest: unqualified, saying to qualify again (R3.1)', async () => {
+    const home = freshDirectory('statecraft-home');
+    const written = await writeQualificationRecord(home, passingReport());
+    if (written.kind !== 'written') throw new Error(written.message);
+    // The record as it was written before the manifest's digest was part of it.
+    const adapter: Record<string, unknown> = { ...written.record.adapter };
+    delete adapter.manifestDigest;
+    writeFileSync(written.path, JSON.stringify({ ...written.record, adapter }));
+    expect((await listQualificationRecords(home)).records[0]?.record.adapter.manifestDigest).toBe('not-recorded');
+    const verdict = await checkQualification({ home, manifest: MANIFEST, adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A } });
+    expect(verdict.verdict).toBe('unqualified');
+    expect(verdict.reason).toContain(`qualified before manifests were bound (record ${written.record.id})`);
+    expect(verdict.reason).toContain('qualify again');
+    expect(verdict.reason).toContain(MANIFEST.path);
   });
 
   it('a record of an older suite version does not qualify under the current one', async () => {
@@ -170,7 +224,7 @@ describe('checking a binary (R3.1, R3.3)', () => {
     const onlyOlder = freshDirectory('statecraft-home');
     mkdirSync(qualificationsDir(onlyOlder), { recursive: true });
     writeFileSync(join(qualificationsDir(onlyOlder), 'fixture-older.json'), JSON.stringify(older));
-    const verdict = await checkQualification({ home: onlyOlder, adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A } });
+    const verdict = await checkQualification({ home: onlyOlder, manifest: MANIFEST, adapter: { name: 'fixture', version: '1.0.0', digest: DIGEST_A } });
     expect(verdict.verdict).toBe('unqualified');
     expect(verdict.reason).toContain('negative-suite/0');
   });
@@ -184,6 +238,7 @@ describe("the repository's reference record (qualification/records/)", () => {
     const record = QualificationRecordSchema.parse(JSON.parse(readFileSync(new URL(names[0]!, recordsDir), 'utf8')));
     const why = 'stale: run `npx tsc -b && node packages/adapter/scripts/record-reference-qualification.mjs`';
     expect(record.adapter.digest, why).toBe(await digestFile(fixtureAdapterPath()));
+    expect(record.adapter.manifestDigest, why).toBe(manifestDigestOf(await readManifest(sidecarManifestPath(fixtureAdapterPath()))));
     expect(record.suiteVersion, why).toBe(SUITE_VERSION);
     expect(record.cases.map((entry) => entry.status)).toEqual(SUITE_CASES.map(() => 'pass'));
   });

@@ -31,7 +31,7 @@
  * - json-schemas/*                  each verb's --json answer and the error documents, one zod schema each;
  *                                   the answer types are inferred from them, schema/*.schema.json generated from them
  * - render/*                        terminal helpers: the live status line, per-case progress (TTY only), untrusted text made safe to print,
- *                                   a name the child received as a line shows it, who made a candidate and what it changed in words
+ *                                   a name the child received as a line shows it, who made a candidate and what it changed in words, a provider's identity as a line shows it
  *
  * What this package does not claim: anything the packages below it do not; it decides nothing.
  */

@@ -34,6 +34,28 @@ export const PrerequisiteSchema = z.discriminatedUnion('kind', [
 export type Prerequisite = z.infer<typeof PrerequisiteSchema>;
 
 /**
+ * A file the provider's executable runs that the executable's own bytes do not fix — the native
+ * binary behind a launcher script, a helper it ships — so the provider's identity binds it too
+ * (R3.1). Named as the launcher finds it: a file inside a package found in a `node_modules`
+ * directory above the executable's real path, the way Node's module lookup finds it, for one
+ * platform (`process.platform` and `process.arch`); other platforms skip it.
+ */
+export const ProviderIdentityFileSchema = z.strictObject({
+  kind: z.literal('node-package-file'),
+  os: z.string().min(1),
+  arch: z.string().min(1),
+  package: z.string().regex(/^(@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*$/, { message: 'must be a package name (`name` or `@scope/name`)' }),
+  /** A path inside the package: relative, with no `.`, `..` or empty segment. */
+  file: z
+    .string()
+    .min(1)
+    .refine((path) => path.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..'), {
+      message: 'must be a relative path inside the package (no leading "/", no "." or ".." segment)',
+    }),
+});
+export type ProviderIdentityFile = z.infer<typeof ProviderIdentityFileSchema>;
+
+/**
  * An adapter's manifest (R2.2): read first, every time, without executing anything. It sits
  * beside the executable as `<executable>.manifest.json`, or is named on the command line.
  */
@@ -48,5 +70,10 @@ export const ManifestSchema = z.strictObject({
   /** Paths (with `~` for the constructed HOME) the adapter's provider writes and manages. */
   managedPaths: z.array(z.string().min(1)).optional(),
   prerequisites: z.array(PrerequisiteSchema).optional(),
+  /**
+   * What the provider's identity binds besides its executable's bytes (R3.1). Declared for some
+   * platform but not for this one, the provider cannot be identified here.
+   */
+  providerIdentityFiles: z.array(ProviderIdentityFileSchema).optional(),
 });
 export type Manifest = z.infer<typeof ManifestSchema>;

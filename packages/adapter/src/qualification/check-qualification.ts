@@ -7,13 +7,16 @@ import type { QualificationRecord } from './qualification-record.js';
 import { listQualificationRecords, thisPlatform, type StoredRecord } from './qualification-store.js';
 
 /**
- * The provider binary of the pair. Its digest decides; name and version are compared when known
- * (learning them would mean running the binary, and checking executes nothing).
+ * The provider binary of the pair, by its identity (provider-identity.ts): its digest decides;
+ * name and version are compared when known (learning them would mean running the binary, and
+ * checking executes nothing). A provider that cannot be identified is no recorded pair's.
  */
-export interface ProviderToCheck {
+export type ProviderToCheck = { kind: 'identified'; digest: string; name?: string; version?: string } | { kind: 'unidentifiable'; message: string };
+
+/** The manifest the adapter is read with: where it was read, and its digest (manifestDigest). */
+export interface ManifestToCheck {
+  path: string;
   digest: string;
-  name?: string;
-  version?: string;
 }
 
 export interface QualificationVerdict {
@@ -25,13 +28,20 @@ export interface QualificationVerdict {
 }
 
 /**
- * Says whether this exact binary (and provider binary, for an adapter that fronts one) has a
- * recorded pass (R3.1, R3.3). Nothing transfers: not a record of another version, not one with the
- * same version string and another digest, not a sibling adapter's, not one made with another
- * provider binary — a provider upgrade invalidates a byte-identical adapter (R3.1). An adapter
- * with no record still runs, labelled `unqualified` (R3.2); this only says which.
+ * Says whether this exact binary, read with this manifest (and provider binary, for an adapter
+ * that fronts one), has a recorded pass (R3.1, R3.3). Nothing transfers: not a record of another
+ * version, not one with the same version string and another digest, not one made with another
+ * manifest (it decides the tokens, the environment passed and the managed paths, R2.2), not a
+ * sibling adapter's, not one made with another provider binary — a provider upgrade invalidates a
+ * byte-identical adapter (R3.1). An adapter with no record still runs, labelled `unqualified`
+ * (R3.2); this only says which.
  */
-export async function checkQualification(input: { home: string; adapter: AdapterIdentity; provider?: ProviderToCheck }): Promise<QualificationVerdict> {
+export async function checkQualification(input: {
+  home: string;
+  adapter: AdapterIdentity;
+  manifest: ManifestToCheck;
+  provider?: ProviderToCheck;
+}): Promise<QualificationVerdict> {
   const { records } = await listQualificationRecords(input.home);
   const { adapter } = input;
   const named = records.filter((entry) => entry.record.adapter.name === adapter.name);
@@ -62,14 +72,16 @@ export async function checkQualification(input: { home: string; adapter: Adapter
     const elsewhere = [...new Set(current.map((entry) => `${entry.record.platform.os}/${entry.record.platform.arch}`))].join(', ');
     return unqualified(`this binary is qualified on ${elsewhere}, not on ${platform.os}/${platform.arch}`);
   }
-  const paired = here.filter((entry) => sameProvider(entry.record, input.provider));
+  const sameManifest = here.filter((entry) => entry.record.adapter.manifestDigest === input.manifest.digest);
+  if (sameManifest.length === 0) return unqualified(manifestMismatch(here, input.manifest));
+  const paired = sameManifest.filter((entry) => sameProvider(entry.record, input.provider));
   const chosen = paired.at(-1);
-  if (chosen === undefined) return unqualified(providerMismatch(here, input.provider));
+  if (chosen === undefined) return unqualified(providerMismatch(sameManifest, input.provider));
   return {
     verdict: 'qualified',
     reason:
-      `${adapter.name} ${adapter.version} (${adapter.digest})` +
-      (input.provider === undefined ? '' : ` with ${describeProvider(input.provider)}`) +
+      `${adapter.name} ${adapter.version} (${adapter.digest}) with the manifest ${input.manifest.path} (${input.manifest.digest})` +
+      (input.provider?.kind === 'identified' ? ` with ${describeProvider(input.provider)}` : '') +
       ` passed ${chosen.record.suiteVersion} on ${chosen.record.date}: record ${chosen.id}`,
     record: chosen,
   };
@@ -84,10 +96,10 @@ function fitsThisSuite(record: QualificationRecord): boolean {
   return record.suiteVersion === SUITE_VERSION && record.protocol === PROTOCOL_VERSION && record.cases.every((entry) => entry.status === 'pass');
 }
 
-/** The pair (R3.1): the record's provider must be this provider binary, byte for byte. */
+/** The pair (R3.1): the record's provider must be this provider, byte for byte (its identity). */
 function sameProvider(record: QualificationRecord, provider: ProviderToCheck | undefined): boolean {
   if (provider === undefined) return record.provider === 'none';
-  if (record.provider === 'none') return false;
+  if (record.provider === 'none' || provider.kind === 'unidentifiable') return false;
   return (
     (provider.name === undefined || record.provider.name === provider.name) &&
     (provider.version === undefined || record.provider.version === provider.version) &&
@@ -96,7 +108,7 @@ function sameProvider(record: QualificationRecord, provider: ProviderToCheck | u
   );
 }
 
-function describeProvider(provider: ProviderToCheck): string {
+function describeProvider(provider: Extract<ProviderToCheck, { kind: 'identified' }>): string {
   return [provider.name, provider.version, `(${provider.digest})`].filter((part) => part !== undefined).join(' ');
 }
 
@@ -108,6 +120,25 @@ function providerMismatch(records: readonly StoredRecord[], provider: ProviderTo
       ),
     ),
   ].join(', ');
+  if (provider?.kind === 'unidentifiable')
+    return `${provider.message}; this adapter binary is qualified with ${recorded}, and no record vouches for a provider that cannot be identified (R3.1)`;
   const asked = provider === undefined ? 'no provider' : `provider ${describeProvider(provider)}`;
   return `this adapter binary is qualified with ${recorded}, not with ${asked}: what is qualified is the pair, and a provider upgrade invalidates it (R3.1)`;
+}
+
+/**
+ * Why no record of this binary binds this manifest. A record made before manifests were bound
+ * names none, so it cannot say the manifest read now is the one measured: it does not qualify,
+ * and the honest answer is to qualify again.
+ */
+function manifestMismatch(records: readonly StoredRecord[], manifest: ManifestToCheck): string {
+  const unbound = records.filter((entry) => entry.record.adapter.manifestDigest === 'not-recorded').map((entry) => entry.id);
+  const bound = [...new Set(records.map((entry) => entry.record.adapter.manifestDigest).filter((digest) => digest !== 'not-recorded'))];
+  const before = `qualified before manifests were bound (record ${unbound.join(', ')}): no record says which manifest it was measured with; qualify again`;
+  if (bound.length === 0) return `this adapter binary was ${before}, so the manifest ${manifest.path} (${manifest.digest}) is not vouched for (R3.1)`;
+  return (
+    `this adapter binary is qualified with the manifest digest ${bound.join(', ')}, not with the manifest ${manifest.path} (${manifest.digest}): ` +
+    'the manifest decides the capability tokens, the environment passed and the writable managed paths, so another manifest is not the qualified adapter (R2.2, R3.1)' +
+    (unbound.length === 0 ? '' : `; it was also ${before}`)
+  );
 }

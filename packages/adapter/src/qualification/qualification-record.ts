@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { RecordTimeSchema } from '../schema-pieces.js';
 import { ProtocolVersionSchema } from '../protocol/version.js';
-import { AdapterIdentitySchema } from '../result.js';
-import { CaseReportSchema, QualifiedProviderSchema, SuiteReportSchema } from '../suite/suite-report.js';
+import { CaseReportSchema, QualifiedAdapterSchema, QualifiedProviderSchema, SuiteReportSchema } from '../suite/suite-report.js';
 
 /** A record's file name stem: safe as a path segment, readable by people. */
 export const QualificationIdSchema = z
@@ -19,15 +18,16 @@ export type Platform = z.infer<typeof PlatformSchema>;
 
 /**
  * A recorded pass of the negative suite (R3.1). It binds the adapter's name, version and content
- * digest; the provider binary's name, version and digest when the adapter fronts one (what is
- * qualified is the pair); the suite and protocol versions; the platform; the date; and every
- * case's result with the evidence it rests on. Written once, never rewritten.
+ * digest, and the digest of the manifest it ran with; the provider binary's name, version and
+ * digest when the adapter fronts one (what is qualified is the pair); the suite and protocol
+ * versions; the platform; the date; and every case's result with the evidence it rests on.
+ * Written once, never rewritten.
  */
 export const QualificationRecordSchema = z.strictObject({
   kind: z.literal('statecraft-qualification'),
   recordVersion: z.literal(1),
   id: QualificationIdSchema,
-  adapter: AdapterIdentitySchema,
+  adapter: QualifiedAdapterSchema,
   provider: QualifiedProviderSchema,
   suiteVersion: z.string().min(1),
   protocol: ProtocolVersionSchema,

@@ -1,8 +1,11 @@
 import { digestFile } from '../content-digest.js';
 
-/** A file whose bytes a qualification binds (R3.1): the adapter executable, and the provider's when the pair is qualified. */
+/**
+ * A file whose bytes a qualification binds (R3.1): the adapter executable and its manifest (which
+ * every case reads again), and the provider's executable and identity files when the pair is qualified.
+ */
 export interface BoundFile {
-  role: 'adapter executable' | 'provider executable';
+  role: 'adapter executable' | 'adapter manifest' | 'provider executable' | 'provider identity file';
   path: string;
   /** `sha256:<hex>` when the suite started. */
   digest: string;

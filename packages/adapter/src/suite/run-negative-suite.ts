@@ -2,7 +2,10 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { digestFile } from '../content-digest.js';
+import { checkExecutableFile, EXECUTABLE_CHECK_WORDS } from '../executable-file.js';
 import type { ProviderIdentity } from '../protocol/events.js';
+import type { Manifest } from '../protocol/manifest.js';
+import { identifyProvider, type ProviderIdentification } from '../qualification/provider-identity.js';
 import { PROTOCOL_VERSION } from '../protocol/version.js';
 import { readManifest, sidecarManifestPath } from '../read-manifest.js';
 import { changedBoundFiles, type BoundFile } from './bound-files.js';
@@ -38,13 +41,16 @@ export interface RunNegativeSuiteOptions {
   boundary?: { kind: 'bwrap'; productHome?: string } | { kind: 'none' };
 }
 
-export type NegativeSuiteAnswer = { kind: 'refused'; stage: 'manifest' | 'executable'; path: string; message: string } | { kind: 'ran'; report: SuiteReport };
+export type NegativeSuiteAnswer =
+  | { kind: 'refused'; stage: 'manifest' | 'executable' | 'provider' | 'provider-identity'; path: string; message: string }
+  | { kind: 'ran'; report: SuiteReport };
 
 /**
  * Runs the negative suite (R4) against any adapter binary: every row of the table, in order,
- * through the real supervisor. The answer binds the adapter's name, version and content digest,
- * and the provider's when the driver names one (R3.1). A refusal to start (no manifest, no
- * executable) is a value, not an exception.
+ * through the real supervisor. The answer binds the adapter's name, version and content digest
+ * and its manifest's digest, and the provider's identity when the driver names one (R3.1). A
+ * refusal to start (no manifest, no executable, no provider executable, a provider that cannot
+ * be identified) is a value, not an exception.
  */
 export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promise<NegativeSuiteAnswer> {
   const executable = resolve(options.executable);
@@ -58,6 +64,8 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     return { kind: 'refused', stage: 'executable', path: executable, message: `${executable}: cannot read the adapter executable (${code})` };
   }
+  const provider = await identifySuiteProvider(options.driver, reading.manifest);
+  if (provider.kind === 'refused') return provider;
   const scratchDir = options.scratchDir ?? (await mkdtemp(join(tmpdir(), 'statecraft-suite-')));
   const startedAt = new Date().toISOString();
   try {
@@ -76,19 +84,21 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
       boundary,
       ...(options.containment === undefined ? {} : { containment: options.containment }),
     });
-    const bound: BoundFile[] = [{ role: 'adapter executable', path: executable, digest }];
-    const providerDigest = options.driver.provider === undefined ? undefined : await digestFile(options.driver.provider.executable).catch(() => undefined);
-    if (options.driver.provider !== undefined && providerDigest !== undefined)
-      bound.push({ role: 'provider executable', path: options.driver.provider.executable, digest: providerDigest });
+    // The manifest's bytes, not its canonical digest: any change while the suite runs (each case
+    // reads the file again) fails the row it happened in.
+    const bound: BoundFile[] = [
+      { role: 'adapter executable', path: executable, digest },
+      { role: 'adapter manifest', path: manifestPath, digest: await digestFile(manifestPath) },
+    ];
+    if (provider.kind === 'identified') bound.push(...providerBoundFiles(provider));
     const cases = await runCases(context, options, bound);
-    const provider = options.driver.provider === undefined ? 'none' : await providerIdentity(options.driver.provider.executable, context.observedProvider());
     const report: SuiteReport = {
       // A partial run is never a pass: qualification needs every row of this suite version.
       passed: cases.length === SUITE_CASES.length && cases.every((entry) => entry.status === 'pass'),
       suiteVersion: SUITE_VERSION,
       protocol: PROTOCOL_VERSION,
-      adapter: { name: reading.manifest.name, version: reading.manifest.version, digest },
-      provider,
+      adapter: { name: reading.manifest.name, version: reading.manifest.version, digest, manifestDigest: reading.digest },
+      provider: provider.kind === 'none' ? 'none' : qualifiedProvider(provider, context.observedProvider()),
       driver: options.driver.name,
       boundary: boundary.kind,
       cases,
@@ -101,11 +111,6 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
   }
 }
 
-/**
- * Runs the rows in order. After each, the bound files are digested again: a change fails the row
- * it happened in, naming it, and the later rows are not run — nothing they showed would be about
- * the bytes the record binds (R3.1).
- */
 /**
  * The product home the suite hides from every attempt: the operator's, when it is (or can be made)
  * a directory; otherwise — a home that is a file, on a read-only mount — a stand-in in the scratch
@@ -125,6 +130,11 @@ async function hiddenHome(productHome: string | undefined, scratchDir: string): 
   return standIn;
 }
 
+/**
+ * Runs the rows in order. After each, the bound files are digested again: a change fails the row
+ * it happened in, naming it, and the later rows are not run — nothing they showed would be about
+ * the bytes the record binds (R3.1).
+ */
 async function runCases(context: SuiteContext, options: RunNegativeSuiteOptions, bound: readonly BoundFile[]): Promise<CaseReport[]> {
   const reports: CaseReport[] = [];
   let stoppedBy: string | undefined;
@@ -168,14 +178,51 @@ async function runOneCase(context: SuiteContext, row: SuiteCase['row']): Promise
   }
 }
 
+type SuiteProvider =
+  { kind: 'none' } | { kind: 'identified'; executable: string; executableDigest: string; identity: Extract<ProviderIdentification, { kind: 'identified' }> };
+
 /**
- * The provider half of the pair: name and version as the adapter reported them, the digest
- * computed here from the binary itself — the adapter's word is not taken for the bytes (R3.1).
+ * The provider half of the pair, identified before any case runs (R3.1): its executable's digest
+ * and each identity file its adapter's manifest declares. A provider executable that is missing or
+ * cannot be executed, like one that cannot be identified, is refused here, before anything runs:
+ * no case could measure it, and no pass could be bound to it.
  */
-async function providerIdentity(executable: string, reported: ProviderIdentity | undefined): Promise<QualifiedProvider> {
+async function identifySuiteProvider(driver: SuiteDriver, manifest: Manifest): Promise<SuiteProvider | Extract<NegativeSuiteAnswer, { kind: 'refused' }>> {
+  if (driver.provider === undefined) return { kind: 'none' };
+  const { executable } = driver.provider;
+  const usable = await checkExecutableFile(executable);
+  if (usable !== 'usable') {
+    return {
+      kind: 'refused',
+      stage: 'provider',
+      path: executable,
+      message: `${executable}: the provider executable is ${EXECUTABLE_CHECK_WORDS[usable]}; nothing was run`,
+    };
+  }
+  const executableDigest = await digestFile(executable);
+  const identity = await identifyProvider({ executable, executableDigest, declared: manifest.providerIdentityFiles });
+  if (identity.kind === 'unidentifiable')
+    return { kind: 'refused', stage: 'provider-identity', path: executable, message: `${identity.message}; nothing was run` };
+  return { kind: 'identified', executable, executableDigest, identity };
+}
+
+/** The provider's files the qualification binds, taken again between rows like the adapter's. */
+function providerBoundFiles(provider: Extract<SuiteProvider, { kind: 'identified' }>): BoundFile[] {
+  return [
+    { role: 'provider executable', path: provider.executable, digest: provider.executableDigest },
+    ...provider.identity.files.map((file): BoundFile => ({ role: 'provider identity file', path: file.path, digest: file.digest })),
+  ];
+}
+
+/**
+ * The provider as the record binds it: name and version as the adapter reported them, the
+ * identity computed here from the bytes themselves — the adapter's word is not taken for them (R3.1).
+ */
+function qualifiedProvider(provider: Extract<SuiteProvider, { kind: 'identified' }>, reported: ProviderIdentity | undefined): QualifiedProvider {
   return {
-    name: reported?.name ?? basename(executable),
+    name: reported?.name ?? basename(provider.executable),
     version: reported?.version ?? 'not-recorded',
-    digest: await digestFile(executable),
+    digest: provider.identity.digest,
+    identityFiles: provider.identity.files.map(({ file, digest }) => ({ file, digest })),
   };
 }

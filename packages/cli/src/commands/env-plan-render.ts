@@ -1,11 +1,13 @@
 import { describeBoundaryAvailability } from './boundary-availability-render.js';
 import type { EnvPlanValue, PlannedAdapter } from './env-plan.js';
 import { describePlacedName } from '../render/placed-name.js';
+import { describeProviderIdentity } from '../render/provider-identity.js';
 
 function renderAdapter(adapter: PlannedAdapter): string[] {
   const lines = [`adapter   ${adapter.name} ${adapter.version}  ${adapter.executable}`];
   lines.push(`  managed paths  ${adapter.managedPaths.length === 0 ? 'none declared' : adapter.managedPaths.join(', ')}`);
   lines.push(`  provider       ${adapter.provider === 'none' ? 'none found' : `${adapter.provider.executable}  ${adapter.provider.digest}`}`);
+  if (adapter.provider !== 'none') lines.push(`                 ${describeProviderIdentity(adapter.provider.identity, adapter.provider.digest)}`);
   lines.push(`  qualification  ${adapter.qualification.verdict}: ${adapter.qualification.reason}`);
   for (const check of adapter.prerequisites) lines.push(`  ${check.state === 'present' ? 'present' : 'ABSENT '}        ${check.detail}`);
   const names = adapter.environment.names.map((entry) => describePlacedName(entry, '(secret, redacted)'));

@@ -6,6 +6,7 @@ import {
   checkQualification,
   digestFile,
   findExecutableOnPath,
+  identifyProvider,
   readManifest,
   sidecarManifestPath,
 } from '@statecraft/adapter';
@@ -62,14 +63,14 @@ async function readDeclaration(target: string): Promise<EnvPlanValue['declaratio
   return { path, commands: parsed.commands };
 }
 
-async function loadAdapter(given: string): Promise<{ executable: string; manifest: Manifest }> {
+async function loadAdapter(given: string): Promise<{ executable: string; manifest: Manifest; manifestFile: { path: string; digest: string } }> {
   const resolved = await resolveAdapterArgument(given);
   if (resolved.kind === 'unknown') throw new UsageError(`no adapter is named ${given}`, `known names: ${resolved.known.join(', ')}; or give a path`);
   const executable = resolve(resolved.executable);
   const reading = await readManifest(resolve(resolved.manifest ?? sidecarManifestPath(executable)));
   if (reading.kind === 'refused')
     throw new CliError(`refused: ${reading.message}`, EXIT.refused, { hint: 'give the adapter executable whose manifest sits beside it' });
-  return { executable, manifest: reading.manifest };
+  return { executable, manifest: reading.manifest, manifestFile: { path: reading.path, digest: reading.digest } };
 }
 
 /** The environment the adapter's child would be given: names and values read from the allowlist only. */
@@ -81,12 +82,16 @@ function plannedEnvironment(manifest: Manifest, source: EnvPlanOptions['source']
 
 async function qualificationOf(
   home: string,
-  executable: string,
-  manifest: Manifest,
+  { executable, manifest, manifestFile }: Awaited<ReturnType<typeof loadAdapter>>,
   provider: PlannedAdapter['provider'],
 ): Promise<PlannedAdapter['qualification']> {
   const adapter = { name: manifest.name, version: manifest.version, digest: await digestFile(executable) };
-  const verdict = await checkQualification({ home, adapter, ...(provider === 'none' ? {} : { provider: { digest: provider.digest } }) });
+  const verdict = await checkQualification({
+    home,
+    adapter,
+    manifest: manifestFile,
+    ...(provider === 'none' ? {} : { provider: provider.identity }),
+  });
   return { verdict: verdict.verdict, reason: verdict.reason };
 }
 
@@ -102,8 +107,15 @@ function managedPathCheck(
   return checked.kind === 'bindable' ? { verdict: 'bindable' } : { verdict: 'refused', path: checked.path, message: checked.message };
 }
 
+/** The provider of the pair: its bytes' digest and its identity under the adapter's manifest (R3.1). */
+async function plannedProvider(executable: string, manifest: Manifest): Promise<PlannedAdapter['provider']> {
+  const digest = await digestFile(executable);
+  return { executable, digest, identity: await identifyProvider({ executable, executableDigest: digest, declared: manifest.providerIdentityFiles }) };
+}
+
 /** What one adapter's prerequisites are checked against: its child's environment, its provider and its qualification. */
-async function prerequisitesContext({ executable, manifest }: Awaited<ReturnType<typeof loadAdapter>>, target: ResolvedTarget, options: EnvPlanOptions) {
+async function prerequisitesContext(loaded: Awaited<ReturnType<typeof loadAdapter>>, target: ResolvedTarget, options: EnvPlanOptions) {
+  const { executable, manifest } = loaded;
   const environment = plannedEnvironment(manifest, options.source);
   const firstCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
   const providerPath =
@@ -112,8 +124,8 @@ async function prerequisitesContext({ executable, manifest }: Awaited<ReturnType
       : firstCommand === undefined
         ? undefined
         : findExecutableOnPath(firstCommand.command, environment.variables.PATH);
-  const provider: PlannedAdapter['provider'] = providerPath === undefined ? 'none' : { executable: providerPath, digest: await digestFile(providerPath) };
-  const qualification = await qualificationOf(options.home, executable, manifest, provider);
+  const provider = providerPath === undefined ? 'none' : await plannedProvider(providerPath, manifest);
+  const qualification = await qualificationOf(options.home, loaded, provider);
   const state: QualificationState = qualification.verdict === 'qualified' ? { kind: 'qualified' } : { kind: 'unqualified', reason: qualification.reason };
   return {
     executable,

@@ -1,5 +1,6 @@
 import type { CheckValue, ListValue, ShowValue } from './qualifications.js';
 import { caseStatusLabel } from '../render/case-status.js';
+import { describeProviderIdentity } from '../render/provider-identity.js';
 
 export function renderList(value: ListValue): string {
   const lines: string[] = [];
@@ -22,7 +23,9 @@ export function renderShow(value: ShowValue): string {
   const lines = [
     `record    ${record.id}  (${value.path})`,
     `adapter   ${record.adapter.name} ${record.adapter.version}  ${record.adapter.digest}`,
+    `manifest  ${record.adapter.manifestDigest === 'not-recorded' ? 'not-recorded (qualified before manifests were bound)' : record.adapter.manifestDigest}`,
     `provider  ${record.provider === 'none' ? 'none' : `${record.provider.name} ${record.provider.version}  ${record.provider.digest}`}`,
+    ...(record.provider === 'none' ? [] : record.provider.identityFiles.map((file) => `  identity file ${file.file}  ${file.digest}`)),
     `suite     ${record.suiteVersion}  protocol ${record.protocol}  driver ${record.driver}`,
     `platform  ${record.platform.os}/${record.platform.arch}  node ${record.platform.node}`,
     `date      ${record.date}`,
@@ -35,5 +38,15 @@ export function renderShow(value: ShowValue): string {
 }
 
 export function renderCheck(value: CheckValue): string {
-  return [`${value.verdict}: ${value.adapter.name} ${value.adapter.version}  ${value.adapter.digest}`, `  ${value.reason}`].join('\n');
+  return [
+    `${value.verdict}: ${value.adapter.name} ${value.adapter.version}  ${value.adapter.digest}`,
+    `  manifest ${value.manifest.path}  ${value.manifest.digest}`,
+    ...(value.provider === 'none'
+      ? []
+      : [
+          `  provider ${value.provider.executable}  ${value.provider.digest}`,
+          `    ${describeProviderIdentity(value.provider.identity, value.provider.digest)}`,
+        ]),
+    `  ${value.reason}`,
+  ].join('\n');
 }

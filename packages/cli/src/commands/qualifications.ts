@@ -2,12 +2,14 @@ import { resolve } from 'node:path';
 import {
   checkQualification,
   digestFile,
+  identifyProvider,
   listQualificationRecords,
   QualificationIdSchema,
   readManifest,
   showQualificationRecord,
   sidecarManifestPath,
   type AdapterIdentity,
+  type Manifest,
 } from '@statecraft/adapter';
 import type { z } from 'zod';
 import type {
@@ -75,9 +77,9 @@ export async function showQualification(options: { home: string; id: string }): 
 export type CheckValue = z.infer<typeof QualificationsCheckAnswerSchema>;
 
 /**
- * `statecraft qualifications check <binary>`: whether this exact binary (or pair) is qualified and
- * why (R3.3, R3.4). Executes nothing: the manifest is read and the bytes digested. Exit 0
- * qualified, 1 unqualified.
+ * `statecraft qualifications check <binary>`: whether this exact binary, read with this manifest
+ * (or pair), is qualified and why (R3.3, R3.4). Executes nothing: the manifest is read and the
+ * bytes digested. Exit 0 qualified, 1 unqualified.
  */
 export async function checkQualifications(options: { home: string; binary: string; manifest?: string; provider?: string }): Promise<Answer<CheckValue>> {
   const executable = resolve(options.binary);
@@ -87,22 +89,31 @@ export async function checkQualifications(options: { home: string; binary: strin
     throw new CliError(`refused: ${reading.message}`, EXIT.refused, { hint: 'name the manifest with --manifest <file>' });
   }
   const digest = await digestOrFail(executable);
-  const provider =
-    options.provider === undefined ? undefined : { executable: resolve(options.provider), digest: await digestOrFail(resolve(options.provider)) };
+  const provider = options.provider === undefined ? undefined : await namedProvider(resolve(options.provider), reading.manifest);
   const adapter: AdapterIdentity = { name: reading.manifest.name, version: reading.manifest.version, digest };
+  const manifest = { path: manifestPath, digest: reading.digest };
   const verdict = await checkQualification({
     home: options.home,
     adapter,
-    ...(provider === undefined ? {} : { provider: { digest: provider.digest } }),
+    manifest,
+    ...(provider === undefined ? {} : { provider: provider.identity }),
   });
   const value: CheckValue = {
     verdict: verdict.verdict,
     reason: verdict.reason,
     adapter,
+    manifest,
     provider: provider ?? 'none',
     record: verdict.record === undefined ? null : { id: verdict.record.id, path: verdict.record.path },
   };
   return { value, exitCode: verdict.verdict === 'qualified' ? EXIT.ok : EXIT.finding, human: renderCheck };
+}
+
+/** The provider the operator named: its bytes' digest, and its identity under this adapter's manifest (R3.1). */
+async function namedProvider(executable: string, manifest: Manifest): Promise<Exclude<CheckValue['provider'], 'none'>> {
+  const digest = await digestOrFail(executable);
+  const identity = await identifyProvider({ executable, executableDigest: digest, declared: manifest.providerIdentityFiles });
+  return { executable, digest, identity };
 }
 
 async function digestOrFail(path: string): Promise<string> {

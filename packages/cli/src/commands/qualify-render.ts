@@ -5,7 +5,9 @@ import type { QualifyValue } from './qualify.js';
 export function renderQualifyReport(value: QualifyValue): string {
   const lines = [
     `adapter   ${value.adapter.name} ${value.adapter.version}  ${value.adapter.digest}`,
+    `manifest  ${value.adapter.manifestDigest}`,
     `provider  ${value.provider === 'none' ? 'none (the adapter fronts no provider)' : `${value.provider.name} ${value.provider.version}  ${value.provider.digest}`}`,
+    ...(value.provider === 'none' ? [] : value.provider.identityFiles.map((file) => `  identity file ${file.file}  ${file.digest}`)),
     `suite     ${value.suiteVersion}  (driver: ${value.driver})`,
     `boundary  ${value.boundary === 'bwrap' ? 'bwrap: every attempt ran inside the evidence boundary' : value.boundary === 'none' ? 'NONE: the attempts ran without the evidence boundary' : 'not-recorded'}`,
     '',

@@ -10,6 +10,8 @@ import {
   sidecarManifestPath,
   writeQualificationRecord,
   type CaseReport,
+  type Manifest,
+  type NegativeSuiteAnswer,
   type SuiteCase,
 } from '@statecraft/adapter';
 import type { z } from 'zod';
@@ -72,7 +74,8 @@ async function ensureWritableHome(home: string): Promise<void> {
 /**
  * Runs the negative suite against one adapter binary (R4) and, on a full pass, writes a
  * qualification record bound to that exact binary (R3.1). Exit 0 with a record; 1 when any case
- * did not pass (no record); 2 when the suite could not start (no manifest, no executable).
+ * did not pass (no record); 2 when the suite could not start (no manifest, no executable, a
+ * provider that is missing or cannot be identified), before anything runs.
  */
 export async function qualify(options: QualifyOptions): Promise<Answer<QualifyValue>> {
   const executable = await chooseExecutable(options);
@@ -94,9 +97,7 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
     ...(options.onCaseStart === undefined ? {} : { onCaseStart: options.onCaseStart }),
     ...(options.onCaseEnd === undefined ? {} : { onCaseEnd: options.onCaseEnd }),
   });
-  if (answer.kind === 'refused') {
-    throw new CliError(`refused: ${answer.message}`, EXIT.refused, { hint: 'check the path and try again' });
-  }
+  if (answer.kind === 'refused') throw new CliError(`refused: ${answer.message}`, EXIT.refused, { hint: refusalHint(answer.stage, reading.manifest) });
   const { report } = answer;
   const written = report.passed ? await writeQualificationRecord(options.home, report) : undefined;
   const record = written?.kind === 'written' ? { id: written.record.id, path: written.path } : null;
@@ -111,6 +112,15 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
     record,
   };
   return { value, exitCode: record === null ? EXIT.finding : EXIT.ok, human: renderQualifyReport };
+}
+
+/** What to give instead, for each reason the suite refuses to start. */
+function refusalHint(stage: Extract<NegativeSuiteAnswer, { kind: 'refused' }>['stage'], manifest: Manifest): string {
+  const command = manifest.requiresCommands[0] ?? 'the provider';
+  if (stage === 'provider') return `give --provider the path of the ${command} executable this adapter fronts (an npm install: node_modules/.bin/${command})`;
+  if (stage === 'provider-identity')
+    return `give --provider the ${command} of a whole install: the adapter's manifest names the files beside it that identify it (providerIdentityFiles)`;
+  return 'check the path and try again';
 }
 
 /** Whether these are the shipped fixture's own bytes; an unreadable file is not (the suite then refuses it, naming why). */

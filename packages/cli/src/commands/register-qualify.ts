@@ -25,7 +25,7 @@ function registerQualifyVerb(program: Command): void {
     .description(
       'Run the negative suite (nine cases, R4) against an adapter executable through the real supervisor. ' +
         'On a full pass, write a qualification record to $STATECRAFT_HOME/qualifications/ bound to the ' +
-        "binary's name, version and content digest (and the provider binary's, with --provider).",
+        "binary's name, version and content digest and its manifest's (and the provider's identity, with --provider).",
     )
     .argument('[binary]', 'the adapter executable (its manifest is <binary>.manifest.json unless --manifest)')
     .option('--fixture', 'qualify the fixture adapter shipped with the suite', false)
@@ -49,7 +49,9 @@ JSON: { passed, suiteVersion, adapter, provider, driver, cases, record }: each
 case a { row, title, status, evidence, detail }; record the { id, path }
 written, or null.
 Exit: 0 every case passed and a record was written; 1 a case failed or did
-not run (no record); 2 refused (no manifest, no executable).`,
+not run (no record); 2 refused before anything ran (no manifest, no
+executable, no provider executable, a provider whose identity files are
+missing).`,
     )
     .action(async (binary: string | undefined, flags: { fixture: boolean; manifest?: string; provider?: string; boundary?: string; json: boolean }) => {
       const boundary = readBoundaryChoice(flags.boundary, process.env);

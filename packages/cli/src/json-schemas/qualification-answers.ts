@@ -3,6 +3,7 @@ import {
   AdapterIdentitySchema,
   CaseReportSchema,
   CountSchema,
+  ProviderIdentificationSchema,
   QualificationRecordSchema,
   QualificationVerdictSchema,
   Sha256DigestSchema,
@@ -49,14 +50,23 @@ export const QualificationsShowAnswerSchema = z.strictObject({
   record: QualificationRecordSchema,
 });
 
-/** The provider binary of a pair, as the operator named it and as its bytes digest. */
-export const NamedProviderSchema = z.union([z.strictObject({ executable: z.string().min(1), digest: Sha256DigestSchema }), z.literal('none')]);
+/**
+ * The provider binary of a pair, as the operator named it and as its bytes digest, with its
+ * identity — what a qualification compares: that digest combined with each identity file its
+ * adapter's manifest declares, or why it cannot be identified (R3.1).
+ */
+export const NamedProviderSchema = z.union([
+  z.strictObject({ executable: z.string().min(1), digest: Sha256DigestSchema, identity: ProviderIdentificationSchema }),
+  z.literal('none'),
+]);
 
 /** `qualifications check --json` (R3.3): whether this exact binary (or pair) is qualified, and why. */
 export const QualificationsCheckAnswerSchema = z.strictObject({
   verdict: QualificationVerdictSchema,
   reason: z.string().min(1),
   adapter: AdapterIdentitySchema,
+  /** The manifest the binary was read with, and its digest: a qualification binds it (R2.2, R3.1). */
+  manifest: z.strictObject({ path: z.string().min(1), digest: Sha256DigestSchema }),
   provider: NamedProviderSchema,
   record: WrittenRecordSchema.nullable(),
 });

@@ -15,6 +15,7 @@ import {
   type CapabilityToken,
   type Containment,
   type Manifest,
+  type ManifestToCheck,
   type Negotiation,
 } from '@statecraft/adapter';
 import { productHomeLayout, selectPassedNames, type BoundaryChoice, type NameSelection } from '@statecraft/environment';
@@ -116,7 +117,7 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   const [located, adapterReading] = await Promise.all([resolveTargetAndBase(request), readAdapter(request)]);
   if (stopped(located)) return located;
   if (stopped(adapterReading)) return adapterReading;
-  const { executable, manifest } = adapterReading;
+  const { executable, manifest, manifestFile } = adapterReading;
   const negotiation = negotiateUnderBoundary(manifest, request, boundary);
   if (stopped(negotiation)) return negotiation;
 
@@ -135,7 +136,7 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   const paths = chainPaths(productHomeLayout(request.home).target(located.target.key));
   const retry = await findRetry(request, located.target, paths);
   if (stopped(retry)) return retry;
-  const identified = await identifyAdapter(request, executable, manifest);
+  const identified = await identifyAdapter(request, executable, manifest, manifestFile);
   if (stopped(identified)) return identified;
   const containment = await containmentChoice;
   const baseCommit = retry === 'none' ? located.newRunBase?.commit : retry.firstIntent.baseCommit;
@@ -194,7 +195,7 @@ async function resolveTargetAndBase(request: RunRequest): Promise<Step<{ target:
 }
 
 /** The adapter's executable, usable, and its manifest, read without executing anything (R2.2). */
-async function readAdapter(request: RunRequest): Promise<Step<{ executable: string; manifest: Manifest }>> {
+async function readAdapter(request: RunRequest): Promise<Step<{ executable: string; manifest: Manifest; manifestFile: ManifestToCheck }>> {
   const executable = isAbsolute(request.adapter.executable) ? request.adapter.executable : resolve(request.adapter.executable);
   const usable = await checkExecutableFile(executable);
   if (usable !== 'usable') {
@@ -204,7 +205,7 @@ async function readAdapter(request: RunRequest): Promise<Step<{ executable: stri
   }
   const reading = await readManifest(request.adapter.manifest ?? sidecarManifestPath(executable));
   if (reading.kind === 'refused') return refused('plan', 'manifest', `${reading.message}; refused before spawn, nothing appended`, reading);
-  return { executable, manifest: reading.manifest };
+  return { executable, manifest: reading.manifest, manifestFile: { path: reading.path, digest: reading.digest } };
 }
 
 /** The tokens negotiated against the manifest (R2.3), and what the boundary's absence rules out (R12). */
@@ -239,14 +240,15 @@ async function findRetry(request: RunRequest, target: ResolvedTarget, paths: Cha
 }
 
 /**
- * The adapter's identity (its digest, from the product home's cache) and its qualification label.
- * What is qualified is the pair (R3.1): without --provider, the provider is the one the adapter
+ * The adapter's identity (its digest, from the product home's cache) and its qualification label,
+ * which the manifest it is read with is part of (R3.1). What is qualified is the pair (R3.1): without --provider, the provider is the one the adapter
  * will itself resolve — its `command` prerequisite on the same PATH the child receives.
  */
 async function identifyAdapter(
   request: RunRequest,
   executable: string,
   manifest: Manifest,
+  manifestFile: ManifestToCheck,
 ): Promise<Step<{ adapter: RunPlan['adapter']; provider: string | undefined; qualification: QualificationLabel; providerDigest: KnownDigest | undefined }>> {
   const digests = productHomeLayout(request.home).digests;
   let digest: string;
@@ -259,7 +261,14 @@ async function identifyAdapter(
   const provider = request.provider === undefined ? undefined : isAbsolute(request.provider) ? request.provider : resolve(request.provider);
   const providerCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
   const labelledProvider = provider ?? (providerCommand === undefined ? undefined : findExecutableOnPath(providerCommand.command, request.source.PATH));
-  const { qualification, providerDigest } = await labelQualification(request.home, adapter, labelledProvider, digests);
+  const { qualification, providerDigest } = await labelQualification({
+    home: request.home,
+    adapter,
+    manifest: manifestFile,
+    identityFiles: manifest.providerIdentityFiles,
+    provider: labelledProvider,
+    digestCache: digests,
+  });
   return { adapter, provider, qualification, providerDigest };
 }
 
