@@ -20,8 +20,9 @@ import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
 import { checkAcceptanceEvidence } from './check-acceptance-evidence.js';
+import { accountFilesElsewhere, describeEvidenceElsewhere } from './own-evidence-paths.js';
 import { findUnrecordedAcceptanceFiles } from './unrecorded-acceptance-files.js';
-import { examineRecordsAgainstKeptFiles } from './records-against-kept-files.js';
+import { entriesByDigest, examineRecordsAgainstKeptFiles } from './records-against-kept-files.js';
 import { checkTargetName } from './check-target-name.js';
 import { checkCheckpointPresence } from './check-checkpoint-presence.js';
 import { filesWrittenAfterIntent, missingAttemptRecords } from './attempt-files-after-intent.js';
@@ -57,6 +58,8 @@ export type FindingKind =
   | 'record-disagrees-with-kept-file'
   /** A target.json naming another repository than the chain's intents, or a key its path does not derive to. */
   | 'target-name-disagrees'
+  /** A record naming a kept file elsewhere than where its attempt keeps it: evidence that is not the attempt's own. */
+  | 'evidence-elsewhere'
   /** A chain with records and no checkpoint, or something other than a regular file in its place. */
   | 'checkpoint-missing'
   /** An attempt's directory no record names that holds files written only after an intent: its records are gone. */
@@ -257,6 +260,7 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
   examination.reclassified = evidence.reclassified;
   findings.push(...evidence.findings);
   findings.push(...examineRecordsAgainstKeptFiles(accounts, opening.entries));
+  findings.push(...examineEvidenceElsewhere(accounts, opening.entries));
   // Receipts and check outputs re-digested against their acceptance records (R13.6).
   for (const altered of await checkAcceptanceEvidence(directory, opening.entries)) {
     findings.push({
@@ -349,6 +353,12 @@ async function leftInRepository(target: string, runId: string, recordedRuns: Rea
 /** A word a POSIX shell reads back as itself: as it is when it is plain, else in single quotes. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Each attempt's intent and outcome naming a kept file elsewhere than where the attempt keeps it (own-evidence-paths.ts). */
+function examineEvidenceElsewhere(accounts: readonly AttemptAccount[], entries: readonly ChainEntry[]): Finding[] {
+  const byDigest = entriesByDigest(entries);
+  return accounts.flatMap((account) => describeEvidenceElsewhere(account.records.chain, account, accountFilesElsewhere(account, byDigest)));
 }
 
 /** Every attempt's kept files, one attempt after another (the reads are synchronous); findings in chain order. */

@@ -28,6 +28,7 @@ export const FindingSchema = z.strictObject({
     'target-name-disagrees',
     'checkpoint-missing',
     'missing-attempt-records',
+    'evidence-elsewhere',
   ]),
   /** The chain, lock or directory concerned. */
   path: z.string().min(1),
