@@ -20,6 +20,7 @@ import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
 import { checkAcceptanceEvidence } from './check-acceptance-evidence.js';
+import { checkAcceptanceRecords } from './check-acceptance-records.js';
 import { accountFilesElsewhere, describeEvidenceElsewhere } from './own-evidence-paths.js';
 import { findUnrecordedAcceptanceFiles } from './unrecorded-acceptance-files.js';
 import { entriesByDigest, examineRecordsAgainstKeptFiles } from './records-against-kept-files.js';
@@ -60,6 +61,10 @@ export type FindingKind =
   | 'target-name-disagrees'
   /** A record naming a kept file elsewhere than where its attempt keeps it: evidence that is not the attempt's own. */
   | 'evidence-elsewhere'
+  /** An acceptance recorded after a final verdict (accepted, failed, authority-change) of the same outcome. */
+  | 'verdict-after-final-verdict'
+  /** An acceptance whose run, attempt or candidate (or its receipt's) is not the outcome's it names, or that names no outcome of the chain. */
+  | 'acceptance-disagrees-with-outcome'
   /** A chain with records and no checkpoint, or something other than a regular file in its place. */
   | 'checkpoint-missing'
   /** An attempt's directory no record names that holds files written only after an intent: its records are gone. */
@@ -261,6 +266,8 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
   findings.push(...evidence.findings);
   findings.push(...examineRecordsAgainstKeptFiles(accounts, opening.entries));
   findings.push(...examineEvidenceElsewhere(accounts, opening.entries));
+  // Acceptance records against what a judgement writes: one verdict after a final one, evidence and identity its own, its receipt file (R13.4, R13.6).
+  findings.push(...checkAcceptanceRecords(paths.chain, directory, opening.entries).map(({ finding }) => finding));
   // Receipts and check outputs re-digested against their acceptance records (R13.6).
   for (const altered of await checkAcceptanceEvidence(directory, opening.entries)) {
     findings.push({

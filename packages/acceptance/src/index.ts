@@ -15,11 +15,13 @@
  * - reclassify-attempt.ts    classifies an attempt again from its kept stream with the supervisor's classifier; compares
  * - examine-attempt-evidence.ts  one attempt's kept files and outcome against the chain, and the findings they give
  * - records-against-kept-files.ts what the records copy of the kept, verified request and result, compared field by field (doctor, run show)
- * - own-evidence-paths.ts    where an attempt keeps its files, and the records that name them elsewhere (doctor, run show, accept)
+ * - own-evidence-paths.ts    where an attempt and its judgements keep their files, and the records that name them elsewhere (doctor, run show, accept)
  * - check-target-name.ts     target.json against the chain's intents and the key its path derives to (doctor)
  * - check-checkpoint-presence.ts a chain with records and no checkpoint, or not a regular file in its place (doctor)
  * - attempt-files-after-intent.ts an unnamed attempt's files that follow an intent: its records are missing, not never written (doctor)
  * - check-acceptance-evidence.ts re-digests receipts and check outputs against their acceptance records (doctor)
+ * - check-acceptance-records.ts acceptance records against what a judgement writes: after a final verdict, evidence elsewhere, another attempt or candidate (doctor, run show)
+ * - receipt-against-record.ts the receipt an acceptance record carries against its kept, verified receipt.json
  * - attempt-record-findings.ts what doctor finds of one attempt's records beyond its files and their copies, for `run show`
  * - unrecorded-acceptance-files.ts acceptance directories holding a receipt or check outputs that no record names (doctor)
  * - workspace-freshness.ts   whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
@@ -67,5 +69,6 @@ export * from './judge/suite-at-base.js';
 export * from './judge/check-invocation.js';
 export * from './judge/run-suite.js';
 export * from './check-acceptance-evidence.js';
+export * from './check-acceptance-records.js';
 export * from './own-evidence-paths.js';
 export * from './attempt-record-findings.js';

@@ -1,14 +1,23 @@
 import { dirname, join } from 'node:path';
-import { attemptArtifactNames, type Artifact, type ChainEntry, type IntentRecord, type OutcomeRecord } from '@statecraft/run';
+import {
+  attemptArtifactNames,
+  attemptDirectoryName,
+  type AcceptanceRecord,
+  type Artifact,
+  type ChainEntry,
+  type CheckOutput,
+  type IntentRecord,
+  type OutcomeRecord,
+} from '@statecraft/run';
 import type { AttemptAccount } from './attempt-account.js';
 import type { Finding } from './examine-product-home.js';
 
 /** A file a record names at a path other than the one its attempt keeps it at. */
 export interface EvidenceElsewhere {
-  record: 'intent' | 'outcome';
+  record: 'intent' | 'outcome' | 'acceptance';
   /** The record's line in the chain. */
   line: number;
-  /** Which file: `request`, `prompt`, `stream`, `stderr`, `result`. */
+  /** Which file: `request`, `stream`, `check-1.stdout`, `receipt.json` … */
   file: string;
   /** The path as the record holds it, relative to the target's directory. */
   recorded: string;
@@ -18,6 +27,7 @@ export interface EvidenceElsewhere {
 
 type IntentEntry = ChainEntry & { record: IntentRecord };
 type OutcomeEntry = ChainEntry & { record: OutcomeRecord };
+type AcceptanceEntry = ChainEntry & { record: AcceptanceRecord };
 
 /**
  * The files an intent and its outcome name where their attempt does not keep them. `run` names
@@ -47,6 +57,47 @@ export function attemptFilesElsewhere(intent: IntentEntry, outcome: OutcomeEntry
   );
 }
 
+/**
+ * The files an acceptance names outside the judged attempt's own `acceptance-N` directory, or under
+ * another name than the judge gives them (`check-K.stdout` for the K-th check, `receipt.json`), or
+ * in more than one directory: a judgement writes all its files into one fresh directory of the
+ * attempt it judges (free-outputs-directory.ts, run-suite.ts). A record naming another attempt's
+ * receipt and check outputs made a failed attempt read `accepted` (hostile pass, 2026-12-02).
+ * `judged` is the attempt whose outcome the record names.
+ */
+export function acceptanceFilesElsewhere(acceptance: AcceptanceEntry, judged: { runId: string; attempt: number }): EvidenceElsewhere[] {
+  const named = acceptanceKeptFiles(acceptance.record);
+  const directory = ownAcceptanceDirectory(
+    named.map(([, output]) => output.path),
+    judged,
+  );
+  return named.flatMap(([file, output]) => {
+    const expected = `${directory}/${file}`;
+    return output.path === expected ? [] : [{ record: 'acceptance' as const, line: acceptance.lineNumber, file, recorded: output.path, expected }];
+  });
+}
+
+/** The files an acceptance record names, each with the name the judge gives it: `check-K.stdout` and `.stderr` for the K-th check, `receipt.json`. */
+export function acceptanceKeptFiles(record: AcceptanceRecord): [file: string, output: CheckOutput][] {
+  return [
+    ...record.checks.flatMap((check, index): [string, CheckOutput][] => [
+      [`check-${index + 1}.stdout`, check.stdout],
+      [`check-${index + 1}.stderr`, check.stderr],
+    ]),
+    ...(record.receiptFile === 'none' ? [] : [['receipt.json', record.receiptFile] as [string, CheckOutput]]),
+  ];
+}
+
+/**
+ * The judged attempt's `acceptance-N` the record's files belong in: the first of its directories
+ * the record names, else `acceptance-N` itself (no number of the attempt's is named at all).
+ */
+function ownAcceptanceDirectory(paths: readonly string[], judged: { runId: string; attempt: number }): string {
+  const prefix = `${attemptDirectoryName(judged.runId, judged.attempt)}/acceptance-`;
+  const own = paths.map((path) => dirname(path)).find((directory) => directory.startsWith(prefix) && /^[1-9][0-9]*$/.test(directory.slice(prefix.length)));
+  return own ?? `${prefix}N`;
+}
+
 /** One attempt's intent and outcome, found in the chain by the digests its account holds, against where it keeps its files. */
 export function accountFilesElsewhere(account: AttemptAccount, byDigest: ReadonlyMap<string, ChainEntry>): EvidenceElsewhere[] {
   const intent = byDigest.get(account.records.intent.sha256);
@@ -65,7 +116,7 @@ export function namedElsewhereByRecord(
     const files = ofRecord.map(
       (item) => `its ${item.file} at ${JSON.stringify(join(targetDirectory, item.recorded))}, not at ${join(targetDirectory, item.expected)}`,
     );
-    return { record: ofRecord[0]?.record ?? 'intent', line, files: files.join('; ') };
+    return { record: ofRecord[0]?.record ?? 'acceptance', line, files: files.join('; ') };
   });
 }
 
@@ -73,7 +124,9 @@ export function namedElsewhereByRecord(
 export function describeEvidenceElsewhere(chain: string, attempt: { runId: string; attempt: number }, found: readonly EvidenceElsewhere[]): Finding[] {
   return namedElsewhereByRecord(dirname(chain), found).map(({ record, line, files }) => {
     const why =
-      "statecraft names every file of an attempt from its run and number, so this record names evidence that is not its attempt's own (the attempt's own files are read in its place)";
+      record === 'acceptance'
+        ? 'a judgement writes all its files into one acceptance-N directory of the attempt it judges, so this record vouches with evidence no judgement of this attempt wrote'
+        : "statecraft names every file of an attempt from its run and number, so this record names evidence that is not its attempt's own (the attempt's own files are read in its place)";
     return {
       kind: 'evidence-elsewhere',
       path: chain,

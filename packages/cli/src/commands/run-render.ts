@@ -107,14 +107,15 @@ function describeRecordDisagreements(account: AttemptAccount & { recordDisagreem
 
 /**
  * What doctor finds of this attempt's records beyond its files and their copies — evidence named
- * where the attempt does not keep it — each a finding, worded as doctor words it.
+ * where the attempt does not keep it, an acceptance no judgement wrote as it stands — each a
+ * finding, worded as doctor words it.
  */
 function describeRecordFindings(account: { recordFindings?: readonly Finding[] }): string[] {
   const found = account.recordFindings ?? [];
   if (found.length === 0) return [];
   return [
     ...found.map((finding) => `  finding: ${finding.kind}: ${finding.message}`),
-    `records check     ${found.length} record finding${found.length === 1 ? '' : 's'} above: this account is read from records no run of this attempt wrote as they stand; run statecraft doctor to check every chain in the home (it repairs nothing)`,
+    `records check     ${found.length} record finding${found.length === 1 ? '' : 's'} above: this account is read from records no run or judgement of this attempt wrote as they stand; run statecraft doctor to check every chain in the home (it repairs nothing)`,
   ];
 }
 

@@ -143,7 +143,7 @@ async function answerOf(
   // disagreement here is a write into the home during the run, or statecraft's own bug. Said as
   // run show says it; the exit code stays the attempt's (exitCodeOf), as for an altered file.
   const recordDisagreements = compareAttemptRecordsWithKeptFiles(account, entriesByDigest(entries));
-  const recordFindings = findAttemptRecordFindings(account, entries);
+  const recordFindings = findAttemptRecordFindings(account, paths.directory, entries);
   const value = {
     ...account,
     ...evidence,

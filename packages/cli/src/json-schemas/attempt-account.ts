@@ -162,8 +162,10 @@ export const RunShowAnswerSchema = AttemptAccountSchema.extend({
   recordDisagreements: z.array(RecordDisagreementSchema),
   /**
    * What `doctor` finds of this attempt's records that the fields above do not carry, as doctor
-   * words it: a record naming a kept file where the attempt does not keep it (`evidence-elsewhere`).
-   * Empty when there is none; any is a finding (exit 1).
+   * words it: a record naming a kept file where the attempt does not keep it (`evidence-elsewhere`),
+   * and each acceptance of it that no judgement wrote as it stands (a verdict after a final one,
+   * evidence outside its acceptance-N, another attempt or candidate, a receipt.json that is not
+   * its receipt). Empty when there is none; any is a finding (exit 1).
    */
   recordFindings: z.array(FindingSchema),
 });

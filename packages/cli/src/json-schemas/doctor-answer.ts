@@ -29,6 +29,8 @@ export const FindingSchema = z.strictObject({
     'checkpoint-missing',
     'missing-attempt-records',
     'evidence-elsewhere',
+    'verdict-after-final-verdict',
+    'acceptance-disagrees-with-outcome',
   ]),
   /** The chain, lock or directory concerned. */
   path: z.string().min(1),
