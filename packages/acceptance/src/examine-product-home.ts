@@ -19,7 +19,7 @@ import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, listQualificationRecords, r
 import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
-import { checkAcceptanceEvidence } from './check-acceptance-evidence.js';
+import { checkAcceptanceEvidence, type AlteredEvidence } from './check-acceptance-evidence.js';
 import { checkAcceptanceRecords } from './check-acceptance-records.js';
 import { accountFilesElsewhere, describeEvidenceElsewhere } from './own-evidence-paths.js';
 import { findUnrecordedAcceptanceFiles } from './unrecorded-acceptance-files.js';
@@ -269,13 +269,7 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
   // Acceptance records against what a judgement writes: one verdict after a final one, evidence and identity its own, its receipt file (R13.4, R13.6).
   findings.push(...checkAcceptanceRecords(paths.chain, directory, opening.entries).map(({ finding }) => finding));
   // Receipts and check outputs re-digested against their acceptance records (R13.6).
-  for (const altered of await checkAcceptanceEvidence(directory, opening.entries)) {
-    findings.push({
-      kind: 'altered-acceptance-evidence',
-      path: altered.path,
-      message: `${altered.path}: ${altered.state === 'missing' ? 'missing' : 'its bytes no longer match the digest'} held by the acceptance of run ${altered.runId} attempt ${altered.attempt} (line ${altered.line}); the acceptance's evidence cannot be relied on`,
-    });
-  }
+  for (const altered of checkAcceptanceEvidence(directory, opening.entries)) findings.push(describeAlteredAcceptanceEvidence(paths.chain, altered));
   return { target: examination, findings };
 }
 
@@ -366,6 +360,20 @@ function shellWord(word: string): string {
 function examineEvidenceElsewhere(accounts: readonly AttemptAccount[], entries: readonly ChainEntry[]): Finding[] {
   const byDigest = entriesByDigest(entries);
   return accounts.flatMap((account) => describeEvidenceElsewhere(account.records.chain, account, accountFilesElsewhere(account, byDigest)));
+}
+
+/** A receipt or check output that is not the file its acceptance record sealed: what stands there, and the record. */
+function describeAlteredAcceptanceEvidence(chain: string, altered: AlteredEvidence): Finding {
+  const { path, file, recorded, state } = altered;
+  const what =
+    state.kind === 'missing'
+      ? `is ${state.why}, where the acceptance record holds its digest (${recorded.bytes} bytes, sha256 ${recorded.sha256})`
+      : `no longer has the digest the acceptance record holds (${recorded.bytes} bytes, sha256 ${recorded.sha256}); it was changed after the judgement`;
+  return {
+    kind: 'altered-acceptance-evidence',
+    path,
+    message: `${path}: the ${file} kept by the acceptance of run ${altered.runId} attempt ${altered.attempt} (${chain} line ${altered.line}) ${what}; that acceptance's evidence cannot be relied on`,
+  };
 }
 
 /** Every attempt's kept files, one attempt after another (the reads are synchronous); findings in chain order. */
