@@ -59,6 +59,8 @@ export type FindingKind =
   | 'record-disagrees-with-kept-file'
   /** A target.json naming another repository than the chain's intents, or a key its path does not derive to. */
   | 'target-name-disagrees'
+  /** A chain with intents whose target.json is missing, not a regular file, or not a target's name. */
+  | 'target-name-unreadable'
   /** A record naming a kept file elsewhere than where its attempt keeps it: evidence that is not the attempt's own. */
   | 'evidence-elsewhere'
   /** An acceptance recorded after a final verdict (accepted, failed, authority-change) of the same outcome. */

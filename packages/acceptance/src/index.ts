@@ -16,7 +16,7 @@
  * - examine-attempt-evidence.ts  one attempt's kept files and outcome against the chain, and the findings they give
  * - records-against-kept-files.ts what the records copy of the kept, verified request and result, compared field by field (doctor, run show)
  * - own-evidence-paths.ts    where an attempt and its judgements keep their files, and the records that name them elsewhere (doctor, run show, accept)
- * - check-target-name.ts     target.json against the chain's intents and the key its path derives to (doctor)
+ * - check-target-name.ts     target.json against the chain's intents and the key its path derives to, or unreadable beside intents (doctor)
  * - check-checkpoint-presence.ts a chain with records and no checkpoint, or not a regular file in its place (doctor)
  * - attempt-files-after-intent.ts an unnamed attempt's files that follow an intent: its records are missing, not never written (doctor)
  * - check-acceptance-evidence.ts re-digests receipts and check outputs (regular files only) against their acceptance records (doctor)

@@ -28,6 +28,7 @@ export const FindingSchema = z.strictObject({
     'target-name-disagrees',
     'checkpoint-missing',
     'missing-attempt-records',
+    'target-name-unreadable',
     'evidence-elsewhere',
     'verdict-after-final-verdict',
     'acceptance-disagrees-with-outcome',
