@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { rm, symlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
@@ -82,5 +83,19 @@ describe('doctor meets a FIFO or a device where statecraft keeps a file, and nam
     expect(found).toEqual([expect.objectContaining({ kind: 'altered-acceptance-evidence' })]);
     expect(found[0]?.message).toContain('receipt.json kept by the acceptance of run');
     expect(found[0]?.message).toContain('is missing, where the acceptance record holds its digest');
+  });
+
+  it("a target's lock that is a FIFO is said to be one, on which run fails, not a stale lock the next run takes over", async () => {
+    const judged = await acceptedRun();
+    const lock = join(dirname(judged.records.chain), 'lock');
+    await mkfifo(lock);
+    try {
+      const found = findingsAbout(await doctorWithin20s(), judged.records.chain);
+      expect(found).toEqual([expect.objectContaining({ kind: 'home-unusable', path: lock })]);
+      expect(found[0]?.message).toContain("the target's lock is not a regular file");
+      expect(found[0]?.message).toContain('fails on it (exit 4)');
+    } finally {
+      await rm(lock);
+    }
   });
 });

@@ -37,7 +37,7 @@ export type FindingKind =
   | 'orphaned-processes'
   | 'stale-lock'
   | 'home-not-directory'
-  /** A product home `run` could not use: its path does not resolve, or it cannot be read or written. */
+  /** A product home `run` could not use: its path does not resolve, it cannot be read or written, or a target's lock is no file `run` can open. */
   | 'home-unusable'
   /** Something in the targets directory that is not a target's directory. */
   | 'unexpected-entry'
@@ -202,9 +202,17 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
     reclassified: 0,
   };
 
-  const holder = await readLockHolder(paths.lock).catch(() => 'unreadable' as const);
-  const liveHolder = holder !== 'gone' && holder !== 'unreadable' && isLive(holder) ? holder : undefined;
-  if (holder !== 'gone' && liveHolder === undefined) {
+  const holder = await readLockHolder(paths.lock).catch((error: NodeJS.ErrnoException) => ({ unopenable: describeUnopenableLock(error) }));
+  const liveHolder = typeof holder === 'object' && !('unopenable' in holder) && isLive(holder) ? holder : undefined;
+  if (typeof holder === 'object' && 'unopenable' in holder) {
+    // Not stale: `run` and `accept` fail on it (exit 4) rather than take it over.
+    findings.push(
+      unusable(
+        paths.lock,
+        `the target's lock ${holder.unopenable}: every run and accept of this target fails on it (exit 4) until it is removed; doctor removes nothing`,
+      ),
+    );
+  } else if (holder !== 'gone' && liveHolder === undefined) {
     const who =
       holder === 'unreadable' ? 'an unreadable lock' : `a lock of run ${holder.runId} attempt ${holder.attempt} whose supervisor (pid ${holder.pid}) is gone`;
     findings.push({ kind: 'stale-lock', path: paths.lock, message: `${paths.lock}: ${who}; the next run takes it over` });
@@ -376,6 +384,12 @@ function describeAlteredAcceptanceEvidence(chain: string, altered: AlteredEviden
     path,
     message: `${path}: the ${file} kept by the acceptance of run ${altered.runId} attempt ${altered.attempt} (${chain} line ${altered.line}) ${what}; that acceptance's evidence cannot be relied on`,
   };
+}
+
+/** What stands at a lock path `run` cannot open, in words: not a regular file, or why it cannot be read. */
+function describeUnopenableLock(error: NodeJS.ErrnoException): string {
+  if (error.code === 'ENOTREG') return 'is not a regular file (a FIFO, a device, a directory, or a link to one)';
+  return `cannot be read (${error.code ?? error.message})`;
 }
 
 /** Every attempt's kept files, one attempt after another (the reads are synchronous); findings in chain order. */
