@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -56,4 +56,30 @@ describe("doctor checks target.json against the chain's intents and the key its 
       await rm(linked, { recursive: true, force: true });
     }
   });
+
+  // Hostile pass (2026-12-02, F7): run writes target.json before a chain's first intent, so a chain
+  // with intents and no readable name is as impossible as one without its checkpoint.
+  const replacements: [string, (file: string) => Promise<unknown>, string][] = [
+    ['deleted', () => Promise.resolve(), 'is missing'],
+    ['garbled', (file) => writeFile(file, 'not json\n'), 'is not JSON'],
+    ['a FIFO', (file) => promisify(execFile)('mkfifo', [file]), 'is not a regular file'],
+    ['a directory', (file) => mkdir(file), 'is not a regular file'],
+  ];
+  it.each(replacements)(
+    'target.json %s while the chain holds intents is a finding naming the file and the target the intents record (exit 1)',
+    async (_how, replace, said) => {
+      const target = await targets.fresh();
+      const account = await attempt(target.path);
+      const file = join(dirname(account.records.chain), 'target.json');
+      await rm(file);
+      await replace(file);
+
+      const { run, value } = await doctor();
+      expect(run.exitCode).toBe(1);
+      const found = findingsOf(value, account);
+      expect(found).toEqual([expect.objectContaining({ kind: 'target-name-unreadable', path: file })]);
+      expect(found[0]?.message).toContain(`${file} ${said}`);
+      expect(found[0]?.message).toContain(`intents recording the target ${target.path}`);
+    },
+  );
 });

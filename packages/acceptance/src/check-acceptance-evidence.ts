@@ -1,35 +1,52 @@
 import { join } from 'node:path';
-import { hashFile } from '@statecraft/adapter';
 import type { AcceptanceRecord, ChainEntry, CheckOutput } from '@statecraft/run';
+import { attemptJudgedBy } from './check-acceptance-records.js';
+import { readKeptFile } from './check-artifacts.js';
+import { acceptanceFilesElsewhere, acceptanceKeptFiles } from './own-evidence-paths.js';
 
-/** A kept acceptance file whose bytes no longer match the digest its record holds. */
+/** A kept acceptance file whose bytes no longer match the digest its record holds, or that cannot be read as a regular file. */
 export interface AlteredEvidence {
   runId: string;
   attempt: number;
   /** The acceptance record's line. */
   line: number;
   path: string;
-  state: 'altered' | 'missing';
+  /** Which file: `check-1.stdout`, `receipt.json` … */
+  file: string;
+  /** The digest and size the record holds. */
+  recorded: Pick<CheckOutput, 'sha256' | 'bytes'>;
+  state: { kind: 'altered' } | { kind: 'missing'; why: string };
 }
 
 /**
  * Re-digests every receipt and check output kept beside the chain against the digests its
- * acceptance records hold (issue 12 item 7: `doctor`); read-only.
+ * acceptance records hold (issue 12 item 7: `doctor`); read-only. Each is opened as a regular file
+ * only, as the attempt's own files are (check-artifacts.ts): a FIFO there blocked a plain open for
+ * ever, and a link to /dev/zero was read without end (hostile pass, 2026-12-02). Only files where
+ * the judged attempt keeps them are read: one named elsewhere is the record's finding
+ * (`evidence-elsewhere`), and is not this attempt's to digest.
  */
-export async function checkAcceptanceEvidence(targetDirectory: string, entries: readonly ChainEntry[]): Promise<AlteredEvidence[]> {
+export function checkAcceptanceEvidence(targetDirectory: string, entries: readonly ChainEntry[]): AlteredEvidence[] {
+  const byDigest = new Map(entries.map((entry) => [entry.digest, entry]));
   const found: AlteredEvidence[] = [];
   for (const entry of entries) {
     if (entry.record.kind !== 'acceptance') continue;
     const record: AcceptanceRecord = entry.record;
-    const kept: CheckOutput[] = [
-      ...record.checks.flatMap((check) => [check.stdout, check.stderr]),
-      ...(record.receiptFile === 'none' ? [] : [record.receiptFile]),
-    ];
-    for (const output of kept) {
+    const judged = attemptJudgedBy(record, byDigest);
+    if (judged === undefined) continue;
+    const elsewhere = new Set(acceptanceFilesElsewhere({ ...entry, record }, judged).map((item) => item.file));
+    for (const [file, output] of acceptanceKeptFiles(record)) {
+      if (elsewhere.has(file)) continue;
       const path = join(targetDirectory, output.path);
-      const digest = await hashFile(path).catch(() => undefined);
-      const state = digest === undefined ? 'missing' : digest.sha256 === output.sha256 && digest.bytes === output.bytes ? undefined : 'altered';
-      if (state !== undefined) found.push({ runId: record.runId, attempt: record.attempt, line: entry.lineNumber, path, state });
+      const reading = readKeptFile(path);
+      const recorded = { sha256: output.sha256, bytes: output.bytes };
+      const state: AlteredEvidence['state'] | undefined =
+        reading.kind === 'unreadable'
+          ? { kind: 'missing', why: reading.why }
+          : reading.sha256 === output.sha256 && reading.bytes === output.bytes
+            ? undefined
+            : { kind: 'altered' };
+      if (state !== undefined) found.push({ runId: judged.runId, attempt: judged.attempt, line: entry.lineNumber, path, file, recorded, state });
     }
   }
   return found;

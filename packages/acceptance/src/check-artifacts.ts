@@ -31,7 +31,19 @@ export function checkKeptFile(artifact: Artifact | 'not-recorded'): ArtifactStat
   return found.bytes === artifact.bytes && found.sha256 === artifact.sha256 ? 'verified' : 'altered';
 }
 
-export type KeptFileReading = { kind: 'read'; sha256: string; bytes: number } | { kind: 'unreadable'; message: string };
+/** `why`: what stands at the path, in a few plain words (`missing`, `not a regular file …`), for a finding's message. */
+export type KeptFileReading = { kind: 'read'; sha256: string; bytes: number } | { kind: 'unreadable'; message: string; why: string };
+
+function unreadable(error: unknown): KeptFileReading {
+  const { code, message } = error as NodeJS.ErrnoException;
+  const why =
+    code === 'ENOENT'
+      ? 'missing'
+      : code === 'ENOTREG'
+        ? 'not a regular file (a FIFO, a device, a directory, or a link to one)'
+        : `cannot be read (${code ?? message})`;
+  return { kind: 'unreadable', message, why };
+}
 
 /**
  * Reads a kept file once, in bounded chunks, hashing it and handing each chunk (a copy, the
@@ -48,7 +60,7 @@ export function readKeptFile(path: string, onChunk?: (chunk: Buffer) => void): K
   try {
     fd = openRegularFileSync(path);
   } catch (error) {
-    return { kind: 'unreadable', message: (error as Error).message };
+    return unreadable(error);
   }
   try {
     for (;;) {
@@ -61,7 +73,7 @@ export function readKeptFile(path: string, onChunk?: (chunk: Buffer) => void): K
       onChunk?.(Buffer.from(chunk));
     }
   } catch (error) {
-    return { kind: 'unreadable', message: (error as Error).message };
+    return unreadable(error);
   } finally {
     closeSync(fd);
   }

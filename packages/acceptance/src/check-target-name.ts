@@ -10,18 +10,18 @@ const TARGET_NAME_BYTES = 64 * 1024;
  * from the very target that intent records, filed under the key of that target's path (resolve-target.ts,
  * `targetKey`). A name whose key is not its directory's, whose path no intent records, or whose path
  * does not derive to its key attributes the chain to another repository — `doctor` lists the chain
- * under that repository's name — and is a finding. A name that cannot be read is read as `not-recorded`
- * where it is shown, and not judged here.
+ * under that repository's name — and is a finding. So is a chain with intents whose name is gone or
+ * cannot be read (missing, not a regular file, not JSON, no path or key): doctor then lists the
+ * chain as `not-recorded`, and nothing else would say that the file every such chain has is not
+ * there (hostile pass, 2026-12-02).
  */
 export async function checkTargetName(paths: Pick<ChainPaths, 'target'>, key: string, entries: readonly ChainEntry[]): Promise<Finding[]> {
-  const named = await readRegularFile(paths.target, TARGET_NAME_BYTES)
-    .then((text) => JSON.parse(text) as { path?: unknown; key?: unknown })
-    .catch(() => undefined);
-  if (named === undefined || typeof named.path !== 'string' || typeof named.key !== 'string') return [];
+  const recorded = [...new Set(entries.flatMap((entry) => (entry.record.kind === 'intent' ? [entry.record.target.path] : [])))];
+  const named = await readTargetName(paths.target);
+  if (named.kind === 'unreadable') return recorded.length === 0 ? [] : [unreadableName(paths.target, named.why, recorded)];
   const { path } = named;
   const wrong: string[] = [];
   if (named.key !== key) wrong.push(`it names the key ${named.key}, but is filed under ${key}`);
-  const recorded = [...new Set(entries.flatMap((entry) => (entry.record.kind === 'intent' ? [entry.record.target.path] : [])))];
   if (recorded.length > 0 && !recorded.includes(path)) {
     wrong.push(`the chain's intents record the target ${recorded.join(', ')}, never ${path}`);
   }
@@ -35,6 +35,40 @@ export async function checkTargetName(paths: Pick<ChainPaths, 'target'>, key: st
       message: `${paths.target}: names the repository ${path}, but ${wrong.join('; and ')}: the chain is attributed to a repository it does not belong to; doctor repairs nothing`,
     },
   ];
+}
+
+/** target.json read as a target's name, or what stands there instead, in a few plain words. */
+async function readTargetName(file: string): Promise<{ kind: 'read'; path: string; key: string } | { kind: 'unreadable'; why: string }> {
+  let text: string;
+  try {
+    text = await readRegularFile(file, TARGET_NAME_BYTES);
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    const why =
+      code === 'ENOENT'
+        ? 'is missing'
+        : code === 'ENOTREG'
+          ? 'is not a regular file (a FIFO, a device, a directory, or a link to one)'
+          : `cannot be read (${code ?? message})`;
+    return { kind: 'unreadable', why };
+  }
+  let named: unknown;
+  try {
+    named = JSON.parse(text);
+  } catch {
+    return { kind: 'unreadable', why: 'is not JSON' };
+  }
+  const { path, key } = typeof named === 'object' && named !== null ? (named as { path?: unknown; key?: unknown }) : {};
+  if (typeof path === 'string' && typeof key === 'string') return { kind: 'read', path, key };
+  return { kind: 'unreadable', why: 'names no repository (not a JSON object with a path and a key)' };
+}
+
+function unreadableName(file: string, why: string, recorded: readonly string[]): Finding {
+  return {
+    kind: 'target-name-unreadable',
+    path: file,
+    message: `${file} ${why}, while the chain beside it holds intents recording the target ${recorded.join(', ')}: run writes it before a chain's first intent, so it was removed or replaced since; doctor lists this chain as not-recorded and repairs nothing`,
+  };
 }
 
 /**

@@ -19,9 +19,11 @@ import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, listQualificationRecords, r
 import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
-import { checkAcceptanceEvidence } from './check-acceptance-evidence.js';
+import { checkAcceptanceEvidence, type AlteredEvidence } from './check-acceptance-evidence.js';
+import { checkAcceptanceRecords } from './check-acceptance-records.js';
+import { accountFilesElsewhere, describeEvidenceElsewhere } from './own-evidence-paths.js';
 import { findUnrecordedAcceptanceFiles } from './unrecorded-acceptance-files.js';
-import { examineRecordsAgainstKeptFiles } from './records-against-kept-files.js';
+import { entriesByDigest, examineRecordsAgainstKeptFiles } from './records-against-kept-files.js';
 import { checkTargetName } from './check-target-name.js';
 import { checkCheckpointPresence } from './check-checkpoint-presence.js';
 import { filesWrittenAfterIntent, missingAttemptRecords } from './attempt-files-after-intent.js';
@@ -35,7 +37,7 @@ export type FindingKind =
   | 'orphaned-processes'
   | 'stale-lock'
   | 'home-not-directory'
-  /** A product home `run` could not use: its path does not resolve, or it cannot be read or written. */
+  /** A product home `run` could not use: its path does not resolve, it cannot be read or written, or a target's lock is no file `run` can open. */
   | 'home-unusable'
   /** Something in the targets directory that is not a target's directory. */
   | 'unexpected-entry'
@@ -57,6 +59,14 @@ export type FindingKind =
   | 'record-disagrees-with-kept-file'
   /** A target.json naming another repository than the chain's intents, or a key its path does not derive to. */
   | 'target-name-disagrees'
+  /** A chain with intents whose target.json is missing, not a regular file, or not a target's name. */
+  | 'target-name-unreadable'
+  /** A record naming a kept file elsewhere than where its attempt keeps it: evidence that is not the attempt's own. */
+  | 'evidence-elsewhere'
+  /** An acceptance recorded after a final verdict (accepted, failed, authority-change) of the same outcome. */
+  | 'verdict-after-final-verdict'
+  /** An acceptance whose run, attempt or candidate (or its receipt's) is not the outcome's it names, or that names no outcome of the chain. */
+  | 'acceptance-disagrees-with-outcome'
   /** A chain with records and no checkpoint, or something other than a regular file in its place. */
   | 'checkpoint-missing'
   /** An attempt's directory no record names that holds files written only after an intent: its records are gone. */
@@ -192,9 +202,17 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
     reclassified: 0,
   };
 
-  const holder = await readLockHolder(paths.lock).catch(() => 'unreadable' as const);
-  const liveHolder = holder !== 'gone' && holder !== 'unreadable' && isLive(holder) ? holder : undefined;
-  if (holder !== 'gone' && liveHolder === undefined) {
+  const holder = await readLockHolder(paths.lock).catch((error: NodeJS.ErrnoException) => ({ unopenable: describeUnopenableLock(error) }));
+  const liveHolder = typeof holder === 'object' && !('unopenable' in holder) && isLive(holder) ? holder : undefined;
+  if (typeof holder === 'object' && 'unopenable' in holder) {
+    // Not stale: `run` and `accept` fail on it (exit 4) rather than take it over.
+    findings.push(
+      unusable(
+        paths.lock,
+        `the target's lock ${holder.unopenable}: every run and accept of this target fails on it (exit 4) until it is removed; doctor removes nothing`,
+      ),
+    );
+  } else if (holder !== 'gone' && liveHolder === undefined) {
     const who =
       holder === 'unreadable' ? 'an unreadable lock' : `a lock of run ${holder.runId} attempt ${holder.attempt} whose supervisor (pid ${holder.pid}) is gone`;
     findings.push({ kind: 'stale-lock', path: paths.lock, message: `${paths.lock}: ${who}; the next run takes it over` });
@@ -257,14 +275,11 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
   examination.reclassified = evidence.reclassified;
   findings.push(...evidence.findings);
   findings.push(...examineRecordsAgainstKeptFiles(accounts, opening.entries));
+  findings.push(...examineEvidenceElsewhere(accounts, opening.entries));
+  // Acceptance records against what a judgement writes: one verdict after a final one, evidence and identity its own, its receipt file (R13.4, R13.6).
+  findings.push(...checkAcceptanceRecords(paths.chain, directory, opening.entries).map(({ finding }) => finding));
   // Receipts and check outputs re-digested against their acceptance records (R13.6).
-  for (const altered of await checkAcceptanceEvidence(directory, opening.entries)) {
-    findings.push({
-      kind: 'altered-acceptance-evidence',
-      path: altered.path,
-      message: `${altered.path}: ${altered.state === 'missing' ? 'missing' : 'its bytes no longer match the digest'} held by the acceptance of run ${altered.runId} attempt ${altered.attempt} (line ${altered.line}); the acceptance's evidence cannot be relied on`,
-    });
-  }
+  for (const altered of checkAcceptanceEvidence(directory, opening.entries)) findings.push(describeAlteredAcceptanceEvidence(paths.chain, altered));
   return { target: examination, findings };
 }
 
@@ -349,6 +364,32 @@ async function leftInRepository(target: string, runId: string, recordedRuns: Rea
 /** A word a POSIX shell reads back as itself: as it is when it is plain, else in single quotes. */
 function shellWord(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/** Each attempt's intent and outcome naming a kept file elsewhere than where the attempt keeps it (own-evidence-paths.ts). */
+function examineEvidenceElsewhere(accounts: readonly AttemptAccount[], entries: readonly ChainEntry[]): Finding[] {
+  const byDigest = entriesByDigest(entries);
+  return accounts.flatMap((account) => describeEvidenceElsewhere(account.records.chain, account, accountFilesElsewhere(account, byDigest)));
+}
+
+/** A receipt or check output that is not the file its acceptance record sealed: what stands there, and the record. */
+function describeAlteredAcceptanceEvidence(chain: string, altered: AlteredEvidence): Finding {
+  const { path, file, recorded, state } = altered;
+  const what =
+    state.kind === 'missing'
+      ? `is ${state.why}, where the acceptance record holds its digest (${recorded.bytes} bytes, sha256 ${recorded.sha256})`
+      : `no longer has the digest the acceptance record holds (${recorded.bytes} bytes, sha256 ${recorded.sha256}); it was changed after the judgement`;
+  return {
+    kind: 'altered-acceptance-evidence',
+    path,
+    message: `${path}: the ${file} kept by the acceptance of run ${altered.runId} attempt ${altered.attempt} (${chain} line ${altered.line}) ${what}; that acceptance's evidence cannot be relied on`,
+  };
+}
+
+/** What stands at a lock path `run` cannot open, in words: not a regular file, or why it cannot be read. */
+function describeUnopenableLock(error: NodeJS.ErrnoException): string {
+  if (error.code === 'ENOTREG') return 'is not a regular file (a FIFO, a device, a directory, or a link to one)';
+  return `cannot be read (${error.code ?? error.message})`;
 }
 
 /** Every attempt's kept files, one attempt after another (the reads are synchronous); findings in chain order. */

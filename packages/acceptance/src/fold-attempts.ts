@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import {
+  attemptArtifactNames,
   concludedPosture,
   type AcceptanceRecord,
   type Artifact,
@@ -137,17 +138,25 @@ function postureShown(posture: ReturnType<typeof concludedPosture>): AttemptAcco
   };
 }
 
-/** The files kept beside the chain, as absolute paths; those only an outcome records read `not-recorded` without one. */
+/**
+ * The files kept beside the chain, as absolute paths, each with the digest its record holds; those
+ * only an outcome records read `not-recorded` without one. The path is where this attempt keeps the
+ * file (derived from its run and number, as `run` names it), never the path the record holds: a
+ * record naming another attempt's files would otherwise have them read, digested and classified
+ * as this attempt's (hostile pass, 2026-12-02). A recorded path that is not that is a finding
+ * (own-evidence-paths.ts).
+ */
 function artifactsOf(targetDirectory: string, intent: IntentRecord, outcome: OutcomeRecord | undefined): AttemptAccount['artifacts'] {
-  const absolute = (artifact: Artifact): Artifact => ({ ...artifact, path: join(targetDirectory, artifact.path) });
-  const maybe = (artifact: Artifact | 'not-recorded' | undefined): Artifact | 'not-recorded' =>
-    artifact === undefined || artifact === 'not-recorded' ? 'not-recorded' : absolute(artifact);
+  const own = attemptArtifactNames(intent.runId, intent.attempt);
+  const kept = (artifact: Artifact, name: keyof typeof own): Artifact => ({ ...artifact, path: join(targetDirectory, own[name]) });
+  const maybe = (artifact: Artifact | 'not-recorded' | undefined, name: keyof typeof own): Artifact | 'not-recorded' =>
+    artifact === undefined || artifact === 'not-recorded' ? 'not-recorded' : kept(artifact, name);
   return {
-    request: absolute(intent.artifacts.request),
-    prompt: absolute(intent.artifacts.prompt),
-    stream: maybe(outcome?.artifacts.stream),
-    stderr: maybe(outcome?.artifacts.stderr),
-    result: maybe(outcome?.artifacts.result),
+    request: kept(intent.artifacts.request, 'request'),
+    prompt: kept(intent.artifacts.prompt, 'prompt'),
+    stream: maybe(outcome?.artifacts.stream, 'stream'),
+    stderr: maybe(outcome?.artifacts.stderr, 'stderr'),
+    result: maybe(outcome?.artifacts.result, 'result'),
   };
 }
 

@@ -6,7 +6,7 @@
  *
  * Modules:
  * - attempt-account.ts       the account of one attempt: the JSON contract of `run --json` / `run show --json`
- * - fold-attempts.ts         pairs intents with outcomes; an intent alone is dangling, never completed (R8.3)
+ * - fold-attempts.ts         pairs intents with outcomes; an intent alone is dangling, never completed (R8.3); each kept file where its attempt keeps it
  * - open-target-records.ts   opens one target's chain and lock read-only; a broken chain is refused
  * - list-attempts.ts         one summary line per attempt, for `run list`
  * - examine-product-home.ts  every chain in the product home: links, torn tails, dangling intents, stale locks
@@ -15,15 +15,20 @@
  * - reclassify-attempt.ts    classifies an attempt again from its kept stream with the supervisor's classifier; compares
  * - examine-attempt-evidence.ts  one attempt's kept files and outcome against the chain, and the findings they give
  * - records-against-kept-files.ts what the records copy of the kept, verified request and result, compared field by field (doctor, run show)
- * - check-target-name.ts     target.json against the chain's intents and the key its path derives to (doctor)
+ * - own-evidence-paths.ts    where an attempt and its judgements keep their files, and the records that name them elsewhere (doctor, run show, accept)
+ * - check-target-name.ts     target.json against the chain's intents and the key its path derives to, or unreadable beside intents (doctor)
  * - check-checkpoint-presence.ts a chain with records and no checkpoint, or not a regular file in its place (doctor)
  * - attempt-files-after-intent.ts an unnamed attempt's files that follow an intent: its records are missing, not never written (doctor)
- * - check-acceptance-evidence.ts re-digests receipts and check outputs against their acceptance records (doctor)
+ * - check-acceptance-evidence.ts re-digests receipts and check outputs (regular files only) against their acceptance records (doctor)
+ * - check-acceptance-records.ts acceptance records against what a judgement writes: after a final verdict, evidence elsewhere, another attempt or candidate (doctor, run show)
+ * - receipt-against-record.ts the receipt an acceptance record carries against its kept, verified receipt.json
+ * - attempt-record-findings.ts what doctor finds of one attempt's records beyond its files and their copies, for `run show`
  * - unrecorded-acceptance-files.ts acceptance directories holding a receipt or check outputs that no record names (doctor)
  * - workspace-freshness.ts   whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
  * - acceptance-view.ts       an acceptance as shown (the `accept --json` contract), derived `not-attempted`, receipt `stale`
  * - judge/accept-attempt.ts  `accept`: lock → verified chain → leftovers removed → judge → receipt file → acceptance record (R13)
  * - judge/earlier-final-verdict.ts an attempt already judged accepted, failed or authority-change: not judged again (R13.4, R8.5)
+ * - judge/outcome-evidence-own.ts an outcome whose files are another attempt's, or that its own kept result does not bear out: not judged (R13.1)
  * - judge/free-outputs-directory.ts the first acceptance-N directory not on disk: a judgement never writes into another's files (R13.6)
  * - judge/judge-attempt.ts   one attempt judged in steps: not-attempted, the candidate, the suite at the base, the suite run, the verdict
  * - judge/check-sandbox.ts   what every check runs under: the constructed environment and the evidence boundary, probed once (R13.3, R12)
@@ -64,3 +69,6 @@ export * from './judge/suite-at-base.js';
 export * from './judge/check-invocation.js';
 export * from './judge/run-suite.js';
 export * from './check-acceptance-evidence.js';
+export * from './check-acceptance-records.js';
+export * from './own-evidence-paths.js';
+export * from './attempt-record-findings.js';

@@ -134,7 +134,7 @@ function sealedStreams(outcome: OutcomeRecord, result: KeptResult): FieldDisagre
  * The fields where two JSON values differ, named down to the first level that is not an object
  * on both sides (a list is compared whole). `keptField` empty: the kept value is the whole file.
  */
-function differences(field: string, recorded: unknown, keptField: string, kept: unknown): FieldDisagreement[] {
+export function differences(field: string, recorded: unknown, keptField: string, kept: unknown): FieldDisagreement[] {
   if (isPlainObject(recorded) && isPlainObject(kept)) {
     const keys = [...new Set([...Object.keys(recorded), ...Object.keys(kept)])];
     return keys.flatMap((key) => differences(`${field}.${key}`, recorded[key], keptField === '' ? key : `${keptField}.${key}`, kept[key]));
@@ -150,7 +150,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function wholeFile(what: string, why: string): FieldDisagreement {
+export function wholeFile(what: string, why: string): FieldDisagreement {
   const said = why.replaceAll(/\s+/g, ' ');
   const kept = `not ${what} (${said.length > 200 ? `${said.slice(0, 197)}...` : said})`;
   return { field: '(the file)', recorded: { value: what }, keptField: '(the file)', kept: { value: kept } };
@@ -161,8 +161,8 @@ function wholeFile(what: string, why: string): FieldDisagreement {
  * Bytes past the recorded length are hashed, never kept (the digest then differs anyway), and a
  * recorded length beyond a record's bound is not read for its content: no file a record copies is larger.
  */
-function readSealedJson(
-  artifact: Artifact | 'not-recorded',
+export function readSealedJson(
+  artifact: Pick<Artifact, 'path' | 'sha256' | 'bytes'> | 'not-recorded',
 ): { kind: 'read'; json: unknown } | { kind: 'unparsable'; message: string } | { kind: 'not-sealed' } {
   if (artifact === 'not-recorded' || artifact.bytes > MAX_RECORD_BYTES) return { kind: 'not-sealed' };
   const chunks: Buffer[] = [];

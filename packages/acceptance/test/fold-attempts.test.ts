@@ -35,7 +35,15 @@ describe('folding the chain into accounts (R8.3)', () => {
 
   it('artifact paths are made absolute against the target directory', () => {
     const [account] = foldAttempts('/home/t/chain.jsonl', '/home/t', [intentEntry(1, 1)], 'none');
-    expect(account?.artifacts.request.path).toBe('/home/t/attempts/r/1/request.json');
+    expect(account?.artifacts.request.path).toBe('/home/t/attempts/20261130T040000Z-abcdef/1/request.json');
     expect(account?.artifacts.result).toBe('not-recorded');
+  });
+
+  it("artifact paths are the attempt's own, derived from its run and number, whatever path the record holds", () => {
+    const entry = intentEntry(1, 1);
+    const record = entry.record as unknown as { artifacts: { request: { path: string } } };
+    record.artifacts.request.path = 'attempts/20261130T040000Z-other0/1/request.json';
+    const [account] = foldAttempts('/home/t/chain.jsonl', '/home/t', [entry], 'none');
+    expect(account?.artifacts.request.path).toBe('/home/t/attempts/20261130T040000Z-abcdef/1/request.json');
   });
 });

@@ -1,7 +1,7 @@
 /** A valid intent record (without its link), for chain tests that need real records. */
 export function sampleIntent(attempt: number): Record<string, unknown> {
   const digest = 'a'.repeat(64);
-  const artifact = { path: `attempts/r/${attempt}/request.json`, sha256: digest, bytes: 10 };
+  const artifact = { path: `attempts/20261130T040000Z-abcdef/${attempt}/request.json`, sha256: digest, bytes: 10 };
   return {
     kind: 'intent',
     at: '2026-11-30T04:00:00.000Z',
@@ -14,7 +14,7 @@ export function sampleIntent(attempt: number): Record<string, unknown> {
     branch: 'statecraft/20261130T040000Z-abcdef',
     workspace: '/tmp/target/.statecraft/state/workspaces/20261130T040000Z-abcdef',
     prompt: { sha256: digest, bytes: 10 },
-    artifacts: { request: artifact, prompt: { ...artifact, path: `attempts/r/${attempt}/prompt.txt` } },
+    artifacts: { request: artifact, prompt: { ...artifact, path: `attempts/20261130T040000Z-abcdef/${attempt}/prompt.txt` } },
     deadline: { milliseconds: 1000, at: '2026-11-30T04:00:01.000Z' },
     supervisor: { pid: 1, host: 'h' },
     posture: {

@@ -20,6 +20,7 @@ import { readCandidateIsTip } from '../acceptance-view.js';
 import { CHECKS_DIRECTORY } from './candidate-worktree.js';
 import { describeEarlierFinalVerdict, findEarlierFinalVerdict } from './earlier-final-verdict.js';
 import { findFreeOutputsDirectory } from './free-outputs-directory.js';
+import { outcomeNotItsOwn } from './outcome-evidence-own.js';
 import { judgeAttempt, type JudgeRequest } from './judge-attempt.js';
 import { removeLeftoverCheckWorktrees } from './leftover-check-worktrees.js';
 
@@ -52,7 +53,8 @@ export type Acceptance =
     }
   | {
       kind: 'refused';
-      reason: 'target' | 'chain-broken' | 'unknown-run' | 'live-attempt' | 'no-outcome' | 'already-judged' | 'environment' | 'boundary';
+      reason:
+        'target' | 'chain-broken' | 'unknown-run' | 'live-attempt' | 'no-outcome' | 'already-judged' | 'evidence-not-its-own' | 'environment' | 'boundary';
       message: string;
     }
   | { kind: 'failed'; path: string; message: string };
@@ -62,7 +64,8 @@ export type Acceptance =
  * judges it — not-attempted unless it completed; else the suite read at the base, run over a
  * fresh worktree of the candidate — and appends the acceptance record, hash-linked, with the
  * receipt kept beside the chain when accepted. Refusals (a live attempt, a broken chain, no such
- * run, an attempt whose verdict is already final) append nothing.
+ * run, an outcome whose evidence is not its attempt's own, an attempt whose verdict is already
+ * final) append nothing.
  */
 export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance> {
   const resolution = await resolveTarget(request.target);
@@ -96,6 +99,12 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
         reason: 'target',
         message: `run ${request.runId} ran in ${intent.record.target.path}, not ${target.path}; judge it there: statecraft accept ${intent.record.target.path} ${request.runId}`,
       };
+    }
+    // A record is not an attempt: an outcome whose evidence is another attempt's, or that its own kept result does not bear out, is not judged (R13.1).
+    const notItsOwn = outcomeNotItsOwn(paths.chain, paths.directory, intent, outcome);
+    if (notItsOwn !== undefined) {
+      const message = `run ${intent.record.runId} attempt ${intent.record.attempt}: ${notItsOwn}; nothing judged, nothing appended (statecraft doctor reports every such record)`;
+      return { kind: 'refused', reason: 'evidence-not-its-own', message };
     }
     // A final verdict is not judged again (R13.4, R8.5): the way on is a new attempt.
     const earlier = findEarlierFinalVerdict(opening.entries, outcome.digest);

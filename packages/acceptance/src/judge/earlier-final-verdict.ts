@@ -7,6 +7,11 @@ import type { AcceptanceVerdict, ChainEntry, RunChainRecord } from '@statecraft/
  */
 const FINAL_VERDICTS: ReadonlySet<AcceptanceVerdict> = new Set(['accepted', 'failed', 'authority-change']);
 
+/** Whether a verdict judged the candidate, and so is the attempt's for good (accept refuses to judge it again; doctor reports a verdict after it). */
+export function isFinalVerdict(verdict: AcceptanceVerdict): boolean {
+  return FINAL_VERDICTS.has(verdict);
+}
+
 /** The earlier acceptance of this outcome whose verdict is final, as the chain holds it. */
 export interface EarlierFinalVerdict {
   verdict: AcceptanceVerdict;
@@ -23,7 +28,7 @@ export interface EarlierFinalVerdict {
  */
 export function findEarlierFinalVerdict(entries: readonly ChainEntry<RunChainRecord>[], outcomeDigest: string): EarlierFinalVerdict | undefined {
   const earlier = entries.findLast(
-    (entry) => entry.record.kind === 'acceptance' && entry.record.outcome === outcomeDigest && FINAL_VERDICTS.has(entry.record.verdict),
+    (entry) => entry.record.kind === 'acceptance' && entry.record.outcome === outcomeDigest && isFinalVerdict(entry.record.verdict),
   );
   if (earlier === undefined || earlier.record.kind !== 'acceptance') return undefined;
   return { verdict: earlier.record.verdict, reason: earlier.record.reason, at: earlier.record.at, line: earlier.lineNumber };

@@ -1,5 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { acceptanceDirectoryName } from '@statecraft/run';
 
 /**
  * The directory this judgement's check outputs and receipt go in, relative to the target's
@@ -14,7 +15,7 @@ import { join } from 'node:path';
  */
 export async function findFreeOutputsDirectory(targetDirectory: string, runId: string, attempt: number, from: number): Promise<string> {
   for (let number = from; ; number += 1) {
-    const relative = `attempts/${runId}/${attempt}/acceptance-${number}`;
+    const relative = acceptanceDirectoryName(runId, attempt, number);
     // lstat: a link at the name is something there too, and is never written through.
     const there = await lstat(join(targetDirectory, relative)).then(
       () => true,

@@ -3,6 +3,7 @@ import {
   describeFieldDisagreements,
   type AttemptAccount,
   type AttemptList,
+  type Finding,
   type OutcomeCheck,
   type RecordDisagreement,
 } from '@statecraft/acceptance';
@@ -105,6 +106,20 @@ function describeRecordDisagreements(account: AttemptAccount & { recordDisagreem
   ];
 }
 
+/**
+ * What doctor finds of this attempt's records beyond its files and their copies — evidence named
+ * where the attempt does not keep it, an acceptance no judgement wrote as it stands — each a
+ * finding, worded as doctor words it.
+ */
+function describeRecordFindings(account: { recordFindings?: readonly Finding[] }): string[] {
+  const found = account.recordFindings ?? [];
+  if (found.length === 0) return [];
+  return [
+    ...found.map((finding) => `  finding: ${finding.kind}: ${finding.message}`),
+    `records check     ${found.length} record finding${found.length === 1 ? '' : 's'} above: this account is read from records no run or judgement of this attempt wrote as they stand; run statecraft doctor to check every chain in the home (it repairs nothing)`,
+  ];
+}
+
 /** The boundary line(s): `none` is labelled loudly, with what it leaves open (R12). */
 function describeBoundary(boundary: AttemptAccount['posture']['boundary']): string[] {
   if (boundary === 'not-recorded') return ['  boundary        not-recorded (a record made before the evidence boundary existed)'];
@@ -128,6 +143,7 @@ export function renderAccount(
     outcomeCheck?: OutcomeCheck;
     headIs?: string;
     recordDisagreements?: readonly RecordDisagreement[];
+    recordFindings?: readonly Finding[];
   },
 ): string {
   const p = account.posture;
@@ -182,6 +198,7 @@ export function renderAccount(
         ]),
     ...describeEvidence(account),
     ...describeRecordDisagreements(account),
+    ...describeRecordFindings(account),
     ...(account.acceptance === 'not-recorded'
       ? [`acceptance: not-recorded — never judged; statecraft accept ${account.target} ${account.runId} --attempt ${account.attempt}`]
       : [renderAcceptance(account.acceptance)]),

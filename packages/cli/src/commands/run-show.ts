@@ -3,6 +3,7 @@ import {
   compareAttemptRecordsWithKeptFiles,
   entriesByDigest,
   examineAttemptEvidence,
+  findAttemptRecordFindings,
   readWorkspaceFreshness,
   foldAttempts,
   openTargetRecords,
@@ -64,8 +65,9 @@ export async function runList(options: { home: string; target: string; json?: bo
 /**
  * `statecraft run show <target> <run> [--attempt n]`: one attempt's account, the same value
  * `run --json` printed, with its kept files checked against the chain. Default: the run's latest
- * attempt. Exit 0 `completed` with every kept file as sealed, the outcome its stream gives and
- * every record agreeing with the kept files it copies; 1 otherwise.
+ * attempt. Exit 0 `completed` with every kept file as sealed, the outcome its stream gives,
+ * every record agreeing with the kept files it copies, naming its attempt's own files, and every
+ * acceptance of it one a judgement wrote; 1 otherwise.
  */
 export async function runShow(options: {
   home: string;
@@ -94,11 +96,14 @@ export async function runShow(options: {
   const recorded = outcome === 'not-recorded' ? undefined : byDigest.get(outcome.sha256)?.record;
   const evidence = examineAttemptEvidence(account, recorded?.kind === 'outcome' ? recorded.result : undefined);
   const recordDisagreements = compareAttemptRecordsWithKeptFiles(account, byDigest);
-  const value = { ...(await withReceiptState(account)), ...evidence, headIs: await readWorkspaceFreshness(account), recordDisagreements };
+  // A record naming another attempt's files, and an acceptance no judgement wrote as it stands: doctor's findings of this attempt.
+  const recordFindings = findAttemptRecordFindings(account, opened.targetDirectory, opened.entries);
+  const value = { ...(await withReceiptState(account)), ...evidence, headIs: await readWorkspaceFreshness(account), recordDisagreements, recordFindings };
   const evidenceHolds =
     Object.values(evidence.artifactCheck).every((state) => state === 'verified' || state === 'not-recorded') &&
     evidence.outcomeCheck.state !== 'disagrees' &&
-    recordDisagreements.length === 0;
+    recordDisagreements.length === 0 &&
+    recordFindings.length === 0;
   // A required token the init did not apply is a finding too, whatever the outcome (R2.4).
   const requiredHeld = requiredNotApplied(account.posture.capabilities).length === 0;
   return { value, exitCode: account.outcome === 'completed' && evidenceHolds && requiredHeld ? EXIT.ok : EXIT.finding, human: renderAccount };

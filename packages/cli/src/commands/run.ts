@@ -4,6 +4,7 @@ import {
   compareAttemptRecordsWithKeptFiles,
   entriesByDigest,
   examineAttemptEvidence,
+  findAttemptRecordFindings,
   foldAttempts,
   readReceiptState,
   type Acceptance,
@@ -142,11 +143,13 @@ async function answerOf(
   // disagreement here is a write into the home during the run, or statecraft's own bug. Said as
   // run show says it; the exit code stays the attempt's (exitCodeOf), as for an altered file.
   const recordDisagreements = compareAttemptRecordsWithKeptFiles(account, entriesByDigest(entries));
+  const recordFindings = findAttemptRecordFindings(account, paths.directory, entries);
   const value = {
     ...account,
     ...evidence,
     headIs,
     recordDisagreements,
+    recordFindings,
     truncatedTail: outcome.truncatedTail,
     reclaimedLock: outcome.reclaimedLock,
     ...acceptanceProblem,

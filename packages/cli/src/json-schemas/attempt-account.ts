@@ -17,6 +17,7 @@ import {
   QualificationVerdictSchema,
 } from '@statecraft/adapter';
 import { AcceptanceViewSchema } from './acceptance-answer.js';
+import { FindingSchema } from './doctor-answer.js';
 import {
   AcceptanceRecordSchema,
   ArtifactSchema,
@@ -159,6 +160,14 @@ export const RunShowAnswerSchema = AttemptAccountSchema.extend({
    * digest verifies (an altered or missing file is `artifactCheck`'s): empty when every copy agrees.
    */
   recordDisagreements: z.array(RecordDisagreementSchema),
+  /**
+   * What `doctor` finds of this attempt's records that the fields above do not carry, as doctor
+   * words it: a record naming a kept file where the attempt does not keep it (`evidence-elsewhere`),
+   * and each acceptance of it that no judgement wrote as it stands (a verdict after a final one,
+   * evidence outside its acceptance-N, another attempt or candidate, a receipt.json that is not
+   * its receipt). Empty when there is none; any is a finding (exit 1).
+   */
+  recordFindings: z.array(FindingSchema),
 });
 
 /** `run --json` of an attempt that ran: what `run show` prints, plus what opening the chain found. */

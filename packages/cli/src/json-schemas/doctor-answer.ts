@@ -28,6 +28,10 @@ export const FindingSchema = z.strictObject({
     'target-name-disagrees',
     'checkpoint-missing',
     'missing-attempt-records',
+    'target-name-unreadable',
+    'evidence-elsewhere',
+    'verdict-after-final-verdict',
+    'acceptance-disagrees-with-outcome',
   ]),
   /** The chain, lock or directory concerned. */
   path: z.string().min(1),

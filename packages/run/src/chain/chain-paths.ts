@@ -18,8 +18,17 @@ export function chainPaths(targetDirectory: string) {
 }
 export type ChainPaths = ReturnType<typeof chainPaths>;
 
-/** The files kept for one attempt, relative to the target directory: named by the attempt core. */
-export { attemptArtifactNames } from '@statecraft/adapter';
+/**
+ * The files kept for one attempt and their directory, relative to the target directory: named by
+ * the attempt core. Readers derive an attempt's files from its run and number with these, never
+ * from a path a record holds (a record naming another attempt's files is a finding, not a pointer).
+ */
+export { attemptArtifactNames, attemptDirectoryName } from '@statecraft/adapter';
+
+/** One judgement's directory, relative to the target directory: its check outputs and receipt, inside its attempt's (R13.6). */
+export function acceptanceDirectoryName(runId: string, attempt: number, number: number): string {
+  return `${attemptDirectoryName(runId, attempt)}/acceptance-${number}`;
+}
 
 /** A target's directory in the product home, for readers that name the home and the key. */
 export function targetDirectoryIn(home: string, key: string): string {
