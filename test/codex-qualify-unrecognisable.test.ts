@@ -1,7 +1,7 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { realpath, rm, writeFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { codexAdapterPath, loadScenarios, pinnedCodexPath, scenariosDirectory } from '@statecraft/adapter-codex';
+import { CODEX_MANIFEST, codexAdapterPath, loadScenarios, pinnedCodexPath, scenariosDirectory } from '@statecraft/adapter-codex';
+import { copyProviderInstall } from './fixtures/provider-install-copy.js';
 import { qualifyThroughCli } from './fixtures/live-qualification.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
 
@@ -19,10 +19,14 @@ const anyOf = (words: readonly string[]) => words.map((word) => `*${word}*`).joi
 
 async function writeTwoFacedProvider(): Promise<string> {
   const scenarioNames = (await loadScenarios(scenariosDirectory())).map((scenario) => scenario.name);
-  const provider = join(await scratch.make('statecraft-codex-two-faced-'), 'codex');
+  // Inside a copy of the install, so the identity files its manifest declares are there (the suite
+  // refuses a provider it cannot identify); the launcher itself is the two-faced script.
+  const install = await copyProviderInstall(pinnedCodexPath(), CODEX_MANIFEST.providerIdentityFiles ?? [], await scratch.make('statecraft-codex-two-faced-'));
+  const launcher = await realpath(install.bin);
   const codex = pinnedCodexPath();
+  await rm(launcher);
   await writeFile(
-    provider,
+    launcher,
     [
       '#!/bin/sh',
       `[ "$1" = "--version" ] && exec '${codex}' "$@"`,
@@ -39,7 +43,7 @@ async function writeTwoFacedProvider(): Promise<string> {
     ].join('\n'),
     { mode: 0o755 },
   );
-  return provider;
+  return install.bin;
 }
 
 describe('qualification of the Codex adapter with a provider that behaves only when it recognises the suite', () => {
