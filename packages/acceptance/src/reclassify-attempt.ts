@@ -95,6 +95,7 @@ function sameClassification(a: Classification, b: Classification): boolean {
 export function recordedStop(recorded: RecordedResult): Stop {
   if (recorded.cause === 'operator-cancel') return 'operator-cancel';
   if (recorded.cause === 'evidence-not-kept') return 'evidence-not-kept';
+  if (recorded.cause === 'evidence-bound') return 'evidence-bound';
   return recorded.timedOut ? 'deadline' : 'none';
 }
 

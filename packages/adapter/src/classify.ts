@@ -18,6 +18,7 @@ export function classifyOutcome(attempt: SupervisedAttempt): { outcome: Outcome;
   // What the supervisor stopped comes first: nothing after the stop was read (R7.2, R8.1, R8.4).
   if (attempt.stoppedBy === 'operator-cancel') return { outcome: 'cancelled', cause: 'operator-cancel' };
   if (attempt.stoppedBy === 'evidence-not-kept') return { outcome: 'interrupted', cause: 'evidence-not-kept' };
+  if (attempt.stoppedBy === 'evidence-bound') return { outcome: 'interrupted', cause: 'evidence-bound' };
   if (attempt.timedOut) return { outcome: 'interrupted', cause: 'deadline' };
   const diagnostic = attempt.streamDiagnostic;
   if (diagnostic !== 'none') {

@@ -44,6 +44,7 @@
  * - supervise/product-home-views.ts  every other mount reaching the product home, from the mount table, hidden and probed too (R12)
  * - supervise/adapter-reachable.ts  what the agent's processes can still do to the adapter (attach unless Yama, reopen its descriptors): residuals (R12)
  * - supervise/bwrap-version.ts    bwrap's version for the boundary record, remembered by the binary's identity
+ * - supervise/keep-bound.ts       how many bytes of each evidence file are kept (STATECRAFT_KEEP_BOUND, 1 GiB): past it the attempt or check is stopped (R8.4)
  * - supervise/supervisor-death-warden.ts  the tree ended should the supervisor die outright, where the kernel alone does not (PID namespace, process group): a shell that kills the group and the tagged processes (R7.2, R7.3)
  * - supervise/managed-paths.ts    an adapter's managed paths checked against what they must not reach (alone, for `env plan`), then made when absent, so the boundary can bind them writable (R10.6, R12)
  * - supervise/git-repository-reach.ts  whether a managed path is, lies inside or holds a git repository or git directory: ancestors read, what lies below read within a bound (R12)
@@ -104,6 +105,7 @@ export * from './attempt/attempt-request.js';
 export * from './attempt/run-attempt.js';
 export { EvidenceWriteError } from './supervise/stream-tee.js';
 export * from './supervise/probe-containment.js';
+export { DEFAULT_KEEP_BOUND_BYTES, KEEP_BOUND_VARIABLE, readKeepBound } from './supervise/keep-bound.js';
 export * from './supervise/find-attempt-processes.js';
 export * from './supervise/boundary-record.js';
 export * from './supervise/boundary-probe.js';

@@ -20,6 +20,11 @@ export const InterruptionCauseSchema = z.enum([
   /** The supervisor stopped the attempt because a file of its evidence could not be written (R8.4). */
   'evidence-not-kept',
   /**
+   * The kept stream or the adapter's stderr reached the keep bound (STATECRAFT_KEEP_BOUND, 1 GiB by
+   * default): the supervisor stopped the attempt there, and the file holds exactly what was read.
+   */
+  'evidence-bound',
+  /**
    * The stream ended as `completed`, but a process of the attempt was still running when it ended
    * (left behind, then killed, or alive past the reaping wait): a survivor is never a clean end
    * (R7.3). The survivors are listed in the posture.

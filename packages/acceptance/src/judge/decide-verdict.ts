@@ -93,6 +93,12 @@ export function decideAfterSuite(input: {
       ? decided('suite-deadline', `\`${end.command}\` was killed at the suite's deadline; ${notRun}`)
       : decided('check-timed-out', `\`${end.command}\` was killed at its deadline, with its descendants; ${notRun}`);
   }
+  if (end.kind === 'output-bound') {
+    return decided(
+      'check-output-bound',
+      `\`${end.command}\` was stopped, with its descendants, once ${end.path} reached the keep bound of ${end.bytes} bytes (STATECRAFT_KEEP_BOUND); ${notRun}`,
+    );
+  }
   if (end.kind === 'suite-deadline') return decided('suite-deadline', `the suite's deadline passed; ${notRun}`);
   if (end.kind === 'cancelled') return decided('cancelled', `the operator interrupted the suite; ${notRun}`);
   // Handled before a verdict is asked for (judge-attempt.ts); never a pass should it reach here.

@@ -48,6 +48,8 @@ export type SuiteEnd =
   | { kind: 'cancelled' }
   /** A check's output file could not be written: nothing can be judged on digests of bytes not kept (R8.4). */
   | { kind: 'output-not-kept'; command: string; path: string; message: string }
+  /** A check's output reached the keep bound: it was stopped there, as at its deadline (keep-bound.ts). */
+  | { kind: 'output-bound'; command: string; path: string; bytes: number }
   /** The worktree read after a check that passed was no longer the candidate (or could not be read): the rest are not run. */
   | { kind: 'tree-changed'; command: string };
 
@@ -123,7 +125,8 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
     const supervised = answer.check;
     containment = supervised.containment;
     durable.push(supervised.durable.then((notKept) => ({ command, notKept })));
-    const exitCode = supervised.exit === 'not-observed' || supervised.timedOut || supervised.cancelled ? null : supervised.exit.code;
+    const stopped = supervised.timedOut || supervised.cancelled || supervised.bound.length > 0;
+    const exitCode = supervised.exit === 'not-observed' || stopped ? null : supervised.exit.code;
     const run: CheckRun = {
       command,
       program: current.invocation.program,
@@ -141,6 +144,11 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
     const [unkept] = supervised.notKept;
     if (unkept !== undefined) return stop({ kind: 'output-not-kept', command, path: unkept.path, message: unkept.message }, unreached);
     // A check stopped before its end did not run: it is counted with those never reached.
+    const [bound] = supervised.bound;
+    if (bound !== undefined) {
+      const output = bound === join(request.targetDirectory, run.stdout.path) ? run.stdout : run.stderr;
+      return stop({ kind: 'output-bound', command, path: output.path, bytes: output.bytes }, unreached);
+    }
     if (supervised.cancelled) return stop({ kind: 'cancelled' }, unreached);
     if (supervised.timedOut) return stop({ kind: 'timed-out', command, by: deadlineMs < request.checkDeadlineMs ? 'suite' : 'check' }, unreached);
     if (exitCode !== 0) return stop({ kind: 'failed', command, exitCode }, unreached - 1);

@@ -51,9 +51,10 @@ export type StreamDiagnostic = z.infer<typeof StreamDiagnosticSchema>;
 
 /**
  * Why the supervisor stopped an attempt before its own end: its deadline (R7.2), the operator's
- * interrupt (R8.1), or a file of evidence that could not be written (R8.4). `none`: it ended itself.
+ * interrupt (R8.1), a file of evidence that could not be written (R8.4), or one that reached the
+ * keep bound (R8.4, keep-bound.ts). `none`: it ended itself.
  */
-export const StopSchema = z.enum(['none', 'deadline', 'operator-cancel', 'evidence-not-kept']);
+export const StopSchema = z.enum(['none', 'deadline', 'operator-cancel', 'evidence-not-kept', 'evidence-bound']);
 export type Stop = z.infer<typeof StopSchema>;
 
 export const ExitSchema = z.union([

@@ -44,6 +44,11 @@ export interface SuperviseOptions {
    * for a launch set up beside the probe, whose `gate` then opens only once the probe has held.
    */
   boundary?: BoundaryLaunch;
+  /**
+   * The most bytes kept of each evidence file (keep-bound.ts); reaching it stops the attempt as
+   * `evidence-bound`. Absent: STATECRAFT_KEEP_BOUND, else 1 GiB.
+   */
+  keepBoundBytes?: number;
   /** Longest accepted line in bytes; a longer one is malformed (R7.5). */
   maxLineBytes?: number;
   /**

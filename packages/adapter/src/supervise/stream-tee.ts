@@ -37,6 +37,10 @@ export interface TeeEnding {
  * record can carry the stream and its digest. The file is fsync'd before `finish` resolves: a
  * stream the chain refers to must be on disk (R8.4). Mode 0600: a stream may quote secrets.
  *
+ * At most `bound` bytes are taken (keep-bound.ts): the chunk that passes it is cut there, what
+ * comes after is neither kept nor counted, and `reachedBound` settles so the supervisor can stop
+ * the child. The digest is always of exactly the bytes taken, which the file then holds.
+ *
  * A write that fails (a full disk) settles `failed` at once, so the supervisor can stop the
  * attempt instead of waiting for a `drain` the broken file will never send.
  */
@@ -54,17 +58,31 @@ export class StreamTee {
     this.reportFailure = resolve;
   });
 
-  private constructor(private readonly target?: { path: string; fd: number; file: WriteStream }) {
+  private reportBound: () => void = () => undefined;
+  private cut = false;
+  /** Whether a byte was left untaken at the bound. */
+  get boundReached(): boolean {
+    return this.cut;
+  }
+  /** Settles once a byte is left untaken at the bound; never settles while the pipe stays under it. */
+  readonly reachedBound = new Promise<void>((resolve) => {
+    this.reportBound = resolve;
+  });
+
+  private constructor(
+    private readonly bound: number,
+    private readonly target?: { path: string; fd: number; file: WriteStream },
+  ) {
     target?.file.on('error', (error) => this.fail(EvidenceWriteError.of(target.path, 'write', error)));
   }
 
-  static async open(path?: string): Promise<StreamTee> {
-    if (path === undefined) return new StreamTee();
+  static async open(bound: number, path?: string): Promise<StreamTee> {
+    if (path === undefined) return new StreamTee(bound);
     const fd = await openFile(path, 'w', 0o600).catch((error: unknown) => {
       throw EvidenceWriteError.of(path, 'open for writing', error);
     });
     // A plain descriptor, not a FileHandle: the descriptor stays ours to fsync and close after the stream ends.
-    return new StreamTee({ path, fd, file: createWriteStream('', { fd, autoClose: false }) });
+    return new StreamTee(bound, { path, fd, file: createWriteStream('', { fd, autoClose: false }) });
   }
 
   /**
@@ -72,19 +90,31 @@ export class StreamTee {
    * a trip to the thread pool paid before the spawn. When one cannot be opened, the other is
    * closed again and the first failure is thrown, as two opens in a row would have.
    */
-  static async openPair(stdoutPath?: string, stderrPath?: string): Promise<[StreamTee, StreamTee]> {
-    const [stdout, stderr] = await Promise.allSettled([StreamTee.open(stdoutPath), StreamTee.open(stderrPath)]);
+  static async openPair(bound: number, stdoutPath?: string, stderrPath?: string): Promise<[StreamTee, StreamTee]> {
+    const [stdout, stderr] = await Promise.allSettled([StreamTee.open(bound, stdoutPath), StreamTee.open(bound, stderrPath)]);
     if (stdout.status === 'fulfilled' && stderr.status === 'fulfilled') return [stdout.value, stderr.value];
     const opened = [stdout, stderr].filter((each) => each.status === 'fulfilled').map((each) => each.value.finish());
     await Promise.allSettled(opened);
     throw stdout.status === 'rejected' ? stdout.reason : (stderr as PromiseRejectedResult).reason;
   }
 
-  /** Returns false when the file is behind, so the caller can pause the pipe (backpressure). */
-  write(chunk: Buffer): boolean {
-    this.bytes += chunk.length;
-    this.hash.update(chunk);
-    return this.target === undefined || this.failure !== undefined ? true : this.target.file.write(chunk);
+  /**
+   * Takes a chunk, up to the bound: `kept` is the part taken (all of it below the bound), the only
+   * bytes the caller may read as the stream; `behind` when the file is behind, so the caller can
+   * pause the pipe (backpressure).
+   */
+  write(chunk: Buffer): { kept: Buffer; behind: boolean } {
+    const room = this.bound - this.bytes;
+    const kept = chunk.length > room ? chunk.subarray(0, Math.max(room, 0)) : chunk;
+    if (kept.length < chunk.length) {
+      this.cut = true;
+      this.reportBound();
+    }
+    if (kept.length === 0) return { kept, behind: false };
+    this.bytes += kept.length;
+    this.hash.update(kept);
+    const behind = this.target === undefined || this.failure !== undefined ? false : !this.target.file.write(kept);
+    return { kept, behind };
   }
 
   /** Called once the file has caught up, or has failed: a failed file sends no `drain`, and a paused pipe must not wait for one. */

@@ -5,6 +5,7 @@ import type { Containment, ContainmentMechanism, Stop, SupervisedAttempt } from 
 import { checkExecutable } from './check-executable.js';
 import { checkWorkspace } from './check-workspace.js';
 import { startDeadline } from './deadline.js';
+import { readKeepBound } from './keep-bound.js';
 import { killTree } from './kill-tree.js';
 import type { SuperviseAnswer, SuperviseOptions } from './options.js';
 import { boundaryContainment } from './bwrap-boundary.js';
@@ -38,7 +39,7 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
   // one there is no gate to hold it, and nothing is started before `options.gate` opens.
   const ahead = 'boundary' in choice;
   if (!ahead && !(await (options.gate ?? true))) return { kind: 'withdrawn' };
-  const [stdoutTee, stderrTee] = await StreamTee.openPair(options.streamFile, options.stderrFile);
+  const [stdoutTee, stderrTee] = await StreamTee.openPair(options.keepBoundBytes ?? readKeepBound(), options.streamFile, options.stderrFile);
   const reader = new EventStreamReader({
     ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
@@ -89,7 +90,17 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
   // A file of evidence that cannot be written stops the attempt at once: the pipe it was paused
   // for would otherwise wait for the deadline, and what ran on would go unkept (R8.4).
   const evidenceFailure = Promise.race([stdoutTee.failed, stderrTee.failed]).then(() => 'evidence-failed' as const);
-  const first = await Promise.race([watched.normalEnd, deadline.expired, cancel.requested, watched.spawnFailure, watched.callbackFailure, evidenceFailure]);
+  // So does one that reaches the keep bound: what the adapter writes past it would be neither kept nor read.
+  const evidenceBound = Promise.race([stdoutTee.reachedBound, stderrTee.reachedBound]).then(() => 'evidence-bound' as const);
+  const first = await Promise.race([
+    watched.normalEnd,
+    deadline.expired,
+    cancel.requested,
+    watched.spawnFailure,
+    watched.callbackFailure,
+    evidenceFailure,
+    evidenceBound,
+  ]);
   deadline.cancel();
   cancel.dispose();
   if (first === 'spawn-failed') {
@@ -103,7 +114,9 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
     throw new Error('The onEvent callback threw; the adapter process tree was killed', { cause: watched.callbackError() });
   }
 
-  const stoppedBy = stopOf(first);
+  // A pipe's last chunk can pass the bound just before the end wins the race: bytes were left untaken all the same.
+  const cut = stdoutTee.boundReached || stderrTee.boundReached;
+  const stoppedBy = cut && first === 'normal-end' ? 'evidence-bound' : stopOf(first);
   const finishTees = (): Promise<[TeeEnding, TeeEnding]> => Promise.all([stdoutTee.finish(), stderrTee.finish()]);
   const { reading, survivors, endings } =
     stoppedBy === 'none' ? await endedOnItsOwn(running, finishTees) : { ...(await stopAndKill(running)), endings: finishTees() };
@@ -154,10 +167,11 @@ interface RunningAttempt {
 }
 
 /** What stopped the wait, as the attempt records it. */
-function stopOf(first: 'normal-end' | 'deadline' | 'cancelled' | 'evidence-failed'): Stop {
+function stopOf(first: 'normal-end' | 'deadline' | 'cancelled' | 'evidence-failed' | 'evidence-bound'): Stop {
   if (first === 'deadline') return 'deadline';
   if (first === 'cancelled') return 'operator-cancel';
   if (first === 'evidence-failed') return 'evidence-not-kept';
+  if (first === 'evidence-bound') return 'evidence-bound';
   return 'none';
 }
 

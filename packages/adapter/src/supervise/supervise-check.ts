@@ -5,6 +5,7 @@ import type { Containment, ContainmentMechanism, Survivor } from './attempt.js';
 import type { StreamDigestSchema } from './attempt.js';
 import { boundaryContainment, type EstablishedBoundary } from './bwrap-boundary.js';
 import { startDeadline } from './deadline.js';
+import { readKeepBound } from './keep-bound.js';
 import { killTree } from './kill-tree.js';
 import { chooseContainment, type ContainmentChoice } from './probe-containment.js';
 import { openGate, spawnContained } from './spawn-adapter.js';
@@ -38,6 +39,8 @@ export interface SuperviseCheckOptions {
   boundary?: EstablishedBoundary;
   /** The operator's interrupt: the tree is killed as at the deadline, and the answer says so. */
   signal?: AbortSignal;
+  /** The most bytes kept of each output (keep-bound.ts); reaching it stops the check. Absent: STATECRAFT_KEEP_BOUND, else 1 GiB. */
+  keepBoundBytes?: number;
   /**
    * When the check may start, and its deadline then: a suite sets its next check up while the one
    * before it runs, and gives it what is then left of the suite's time. Under the boundary its
@@ -67,6 +70,11 @@ export interface SupervisedCheck {
    */
   notKept: { path: string; message: string }[];
   /**
+   * The output files that reached the keep bound: the check was stopped there, as at its deadline,
+   * and each file holds exactly its first bound bytes (their digests are of those).
+   */
+  bound: string[];
+  /**
    * The output files that could not be made durable, once both fsyncs have ended: the check is
    * answered while they run, and a caller awaits this before appending a record that names them
    * (a suite awaits every check's before it ends).
@@ -86,7 +94,10 @@ export interface SupervisedCheck {
  */
 export async function superviseCheck(options: SuperviseCheckOptions): Promise<SupervisedCheck | 'withdrawn'> {
   const gate = options.gate ?? Promise.resolve({ deadlineMs: options.deadlineMs });
-  const [choice, [stdoutTee, stderrTee]] = await Promise.all([containmentFor(options), StreamTee.openPair(options.stdoutFile, options.stderrFile)]);
+  const [choice, [stdoutTee, stderrTee]] = await Promise.all([
+    containmentFor(options),
+    StreamTee.openPair(options.keepBoundBytes ?? readKeepBound(), options.stdoutFile, options.stderrFile),
+  ]);
   const tees = { stdout: stdoutTee, stderr: stderrTee };
   // A check that never started leaves no output files: no record will name them (doctor would
   // report them as a judgement's unrecorded files, R8.4).
@@ -125,8 +136,10 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
   const cancel = cancellation(options.signal);
   // A write that fails stops the check at once: nothing waits for a drain the broken file never sends.
   const notKept = Promise.race([tees.stdout.failed, tees.stderr.failed]).then(() => 'not-kept' as const);
+  // So does output past the keep bound: a check that floods its output is stopped, not kept on.
+  const bound = Promise.race([tees.stdout.reachedBound, tees.stderr.reachedBound]).then(() => 'bound' as const);
   try {
-    const first = await Promise.race([watched.normalEnd, deadline.expired, watched.spawnFailure, cancel.requested, notKept]);
+    const first = await Promise.race([watched.normalEnd, deadline.expired, watched.spawnFailure, cancel.requested, notKept, bound]);
     if (first === 'spawn-failed') {
       await removeOutputs();
       throw new Error(`Could not start the check ${options.file}`, { cause: watched.spawnError() });
@@ -139,6 +152,8 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
     const writtenSoFar = [tees.stdout.failedWith, tees.stderr.failedWith].filter((failure) => failure !== undefined);
     return {
       notKept: unkept(writtenSoFar),
+      // Read from the tees, not from what won the race: a pipe's last chunk can pass the bound just before its end.
+      bound: [options.stdoutFile, options.stderrFile].filter((_, index) => [tees.stdout, tees.stderr][index]!.boundReached),
       durable,
       exit: watched.exit(),
       timedOut: first === 'deadline',
@@ -193,7 +208,7 @@ function watchCheck(child: CheckProcess, tees: { stdout: StreamTee; stderr: Stre
       : new Promise<void>((resolve) => {
           stream.on('data', (chunk: Buffer) => {
             if (!listening) return;
-            if (!tee.write(chunk)) {
+            if (tee.write(chunk).behind) {
               stream.pause();
               tee.onDrain(() => stream.resume());
             }

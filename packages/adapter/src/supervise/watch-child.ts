@@ -112,12 +112,14 @@ function followPipe(
   return new Promise<void>((resolve) => {
     stream.on('data', (chunk: Buffer) => {
       if (!isListening()) return;
-      if (!tee.write(chunk)) {
+      const { kept, behind } = tee.write(chunk);
+      if (behind) {
         // Backpressure: the file is behind; the pipe waits (the deadline does not).
         stream.pause();
         tee.onDrain(() => stream.resume());
       }
-      on.chunk?.(chunk);
+      // Only what the file holds is read: past the keep bound the stream is its kept bytes.
+      if (kept.length > 0) on.chunk?.(kept);
     });
     let settled = false;
     const settle = (then?: () => unknown) => {

@@ -6,7 +6,7 @@ import { emit } from '../answer.js';
 import { checkStatusHooks } from '../render/check-status.js';
 import { liveLineFor } from '../render/live-line.js';
 import { accept } from './accept.js';
-import { checkContainmentOverride, once, parseDuration, parsePositiveInteger } from './run-options.js';
+import { checkSupervisionOverrides, once, parseDuration, parsePositiveInteger } from './run-options.js';
 import { terminalSafeText } from '../render/terminal-safe-text.js';
 
 /** The defaults of the check and suite deadlines (issue 12 item 3). */
@@ -57,6 +57,8 @@ again (refused, exit 2): make a new attempt with statecraft run --retry <run>.
 An attempt that changed nothing since it started (its candidate is the base,
 or an earlier attempt's) is not-attempted (attempt-changed-nothing): judge the
 attempt whose tree it is.
+A check whose stdout or stderr passes STATECRAFT_KEEP_BOUND (default 1GiB) is
+stopped there: no-acceptance (check-output-bound).
 Exit: 0 accepted; 1 any other verdict; 2 refused (a live attempt, a broken
 chain, no such run, a verdict already final, a boundary that cannot be
 established); 3 usage; 4 an i/o error.`,
@@ -67,7 +69,7 @@ established); 3 usage; 4 an i/o error.`,
       const attempt = flags.attempt === undefined ? undefined : parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER);
       const boundary = readBoundaryChoice(flags.boundary, process.env);
       if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
-      checkContainmentOverride();
+      checkSupervisionOverrides();
       const status = checkStatusHooks(flags.json ? undefined : liveLineFor(process.stdout));
       const interrupt = listenForOperatorInterrupt();
       try {

@@ -6,7 +6,7 @@ import { liveLineFor } from '../render/live-line.js';
 import { qualify } from './qualify.js';
 import { renderCaseEnded, renderCaseStarted } from './qualify-render.js';
 import { checkQualifications, listQualifications, showQualification } from './qualifications.js';
-import { checkContainmentOverride } from './run-options.js';
+import { checkSupervisionOverrides } from './run-options.js';
 
 /** Registers `qualify` and `qualifications` (R3, R4, R11). Computing is in qualify.ts / qualifications.ts. */
 export function registerQualify(program: Command): void {
@@ -56,7 +56,7 @@ missing).`,
     .action(async (binary: string | undefined, flags: { fixture: boolean; manifest?: string; provider?: string; boundary?: string; json: boolean }) => {
       const boundary = readBoundaryChoice(flags.boundary, process.env);
       if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
-      checkContainmentOverride();
+      checkSupervisionOverrides();
       const live = flags.json ? undefined : liveLineFor(process.stdout);
       const answer = await qualify({
         ...(binary === undefined ? {} : { binary }),

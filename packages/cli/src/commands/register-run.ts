@@ -10,7 +10,7 @@ import { DEFAULT_CHECK_DEADLINE, DEFAULT_SUITE_DEADLINE } from './register-accep
 import { run, type RunOptions } from './run.js';
 import { KNOWN_ADAPTERS, resolveAdapterArgument } from './run-adapters.js';
 import {
-  checkContainmentOverride,
+  checkSupervisionOverrides,
   collect,
   MOST_TURNS,
   once,
@@ -104,6 +104,9 @@ Examples:
 JSON: the attempt's account, the value \`run show --json\` prints (runId,
 attempt, outcome, cause, commits, posture, artifacts, ...); a refusal before
 the spawn is { refused: { stage, reason, message, detail } }.
+Kept files: the stream, stderr and each check's output stop at
+STATECRAFT_KEEP_BOUND (default 1GiB; e.g. 256MiB): an adapter or check that
+writes past it is stopped there, interrupted (evidence-bound).
 Exit: 0 completed; 1 another outcome (refused, interrupted, failed,
 cancelled), or a required capability the init did not apply; 2 refused
 before spawn, nothing appended; 3 usage; 4 an i/o error writing records.
@@ -190,7 +193,7 @@ async function runFromFlags(target: string | undefined, flags: RunFlags, command
   const prompt = promptFromSpec ? undefined : await readPrompt(flags.prompt, flags.promptFile);
   const boundary = readBoundaryChoice(flags.boundary, process.env);
   if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
-  checkContainmentOverride();
+  checkSupervisionOverrides();
   const status = new RunStatus();
   const live = flags.json ? undefined : liveLineFor(process.stdout);
   const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);

@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
-import { CapabilityTokenSchema, CAPABILITY_TOKENS, readContainmentOverride, type CapabilityToken } from '@statecraft/adapter';
+import { CapabilityTokenSchema, CAPABILITY_TOKENS, readContainmentOverride, readKeepBound, type CapabilityToken } from '@statecraft/adapter';
 import { UsageError, IoFailure } from '../errors.js';
 
 /**
@@ -56,12 +56,14 @@ export function parsePassNames(values: readonly string[]): string[] {
 }
 
 /**
- * STATECRAFT_CONTAINMENT read strictly before anything starts: a misspelt value is the operator's
- * slip (exit 3), named as STATECRAFT_BOUNDARY's is, not a failure met halfway through planning.
+ * STATECRAFT_CONTAINMENT and STATECRAFT_KEEP_BOUND read strictly before anything starts: a
+ * misspelt value is the operator's slip (exit 3), named as STATECRAFT_BOUNDARY's is, not a failure
+ * met halfway through planning or the first time a tee opens.
  */
-export function checkContainmentOverride(): void {
+export function checkSupervisionOverrides(): void {
   try {
     readContainmentOverride();
+    readKeepBound();
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

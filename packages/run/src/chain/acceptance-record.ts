@@ -21,6 +21,7 @@ export const AcceptanceReasonSchema = z.enum([
   'candidate-unavailable',
   'check-not-started',
   'check-timed-out',
+  'check-output-bound',
   'suite-deadline',
   'cancelled',
   'head-moved',
@@ -45,6 +46,8 @@ export const VERDICT_OF_REASON: Readonly<Record<AcceptanceReason, AcceptanceVerd
   'candidate-unavailable': 'no-acceptance',
   'check-not-started': 'no-acceptance',
   'check-timed-out': 'no-acceptance',
+  // Stopped at the keep bound, as at a deadline: the check did not run to its end.
+  'check-output-bound': 'no-acceptance',
   'suite-deadline': 'no-acceptance',
   cancelled: 'no-acceptance',
   'head-moved': 'interrupted',
