@@ -57,7 +57,7 @@ export const CREDENTIAL_FAMILIES: readonly CredentialFamily[] = [
     prefixes: [],
   },
   { family: 'infrastructure', names: ['TFE_TOKEN', 'PULUMI_ACCESS_TOKEN'], prefixes: ['TF_TOKEN_'] },
-  { family: 'secret-stores', names: ['OP_SERVICE_ACCOUNT_TOKEN', 'OP_CONNECT_TOKEN', 'DOPPLER_TOKEN', 'INFISICAL_TOKEN'], prefixes: [] },
+  { family: 'secret-stores', names: ['OP_SERVICE_ACCOUNT_TOKEN', 'OP_CONNECT_TOKEN', 'DOPPLER_TOKEN', 'INFISICAL_TOKEN'], prefixes: ['OP_SESSION_'] },
 ];
 
 /** The family a name belongs to, or the word `none`. */

@@ -147,6 +147,7 @@ describe('a request to place a credential family in the child is refused on cons
     ['GITEA_TOKEN', 'other-forges'],
     ['BITBUCKET_APP_PASSWORD', 'other-forges'],
     ['OP_SERVICE_ACCOUNT_TOKEN', 'secret-stores'],
+    ['OP_SESSION_my_team', 'secret-stores'],
     ['BUILDKITE_AGENT_ACCESS_TOKEN', 'ci-runtime'],
     ['HOMEBREW_GITHUB_API_TOKEN', 'github'],
   ])('%s, a credential that can publish or reach a secret store, is of the family %s and refused from the operator (R5.2)', (name, family) => {

@@ -120,10 +120,14 @@ function procShowsThisProcess(): boolean {
  */
 export type ProcessAge = 'any' | 'started-since-this-process';
 
-/** This process's start, in clock ticks since boot; 0 (nothing skipped) when it cannot be read. */
+/**
+ * This process's start, in clock ticks since boot; 0 (nothing skipped) when it cannot be read.
+ * Read once: it never changes, and every sweep asks for it.
+ */
+let ownStart: number | undefined;
 function ownStartTime(): number {
-  const own = readStat(process.pid)?.startTime;
-  return own !== undefined && Number.isFinite(own) ? own : 0;
+  ownStart ??= startTimeOfThisProcess() ?? 0;
+  return ownStart;
 }
 
 /**

@@ -116,7 +116,8 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
 
 /** What to give instead, for each reason the suite refuses to start. */
 function refusalHint(stage: Extract<NegativeSuiteAnswer, { kind: 'refused' }>['stage'], manifest: Manifest): string {
-  const command = manifest.requiresCommands[0] ?? 'the provider';
+  // The provider is the manifest's `command` prerequisite, as planning reads it; requiresCommands also names the adapter's own interpreter.
+  const command = manifest.prerequisites?.find((entry) => entry.kind === 'command')?.command ?? 'the provider';
   if (stage === 'provider') return `give --provider the path of the ${command} executable this adapter fronts (an npm install: node_modules/.bin/${command})`;
   if (stage === 'provider-identity')
     return `give --provider the ${command} of a whole install: the adapter's manifest names the files beside it that identify it (providerIdentityFiles)`;

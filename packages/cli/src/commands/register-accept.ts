@@ -54,9 +54,9 @@ candidate's worktree and a private TMPDIR writable; the repository's .git is
 read-only inside, so a check can run git status or git diff but not commit).
 An attempt already judged accepted, failed or authority-change is not judged
 again (refused, exit 2): make a new attempt with statecraft run --retry <run>.
-An attempt that changed nothing since it started (its candidate is the base,
-or an earlier attempt's) is not-attempted (attempt-changed-nothing): judge the
-attempt whose tree it is.
+An attempt that changed nothing since it started (its candidate holds the
+tree its workspace started with: the base's, or an earlier attempt's) is
+not-attempted (attempt-changed-nothing): judge the attempt whose tree it is.
 A check whose stdout or stderr passes STATECRAFT_KEEP_BOUND (default 1GiB) is
 stopped there: no-acceptance (check-output-bound).
 Exit: 0 accepted; 1 any other verdict; 2 refused (a live attempt, a broken
