@@ -290,7 +290,7 @@ describe('statecraft run --accept judges in the same invocation (R13, issue 12 i
     ]);
   });
 
-  it('write-outside leaves nothing in the candidate: the attempt changed nothing, so nothing is judged, what it wrote outside included (R13.3, R13.2)', async () => {
+  it('write-outside leaves nothing in the candidate: the attempt changed nothing, so nothing is judged; a retry that changes a tracked file is judged over the candidate alone, the outside write unseen (R13.3, R13.2)', async () => {
     const repository = await repositoryWithSuite(targets, { checks: [ANSWER_CHECK] });
     // A write outside the workspace is possible only without the boundary (R12).
     const { run, account } = await runFixture(repository.path, writePrompt('write-outside', 'answer.txt', 'forty-two'), '--accept', '--boundary', 'none');
@@ -301,5 +301,18 @@ describe('statecraft run --accept judges in the same invocation (R13, issue 12 i
       checks: [],
       candidate: { madeBy: 'earlier', changedPaths: [] },
     });
+    // A retry that changes a tracked file is judged: the check runs over the candidate's bytes, and
+    // the answer written beside the workspace is not among them (grep: no such file, exit 2).
+    const retried = await runFixture(
+      repository.path,
+      writePrompt('write', 'note.txt', 'unrelated'),
+      '--accept',
+      '--boundary',
+      'none',
+      '--retry',
+      account.runId,
+    );
+    expect(retried.run.exitCode, retried.run.stderr).toBe(1);
+    expect(retried.account.acceptance).toMatchObject({ verdict: 'failed', reason: 'check-failed', checks: [{ command: ANSWER_CHECK, exitCode: 2 }] });
   });
 });
