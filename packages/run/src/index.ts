@@ -45,6 +45,7 @@
  * - workspace/candidate.ts        the candidate's shape: commit, tree, who made it, the attempt's start, changed paths (R13.2)
  * - workspace/attempt-start.ts    a retry's workspace as the attempt finds it: HEAD, its tree with uncommitted changes, what it is to the run
  * - workspace/identify-candidate.ts a completed attempt's candidate, before its outcome: HEAD, or a statecraft commit of the tree (R13.2)
+ * - workspace/workspace-git-from-outside.ts git over an agent's workspace from outside the sandbox: its registered git directory, no hooks, killed at a bound
  * - workspace/who-made-candidate.ts statecraft, the agent, or earlier: told from the attempt's start, never from a commit's author
  * - workspace/registered-git-directory.ts a worktree's git directory found from the repository's side, and git's options for a worktree an agent could write (R12)
  * - workspace/stopped-git-index-lock.ts the index lock a git killed at the attempt's end leaves, removed

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readsThatStand, type PreparedAttempt } from '../src/launch/conclude-attempt.js';
-import type { CandidateGitAnswer, FirstCandidateReads } from '../src/workspace/identify-candidate.js';
+import type { FirstCandidateReads } from '../src/workspace/identify-candidate.js';
+import type { WorkspaceGitAnswer } from '../src/workspace/workspace-git-from-outside.js';
 
 /** A read that settles only when told to, so the test sees what waits for it. */
-function pendingRead(): { read: Promise<CandidateGitAnswer>; settle: () => void } {
+function pendingRead(): { read: Promise<WorkspaceGitAnswer>; settle: () => void } {
   let settle: () => void = () => undefined;
-  const read = new Promise<CandidateGitAnswer>((resolve) => {
+  const read = new Promise<WorkspaceGitAnswer>((resolve) => {
     settle = () => resolve({ ok: true, stdout: '' });
   });
   return { read, settle };

@@ -2,10 +2,8 @@ import { copyFile, lstat, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AttemptStart, EarlierCommit } from '@statecraft/adapter';
-import { gitReadingEnvironment } from '../coverage/git-for-reading.js';
-import { runGitProcess } from '../git-process.js';
-import { untrustedWorktreeGitOptions } from './registered-git-directory.js';
 import { removeStoppedGitIndexLock } from './stopped-git-index-lock.js';
+import { workspaceGitFromOutside, type WorkspaceGit, type WorkspaceGitAnswer } from './workspace-git-from-outside.js';
 
 /** A candidate an earlier attempt of the run recorded: its commit, and the first attempt whose candidate it was. */
 export interface EarlierCandidate {
@@ -43,7 +41,12 @@ export async function readAttemptStart(input: {
   earlier: readonly EarlierCandidate[];
   signal?: AbortSignal;
 }): Promise<AttemptStartReading> {
-  const git = startGit(input);
+  // A git stopped before the attempt starts leaves an index lock nothing else can hold yet: removed.
+  const git = workspaceGitFromOutside(
+    input.workspace,
+    input.gitDirectory,
+    input.signal === undefined ? undefined : { signal: input.signal, stopped: removeStoppedGitIndexLock },
+  );
   // Both only read (a status may refresh the index; rev-parse reads refs and objects): asked together.
   const [status, ids] = await Promise.all([
     git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignore-submodules=dirty']),
@@ -59,36 +62,12 @@ export async function readAttemptStart(input: {
   return { kind: 'read', start: { commit, tree: tree.stdout.trim(), uncommitted, is: whatEarlierCommitIs(commit, input.baseCommit, input.earlier) } };
 }
 
-type StartGitAnswer = { ok: true; stdout: string } | { ok: false; message: string };
-type StartGit = (args: readonly string[], environment?: Record<string, string>) => Promise<StartGitAnswer>;
-
-/** Git over the workspace from outside it (R12), killed at `signal`; a stopped git's index lock is removed (nothing else can hold it yet). */
-function startGit(input: { workspace: string; gitDirectory: string; signal?: AbortSignal }): StartGit {
-  return async (args, environment = {}) => {
-    const options = untrustedWorktreeGitOptions(input.gitDirectory, input.workspace);
-    const answer = await runGitProcess(
-      input.workspace,
-      [...options, '-c', 'core.hooksPath=/dev/null', ...args],
-      { ...gitReadingEnvironment(), ...environment },
-      undefined,
-      input.signal,
-    );
-    if (answer.stopped !== undefined) {
-      await removeStoppedGitIndexLock(input.gitDirectory);
-      return { ok: false, message: `git ${args.join(' ')} in ${input.workspace} was stopped: ${answer.stopped}` };
-    }
-    if (answer.exitCode === 0) return { ok: true, stdout: answer.stdout.toString('utf8') };
-    const said = answer.stderr.toString('utf8').trim();
-    return { ok: false, message: `git ${args.join(' ')} in ${input.workspace}: ${said === '' ? (answer.failure ?? 'failed') : said}` };
-  };
-}
-
 /**
  * The tree the work tree holds, uncommitted changes included, as `git add -A` at the attempt's end
  * would commit it: added to a scratch copy of the workspace's index (its stat data spares git
  * hashing every unchanged file) and written as a tree, the workspace's own index left as it was.
  */
-async function treeOfWorkTree(gitDirectory: string, git: StartGit): Promise<StartGitAnswer> {
+async function treeOfWorkTree(gitDirectory: string, git: WorkspaceGit): Promise<WorkspaceGitAnswer> {
   const scratch = await mkdtemp(join(tmpdir(), 'statecraft-start-'));
   try {
     const index = join(scratch, 'index');

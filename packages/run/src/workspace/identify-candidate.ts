@@ -1,13 +1,11 @@
 import type { AttemptStart } from '@statecraft/adapter';
-import { gitReadingEnvironment } from '../coverage/git-for-reading.js';
-import { runGitProcess } from '../git-process.js';
 import { IGNORED_FILES_NOTE, type Candidate } from './candidate.js';
-import { untrustedWorktreeGitOptions } from './registered-git-directory.js';
 import { MAX_RECORD_BYTES } from '../chain/record-bound.js';
 import type { EndOfAttemptGit } from './end-of-attempt-git.js';
 import type { WorkspaceHeadReading } from './prepare-workspace.js';
 import type { EarlierCandidate } from './attempt-start.js';
 import { whoMadeCandidate } from './who-made-candidate.js';
+import { workspaceGitFromOutside, type WorkspaceGitAnswer } from './workspace-git-from-outside.js';
 
 /** The fixed identity of a commit statecraft makes of the work tree (R13.2): never the operator's. */
 export const STATECRAFT_GIT_IDENTITY = { name: 'statecraft', email: 'statecraft@statecraft.invalid' } as const;
@@ -23,16 +21,13 @@ const CHANGED_PATHS_BOUND_BYTES = MAX_RECORD_BYTES / 2;
 /** How many ignored paths are named in the record; the count is always whole. */
 const IGNORED_PATHS_NAMED = 20;
 
-/** What one of the candidate's git reads answered: its output, or what git said. */
-export type CandidateGitAnswer = { ok: true; stdout: string } | { ok: false; message: string };
-
 export type CandidateIdentification = { kind: 'identified'; candidate: Candidate } | { kind: 'not-identified'; message: string };
 
 /** The reads a candidate's identification starts with: the status, and the head's ids beside it. */
 export interface FirstCandidateReads {
-  status: Promise<CandidateGitAnswer>;
+  status: Promise<WorkspaceGitAnswer>;
   /** Not asked when the base's tree is known: a tree left clean on its base needs no git for them. */
-  ids: Promise<CandidateGitAnswer> | undefined;
+  ids: Promise<WorkspaceGitAnswer> | undefined;
 }
 
 /**
@@ -41,7 +36,7 @@ export interface FirstCandidateReads {
  * else (its evidence files' fsync), and hand them to `identifyCandidate`. Never rejects.
  */
 export function startCandidateReads(workspace: string, gitDirectory: string, baseTree: string | undefined, end?: EndOfAttemptGit): FirstCandidateReads {
-  const git = candidateGit(workspace, gitDirectory, end);
+  const git = workspaceGitFromOutside(workspace, gitDirectory, end);
   // Porcelain v2 with --branch: the same entries as v1, and the head's object name in a header.
   const status = git(['status', '--porcelain=v2', '--branch', '-z', '--untracked-files=all', '--ignored=matching', '--ignore-submodules=dirty']);
   // The head's ids, asked beside the status: a tree the agent left clean (the usual end) is
@@ -55,27 +50,6 @@ export function startCandidateReads(workspace: string, gitDirectory: string, bas
 }
 
 const HEAD_IDS = ['rev-parse', 'HEAD', 'HEAD^{tree}'] as const;
-
-/**
- * Git for the candidate's reads and commit: with a constructed environment, no hooks, and the
- * workspace's registered git directory (see identifyCandidate). Answers, never rejects. Under
- * `end` (the end of the attempt's bound, end-of-attempt-bound.ts) a git still running is killed,
- * and the end is told, so the index lock a killed `add` or `commit` leaves is removed once nothing
- * else can hold it.
- */
-function candidateGit(workspace: string, gitDirectory: string, end?: EndOfAttemptGit): (args: readonly string[]) => Promise<CandidateGitAnswer> {
-  return async (args) => {
-    const options = untrustedWorktreeGitOptions(gitDirectory, workspace);
-    const answer = await runGitProcess(workspace, [...options, '-c', 'core.hooksPath=/dev/null', ...args], gitReadingEnvironment(), undefined, end?.signal);
-    if (answer.stopped !== undefined) {
-      await end?.stopped(gitDirectory);
-      return { ok: false, message: `git ${args.join(' ')} in ${workspace} was stopped: ${answer.stopped}` };
-    }
-    if (answer.exitCode === 0) return { ok: true, stdout: answer.stdout.toString('utf8') };
-    const said = answer.stderr.toString('utf8').trim();
-    return { ok: false, message: `git ${args.join(' ')} in ${workspace}: ${said === '' ? (answer.failure ?? 'failed') : said}` };
-  };
-}
 
 /**
  * Identifies the candidate of a completed attempt (R13.2), before its outcome is appended: the
@@ -111,11 +85,11 @@ export async function identifyCandidate(
   /** The first reads, when the caller started them already (startCandidateReads) for this workspace and git directory. */
   started: FirstCandidateReads = startCandidateReads(input.workspace, input.gitDirectory, input.baseTree, input.end),
 ): Promise<CandidateIdentification> {
-  const git = candidateGit(input.workspace, input.gitDirectory, input.end);
-  const readIds = (): Promise<CandidateGitAnswer> => git(HEAD_IDS);
+  const git = workspaceGitFromOutside(input.workspace, input.gitDirectory, input.end);
+  const readIds = (): Promise<WorkspaceGitAnswer> => git(HEAD_IDS);
   // The paths changed from the base: none when the head is the base itself, which asks no git
   // (a clean tree on the base, the usual end of an attempt that changed nothing).
-  const readChanged = (head: string | undefined): Promise<CandidateGitAnswer> =>
+  const readChanged = (head: string | undefined): Promise<WorkspaceGitAnswer> =>
     head === input.baseCommit ? Promise.resolve({ ok: true, stdout: '' }) : git(['diff', '--name-only', '-z', '--no-renames', input.baseCommit, 'HEAD']);
   const statusRead = started.status;
   const idsBeside = started.ids;
@@ -154,7 +128,7 @@ export async function identifyCandidate(
   const statusHead = headOfStatus(entries);
   onSettled(dirty ? undefined : { head: statusHead, dirty: false });
   // A clean tree's head is the one its status names: on the base, whose tree is known, no git is asked.
-  const cleanIds = (head: string): Promise<CandidateGitAnswer> =>
+  const cleanIds = (head: string): Promise<WorkspaceGitAnswer> =>
     head === input.baseCommit && input.baseTree !== undefined
       ? Promise.resolve({ ok: true, stdout: `${head}\n${input.baseTree}\n` })
       : (idsBeside ?? readIds());
@@ -203,8 +177,8 @@ export async function identifyCandidate(
 function changedSinceStartReader(
   start: AttemptStart,
   baseCommit: string,
-  git: (args: readonly string[]) => Promise<CandidateGitAnswer>,
-): (head: string | undefined) => Promise<CandidateGitAnswer | 'as-from-the-base'> {
+  git: (args: readonly string[]) => Promise<WorkspaceGitAnswer>,
+): (head: string | undefined) => Promise<WorkspaceGitAnswer | 'as-from-the-base'> {
   return (head) => {
     if (start.commit === baseCommit && !start.uncommitted) return Promise.resolve('as-from-the-base');
     if (head === start.commit && !start.uncommitted) return Promise.resolve({ ok: true, stdout: '' });
