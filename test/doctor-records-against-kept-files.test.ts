@@ -81,6 +81,22 @@ describe('doctor compares what the chain records with the kept files it verified
     expect(human.stdout).toContain('record-disagrees-with-kept-file');
   });
 
+  it("a __proto__ key added to the recorded claim's detail in the chain alone is a finding: a key one side lacks is absent there, not its prototype", async () => {
+    const target = await targets.fresh();
+    const account = await attempt(target.path, 'complete', '--adapter', 'fixture');
+    await launder(account, (record) => {
+      if (record.kind !== 'outcome') return;
+      const claim = (record.result as ForgedRecord).providerClaim as ForgedRecord;
+      // Spread keeps the parsed `__proto__` an own key, as JSON.parse made it.
+      claim.detail = { ...(JSON.parse('{"__proto__":{}}') as ForgedRecord), ...(claim.detail as ForgedRecord) };
+    });
+    const { run, value } = await doctor();
+    expect(run.exitCode).toBe(1);
+    const found = findingsOf(value, account);
+    expect(found).toEqual([expect.objectContaining({ kind: 'record-disagrees-with-kept-file', path: account.artifacts.result.path })]);
+    expect(found[0]?.message).toContain('result.providerClaim.detail.__proto__ is {} in the record, providerClaim.detail.__proto__ is absent in the file');
+  });
+
   it('preferred and degraded capabilities emptied and the unverifiable refusal account cleared in the chain alone are findings naming each field, in doctor and in run show', async () => {
     const target = await targets.fresh();
     const account = await attempt(target.path, 'complete', '--adapter', noRefusals.executable, '--prefer', 'structured-refusals');

@@ -32,9 +32,10 @@
  * - judge/free-outputs-directory.ts the first acceptance-N directory not on disk: a judgement never writes into another's files (R13.6)
  * - judge/judge-attempt.ts   one attempt judged in steps: not-attempted, the candidate, the suite at the base, the suite run, the verdict
  * - judge/check-sandbox.ts   what every check runs under: the constructed environment and the evidence boundary, probed once (R13.3, R12)
+ * - judge/check-temporary-directory.ts the checks' private TMPDIR, named after its worktree so a dead judge's is found and removed
  * - judge/agent-workspaces-hidden.ts the target's agent workspaces hidden from the checks: not the candidate's bytes (R13.3, R12)
  * - judge/authority-read-only.ts the authority set bound read-only in the candidate's worktree for the checks (R13.5, R12)
- * - judge/leftover-check-worktrees.ts check worktrees a killed judge left (owner dead) removed, then `git worktree prune`
+ * - judge/leftover-check-worktrees.ts check worktrees a killed judge left (owner dead) removed with their TMPDIRs, then `git worktree prune`
  * - judge/suite-at-base.ts   the suite and the authority set read at the base, and the policy digest (R13.3, R13.5)
  * - judge/authority-through-links.ts authority entries that are, lie below or hold a symbolic link at the base: not judged on (R13.5)
  * - judge/links-outside-candidate.ts the candidate's symbolic links (mode 120000, as git holds them) whose targets leave its tree

@@ -137,9 +137,19 @@ function sealedStreams(outcome: OutcomeRecord, result: KeptResult): FieldDisagre
 export function differences(field: string, recorded: unknown, keptField: string, kept: unknown): FieldDisagreement[] {
   if (isPlainObject(recorded) && isPlainObject(kept)) {
     const keys = [...new Set([...Object.keys(recorded), ...Object.keys(kept)])];
-    return keys.flatMap((key) => differences(`${field}.${key}`, recorded[key], keptField === '' ? key : `${keptField}.${key}`, kept[key]));
+    return keys.flatMap((key) =>
+      differences(`${field}.${key}`, ownMember(recorded, key), keptField === '' ? key : `${keptField}.${key}`, ownMember(kept, key)),
+    );
   }
   return isDeepStrictEqual(recorded, kept) ? [] : [{ field, recorded: held(recorded), keptField, kept: held(kept) }];
+}
+
+/**
+ * What an object holds under `key` itself: `object['__proto__']` of an object without that key is
+ * its prototype, and a `{}` recorded there beside a file without it once compared equal.
+ */
+function ownMember(object: Record<string, unknown>, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
 function held(value: unknown): HeldValue {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CHECKS_DIRECTORY, makeCandidateWorktree, ownerFileOf } from '../src/judge/candidate-worktree.js';
+import { makeCheckTemporaryDirectory } from '../src/judge/check-temporary-directory.js';
 import { removeLeftoverCheckWorktrees } from '../src/judge/leftover-check-worktrees.js';
 
 const made: string[] = [];
@@ -30,7 +31,7 @@ function deadPid(): number {
 }
 
 describe('check worktrees a killed judge left behind', () => {
-  it("are removed when their owner is dead or unknown, and a live owner's is left alone; git forgets the removed ones", async () => {
+  it("are removed with their checks' TMPDIRs when their owner is dead or unknown, and a live owner's are left alone; git forgets the removed ones", async () => {
     const target = repository();
     const live = await makeCandidateWorktree(target.path, 'run-live', 1, target.head);
     const dead = await makeCandidateWorktree(target.path, 'run-dead', 1, target.head);
@@ -40,6 +41,12 @@ describe('check worktrees a killed judge left behind', () => {
     // One with no owner file at all, as a judge killed between the two steps, or an older build, leaves.
     const unowned = join(target.path, CHECKS_DIRECTORY, 'run-unowned-1-00000000');
     target.git('worktree', 'add', '--detach', '--quiet', unowned, target.head);
+    const temporary = {
+      live: makeCheckTemporaryDirectory(live.path),
+      dead: makeCheckTemporaryDirectory(dead.path),
+      unowned: makeCheckTemporaryDirectory(unowned),
+    };
+    made.push(...Object.values(temporary));
 
     const removed = await removeLeftoverCheckWorktrees(target.path, CHECKS_DIRECTORY);
 
@@ -47,6 +54,8 @@ describe('check worktrees a killed judge left behind', () => {
     expect(existsSync(live.path)).toBe(true);
     expect(existsSync(ownerFileOf(live.path))).toBe(true);
     expect(existsSync(dead.path) || existsSync(ownerFileOf(dead.path)) || existsSync(unowned)).toBe(false);
+    expect(existsSync(temporary.live)).toBe(true);
+    expect(existsSync(temporary.dead) || existsSync(temporary.unowned)).toBe(false);
     const listed = target.git('worktree', 'list', '--porcelain');
     expect(listed).toContain(live.path);
     expect(listed).not.toContain(dead.path);

@@ -67,6 +67,21 @@ describe('recorded Claude Code streams replayed through a real child', () => {
     expect(JSON.stringify(terminalOf(run))).not.toMatch(/"refusalCount"|"refusals"/);
   });
 
+  it('carries a denial with a __proto__ key whole, as the refusal and in the claim: the native line is not copied key by key (R1.4, R8.2)', async () => {
+    // zod's loose object copies a line key by key and leaves `__proto__` out (found by a hostile pass, 2026-12-02).
+    const stream = await altered('denied', (lines) =>
+      lines.map((line) =>
+        line.includes('"type":"result"') ? line.replace('"permission_denials":[{', '"permission_denials":[{"__proto__":{"tool_name":"Read"},') : line,
+      ),
+    );
+    const native = (await readFile(stream, 'utf8')).split('\n').filter((line) => line.includes('"type":"result"'))[0] ?? '';
+    const denials = JSON.stringify((JSON.parse(native) as { permission_denials: unknown[] }).permission_denials);
+    expect(denials).toContain('"__proto__":{"tool_name":"Read"}');
+    const run = await replay(stream);
+    expect(JSON.stringify(eventsOfType(run, 'refusal').map((event) => event.verbatim))).toBe(denials);
+    expect(JSON.stringify(terminalOf(run)?.claim.detail['permission_denials'])).toBe(denials);
+  });
+
   it('reports a terminal state nobody measured as unmapped, never completed (R10.4)', async () => {
     const stream = await altered('completed', (lines) =>
       lines.map((line) =>

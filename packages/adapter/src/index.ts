@@ -4,7 +4,7 @@
  *
  * Modules:
  * - capabilities.ts        the closed six-token vocabulary (R2.1)
- * - schema-pieces.ts       the shapes every record shares, defined once: digests, commit ids, counts, times, cost, verdict
+ * - schema-pieces.ts       the shapes every record shares, defined once: digests, commit ids, counts, times, cost, verdict, an adapter's object kept verbatim
  * - candidate-origin.ts    an attempt's start and who made its candidate (R13.2): the run's records and the receipt share them
  * - protocol/version.ts    the protocol version every request and event carries (R1.5)
  * - protocol/manifest.ts   the adapter manifest schema (R2.2)

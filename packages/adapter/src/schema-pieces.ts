@@ -48,3 +48,20 @@ export const EventCountsSchema = z.strictObject({
   linesAfterTerminal: CountSchema,
 });
 export type EventCounts = z.infer<typeof EventCountsSchema>;
+
+/**
+ * A JSON object an adapter wrote, checked to be one and kept as the very object parsed, never
+ * copied key by key: zod's record and object schemas copy, and leave out a `__proto__` key (which
+ * JSON.parse makes an ordinary own key), so a claim's detail once read `{"a":1}` in the record
+ * where the kept stream said `{"__proto__":{…},"a":1}` (R8.2: the claim kept as the provider made it).
+ * Its values are any JSON and are not copied either. Published as the record schema it replaces.
+ */
+export const VerbatimObjectSchema = z
+  .custom<Record<string, unknown>>(isPlainObject, { error: 'expected an object' })
+  .meta({ type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} });
+
+function isPlainObject(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}

@@ -1,7 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   ATTEMPT_TAG_VARIABLE,
   chooseContainment,
@@ -19,6 +15,7 @@ import {
   type BoundaryChoice,
   type EnvironmentRecord,
 } from '@statecraft/environment';
+import { makeCheckTemporaryDirectory, removeCheckTemporaryDirectory } from './check-temporary-directory.js';
 
 /** What every check of one suite runs with: the constructed environment, the attempt tag and the boundary. */
 export interface CheckSandbox {
@@ -57,7 +54,7 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
   const selection = selectPassedNames({ source: request.source, adapterPass: [], operatorPass: [] });
   if (selection.kind === 'refused') return { kind: 'refused', reason: 'environment', message: `${selection.message}; no check was run` };
   // Synchronous up to the probe's spawn, which runs beside git's checkout of the worktree.
-  const temporaryDirectory = mkdtempSync(join(tmpdir(), 'statecraft-checks-'));
+  const temporaryDirectory = makeCheckTemporaryDirectory(request.worktree);
   const attemptTag = newAttemptTag(request.runId, request.attempt);
   const environment = constructEnvironment(selection, {
     runId: request.runId,
@@ -98,8 +95,4 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
     return { kind: 'refused', reason: 'boundary', message: `${established.message}; no check was run` };
   }
   return ready(established.boundary, established.boundary.record);
-}
-
-export async function removeCheckTemporaryDirectory(path: string): Promise<void> {
-  await rm(path, { recursive: true, force: true }).catch(() => undefined);
 }

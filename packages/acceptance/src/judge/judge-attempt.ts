@@ -4,7 +4,8 @@ import type { AcceptanceRecord, Candidate, ChainEntry, IntentRecord, OutcomeReco
 import { withAgentWorkspacesHidden } from './agent-workspaces-hidden.js';
 import { withAuthorityReadOnly } from './authority-read-only.js';
 import { makeCandidateWorktree, readWorktreeAfterSuite, removeCandidateWorktree } from './candidate-worktree.js';
-import { prepareCheckSandbox, removeCheckTemporaryDirectory, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
+import { prepareCheckSandbox, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
+import { removeCheckTemporaryDirectory } from './check-temporary-directory.js';
 import { changedNothing, decideAfterSuite, decideBeforeSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
 import { findLinksOutsideCandidate } from './links-outside-candidate.js';
 import { mintReceipt } from './mint-receipt.js';
@@ -182,9 +183,10 @@ async function runSuiteOverCandidate(
   const { suite } = judged;
   const worktree = judged.worktree.path;
   let temporaryDirectory: string | undefined;
+  // The TMPDIR first: the worktree's owner file, removed with the worktree, is what leads a later judge to it.
   const clear = async (): Promise<void> => {
-    await removeCandidateWorktree(where.target, worktree);
     if (temporaryDirectory !== undefined) await removeCheckTemporaryDirectory(temporaryDirectory);
+    await removeCandidateWorktree(where.target, worktree);
   };
   let cleared: Promise<void> | undefined;
   try {

@@ -2,6 +2,7 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isLive, LockHolderSchema } from '@statecraft/run';
 import { ownerFileOf, removeCandidateWorktree } from './candidate-worktree.js';
+import { removeLeftoverCheckTemporaryDirectories } from './check-temporary-directory.js';
 
 const OWNER_SUFFIX = '.owner.json';
 
@@ -11,8 +12,9 @@ const OWNER_SUFFIX = '.owner.json';
  * no readable owner (the owner file is written before the worktree, so a live judge's always has
  * one). A live owner's is left alone: another product home may be judging this target. Each is
  * removed as a judge removes its own (removeCandidateWorktree: git first, else the directory and
- * `git worktree prune`). Answers the paths removed; a failure to remove one is left for the next
- * judge, never fatal.
+ * `git worktree prune`), its checks' TMPDIR first (check-temporary-directory.ts), while the owner
+ * file that leads to it is still there. Answers the worktree paths removed; a failure to remove
+ * one is left for the next judge, never fatal.
  */
 export async function removeLeftoverCheckWorktrees(target: string, checksDirectory: string): Promise<string[]> {
   const directory = join(target, checksDirectory);
@@ -22,11 +24,15 @@ export async function removeLeftoverCheckWorktrees(target: string, checksDirecto
     if (name.endsWith(OWNER_SUFFIX)) {
       // An owner file whose worktree is gone: its own leftover, once its owner is dead.
       const worktree = name.slice(0, -OWNER_SUFFIX.length);
-      if (!names.includes(worktree) && !(await ownerLives(join(directory, worktree)))) await rm(join(directory, name), { force: true });
+      if (!names.includes(worktree) && !(await ownerLives(join(directory, worktree)))) {
+        await removeLeftoverCheckTemporaryDirectories(worktree);
+        await rm(join(directory, name), { force: true });
+      }
       continue;
     }
     const path = join(directory, name);
     if (await ownerLives(path)) continue;
+    await removeLeftoverCheckTemporaryDirectories(path);
     // Not a worktree git knows (its registration already pruned): the directory is still removed.
     if ((await removeCandidateWorktree(target, path)) === 'removed') removed.push(path);
   }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { VerbatimObjectSchema } from '@statecraft/adapter';
 
 /**
  * The few native stream-json shapes the mapping depends on (docs/facts.md items 2–9), read loosely:
@@ -19,8 +20,14 @@ export const NativeInitSchema = z.looseObject({
 });
 export type NativeInit = z.infer<typeof NativeInitSchema>;
 
-/** One entry of the terminal `permission_denials`: carried verbatim as a refusal (R10.2). */
-export const NativeDenialSchema = z.looseObject({ tool_name: z.string().optional() });
+/**
+ * One entry of the terminal `permission_denials`: carried verbatim as a refusal (R10.2), so kept as
+ * the very object parsed; a loose object would be a copy without any `__proto__` key claude wrote.
+ */
+export const NativeDenialSchema = VerbatimObjectSchema.refine((denial) => denial['tool_name'] === undefined || typeof denial['tool_name'] === 'string', {
+  error: 'tool_name must be a string',
+  path: ['tool_name'],
+});
 
 /**
  * The terminal `result`. `subtype`, `is_error` and `permission_denials` are required: without

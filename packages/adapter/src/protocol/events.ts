@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { CountSchema, Sha256DigestSchema } from '../schema-pieces.js';
+import { CountSchema, Sha256DigestSchema, VerbatimObjectSchema } from '../schema-pieces.js';
 import { CapabilityListSchema } from '../capabilities.js';
 import { ProtocolVersionSchema } from './version.js';
 
@@ -37,7 +37,7 @@ export const InitEventSchema = z.strictObject({
     allowlist: z.union([z.array(z.string()), NotRecordedSchema]),
   }),
   /** Provider facts worth keeping (model, permission mode, cwd …), verbatim. */
-  detail: z.record(z.string(), z.unknown()),
+  detail: VerbatimObjectSchema,
 });
 export type InitEvent = z.infer<typeof InitEventSchema>;
 
@@ -76,7 +76,8 @@ export const ProviderClaimSchema = z.strictObject({
   status: z.string().min(1),
   isError: z.union([z.boolean(), NotRecordedSchema]),
   reason: z.union([z.string().min(1), NotRecordedSchema]),
-  detail: z.record(z.string(), z.unknown()),
+  /** Whatever else the provider said of its ending, every key as it said it. */
+  detail: VerbatimObjectSchema,
 });
 export type ProviderClaim = z.infer<typeof ProviderClaimSchema>;
 
