@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { appendFile, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WARDEN_NAME } from '@statecraft/adapter';
@@ -227,9 +228,13 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     expect(findings).toContainEqual(expect.objectContaining({ kind: 'stale-lock' }));
     expect(findings.map((finding) => finding.kind)).not.toContain('orphaned-processes');
 
+    // The dead attempt's TMPDIR is still there, until the supervisor taking its lock over removes it.
+    const deadTemporary = () => readdirSync(tmpdir()).filter((name) => name.startsWith(`statecraft-${live.runId}-1-`));
+    expect(deadTemporary(), "the killed attempt's TMPDIR").toHaveLength(1);
     // In text too, the next run says it took over the dead supervisor's lock (it was said only in --json).
     const later = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete'], { home: targets.home.path });
     expect(later.exitCode).toBe(0);
+    expect(deadTemporary(), "the killed attempt's TMPDIR, once its lock was taken over").toEqual([]);
     expect(later.stdout).toContain(`took over       the lock of run ${live.runId} attempt 1, whose supervisor (pid ${hung.pid}) was gone`);
     const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: targets.home.path }));
     expect(list.attempts.map((attempt) => attempt.state)).toEqual(['dangling', 'concluded']);

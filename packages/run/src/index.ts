@@ -40,6 +40,7 @@
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
  * - lock/take-over-stale-lock.ts  a stale lock has exactly one taker: a claim per lock file, created with link(2)
  * - lock/lock-holder.ts           the lock record, its identity (inode and bytes), and whether its holder lives
+ * - lock/dead-attempt-temporary-directory.ts  the TMPDIR of an attempt whose supervisor died, removed by the one taking its lock over (R5.5)
  * - coverage/*                    command coverage (R9), every reading of it: from the working tree at planning, at the base commit at launch
  * - workspace/*                   the target and its base commit (one rev-parse), the git worktree under .statecraft/state (R8.6)
  * - workspace/candidate.ts        the candidate's shape: commit, tree, who made it, the attempt's start, changed paths (R13.2)

@@ -21,6 +21,7 @@ import { openChainForAppend } from '../chain/open-chain-for-append.js';
 import type { ChainOpening } from '../chain/open-chain.js';
 import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
 import { acquireRepositoryLock, type LockHolder } from '../lock/repository-lock.js';
+import { removeDeadAttemptTemporaryDirectory } from '../lock/dead-attempt-temporary-directory.js';
 import type { RunPlan } from '../plan/plan-run.js';
 import type { Posture } from '../posture.js';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
@@ -88,6 +89,8 @@ export async function launchAttempt(plan: RunPlan, hooks: LaunchHooks = {}): Pro
   }
   if (lock.kind === 'refused') return refused('launch', 'live-attempt', lock.message, lock.holder);
   try {
+    // A supervisor that died outright left its attempt's TMPDIR; the lock it left says whose.
+    if (typeof lock.reclaimed === 'object') await removeDeadAttemptTemporaryDirectory(lock.reclaimed);
     return await launchHoldingLock(plan, hooks, { runId, number, reclaimedLock: lock.reclaimed });
   } finally {
     await lock.release();
