@@ -7,6 +7,7 @@
  * - plan/label-qualification.ts   the qualification label: unqualified adapters run, labelled (R3.2)
  * - plan/home-outside-target.ts   the product home and the target must not hold each other (R8.4, R12)
  * - launch/launch-attempt.ts      lock → workspace → environment → intent (fsync) → supervise → classify → outcome
+ * - launch/before-intent.ts       what an intent needs besides the readings, started once the workspace's directory exists: TMPDIR, environment, request, boundary
  * - launch/conclude-attempt.ts    after the adapter: the result kept, the candidate identified (R13.2), the outcome appended
  * - launch/build-request.ts       the request file the adapter is pointed at (R1.2)
  * - launch/compose-posture.ts     the posture on the intent and on the outcome (R6)

@@ -1,8 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import {
-  ATTEMPT_TAG_VARIABLE,
   attemptArtifactNames,
   EvidenceWriteError,
   newAttemptTag,
@@ -13,7 +11,6 @@ import {
   type ProtocolEvent,
   writeFileDurably,
 } from '@statecraft/adapter';
-import { constructEnvironment } from '@statecraft/environment';
 import { appendRecord, type AppendedRecord, type ChainPosition } from '../chain/append-record.js';
 import { ChainMovedError } from '../chain/check-chain-tip.js';
 import type { ChainSummary } from '../chain/chain-summary.js';
@@ -29,16 +26,17 @@ import { newRunId } from '../run-id.js';
 import { prepareWorkspace, withdrawWorkspace, type PreparedWorkspace } from '../workspace/prepare-workspace.js';
 import { registeredGitDirectory } from '../workspace/registered-git-directory.js';
 import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/base-commit-reading.js';
-import { buildRequest } from './build-request.js';
+import type { buildRequest } from './build-request.js';
 import { plannedPosture } from './compose-posture.js';
 import { failedPath, writingFile } from './failed-file.js';
-import { outcomeReservePath, releaseOutcomeReserve } from './outcome-reserve.js';
+import { releaseOutcomeReserve } from './outcome-reserve.js';
 import { endOfAttempt, endOfAttemptBoundMs } from './end-of-attempt-bound.js';
-import { createAttemptTemporaryDirectory, removeAttemptTemporaryDirectory } from './temporary-directory.js';
-import { withdrawIntentFiles, writeIntentFiles, type IntentFiles, type IntentFilesPlace } from './intent-files.js';
-import { prepareLaunchBoundary, type LaunchBoundary } from './launch-boundary.js';
+import { removeAttemptTemporaryDirectory } from './temporary-directory.js';
+import { withdrawIntentFiles, type IntentFiles, type IntentFilesPlace } from './intent-files.js';
+import type { LaunchBoundary } from './launch-boundary.js';
 import { readWorkspaceStart, type WorkspaceStart } from './workspace-start.js';
 import { concludeAttempt, firstCandidateReads, type AttemptIdentity, type PreparedAttempt } from './conclude-attempt.js';
+import { makeBeforeIntent, type AdapterStart, type BeforeIntent } from './before-intent.js';
 
 export interface LaunchHooks {
   /** Each event of the trusted prefix, for the live status line. */
@@ -227,14 +225,6 @@ async function goOnOrWithdraw(
   return { opening, coverage, workspace, setUp, boundary };
 }
 
-/** What the adapter's launch is given besides what every launch shares: where it runs, and how. */
-interface AdapterStart {
-  workspace: string;
-  environment: Record<string, string>;
-  requestFile: string;
-  boundary?: BoundaryLaunch;
-}
-
 /** The adapter, once its intent is durable: supervised to its end, then the outcome concluded. */
 async function superviseThenConclude(
   plan: RunPlan,
@@ -320,113 +310,6 @@ async function withdrawRefused(plan: RunPlan, readings: RefusedReadings, setUp: 
   const withdrawn = await withdrawWorkspace(plan.target, workspace);
   if (withdrawn === 'withdrawn') return refusal;
   return { ...refusal, message: `${refusal.message}\nthe workspace prepared for it could not be withdrawn (${withdrawn.failed})` };
-}
-
-/** What is made before the intent besides the readings: the TMPDIR, the environment, the request and the boundary (R12). */
-type BeforeIntent =
-  | {
-      kind: 'made';
-      temporaryDirectory: string;
-      environment: ReturnType<typeof constructEnvironment>;
-      request: ReturnType<typeof buildRequest>;
-      boundary: LaunchBoundary;
-      /** The request, the prompt and the outcome reserve, being written beside the boundary's probe. */
-      files: Promise<IntentFiles>;
-      filesPlace: IntentFilesPlace;
-    }
-  | { kind: 'failed'; failure: RunFailure; temporaryDirectory: string | undefined };
-
-/**
- * Starts, as soon as the workspace's directory exists, what the intent needs besides the readings:
- * the attempt's TMPDIR (R5.5), its constructed environment (R5.1), the request naming the
- * workspace, and the boundary set up and probed in that very workspace (R12). `settled` answers
- * once it has ended (or at once, when the workspace was never made): never rejects.
- */
-function makeBeforeIntent(
-  plan: RunPlan,
-  attempt: { runId: string; number: number; attemptTag: string },
-  launchAdapter: (start: AdapterStart) => void,
-): { onDirectory: (workspace: string, added: Promise<boolean>) => void; settled: () => Promise<BeforeIntent> } {
-  let making: Promise<BeforeIntent> | undefined;
-  const notMade: BeforeIntent = {
-    kind: 'failed',
-    temporaryDirectory: undefined,
-    failure: { kind: 'failed', stage: 'intent', path: plan.target.path, message: 'the workspace was not made; nothing was spawned', spawned: false },
-  };
-  return {
-    onDirectory: (workspace, added) => {
-      making = setUpBeforeIntent(plan, attempt, workspace, added, launchAdapter);
-    },
-    settled: () => making ?? Promise.resolve(notMade),
-  };
-}
-
-async function setUpBeforeIntent(
-  plan: RunPlan,
-  attempt: { runId: string; number: number; attemptTag: string },
-  workspace: string,
-  added: Promise<boolean>,
-  launchAdapter: (start: AdapterStart) => void,
-): Promise<BeforeIntent> {
-  const { runId, number, attemptTag } = attempt;
-  let temporaryDirectory: string;
-  try {
-    temporaryDirectory = createAttemptTemporaryDirectory(runId, number);
-  } catch (error) {
-    const path = failedPath(error, tmpdir());
-    const message = `cannot make the attempt's temporary directory in ${tmpdir()} (${(error as Error).message}); nothing was spawned, nothing appended`;
-    return { kind: 'failed', temporaryDirectory: undefined, failure: { kind: 'failed', stage: 'intent', path, message, spawned: false, cause: error } };
-  }
-  const environment = constructEnvironment(plan.selection, {
-    runId,
-    attempt: number,
-    temporaryDirectory,
-    extra: [{ name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group (R7.3)' }],
-    // With the boundary on, bwrap's PID namespace is the containment (R12), and the residuals follow it.
-    containment: plan.boundary.kind === 'bwrap' ? 'bwrap' : plan.containment.mechanism,
-  });
-  const request = buildRequest(plan, { runId, number, workspace, baseCommit: plan.baseCommit }, new Date());
-  const requestText = `${JSON.stringify(request, null, 2)}\n`;
-  const attemptDirectory = plan.paths.attempt(runId, number);
-  const filesPlace: IntentFilesPlace = {
-    targetDirectory: plan.paths.directory,
-    attemptDirectory,
-    names: attemptArtifactNames(runId, number),
-    reserve: outcomeReservePath(attemptDirectory),
-  };
-  // Started now, so the fsyncs run while the boundary is probed; the intent waits for them (R8.4).
-  const files = writeIntentFiles(filesPlace, { request: requestText, prompt: plan.request.prompt });
-  try {
-    const boundary = await prepareLaunchBoundary({
-      choice: plan.boundary,
-      productHome: plan.request.home,
-      workspace,
-      workspaceReady: added,
-      temporaryDirectory,
-      managedPaths: plan.manifest.managedPaths ?? [],
-      target: plan.target,
-      environment: environment.variables,
-      requestText,
-      source: plan.request.source,
-      // The adapter's sandbox, in the very profile the probe checks, set up beside the probe to wait
-      // at its gate. Its evidence files go in the attempt's directory, which the intent's files may
-      // not have made yet: made here first; when it cannot be, nothing is set up ahead (the intent's
-      // files then fail naming it, and the adapter is never started).
-      onLaunch: (launch, requestFile) => {
-        try {
-          mkdirSync(filesPlace.attemptDirectory, { recursive: true, mode: 0o700 });
-        } catch {
-          return;
-        }
-        launchAdapter({ workspace, environment: environment.variables, requestFile, boundary: launch });
-      },
-    });
-    return { kind: 'made', temporaryDirectory, environment, request, boundary, files, filesPlace };
-  } catch (error) {
-    await withdrawIntentFiles(filesPlace, files);
-    const message = `cannot set up the evidence boundary (${(error as Error).message}); nothing was spawned`;
-    return { kind: 'failed', temporaryDirectory, failure: { kind: 'failed', stage: 'intent', path: plan.request.home, message, spawned: false, cause: error } };
-  }
 }
 
 /**
