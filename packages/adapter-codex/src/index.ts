@@ -14,7 +14,7 @@
  * - adapter/argv.ts                 codex's argv: exec --json, hooks trusted for this invocation only
  * - adapter/tool-rules.ts           the request's `Tool(pattern)` rules, as the hook applies them to a Bash call
  * - adapter/command-line-reading.ts a Bash command line as the rules read it: every reading, its simple commands, each one's words and program
- * - adapter/deny-judgeability.ts    what a deny rule cannot judge, so the hook denies it unseen (fail closed)
+ * - adapter/deny-judgeability.ts    what a deny rule cannot judge, so the hook denies it unseen (fail closed); what hides a command from allow rules too
  * - adapter/fail-closed-names.ts    bash's keywords and builtins, and the programs, a rule cannot judge a command by; variables run as code
  * - adapter/hook-policy.ts          what the hook enforces, carried in its own command line
  * - adapter/pre-tool-use-hook.ts    the hook: denies, and records each denial in the private channel first (R14.2)

@@ -270,12 +270,16 @@ describe('tool rules for the Codex hook', () => {
     }
   });
 
-  it('lets a call through an allowlist only when every simple command is covered, and never one that hides a command substitution', () => {
+  it('lets a call through an allowlist only when every simple command is covered, and never one that hides a command from every rule', () => {
     const allow = rules(['Bash(echo:*)', 'Bash(ls)']);
     expect(allowedBy(allow, 'Bash', 'echo hi')).toBe(true);
     expect(allowedBy(allow, 'Bash', 'echo hi; ls')).toBe(true);
     expect(allowedBy(allow, 'Bash', 'echo hi; touch x')).toBe(false);
     expect(allowedBy(allow, 'Bash', 'echo $(touch x)')).toBe(false);
+    // Each ran touch under bash -c here though every simple command starts with echo: a subscript
+    // evaluated twice, and a function named echo defined and called.
+    expect(allowedBy(allow, 'Bash', "echo ${a[$'a[\\x24(touch x)]']}")).toBe(false);
+    expect(allowedBy(allow, 'Bash', 'echo () ( touch x ); echo')).toBe(false);
     expect(allowedBy(rules(['Bash']), 'Bash', 'anything $(at all)')).toBe(true);
   });
 

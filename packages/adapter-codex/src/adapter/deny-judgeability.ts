@@ -3,7 +3,7 @@ import type { ShellWord, SimpleCommandReading } from './command-line-reading.js'
 import { BUILTINS_THAT_EVALUATE_NAMES, BUILTINS_THAT_RUN_CODE, PROGRAMS_THAT_RUN_OTHERS, SHELL_KEYWORDS, VARIABLES_RUN_AS_CODE } from './fail-closed-names.js';
 
 /** A command substitution or backquote hides what runs: no rule can vouch for it. */
-export function hidesCommands(command: string): boolean {
+function hidesCommands(command: string): boolean {
   return command.includes('$(') || command.includes('`') || command.includes('<(') || command.includes('>(');
 }
 
@@ -82,6 +82,15 @@ function firstDoubt(simples: readonly string[], doubtOf: (reading: SimpleCommand
     if (doubt !== undefined) return doubt;
   }
   return undefined;
+}
+
+/**
+ * Why a command may run something no rule sees, whatever its programs are called, or `undefined`:
+ * a substitution, a value evaluated as code, a subshell or a function definition, an assignment to
+ * a variable run as code. An allowlist lets no such command through either.
+ */
+export function hiddenFromEveryRule(command: string): string | undefined {
+  return textDoubt(command) ?? firstDoubt(simpleCommands(command), shapeDoubt);
 }
 
 /**

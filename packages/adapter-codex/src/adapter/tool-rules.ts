@@ -1,5 +1,5 @@
 import { plainSimpleCommand, readingsOf, simpleCommands } from './command-line-reading.js';
-import { hidesCommands } from './deny-judgeability.js';
+import { hiddenFromEveryRule } from './deny-judgeability.js';
 
 /**
  * The request's provider-neutral tool rules (`Tool` or `Tool(pattern)`, the form the CLI's
@@ -53,11 +53,15 @@ export function matchingDenyRule(rules: readonly ToolRule[], tool: string, comma
   return rules.find((rule) => rule.tool === tool && parts.some((part) => matchesSimple(rule, part)));
 }
 
-/** Whether an allowlist lets the call through: every simple command, in every reading, matched by some allow rule. */
+/**
+ * Whether an allowlist lets the call through: every simple command, in every reading, matched by
+ * some allow rule as written, and nothing in the command that hides another from every rule (a
+ * substitution, a value evaluated as code, a function definition: `echo () ( touch x ); echo`).
+ */
 export function allowedBy(rules: readonly ToolRule[], tool: string, command: string): boolean {
   const forTool = rules.filter((rule) => rule.tool === tool);
   if (forTool.some((rule) => rule.pattern === null)) return true;
-  if (hidesCommands(command)) return false;
+  if (hiddenFromEveryRule(command) !== undefined) return false;
   const parts = simpleCommands(command);
   return parts.length > 0 && parts.every((part) => forTool.some((rule) => matchesSimple(rule, part)));
 }
