@@ -200,13 +200,15 @@ describe('statecraft run --adapter codex with the pinned codex and its model dou
     expect(answer.exitCode).toBe(0);
   });
 
-  it("confines writes with Codex's own sandbox nested in statecraft's boundary: the write in the workspace lands, the one under ~/.codex does not", async () => {
+  it("runs Codex's own sandbox nested in statecraft's boundary without the operator's ~/.codex: the write in the workspace lands, the one in HOME does not, and ~/.codex is not made", async () => {
     const { value, operatorHome } = await run('exec-write-outside');
     expect(value.outcome).toBe('completed');
     expect(existsSync(join(value.workspace, 'statecraft-inside.txt'))).toBe(true);
-    // ~/.codex is writable under statecraft's boundary (a managed path): only Codex's sandbox stops this write.
-    expect(existsSync(join(operatorHome, '.codex'))).toBe(true);
-    expect(existsSync(join(operatorHome, '.codex', 'statecraft-outside.txt'))).toBe(false);
+    // HOME is not writable under statecraft's boundary, so both confinements stop this write; the
+    // suite's row 6 gives the session a HOME the boundary lets it write, where only Codex's can.
+    expect(existsSync(join(operatorHome, 'statecraft-outside.txt'))).toBe(false);
+    // ~/.codex is no managed path: the supervisor neither makes it nor binds it writable.
+    expect(existsSync(join(operatorHome, '.codex'))).toBe(false);
     // The private CODEX_HOME lives in the attempt's TMPDIR, never in the operator's ~/.codex (R10.1).
     expect(existsSync(join(operatorHome, '.codex', 'statecraft-attempts'))).toBe(false);
   });
