@@ -203,7 +203,7 @@ describe('qualification of the Codex adapter with the pinned codex', () => {
     expect(plan.collisions).toEqual([]);
     const byName = Object.fromEntries(plan.adapters.map((adapter) => [adapter.name, adapter]));
     expect(byName['claude-code']?.managedPaths).toEqual(['~/.claude']);
-    expect(byName.codex?.managedPaths).toEqual(['~/.codex', '/tmp/codex-daemon-1000']);
+    expect(byName.codex?.managedPaths).toEqual(['/tmp/codex-daemon-1000']);
     expect(byName.codex?.prerequisites.map((check) => [check.prerequisite.kind, check.state])).toEqual([
       ['command', 'present'],
       ['qualification', 'present'],
@@ -214,14 +214,14 @@ describe('qualification of the Codex adapter with the pinned codex', () => {
     expect(byName['claude-code']?.claim.kind).toBe('not-claimed');
   });
 
-  it('refuses a second adapter declaring ~/.codex beside both real adapters, naming both and the path (R10.6)', async () => {
+  it('refuses a second adapter declaring /tmp/codex-daemon-1000 beside both real adapters, naming both and the path (R10.6)', async () => {
     const repository = await createSampleRepository();
     scratch.keep(repository);
     const siblingDirectory = await scratch.make('statecraft-codex-sibling-');
     const sibling = join(siblingDirectory, 'statecraft-adapter-codex-sibling.mjs');
     await copyFile(codexAdapterPath(), sibling);
     const manifest = JSON.parse(await readFile(`${codexAdapterPath()}.manifest.json`, 'utf8')) as Record<string, unknown>;
-    await writeFile(`${sibling}.manifest.json`, JSON.stringify({ ...manifest, name: 'codex-sibling', managedPaths: ['~/.codex'] }));
+    await writeFile(`${sibling}.manifest.json`, JSON.stringify({ ...manifest, name: 'codex-sibling', managedPaths: ['/tmp/codex-daemon-1000'] }));
     const answer = await runStatecraft(
       ['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath(), '--adapter', codexAdapterPath(), '--adapter', sibling, '--json'],
       { home, env: { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin` } },
@@ -229,7 +229,7 @@ describe('qualification of the Codex adapter with the pinned codex', () => {
     expect(answer.exitCode).toBe(2);
     const plan = parseJson<PlanJson>(answer);
     expect(plan.verdict).toBe('refused');
-    expect(plan.collisions).toEqual([{ paths: ['~/.codex', '~/.codex'], adapters: ['codex', 'codex-sibling'] }]);
-    expect(plan.message).toContain('adapters codex and codex-sibling both declare the managed path ~/.codex');
+    expect(plan.collisions).toEqual([{ paths: ['/tmp/codex-daemon-1000', '/tmp/codex-daemon-1000'], adapters: ['codex', 'codex-sibling'] }]);
+    expect(plan.message).toContain('adapters codex and codex-sibling both declare the managed path /tmp/codex-daemon-1000');
   });
 });

@@ -75,7 +75,7 @@ const DECLARED_DIFFERENCES = [
   /^posture\.qualification\.reason$/,
   /^posture\.capabilities\.(applied|declared)/,
   /^posture\.environment\./,
-  // Per-attempt paths in the boundary's profile and probe; the providers' managed paths differ in number.
+  // Per-attempt paths in the boundary's profile and probe; the providers' managed paths differ (and may in number).
   /^posture\.boundary\.profileDigest$/,
   /^posture\.boundary\.profile\.(hidden|writable|readOnly)\.\d+\.path$/,
   /^posture\.boundary\.profile\.writable\.\d+$/,

@@ -12,7 +12,10 @@
  * - adapter/codex-home.ts           the private per-attempt directory in the attempt's TMPDIR: CODEX_HOME with its 0600 config document, Codex's TMPDIR, the channel (R10.1)
  * - adapter/config-document.ts      the one config document: model provider, workspace-write sandbox, the hook (R10.1)
  * - adapter/argv.ts                 codex's argv: exec --json, hooks trusted for this invocation only
- * - adapter/tool-rules.ts           the request's `Tool(pattern)` rules, as the hook applies them to a Bash call; what a deny rule cannot judge (fail closed)
+ * - adapter/tool-rules.ts           the request's `Tool(pattern)` rules, as the hook applies them to a Bash call
+ * - adapter/command-line-reading.ts a Bash command line as the rules read it: every reading, its simple commands, each one's words and program
+ * - adapter/deny-judgeability.ts    what a deny rule cannot judge, so the hook denies it unseen (fail closed); what hides a command from allow rules too
+ * - adapter/fail-closed-names.ts    bash's keywords and builtins, and the programs, a rule cannot judge a command by; variables run as code
  * - adapter/hook-policy.ts          what the hook enforces, carried in its own command line
  * - adapter/pre-tool-use-hook.ts    the hook: denies, and records each denial in the private channel first (R14.2)
  * - adapter/denial-record.ts        the shape of one denial record in the channel
@@ -33,9 +36,14 @@
  * neither); that the provider's identity covers more of its install than the launcher, the native
  * binary and the bubblewrap the manifest declares (`rg`, the code-mode and voice hosts are not
  * bound); that a deny rule sees a program run by another from its arguments (`find -exec`, an
- * interpreter's `-c`, a script): a rule matches the first words of each simple command, and while
- * deny rules exist a command led by a wrapper or a shell, or one with a substitution, is denied
- * unseen; containment of hostile code (R5.3).
+ * interpreter's `-c`, a script) or one copied or linked under another name (`cp /usr/bin/touch t;
+ * ./t`): a rule matches the first words of each simple command as bash reads it, and while deny
+ * rules exist whatever that reading is not sure of — a wrapper or a shell, a shell keyword, a
+ * builtin that runs code or evaluates a variable named by its arguments, a program word the shell
+ * expands, a substitution, `${…}` beyond a plain name, an unquoted parenthesis — is denied unseen;
+ * that the hook sees `exec_command`'s `shell` or `workdir` (its input carries the command alone:
+ * Codex 0.171.0 ran an unknown shell as /bin/sh here; zsh, absent here, was not measured);
+ * containment of hostile code (R5.3).
  */
 export { CODEX_MANIFEST } from './manifest.js';
 export { CODEX_ADAPTER_FILE, codexAdapterPath, scenariosDirectory, scenarioPath, recordedStreamsDirectory, replayCodexPath, pinnedCodexPath } from './paths.js';
@@ -43,7 +51,9 @@ export { buildCodexArgv } from './adapter/argv.js';
 export { configDocumentFor } from './adapter/config-document.js';
 export { encodeHookPolicy, decodeHookPolicy, HookPolicySchema } from './adapter/hook-policy.js';
 export type { HookPolicy } from './adapter/hook-policy.js';
-export { parseToolRules, matchingDenyRule, allowedBy, plainSimpleCommand, unjudgeableUnderDeny } from './adapter/tool-rules.js';
+export { parseToolRules, matchingDenyRule, allowedBy } from './adapter/tool-rules.js';
+export { plainSimpleCommand } from './adapter/command-line-reading.js';
+export { unjudgeableUnderDeny } from './adapter/deny-judgeability.js';
 export { terminalStateFor } from './adapter/terminal-state.js';
 export { NativeStreamMapper } from './adapter/native-stream-mapper.js';
 export type { MappedLine, MapperContext, CodexConfiguration } from './adapter/native-stream-mapper.js';

@@ -15,10 +15,11 @@ function nativeFiles(os: string, arch: string, triple: string, files: readonly s
  * workspace-write mode. Not `turn-limit` (Codex has no turn cap) and not `cost-report` (it
  * reports tokens, never cost): docs/facts.md items 21, 22.
  *
- * Managed paths: `~/.codex`, under which each attempt gets a private CODEX_HOME (never the
- * operator's own configuration, which is not read), and `/tmp/codex-daemon-1000`, the directory
- * Codex's sandbox helper makes for uid 1000 — the uid the evidence boundary gives the child —
- * at a fixed place under /tmp (docs/facts.md, nested sandbox).
+ * Managed path: `/tmp/codex-daemon-1000` alone, the directory Codex's sandbox helper makes for
+ * uid 1000 — the uid the evidence boundary gives the child — at a fixed place under /tmp
+ * (docs/facts.md, nested sandbox). Each attempt's private CODEX_HOME lives in the attempt's TMPDIR,
+ * which the boundary makes writable anyway, and Codex given that CODEX_HOME writes nothing under
+ * `$HOME` (docs/facts.md item 30): the operator's `~/.codex` is neither read, made nor writable.
  *
  * Provider identity (R3.1): `codex` from npm is the launcher `bin/codex.js`, whose bytes do not
  * change between releases (0.168.0 and 0.169.0 ship the same file); it runs the native binary of
@@ -37,12 +38,16 @@ export const CODEX_MANIFEST: Manifest = {
   requiresCommands: ['codex'],
   environment: {
     pass: [
-      { name: 'HOME', secret: false, why: "locates ~/.codex, under which each attempt's private CODEX_HOME is made" },
+      {
+        name: 'HOME',
+        secret: false,
+        why: "the operator's home, which the commands Codex runs expect (a login shell's profile, git's and npm's configuration); Codex's own state lives in the attempt's private CODEX_HOME, not under it",
+      },
       { name: 'OPENAI_API_KEY', secret: true, why: 'credential: the API key Codex sends to the Responses-API endpoint' },
       { name: 'OPENAI_BASE_URL', secret: false, why: 'the Responses-API endpoint the adapter points Codex at (a gateway, or a scripted model on loopback)' },
     ],
   },
-  managedPaths: ['~/.codex', '/tmp/codex-daemon-1000'],
+  managedPaths: ['/tmp/codex-daemon-1000'],
   prerequisites: [{ kind: 'command', command: 'codex' }, { kind: 'qualification' }, { kind: 'credential', anyOf: [{ env: 'OPENAI_API_KEY' }] }],
   providerIdentityFiles: [
     ...nativeFiles('linux', 'x64', 'x86_64-unknown-linux-musl', ['bin/codex', 'codex-resources/bwrap']),

@@ -94,9 +94,6 @@ export function codexSuiteDriver(options: CodexDriverOptions = {}): SuiteDriver 
     // Row 9: the hostile moves as one exec_command call aimed at the targets the row names in the
     // environment, with no deny rule, so the adapter's hook lets it through and the moves are made.
     attack: () => live('attack-records'),
-    measureDeclaredTokens: (context) => {
-      if (scratch === undefined) throw new Error('the codex driver was not set up');
-      return measureCodexTokens(context, { live, scratchDirectory: scratch.directory });
-    },
+    measureDeclaredTokens: (context) => measureCodexTokens(context, { live }),
   };
 }

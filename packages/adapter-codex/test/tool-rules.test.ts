@@ -49,17 +49,237 @@ describe('tool rules for the Codex hook', () => {
     expect(unjudgeableUnderDeny('T=touch; $T x')).toMatch(/its program \$T is expanded by the shell/);
     expect(unjudgeableUnderDeny('/usr/bin/tou?h x')).toMatch(/expanded by the shell/);
     expect(unjudgeableUnderDeny('')).toMatch(/no command/);
-    // Judgeable: each simple command names its program plainly.
-    for (const command of ['git status', 'ls -la; echo done', '[ -f x ] && echo yes', 'npm test > out.txt'])
+    // Judgeable: each simple command names its program plainly. (`[` and `test` are not: `-v` reads
+    // a variable named by an argument, whose subscript can run a command.)
+    for (const command of [
+      'git status',
+      'ls -la; echo done',
+      'npm test > out.txt',
+      'npm test 2>&1 | tail -n 5',
+      'cd packages/x && npm run build',
+      'echo "$HOME" ${HOME} $1',
+      'git commit -m "fix: read words (quoted)"',
+      'export CI=1; npm test',
+      'A=1 B=2 make check',
+      "grep -rn 'needle' src",
+      'echo done # a note',
+    ])
       expect(unjudgeableUnderDeny(command), command).toBeUndefined();
   });
 
-  it('lets a call through an allowlist only when every simple command is covered, and never one that hides a command substitution', () => {
+  it('denies, under Bash(touch:*), every spelling found to run touch under bash -c: by the rule where the reading names touch, otherwise unseen (fail closed)', () => {
+    const deny = rules(['Bash(touch:*)']);
+    const denial = (command: string): string => {
+      if (matchingDenyRule(deny, 'Bash', command) !== undefined) return 'deny-rule';
+      return unjudgeableUnderDeny(command) ?? 'let through';
+    };
+    // Each form made the file x under `bash -c` (GNU bash 5.2.15, Debian 12) when this table was
+    // written; `p` holds a subscript whose command substitution is built without `$(` in the text.
+    const p = "p=$'a[\\x24(touch x)]'; ";
+    const evasions: Array<[command: string, expected: 'deny-rule' | RegExp]> = [
+      // The reviewer's findings: a redirection before the program, `&` inside a redirection, a shell
+      // glued to a here-string, `case` and `coproc`, a line continuation.
+      ['>/dev/null touch x', 'deny-rule'],
+      ['2>&1 touch x', 'deny-rule'],
+      ['bash<<<"touch x"', /runs bash/],
+      ['case a in a) touch x;; esac', /shell keyword case/],
+      ['coproc touch x', 'deny-rule'],
+      ['tou\\\nch x', 'deny-rule'],
+      // Redirections anywhere before or glued to the program.
+      ['> /dev/null touch x', 'deny-rule'],
+      ['2> /dev/null touch x', 'deny-rule'],
+      ['&>/dev/null touch x', 'deny-rule'],
+      ['2>&- touch x', 'deny-rule'],
+      ['>&2 touch x', 'deny-rule'],
+      ['1>&2 touch x', 'deny-rule'],
+      ['2>/dev/null>/dev/null touch x', 'deny-rule'],
+      ['<<<x touch x', 'deny-rule'],
+      ['touch>x', 'deny-rule'],
+      ['{fd}>/dev/null touch x', /expanded by the shell/],
+      // Quoting of the program word.
+      ["$'touch' x", /expanded by the shell/],
+      ["$'\\x74ouch' x", /expanded by the shell/],
+      ['\\touch x', 'deny-rule'],
+      ["t''ouch x", 'deny-rule'],
+      ['t""ouch x', 'deny-rule'],
+      ['"touch" x', 'deny-rule'],
+      ['to"uc"h x', 'deny-rule'],
+      ['tou\\ch x', 'deny-rule'],
+      // Paths.
+      ['/usr/bin/touch x', 'deny-rule'],
+      ['cp /usr/bin/touch ./touch; ./touch x', 'deny-rule'],
+      ['/usr/bin/../bin/touch x', 'deny-rule'],
+      ['~root/../usr/bin/touch x', 'deny-rule'],
+      ['/???/???/touch x', 'deny-rule'],
+      // The shell itself, reached through the process's view of its own program.
+      ['/proc/self/exe -c "touch x"', /reached through \/proc or \/dev/],
+      ['../../../../../proc/self/exe -c "touch x"', /reached through \/proc or \/dev/],
+      // A program word the shell expands.
+      ['{touch,x}', /expanded by the shell/],
+      ['T=touch; $T x', /its program \$T is expanded by the shell/],
+      ['${T:-touch} x', /evaluates a variable's value/],
+      ['touch${IFS}x', /expanded by the shell/],
+      ['set -- touch x; "$@"', /expanded by the shell/],
+      ['IFS=_; c=touch_x; $c', /expanded by the shell/],
+      // Substitutions.
+      ['`echo touch` x', /backquote/],
+      ['$(echo touch) x', /command substitution/],
+      ['cat <(touch x)', /process substitution/],
+      ['"$(printf touch)" x', /command substitution/],
+      // Assignments before the program, quoted values with blanks or separators in them.
+      ['A=1 touch x', 'deny-rule'],
+      ['A="1 2" touch x', 'deny-rule'],
+      ["A='1 2' touch x", 'deny-rule'],
+      ['A=a\\ b touch x', 'deny-rule'],
+      ['A=(1 2) touch x', /unquoted \( or \)/],
+      ['PATH=/usr/bin touch x', 'deny-rule'],
+      ['A="x;y" touch x', /opens a quote/],
+      ['>"a;b" touch x', /opens a quote/],
+      // Programs that run another: R9.2's wrappers, and others found here.
+      ['eval touch x', /runs eval/],
+      ['exec touch x', /runs exec/],
+      ['exec -a t touch x', /runs exec/],
+      ['command touch x', /runs command/],
+      ['builtin command touch x', /runs builtin/],
+      ['time touch x', 'deny-rule'],
+      ['time -p touch x', /runs time/],
+      ['nohup touch x', /runs nohup/],
+      ['echo x | xargs touch', /runs xargs/],
+      ['env -i touch x', /runs env/],
+      ['setsid touch x', /runs setsid/],
+      ['stdbuf -o0 touch x', /runs stdbuf/],
+      ['flock . touch x', /runs flock/],
+      ['unshare touch x', /runs unshare/],
+      ['nsenter touch x', /runs nsenter/],
+      ['ionice touch x', /runs ionice/],
+      ['taskset 1 touch x', /runs taskset/],
+      ['strace -o /dev/null touch x', /runs strace/],
+      ['gdb -batch -ex run --args touch x', /runs gdb/],
+      ['su -c "touch x"', /runs su/],
+      ['script -qc "touch x" /dev/null', /runs script/],
+      ['rbash -c "touch x"', /runs rbash/],
+      ['. /dev/stdin <<< "touch x"', /runs \./],
+      ['source /dev/stdin <<< "touch x"', /runs source/],
+      // Shell keywords and compound commands.
+      ['case a in a) true;& b) touch x;; esac', /shell keyword case/],
+      ['case a in a) true;;& a) touch x;; esac', /shell keyword case/],
+      ['function f { touch x; }; f', /shell keyword function/],
+      ['for i in 1; do touch x; done', 'deny-rule'],
+      ['select i in 1; do touch x; break; done <<< 1', 'deny-rule'],
+      ['while true; do touch x; break; done', 'deny-rule'],
+      ['until false; do touch x; break; done', 'deny-rule'],
+      ['if true; then touch x; fi', 'deny-rule'],
+      ['{ touch x; }', 'deny-rule'],
+      ['(touch x)', 'deny-rule'],
+      ['! touch x', 'deny-rule'],
+      ['[[ 1 ]] && touch x', 'deny-rule'],
+      // Function definitions: the body runs when the name is called.
+      ['f () { touch x; }; f', /unquoted \( or \)/],
+      ['f(){ touch x;};f', /unquoted \( or \)/],
+      ['echo () ( touch x ); echo', /unquoted \( or \)/],
+      ['f() if true; then touch x; fi; f', 'deny-rule'],
+      // Builtins that run code from their arguments or give a program another name.
+      ['shopt -s expand_aliases\nalias t=touch\nt x', /builtin alias/],
+      ['hash -p /usr/bin/touch t; t x', /builtin hash/],
+      ["trap 'touch x' EXIT", /builtin trap/],
+      ['mapfile -C "touch x" -c 1 <<< a', /builtin mapfile/],
+      ['history -s touch x; fc -e - 2>/dev/null; true', /builtin fc/],
+      ["compgen -C 'touch x' a", /builtin compgen/],
+      ['jobs -x touch x', /builtin jobs/],
+      // A variable's value evaluated as arithmetic, an indirection or a prompt: its subscript runs a command.
+      [`${p}echo $[p]`, /evaluates a variable's value/],
+      [`${p}((p))`, /unquoted \( or \)/],
+      [`${p}let p`, /builtin let/],
+      [`${p}[[ p -eq 1 ]]`, /shell keyword \[\[/],
+      [`${p}declare -i n=p`, /builtin declare/],
+      [`${p}typeset -i n=p`, /builtin typeset/],
+      [`${p}echo \${a[p]}`, /evaluates a variable's value/],
+      [`${p}s=abc; echo \${s:p}`, /evaluates a variable's value/],
+      [`${p}echo \${!p}`, /evaluates a variable's value/],
+      [`${p}echo \${p@P}`, /evaluates a variable's value/],
+      [`${p}PS4=$p; set -x; :`, /assigns PS4/],
+      [`${p}read "$p" <<< 1`, /builtin read/],
+      [`${p}printf -v "$p" x`, /builtin printf/],
+      [`${p}test -v "$p"`, /builtin test/],
+      [`${p}[ -v "$p" ]`, /builtin \[/],
+      [`${p}b[0]=1; unset 'b[p]'`, /expanded by the shell|builtin unset/],
+      [`${p}sleep 0 & wait -n -p "$p"`, /builtin wait/],
+      ["echo ${a[$'a[\\x24(touch x)]']}", /evaluates a variable's value/],
+      // Separators, and a comment whose line continuation bash does not join.
+      ['echo hi # \\\ntouch x', 'deny-rule'],
+      ['echo hi&&touch x', 'deny-rule'],
+      ['echo hi|touch x', 'deny-rule'],
+      ['echo hi |& touch x', 'deny-rule'],
+      [':;touch x', 'deny-rule'],
+      ['false || touch x', 'deny-rule'],
+      ['\ttouch x', 'deny-rule'],
+      ['echo hi & touch x; wait', 'deny-rule'],
+    ];
+    // Every row is read; the rows whose denial is not the expected one are named together.
+    const misread = evasions.flatMap(([command, expected]) => {
+      const got = denial(command);
+      return (expected === 'deny-rule' ? got === expected : expected.test(got)) ? [] : [{ command, expected: String(expected), got }];
+    });
+    expect(misread).toEqual([]);
+  });
+
+  it('fails closed on every shell keyword bash 5.2 lists (compgen -k), whatever follows it', () => {
+    for (const keyword of [
+      'if',
+      'then',
+      'else',
+      'elif',
+      'fi',
+      'case',
+      'esac',
+      'for',
+      'select',
+      'while',
+      'until',
+      'do',
+      'done',
+      'in',
+      'function',
+      '{',
+      '}',
+      '!',
+      '[[',
+      ']]',
+      'coproc',
+    ])
+      expect(unjudgeableUnderDeny(`${keyword} x`), keyword).toMatch(new RegExp(`shell keyword ${keyword.replace(/[[\]{}!]/g, '\\$&')}`));
+    expect(unjudgeableUnderDeny('time x')).toMatch(/runs time/);
+  });
+
+  it('fails closed on an assignment to a variable that bash or the dynamic loader runs as code, before the program or through export', () => {
+    for (const command of ['PS4=x', 'BASH_ENV=./e make', 'export BASH_ENV=./e; make', 'LD_PRELOAD=./x.so ls', 'PROMPT_COMMAND=x'])
+      expect(unjudgeableUnderDeny(command), command).toMatch(/assigns (PS4|BASH_ENV|LD_PRELOAD|PROMPT_COMMAND), which bash or the dynamic loader runs as code/);
+  });
+
+  it('does not see a program that another starts from its arguments, nor a copy or link of a program under another name (the package does not claim it)', () => {
+    const deny = rules(['Bash(touch:*)']);
+    for (const command of [
+      'find . -maxdepth 0 -exec touch x \\;',
+      "python3 -c \"open('x', 'w')\"",
+      'awk \'BEGIN { system("touch x") }\'',
+      'cp /usr/bin/touch t; ./t x',
+      'ln -s /usr/bin/touch t; ./t x',
+    ]) {
+      expect(matchingDenyRule(deny, 'Bash', command), command).toBeUndefined();
+      expect(unjudgeableUnderDeny(command), command).toBeUndefined();
+    }
+  });
+
+  it('lets a call through an allowlist only when every simple command is covered, and never one that hides a command from every rule', () => {
     const allow = rules(['Bash(echo:*)', 'Bash(ls)']);
     expect(allowedBy(allow, 'Bash', 'echo hi')).toBe(true);
     expect(allowedBy(allow, 'Bash', 'echo hi; ls')).toBe(true);
     expect(allowedBy(allow, 'Bash', 'echo hi; touch x')).toBe(false);
     expect(allowedBy(allow, 'Bash', 'echo $(touch x)')).toBe(false);
+    // Each ran touch under bash -c here though every simple command starts with echo: a subscript
+    // evaluated twice, and a function named echo defined and called.
+    expect(allowedBy(allow, 'Bash', "echo ${a[$'a[\\x24(touch x)]']}")).toBe(false);
+    expect(allowedBy(allow, 'Bash', 'echo () ( touch x ); echo')).toBe(false);
     expect(allowedBy(rules(['Bash']), 'Bash', 'anything $(at all)')).toBe(true);
   });
 

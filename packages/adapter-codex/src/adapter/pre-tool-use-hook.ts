@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { appendToChannel, awaitAcknowledgement } from './denial-acknowledgement.js';
 import type { Denial } from './denial-record.js';
 import { decodeHookPolicy } from './hook-policy.js';
-import { HOOKED_TOOL, allowedBy, matchingDenyRule, parseToolRules, unjudgeableUnderDeny } from './tool-rules.js';
+import { unjudgeableUnderDeny } from './deny-judgeability.js';
+import { HOOKED_TOOL, allowedBy, matchingDenyRule, parseToolRules } from './tool-rules.js';
 
 interface HookInput {
   tool_name?: unknown;

@@ -19,8 +19,6 @@ function eventsOf(rawStream: string): ProtocolEvent[] {
 export interface CodexProvocations {
   /** A live provocation of the named scenario with the given limits (and environment additions). */
   live(scenario: string, limits: Provocation['limits'], deadlineMs?: number, environment?: Record<string, string>): Provocation;
-  /** The driver's own scratch directory, for a HOME whose contents the measurement can inspect. */
-  scratchDirectory: string;
 }
 
 export const BLOCKING_HOOK_COMMAND = 'echo blocked-by-statecraft-hook >&2; exit 2';
@@ -53,8 +51,10 @@ function commandExit(events: ProtocolEvent[], command: string): unknown {
  * Row 6 for Codex (R14.1): each declared token measured against the running provider through the
  * model double, one live session per token. The three hook tokens rest on the adapter's own
  * PreToolUse hook and denial channel (R14.2); `workspace-write` on Codex's sandbox: a write in the
- * workspace succeeds and one under ~/.codex — writable under statecraft's own boundary, so only
- * Codex's sandbox can stop it — leaves no file.
+ * workspace succeeds, and one in the session's HOME leaves no file. That HOME is a directory the
+ * measurement makes in the attempts' TMPDIR — outside Codex's workspace, writable under
+ * statecraft's own boundary, and there before the session starts — so only Codex's sandbox can
+ * stop the write, and the file would outlast the attempt to be seen.
  */
 export async function measureCodexTokens(context: MeasurementContext, provocations: CodexProvocations): Promise<TokenMeasurement[]> {
   const measure = async (
@@ -65,8 +65,8 @@ export async function measureCodexTokens(context: MeasurementContext, provocatio
     const { result, rawStream } = await context.provoke(provocation);
     return { token, evidence: 'live', ...judge(result, eventsOf(rawStream)) };
   };
-  const home = await mkdtemp(join(provocations.scratchDirectory, 'home-'));
-  const outside = join(home, '.codex', 'statecraft-outside.txt');
+  const home = await mkdtemp(join(context.temporaryDirectory, 'row-6-home-'));
+  const outside = join(home, 'statecraft-outside.txt');
   return [
     await measure('tool-allowlist', provocations.live('exec-touch', { allow: ['Bash(echo:*)'] }), (result) => {
       const verbatim = firstVerbatim(result);

@@ -46,6 +46,12 @@ export interface MeasurementContext {
   provoke(provocation: Provocation): Promise<{ result: AttemptResult; rawStream: string }>;
   /** Every attempt's working directory, so a measurement can look at what a session wrote (workspace-write). */
   workspace: string;
+  /**
+   * The TMPDIR every attempt is given, writable under the boundary and kept until the suite ends:
+   * a measurement can make a directory there that only the adapter's own confinement keeps a
+   * session from writing (workspace-write).
+   */
+  temporaryDirectory: string;
 }
 
 export interface SuiteDriver {

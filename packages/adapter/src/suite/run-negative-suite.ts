@@ -14,7 +14,7 @@ import { SUITE_CASES, SUITE_VERSION, type SuiteCase, type SuiteRow } from './cas
 import type { ContainmentMechanism } from '../supervise/attempt.js';
 import type { CaseVerdict } from './cases/verdict.js';
 import type { SuiteDriver } from './driver.js';
-import { createSuiteContext, type SuiteContext } from './suite-context.js';
+import { createSuiteContext, suiteTemporaryDirectory, type SuiteContext } from './suite-context.js';
 import type { CaseReport, QualifiedProvider, SuiteReport } from './suite-report.js';
 import { SuiteEnvironmentFailure } from './suite-environment-failure.js';
 
@@ -71,7 +71,7 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
   try {
     await mkdir(join(scratchDir, 'workspace'), { recursive: true });
     await mkdir(join(scratchDir, 'home'), { recursive: true });
-    await mkdir(join(scratchDir, 'tmp'), { recursive: true });
+    await mkdir(suiteTemporaryDirectory(scratchDir), { recursive: true });
     const boundary: SuiteContext['boundary'] =
       options.boundary?.kind === 'none' ? { kind: 'none' } : { kind: 'bwrap', productHome: await hiddenHome(options.boundary?.productHome, scratchDir) };
     const context = createSuiteContext({

@@ -93,6 +93,15 @@ export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | '
 }
 
 /**
+ * The TMPDIR every attempt of the suite is given: made once, kept until the suite ends, and
+ * writable under the boundary — the one place outside the workspace the adapter may write unless
+ * it declares managed paths.
+ */
+export function suiteTemporaryDirectory(scratchDir: string): string {
+  return join(scratchDir, 'tmp');
+}
+
+/**
  * The child's environment, constructed from an allowed set (R5.1): a PATH to find `node` and the
  * adapter's required commands, a private HOME and TMPDIR, the attempt-binding names (R5.5), then
  * whatever the driver's provocation adds (a double's address, a test credential).
@@ -102,7 +111,7 @@ function suiteEnvironment(scratchDir: string, attempt: { runId: string; number: 
     // Absolute entries only, as `run` gives (path-entries.ts): a relative one resolves in the adapter's workspace.
     PATH: keepAbsolutePathEntries(process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin').kept,
     HOME: join(scratchDir, 'home'),
-    TMPDIR: join(scratchDir, 'tmp'),
+    TMPDIR: suiteTemporaryDirectory(scratchDir),
     LANG: 'C.UTF-8',
     STATECRAFT_RUN_ID: attempt.runId,
     STATECRAFT_ATTEMPT: String(attempt.number),
@@ -123,7 +132,7 @@ function suiteBoundaryProfile(scratchDir: string, workspace: string, productHome
     // The managed paths are added by each launch once checked (run-adapter-once.ts), never unchecked here.
     writable: [
       { path: workspace, role: 'workspace' },
-      { path: join(scratchDir, 'tmp'), role: 'temporary-directory' },
+      { path: suiteTemporaryDirectory(scratchDir), role: 'temporary-directory' },
     ],
     readOnly: [],
   };

@@ -1,6 +1,6 @@
 import type { AttemptResult } from '../../result.js';
 import type { MeasurementContext } from '../driver.js';
-import { readRawStream, type SuiteContext } from '../suite-context.js';
+import { readRawStream, suiteTemporaryDirectory, type SuiteContext } from '../suite-context.js';
 import { Findings, notRun, resultOf, type CaseVerdict } from './verdict.js';
 
 /**
@@ -26,6 +26,7 @@ export async function checkDeclaredTokensHonored(context: SuiteContext): Promise
   if (context.driver.measureDeclaredTokens !== undefined) {
     const measurementContext: MeasurementContext = {
       workspace: context.workspace,
+      temporaryDirectory: suiteTemporaryDirectory(context.scratchDir),
       async provoke(measured): Promise<{ result: AttemptResult; rawStream: string }> {
         const provoked = await context.provoke(measured);
         const outcome = resultOf(provoked);
