@@ -21,6 +21,7 @@ import { describeEvidenceFindings, examineAttemptEvidence } from './examine-atte
 import { foldAttempts } from './fold-attempts.js';
 import { checkAcceptanceEvidence, type AlteredEvidence } from './check-acceptance-evidence.js';
 import { checkAcceptanceRecords } from './check-acceptance-records.js';
+import { checkOutcomeRecords } from './check-outcome-records.js';
 import { accountFilesElsewhere, describeEvidenceElsewhere } from './own-evidence-paths.js';
 import { findUnrecordedAcceptanceFiles } from './unrecorded-acceptance-files.js';
 import { entriesByDigest, examineRecordsAgainstKeptFiles } from './records-against-kept-files.js';
@@ -65,6 +66,8 @@ export type FindingKind =
   | 'evidence-elsewhere'
   /** An acceptance recorded after a final verdict (accepted, failed, authority-change) of the same outcome. */
   | 'verdict-after-final-verdict'
+  /** An outcome recorded for an intent an earlier outcome already concluded: `run` writes one per intent, and every reader reads the first. */
+  | 'second-outcome'
   /** An acceptance whose run, attempt or candidate (or its receipt's) is not the outcome's it names, or that names no outcome of the chain. */
   | 'acceptance-disagrees-with-outcome'
   /** A chain with records and no checkpoint, or something other than a regular file in its place. */
@@ -276,6 +279,8 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
   findings.push(...evidence.findings);
   findings.push(...examineRecordsAgainstKeptFiles(accounts, opening.entries));
   findings.push(...examineEvidenceElsewhere(accounts, opening.entries));
+  // One outcome per intent: a second is not the supervisor's, and every reader reads the first (R8.4).
+  findings.push(...checkOutcomeRecords(paths.chain, opening.entries).map(({ finding }) => finding));
   // Acceptance records against what a judgement writes: one verdict after a final one, evidence and identity its own, its receipt file (R13.4, R13.6).
   findings.push(...checkAcceptanceRecords(paths.chain, directory, opening.entries).map(({ finding }) => finding));
   // Receipts and check outputs re-digested against their acceptance records (R13.6).

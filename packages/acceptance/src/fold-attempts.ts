@@ -17,15 +17,18 @@ export type LiveHolder = Pick<LockHolder, 'runId' | 'attempt'> | 'none';
 
 /**
  * Folds a verified chain into one account per attempt, read-only (R8.4). An intent is paired
- * with the outcome that names its digest; an intent with none is `dangling` (or `running` while
- * its supervisor holds the lock), and every outcome field then reads `not-recorded` (R8.3).
+ * with the first outcome that names its digest, as `accept` judges it: `run` writes one per intent,
+ * and a later one is a finding (check-outcome-records.ts), never the attempt's. An intent with none
+ * is `dangling` (or `running` while its supervisor holds the lock), and every outcome field then
+ * reads `not-recorded` (R8.3).
  */
 export function foldAttempts(chainFile: string, targetDirectory: string, entries: readonly ChainEntry[], live: LiveHolder): AttemptAccount[] {
   const outcomes = new Map<string, ChainEntry & { record: OutcomeRecord }>();
   // The latest acceptance of each outcome: a later `accept` of the same attempt supersedes, nothing is edited.
   const acceptances = new Map<string, ChainEntry & { record: AcceptanceRecord }>();
   for (const entry of entries) {
-    if (entry.record.kind === 'outcome') outcomes.set(entry.record.intent, entry as ChainEntry & { record: OutcomeRecord });
+    if (entry.record.kind === 'outcome' && !outcomes.has(entry.record.intent))
+      outcomes.set(entry.record.intent, entry as ChainEntry & { record: OutcomeRecord });
     if (entry.record.kind === 'acceptance') acceptances.set(entry.record.outcome, entry as ChainEntry & { record: AcceptanceRecord });
   }
   const accounts: AttemptAccount[] = [];

@@ -6,7 +6,7 @@
  *
  * Modules:
  * - attempt-account.ts       the account of one attempt: the JSON contract of `run --json` / `run show --json`
- * - fold-attempts.ts         pairs intents with outcomes; an intent alone is dangling, never completed (R8.3); each kept file where its attempt keeps it
+ * - fold-attempts.ts         pairs intents with their first outcomes; an intent alone is dangling, never completed (R8.3); each kept file where its attempt keeps it
  * - open-target-records.ts   opens one target's chain and lock read-only; a broken chain is refused
  * - list-attempts.ts         one summary line per attempt, for `run list`
  * - examine-product-home.ts  every chain in the product home: links, torn tails, dangling intents, stale locks
@@ -20,6 +20,7 @@
  * - check-checkpoint-presence.ts a chain with records and no checkpoint, or not a regular file in its place (doctor)
  * - attempt-files-after-intent.ts an unnamed attempt's files that follow an intent: its records are missing, not never written (doctor)
  * - check-acceptance-evidence.ts re-digests receipts and check outputs (regular files only) against their acceptance records (doctor)
+ * - check-outcome-records.ts one outcome per intent: a second names both lines, and every reader reads the first (doctor, run show)
  * - check-acceptance-records.ts acceptance records against what a judgement writes: after a final verdict, evidence elsewhere, another attempt or candidate (doctor, run show)
  * - receipt-against-record.ts the receipt an acceptance record carries against its kept, verified receipt.json
  * - attempt-record-findings.ts what doctor finds of one attempt's records beyond its files and their copies, for `run show`
@@ -69,6 +70,7 @@ export * from './judge/suite-at-base.js';
 export * from './judge/check-invocation.js';
 export * from './judge/run-suite.js';
 export * from './check-acceptance-evidence.js';
+export * from './check-outcome-records.js';
 export * from './check-acceptance-records.js';
 export * from './own-evidence-paths.js';
 export * from './attempt-record-findings.js';

@@ -44,7 +44,7 @@ interface Attempt {
   summary: AttemptSummary;
   /** The digest of its intent: what its outcomes name. */
   intent: string;
-  /** The digest of its latest outcome: a later outcome for the same intent replaces an earlier one. */
+  /** The digest of its first outcome: a later one for the same intent is a finding (check-outcome-records.ts), never the attempt's. */
   outcome: { digest: string; completed: boolean } | undefined;
   /** The latest acceptance of that outcome. */
   verdict: AcceptanceVerdict | undefined;
@@ -76,7 +76,8 @@ function settled({ summary, verdict }: Attempt, concluded: NonNullable<Attempt['
  * Summarizes records as the chain is verified, keeping one summary per attempt rather than every
  * record: `run list` over 100,000 attempts holds 100,000 small summaries, not 200,000 records.
  * An outcome names the digest of an intent before it and an acceptance that of an outcome before
- * it, so each finds its attempt when it arrives; the last of each wins, as in `run show`.
+ * it, so each finds its attempt when it arrives; an attempt's first outcome is its own and the last
+ * acceptance of it wins, as in `run show`.
  */
 export function startAttemptSummaries(onChange?: (index: number) => void): AttemptSummaries {
   const attempts: Attempt[] = [];
@@ -91,7 +92,7 @@ export function startAttemptSummaries(onChange?: (index: number) => void): Attem
     byIntent ??= new Map(attempts.map((attempt) => [attempt.intent, attempt]));
     return byIntent.get(digest);
   };
-  // Only an attempt's latest outcome can be accepted, so the index holds the latest ones.
+  // Only an attempt's first outcome is its own, so the index holds the first ones.
   const attemptOfOutcome = (digest: string): Attempt | undefined => {
     byOutcome ??= new Map(attempts.flatMap((attempt) => (attempt.outcome === undefined ? [] : [[attempt.outcome.digest, attempt] as const])));
     return byOutcome.get(digest);
@@ -123,7 +124,8 @@ export function startAttemptSummaries(onChange?: (index: number) => void): Attem
         byIntent?.set(digest, attempt);
       } else if (record.kind === 'outcome') {
         const attempt = attemptOfIntent(record.intent);
-        if (attempt === undefined) return;
+        // `run` concludes an intent once: a second outcome changes nothing (accept judges the first).
+        if (attempt === undefined || attempt.outcome !== undefined) return;
         // Assigned field by field: an Object.assign of a fresh literal per outcome cost ~10% of the fold.
         const summary = attempt.summary;
         summary.state = 'concluded';
@@ -133,7 +135,6 @@ export function startAttemptSummaries(onChange?: (index: number) => void): Attem
         summary.cost = record.cost;
         summary.timedOut = record.timedOut;
         attempt.outcome = { digest, completed: record.outcome === 'completed' };
-        attempt.verdict = undefined;
         byOutcome?.set(digest, attempt);
         onChange?.(attempt.index);
       } else {

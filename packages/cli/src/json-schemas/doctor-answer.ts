@@ -31,6 +31,7 @@ export const FindingSchema = z.strictObject({
     'target-name-unreadable',
     'evidence-elsewhere',
     'verdict-after-final-verdict',
+    'second-outcome',
     'acceptance-disagrees-with-outcome',
   ]),
   /** The chain, lock or directory concerned. */
