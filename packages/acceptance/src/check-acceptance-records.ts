@@ -137,7 +137,7 @@ function verdictAfterFinal(chain: string, judged: { runId: string; attempt: numb
     message:
       `run ${judged.runId} attempt ${judged.attempt}: the acceptance record (${chain} line ${acceptance.lineNumber}) records ${verdict} (${reason}) after the final verdict ` +
       `${earlier.record.verdict} (${earlier.record.reason}) at line ${earlier.lineNumber}: statecraft never judges a final verdict again (accept refuses it, already-judged), ` +
-      `so no judgement wrote this record; run show and run list read it as the attempt's acceptance (doctor repairs nothing)`,
+      `so no judgement wrote this record; run show and run list read the final verdict before it (doctor repairs nothing)`,
   };
 }
 

@@ -11,6 +11,7 @@ import {
 } from '@statecraft/run';
 import { derivedAcceptance, viewOfAcceptance } from './acceptance-view.js';
 import type { AttemptAccount, AttemptState } from './attempt-account.js';
+import { isFinalVerdict } from './judge/earlier-final-verdict.js';
 
 /** A live lock's holder, if any: an intent it names is `running`, not `dangling`. */
 export type LiveHolder = Pick<LockHolder, 'runId' | 'attempt'> | 'none';
@@ -24,12 +25,14 @@ export type LiveHolder = Pick<LockHolder, 'runId' | 'attempt'> | 'none';
  */
 export function foldAttempts(chainFile: string, targetDirectory: string, entries: readonly ChainEntry[], live: LiveHolder): AttemptAccount[] {
   const outcomes = new Map<string, ChainEntry & { record: OutcomeRecord }>();
-  // The latest acceptance of each outcome: a later `accept` of the same attempt supersedes, nothing is edited.
+  // The latest acceptance of each outcome: a later `accept` of the same attempt supersedes, nothing is edited;
+  // but not a final verdict, which `accept` never judges again (R13.4): one after it is a finding, not the attempt's.
   const acceptances = new Map<string, ChainEntry & { record: AcceptanceRecord }>();
   for (const entry of entries) {
     if (entry.record.kind === 'outcome' && !outcomes.has(entry.record.intent))
       outcomes.set(entry.record.intent, entry as ChainEntry & { record: OutcomeRecord });
-    if (entry.record.kind === 'acceptance') acceptances.set(entry.record.outcome, entry as ChainEntry & { record: AcceptanceRecord });
+    if (entry.record.kind === 'acceptance' && !isFinalVerdict(acceptances.get(entry.record.outcome)?.record.verdict))
+      acceptances.set(entry.record.outcome, entry as ChainEntry & { record: AcceptanceRecord });
   }
   const accounts: AttemptAccount[] = [];
   for (const entry of entries) {

@@ -1,6 +1,7 @@
 import type { AcceptanceVerdict, ChainEntry, ChainSummary, TornTail } from '@statecraft/run';
 import type { LiveHolder } from './fold-attempts.js';
 import type { AttemptAccount } from './attempt-account.js';
+import { isFinalVerdict } from './judge/earlier-final-verdict.js';
 
 /** One line of `run list`: enough to pick an attempt to show. */
 export interface AttemptSummary {
@@ -15,7 +16,7 @@ export interface AttemptSummary {
   startedAt: string;
   adapter: string;
   qualification: AttemptAccount['posture']['qualification']['verdict'];
-  /** The latest acceptance's verdict; `not-attempted` for an attempt that did not complete; `not-recorded` when never judged. */
+  /** The latest acceptance's verdict, or the first final one; `not-attempted` for an attempt that did not complete; `not-recorded` when never judged. */
   acceptance: AcceptanceVerdict | 'not-recorded';
 }
 
@@ -46,7 +47,7 @@ interface Attempt {
   intent: string;
   /** The digest of its first outcome: a later one for the same intent is a finding (check-outcome-records.ts), never the attempt's. */
   outcome: { digest: string; completed: boolean } | undefined;
-  /** The latest acceptance of that outcome. */
+  /** The latest acceptance of that outcome, or its first final verdict (R13.4). */
   verdict: AcceptanceVerdict | undefined;
 }
 
@@ -77,7 +78,7 @@ function settled({ summary, verdict }: Attempt, concluded: NonNullable<Attempt['
  * record: `run list` over 100,000 attempts holds 100,000 small summaries, not 200,000 records.
  * An outcome names the digest of an intent before it and an acceptance that of an outcome before
  * it, so each finds its attempt when it arrives; an attempt's first outcome is its own and the last
- * acceptance of it wins, as in `run show`.
+ * acceptance of it wins unless a final verdict came first, as in `run show`.
  */
 export function startAttemptSummaries(onChange?: (index: number) => void): AttemptSummaries {
   const attempts: Attempt[] = [];
@@ -139,7 +140,8 @@ export function startAttemptSummaries(onChange?: (index: number) => void): Attem
         onChange?.(attempt.index);
       } else {
         const attempt = attemptOfOutcome(record.outcome);
-        if (attempt?.outcome?.digest === record.outcome) {
+        // A final verdict stands: one after it is a finding (check-acceptance-records.ts), as in `run show`.
+        if (attempt?.outcome?.digest === record.outcome && !isFinalVerdict(attempt.verdict)) {
           attempt.verdict = record.verdict;
           onChange?.(attempt.index);
         }
