@@ -19,7 +19,7 @@ import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, listQualificationRecords, r
 import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
-import { checkAcceptanceEvidence, type AlteredEvidence } from './check-acceptance-evidence.js';
+import { checkAcceptanceEvidence, describeAlteredAcceptanceEvidence } from './check-acceptance-evidence.js';
 import { checkAcceptanceRecords } from './check-acceptance-records.js';
 import { checkOutcomeRecords } from './check-outcome-records.js';
 import { accountFilesElsewhere, describeEvidenceElsewhere } from './own-evidence-paths.js';
@@ -375,20 +375,6 @@ function shellWord(word: string): string {
 function examineEvidenceElsewhere(accounts: readonly AttemptAccount[], entries: readonly ChainEntry[]): Finding[] {
   const byDigest = entriesByDigest(entries);
   return accounts.flatMap((account) => describeEvidenceElsewhere(account.records.chain, account, accountFilesElsewhere(account, byDigest)));
-}
-
-/** A receipt or check output that is not the file its acceptance record sealed: what stands there, and the record. */
-function describeAlteredAcceptanceEvidence(chain: string, altered: AlteredEvidence): Finding {
-  const { path, file, recorded, state } = altered;
-  const what =
-    state.kind === 'missing'
-      ? `is ${state.why}, where the acceptance record holds its digest (${recorded.bytes} bytes, sha256 ${recorded.sha256})`
-      : `no longer has the digest the acceptance record holds (${recorded.bytes} bytes, sha256 ${recorded.sha256}); it was changed after the judgement`;
-  return {
-    kind: 'altered-acceptance-evidence',
-    path,
-    message: `${path}: the ${file} kept by the acceptance of run ${altered.runId} attempt ${altered.attempt} (${chain} line ${altered.line}) ${what}; that acceptance's evidence cannot be relied on`,
-  };
 }
 
 /** What stands at a lock path `run` cannot open, in words: not a regular file, or why it cannot be read. */

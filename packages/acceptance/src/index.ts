@@ -19,7 +19,7 @@
  * - check-target-name.ts     target.json against the chain's intents and the key its path derives to, or unreadable beside intents (doctor)
  * - check-checkpoint-presence.ts a chain with records and no checkpoint, or not a regular file in its place (doctor)
  * - attempt-files-after-intent.ts an unnamed attempt's files that follow an intent: its records are missing, not never written (doctor)
- * - check-acceptance-evidence.ts re-digests receipts and check outputs (regular files only) against their acceptance records (doctor)
+ * - check-acceptance-evidence.ts re-digests receipts and check outputs (regular files only) against their acceptance records (doctor, run show)
  * - check-outcome-records.ts one outcome per intent: a second names both lines, and every reader reads the first (doctor, run show)
  * - check-acceptance-records.ts acceptance records against what a judgement writes: after a final verdict, evidence elsewhere, another attempt or candidate (doctor, run show)
  * - receipt-against-record.ts the receipt an acceptance record carries against its kept, verified receipt.json
