@@ -22,6 +22,7 @@ import { foldAttempts } from './fold-attempts.js';
 import { checkAcceptanceEvidence, describeAlteredAcceptanceEvidence } from './check-acceptance-evidence.js';
 import { checkAcceptanceRecords } from './check-acceptance-records.js';
 import { checkOutcomeRecords } from './check-outcome-records.js';
+import { checkRunIds } from './check-run-ids.js';
 import { accountFilesElsewhere, describeEvidenceElsewhere } from './own-evidence-paths.js';
 import { findUnrecordedAcceptanceFiles } from './unrecorded-acceptance-files.js';
 import { entriesByDigest, examineRecordsAgainstKeptFiles } from './records-against-kept-files.js';
@@ -66,6 +67,8 @@ export type FindingKind =
   | 'evidence-elsewhere'
   /** An acceptance recorded after a final verdict (accepted, failed, authority-change) of the same outcome. */
   | 'verdict-after-final-verdict'
+  /** An intent whose run id is not one `run` makes: no path is derived from it, and it is in no account. */
+  | 'run-id-malformed'
   /** An outcome recorded for an intent an earlier outcome already concluded: `run` writes one per intent, and every reader reads the first. */
   | 'second-outcome'
   /** An acceptance whose run, attempt or candidate (or its receipt's) is not the outcome's it names, or that names no outcome of the chain. */
@@ -251,6 +254,8 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
       message: `${paths.chain}: a torn final line of ${opening.torn.bytes} bytes at offset ${opening.torn.offset}; ${contradiction === undefined ? '(an append that never finished) ' : ''}${next}`,
     });
   }
+  // Before the accounts: an intent whose run id is not a run id is in none of them.
+  findings.push(...checkRunIds(paths.chain, opening.entries));
   const live = liveHolder === undefined ? 'none' : { runId: liveHolder.runId, attempt: liveHolder.attempt };
   const accounts = foldAttempts(paths.chain, directory, opening.entries, live);
   examination.attempts = accounts.length;

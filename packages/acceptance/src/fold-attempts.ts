@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import {
   attemptArtifactNames,
   concludedPosture,
+  isRunId,
   type AcceptanceRecord,
   type Artifact,
   type ChainEntry,
@@ -21,7 +22,9 @@ export type LiveHolder = Pick<LockHolder, 'runId' | 'attempt'> | 'none';
  * with the first outcome that names its digest, as `accept` judges it: `run` writes one per intent,
  * and a later one is a finding (check-outcome-records.ts), never the attempt's. An intent with none
  * is `dangling` (or `running` while its supervisor holds the lock), and every outcome field then
- * reads `not-recorded` (R8.3).
+ * reads `not-recorded` (R8.3). An intent whose run id is not one `run` makes is not folded: its
+ * files are derived from its run id, which would then name a path `run` never made (a `..` in it
+ * named another attempt's directory); doctor reports it (check-run-ids.ts).
  */
 export function foldAttempts(chainFile: string, targetDirectory: string, entries: readonly ChainEntry[], live: LiveHolder): AttemptAccount[] {
   const outcomes = new Map<string, ChainEntry & { record: OutcomeRecord }>();
@@ -36,7 +39,7 @@ export function foldAttempts(chainFile: string, targetDirectory: string, entries
   }
   const accounts: AttemptAccount[] = [];
   for (const entry of entries) {
-    if (entry.record.kind !== 'intent') continue;
+    if (entry.record.kind !== 'intent' || !isRunId(entry.record.runId)) continue;
     const intent = entry as ChainEntry & { record: IntentRecord };
     const outcome = outcomes.get(intent.digest);
     accounts.push(accountOf(chainFile, targetDirectory, intent, outcome, outcome === undefined ? undefined : acceptances.get(outcome.digest), live));

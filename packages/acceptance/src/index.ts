@@ -15,11 +15,12 @@
  * - reclassify-attempt.ts    classifies an attempt again from its kept stream with the supervisor's classifier; compares
  * - examine-attempt-evidence.ts  one attempt's kept files and outcome against the chain, and the findings they give
  * - records-against-kept-files.ts what the records copy of the kept, verified request and result, compared field by field (doctor, run show)
- * - own-evidence-paths.ts    where an attempt and its judgements keep their files, and the records that name them elsewhere (doctor, run show, accept)
+ * - own-evidence-paths.ts    where an attempt and its judgements keep their files (none without a well-formed run id), and the records that name them elsewhere (doctor, run show, accept)
  * - check-target-name.ts     target.json against the chain's intents and the key its path derives to, or unreadable beside intents (doctor)
  * - check-checkpoint-presence.ts a chain with records and no checkpoint, or not a regular file in its place (doctor)
  * - attempt-files-after-intent.ts an unnamed attempt's files that follow an intent: its records are missing, not never written (doctor)
  * - check-acceptance-evidence.ts re-digests receipts and check outputs (regular files only) against their acceptance records (doctor, run show)
+ * - check-run-ids.ts         intents whose run id is not one run makes: no path derived from it, in no account (doctor)
  * - check-outcome-records.ts one outcome per intent: a second names both lines, and every reader reads the first (doctor, run show)
  * - check-acceptance-records.ts acceptance records against what a judgement writes: after a final verdict, evidence elsewhere, another attempt or candidate (doctor, run show)
  * - receipt-against-record.ts the receipt an acceptance record carries against its kept, verified receipt.json
@@ -71,6 +72,7 @@ export * from './judge/check-invocation.js';
 export * from './judge/run-suite.js';
 export * from './check-acceptance-evidence.js';
 export * from './check-outcome-records.js';
+export * from './check-run-ids.js';
 export * from './check-acceptance-records.js';
 export * from './own-evidence-paths.js';
 export * from './attempt-record-findings.js';
