@@ -60,7 +60,7 @@ export function describeAlteredAcceptanceEvidence(chain: string, altered: Altere
   const { path, file, recorded, state } = altered;
   const what =
     state.kind === 'missing'
-      ? `is ${state.why}, where the acceptance record holds its digest (${recorded.bytes} bytes, sha256 ${recorded.sha256})`
+      ? `${state.why}, where the acceptance record holds its digest (${recorded.bytes} bytes, sha256 ${recorded.sha256})`
       : `no longer has the digest the acceptance record holds (${recorded.bytes} bytes, sha256 ${recorded.sha256}); it was changed after the judgement`;
   return {
     kind: 'altered-acceptance-evidence',

@@ -15,7 +15,7 @@ import {
   workspaceLocation,
   type ChainEntry,
 } from '@statecraft/run';
-import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, listQualificationRecords, readRegularFile } from '@statecraft/adapter';
+import { ATTEMPT_TAG_VARIABLE, describeUnopenable, findAttemptProcesses, listQualificationRecords, readRegularFile } from '@statecraft/adapter';
 import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
@@ -208,7 +208,7 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
     reclassified: 0,
   };
 
-  const holder = await readLockHolder(paths.lock).catch((error: NodeJS.ErrnoException) => ({ unopenable: describeUnopenableLock(error) }));
+  const holder = await readLockHolder(paths.lock).catch((error: unknown) => ({ unopenable: describeUnopenable(error) }));
   const liveHolder = typeof holder === 'object' && !('unopenable' in holder) && isLive(holder) ? holder : undefined;
   if (typeof holder === 'object' && 'unopenable' in holder) {
     // Not stale: `run` and `accept` fail on it (exit 4) rather than take it over.
@@ -380,12 +380,6 @@ function shellWord(word: string): string {
 function examineEvidenceElsewhere(accounts: readonly AttemptAccount[], entries: readonly ChainEntry[]): Finding[] {
   const byDigest = entriesByDigest(entries);
   return accounts.flatMap((account) => describeEvidenceElsewhere(account.records.chain, account, accountFilesElsewhere(account, byDigest)));
-}
-
-/** What stands at a lock path `run` cannot open, in words: not a regular file, or why it cannot be read. */
-function describeUnopenableLock(error: NodeJS.ErrnoException): string {
-  if (error.code === 'ENOTREG') return 'is not a regular file (a FIFO, a device, a directory, or a link to one)';
-  return `cannot be read (${error.code ?? error.message})`;
 }
 
 /** Every attempt's kept files, one attempt after another (the reads are synchronous); findings in chain order. */
