@@ -1,11 +1,11 @@
 import type { ChainEntry } from '@statecraft/run';
 import type { AttemptAccount } from './attempt-account.js';
+import { entriesByDigest } from './attempt-records.js';
 import { checkAcceptanceEvidence, describeAlteredAcceptanceEvidence } from './check-acceptance-evidence.js';
 import { checkAcceptanceRecords } from './check-acceptance-records.js';
 import { checkOutcomeRecords } from './check-outcome-records.js';
 import type { Finding } from './examine-product-home.js';
 import { accountFilesElsewhere, describeEvidenceElsewhere } from './own-evidence-paths.js';
-import { entriesByDigest } from './records-against-kept-files.js';
 
 /**
  * What doctor finds of one attempt's records that an account's other checks do not carry, for

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { AcceptanceRecord, ChainEntry, CheckOutput } from '@statecraft/run';
+import { entriesByDigest } from './attempt-records.js';
 import { attemptJudgedBy } from './check-acceptance-records.js';
 import { readKeptFile } from './check-artifacts.js';
 import type { Finding } from './examine-product-home.js';
@@ -29,7 +30,7 @@ export interface AlteredEvidence {
  * attempt (`run show`), no other's files read.
  */
 export function checkAcceptanceEvidence(targetDirectory: string, entries: readonly ChainEntry[], only?: { runId: string; attempt: number }): AlteredEvidence[] {
-  const byDigest = new Map(entries.map((entry) => [entry.digest, entry]));
+  const byDigest = entriesByDigest(entries);
   const found: AlteredEvidence[] = [];
   for (const entry of entries) {
     if (entry.record.kind !== 'acceptance') continue;

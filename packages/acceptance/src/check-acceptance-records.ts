@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { AcceptanceRecord, ChainEntry, OutcomeRecord } from '@statecraft/run';
+import { entriesByDigest } from './attempt-records.js';
 import type { Finding } from './examine-product-home.js';
 import { isFinalVerdict } from './judge/earlier-final-verdict.js';
 import { acceptanceFilesElsewhere, describeEvidenceElsewhere } from './own-evidence-paths.js';
@@ -36,7 +37,7 @@ export function checkAcceptanceRecords(
   entries: readonly ChainEntry[],
   only?: { runId: string; attempt: number },
 ): AcceptanceRecordFinding[] {
-  const byDigest = new Map(entries.map((entry) => [entry.digest, entry]));
+  const byDigest = entriesByDigest(entries);
   const finalVerdicts = new Map<string, AcceptanceEntry>();
   const found: AcceptanceRecordFinding[] = [];
   for (const entry of entries) {

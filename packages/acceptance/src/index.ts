@@ -14,6 +14,7 @@
  * - reread-kept-stream.ts    reads a kept event stream once, as a stream: its digest and the supervisor's reading of it
  * - reclassify-attempt.ts    classifies an attempt again from its kept stream with the supervisor's classifier; compares
  * - examine-attempt-evidence.ts  one attempt's kept files and outcome against the chain, and the findings they give
+ * - attempt-records.ts       the chain's entries by digest, and one account's intent and outcome found among them
  * - records-against-kept-files.ts what the records copy of the kept, verified request and result, compared field by field (doctor, run show)
  * - own-evidence-paths.ts    where an attempt and its judgements keep their files (none without a well-formed run id), and the records that name them elsewhere (doctor, run show, accept)
  * - check-target-name.ts     target.json against the chain's intents and the key its path derives to, or unreadable beside intents (doctor)
@@ -63,6 +64,7 @@ export * from './check-artifacts.js';
 export * from './reread-kept-stream.js';
 export * from './reclassify-attempt.js';
 export * from './examine-attempt-evidence.js';
+export * from './attempt-records.js';
 export * from './records-against-kept-files.js';
 export * from './workspace-freshness.js';
 export * from './acceptance-view.js';

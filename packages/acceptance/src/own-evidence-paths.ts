@@ -11,6 +11,7 @@ import {
   type OutcomeRecord,
 } from '@statecraft/run';
 import type { AttemptAccount } from './attempt-account.js';
+import { attemptRecordsOf } from './attempt-records.js';
 import type { Finding } from './examine-product-home.js';
 
 /** A file a record names at a path other than the one its attempt keeps it at. */
@@ -117,10 +118,8 @@ function ownAcceptanceDirectory(paths: readonly string[], judged: { runId: strin
 
 /** One attempt's intent and outcome, found in the chain by the digests its account holds, against where it keeps its files. */
 export function accountFilesElsewhere(account: AttemptAccount, byDigest: ReadonlyMap<string, ChainEntry>): EvidenceElsewhere[] {
-  const intent = byDigest.get(account.records.intent.sha256);
-  const outcome = account.records.outcome === 'not-recorded' ? undefined : byDigest.get(account.records.outcome.sha256);
-  if (intent?.record.kind !== 'intent') return [];
-  return attemptFilesElsewhere(intent as IntentEntry, outcome?.record.kind === 'outcome' ? (outcome as OutcomeEntry) : undefined);
+  const records = attemptRecordsOf(account, byDigest);
+  return records === undefined ? [] : attemptFilesElsewhere(records.intent, records.outcome);
 }
 
 /** Files named elsewhere, grouped by the record naming them: its line, and each file in words (the path recorded, the path expected). */
