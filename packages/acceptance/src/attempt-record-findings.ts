@@ -26,3 +26,18 @@ export function findAttemptRecordFindings(account: AttemptAccount, targetDirecto
     ...checkAcceptanceEvidence(targetDirectory, entries, account).map((altered) => describeAlteredAcceptanceEvidence(chain, altered)),
   ];
 }
+
+/**
+ * The same findings of every attempt's records, for `doctor`, in this order: each account's intent
+ * and outcome naming files elsewhere, a second outcome of an intent (R8.4), acceptance records
+ * against what a judgement writes (R13.4, R13.6), and their receipts and check outputs re-digested.
+ */
+export function examineRecordFindings(chain: string, targetDirectory: string, accounts: readonly AttemptAccount[], entries: readonly ChainEntry[]): Finding[] {
+  const byDigest = entriesByDigest(entries);
+  return [
+    ...accounts.flatMap((account) => describeEvidenceElsewhere(chain, account, accountFilesElsewhere(account, byDigest))),
+    ...checkOutcomeRecords(chain, entries).map(({ finding }) => finding),
+    ...checkAcceptanceRecords(chain, targetDirectory, entries).map(({ finding }) => finding),
+    ...checkAcceptanceEvidence(targetDirectory, entries).map((altered) => describeAlteredAcceptanceEvidence(chain, altered)),
+  ];
+}

@@ -9,7 +9,9 @@
  * - fold-attempts.ts         pairs intents with their first outcomes; an intent alone is dangling, never completed (R8.3); each kept file where its attempt keeps it
  * - open-target-records.ts   opens one target's chain and lock read-only; a broken chain is refused
  * - list-attempts.ts         one summary line per attempt, for `run list`
- * - examine-product-home.ts  every chain in the product home: links, torn tails, dangling intents, stale locks
+ * - examine-product-home.ts  every chain in the product home: links, torn tails, dangling intents, and each check below, in order
+ * - check-target-lock.ts     a target's lock: the live holder, or stale, or no file run can open (doctor)
+ * - unrecorded-attempt-files.ts attempt directories no intent names, and what their run left in the repository (doctor)
  * - check-artifacts.ts       re-digests the files kept beside the chain: verified, altered or missing
  * - reread-kept-stream.ts    reads a kept event stream once, as a stream: its digest and the supervisor's reading of it
  * - reclassify-attempt.ts    classifies an attempt again from its kept stream with the supervisor's classifier; compares
@@ -25,7 +27,7 @@
  * - check-outcome-records.ts one outcome per intent: a second names both lines, and every reader reads the first (doctor, run show)
  * - check-acceptance-records.ts acceptance records against what a judgement writes: after a final verdict, evidence elsewhere, another attempt or candidate (doctor, run show)
  * - receipt-against-record.ts the receipt an acceptance record carries against its kept, verified receipt.json
- * - attempt-record-findings.ts what doctor finds of one attempt's records beyond its files and their copies, for `run show`
+ * - attempt-record-findings.ts what doctor finds of the records beyond the files and their copies: every attempt's (doctor), one attempt's (run show)
  * - unrecorded-acceptance-files.ts acceptance directories holding a receipt or check outputs that no record names (doctor)
  * - workspace-freshness.ts   whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
  * - acceptance-view.ts       an acceptance as shown (the `accept --json` contract), derived `not-attempted`, receipt `stale`
