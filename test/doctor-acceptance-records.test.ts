@@ -62,9 +62,14 @@ describe('doctor checks each acceptance record against what a judgement writes (
       receipt: { ...receipt, attempt: { ...receipt.attempt, runId: failed.runId } },
     });
     const line = records.length + 1;
-    // What the forgery does to the account: the failed attempt reads accepted.
+    // The forgery does not reach the account: a final verdict is the attempt's for good, as accept holds it (already-judged).
     const shownAfter = parseJson<Shown>(await show(repository, failed.runId));
-    expect(shownAfter.acceptance).toMatchObject({ verdict: 'accepted' });
+    expect(shownAfter.outcome).toBe('failed');
+    expect(shownAfter.acceptance).toMatchObject({ verdict: 'failed' });
+    const listed = parseJson<{ attempts: { runId: string; outcome: string; acceptance: string }[] }>(
+      await runStatecraft(['run', 'list', repository.path, '--json'], home()),
+    ).attempts.find((attempt) => attempt.runId === failed.runId);
+    expect(listed).toMatchObject({ outcome: 'failed', acceptance: 'failed' });
 
     const { run, value } = await doctorOf(targets.home.path);
     expect(run.exitCode).toBe(1);

@@ -59,7 +59,7 @@ export interface AttemptAccount {
   /** A commit id, or `not-recorded`. */
   headCommit: string;
   workspaceDirty: boolean | NotRecorded;
-  /** The latest acceptance of this attempt; `not-attempted` for one that did not complete; `not-recorded` when never judged. */
+  /** The latest acceptance of this attempt, or its first final verdict (R13.4); `not-attempted` for one that did not complete; `not-recorded` when never judged. */
   acceptance: AcceptanceView | NotRecorded;
   /** What acceptance judges (R13.2): identified for a completed attempt, else `not-recorded`. */
   candidate: OutcomeCandidate;

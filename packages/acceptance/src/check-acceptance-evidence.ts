@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import type { AcceptanceRecord, ChainEntry, CheckOutput } from '@statecraft/run';
+import { entriesByDigest } from './attempt-records.js';
 import { attemptJudgedBy } from './check-acceptance-records.js';
 import { readKeptFile } from './check-artifacts.js';
+import type { Finding } from './examine-product-home.js';
 import { acceptanceFilesElsewhere, acceptanceKeptFiles } from './own-evidence-paths.js';
 
 /** A kept acceptance file whose bytes no longer match the digest its record holds, or that cannot be read as a regular file. */
@@ -24,16 +26,18 @@ export interface AlteredEvidence {
  * only, as the attempt's own files are (check-artifacts.ts): a FIFO there blocked a plain open for
  * ever, and a link to /dev/zero was read without end (hostile pass, 2026-12-02). Only files where
  * the judged attempt keeps them are read: one named elsewhere is the record's finding
- * (`evidence-elsewhere`), and is not this attempt's to digest.
+ * (`evidence-elsewhere`), and is not this attempt's to digest. `only`: the acceptances of one
+ * attempt (`run show`), no other's files read.
  */
-export function checkAcceptanceEvidence(targetDirectory: string, entries: readonly ChainEntry[]): AlteredEvidence[] {
-  const byDigest = new Map(entries.map((entry) => [entry.digest, entry]));
+export function checkAcceptanceEvidence(targetDirectory: string, entries: readonly ChainEntry[], only?: { runId: string; attempt: number }): AlteredEvidence[] {
+  const byDigest = entriesByDigest(entries);
   const found: AlteredEvidence[] = [];
   for (const entry of entries) {
     if (entry.record.kind !== 'acceptance') continue;
     const record: AcceptanceRecord = entry.record;
     const judged = attemptJudgedBy(record, byDigest);
     if (judged === undefined) continue;
+    if (only !== undefined && (only.runId !== judged.runId || only.attempt !== judged.attempt)) continue;
     const elsewhere = new Set(acceptanceFilesElsewhere({ ...entry, record }, judged).map((item) => item.file));
     for (const [file, output] of acceptanceKeptFiles(record)) {
       if (elsewhere.has(file)) continue;
@@ -50,4 +54,18 @@ export function checkAcceptanceEvidence(targetDirectory: string, entries: readon
     }
   }
   return found;
+}
+
+/** A receipt or check output that is not the file its acceptance record sealed: what stands there, and the record (doctor, run show). */
+export function describeAlteredAcceptanceEvidence(chain: string, altered: AlteredEvidence): Finding {
+  const { path, file, recorded, state } = altered;
+  const what =
+    state.kind === 'missing'
+      ? `${state.why}, where the acceptance record holds its digest (${recorded.bytes} bytes, sha256 ${recorded.sha256})`
+      : `no longer has the digest the acceptance record holds (${recorded.bytes} bytes, sha256 ${recorded.sha256}); it was changed after the judgement`;
+  return {
+    kind: 'altered-acceptance-evidence',
+    path,
+    message: `${path}: the ${file} kept by the acceptance of run ${altered.runId} attempt ${altered.attempt} (${chain} line ${altered.line}) ${what}; that acceptance's evidence cannot be relied on`,
+  };
 }

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { AcceptanceRecord, ChainEntry, OutcomeRecord } from '@statecraft/run';
+import { entriesByDigest } from './attempt-records.js';
 import type { Finding } from './examine-product-home.js';
 import { isFinalVerdict } from './judge/earlier-final-verdict.js';
 import { acceptanceFilesElsewhere, describeEvidenceElsewhere } from './own-evidence-paths.js';
@@ -36,7 +37,7 @@ export function checkAcceptanceRecords(
   entries: readonly ChainEntry[],
   only?: { runId: string; attempt: number },
 ): AcceptanceRecordFinding[] {
-  const byDigest = new Map(entries.map((entry) => [entry.digest, entry]));
+  const byDigest = entriesByDigest(entries);
   const finalVerdicts = new Map<string, AcceptanceEntry>();
   const found: AcceptanceRecordFinding[] = [];
   for (const entry of entries) {
@@ -137,7 +138,7 @@ function verdictAfterFinal(chain: string, judged: { runId: string; attempt: numb
     message:
       `run ${judged.runId} attempt ${judged.attempt}: the acceptance record (${chain} line ${acceptance.lineNumber}) records ${verdict} (${reason}) after the final verdict ` +
       `${earlier.record.verdict} (${earlier.record.reason}) at line ${earlier.lineNumber}: statecraft never judges a final verdict again (accept refuses it, already-judged), ` +
-      `so no judgement wrote this record; run show and run list read it as the attempt's acceptance (doctor repairs nothing)`,
+      `so no judgement wrote this record; run show and run list read the final verdict before it (doctor repairs nothing)`,
   };
 }
 

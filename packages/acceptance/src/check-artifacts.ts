@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { closeSync, readSync } from 'node:fs';
-import { openRegularFileSync } from '@statecraft/adapter';
+import { describeUnopenable, openRegularFileSync } from '@statecraft/adapter';
 import type { Artifact } from '@statecraft/run';
 import type { AttemptAccount } from './attempt-account.js';
 
@@ -31,18 +31,11 @@ export function checkKeptFile(artifact: Artifact | 'not-recorded'): ArtifactStat
   return found.bytes === artifact.bytes && found.sha256 === artifact.sha256 ? 'verified' : 'altered';
 }
 
-/** `why`: what stands at the path, in a few plain words (`missing`, `not a regular file …`), for a finding's message. */
+/** `why`: what stands at the path, in words that follow it in a sentence (`is missing`, `is not a regular file …`; describeUnopenable). */
 export type KeptFileReading = { kind: 'read'; sha256: string; bytes: number } | { kind: 'unreadable'; message: string; why: string };
 
 function unreadable(error: unknown): KeptFileReading {
-  const { code, message } = error as NodeJS.ErrnoException;
-  const why =
-    code === 'ENOENT'
-      ? 'missing'
-      : code === 'ENOTREG'
-        ? 'not a regular file (a FIFO, a device, a directory, or a link to one)'
-        : `cannot be read (${code ?? message})`;
-  return { kind: 'unreadable', message, why };
+  return { kind: 'unreadable', message: (error as Error).message, why: describeUnopenable(error) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readRegularFile } from '@statecraft/adapter';
+import { describeUnopenable, readRegularFile } from '@statecraft/adapter';
 import { resolveTarget, targetKey, type ChainEntry, type ChainPaths } from '@statecraft/run';
 import type { Finding } from './examine-product-home.js';
 
@@ -43,14 +43,7 @@ async function readTargetName(file: string): Promise<{ kind: 'read'; path: strin
   try {
     text = await readRegularFile(file, TARGET_NAME_BYTES);
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    const why =
-      code === 'ENOENT'
-        ? 'is missing'
-        : code === 'ENOTREG'
-          ? 'is not a regular file (a FIFO, a device, a directory, or a link to one)'
-          : `cannot be read (${code ?? message})`;
-    return { kind: 'unreadable', why };
+    return { kind: 'unreadable', why: describeUnopenable(error) };
   }
   let named: unknown;
   try {

@@ -2,31 +2,19 @@ import { constants, type Dirent, type Stats } from 'node:fs';
 import { access, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import {
-  chainPaths,
-  checkpointContradiction,
-  isLive,
-  openChain,
-  readChainCheckpoint,
-  readLockHolder,
-  runGit,
-  targetDirectoryIn,
-  targetsDirectoryIn,
-  workspaceLocation,
-  type ChainEntry,
-} from '@statecraft/run';
+import { chainPaths, checkpointContradiction, openChain, readChainCheckpoint, targetDirectoryIn, targetsDirectoryIn, type ChainEntry } from '@statecraft/run';
 import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, listQualificationRecords, readRegularFile } from '@statecraft/adapter';
 import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
-import { checkAcceptanceEvidence, type AlteredEvidence } from './check-acceptance-evidence.js';
-import { checkAcceptanceRecords } from './check-acceptance-records.js';
-import { accountFilesElsewhere, describeEvidenceElsewhere } from './own-evidence-paths.js';
+import { checkRunIds } from './check-run-ids.js';
+import { checkTargetLock } from './check-target-lock.js';
+import { examineRecordFindings } from './attempt-record-findings.js';
+import { findUnrecordedAttemptFiles } from './unrecorded-attempt-files.js';
 import { findUnrecordedAcceptanceFiles } from './unrecorded-acceptance-files.js';
-import { entriesByDigest, examineRecordsAgainstKeptFiles } from './records-against-kept-files.js';
+import { examineRecordsAgainstKeptFiles } from './records-against-kept-files.js';
 import { checkTargetName } from './check-target-name.js';
 import { checkCheckpointPresence } from './check-checkpoint-presence.js';
-import { filesWrittenAfterIntent, missingAttemptRecords } from './attempt-files-after-intent.js';
 import type { RecordedResult } from './reclassify-attempt.js';
 
 export type FindingKind =
@@ -65,6 +53,10 @@ export type FindingKind =
   | 'evidence-elsewhere'
   /** An acceptance recorded after a final verdict (accepted, failed, authority-change) of the same outcome. */
   | 'verdict-after-final-verdict'
+  /** An intent whose run id is not one `run` makes: no path is derived from it, and it is in no account. */
+  | 'run-id-malformed'
+  /** An outcome recorded for an intent an earlier outcome already concluded: `run` writes one per intent, and every reader reads the first. */
+  | 'second-outcome'
   /** An acceptance whose run, attempt or candidate (or its receipt's) is not the outcome's it names, or that names no outcome of the chain. */
   | 'acceptance-disagrees-with-outcome'
   /** A chain with records and no checkpoint, or something other than a regular file in its place. */
@@ -202,21 +194,8 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
     reclassified: 0,
   };
 
-  const holder = await readLockHolder(paths.lock).catch((error: NodeJS.ErrnoException) => ({ unopenable: describeUnopenableLock(error) }));
-  const liveHolder = typeof holder === 'object' && !('unopenable' in holder) && isLive(holder) ? holder : undefined;
-  if (typeof holder === 'object' && 'unopenable' in holder) {
-    // Not stale: `run` and `accept` fail on it (exit 4) rather than take it over.
-    findings.push(
-      unusable(
-        paths.lock,
-        `the target's lock ${holder.unopenable}: every run and accept of this target fails on it (exit 4) until it is removed; doctor removes nothing`,
-      ),
-    );
-  } else if (holder !== 'gone' && liveHolder === undefined) {
-    const who =
-      holder === 'unreadable' ? 'an unreadable lock' : `a lock of run ${holder.runId} attempt ${holder.attempt} whose supervisor (pid ${holder.pid}) is gone`;
-    findings.push({ kind: 'stale-lock', path: paths.lock, message: `${paths.lock}: ${who}; the next run takes it over` });
-  }
+  const lock = await checkTargetLock(paths.lock);
+  findings.push(...lock.findings);
 
   const opening = await openChain(paths.chain);
   if (opening.kind === 'broken') {
@@ -248,148 +227,20 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
       message: `${paths.chain}: a torn final line of ${opening.torn.bytes} bytes at offset ${opening.torn.offset}; ${contradiction === undefined ? '(an append that never finished) ' : ''}${next}`,
     });
   }
-  const live = liveHolder === undefined ? 'none' : { runId: liveHolder.runId, attempt: liveHolder.attempt };
+  // Before the accounts: an intent whose run id is not a run id is in none of them.
+  findings.push(...checkRunIds(paths.chain, opening.entries));
+  const live = lock.live;
   const accounts = foldAttempts(paths.chain, directory, opening.entries, live);
   examination.attempts = accounts.length;
-  for (const account of accounts) {
-    if (account.state === 'running') examination.running.push({ runId: account.runId, attempt: account.attempt });
-    if (account.state !== 'dangling') continue;
-    const orphans = findOrphans(account);
-    examination.dangling.push({ runId: account.runId, attempt: account.attempt, startedAt: account.startedAt, orphans });
-    findings.push({
-      kind: 'dangling-intent',
-      path: paths.chain,
-      message: `${paths.chain}: run ${account.runId} attempt ${account.attempt} has an intent (line ${account.records.intent.line}, ${account.startedAt}) and no outcome: its supervisor stopped before concluding; not completed`,
-    });
-    if (orphans.length > 0) {
-      findings.push({
-        kind: 'orphaned-processes',
-        path: paths.chain,
-        message: `run ${account.runId} attempt ${account.attempt}: its supervisor is gone but process${orphans.length === 1 ? '' : 'es'} ${orphans.join(', ')} of the attempt ${orphans.length === 1 ? 'is' : 'are'} still running (found by the attempt tag); doctor kills nothing`,
-      });
-    }
-  }
-  findings.push(...(await unrecordedAttemptFiles(directory, target, opening.entries, live, startedAtMs)));
+  findings.push(...examineUnconcluded(paths.chain, accounts, examination));
+  findings.push(...(await findUnrecordedAttemptFiles(directory, target, opening.entries, live, startedAtMs)));
   findings.push(...(await findUnrecordedAcceptanceFiles(directory, opening.entries, live, startedAtMs)));
   const evidence = examineEvidenceOf(accounts, opening.entries);
   examination.reclassified = evidence.reclassified;
   findings.push(...evidence.findings);
   findings.push(...examineRecordsAgainstKeptFiles(accounts, opening.entries));
-  findings.push(...examineEvidenceElsewhere(accounts, opening.entries));
-  // Acceptance records against what a judgement writes: one verdict after a final one, evidence and identity its own, its receipt file (R13.4, R13.6).
-  findings.push(...checkAcceptanceRecords(paths.chain, directory, opening.entries).map(({ finding }) => finding));
-  // Receipts and check outputs re-digested against their acceptance records (R13.6).
-  for (const altered of checkAcceptanceEvidence(directory, opening.entries)) findings.push(describeAlteredAcceptanceEvidence(paths.chain, altered));
+  findings.push(...examineRecordFindings(paths.chain, directory, accounts, opening.entries));
   return { target: examination, findings };
-}
-
-/**
- * An attempt's directory that no intent names: its request and prompt were written, then its
- * supervisor was killed before the intent was (a `kill -9`, a crash). Nothing reads such files,
- * and nothing else would ever mention them, or the branch and worktree that attempt may have left
- * in the target repository (hostile pass, 2026-12-01): those are looked for where `run` makes them,
- * and named with the commands that remove them. The live attempt's own files are not yet named,
- * nor are those of a run that started while doctor read (changed after it began).
- */
-async function unrecordedAttemptFiles(
-  directory: string,
-  target: string,
-  entries: readonly ChainEntry[],
-  live: 'none' | { runId: string; attempt: number },
-  startedAtMs: number,
-): Promise<Finding[]> {
-  const named = new Set(entries.filter((entry) => entry.record.kind === 'intent').map((entry) => `${entry.record.runId}/${entry.record.attempt}`));
-  const recordedRuns = new Set(entries.map((entry) => entry.record.runId));
-  if (live !== 'none') named.add(`${live.runId}/${live.attempt}`);
-  const attempts = join(directory, 'attempts');
-  const findings: Finding[] = [];
-  for (const runId of (await readdir(attempts).catch(() => [] as string[])).sort()) {
-    for (const attempt of (await readdir(join(attempts, runId)).catch(() => [] as string[])).sort()) {
-      if (named.has(`${runId}/${attempt}`)) continue;
-      const path = join(attempts, runId, attempt);
-      // A run that took the lock after doctor read it, and wrote its files before its intent: not left, starting.
-      const changed = await stat(path).then(
-        (info) => info.mtimeMs,
-        () => Number.POSITIVE_INFINITY,
-      );
-      if (changed >= startedAtMs) continue;
-      const written = await filesWrittenAfterIntent(path);
-      if (written.length > 0) {
-        findings.push(missingAttemptRecords(path, { runId, attempt }, written, target));
-        continue;
-      }
-      findings.push({
-        kind: 'unrecorded-attempt-files',
-        path,
-        message: `${path}: files of run ${runId} attempt ${attempt} that no record names (its supervisor stopped before its intent was written); ${await leftInRepository(target, runId, recordedRuns)}; doctor removes nothing`,
-      });
-    }
-  }
-  return findings;
-}
-
-/**
- * What an unrecorded attempt left in the target repository, where `run` makes it (its worktree and
- * its branch), with the commands that remove it; or that nothing is left. A run with recorded
- * attempts (a `--retry` reuses its worktree and branch) keeps them: they hold those attempts'
- * candidates, and are named as such, never for removal.
- */
-async function leftInRepository(target: string, runId: string, recordedRuns: ReadonlySet<string>): Promise<string> {
-  if (target === 'not-recorded') return `its branch statecraft/${runId} and workspace may be left in the target repository, which this home does not name`;
-  const { path, branch } = workspaceLocation(target, runId);
-  if (recordedRuns.has(runId)) return `its worktree ${path} and branch ${branch} are those of run ${runId}'s recorded attempts too, and stay`;
-  const [worktree, branchFound] = await Promise.all([
-    stat(path).then(
-      (info): boolean | 'unknown' => info.isDirectory(),
-      (error: NodeJS.ErrnoException): boolean | 'unknown' => (error.code === 'ENOENT' ? false : 'unknown'),
-    ),
-    // rev-parse --verify --quiet exits 1, saying nothing, for a ref that does not exist; anything else is not an answer.
-    runGit(target, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).then((answer): boolean | 'unknown' =>
-      answer.ok ? true : answer.exitCode === 1 ? false : 'unknown',
-    ),
-  ]);
-  if (worktree === 'unknown' || branchFound === 'unknown') {
-    return `whether its worktree ${path} or branch ${branch} is left in ${target} could not be read`;
-  }
-  if (!worktree && !branchFound) return `nothing of it is left in ${target} (no worktree at ${path}, no branch ${branch})`;
-  const left = [...(worktree ? [`the worktree ${path}`] : []), ...(branchFound ? [`the branch ${branch}`] : [])];
-  const git = `git -C ${shellWord(target)}`;
-  const removal = [
-    ...(worktree ? [`${git} worktree remove --force ${shellWord(path)}`] : []),
-    ...(branchFound ? [`${git} branch -D ${shellWord(branch)}`] : []),
-  ];
-  return `left in ${target}: ${left.join(' and ')} (remove with: ${removal.join('; ')})`;
-}
-
-/** A word a POSIX shell reads back as itself: as it is when it is plain, else in single quotes. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
-/** Each attempt's intent and outcome naming a kept file elsewhere than where the attempt keeps it (own-evidence-paths.ts). */
-function examineEvidenceElsewhere(accounts: readonly AttemptAccount[], entries: readonly ChainEntry[]): Finding[] {
-  const byDigest = entriesByDigest(entries);
-  return accounts.flatMap((account) => describeEvidenceElsewhere(account.records.chain, account, accountFilesElsewhere(account, byDigest)));
-}
-
-/** A receipt or check output that is not the file its acceptance record sealed: what stands there, and the record. */
-function describeAlteredAcceptanceEvidence(chain: string, altered: AlteredEvidence): Finding {
-  const { path, file, recorded, state } = altered;
-  const what =
-    state.kind === 'missing'
-      ? `is ${state.why}, where the acceptance record holds its digest (${recorded.bytes} bytes, sha256 ${recorded.sha256})`
-      : `no longer has the digest the acceptance record holds (${recorded.bytes} bytes, sha256 ${recorded.sha256}); it was changed after the judgement`;
-  return {
-    kind: 'altered-acceptance-evidence',
-    path,
-    message: `${path}: the ${file} kept by the acceptance of run ${altered.runId} attempt ${altered.attempt} (${chain} line ${altered.line}) ${what}; that acceptance's evidence cannot be relied on`,
-  };
-}
-
-/** What stands at a lock path `run` cannot open, in words: not a regular file, or why it cannot be read. */
-function describeUnopenableLock(error: NodeJS.ErrnoException): string {
-  if (error.code === 'ENOTREG') return 'is not a regular file (a FIFO, a device, a directory, or a link to one)';
-  return `cannot be read (${error.code ?? error.message})`;
 }
 
 /** Every attempt's kept files, one attempt after another (the reads are synchronous); findings in chain order. */
@@ -405,6 +256,33 @@ function examineEvidenceOf(accounts: readonly AttemptAccount[], entries: readonl
     findings.push(...describeEvidenceFindings(account, evidence));
   }
   return { reclassified, findings };
+}
+
+/**
+ * The attempts with no outcome: each running one (its supervisor holds the lock) listed, each
+ * dangling one listed and a finding (R8.3), with the processes of it still alive.
+ */
+function examineUnconcluded(chain: string, accounts: readonly AttemptAccount[], examination: TargetExamination): Finding[] {
+  const findings: Finding[] = [];
+  for (const account of accounts) {
+    if (account.state === 'running') examination.running.push({ runId: account.runId, attempt: account.attempt });
+    if (account.state !== 'dangling') continue;
+    const orphans = findOrphans(account);
+    examination.dangling.push({ runId: account.runId, attempt: account.attempt, startedAt: account.startedAt, orphans });
+    findings.push({
+      kind: 'dangling-intent',
+      path: chain,
+      message: `${chain}: run ${account.runId} attempt ${account.attempt} has an intent (line ${account.records.intent.line}, ${account.startedAt}) and no outcome: its supervisor stopped before concluding; not completed`,
+    });
+    if (orphans.length > 0) {
+      findings.push({
+        kind: 'orphaned-processes',
+        path: chain,
+        message: `run ${account.runId} attempt ${account.attempt}: its supervisor is gone but process${orphans.length === 1 ? '' : 'es'} ${orphans.join(', ')} of the attempt ${orphans.length === 1 ? 'is' : 'are'} still running (found by the attempt tag); doctor kills nothing`,
+      });
+    }
+  }
+  return findings;
 }
 
 /**

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import {
   attemptArtifactNames,
   concludedPosture,
+  isRunId,
   type AcceptanceRecord,
   type Artifact,
   type ChainEntry,
@@ -11,26 +12,34 @@ import {
 } from '@statecraft/run';
 import { derivedAcceptance, viewOfAcceptance } from './acceptance-view.js';
 import type { AttemptAccount, AttemptState } from './attempt-account.js';
+import { isFinalVerdict } from './judge/earlier-final-verdict.js';
 
 /** A live lock's holder, if any: an intent it names is `running`, not `dangling`. */
 export type LiveHolder = Pick<LockHolder, 'runId' | 'attempt'> | 'none';
 
 /**
  * Folds a verified chain into one account per attempt, read-only (R8.4). An intent is paired
- * with the outcome that names its digest; an intent with none is `dangling` (or `running` while
- * its supervisor holds the lock), and every outcome field then reads `not-recorded` (R8.3).
+ * with the first outcome that names its digest, as `accept` judges it: `run` writes one per intent,
+ * and a later one is a finding (check-outcome-records.ts), never the attempt's. An intent with none
+ * is `dangling` (or `running` while its supervisor holds the lock), and every outcome field then
+ * reads `not-recorded` (R8.3). An intent whose run id is not one `run` makes is not folded: its
+ * files are derived from its run id, which would then name a path `run` never made (a `..` in it
+ * named another attempt's directory); doctor reports it (check-run-ids.ts).
  */
 export function foldAttempts(chainFile: string, targetDirectory: string, entries: readonly ChainEntry[], live: LiveHolder): AttemptAccount[] {
   const outcomes = new Map<string, ChainEntry & { record: OutcomeRecord }>();
-  // The latest acceptance of each outcome: a later `accept` of the same attempt supersedes, nothing is edited.
+  // The latest acceptance of each outcome: a later `accept` of the same attempt supersedes, nothing is edited;
+  // but not a final verdict, which `accept` never judges again (R13.4): one after it is a finding, not the attempt's.
   const acceptances = new Map<string, ChainEntry & { record: AcceptanceRecord }>();
   for (const entry of entries) {
-    if (entry.record.kind === 'outcome') outcomes.set(entry.record.intent, entry as ChainEntry & { record: OutcomeRecord });
-    if (entry.record.kind === 'acceptance') acceptances.set(entry.record.outcome, entry as ChainEntry & { record: AcceptanceRecord });
+    if (entry.record.kind === 'outcome' && !outcomes.has(entry.record.intent))
+      outcomes.set(entry.record.intent, entry as ChainEntry & { record: OutcomeRecord });
+    if (entry.record.kind === 'acceptance' && !isFinalVerdict(acceptances.get(entry.record.outcome)?.record.verdict))
+      acceptances.set(entry.record.outcome, entry as ChainEntry & { record: AcceptanceRecord });
   }
   const accounts: AttemptAccount[] = [];
   for (const entry of entries) {
-    if (entry.record.kind !== 'intent') continue;
+    if (entry.record.kind !== 'intent' || !isRunId(entry.record.runId)) continue;
     const intent = entry as ChainEntry & { record: IntentRecord };
     const outcome = outcomes.get(intent.digest);
     accounts.push(accountOf(chainFile, targetDirectory, intent, outcome, outcome === undefined ? undefined : acceptances.get(outcome.digest), live));

@@ -1,6 +1,7 @@
 import type { AcceptanceVerdict, ChainEntry, ChainSummary, TornTail } from '@statecraft/run';
 import type { LiveHolder } from './fold-attempts.js';
 import type { AttemptAccount } from './attempt-account.js';
+import { isFinalVerdict } from './judge/earlier-final-verdict.js';
 
 /** One line of `run list`: enough to pick an attempt to show. */
 export interface AttemptSummary {
@@ -15,7 +16,7 @@ export interface AttemptSummary {
   startedAt: string;
   adapter: string;
   qualification: AttemptAccount['posture']['qualification']['verdict'];
-  /** The latest acceptance's verdict; `not-attempted` for an attempt that did not complete; `not-recorded` when never judged. */
+  /** The latest acceptance's verdict, or the first final one; `not-attempted` for an attempt that did not complete; `not-recorded` when never judged. */
   acceptance: AcceptanceVerdict | 'not-recorded';
 }
 
@@ -44,9 +45,9 @@ interface Attempt {
   summary: AttemptSummary;
   /** The digest of its intent: what its outcomes name. */
   intent: string;
-  /** The digest of its latest outcome: a later outcome for the same intent replaces an earlier one. */
+  /** The digest of its first outcome: a later one for the same intent is a finding (check-outcome-records.ts), never the attempt's. */
   outcome: { digest: string; completed: boolean } | undefined;
-  /** The latest acceptance of that outcome. */
+  /** The latest acceptance of that outcome, or its first final verdict (R13.4). */
   verdict: AcceptanceVerdict | undefined;
 }
 
@@ -76,7 +77,8 @@ function settled({ summary, verdict }: Attempt, concluded: NonNullable<Attempt['
  * Summarizes records as the chain is verified, keeping one summary per attempt rather than every
  * record: `run list` over 100,000 attempts holds 100,000 small summaries, not 200,000 records.
  * An outcome names the digest of an intent before it and an acceptance that of an outcome before
- * it, so each finds its attempt when it arrives; the last of each wins, as in `run show`.
+ * it, so each finds its attempt when it arrives; an attempt's first outcome is its own and the last
+ * acceptance of it wins unless a final verdict came first, as in `run show`.
  */
 export function startAttemptSummaries(onChange?: (index: number) => void): AttemptSummaries {
   const attempts: Attempt[] = [];
@@ -91,7 +93,7 @@ export function startAttemptSummaries(onChange?: (index: number) => void): Attem
     byIntent ??= new Map(attempts.map((attempt) => [attempt.intent, attempt]));
     return byIntent.get(digest);
   };
-  // Only an attempt's latest outcome can be accepted, so the index holds the latest ones.
+  // Only an attempt's first outcome is its own, so the index holds the first ones.
   const attemptOfOutcome = (digest: string): Attempt | undefined => {
     byOutcome ??= new Map(attempts.flatMap((attempt) => (attempt.outcome === undefined ? [] : [[attempt.outcome.digest, attempt] as const])));
     return byOutcome.get(digest);
@@ -123,7 +125,8 @@ export function startAttemptSummaries(onChange?: (index: number) => void): Attem
         byIntent?.set(digest, attempt);
       } else if (record.kind === 'outcome') {
         const attempt = attemptOfIntent(record.intent);
-        if (attempt === undefined) return;
+        // `run` concludes an intent once: a second outcome changes nothing (accept judges the first).
+        if (attempt === undefined || attempt.outcome !== undefined) return;
         // Assigned field by field: an Object.assign of a fresh literal per outcome cost ~10% of the fold.
         const summary = attempt.summary;
         summary.state = 'concluded';
@@ -133,12 +136,12 @@ export function startAttemptSummaries(onChange?: (index: number) => void): Attem
         summary.cost = record.cost;
         summary.timedOut = record.timedOut;
         attempt.outcome = { digest, completed: record.outcome === 'completed' };
-        attempt.verdict = undefined;
         byOutcome?.set(digest, attempt);
         onChange?.(attempt.index);
       } else {
         const attempt = attemptOfOutcome(record.outcome);
-        if (attempt?.outcome?.digest === record.outcome) {
+        // A final verdict stands: one after it is a finding (check-acceptance-records.ts), as in `run show`.
+        if (attempt?.outcome?.digest === record.outcome && !isFinalVerdict(attempt.verdict)) {
           attempt.verdict = record.verdict;
           onChange?.(attempt.index);
         }

@@ -2,6 +2,7 @@ import { dirname, join } from 'node:path';
 import {
   attemptArtifactNames,
   attemptDirectoryName,
+  isRunId,
   type AcceptanceRecord,
   type Artifact,
   type ChainEntry,
@@ -10,6 +11,7 @@ import {
   type OutcomeRecord,
 } from '@statecraft/run';
 import type { AttemptAccount } from './attempt-account.js';
+import { attemptRecordsOf } from './attempt-records.js';
 import type { Finding } from './examine-product-home.js';
 
 /** A file a record names at a path other than the one its attempt keeps it at. */
@@ -21,8 +23,8 @@ export interface EvidenceElsewhere {
   file: string;
   /** The path as the record holds it, relative to the target's directory. */
   recorded: string;
-  /** Where the attempt keeps that file, relative to the target's directory. */
-  expected: string;
+  /** Where the attempt keeps that file, relative to the target's directory; `nowhere` when its run id is not one `run` makes. */
+  expected: { path: string } | 'nowhere';
 }
 
 type IntentEntry = ChainEntry & { record: IntentRecord };
@@ -35,11 +37,12 @@ type AcceptanceEntry = ChainEntry & { record: AcceptanceRecord };
  * path names another attempt's evidence (or none), which a relinked line can do without touching a
  * kept file: an outcome appended for a killed attempt, pointing at a good attempt's stream and
  * result, read as `completed` and was judged (hostile pass, 2026-12-02). Readers derive the path
- * (fold-attempts.ts); this says where the record disagrees.
+ * (fold-attempts.ts); this says where the record disagrees. An intent whose run id is not one `run`
+ * makes keeps no file anywhere (ownAttemptFiles), so every file its records name is elsewhere.
  */
 export function attemptFilesElsewhere(intent: IntentEntry, outcome: OutcomeEntry | undefined): EvidenceElsewhere[] {
-  const own = attemptArtifactNames(intent.record.runId, intent.record.attempt);
-  type Named = [EvidenceElsewhere['record'], number, keyof typeof own, Artifact | 'not-recorded'];
+  const own = ownAttemptFiles(intent.record.runId, intent.record.attempt);
+  type Named = [EvidenceElsewhere['record'], number, keyof ReturnType<typeof attemptArtifactNames>, Artifact | 'not-recorded'];
   const named: Named[] = [
     ['intent', intent.lineNumber, 'request', intent.record.artifacts.request],
     ['intent', intent.lineNumber, 'prompt', intent.record.artifacts.prompt],
@@ -52,9 +55,21 @@ export function attemptFilesElsewhere(intent: IntentEntry, outcome: OutcomeEntry
       ['outcome', outcome.lineNumber, 'result', result],
     );
   }
-  return named.flatMap(([record, line, file, artifact]) =>
-    artifact === 'not-recorded' || artifact.path === own[file] ? [] : [{ record, line, file, recorded: artifact.path, expected: own[file] }],
-  );
+  return named.flatMap(([record, line, file, artifact]): EvidenceElsewhere[] => {
+    if (artifact === 'not-recorded' || artifact.path === own?.[file]) return [];
+    return [{ record, line, file, recorded: artifact.path, expected: own === undefined ? 'nowhere' : { path: own[file] } }];
+  });
+}
+
+/**
+ * Where an attempt keeps its files, relative to the target's directory, derived from its run and
+ * number as `run` names them; `undefined` when the run id is not one `run` makes (newRunId): a run
+ * id read from the chain is not trusted into a path. An intent appended with the run id
+ * `x/../<another run>` had its files derived, and normalised, into that run's directory, and doctor
+ * read another attempt's files as its own (review, 2026-12-02).
+ */
+export function ownAttemptFiles(runId: string, attempt: number): ReturnType<typeof attemptArtifactNames> | undefined {
+  return isRunId(runId) ? attemptArtifactNames(runId, attempt) : undefined;
 }
 
 /**
@@ -71,9 +86,10 @@ export function acceptanceFilesElsewhere(acceptance: AcceptanceEntry, judged: { 
     named.map(([, output]) => output.path),
     judged,
   );
-  return named.flatMap(([file, output]) => {
-    const expected = `${directory}/${file}`;
-    return output.path === expected ? [] : [{ record: 'acceptance' as const, line: acceptance.lineNumber, file, recorded: output.path, expected }];
+  return named.flatMap(([file, output]): EvidenceElsewhere[] => {
+    const expected = directory === undefined ? 'nowhere' : { path: `${directory}/${file}` };
+    if (expected !== 'nowhere' && output.path === expected.path) return [];
+    return [{ record: 'acceptance', line: acceptance.lineNumber, file, recorded: output.path, expected }];
   });
 }
 
@@ -90,9 +106,11 @@ export function acceptanceKeptFiles(record: AcceptanceRecord): [file: string, ou
 
 /**
  * The judged attempt's `acceptance-N` the record's files belong in: the first of its directories
- * the record names, else `acceptance-N` itself (no number of the attempt's is named at all).
+ * the record names, else `acceptance-N` itself (no number of the attempt's is named at all); none
+ * when the attempt's run id is not one `run` makes (ownAttemptFiles).
  */
-function ownAcceptanceDirectory(paths: readonly string[], judged: { runId: string; attempt: number }): string {
+function ownAcceptanceDirectory(paths: readonly string[], judged: { runId: string; attempt: number }): string | undefined {
+  if (!isRunId(judged.runId)) return undefined;
   const prefix = `${attemptDirectoryName(judged.runId, judged.attempt)}/acceptance-`;
   const own = paths.map((path) => dirname(path)).find((directory) => directory.startsWith(prefix) && /^[1-9][0-9]*$/.test(directory.slice(prefix.length)));
   return own ?? `${prefix}N`;
@@ -100,10 +118,8 @@ function ownAcceptanceDirectory(paths: readonly string[], judged: { runId: strin
 
 /** One attempt's intent and outcome, found in the chain by the digests its account holds, against where it keeps its files. */
 export function accountFilesElsewhere(account: AttemptAccount, byDigest: ReadonlyMap<string, ChainEntry>): EvidenceElsewhere[] {
-  const intent = byDigest.get(account.records.intent.sha256);
-  const outcome = account.records.outcome === 'not-recorded' ? undefined : byDigest.get(account.records.outcome.sha256);
-  if (intent?.record.kind !== 'intent') return [];
-  return attemptFilesElsewhere(intent as IntentEntry, outcome?.record.kind === 'outcome' ? (outcome as OutcomeEntry) : undefined);
+  const records = attemptRecordsOf(account, byDigest);
+  return records === undefined ? [] : attemptFilesElsewhere(records.intent, records.outcome);
 }
 
 /** Files named elsewhere, grouped by the record naming them: its line, and each file in words (the path recorded, the path expected). */
@@ -114,7 +130,8 @@ export function namedElsewhereByRecord(
   return [...new Set(found.map((item) => item.line))].map((line) => {
     const ofRecord = found.filter((item) => item.line === line);
     const files = ofRecord.map(
-      (item) => `its ${item.file} at ${JSON.stringify(join(targetDirectory, item.recorded))}, not at ${join(targetDirectory, item.expected)}`,
+      (item) =>
+        `its ${item.file} at ${JSON.stringify(join(targetDirectory, item.recorded))}, ${item.expected === 'nowhere' ? 'which its attempt cannot keep (its run id is not one statecraft makes)' : `not at ${join(targetDirectory, item.expected.path)}`}`,
     );
     return { record: ofRecord[0]?.record ?? 'acceptance', line, files: files.join('; ') };
   });

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { RequestSchema } from '@statecraft/adapter';
 import { MAX_RECORD_BYTES, StoredAttemptResultSchema, type Artifact, type ChainEntry, type IntentRecord, type OutcomeRecord } from '@statecraft/run';
 import type { AttemptAccount } from './attempt-account.js';
+import { attemptRecordsOf, entriesByDigest } from './attempt-records.js';
 import { readKeptFile } from './check-artifacts.js';
 import type { Finding } from './examine-product-home.js';
 
@@ -195,16 +196,8 @@ export function readSealedJson(
  * two never compare differently. No intent record found: nothing to compare.
  */
 export function compareAttemptRecordsWithKeptFiles(account: AttemptAccount, byDigest: ReadonlyMap<string, ChainEntry>): RecordDisagreement[] {
-  const intent = byDigest.get(account.records.intent.sha256);
-  const outcome = account.records.outcome === 'not-recorded' ? undefined : byDigest.get(account.records.outcome.sha256);
-  if (intent?.record.kind !== 'intent') return [];
-  const concluded = outcome?.record.kind === 'outcome' ? (outcome as ChainEntry & { record: OutcomeRecord }) : undefined;
-  return compareRecordsWithKeptFiles(account, intent as ChainEntry & { record: IntentRecord }, concluded);
-}
-
-/** The chain's entries by the sha256 of their lines, as accounts name their records. */
-export function entriesByDigest(entries: readonly ChainEntry[]): ReadonlyMap<string, ChainEntry> {
-  return new Map(entries.map((entry) => [entry.digest, entry]));
+  const records = attemptRecordsOf(account, byDigest);
+  return records === undefined ? [] : compareRecordsWithKeptFiles(account, records.intent, records.outcome);
 }
 
 /** Every attempt's records against its kept files, for `doctor`: one finding per record and file that disagree, in chain order. */

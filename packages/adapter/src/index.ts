@@ -21,7 +21,7 @@
  * - schema-errors.ts       zod errors as sentences naming file and field
  * - content-digest.ts      sha256 digests of files and bytes
  * - durable-write.ts       whole files written atomically and fsync'd (once, with `exclusive`); directory fsync; every byte of a write
- * - regular-file.ts        files statecraft keeps opened only if regular, never waiting: a FIFO in their place is named, not waited on; small files read within a bound, a tail read as a tail
+ * - regular-file.ts        files statecraft keeps opened only if regular, never waiting: a FIFO in their place is named, not waited on, and what stands there said in one wording (describeUnopenable); small files read within a bound, a tail read as a tail
  * - failure-words.ts       what a failure says after the path it names, so a caller naming the file does not name it twice
  * - executable-file.ts     whether a path can be executed, and the one PATH search every package uses
  * - path-entries.ts        keeps PATH's absolute entries only: an empty or relative one resolves in the agent's workspace (R5.1)

@@ -22,6 +22,19 @@ function notRegular(path: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`${path}: not a regular file (a FIFO, device or directory stands where statecraft keeps a file)`), { code: 'ENOTREG', path });
 }
 
+/**
+ * What stands at a path that {@link openRegularFile} or {@link openRegularFileSync} (or a read
+ * through them) would not open, in a few plain words that follow the path in a sentence: `is
+ * missing`, `is not a regular file (…)` for the ENOTREG they give, or `cannot be read (CODE)`.
+ * One wording for every finding that names such a file (a kept file, target.json, a lock).
+ */
+export function describeUnopenable(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code === 'ENOENT') return 'is missing';
+  if (code === 'ENOTREG') return 'is not a regular file (a FIFO, a device, a directory, or a link to one)';
+  return `cannot be read (${code ?? message})`;
+}
+
 export function openRegularFileSync(path: string, flags: RegularFlags = 'r', mode = 0o600): number {
   const fd = openSync(path, FLAGS[flags] | NEVER_WAIT, mode);
   let regular: boolean;

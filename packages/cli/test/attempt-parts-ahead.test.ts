@@ -27,10 +27,11 @@ const acceptance = (outcomeName: string, verdict: string): Entry =>
   ({ record: { kind: 'acceptance', outcome: digest(outcomeName), verdict, reason: 'suite-failed' }, digest: digest(`v${outcomeName}`) }) as unknown as Entry;
 
 /**
- * 3,500 attempts (parts 0–3), each concluded right after its intent, then records that change
- * attempts of part 0 after it was rendered (a later outcome for attempt 7, a failed acceptance of
- * attempt 2) and an acceptance in part 1, whose attempt 1500 has no outcome: part 1 is never
- * rendered ahead, part 2 is and stays so, part 3 is not whole.
+ * 3,500 attempts (parts 0–3), each concluded right after its intent, then records after part 0
+ * was rendered: a second outcome for attempt 7 (which changes nothing: an attempt's first outcome
+ * is its own), a failed acceptance of attempt 2 (which changes part 0) and an acceptance in part 1,
+ * whose attempt 1500 has no outcome: part 1 is never rendered ahead, part 2 is and stays so, part 3
+ * is not whole.
  */
 function entries(): Entry[] {
   const list: Entry[] = [];
@@ -57,7 +58,7 @@ describe("run list's attempts rendered while the chain is read print the bytes t
     const value = { target: '/repo', attempts: ahead.finish(live) };
     const expected = { target: '/repo', attempts: plain.finish(live) };
     expect(value).toEqual(expected);
-    expect(value.attempts[7]!.outcome).toBe('completed');
+    expect(value.attempts[7]!.outcome).toBe('refused');
     expect(value.attempts[2]!.outcome).toBe('failed');
     expect(value.attempts[1500]!.state).toBe('running');
     expect(printed(value)).toBe(`${JSON.stringify(expected, null, 2)}\n`);
@@ -73,7 +74,7 @@ describe("run list's attempts rendered while the chain is read print the bytes t
     // Changed behind the fold's back after rendering: the printed part keeps the rendered text.
     attempts[2000]!.cost = 99;
     expect(printed({ attempts })).not.toContain('"cost": 99');
-    // Part 0 was dropped (attempts 2 and 7 changed after it was rendered): it is rendered when printed.
+    // Part 0 was dropped (attempt 2 changed after it was rendered): it is rendered when printed.
     attempts[3]!.cost = 98;
     expect(printed({ attempts })).toContain('"cost": 98');
   });

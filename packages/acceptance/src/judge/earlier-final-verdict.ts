@@ -7,9 +7,12 @@ import type { AcceptanceVerdict, ChainEntry, RunChainRecord } from '@statecraft/
  */
 const FINAL_VERDICTS: ReadonlySet<AcceptanceVerdict> = new Set(['accepted', 'failed', 'authority-change']);
 
-/** Whether a verdict judged the candidate, and so is the attempt's for good (accept refuses to judge it again; doctor reports a verdict after it). */
-export function isFinalVerdict(verdict: AcceptanceVerdict): boolean {
-  return FINAL_VERDICTS.has(verdict);
+/**
+ * Whether a verdict judged the candidate, and so is the attempt's for good: accept refuses to judge
+ * it again, run show and run list read it whatever follows, and doctor reports a verdict after it.
+ */
+export function isFinalVerdict(verdict: AcceptanceVerdict | undefined): boolean {
+  return verdict !== undefined && FINAL_VERDICTS.has(verdict);
 }
 
 /** The earlier acceptance of this outcome whose verdict is final, as the chain holds it. */
@@ -21,15 +24,13 @@ export interface EarlierFinalVerdict {
 }
 
 /**
- * The last final verdict already recorded for the outcome being judged, if any. A second judgement
- * would replace it in `run show` and `run list` (the fold reads an attempt's latest acceptance)
- * with no trace that the candidate once failed: a flaky check judged until it passes (R8.5:
- * nothing earlier is edited, and a later record that supersedes it is an edit by another name).
+ * The first final verdict recorded for the outcome being judged, if any: the one `run show` and
+ * `run list` read. A second judgement would otherwise be a flaky check judged until it passes, the
+ * candidate's failure kept only as an earlier line (R8.5: nothing earlier is edited, and a later
+ * record that supersedes it is an edit by another name).
  */
 export function findEarlierFinalVerdict(entries: readonly ChainEntry<RunChainRecord>[], outcomeDigest: string): EarlierFinalVerdict | undefined {
-  const earlier = entries.findLast(
-    (entry) => entry.record.kind === 'acceptance' && entry.record.outcome === outcomeDigest && isFinalVerdict(entry.record.verdict),
-  );
+  const earlier = entries.find((entry) => entry.record.kind === 'acceptance' && entry.record.outcome === outcomeDigest && isFinalVerdict(entry.record.verdict));
   if (earlier === undefined || earlier.record.kind !== 'acceptance') return undefined;
   return { verdict: earlier.record.verdict, reason: earlier.record.reason, at: earlier.record.at, line: earlier.lineNumber };
 }

@@ -67,7 +67,7 @@ export async function runList(options: { home: string; target: string; json?: bo
  * `run --json` printed, with its kept files checked against the chain. Default: the run's latest
  * attempt. Exit 0 `completed` with every kept file as sealed, the outcome its stream gives,
  * every record agreeing with the kept files it copies, naming its attempt's own files, and every
- * acceptance of it one a judgement wrote; 1 otherwise.
+ * acceptance of it one a judgement wrote, with the receipt and check outputs it sealed; 1 otherwise.
  */
 export async function runShow(options: {
   home: string;
@@ -96,7 +96,7 @@ export async function runShow(options: {
   const recorded = outcome === 'not-recorded' ? undefined : byDigest.get(outcome.sha256)?.record;
   const evidence = examineAttemptEvidence(account, recorded?.kind === 'outcome' ? recorded.result : undefined);
   const recordDisagreements = compareAttemptRecordsWithKeptFiles(account, byDigest);
-  // A record naming another attempt's files, and an acceptance no judgement wrote as it stands: doctor's findings of this attempt.
+  // A record naming another attempt's files, a second outcome, an acceptance no judgement wrote as it stands or whose files changed since: doctor's findings of this attempt.
   const recordFindings = findAttemptRecordFindings(account, opened.targetDirectory, opened.entries);
   const value = { ...(await withReceiptState(account)), ...evidence, headIs: await readWorkspaceFreshness(account), recordDisagreements, recordFindings };
   const evidenceHolds =

@@ -72,7 +72,7 @@ export const AttemptAccountSchema = z.strictObject({
   ...IntentRecordSchema.pick({ workspace: true, branch: true, baseCommit: true }).shape,
   headCommit: orNotRecorded(CommitIdSchema),
   workspaceDirty: orNotRecorded(z.boolean()),
-  /** The latest acceptance of this attempt (R13); `not-attempted` for one that did not complete; `not-recorded` when never judged. */
+  /** The latest acceptance of this attempt, or its first final verdict (R13.4); `not-attempted` for one that did not complete; `not-recorded` when never judged. */
   acceptance: orNotRecorded(AcceptanceViewSchema),
   /** What acceptance judges (R13.2): identified for a completed attempt, else `not-recorded`. */
   candidate: OutcomeCandidateSchema,
@@ -239,7 +239,7 @@ export const AttemptSummarySchema = z.strictObject({
   /** The adapter's name and version, as one string. */
   adapter: z.string().min(1),
   qualification: QualificationVerdictSchema,
-  /** The latest acceptance's verdict; `not-recorded` when never judged. */
+  /** The latest acceptance's verdict, or the first final one (R13.4); `not-recorded` when never judged. */
   acceptance: orNotRecorded(AcceptanceRecordSchema.shape.verdict),
 });
 

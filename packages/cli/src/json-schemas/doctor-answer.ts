@@ -31,6 +31,8 @@ export const FindingSchema = z.strictObject({
     'target-name-unreadable',
     'evidence-elsewhere',
     'verdict-after-final-verdict',
+    'second-outcome',
+    'run-id-malformed',
     'acceptance-disagrees-with-outcome',
   ]),
   /** The chain, lock or directory concerned. */
