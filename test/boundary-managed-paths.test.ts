@@ -2,69 +2,22 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findExecutableOnPath, gitRepositoryReach, packageRootOf } from '@statecraft/adapter';
-import { createCustomAdapter } from './fixtures/custom-adapter.js';
-import { createScriptedAdapter } from './fixtures/scripted-adapter.js';
+import { managedPathAdapters, PASSES_HOME } from './fixtures/managed-path-adapters.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 const targets = useTestTargets({ sharedRepository: false });
 const scratch = scratchDirectories();
-const removals: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  await Promise.all(removals.map((remove) => remove()));
-});
-
-/** A copy of the fixture adapter declaring these managed paths: the adapter, and so its manifest, is untrusted (R12). */
-async function adapterManaging(managedPaths: string[], manifest: Record<string, unknown> = {}): Promise<string> {
-  const adapter = await createCustomAdapter({ managedPaths, ...manifest });
-  removals.push(adapter.remove);
-  return adapter.executable;
-}
-
-/** A hostile adapter declaring these managed paths, whose agent does `body` (scripted-adapter.ts) inside the sandbox, then ends completed. */
-async function hostileAdapterManaging(managedPaths: string[], body: string): Promise<string> {
-  const adapter = await createScriptedAdapter('managing', `${body}\ninit();\n${COMPLETED}`);
-  removals.push(adapter.remove);
-  const manifestFile = `${adapter.executable}.manifest.json`;
-  const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Record<string, unknown>;
-  await writeFile(manifestFile, JSON.stringify({ ...manifest, managedPaths }));
-  return adapter.executable;
-}
-
-const COMPLETED = "emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'completed', detail: {} }, turns: 1 });";
+const { adapterManaging, hostileAdapterManaging, runWith, expectRefusedWithNothingLeft } = managedPathAdapters(targets);
 
 /** The git statecraft runs, as it finds it on this machine's PATH. */
 function realGit(): string {
   const git = findExecutableOnPath('git', process.env.PATH);
   if (git === undefined) throw new Error('no git on PATH');
   return git;
-}
-
-async function runWith(repository: string, adapter: string, env: Record<string, string> = {}) {
-  return runStatecraft(['run', repository, '--adapter', adapter, '--prompt', 'scenario: complete', '--json'], { home: targets.home.path, env });
-}
-
-/** `~` is the constructed HOME, which an adapter receives only if its manifest passes it. */
-const PASSES_HOME = { environment: { pass: [{ name: 'HOME', secret: false, why: 'the provider configuration directory' }] } };
-
-/** The refusal's stage and message, and that nothing of the attempt is left: no record, no worktree. */
-async function expectRefusedWithNothingLeft(
-  run: Awaited<ReturnType<typeof runWith>>,
-  repository: { path: string; git: (...args: string[]) => Promise<string> },
-) {
-  expect(run.exitCode, run.stderr).toBe(2);
-  const answer = parseJson<{ refused: { stage: string; reason: string; message: string; detail: { reason: string } } }>(run).refused;
-  expect([answer.stage, answer.reason, answer.detail.reason]).toEqual(['launch', 'boundary', 'managed-path']);
-  expect(answer.message).toContain("the adapter's managed path");
-  expect(answer.message).toContain('the launch is refused');
-  expect(run.stderr).toContain("the adapter's managed path");
-  const listed = await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path });
-  expect(parseJson<{ attempts: unknown[] }>(listed).attempts).toEqual([]);
-  expect((await repository.git('worktree', 'list', '--porcelain')).match(/^worktree /gm)).toHaveLength(1);
-  return answer.message;
 }
 
 describe("an adapter's managed paths are checked before they are made or bound writable (R12, R10.6)", () => {
