@@ -21,13 +21,21 @@ function realGit(): string {
 }
 
 describe("an adapter's managed paths are checked before they are made or bound writable (R12, R10.6)", () => {
-  it("refuses the repository's own .git: bound writable, its config is a command statecraft's git runs outside the sandbox", async () => {
+  it("refuses the repository's own .git, at planning: bound writable, its config is a command statecraft's git runs outside the sandbox", async () => {
     const repository = await targets.fresh();
     const configBefore = await readFile(join(repository.path, '.git', 'config'), 'utf8');
-    const run = await runWith(repository.path, await adapterManaging([join(repository.path, '.git')]));
-    const message = await expectRefusedWithNothingLeft(run, repository);
-    expect(message).toContain("the target repository's git directory");
+    const adapter = await adapterManaging([join(repository.path, '.git')]);
+    const run = await runWith(repository.path, adapter);
+    expect(run.exitCode, run.stderr).toBe(2);
+    const refused = parseJson<{ refused: { stage: string; reason: string; message: string } }>(run).refused;
+    expect([refused.stage, refused.reason]).toEqual(['plan', 'target']);
+    expect(refused.message).toContain(`the git directory of ${repository.path}, ${join(repository.path, '.git')}, lies inside`);
+    expect((await repository.git('worktree', 'list', '--porcelain')).match(/^worktree /gm)).toHaveLength(1);
     expect(await readFile(join(repository.path, '.git', 'config'), 'utf8')).toBe(configBefore);
+    // The plan names it as the launch would refuse it: the target's git directory.
+    const plan = await runStatecraft(['env', 'plan', repository.path, '--adapter', adapter, '--json'], { home: targets.home.path });
+    expect(plan.exitCode, plan.stderr).toBe(2);
+    expect(parseJson<{ refused: { message: string } }>(plan).refused.message).toContain("the target repository's git directory");
   });
 
   it('refuses a path inside the product home, and does not make it there', async () => {

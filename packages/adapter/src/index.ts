@@ -113,6 +113,7 @@ export * from './supervise/adapter-reachable.js';
 export * from './supervise/managed-paths.js';
 export { WARDEN_NAME } from './supervise/supervisor-death-warden.js';
 export * from './supervise/git-repository-reach.js';
+export { resolvedThroughLinks } from './supervise/resolved-through-links.js';
 export * from './fixture-adapter-path.js';
 export * from './package-root.js';
 export * from './adapter-kit/event-draft.js';

@@ -62,7 +62,7 @@ export async function prepareManagedPaths(
     // Checked again once made: a component that was missing at the check may have been placed in
     // /tmp by another user since; the operator's own directory there is then no one else's to swap.
     // No git repository is looked for again: what was made is empty, and what existed was read.
-    const problem = managedPathProblem(path, declared === '~' || declared.startsWith('~/'), checks, false);
+    const problem = managedPathProblem(path, isFromHome(declared), checks, false);
     if (problem !== undefined) return refusal(declared, path, problem);
     // A file (a shell's startup file, say) is not the provider's configuration directory: not bound.
     if (statSync(path).isDirectory()) prepared.push(path);
@@ -90,27 +90,52 @@ export function checkManagedPaths(
 }
 
 function pathChecks(context: { home: string | undefined; protectedLocations: readonly ProtectedLocation[] }): PathChecks {
-  const { home } = context;
   return {
-    home: home !== undefined && home !== '' && isAbsolute(home) ? resolve(home) : undefined,
+    home: constructedHome(context.home),
     protectedLocations: context.protectedLocations.map((location) => ({ ...location, real: resolvedThroughLinks(location.path) })),
   };
 }
 
-/** Each declaration expanded (`~` is the constructed HOME; a relative one, or `~` without a HOME, is left out) and checked, or the first refused. */
+/** A managed path as the adapter declared it, and as a launch expands it (absolute, normalised). */
+export interface ExpandedManagedPath {
+  declared: string;
+  path: string;
+}
+
+/**
+ * The declarations a launch would bind, expanded as it expands them: `~` is the constructed HOME
+ * (`home`); a relative one, or a `~` one without a HOME, is left out (nothing is bound for it).
+ * `run` refuses, at planning, a target that lies in one of them (plan/target-outside-managed-paths.ts).
+ */
+export function expandManagedPaths(managedPaths: readonly string[], home: string | undefined): ExpandedManagedPath[] {
+  return expandDeclarations(managedPaths, constructedHome(home));
+}
+
+function expandDeclarations(managedPaths: readonly string[], home: string | undefined): ExpandedManagedPath[] {
+  return managedPaths.flatMap((declared) => {
+    const expanded = isFromHome(declared) ? (home === undefined ? undefined : join(home, declared.slice(1))) : declared;
+    return expanded === undefined || !isAbsolute(expanded) ? [] : [{ declared, path: resolve(expanded) }];
+  });
+}
+
+function isFromHome(declared: string): boolean {
+  return declared === '~' || declared.startsWith('~/');
+}
+
+/** The constructed HOME as managed paths read it: absolute and normalised, or undefined when there is none. */
+function constructedHome(home: string | undefined): string | undefined {
+  return home !== undefined && home !== '' && isAbsolute(home) ? resolve(home) : undefined;
+}
+
+/** Each declaration expanded (expandManagedPaths) and checked, or the first refused. */
 function checkDeclarations(
   managedPaths: readonly string[],
   checks: PathChecks,
-): { kind: 'checked'; paths: { declared: string; path: string }[] } | Extract<ManagedPathsPreparation, { kind: 'refused' }> {
-  const paths: { declared: string; path: string }[] = [];
-  for (const declared of managedPaths) {
-    const fromHome = declared === '~' || declared.startsWith('~/');
-    const expanded = fromHome ? (checks.home === undefined ? undefined : join(checks.home, declared.slice(1))) : declared;
-    if (expanded === undefined || !isAbsolute(expanded)) continue;
-    const path = resolve(expanded);
-    const problem = managedPathProblem(path, fromHome, checks, true);
+): { kind: 'checked'; paths: ExpandedManagedPath[] } | Extract<ManagedPathsPreparation, { kind: 'refused' }> {
+  const paths = expandDeclarations(managedPaths, checks.home);
+  for (const { declared, path } of paths) {
+    const problem = managedPathProblem(path, isFromHome(declared), checks, true);
     if (problem !== undefined) return refusal(declared, path, problem);
-    paths.push({ declared, path });
   }
   return { kind: 'checked', paths };
 }
