@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { findExecutableOnPath, gitRepositoryReach, packageRootOf } from '@statecraft/adapter';
+import { findExecutableOnPath, packageRootOf } from '@statecraft/adapter';
 import { managedPathAdapters, PASSES_HOME } from './fixtures/managed-path-adapters.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
@@ -135,26 +134,6 @@ describe("an adapter's managed paths are checked before they are made or bound w
     const message = await expectRefusedWithNothingLeft(await runWith(repository.path, adapter), repository);
     expect(message).toContain(`is the git directory ${join(other.path, '.git')}`);
     expect(await readFile(config, 'utf8')).toBe(configBefore);
-  });
-
-  it('refuses a path that holds a git repository, and env plan refuses it the same way', async () => {
-    const repository = await targets.fresh();
-    const provider = await scratch.make('statecraft-provider-holding');
-    const nested = join(provider, 'plugins', 'cloned');
-    await mkdir(nested, { recursive: true });
-    await execa('git', ['init', '--quiet', nested]);
-    const adapter = await adapterManaging([provider]);
-    expect(await expectRefusedWithNothingLeft(await runWith(repository.path, adapter), repository)).toContain(`holds the git repository ${nested}`);
-    const plan = await runStatecraft(['env', 'plan', repository.path, '--adapter', adapter, '--json'], { home: targets.home.path });
-    expect(plan.exitCode, plan.stderr).toBe(2);
-    expect(parseJson<{ refused: { message: string } }>(plan).refused.message).toContain(`holds the git repository ${nested}`);
-  });
-
-  it('gives up past its bound below a path: a path holding more entries is too large to check', async () => {
-    const provider = await scratch.make('statecraft-provider-large');
-    await Promise.all(Array.from({ length: 60 }, (_, index) => writeFile(join(provider, `entry-${index}`), '')));
-    expect(gitRepositoryReach(provider, 50)).toEqual({ kind: 'too-large', bound: 50 });
-    expect(gitRepositoryReach(provider, 1000)).toEqual({ kind: 'none' });
   });
 
   it('refuses the path of a repository the product home keeps records for, though its .git is gone', async () => {

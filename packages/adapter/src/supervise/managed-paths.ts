@@ -2,7 +2,7 @@ import { existsSync, lstatSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gitRepositoryReach, type GitRepositoryReach } from './git-repository-reach.js';
+import { enclosingGitDirectory, type EnclosingGitDirectory } from './enclosing-git-directory.js';
 import { resolvedThroughLinks } from './resolved-through-links.js';
 import { supervisorProgramLocations } from './supervisor-programs.js';
 
@@ -33,9 +33,9 @@ const SHARED_TEMPORARY = '/tmp';
  * Every declaration is checked before any is made, on the path with its links resolved, and again
  * once made: a managed path must lie strictly inside the constructed HOME (a `~` path may not leave
  * it) or /tmp (there, outside HOME, through no link and nothing another user owns), must not
- * overlap a protected location, and must not be, lie inside or hold a git repository or git
- * directory (git-repository-reach.ts; what lies below it is read within a bound, past which it is
- * refused as too large to check). A declaration that fails is refused, naming it: the launch is
+ * overlap a protected location (every target the product home names among them), and must not be
+ * or lie inside a git directory (enclosing-git-directory.ts; what it holds is not walked). A
+ * declaration that fails, or that cannot be checked, is refused, naming it: the launch is
  * refused (R12), never run with the path quietly dropped, since the adapter asked for it (found by
  * hostile passes, 2026-12-02: the repository's `.git` declared managed — or another repository's —
  * let the agent set a git filter that statecraft's own git then ran, as root, outside the sandbox;
@@ -61,11 +61,11 @@ export async function prepareManagedPaths(
     }
     // Checked again once made: a component that was missing at the check may have been placed in
     // /tmp by another user since; the operator's own directory there is then no one else's to swap.
-    // No git repository is looked for again: what was made is empty, and what existed was read.
+    // No git directory is looked for again: the ancestors were read, and what was made is empty.
     const problem = managedPathProblem(path, isFromHome(declared), checks, false);
     if (problem !== undefined) return refusal(declared, path, problem);
     // A file (a shell's startup file, say) is not the provider's configuration directory: not bound.
-    if (statSync(path).isDirectory()) prepared.push(path);
+    if (isDirectory(path)) prepared.push(path);
   }
   return { kind: 'prepared', paths: prepared };
 }
@@ -145,10 +145,10 @@ type PathProblem = { kind: 'reach' | 'unchecked'; why: string };
 
 /**
  * Why one managed path may not be bound writable, or undefined when it may (prepareManagedPaths
- * says the rules). `lookForRepositories`: whether to read its ancestors and what lies below it for
- * a git repository, which the check after making it need not do again (what it made is empty).
+ * says the rules). `lookForGitDirectories`: whether to read it and its ancestors for a git
+ * directory, which the check after making it need not do again.
  */
-function managedPathProblem(path: string, fromHome: boolean, checks: PathChecks, lookForRepositories: boolean): PathProblem | undefined {
+function managedPathProblem(path: string, fromHome: boolean, checks: PathChecks, lookForGitDirectories: boolean): PathProblem | undefined {
   const { home, protectedLocations } = checks;
   const real = resolvedThroughLinks(path);
   const named = real === path ? path : `${path}, ${real} with its links resolved`;
@@ -166,22 +166,34 @@ function managedPathProblem(path: string, fromHome: boolean, checks: PathChecks,
   }
   const hazard = inHome ? undefined : sharedTemporaryHazard(path);
   if (hazard !== undefined) return reach(hazard);
-  return lookForRepositories ? repositoryProblem(named, gitRepositoryReach(real)) : undefined;
+  if (!lookForGitDirectories) return undefined;
+  // Looked for up to the place the path lies in: HOME (looked at, the operator's own) or /tmp (not: every user's).
+  const realHome = home === undefined ? undefined : resolvedThroughLinks(home);
+  const underHome = realHome !== undefined && isInside(real, realHome);
+  return gitDirectoryProblem(named, enclosingGitDirectory(real, underHome ? realHome : resolvedThroughLinks(SHARED_TEMPORARY), underHome));
 }
 
-/** A git repository a managed path reaches, in words (git-repository-reach.ts says why none may be reached). */
-function repositoryProblem(named: string, reach: GitRepositoryReach): PathProblem | undefined {
-  switch (reach.kind) {
+/** A git directory a managed path is or lies inside, in words (enclosing-git-directory.ts says why none may be). */
+function gitDirectoryProblem(named: string, found: EnclosingGitDirectory): PathProblem | undefined {
+  switch (found.kind) {
     case 'none':
       return undefined;
-    case 'reaches': {
-      const what = reach.found === 'repository' ? `the git repository ${reach.at} (it has a .git)` : `the git directory ${reach.at}`;
-      return { kind: 'reach', why: `${named} ${reach.relation} ${what}, whose configuration a git run there obeys, statecraft's own included` };
-    }
-    case 'too-large':
-      return { kind: 'unchecked', why: `${named} holds more than ${reach.bound} entries, too many to check that no git repository lies below it` };
+    case 'git-directory':
+      return {
+        kind: 'reach',
+        why: `${named} ${found.relation} the git directory ${found.at}, whose configuration a git run there obeys, statecraft's own included`,
+      };
     case 'unreadable':
-      return { kind: 'unchecked', why: `${reach.directory}, below ${named}, cannot be read (${reach.code}) to check that no git repository lies there` };
+      return { kind: 'unchecked', why: `${found.directory} cannot be read (${found.code}) to check that it is not a git directory, nor inside one` };
+  }
+}
+
+/** Whether the path is a directory now (links followed, as the bind follows them); false for what cannot be read. */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
   }
 }
 
