@@ -8,11 +8,12 @@ import { scratchDirectories } from './fixtures/scratch-directories.js';
 import { STATECRAFT_BIN, statecraftEnvironment } from './fixtures/statecraft-cli.js';
 
 // What a managed path is and where it leads, as the launch, `env plan` and the suite read it: a
-// file is left out, not an unexpected error; what cannot be read is refused, named (R10.6, R12).
+// file is left out, not an unexpected error; what cannot be read is refused, named; a HOME of `/`
+// is no HOME (R10.6, R12).
 
 const targets = useTestTargets({ sharedRepository: false });
 const scratch = scratchDirectories();
-const { adapterManaging, hostileAdapterManaging, runWith, planWith } = managedPathAdapters(targets);
+const { adapterManaging, hostileAdapterManaging, runWith, planWith, expectRefusedWithNothingLeft } = managedPathAdapters(targets);
 
 /** Another user, for what only another user can own: `nobody` on most systems. */
 const OTHER_USER = 65534;
@@ -65,4 +66,18 @@ describe("a managed path's kind and place (R10.6, R12)", () => {
       expect(answer.refused?.message).toContain('a path that cannot be checked is not bound writable');
     },
   );
+
+  it('a HOME of / is no HOME: a `~` path is refused naming why, and nothing outside /tmp is bindable (docker run --user)', async () => {
+    const repository = await targets.fresh();
+    for (const [declared, said] of [
+      ['~/etc/cron.d', 'the constructed HOME is /, which holds every path'],
+      ['/etc/cron.d', 'is not inside the constructed HOME (none: HOME is /) or /tmp'],
+    ] as const) {
+      const adapter = await adapterManaging([declared], PASSES_HOME);
+      const plan = await planWith(repository.path, adapter, { HOME: '/' });
+      expect(plan.exitCode, plan.stderr).toBe(2);
+      expect(managedPathChecksOf(plan).refused?.message).toContain(said);
+      expect(await expectRefusedWithNothingLeft(await runWith(repository.path, adapter, { HOME: '/' }), repository)).toContain(said);
+    }
+  });
 });

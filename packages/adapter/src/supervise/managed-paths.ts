@@ -62,7 +62,8 @@ export async function prepareManagedPaths(
     // Checked again once made: a component that was missing at the check may have been placed in
     // /tmp by another user since; the operator's own directory there is then no one else's to swap.
     // No git directory is looked for again: the ancestors were read, and what was made is empty.
-    const problem = managedPathProblem(path, isFromHome(declared), checks, false);
+    const real = resolvedThroughLinks(path);
+    const problem = managedPathProblem(path, real, isFromHome(declared), checks, false);
     if (problem !== undefined) return refusal(declared, path, problem);
     // A file (a shell's startup file, say) is not the provider's configuration directory: not bound.
     if (isDirectory(path)) prepared.push(path);
@@ -71,8 +72,10 @@ export async function prepareManagedPaths(
 }
 
 interface PathChecks {
-  /** The constructed HOME, resolved; undefined when none is given. */
-  home: string | undefined;
+  /** The constructed HOME, resolved, and with its links resolved; undefined when none is given, or when it is `/`. */
+  home: { path: string; real: string } | undefined;
+  /** The constructed HOME is `/` (a container run as `--user N` with no home): it would hold every path, so it is none. */
+  homeIsRoot: boolean;
   protectedLocations: (ProtectedLocation & { real: string })[];
 }
 
@@ -90,8 +93,10 @@ export function checkManagedPaths(
 }
 
 function pathChecks(context: { home: string | undefined; protectedLocations: readonly ProtectedLocation[] }): PathChecks {
+  const home = constructedHome(context.home);
   return {
-    home: constructedHome(context.home),
+    home: home === undefined ? undefined : { path: home, real: resolvedThroughLinks(home) },
+    homeIsRoot: isRootHome(context.home),
     protectedLocations: context.protectedLocations.map((location) => ({ ...location, real: resolvedThroughLinks(location.path) })),
   };
 }
@@ -122,9 +127,22 @@ function isFromHome(declared: string): boolean {
   return declared === '~' || declared.startsWith('~/');
 }
 
-/** The constructed HOME as managed paths read it: absolute and normalised, or undefined when there is none. */
+/**
+ * The constructed HOME as managed paths read it: absolute and normalised, or undefined when there
+ * is none. A HOME of `/` (or one that leads there) is none: "strictly inside HOME" would then
+ * restrict nothing, and `~/etc/cron.d` would be bound writable.
+ */
 function constructedHome(home: string | undefined): string | undefined {
-  return home !== undefined && home !== '' && isAbsolute(home) ? resolve(home) : undefined;
+  return home !== undefined && home !== '' && isAbsolute(home) && !isRootHome(home) ? resolve(home) : undefined;
+}
+
+function isRootHome(home: string | undefined): boolean {
+  return home !== undefined && isAbsolute(home) && resolvedThroughLinks(home) === '/';
+}
+
+/** How a refusal names the HOME a path was judged against. */
+function homeInWords(checks: PathChecks): string {
+  return checks.home?.path ?? (checks.homeIsRoot ? 'none: HOME is /' : 'none');
 }
 
 /** Each declaration expanded (expandManagedPaths) and checked, or the first refused. */
@@ -132,9 +150,15 @@ function checkDeclarations(
   managedPaths: readonly string[],
   checks: PathChecks,
 ): { kind: 'checked'; paths: ExpandedManagedPath[] } | Extract<ManagedPathsPreparation, { kind: 'refused' }> {
-  const paths = expandDeclarations(managedPaths, checks.home);
+  // Refused, not left out as a `~` path without a HOME is: the HOME is there, and would hold every path.
+  const fromRootHome = checks.homeIsRoot ? managedPaths.find(isFromHome) : undefined;
+  if (fromRootHome !== undefined) {
+    const why = `the constructed HOME is /, which holds every path, so a \`~\` path could name any place on the machine (give the provider a HOME of its own)`;
+    return refusal(fromRootHome, join('/', fromRootHome.slice(1)), { kind: 'reach', why });
+  }
+  const paths = expandDeclarations(managedPaths, checks.home?.path);
   for (const { declared, path } of paths) {
-    const problem = managedPathProblem(path, isFromHome(declared), checks, true);
+    const problem = managedPathProblem(path, resolvedThroughLinks(path), isFromHome(declared), checks, true);
     if (problem !== undefined) return refusal(declared, path, problem);
   }
   return { kind: 'checked', paths };
@@ -144,33 +168,32 @@ function checkDeclarations(
 type PathProblem = { kind: 'reach' | 'unchecked'; why: string };
 
 /**
- * Why one managed path may not be bound writable, or undefined when it may (prepareManagedPaths
- * says the rules). `lookForGitDirectories`: whether to read it and its ancestors for a git
- * directory, which the check after making it need not do again.
+ * Why one managed path (`real`: with its links resolved) may not be bound writable, or undefined
+ * when it may (prepareManagedPaths says the rules). `lookForGitDirectories`: whether to read it and
+ * its ancestors for a git directory, which the check after making it need not do again.
  */
-function managedPathProblem(path: string, fromHome: boolean, checks: PathChecks, lookForGitDirectories: boolean): PathProblem | undefined {
+function managedPathProblem(path: string, real: string, fromHome: boolean, checks: PathChecks, lookForGitDirectories: boolean): PathProblem | undefined {
   const { home, protectedLocations } = checks;
-  const real = resolvedThroughLinks(path);
   const named = real === path ? path : `${path}, ${real} with its links resolved`;
-  const inHome = home !== undefined && isInside(path, home);
+  const inHome = home !== undefined && isInside(path, home.path);
   const reach = (why: string): PathProblem => ({ kind: 'reach', why });
   // `~/../x` leaves HOME: a `~` path is the provider's configuration only while it stays there.
-  if (fromHome && !inHome) return reach(`${path} is not inside the constructed HOME (${home ?? 'none'})`);
-  const allowedRoots = [...(home === undefined ? [] : [resolvedThroughLinks(home)]), resolvedThroughLinks(SHARED_TEMPORARY)];
+  if (fromHome && !inHome) return reach(`${path} is not inside the constructed HOME (${homeInWords(checks)})`);
+  const allowedRoots = [...(home === undefined ? [] : [home.real]), resolvedThroughLinks(SHARED_TEMPORARY)];
   if (!allowedRoots.some((root) => isInside(real, root)))
-    return reach(`${named} is not inside the constructed HOME (${home ?? 'none'}) or ${SHARED_TEMPORARY}`);
+    return reach(`${named} is not inside the constructed HOME (${homeInWords(checks)}) or ${SHARED_TEMPORARY}`);
   const overlap = protectedLocations.find((location) => overlaps(real, location.real));
   if (overlap !== undefined) {
     const how = real === overlap.real ? 'is' : isInside(real, overlap.real) ? 'is inside' : 'holds';
     return reach(`${named} ${how} ${overlap.what} (${overlap.path})`);
   }
+  const realInHome = home !== undefined && isInside(real, home.real);
   const hazard = inHome ? undefined : sharedTemporaryHazard(path);
   if (hazard !== undefined) return reach(hazard);
   if (!lookForGitDirectories) return undefined;
   // Looked for up to the place the path lies in: HOME (looked at, the operator's own) or /tmp (not: every user's).
-  const realHome = home === undefined ? undefined : resolvedThroughLinks(home);
-  const underHome = realHome !== undefined && isInside(real, realHome);
-  return gitDirectoryProblem(named, enclosingGitDirectory(real, underHome ? realHome : resolvedThroughLinks(SHARED_TEMPORARY), underHome));
+  const root = home !== undefined && realInHome ? home.real : resolvedThroughLinks(SHARED_TEMPORARY);
+  return gitDirectoryProblem(named, enclosingGitDirectory(real, root, realInHome));
 }
 
 /** A git directory a managed path is or lies inside, in words (enclosing-git-directory.ts says why none may be). */
