@@ -1,15 +1,15 @@
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { managedPathAdapters, managedPathChecksOf, PASSES_HOME } from './fixtures/managed-path-adapters.js';
 import { commitRepositoryAt, useTestTargets } from './fixtures/sample-repository.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
-import { STATECRAFT_BIN, statecraftEnvironment } from './fixtures/statecraft-cli.js';
+import { parseJson, STATECRAFT_BIN, statecraftEnvironment } from './fixtures/statecraft-cli.js';
 
 // What a managed path is and where it leads, as the launch, `env plan` and the suite read it: a
 // file is left out, not an unexpected error; what cannot be read is refused, named; a HOME of `/`
-// is no HOME (R10.6, R12).
+// is no HOME; a link from HOME into /tmp is judged where it leads (R10.6, R12).
 
 const targets = useTestTargets({ sharedRepository: false });
 const scratch = scratchDirectories();
@@ -79,5 +79,36 @@ describe("a managed path's kind and place (R10.6, R12)", () => {
       expect(managedPathChecksOf(plan).refused?.message).toContain(said);
       expect(await expectRefusedWithNothingLeft(await runWith(repository.path, adapter, { HOME: '/' }), repository)).toContain(said);
     }
+  });
+
+  it.skipIf(!asRoot)('a HOME entry that links into a directory another user owns in /tmp is refused: the check reads where the link leads', async () => {
+    const repository = await targets.fresh();
+    const home = await scratch.make('statecraft-operator-home');
+    const theirs = join(await scratch.make('statecraft-shared-tmp'), 'theirs');
+    await mkdir(join(theirs, 'state'), { recursive: true });
+    await chown(theirs, OTHER_USER, OTHER_USER);
+    await symlink(join(theirs, 'state'), join(home, '.provider'));
+    const adapter = await adapterManaging(['~/.provider'], PASSES_HOME);
+    const run = await runWith(repository.path, adapter, { HOME: home });
+    expect(await expectRefusedWithNothingLeft(run, repository)).toContain(`${theirs} belongs to uid ${OTHER_USER}, not to this user, in /tmp`);
+    const plan = await planWith(repository.path, adapter, { HOME: home });
+    expect(plan.exitCode, plan.stderr).toBe(2);
+  });
+
+  it("binds where a HOME link leads, once the operator's own: what was checked is what the sandbox writes", async () => {
+    const repository = await targets.fresh();
+    const home = await scratch.make('statecraft-operator-home');
+    const state = join(await scratch.make('statecraft-provider-elsewhere'), 'state');
+    await mkdir(state);
+    await symlink(state, join(home, '.provider'));
+    const adapter = await hostileAdapterManaging(
+      ['~/.provider'],
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(join(home, '.provider', 'written'))}, 'by the agent');`,
+      PASSES_HOME,
+    );
+    const run = await runWith(repository.path, adapter, { HOME: home });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(parseJson<{ outcome: string }>(run).outcome).toBe('completed');
+    expect(await readFile(join(state, 'written'), 'utf8')).toBe('by the agent');
   });
 });

@@ -23,25 +23,25 @@ export type ManagedPathsPreparation = { kind: 'prepared'; paths: string[] } | { 
 const SHARED_TEMPORARY = '/tmp';
 
 /**
- * The adapter's declared managed paths (R10.6) as absolute paths, each checked, then made (0700)
- * when absent, so the evidence boundary can bind it writable (R12: the provider's configuration is
- * writable): a path that does not exist cannot be bound, and the provider inside the sandbox could
- * not make it on the read-only root. `~` is the constructed HOME; a `~` path without one, or a
- * relative path, is left out (the provider then fails visibly inside, R5.4), as is a path that
- * cannot be made or is not a directory.
+ * The adapter's declared managed paths (R10.6), each checked, then made (0700) when absent, so the
+ * evidence boundary can bind it writable (R12: the provider's configuration is writable): a path
+ * that does not exist cannot be bound, and the provider inside the sandbox could not make it on the
+ * read-only root. `~` is the constructed HOME; a `~` path without one, or a relative path, is left
+ * out (the provider then fails visibly inside, R5.4), as is a path that cannot be made or is not a
+ * directory. Each is answered with its links resolved: what was checked is what the sandbox binds.
  *
  * Every declaration is checked before any is made, on the path with its links resolved, and again
  * once made: a managed path must lie strictly inside the constructed HOME (a `~` path may not leave
- * it) or /tmp (there, outside HOME, through no link and nothing another user owns), must not
- * overlap a protected location (every target the product home names among them), and must not be
- * or lie inside a git directory (enclosing-git-directory.ts; what it holds is not walked). A
- * declaration that fails, or that cannot be checked, is refused, naming it: the launch is
- * refused (R12), never run with the path quietly dropped, since the adapter asked for it (found by
- * hostile passes, 2026-12-02: the repository's `.git` declared managed — or another repository's —
- * let the agent set a git filter that statecraft's own git then ran, as root, outside the sandbox;
- * a directory on PATH, or the one a program on PATH links to, let it plant a `bwrap` or a `git`
- * that every later run took for its own; a path in the product home was made there by statecraft
- * itself).
+ * it; a HOME of `/` is none) or /tmp (there, outside HOME, through no link and nothing another user
+ * owns, both as given and where its links lead), must not overlap a protected location (every
+ * target the product home names among them), and must not be or lie inside a git directory
+ * (enclosing-git-directory.ts; what it holds is not walked). A declaration that fails, or that
+ * cannot be checked, is refused, naming it: the launch is refused (R12), never run with the path
+ * quietly dropped, since the adapter asked for it (found by hostile passes, 2026-12-02: the
+ * repository's `.git` declared managed — or another repository's — let the agent set a git filter
+ * that statecraft's own git then ran, as root, outside the sandbox; a directory on PATH, or the one
+ * a program on PATH links to, let it plant a `bwrap` or a `git` that every later run took for its
+ * own; a path in the product home was made there by statecraft itself).
  */
 export async function prepareManagedPaths(
   managedPaths: readonly string[],
@@ -65,8 +65,10 @@ export async function prepareManagedPaths(
     const real = resolvedThroughLinks(path);
     const problem = managedPathProblem(path, real, isFromHome(declared), checks, false);
     if (problem !== undefined) return refusal(declared, path, problem);
+    // What was checked is what is bound: the path with its links resolved, so no link on the way
+    // (a HOME entry leading into /tmp, say) can be turned elsewhere between the check and the bind.
     // A file (a shell's startup file, say) is not the provider's configuration directory: not bound.
-    if (isDirectory(path)) prepared.push(path);
+    if (isDirectory(real)) prepared.push(real);
   }
   return { kind: 'prepared', paths: prepared };
 }
@@ -187,8 +189,10 @@ function managedPathProblem(path: string, real: string, fromHome: boolean, check
     const how = real === overlap.real ? 'is' : isInside(real, overlap.real) ? 'is inside' : 'holds';
     return reach(`${named} ${how} ${overlap.what} (${overlap.path})`);
   }
+  // In /tmp, outside HOME, both the path as given and where it leads: a HOME entry that links into
+  // a directory another user owns there is theirs to turn elsewhere.
   const realInHome = home !== undefined && isInside(real, home.real);
-  const hazard = inHome ? undefined : sharedTemporaryHazard(path);
+  const hazard = (inHome ? undefined : sharedTemporaryHazard(path)) ?? (realInHome ? undefined : sharedTemporaryHazard(real));
   if (hazard !== undefined) return reach(hazard);
   if (!lookForGitDirectories) return undefined;
   // Looked for up to the place the path lies in: HOME (looked at, the operator's own) or /tmp (not: every user's).
