@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { managedPathAdapters, managedPathChecksOf, PASSES_HOME } from './fixtures/managed-path-adapters.js';
@@ -9,7 +10,7 @@ import { parseJson, STATECRAFT_BIN, statecraftEnvironment } from './fixtures/sta
 
 // What a managed path is and where it leads, as the launch, `env plan` and the suite read it: a
 // file is left out, not an unexpected error; what cannot be read is refused, named; a HOME of `/`
-// is no HOME; a link from HOME into /tmp is judged where it leads (R10.6, R12).
+// is no HOME, nor is /tmp a shelter; a link from HOME into /tmp is judged where it leads (R10.6, R12).
 
 const targets = useTestTargets({ sharedRepository: false });
 const scratch = scratchDirectories();
@@ -93,6 +94,19 @@ describe("a managed path's kind and place (R10.6, R12)", () => {
     expect(await expectRefusedWithNothingLeft(run, repository)).toContain(`${theirs} belongs to uid ${OTHER_USER}, not to this user, in /tmp`);
     const plan = await planWith(repository.path, adapter, { HOME: home });
     expect(plan.exitCode, plan.stderr).toBe(2);
+  });
+
+  it.skipIf(!asRoot)("a HOME of /tmp is no shelter: `~/x` is anyone's /tmp/x, and a directory another user owns there is refused", async () => {
+    const repository = await targets.fresh();
+    // In /tmp itself, as `~/x` would be under HOME=/tmp; named for this test, removed with the rest.
+    const theirs = await scratch.make('statecraft-theirs');
+    expect(dirname(theirs)).toBe('/tmp');
+    await chown(theirs, OTHER_USER, OTHER_USER);
+    const declared = `~/${basename(theirs)}/state`;
+    const adapter = await adapterManaging([declared], PASSES_HOME);
+    const run = await runWith(repository.path, adapter, { HOME: '/tmp' });
+    expect(await expectRefusedWithNothingLeft(run, repository)).toContain(`${theirs} belongs to uid ${OTHER_USER}, not to this user, in /tmp`);
+    expect(existsSync(join(theirs, 'state'))).toBe(false);
   });
 
   it("binds where a HOME link leads, once the operator's own: what was checked is what the sandbox writes", async () => {

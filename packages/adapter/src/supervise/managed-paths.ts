@@ -30,12 +30,12 @@ const SHARED_TEMPORARY = '/tmp';
  *
  * Every declaration is checked before any is made, on the path with its links resolved, and again
  * once made: a managed path must lie strictly inside the constructed HOME (a `~` path may not leave
- * it; a HOME of `/` is none) or /tmp (there, outside HOME, through no link and nothing another user
- * owns, both as given and where its links lead), must not overlap a protected location (every
- * target the product home names among them), and must not be or lie inside a git directory
- * (enclosing-git-directory.ts; what it holds is not walked). A declaration that fails, or that
- * cannot be checked, is refused, naming it: the launch is refused (R12), never run with the path
- * quietly dropped, since the adapter asked for it (found by hostile passes, 2026-12-02: the
+ * it; a HOME of `/` is none) or /tmp (there, down to HOME when HOME lies in it, through no link and
+ * nothing another user owns, both as given and where its links lead), must not overlap a protected
+ * location (every target the product home names among them), and must not be or lie inside a git
+ * directory (enclosing-git-directory.ts; what it holds is not walked). A declaration that fails,
+ * or that cannot be checked, is refused, naming it: the launch is refused (R12), never run with the
+ * path quietly dropped, since the adapter asked for it (found by hostile passes, 2026-12-02: the
  * repository's `.git` declared managed — or another repository's — let the agent set a git filter
  * that statecraft's own git then ran, as root, outside the sandbox; a directory on PATH, or the one
  * a program on PATH links to, let it plant a `bwrap` or a `git` that every later run took for its
@@ -187,15 +187,16 @@ function managedPathProblem(path: string, real: string, fromHome: boolean, check
     const how = real === overlap.real ? 'is' : isInside(real, overlap.real) ? 'is inside' : 'holds';
     return reach(`${named} ${how} ${overlap.what} (${overlap.path})`);
   }
-  // In /tmp, outside HOME, both the path as given and where it leads: a HOME entry that links into
-  // a directory another user owns there is theirs to turn elsewhere.
+  // In /tmp, both the path as given and where it leads: a HOME entry that links into a directory
+  // another user owns there is theirs to turn elsewhere.
   const realInHome = home !== undefined && isInside(real, home.real);
-  const hazard = (inHome ? undefined : sharedTemporaryHazard(path)) ?? (realInHome ? undefined : sharedTemporaryHazard(real));
+  const hazard = sharedTemporaryHazard(path, home?.path) ?? sharedTemporaryHazard(real, home?.real);
   if (hazard !== undefined) return reach(hazard);
   if (!lookForGitDirectories) return undefined;
   // Looked for up to the place the path lies in: HOME (looked at, the operator's own) or /tmp (not: every user's).
-  const root = home !== undefined && realInHome ? home.real : resolvedThroughLinks(SHARED_TEMPORARY);
-  return gitDirectoryProblem(named, enclosingGitDirectory(real, root, realInHome));
+  const temporary = resolvedThroughLinks(SHARED_TEMPORARY);
+  const root = home !== undefined && realInHome ? home.real : temporary;
+  return gitDirectoryProblem(named, enclosingGitDirectory(real, root, root !== temporary));
 }
 
 /** A git directory a managed path is or lies inside, in words (enclosing-git-directory.ts says why none may be). */
@@ -239,9 +240,11 @@ function refusal(declared: string, path: string, problem: PathProblem): Extract<
  * /tmp is every user's: a link or a directory another user made there, on the way to a managed path,
  * is theirs to point anywhere the operator can write (a link at `/tmp/<provider>-daemon` to the
  * operator's `~/.ssh` would bind that writable). Each existing component below /tmp must be the
- * operator's own and not a link.
+ * operator's own (or root's, who can write anything anyway) and not a link, down to the HOME the
+ * path lies in, when that lies in /tmp: what is inside HOME is the operator's. A HOME of /tmp
+ * itself is no such place (`~/x` is then anyone's `/tmp/x`).
  */
-function sharedTemporaryHazard(path: string): string | undefined {
+function sharedTemporaryHazard(path: string, home: string | undefined): string | undefined {
   if (!path.startsWith(`${SHARED_TEMPORARY}/`)) return undefined;
   const uid = process.getuid?.();
   let at = SHARED_TEMPORARY;
@@ -254,7 +257,9 @@ function sharedTemporaryHazard(path: string): string | undefined {
       return undefined;
     }
     if (info.isSymbolicLink()) return `${at} is a symbolic link in ${SHARED_TEMPORARY}, which any user can place`;
-    if (uid !== undefined && info.uid !== uid) return `${at} belongs to uid ${info.uid}, not to this user, in ${SHARED_TEMPORARY}, which every user shares`;
+    if (uid !== undefined && info.uid !== uid && info.uid !== 0)
+      return `${at} belongs to uid ${info.uid}, not to this user, in ${SHARED_TEMPORARY}, which every user shares`;
+    if (at === home) return undefined;
   }
   return undefined;
 }
