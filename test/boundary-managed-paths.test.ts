@@ -1,40 +1,16 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
-import { afterAll, describe, expect, it } from 'vitest';
-import { findExecutableOnPath, gitRepositoryReach, packageRootOf } from '@statecraft/adapter';
-import { createCustomAdapter } from './fixtures/custom-adapter.js';
-import { createScriptedAdapter } from './fixtures/scripted-adapter.js';
+import { describe, expect, it } from 'vitest';
+import { findExecutableOnPath, packageRootOf } from '@statecraft/adapter';
+import { managedPathAdapters, PASSES_HOME } from './fixtures/managed-path-adapters.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 const targets = useTestTargets({ sharedRepository: false });
 const scratch = scratchDirectories();
-const removals: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  await Promise.all(removals.map((remove) => remove()));
-});
-
-/** A copy of the fixture adapter declaring these managed paths: the adapter, and so its manifest, is untrusted (R12). */
-async function adapterManaging(managedPaths: string[], manifest: Record<string, unknown> = {}): Promise<string> {
-  const adapter = await createCustomAdapter({ managedPaths, ...manifest });
-  removals.push(adapter.remove);
-  return adapter.executable;
-}
-
-/** A hostile adapter declaring these managed paths, whose agent does `body` (scripted-adapter.ts) inside the sandbox, then ends completed. */
-async function hostileAdapterManaging(managedPaths: string[], body: string): Promise<string> {
-  const adapter = await createScriptedAdapter('managing', `${body}\ninit();\n${COMPLETED}`);
-  removals.push(adapter.remove);
-  const manifestFile = `${adapter.executable}.manifest.json`;
-  const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Record<string, unknown>;
-  await writeFile(manifestFile, JSON.stringify({ ...manifest, managedPaths }));
-  return adapter.executable;
-}
-
-const COMPLETED = "emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'completed', detail: {} }, turns: 1 });";
+const { adapterManaging, hostileAdapterManaging, runWith, expectRefusedWithNothingLeft } = managedPathAdapters(targets);
 
 /** The git statecraft runs, as it finds it on this machine's PATH. */
 function realGit(): string {
@@ -43,38 +19,22 @@ function realGit(): string {
   return git;
 }
 
-async function runWith(repository: string, adapter: string, env: Record<string, string> = {}) {
-  return runStatecraft(['run', repository, '--adapter', adapter, '--prompt', 'scenario: complete', '--json'], { home: targets.home.path, env });
-}
-
-/** `~` is the constructed HOME, which an adapter receives only if its manifest passes it. */
-const PASSES_HOME = { environment: { pass: [{ name: 'HOME', secret: false, why: 'the provider configuration directory' }] } };
-
-/** The refusal's stage and message, and that nothing of the attempt is left: no record, no worktree. */
-async function expectRefusedWithNothingLeft(
-  run: Awaited<ReturnType<typeof runWith>>,
-  repository: { path: string; git: (...args: string[]) => Promise<string> },
-) {
-  expect(run.exitCode, run.stderr).toBe(2);
-  const answer = parseJson<{ refused: { stage: string; reason: string; message: string; detail: { reason: string } } }>(run).refused;
-  expect([answer.stage, answer.reason, answer.detail.reason]).toEqual(['launch', 'boundary', 'managed-path']);
-  expect(answer.message).toContain("the adapter's managed path");
-  expect(answer.message).toContain('the launch is refused');
-  expect(run.stderr).toContain("the adapter's managed path");
-  const listed = await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path });
-  expect(parseJson<{ attempts: unknown[] }>(listed).attempts).toEqual([]);
-  expect((await repository.git('worktree', 'list', '--porcelain')).match(/^worktree /gm)).toHaveLength(1);
-  return answer.message;
-}
-
 describe("an adapter's managed paths are checked before they are made or bound writable (R12, R10.6)", () => {
-  it("refuses the repository's own .git: bound writable, its config is a command statecraft's git runs outside the sandbox", async () => {
+  it("refuses the repository's own .git, at planning: bound writable, its config is a command statecraft's git runs outside the sandbox", async () => {
     const repository = await targets.fresh();
     const configBefore = await readFile(join(repository.path, '.git', 'config'), 'utf8');
-    const run = await runWith(repository.path, await adapterManaging([join(repository.path, '.git')]));
-    const message = await expectRefusedWithNothingLeft(run, repository);
-    expect(message).toContain("the target repository's git directory");
+    const adapter = await adapterManaging([join(repository.path, '.git')]);
+    const run = await runWith(repository.path, adapter);
+    expect(run.exitCode, run.stderr).toBe(2);
+    const refused = parseJson<{ refused: { stage: string; reason: string; message: string } }>(run).refused;
+    expect([refused.stage, refused.reason]).toEqual(['plan', 'target']);
+    expect(refused.message).toContain(`the git directory of ${repository.path}, ${join(repository.path, '.git')}, lies inside`);
+    expect((await repository.git('worktree', 'list', '--porcelain')).match(/^worktree /gm)).toHaveLength(1);
     expect(await readFile(join(repository.path, '.git', 'config'), 'utf8')).toBe(configBefore);
+    // The plan names it as the launch would refuse it: the target's git directory.
+    const plan = await runStatecraft(['env', 'plan', repository.path, '--adapter', adapter, '--json'], { home: targets.home.path });
+    expect(plan.exitCode, plan.stderr).toBe(2);
+    expect(parseJson<{ refused: { message: string } }>(plan).refused.message).toContain("the target repository's git directory");
   });
 
   it('refuses a path inside the product home, and does not make it there', async () => {
@@ -174,26 +134,6 @@ describe("an adapter's managed paths are checked before they are made or bound w
     const message = await expectRefusedWithNothingLeft(await runWith(repository.path, adapter), repository);
     expect(message).toContain(`is the git directory ${join(other.path, '.git')}`);
     expect(await readFile(config, 'utf8')).toBe(configBefore);
-  });
-
-  it('refuses a path that holds a git repository, and env plan refuses it the same way', async () => {
-    const repository = await targets.fresh();
-    const provider = await scratch.make('statecraft-provider-holding');
-    const nested = join(provider, 'plugins', 'cloned');
-    await mkdir(nested, { recursive: true });
-    await execa('git', ['init', '--quiet', nested]);
-    const adapter = await adapterManaging([provider]);
-    expect(await expectRefusedWithNothingLeft(await runWith(repository.path, adapter), repository)).toContain(`holds the git repository ${nested}`);
-    const plan = await runStatecraft(['env', 'plan', repository.path, '--adapter', adapter, '--json'], { home: targets.home.path });
-    expect(plan.exitCode, plan.stderr).toBe(2);
-    expect(parseJson<{ refused: { message: string } }>(plan).refused.message).toContain(`holds the git repository ${nested}`);
-  });
-
-  it('gives up past its bound below a path: a path holding more entries is too large to check', async () => {
-    const provider = await scratch.make('statecraft-provider-large');
-    await Promise.all(Array.from({ length: 60 }, (_, index) => writeFile(join(provider, `entry-${index}`), '')));
-    expect(gitRepositoryReach(provider, 50)).toEqual({ kind: 'too-large', bound: 50 });
-    expect(gitRepositoryReach(provider, 1000)).toEqual({ kind: 'none' });
   });
 
   it('refuses the path of a repository the product home keeps records for, though its .git is gone', async () => {

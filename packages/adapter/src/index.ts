@@ -47,7 +47,8 @@
  * - supervise/keep-bound.ts       how many bytes of each evidence file are kept (STATECRAFT_KEEP_BOUND, 1 GiB): past it the attempt or check is stopped (R8.4)
  * - supervise/supervisor-death-warden.ts  the tree ended should the supervisor die outright, where the kernel alone does not (PID namespace, process group): a shell that kills the group and the tagged processes (R7.2, R7.3)
  * - supervise/managed-paths.ts    an adapter's managed paths checked against what they must not reach (alone, for `env plan`), then made when absent, so the boundary can bind them writable (R10.6, R12)
- * - supervise/git-repository-reach.ts  whether a managed path is, lies inside or holds a git repository or git directory: ancestors read, what lies below read within a bound (R12)
+ * - supervise/supervisor-protected-locations.ts what statecraft runs or reads outside the sandbox, whichever target: no managed path may reach it (R12)
+ * - supervise/enclosing-git-directory.ts whether a managed path is or lies inside a git directory, up to the HOME or /tmp it lies in; what it holds is not walked (R12)
  * - supervise/supervisor-programs.ts   where each program statecraft runs outside the sandbox really lives, link by link, with its installation (R12)
  * - supervise/resolved-through-links.ts a path with its links resolved as far as it exists
  * - adapter-kit/*          what every adapter executable shares: the event writer (NDJSON out, stamped, schema-checked),
@@ -113,8 +114,10 @@ export * from './supervise/bwrap-boundary.js';
 export * from './supervise/product-home-views.js';
 export * from './supervise/adapter-reachable.js';
 export * from './supervise/managed-paths.js';
+export * from './supervise/supervisor-protected-locations.js';
 export { WARDEN_NAME } from './supervise/supervisor-death-warden.js';
-export * from './supervise/git-repository-reach.js';
+export * from './supervise/enclosing-git-directory.js';
+export { resolvedThroughLinks } from './supervise/resolved-through-links.js';
 export * from './fixture-adapter-path.js';
 export * from './package-root.js';
 export * from './adapter-kit/event-draft.js';

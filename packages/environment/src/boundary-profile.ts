@@ -30,8 +30,9 @@ export interface BoundaryProfileRequest {
   workspace: string;
   temporaryDirectory: string;
   /**
-   * The adapter's managed paths as the seam checked and made them (`prepareManagedPaths`): bound
-   * writable as given (`~` is the constructed HOME); those that do not exist are left out.
+   * The adapter's managed paths as the seam checked and made them (`prepareManagedPaths`, which
+   * answers each with its links resolved): bound writable as given (`~` is the constructed HOME);
+   * those that do not exist are left out.
    */
   managedPaths: readonly string[];
   /** The constructed environment, for `~`. */

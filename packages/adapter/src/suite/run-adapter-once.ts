@@ -16,7 +16,8 @@ import type { ContainmentMechanism } from '../supervise/attempt.js';
 import type { SuperviseAnswer } from '../supervise/options.js';
 import type { BoundaryProfile } from '../supervise/boundary-record.js';
 import { establishBoundary, type BoundaryRefusalReason, type EstablishedBoundary } from '../supervise/bwrap-boundary.js';
-import { prepareManagedPaths, supervisorProtectedLocations } from '../supervise/managed-paths.js';
+import { prepareManagedPaths } from '../supervise/managed-paths.js';
+import { supervisorProtectedLocations } from '../supervise/supervisor-protected-locations.js';
 
 /** Everything needed to plan and supervise one attempt of one adapter. */
 export interface RunAdapterOnceOptions {

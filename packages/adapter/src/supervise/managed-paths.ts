@@ -1,10 +1,8 @@
-import { existsSync, lstatSync, statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gitRepositoryReach, type GitRepositoryReach } from './git-repository-reach.js';
+import { isAbsolute, join, resolve } from 'node:path';
+import { enclosingGitDirectory, type EnclosingGitDirectory } from './enclosing-git-directory.js';
 import { resolvedThroughLinks } from './resolved-through-links.js';
-import { supervisorProgramLocations } from './supervisor-programs.js';
 
 /**
  * A place a managed path must neither be nor hold nor lie inside: what it is, for the refusal.
@@ -23,25 +21,25 @@ export type ManagedPathsPreparation = { kind: 'prepared'; paths: string[] } | { 
 const SHARED_TEMPORARY = '/tmp';
 
 /**
- * The adapter's declared managed paths (R10.6) as absolute paths, each checked, then made (0700)
- * when absent, so the evidence boundary can bind it writable (R12: the provider's configuration is
- * writable): a path that does not exist cannot be bound, and the provider inside the sandbox could
- * not make it on the read-only root. `~` is the constructed HOME; a `~` path without one, or a
- * relative path, is left out (the provider then fails visibly inside, R5.4), as is a path that
- * cannot be made or is not a directory.
+ * The adapter's declared managed paths (R10.6), each checked, then made (0700) when absent, so the
+ * evidence boundary can bind it writable (R12: the provider's configuration is writable): a path
+ * that does not exist cannot be bound, and the provider inside the sandbox could not make it on the
+ * read-only root. `~` is the constructed HOME; a `~` path without one, or a relative path, is left
+ * out (the provider then fails visibly inside, R5.4), as is a path that cannot be made or is not a
+ * directory. Each is answered with its links resolved: what was checked is what the sandbox binds.
  *
  * Every declaration is checked before any is made, on the path with its links resolved, and again
  * once made: a managed path must lie strictly inside the constructed HOME (a `~` path may not leave
- * it) or /tmp (there, outside HOME, through no link and nothing another user owns), must not
- * overlap a protected location, and must not be, lie inside or hold a git repository or git
- * directory (git-repository-reach.ts; what lies below it is read within a bound, past which it is
- * refused as too large to check). A declaration that fails is refused, naming it: the launch is
- * refused (R12), never run with the path quietly dropped, since the adapter asked for it (found by
- * hostile passes, 2026-12-02: the repository's `.git` declared managed — or another repository's —
- * let the agent set a git filter that statecraft's own git then ran, as root, outside the sandbox;
- * a directory on PATH, or the one a program on PATH links to, let it plant a `bwrap` or a `git`
- * that every later run took for its own; a path in the product home was made there by statecraft
- * itself).
+ * it; a HOME of `/` is none) or /tmp (there, down to HOME when HOME lies in it, through no link and
+ * nothing another user owns, both as given and where its links lead), must not overlap a protected
+ * location (every target the product home names among them), and must not be or lie inside a git
+ * directory (enclosing-git-directory.ts; what it holds is not walked). A declaration that fails,
+ * or that cannot be checked, is refused, naming it: the launch is refused (R12), never run with the
+ * path quietly dropped, since the adapter asked for it (found by hostile passes, 2026-12-02: the
+ * repository's `.git` declared managed — or another repository's — let the agent set a git filter
+ * that statecraft's own git then ran, as root, outside the sandbox; a directory on PATH, or the one
+ * a program on PATH links to, let it plant a `bwrap` or a `git` that every later run took for its
+ * own; a path in the product home was made there by statecraft itself).
  */
 export async function prepareManagedPaths(
   managedPaths: readonly string[],
@@ -61,18 +59,23 @@ export async function prepareManagedPaths(
     }
     // Checked again once made: a component that was missing at the check may have been placed in
     // /tmp by another user since; the operator's own directory there is then no one else's to swap.
-    // No git repository is looked for again: what was made is empty, and what existed was read.
-    const problem = managedPathProblem(path, declared === '~' || declared.startsWith('~/'), checks, false);
+    // No git directory is looked for again: the ancestors were read, and what was made is empty.
+    const real = resolvedThroughLinks(path);
+    const problem = managedPathProblem(path, real, isFromHome(declared), checks, false);
     if (problem !== undefined) return refusal(declared, path, problem);
+    // What was checked is what is bound: the path with its links resolved, so no link on the way
+    // (a HOME entry leading into /tmp, say) can be turned elsewhere between the check and the bind.
     // A file (a shell's startup file, say) is not the provider's configuration directory: not bound.
-    if (statSync(path).isDirectory()) prepared.push(path);
+    if (isDirectory(real)) prepared.push(real);
   }
   return { kind: 'prepared', paths: prepared };
 }
 
 interface PathChecks {
-  /** The constructed HOME, resolved; undefined when none is given. */
-  home: string | undefined;
+  /** The constructed HOME, resolved, and with its links resolved; undefined when none is given, or when it is `/`. */
+  home: { path: string; real: string } | undefined;
+  /** The constructed HOME is `/` (a container run as `--user N` with no home): it would hold every path, so it is none. */
+  homeIsRoot: boolean;
   protectedLocations: (ProtectedLocation & { real: string })[];
 }
 
@@ -90,27 +93,73 @@ export function checkManagedPaths(
 }
 
 function pathChecks(context: { home: string | undefined; protectedLocations: readonly ProtectedLocation[] }): PathChecks {
-  const { home } = context;
+  const home = constructedHome(context.home);
   return {
-    home: home !== undefined && home !== '' && isAbsolute(home) ? resolve(home) : undefined,
+    home: home === undefined ? undefined : { path: home, real: resolvedThroughLinks(home) },
+    homeIsRoot: isRootHome(context.home),
     protectedLocations: context.protectedLocations.map((location) => ({ ...location, real: resolvedThroughLinks(location.path) })),
   };
 }
 
-/** Each declaration expanded (`~` is the constructed HOME; a relative one, or `~` without a HOME, is left out) and checked, or the first refused. */
+/** A managed path as the adapter declared it, and as a launch expands it (absolute, normalised). */
+export interface ExpandedManagedPath {
+  declared: string;
+  path: string;
+}
+
+/**
+ * The declarations a launch would bind, expanded as it expands them: `~` is the constructed HOME
+ * (`home`); a relative one, or a `~` one without a HOME, is left out (nothing is bound for it).
+ * `run` refuses, at planning, a target that lies in one of them (plan/target-outside-managed-paths.ts).
+ */
+export function expandManagedPaths(managedPaths: readonly string[], home: string | undefined): ExpandedManagedPath[] {
+  return expandDeclarations(managedPaths, constructedHome(home));
+}
+
+function expandDeclarations(managedPaths: readonly string[], home: string | undefined): ExpandedManagedPath[] {
+  return managedPaths.flatMap((declared) => {
+    const expanded = isFromHome(declared) ? (home === undefined ? undefined : join(home, declared.slice(1))) : declared;
+    return expanded === undefined || !isAbsolute(expanded) ? [] : [{ declared, path: resolve(expanded) }];
+  });
+}
+
+function isFromHome(declared: string): boolean {
+  return declared === '~' || declared.startsWith('~/');
+}
+
+/**
+ * The constructed HOME as managed paths read it: absolute and normalised, or undefined when there
+ * is none. A HOME of `/` (or one that leads there) is none: "strictly inside HOME" would then
+ * restrict nothing, and `~/etc/cron.d` would be bound writable.
+ */
+function constructedHome(home: string | undefined): string | undefined {
+  return home !== undefined && home !== '' && isAbsolute(home) && !isRootHome(home) ? resolve(home) : undefined;
+}
+
+function isRootHome(home: string | undefined): boolean {
+  return home !== undefined && isAbsolute(home) && resolvedThroughLinks(home) === '/';
+}
+
+/** How a refusal names the HOME a path was judged against. */
+function homeInWords(checks: PathChecks): string {
+  return checks.home?.path ?? (checks.homeIsRoot ? 'none: HOME is /' : 'none');
+}
+
+/** Each declaration expanded (expandManagedPaths) and checked, or the first refused. */
 function checkDeclarations(
   managedPaths: readonly string[],
   checks: PathChecks,
-): { kind: 'checked'; paths: { declared: string; path: string }[] } | Extract<ManagedPathsPreparation, { kind: 'refused' }> {
-  const paths: { declared: string; path: string }[] = [];
-  for (const declared of managedPaths) {
-    const fromHome = declared === '~' || declared.startsWith('~/');
-    const expanded = fromHome ? (checks.home === undefined ? undefined : join(checks.home, declared.slice(1))) : declared;
-    if (expanded === undefined || !isAbsolute(expanded)) continue;
-    const path = resolve(expanded);
-    const problem = managedPathProblem(path, fromHome, checks, true);
+): { kind: 'checked'; paths: ExpandedManagedPath[] } | Extract<ManagedPathsPreparation, { kind: 'refused' }> {
+  // Refused, not left out as a `~` path without a HOME is: the HOME is there, and would hold every path.
+  const fromRootHome = checks.homeIsRoot ? managedPaths.find(isFromHome) : undefined;
+  if (fromRootHome !== undefined) {
+    const why = `the constructed HOME is /, which holds every path, so a \`~\` path could name any place on the machine (give the provider a HOME of its own)`;
+    return refusal(fromRootHome, join('/', fromRootHome.slice(1)), { kind: 'reach', why });
+  }
+  const paths = expandDeclarations(managedPaths, checks.home?.path);
+  for (const { declared, path } of paths) {
+    const problem = managedPathProblem(path, resolvedThroughLinks(path), isFromHome(declared), checks, true);
     if (problem !== undefined) return refusal(declared, path, problem);
-    paths.push({ declared, path });
   }
   return { kind: 'checked', paths };
 }
@@ -119,44 +168,58 @@ function checkDeclarations(
 type PathProblem = { kind: 'reach' | 'unchecked'; why: string };
 
 /**
- * Why one managed path may not be bound writable, or undefined when it may (prepareManagedPaths
- * says the rules). `lookForRepositories`: whether to read its ancestors and what lies below it for
- * a git repository, which the check after making it need not do again (what it made is empty).
+ * Why one managed path (`real`: with its links resolved) may not be bound writable, or undefined
+ * when it may (prepareManagedPaths says the rules). `lookForGitDirectories`: whether to read it and
+ * its ancestors for a git directory, which the check after making it need not do again.
  */
-function managedPathProblem(path: string, fromHome: boolean, checks: PathChecks, lookForRepositories: boolean): PathProblem | undefined {
+function managedPathProblem(path: string, real: string, fromHome: boolean, checks: PathChecks, lookForGitDirectories: boolean): PathProblem | undefined {
   const { home, protectedLocations } = checks;
-  const real = resolvedThroughLinks(path);
   const named = real === path ? path : `${path}, ${real} with its links resolved`;
-  const inHome = home !== undefined && isInside(path, home);
+  const inHome = home !== undefined && isInside(path, home.path);
   const reach = (why: string): PathProblem => ({ kind: 'reach', why });
   // `~/../x` leaves HOME: a `~` path is the provider's configuration only while it stays there.
-  if (fromHome && !inHome) return reach(`${path} is not inside the constructed HOME (${home ?? 'none'})`);
-  const allowedRoots = [...(home === undefined ? [] : [resolvedThroughLinks(home)]), resolvedThroughLinks(SHARED_TEMPORARY)];
+  if (fromHome && !inHome) return reach(`${path} is not inside the constructed HOME (${homeInWords(checks)})`);
+  const allowedRoots = [...(home === undefined ? [] : [home.real]), resolvedThroughLinks(SHARED_TEMPORARY)];
   if (!allowedRoots.some((root) => isInside(real, root)))
-    return reach(`${named} is not inside the constructed HOME (${home ?? 'none'}) or ${SHARED_TEMPORARY}`);
+    return reach(`${named} is not inside the constructed HOME (${homeInWords(checks)}) or ${SHARED_TEMPORARY}`);
   const overlap = protectedLocations.find((location) => overlaps(real, location.real));
   if (overlap !== undefined) {
     const how = real === overlap.real ? 'is' : isInside(real, overlap.real) ? 'is inside' : 'holds';
     return reach(`${named} ${how} ${overlap.what} (${overlap.path})`);
   }
-  const hazard = inHome ? undefined : sharedTemporaryHazard(path);
+  // In /tmp, both the path as given and where it leads: a HOME entry that links into a directory
+  // another user owns there is theirs to turn elsewhere.
+  const realInHome = home !== undefined && isInside(real, home.real);
+  const hazard = sharedTemporaryHazard(path, home?.path) ?? sharedTemporaryHazard(real, home?.real);
   if (hazard !== undefined) return reach(hazard);
-  return lookForRepositories ? repositoryProblem(named, gitRepositoryReach(real)) : undefined;
+  if (!lookForGitDirectories) return undefined;
+  // Looked for up to the place the path lies in: HOME (looked at, the operator's own) or /tmp (not: every user's).
+  const temporary = resolvedThroughLinks(SHARED_TEMPORARY);
+  const root = home !== undefined && realInHome ? home.real : temporary;
+  return gitDirectoryProblem(named, enclosingGitDirectory(real, root, root !== temporary));
 }
 
-/** A git repository a managed path reaches, in words (git-repository-reach.ts says why none may be reached). */
-function repositoryProblem(named: string, reach: GitRepositoryReach): PathProblem | undefined {
-  switch (reach.kind) {
+/** A git directory a managed path is or lies inside, in words (enclosing-git-directory.ts says why none may be). */
+function gitDirectoryProblem(named: string, found: EnclosingGitDirectory): PathProblem | undefined {
+  switch (found.kind) {
     case 'none':
       return undefined;
-    case 'reaches': {
-      const what = reach.found === 'repository' ? `the git repository ${reach.at} (it has a .git)` : `the git directory ${reach.at}`;
-      return { kind: 'reach', why: `${named} ${reach.relation} ${what}, whose configuration a git run there obeys, statecraft's own included` };
-    }
-    case 'too-large':
-      return { kind: 'unchecked', why: `${named} holds more than ${reach.bound} entries, too many to check that no git repository lies below it` };
+    case 'git-directory':
+      return {
+        kind: 'reach',
+        why: `${named} ${found.relation} the git directory ${found.at}, whose configuration a git run there obeys, statecraft's own included`,
+      };
     case 'unreadable':
-      return { kind: 'unchecked', why: `${reach.directory}, below ${named}, cannot be read (${reach.code}) to check that no git repository lies there` };
+      return { kind: 'unchecked', why: `${found.directory} cannot be read (${found.code}) to check that it is not a git directory, nor inside one` };
+  }
+}
+
+/** Whether the path is a directory now (links followed, as the bind follows them); false for what cannot be read. */
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
   }
 }
 
@@ -177,9 +240,11 @@ function refusal(declared: string, path: string, problem: PathProblem): Extract<
  * /tmp is every user's: a link or a directory another user made there, on the way to a managed path,
  * is theirs to point anywhere the operator can write (a link at `/tmp/<provider>-daemon` to the
  * operator's `~/.ssh` would bind that writable). Each existing component below /tmp must be the
- * operator's own and not a link.
+ * operator's own (or root's, who can write anything anyway) and not a link, down to the HOME the
+ * path lies in, when that lies in /tmp: what is inside HOME is the operator's. A HOME of /tmp
+ * itself is no such place (`~/x` is then anyone's `/tmp/x`).
  */
-function sharedTemporaryHazard(path: string): string | undefined {
+function sharedTemporaryHazard(path: string, home: string | undefined): string | undefined {
   if (!path.startsWith(`${SHARED_TEMPORARY}/`)) return undefined;
   const uid = process.getuid?.();
   let at = SHARED_TEMPORARY;
@@ -192,7 +257,9 @@ function sharedTemporaryHazard(path: string): string | undefined {
       return undefined;
     }
     if (info.isSymbolicLink()) return `${at} is a symbolic link in ${SHARED_TEMPORARY}, which any user can place`;
-    if (uid !== undefined && info.uid !== uid) return `${at} belongs to uid ${info.uid}, not to this user, in ${SHARED_TEMPORARY}, which every user shares`;
+    if (uid !== undefined && info.uid !== uid && info.uid !== 0)
+      return `${at} belongs to uid ${info.uid}, not to this user, in ${SHARED_TEMPORARY}, which every user shares`;
+    if (at === home) return undefined;
   }
   return undefined;
 }
@@ -203,78 +270,4 @@ function sharedTemporaryHazard(path: string): string | undefined {
  */
 function overlaps(a: string, b: string): boolean {
   return a === b || (b !== '/' && isInside(a, b)) || (a !== '/' && isInside(b, a));
-}
-
-/** What git reads as the operator's own configuration: a filter or a hook path there is a command statecraft's git runs. */
-const GIT_CONFIGURATION = "git's configuration, which statecraft's own git reads";
-
-/**
- * Directories in a HOME that are never a provider's configuration and that programs outside the
- * sandbox trust or run: keys, and what a login session starts. Not every such file (none can be):
- * the ones an adapter has no business declaring.
- */
-const HOME_ENTRIES_NOT_A_PROVIDERS: readonly (readonly [string, string])[] = [
-  ['.ssh', "the operator's SSH keys and configuration"],
-  ['.gnupg', "the operator's GnuPG keys"],
-  ['.local/bin', "the operator's own programs"],
-  ['.config/systemd', "the operator's systemd units, started as the operator"],
-  ['.config/autostart', 'what a desktop session starts'],
-  ['.config/environment.d', "the operator's session environment"],
-];
-
-/**
- * What statecraft itself runs or reads outside the sandbox, as the operator, whichever target: a
- * managed path over one of these runs the agent's code outside the boundary. The directories on
- * PATH (where statecraft finds git and bwrap, and the child its programs) in the operator's and
- * the constructed environment, and where each program statecraft runs outside the sandbox really
- * lives, link by link, with its installation (supervisor-programs.ts); git's own configuration and
- * a few of the HOME's entries that are never a provider's in both HOMEs; node's global packages;
- * statecraft's own package and every `node_modules` its modules are looked up in.
- */
-export function supervisorProtectedLocations(environments: readonly Readonly<Record<string, string | undefined>>[]): ProtectedLocation[] {
-  const locations: ProtectedLocation[] = [];
-  for (const environment of environments) {
-    for (const entry of (environment.PATH ?? '').split(':')) {
-      if (isAbsolute(entry)) locations.push({ path: entry, what: 'a directory on PATH, where statecraft finds git and bwrap' });
-    }
-    const home = environment.HOME;
-    if (home !== undefined && isAbsolute(home)) {
-      locations.push({ path: join(home, '.gitconfig'), what: GIT_CONFIGURATION }, { path: join(home, '.config', 'git'), what: GIT_CONFIGURATION });
-      for (const [entry, what] of HOME_ENTRIES_NOT_A_PROVIDERS) locations.push({ path: join(home, entry), what });
-    }
-    const xdg = environment.XDG_CONFIG_HOME;
-    if (xdg !== undefined && isAbsolute(xdg)) locations.push({ path: join(xdg, 'git'), what: GIT_CONFIGURATION });
-  }
-  const homes = environments.flatMap(({ HOME }) => (HOME !== undefined && isAbsolute(HOME) ? [HOME] : []));
-  locations.push(
-    ...supervisorProgramLocations(
-      environments.map(({ PATH }) => PATH),
-      [...homes, SHARED_TEMPORARY],
-    ),
-  );
-  // Node's global packages, which its installation (protected with the programs) need not hold.
-  const node = resolvedThroughLinks(process.execPath);
-  locations.push({ path: join(dirname(dirname(node)), 'lib', 'node_modules'), what: "node's global packages" });
-  // This module's file: bundled, the CLI's bundle (whose `import.meta.url` is its own), so the
-  // package found is the one the running statecraft was loaded from, wherever it is installed.
-  const program = statecraftPackageRoot();
-  if (program !== undefined) {
-    locations.push({ path: program, what: "statecraft's own program" });
-    for (let directory = program; ; directory = dirname(directory)) {
-      locations.push({ path: join(directory, 'node_modules'), what: 'the packages statecraft loads' });
-      if (dirname(directory) === directory) break;
-    }
-  }
-  return locations;
-}
-
-/** The nearest directory holding a package.json above this module's file, or undefined. */
-function statecraftPackageRoot(): string | undefined {
-  let directory = dirname(resolvedThroughLinks(fileURLToPath(import.meta.url)));
-  for (;;) {
-    if (existsSync(join(directory, 'package.json'))) return directory;
-    const parent = dirname(directory);
-    if (parent === directory) return undefined;
-    directory = parent;
-  }
 }

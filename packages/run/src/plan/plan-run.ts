@@ -29,6 +29,7 @@ import { resolveTarget, type ResolvedTarget } from '../workspace/resolve-target.
 import type { EarlierCandidate } from '../workspace/attempt-start.js';
 import { labelQualification } from './label-qualification.js';
 import { homeOverlapsTarget } from './home-outside-target.js';
+import { targetInsideManagedPath } from './target-outside-managed-paths.js';
 import { planCommandCoverage } from '../coverage/working-tree-reading.js';
 import type { PlannedCoverage } from '../coverage/assess-reading.js';
 
@@ -103,8 +104,9 @@ function stopped<T>(step: Step<T>): step is RunRefusal | RunFailure {
 /**
  * Plans one attempt without appending or spawning anything: resolve the target, read the
  * manifest (nothing executed, R2.2), negotiate the tokens (R2.3), label the qualification
- * (R3.2), select the environment's names and refuse credentials (R5.2), compare command
- * coverage from the working tree (R9), and, for a retry, find its run in the chain.
+ * (R3.2), select the environment's names and refuse credentials (R5.2), refuse a target that
+ * lies in a path the adapter declares managed (R12), compare command coverage from the working
+ * tree (R9), and, for a retry, find its run in the chain.
  */
 export async function planRun(request: RunRequest): Promise<Planning> {
   const boundary = request.boundary ?? { kind: 'bwrap' };
@@ -125,6 +127,9 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   if (selection.kind === 'refused') {
     return refused('plan', 'environment', `${selection.message}\nrefused before spawn, nothing appended`, { state: 'refused', refusals: selection.refusals });
   }
+  // Before the workspace is checked out: a repository the adapter's agents could write is one whose filters statecraft's git would run.
+  const managedOver = targetInsideManagedPath(located.target, manifest.managedPaths ?? [], selection.values.get('HOME'));
+  if (managedOver !== undefined) return refused('plan', 'target', managedOver, { target: located.target.path, managedPaths: manifest.managedPaths ?? [] });
   const coverage = await planCommandCoverage({ targetPath: located.target.path, spec: request.spec, requiresCommands: manifest.requiresCommands });
   if (coverage.kind === 'refused') return refused('plan', 'coverage', coverage.message, coverage.detail);
   const prompt = request.prompt ?? (coverage.reading.specText === 'none' ? undefined : coverage.reading.specText.text);

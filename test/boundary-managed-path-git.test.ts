@@ -1,0 +1,119 @@
+import { existsSync } from 'node:fs';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { managedPathAdapters, managedPathChecksOf, PASSES_HOME } from './fixtures/managed-path-adapters.js';
+import { commitRepositoryAt, useTestTargets } from './fixtures/sample-repository.js';
+import { scratchDirectories } from './fixtures/scratch-directories.js';
+import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
+
+// statecraft's own git runs, outside the sandbox, only in a target: the one it is run on, and the
+// ones the product home names (a retry, accept). A managed path is refused when it is or lies inside
+// a git directory, or overlaps a target; what it holds is not walked (a provider's plugins are git
+// clones), and a target that lies in a path its adapter declares managed is refused at planning,
+// before any git that obeys the repository's configuration runs there (R10.6, R12).
+
+const targets = useTestTargets({ sharedRepository: false });
+const scratch = scratchDirectories();
+const { adapterManaging, hostileAdapterManaging, runWith, planWith, expectRefusedWithNothingLeft } = managedPathAdapters(targets);
+
+/** A git repository with one commit at `path`, made with its parents. */
+async function repositoryAt(path: string, files?: Record<string, string>) {
+  await mkdir(path, { recursive: true });
+  return commitRepositoryAt(path, files);
+}
+
+/** The agent's part (scripted-adapter.ts): a repository made with git inside the sandbox, its configuration naming a filter that touches `marker`. */
+function agentMakesRepositoryWithFilter(at: string, marker: string): string {
+  const git = (args: string[]) =>
+    `execFileSync('git', ${JSON.stringify(['-c', 'user.name=agent', '-c', 'user.email=agent@statecraft.invalid', ...args])}, { cwd: ${JSON.stringify(at)}, stdio: 'ignore' });`;
+  return [
+    "import { execFileSync } from 'node:child_process';",
+    "import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';",
+    `mkdirSync(${JSON.stringify(at)}, { recursive: true });`,
+    git(['init', '--quiet']),
+    `writeFileSync(${JSON.stringify(join(at, '.gitattributes'))}, '* filter=planted\\n');`,
+    git(['add', '.']),
+    git(['commit', '--quiet', '-m', 'planted']),
+    `appendFileSync(${JSON.stringify(join(at, '.git', 'config'))}, ${JSON.stringify(`[filter "planted"]\n\tsmudge = touch ${marker} && cat\n`)});`,
+  ].join('\n');
+}
+
+describe('managed paths and git repositories (R10.6, R12)', () => {
+  it("a path holding a git repository no target names is bound, and the plan says so (a provider's plugins cloned under its directory)", async () => {
+    const repository = await targets.fresh();
+    const home = await scratch.make('statecraft-operator-home');
+    await repositoryAt(join(home, '.provider', 'plugins', 'marketplaces', 'official'));
+    const adapter = await adapterManaging(['~/.provider'], PASSES_HOME);
+    const run = await runWith(repository.path, adapter, { HOME: home });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const plan = await planWith(repository.path, adapter, { HOME: home });
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(managedPathChecksOf(plan).adapters.map((entry) => entry.managedPathCheck)).toEqual([{ verdict: 'bindable' }]);
+  });
+
+  it('a target that lies in a path its adapter declares managed is refused at planning: the filter its agent planted there never runs', async () => {
+    const repository = await targets.fresh();
+    const home = await scratch.make('statecraft-operator-home');
+    const cloned = join(home, '.provider', 'plugins', 'cloned');
+    const marker = join(await scratch.make('statecraft-filter-marker'), 'ran');
+    // A run on another repository: its agent makes a repository under its managed path (empty at
+    // the launch's check), with a filter in its configuration and an attribute that names it.
+    const adapter = await hostileAdapterManaging(['~/.provider'], agentMakesRepositoryWithFilter(cloned, marker), PASSES_HOME);
+    const first = await runWith(repository.path, adapter, { HOME: home });
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(await readFile(join(cloned, '.git', 'config'), 'utf8')).toContain('[filter "planted"]');
+    // Then the operator runs statecraft on that repository with the same adapter.
+    const run = await runWith(cloned, adapter, { HOME: home });
+    expect(existsSync(marker), "statecraft's git ran the filter the agent planted").toBe(false);
+    expect(run.exitCode, run.stderr).toBe(2);
+    const refused = parseJson<{ refused: { stage: string; reason: string; message: string } }>(run).refused;
+    expect([refused.stage, refused.reason]).toEqual(['plan', 'target']);
+    expect(refused.message).toContain(`${cloned} lies inside ${join(home, '.provider')}, which the adapter declares managed ("~/.provider")`);
+  });
+
+  it("a path that lies inside another repository's git directory is refused, as its git directory is (a hostile pass planted a filter there)", async () => {
+    const repository = await targets.fresh();
+    const other = await targets.fresh();
+    const message = await expectRefusedWithNothingLeft(await runWith(repository.path, await adapterManaging([join(other.path, '.git', 'info')])), repository);
+    expect(message).toContain(`is inside the git directory ${join(other.path, '.git')}`);
+  });
+
+  it('a path that holds a repository the product home keeps records for is refused', async () => {
+    const repository = await targets.fresh();
+    const place = await scratch.make('statecraft-holding-a-target');
+    const earlier = await repositoryAt(join(place, 'earlier'));
+    expect((await runWith(earlier.path, 'fixture')).exitCode).toBe(0);
+    const message = await expectRefusedWithNothingLeft(await runWith(repository.path, await adapterManaging([place])), repository);
+    expect(message).toContain(`holds a repository the product home keeps records for`);
+  });
+
+  it('a HOME that is a dotfiles work tree (~/.git) does not refuse its `~` paths: a work tree no target names is no git directory', async () => {
+    const repository = await targets.fresh();
+    const home = await scratch.make('statecraft-operator-home');
+    await commitRepositoryAt(home);
+    const run = await runWith(repository.path, await adapterManaging(['~/.provider'], PASSES_HOME), { HOME: home });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(existsSync(join(home, '.provider'))).toBe(true);
+  });
+
+  it('what lies above HOME is not looked at: a directory there that git would take for a git directory refuses nothing', async () => {
+    const repository = await targets.fresh();
+    const above = await scratch.make('statecraft-above-home');
+    // What any user can make in /tmp: HEAD, objects and refs, as git looks for them.
+    await Promise.all([mkdir(join(above, 'objects')), mkdir(join(above, 'refs')), appendFile(join(above, 'HEAD'), 'ref: refs/heads/main\n')]);
+    const home = join(above, 'operator');
+    await mkdir(home);
+    const run = await runWith(repository.path, await adapterManaging(['~/.provider'], PASSES_HOME), { HOME: home });
+    expect(run.exitCode, run.stderr).toBe(0);
+  });
+
+  it('a /tmp path inside a work tree another repository checks out is bound: only a git directory is refused', async () => {
+    const repository = await targets.fresh();
+    const worktree = await repositoryAt(join(await scratch.make('statecraft-tmp-work-tree'), 'checkout'));
+    const run = await runWith(repository.path, await adapterManaging([join(worktree.path, 'provider-state')]));
+    expect(run.exitCode, run.stderr).toBe(0);
+    const listed = await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path });
+    expect(parseJson<{ attempts: unknown[] }>(listed).attempts).toHaveLength(1);
+  });
+});
