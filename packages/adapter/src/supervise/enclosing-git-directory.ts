@@ -42,7 +42,7 @@ export function enclosingGitDirectory(real: string, root: string, lookAtRoot: bo
 
 /**
  * Whether git would take the directory for a git directory: HEAD, objects and refs all there. A
- * path that is missing, or that is a file (`~/.claude.json`: ENOTDIR below it), holds none of them.
+ * path that is missing, or that is a file (a provider's `~/.<name>.json`: ENOTDIR below it), holds none of them.
  */
 function readsAsGitDirectory(directory: string): boolean | Extract<EnclosingGitDirectory, { kind: 'unreadable' }> {
   for (const name of GIT_DIRECTORY_ENTRIES) {
