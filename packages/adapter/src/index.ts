@@ -41,6 +41,8 @@
  * - supervise/boundary-record.ts  the protected evidence boundary's shapes: profile, probe findings, record, residuals (R12)
  * - supervise/boundary-probe.ts   the self-test run inside the sandbox before each launch, and the descriptor closer (R12)
  * - supervise/bwrap-boundary.ts   the boundary's mechanism on Linux (bubblewrap): establish, wrap the child (R12)
+ * - supervise/run-quietly.ts      bwrap and the probe run with a fixed PATH, their output whole, a time limit counted once their input is given
+ * - supervise/boundary-after-probe.ts  an established boundary widened after its probe: paths made read-only or hidden, recorded in its profile (R12, R13.3, R13.5)
  * - supervise/product-home-views.ts  every other mount reaching the product home, from the mount table, hidden and probed too (R12)
  * - supervise/adapter-reachable.ts  what the agent's processes can still do to the adapter (attach unless Yama, reopen its descriptors): residuals (R12)
  * - supervise/bwrap-version.ts    bwrap's version for the boundary record, remembered by the binary's identity
@@ -111,6 +113,7 @@ export * from './supervise/find-attempt-processes.js';
 export * from './supervise/boundary-record.js';
 export * from './supervise/boundary-probe.js';
 export * from './supervise/bwrap-boundary.js';
+export { withHiddenPaths, withReadOnlyPaths } from './supervise/boundary-after-probe.js';
 export * from './supervise/product-home-views.js';
 export * from './supervise/adapter-reachable.js';
 export * from './supervise/managed-paths.js';

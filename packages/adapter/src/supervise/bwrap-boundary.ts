@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -10,6 +9,7 @@ import type { Containment } from './attempt.js';
 import { BWRAP_RESIDUALS, type BoundaryPath, type BoundaryProfile, type BoundaryRecord, type ProbeCheck } from './boundary-record.js';
 import { CLOSER_SCRIPT, GATE_GO, GATED_CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
 import { rememberedBwrapVersion } from './bwrap-version.js';
+import { runQuietly } from './run-quietly.js';
 import { findProductHomeViews, type ProductHomeView } from './product-home-views.js';
 import { adapterReachableResiduals, readPtraceScope } from './adapter-reachable.js';
 import { startTimeOfThisProcess } from './find-attempt-processes.js';
@@ -79,7 +79,7 @@ const NAMESPACE_REMEDY =
   'inside a container, allow unshare/clone of namespaces in its seccomp profile; check that /proc/sys/user/max_user_namespaces is not 0';
 
 /** The bwrap arguments for a profile, each path written by `write` (its real path, or its role for the digest). */
-function profileArguments(profile: BoundaryProfile, workspace: BoundaryPath, write: (entry: BoundaryPath) => string): string[] {
+export function profileArguments(profile: BoundaryProfile, workspace: BoundaryPath, write: (entry: BoundaryPath) => string): string[] {
   const args = ['--unshare-user', '--uid', SANDBOX_ID, '--gid', SANDBOX_ID, '--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session'];
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   for (const entry of profile.hidden) args.push('--perms', '000', '--tmpfs', write(entry), '--remount-ro', write(entry));
@@ -93,37 +93,6 @@ function profileArguments(profile: BoundaryProfile, workspace: BoundaryPath, wri
 export function profileDigest(profile: BoundaryProfile): string {
   const normalised = profileArguments(profile, { path: 'workspace', role: 'workspace' }, (entry) => `<${entry.role}>`);
   return `sha256:${sha256Hex(JSON.stringify(normalised))}`;
-}
-
-/**
- * Runs one short process to its end with a fixed PATH and nothing else in its environment. Its
- * stdin is `input` once that settles (ended without a byte for `undefined`), and its time limit
- * counts from then: a process that waits on its input is not timed while it waits.
- */
-function runQuietly(
-  file: string,
-  args: readonly string[],
-  options: { cwd?: string; timeoutMs: number; input?: Promise<string | undefined> },
-): Promise<{ code: number | null; stdout: string; stderr: string; error?: string }> {
-  return new Promise((resolve) => {
-    let timer: NodeJS.Timeout | undefined;
-    let ended = false;
-    const child = execFile(file, [...args], { cwd: options.cwd, env: { PATH: '/usr/bin:/bin' }, encoding: 'utf8' }, (error, stdout, stderr) => {
-      ended = true;
-      clearTimeout(timer);
-      const timedOut = error !== null && child.killed ? ` (killed after ${options.timeoutMs} ms)` : '';
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-      resolve({ code, stdout, stderr, ...(error === null ? {} : { error: `${error.message}${timedOut}` }) });
-    });
-    // A probe that already ended has closed its stdin: what is written to it then is nobody's.
-    child.stdin?.on('error', () => undefined);
-    void (options.input ?? Promise.resolve(undefined)).then((text) => {
-      if (ended) return;
-      if (text !== undefined) child.stdin?.write(text);
-      child.stdin?.end();
-      timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs);
-    });
-  });
 }
 
 const versions = new Map<string, Promise<string>>();
@@ -355,38 +324,6 @@ export async function checkBoundaryAvailability(path: string | undefined): Promi
   if (answer.code === 0) return { available: true, bwrap, version };
   const failure = refusalOfBwrapFailure(answer.stderr, answer.error);
   return { available: false, reason: failure.reason, message: `${failure.why}; ${WAY_OUT}` };
-}
-
-/**
- * The established boundary with more paths bound read-only over themselves (an acceptance check's
- * authority paths, R13.5), its arguments and record rebuilt from the widened profile so the
- * digest names what is applied. A read-only bind only takes writing away, so the probe that
- * established the boundary still speaks for it.
- */
-export function withReadOnlyPaths(boundary: EstablishedBoundary, readOnly: readonly BoundaryPath[]): EstablishedBoundary {
-  return readOnly.length === 0 ? boundary : withProfile(boundary, (profile) => ({ ...profile, readOnly: [...profile.readOnly, ...readOnly] }));
-}
-
-/**
- * The established sandbox with more paths hidden, as the product home is (an acceptance's checks:
- * the agents' workspaces beside the candidate's worktree, R13.3). Like withReadOnlyPaths, applied
- * after the probe, which still speaks for it (hiding only takes reading away), and recorded in the
- * profile and its digest.
- */
-export function withHiddenPaths(boundary: EstablishedBoundary, hidden: readonly BoundaryPath[]): EstablishedBoundary {
-  return hidden.length === 0 ? boundary : withProfile(boundary, (profile) => ({ ...profile, hidden: [...profile.hidden, ...hidden] }));
-}
-
-/** The established boundary with its profile changed after the probe: arguments, record and digest rebuilt from the new profile. */
-function withProfile(boundary: EstablishedBoundary, change: (profile: BoundaryProfile) => BoundaryProfile): EstablishedBoundary {
-  const workspace = boundary.record.profile.writable.find((entry) => entry.role === 'workspace');
-  if (workspace === undefined) throw new Error('an established boundary profile names its workspace');
-  const profile = change(boundary.record.profile);
-  return {
-    ...boundary,
-    args: profileArguments(profile, workspace, (entry) => entry.path),
-    record: { ...boundary.record, profile, profileDigest: profileDigest(profile) },
-  };
 }
 
 /**
