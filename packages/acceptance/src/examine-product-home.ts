@@ -57,6 +57,8 @@ export type FindingKind =
   | 'run-id-malformed'
   /** An outcome recorded for an intent an earlier outcome already concluded: `run` writes one per intent, and every reader reads the first. */
   | 'second-outcome'
+  /** An outcome naming no intent before it, or an intent whose run or attempt is not the outcome's own. */
+  | 'outcome-disagrees-with-intent'
   /** An acceptance whose run, attempt or candidate (or its receipt's) is not the outcome's it names, or that names no outcome of the chain. */
   | 'acceptance-disagrees-with-outcome'
   /** A chain with records and no checkpoint, or something other than a regular file in its place. */

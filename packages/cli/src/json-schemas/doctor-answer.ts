@@ -32,6 +32,7 @@ export const FindingSchema = z.strictObject({
     'evidence-elsewhere',
     'verdict-after-final-verdict',
     'second-outcome',
+    'outcome-disagrees-with-intent',
     'run-id-malformed',
     'acceptance-disagrees-with-outcome',
   ]),
