@@ -40,37 +40,26 @@ const show = (target: string, account: Account, ...extra: string[]) =>
 const findingsOf = (value: Examination, account: Account) => value.findings.filter((finding) => finding.path.startsWith(`${dirname(account.records.chain)}/`));
 
 /**
- * Launders one attempt's outcome into `completed` the way a forger who knows the format would: the
- * outcome record and its repeated fields, the kept result file and its digest, and every link after
- * it recomputed — so the chain still verifies. The kept stream is left as it was.
+ * Rewrites one attempt's result the way a forger who knows the format would: the outcome record (its
+ * `result`, and `repeated` where the record repeats a field of it), the kept result file and its
+ * digest, and every link after it recomputed — so the chain still verifies and the record still
+ * agrees with its result file. The kept stream is left as it was.
  */
-async function launderIntoCompleted(account: Account): Promise<void> {
-  const result = JSON.parse(await readFile(account.artifacts.result.path, 'utf8')) as ForgedRecord;
-  const laundered = {
-    ...result,
-    outcome: 'completed',
-    cause: 'none',
-    refusalCount: 0,
-    refusals: [],
-    timedOut: false,
-    terminal: 'completed',
-    streamDiagnostic: 'none',
-  };
+async function launderResult(account: Account, edit: (result: ForgedRecord) => ForgedRecord, repeated: ForgedRecord = {}): Promise<void> {
+  const laundered = edit(JSON.parse(await readFile(account.artifacts.result.path, 'utf8')) as ForgedRecord);
   const text = `${JSON.stringify(laundered, null, 2)}\n`;
   await writeFile(account.artifacts.result.path, text);
   await relinkChain(account.records.chain, (record) => {
     if (record.kind !== 'outcome' || record.runId !== account.runId || record.attempt !== account.attempt) return record;
     const artifacts = record.artifacts as Record<string, Artifact>;
-    return {
-      ...record,
-      outcome: 'completed',
-      cause: 'none',
-      refusalCount: 0,
-      timedOut: false,
-      result: laundered,
-      artifacts: { ...artifacts, result: { ...artifacts.result, ...artifactDigest(text) } },
-    };
+    return { ...record, ...repeated, result: laundered, artifacts: { ...artifacts, result: { ...artifacts.result, ...artifactDigest(text) } } };
   });
+}
+
+/** Launders one attempt's outcome into `completed` (launderResult). */
+function launderIntoCompleted(account: Account): Promise<void> {
+  const completed = { outcome: 'completed', cause: 'none', refusalCount: 0, timedOut: false };
+  return launderResult(account, (result) => ({ ...result, ...completed, refusals: [], terminal: 'completed', streamDiagnostic: 'none' }), completed);
 }
 
 describe('doctor and run show re-digest every file kept beside the chain (R8.4, issue 9)', () => {
@@ -181,5 +170,50 @@ describe("doctor re-classifies every attempt from its kept stream with the super
     expect(ofAttempt).toEqual([expect.objectContaining({ kind: 'outcome-disagrees-with-stream' })]);
     expect(ofAttempt[0]?.message).toContain('refused');
     expect(ofAttempt[0]?.message).toContain('1 refusal');
+  });
+
+  it("a refusal's recorded text, the claim and the provider rewritten with the outcome left as it was: doctor and run show name each field the kept stream does not give (exit 1)", async () => {
+    const target = await targets.fresh();
+    const account = await attempt(target.path, 'refuse');
+    expect(account.outcome).toBe('refused');
+    // What was refused now reads as a harmless command; the claim and the provider are another's.
+    await launderResult(account, (result) => {
+      const [refusal] = result.refusals as { verbatim: { input: { command: string } } }[];
+      if (refusal === undefined) throw new Error('the refused attempt recorded no refusal');
+      refusal.verbatim.input.command = 'git status';
+      const claim = result.providerClaim as ForgedRecord;
+      return {
+        ...result,
+        providerClaim: { ...claim, reason: 'all checks passed' },
+        provider: { name: 'claude-code', version: '9.9.9', digest: 'not-recorded' },
+      };
+    });
+
+    const { run, value } = await doctor();
+    expect(run.exitCode).toBe(1);
+    const ofAttempt = findingsOf(value, account);
+    expect(ofAttempt).toEqual([expect.objectContaining({ kind: 'outcome-disagrees-with-stream', path: account.artifacts.stream.path })]);
+    const message = ofAttempt[0]?.message ?? '';
+    expect(message).toContain(
+      `run ${account.runId} attempt 1: the outcome record holds what its kept stream ${account.artifacts.stream.path} (digest verified)`,
+    );
+    expect(message).toContain(
+      'result.refusals.0.verbatim.input.command is "git status" in the record, refusals.0.verbatim.input.command is "git push" in the stream',
+    );
+    expect(message).toContain('result.providerClaim.reason is "all checks passed" in the record, providerClaim.reason is "completed" in the stream');
+    expect(message).toContain(
+      'result.provider is {"name":"claude-code","version":"9.9.9","digest":"not-recorded"} in the record, provider is "none" in the stream',
+    );
+
+    const shown = await show(target.path, account, '--json');
+    expect(shown.exitCode).toBe(1);
+    const check = parseJson<{ outcomeCheck: { state: string; fields: { field: string }[] } }>(shown).outcomeCheck;
+    expect(check.state).toBe('disagrees');
+    expect(check.fields.map((field) => field.field)).toEqual(['result.refusals.0.verbatim.input.command', 'result.providerClaim.reason', 'result.provider']);
+    const human = await show(target.path, account);
+    expect(human.exitCode).toBe(1);
+    expect(human.stdout).toContain(
+      'finding: the outcome record holds what its kept stream, read again, does not give: result.refusals.0.verbatim.input.command is "git status"',
+    );
   });
 });

@@ -12,7 +12,7 @@ interface Account {
   cost: unknown;
   unverifiableRefusalAccount: boolean;
   records: { chain: string; intent: { line: number }; outcome: { line: number } };
-  artifacts: { request: { path: string }; result: { path: string } };
+  artifacts: { request: { path: string }; result: { path: string }; stream: { path: string } };
 }
 
 const targets = useTestTargets({ sharedRepository: false });
@@ -71,10 +71,15 @@ describe('doctor compares what the chain records with the kept files it verified
     const { run, value } = await doctor();
     expect(run.exitCode).toBe(1);
     const found = findingsOf(value, account);
-    expect(found).toEqual([expect.objectContaining({ kind: 'record-disagrees-with-kept-file', path: account.artifacts.result.path })]);
-    expect(found[0]?.message).toContain(`run ${account.runId} attempt 1`);
-    expect(found[0]?.message).toContain(`outcome record (${account.records.chain} line ${account.records.outcome.line})`);
-    expect(found[0]?.message).toContain('result.cost is 0 in the record, cost is "unknown" in the file');
+    // The cost is the terminal event's: the kept stream gives "unknown" too.
+    expect(found).toEqual([
+      expect.objectContaining({ kind: 'outcome-disagrees-with-stream', path: account.artifacts.stream.path }),
+      expect.objectContaining({ kind: 'record-disagrees-with-kept-file', path: account.artifacts.result.path }),
+    ]);
+    expect(found[1]?.message).toContain(`run ${account.runId} attempt 1`);
+    expect(found[1]?.message).toContain(`outcome record (${account.records.chain} line ${account.records.outcome.line})`);
+    expect(found[1]?.message).toContain('result.cost is 0 in the record, cost is "unknown" in the file');
+    expect(found[0]?.message).toContain('result.cost is 0 in the record, cost is "unknown" in the stream');
 
     const human = await runStatecraft(['doctor'], { home: targets.home.path });
     expect(human.exitCode).toBe(1);
@@ -93,8 +98,13 @@ describe('doctor compares what the chain records with the kept files it verified
     const { run, value } = await doctor();
     expect(run.exitCode).toBe(1);
     const found = findingsOf(value, account);
-    expect(found).toEqual([expect.objectContaining({ kind: 'record-disagrees-with-kept-file', path: account.artifacts.result.path })]);
-    expect(found[0]?.message).toContain('result.providerClaim.detail.__proto__ is {} in the record, providerClaim.detail.__proto__ is absent in the file');
+    // The claim is the terminal event's: the kept stream's has no such key either.
+    expect(found).toEqual([
+      expect.objectContaining({ kind: 'outcome-disagrees-with-stream', path: account.artifacts.stream.path }),
+      expect.objectContaining({ kind: 'record-disagrees-with-kept-file', path: account.artifacts.result.path }),
+    ]);
+    expect(found[1]?.message).toContain('result.providerClaim.detail.__proto__ is {} in the record, providerClaim.detail.__proto__ is absent in the file');
+    expect(found[0]?.message).toContain('result.providerClaim.detail.__proto__ is {} in the record, providerClaim.detail.__proto__ is absent in the stream');
   });
 
   it('preferred and degraded capabilities emptied and the unverifiable refusal account cleared in the chain alone are findings naming each field, in doctor and in run show', async () => {

@@ -10,9 +10,9 @@ interface Shown {
   outcome: string;
   cost: unknown;
   records: { chain: string; outcome: { line: number } };
-  artifacts: { result: { path: string } };
+  artifacts: { result: { path: string }; stream: { path: string } };
   artifactCheck: Record<string, string>;
-  outcomeCheck: { state: string };
+  outcomeCheck: { state: string; recorded?: unknown; fromStream?: unknown; fields?: unknown[] };
   recordDisagreements: unknown[];
 }
 
@@ -41,8 +41,13 @@ describe('run show compares what the chain records with the kept files it verifi
     const forged = await show(target.path, account.runId, '--json');
     expect(forged.exitCode).toBe(1);
     const after = parseJson<Shown>(forged);
-    // Nothing else is wrong: the files verify and the stream gives the recorded outcome, so exit 1 is the disagreement's.
-    expect(after).toMatchObject({ outcome: 'completed', cost: 0, outcomeCheck: { state: 'agrees' } });
+    // The files verify and the stream gives the recorded outcome; the cost is the stream's too, so the stream disagrees on that field alone.
+    expect(after).toMatchObject({ outcome: 'completed', cost: 0 });
+    expect(after.outcomeCheck).toMatchObject({
+      state: 'disagrees',
+      fields: [{ field: 'result.cost', recorded: { value: 0 }, keptField: 'cost', kept: { value: keptCost } }],
+    });
+    expect(after.outcomeCheck.recorded).toEqual(after.outcomeCheck.fromStream);
     expect(Object.values(after.artifactCheck).every((state) => state === 'verified')).toBe(true);
     expect(after.recordDisagreements).toEqual([
       {
@@ -61,8 +66,13 @@ describe('run show compares what the chain records with the kept files it verifi
     expect(text.stdout).toContain(`result.cost is 0 in the record, cost is ${JSON.stringify(keptCost)} in the file`);
     expect(text.stdout).toContain('run statecraft doctor');
 
-    // The same comparison: doctor reports this very disagreement, and nothing more of this target.
+    expect(text.stdout).toContain(`result.cost is 0 in the record, cost is ${JSON.stringify(keptCost)} in the stream`);
+
+    // The same comparisons: doctor reports these very disagreements, and nothing more of this target.
     const { value } = await doctor();
-    expect(findingsOf(value, account)).toEqual([expect.objectContaining({ kind: 'record-disagrees-with-kept-file', path: account.artifacts.result.path })]);
+    expect(findingsOf(value, account)).toEqual([
+      expect.objectContaining({ kind: 'outcome-disagrees-with-stream', path: account.artifacts.stream.path }),
+      expect.objectContaining({ kind: 'record-disagrees-with-kept-file', path: account.artifacts.result.path }),
+    ]);
   });
 });

@@ -2,7 +2,8 @@ import type { Artifact } from '@statecraft/run';
 import type { AttemptAccount } from './attempt-account.js';
 import { checkKeptFile, type ArtifactCheck, type ArtifactState } from './check-artifacts.js';
 import type { Finding } from './examine-product-home.js';
-import { describeClassification, reclassifyAttempt, recordedStop, type OutcomeCheck, type RecordedResult } from './reclassify-attempt.js';
+import { describeClassification, reclassifyAttempt, recordedStop, sameClassification, type OutcomeCheck, type RecordedResult } from './reclassify-attempt.js';
+import { describeFieldDisagreements } from './records-against-kept-files.js';
 import { rereadKeptStream } from './reread-kept-stream.js';
 
 /** What the files kept beside the chain say about one attempt: are they the sealed ones, and does the outcome follow from the stream? */
@@ -92,13 +93,18 @@ export function describeEvidenceFindings(account: AttemptAccount, evidence: Atte
   }
   const check = evidence.outcomeCheck;
   if (check.state === 'disagrees' && account.artifacts.stream !== 'not-recorded') {
+    const stream = account.artifacts.stream.path;
+    const classified = !sameClassification(check.recorded, check.fromStream);
+    const fields = check.fields.length > 0 ? `${classified ? '; and ' : ': '}${describeFieldDisagreements(check.fields, 'the stream')}` : '';
     findings.push({
       kind: 'outcome-disagrees-with-stream',
-      path: account.artifacts.stream.path,
-      message:
-        `${attempt}: the chain records ${describeClassification(check.recorded)}, but its kept stream ${account.artifacts.stream.path} ` +
-        `(digest verified), read again by the supervisor's reader and classified by its classifier with the recorded supervision facts (timed out: ${String(account.timedOut)}), ` +
-        `reads ${describeClassification(check.fromStream)}: the record was rewritten after the attempt`,
+      path: stream,
+      message: classified
+        ? `${attempt}: the chain records ${describeClassification(check.recorded)}, but its kept stream ${stream} ` +
+          `(digest verified), read again by the supervisor's reader and classified by its classifier with the recorded supervision facts (timed out: ${String(account.timedOut)}), ` +
+          `reads ${describeClassification(check.fromStream)}${fields}: the record was rewritten after the attempt`
+        : `${attempt}: the outcome record holds what its kept stream ${stream} (digest verified), read again by the supervisor's reader, does not give` +
+          `${fields}: the record was rewritten after the attempt`,
     });
   }
   return findings;

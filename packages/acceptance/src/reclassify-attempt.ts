@@ -1,5 +1,6 @@
 import {
   classifyOutcome,
+  resultReadFromStream,
   type AttemptResult,
   type InterruptionCause,
   type Outcome,
@@ -8,6 +9,7 @@ import {
   type StreamReading,
 } from '@statecraft/adapter';
 import type { OutcomeRecord } from '@statecraft/run';
+import { differences, type FieldDisagreement } from './records-against-kept-files.js';
 
 /** The result as the chain holds it: a record written before refusals were bounded has no refusal digest. */
 export type RecordedResult = OutcomeRecord['result'];
@@ -32,7 +34,8 @@ export interface Classification {
  */
 export type OutcomeCheck =
   | { state: 'agrees' }
-  | { state: 'disagrees'; recorded: Classification; fromStream: Classification }
+  /** `fields`: what else the record holds of the stream (a refusal's text, the claim, the provider) and the stream does not give. */
+  | { state: 'disagrees'; recorded: Classification; fromStream: Classification; fields: FieldDisagreement[] }
   | { state: 'not-checked'; reason: 'no-outcome' | 'stream-not-recorded' | 'stream-altered' | 'stream-missing' };
 
 /**
@@ -70,10 +73,45 @@ export function reclassifyAttempt(recorded: RecordedResult, reading: StreamReadi
     refusalDigest: recorded.refusalDigest,
     events: recorded.events,
   };
-  return sameClassification(asRecorded, fromStream) ? { state: 'agrees' } : { state: 'disagrees', recorded: asRecorded, fromStream };
+  const fields = fieldsAgainstStream(recorded, reading);
+  return sameClassification(asRecorded, fromStream) && fields.length === 0
+    ? { state: 'agrees' }
+    : { state: 'disagrees', recorded: asRecorded, fromStream, fields };
 }
 
-function sameClassification(a: Classification, b: Classification): boolean {
+/**
+ * Each field of the recorded result that the stream alone gives (resultReadFromStream: the refusals'
+ * excerpt, the claim, the terminal reading, cost, turns, the adapter's error, the diagnostic, the
+ * provider and the capabilities its init applied), compared with what the kept stream gives. The
+ * classification compares the outcome and the refusals' count and digest, never their text: a record
+ * whose excerpt named another command, or whose claim or provider was rewritten, with the result
+ * file rewritten to match, read as agreeing (the last note, 2026-12-02).
+ */
+function fieldsAgainstStream(recorded: RecordedResult, reading: StreamReading): FieldDisagreement[] {
+  const { appliedCapabilities, ...read } = resultReadFromStream(reading);
+  const found: FieldDisagreement[] = [];
+  for (const [field, fromStream] of Object.entries(read) as [keyof typeof read, unknown][]) {
+    // The count and the digest are the classification's.
+    if (field === 'refusalCount' || field === 'refusalDigest') continue;
+    if (field === 'refusals') found.push(...refusalsAgainstStream(recorded, read.refusals));
+    else found.push(...differences(`result.${field}`, recorded[field], field, fromStream));
+  }
+  found.push(...differences('result.capabilities.applied', recorded.capabilities.applied, 'init.applied.capabilities', appliedCapabilities));
+  return found;
+}
+
+/**
+ * The excerpt refusal by refusal, so a finding names the field that changed, not the whole excerpt.
+ * A record from before the refusals were bounded holds all of them, not an excerpt: not compared.
+ */
+function refusalsAgainstStream(recorded: RecordedResult, excerpt: RecordedResult['refusals']): FieldDisagreement[] {
+  if (recorded.refusalDigest === 'not-recorded') return [];
+  if (recorded.refusals.length !== excerpt.length) return differences('result.refusals', recorded.refusals, 'refusals', excerpt);
+  return excerpt.flatMap((refusal, index) => differences(`result.refusals.${index}`, recorded.refusals[index], `refusals.${index}`, refusal));
+}
+
+/** Whether two readings of an attempt classify it alike: outcome, cause, the refusals' count and digest, the event counts. */
+export function sameClassification(a: Classification, b: Classification): boolean {
   return (
     a.outcome === b.outcome &&
     a.cause === b.cause &&

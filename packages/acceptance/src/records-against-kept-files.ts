@@ -212,13 +212,13 @@ function shown(side: HeldValue): string {
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
-/** Each field of one disagreement in a line's words, as `doctor` and `run show` say it. */
-export function describeFieldDisagreements(fields: readonly FieldDisagreement[]): string {
+/** Each field of one disagreement in a line's words, as `doctor` and `run show` say it; `where` the kept side was read (the file, the stream). */
+export function describeFieldDisagreements(fields: readonly FieldDisagreement[], where = 'the file'): string {
   return fields
     .map((field) =>
       field.field === '(the file)' && field.kept !== 'absent'
         ? `the file is ${String(field.kept.value)}`
-        : `${field.field} is ${shown(field.recorded)} in the record, ${field.keptField} is ${shown(field.kept)} in the file`,
+        : `${field.field} is ${shown(field.recorded)} in the record, ${field.keptField} is ${shown(field.kept)} in ${where}`,
     )
     .join('; ');
 }

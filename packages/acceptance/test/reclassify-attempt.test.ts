@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dir, type DirectoryResult } from 'tmp-promise';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AttemptResult } from '@statecraft/adapter';
+import { resultReadFromStream, type AttemptResult, type StreamReading } from '@statecraft/adapter';
 import { reclassifyAttempt, rereadKeptStream } from '@statecraft/acceptance';
 
 const line = (event: Record<string, unknown>): string => JSON.stringify({ protocol: 1, ...event });
@@ -25,11 +25,18 @@ const result = line({
   turns: 1,
 });
 
-/** The fields of a recorded result the re-classification reads; the rest of a result plays no part. */
+/**
+ * The fields of a recorded result the re-classification reads, beside what a faithful supervisor read
+ * from the same stream (the refusals' excerpt, the claim, the provider …); the rest plays no part.
+ */
 function recorded(
   fields: Pick<AttemptResult, 'outcome' | 'cause' | 'timedOut'> & { events: number; progress: number; survivors?: AttemptResult['survivors'] },
+  reading: StreamReading,
 ): AttemptResult {
+  const { appliedCapabilities, ...read } = resultReadFromStream(reading);
   return {
+    ...read,
+    capabilities: { applied: appliedCapabilities },
     outcome: fields.outcome,
     cause: fields.cause,
     refusalCount: 0,
@@ -72,20 +79,24 @@ describe("classifying an attempt again from its kept stream with the supervisor'
     const kept = await reread(`${init}\n${progress}\n${result}`, false);
     expect(kept.reading.terminal).toBe('not-recorded');
     expect(kept.reading.streamDiagnostic).toBe('none');
-    expect(reclassifyAttempt(recorded({ outcome: 'interrupted', cause: 'deadline', timedOut: true, events: 2, progress: 1 }), kept.reading)).toEqual({
+    expect(
+      reclassifyAttempt(recorded({ outcome: 'interrupted', cause: 'deadline', timedOut: true, events: 2, progress: 1 }, kept.reading), kept.reading),
+    ).toEqual({
       state: 'agrees',
     });
   });
 
   it('read to its end, a stream with no terminal event is interrupted (no result), whatever the record says', async () => {
     const kept = await reread(`${init}\n${progress}\n`, true);
-    const check = reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 2, progress: 1 }), kept.reading);
+    const check = reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 2, progress: 1 }, kept.reading), kept.reading);
     expect(check).toMatchObject({ state: 'disagrees', recorded: { outcome: 'completed' }, fromStream: { outcome: 'interrupted', cause: 'stream-no-result' } });
   });
 
   it("the operator's interrupt is a fact of supervision taken from the record; it never makes a stream without a result completed (R8.1)", async () => {
     const kept = await reread(`${init}\n${progress}\n`, true);
-    expect(reclassifyAttempt(recorded({ outcome: 'cancelled', cause: 'operator-cancel', timedOut: false, events: 2, progress: 1 }), kept.reading)).toEqual({
+    expect(
+      reclassifyAttempt(recorded({ outcome: 'cancelled', cause: 'operator-cancel', timedOut: false, events: 2, progress: 1 }, kept.reading), kept.reading),
+    ).toEqual({
       state: 'agrees',
     });
   });
@@ -94,10 +105,13 @@ describe("classifying an attempt again from its kept stream with the supervisor'
     const kept = await reread(`${init}\n${progress}\n${result}\n`, true);
     const survivors = [{ pid: 4242, command: 'sleep 304' }];
     expect(
-      reclassifyAttempt(recorded({ outcome: 'interrupted', cause: 'processes-left', timedOut: false, events: 3, progress: 1, survivors }), kept.reading),
+      reclassifyAttempt(
+        recorded({ outcome: 'interrupted', cause: 'processes-left', timedOut: false, events: 3, progress: 1, survivors }, kept.reading),
+        kept.reading,
+      ),
     ).toEqual({ state: 'agrees' });
     expect(
-      reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 3, progress: 1, survivors }), kept.reading),
+      reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 3, progress: 1, survivors }, kept.reading), kept.reading),
     ).toMatchObject({
       state: 'disagrees',
       fromStream: { outcome: 'interrupted', cause: 'processes-left' },
@@ -106,11 +120,27 @@ describe("classifying an attempt again from its kept stream with the supervisor'
 
   it('counts are compared too: a record that leaves out events the stream carries disagrees', async () => {
     const kept = await reread(`${init}\n${progress}\n${result}\n`, true);
-    expect(reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 3, progress: 1 }), kept.reading)).toEqual({
+    expect(reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 3, progress: 1 }, kept.reading), kept.reading)).toEqual({
       state: 'agrees',
     });
-    expect(reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 2, progress: 0 }), kept.reading)).toMatchObject({
+    expect(
+      reclassifyAttempt(recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 2, progress: 0 }, kept.reading), kept.reading),
+    ).toMatchObject({
       state: 'disagrees',
     });
+  });
+
+  it('every other field the stream alone gives is compared: a refusal excerpt, claim or provider rewritten in the record (and its result file) disagrees, naming the field', async () => {
+    const kept = await reread(`${init}\n${progress}\n${result}\n`, true);
+    const faithful = recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 3, progress: 1 }, kept.reading);
+    expect(reclassifyAttempt(faithful, kept.reading)).toEqual({ state: 'agrees' });
+    const claim = { status: 'success', isError: false, reason: 'all tests pass', detail: {} };
+    const check = reclassifyAttempt({ ...faithful, providerClaim: claim, turns: 7 }, kept.reading);
+    expect(check).toMatchObject({ state: 'disagrees', recorded: { outcome: 'completed' }, fromStream: { outcome: 'completed' } });
+    expect(check.state === 'disagrees' ? check.fields.map((field) => field.field) : []).toEqual(['result.providerClaim.reason', 'result.turns']);
+    const applied = reclassifyAttempt({ ...faithful, capabilities: { applied: ['turn-limit'] } } as unknown as AttemptResult, kept.reading);
+    expect(applied.state === 'disagrees' ? applied.fields : []).toEqual([
+      { field: 'result.capabilities.applied', recorded: { value: ['turn-limit'] }, keptField: 'init.applied.capabilities', kept: { value: [] } },
+    ]);
   });
 });

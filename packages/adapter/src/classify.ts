@@ -1,6 +1,7 @@
 import type { InterruptionCause, Outcome } from './outcome.js';
 import type { AdapterIdentity, AttemptResult } from './result.js';
 import type { SupervisedAttempt } from './supervise/attempt.js';
+import type { StreamReading } from './stream/event-stream-reader.js';
 import type { Manifest } from './protocol/manifest.js';
 import type { Negotiation } from './negotiate.js';
 import { findUnappliedCapabilities } from './negotiate.js';
@@ -42,37 +43,66 @@ export function classifyOutcome(attempt: SupervisedAttempt): { outcome: Outcome;
   }
 }
 
-/** Folds one supervised attempt into the result the supervisor records (R1.2). */
-export function classifyAttempt(attempt: SupervisedAttempt, context: { manifest: Manifest; negotiation: Negotiated; adapter: AdapterIdentity }): AttemptResult {
-  const { outcome, cause } = classifyOutcome(attempt);
-  const init = attempt.init;
-  const terminal = attempt.terminal;
+/** What a result holds that the event stream alone gives: everything `resultReadFromStream` reads. */
+export type ResultReadFromStream = Pick<
+  AttemptResult,
+  'refusalCount' | 'refusals' | 'refusalDigest' | 'providerClaim' | 'terminal' | 'cost' | 'adapterError' | 'turns' | 'streamDiagnostic' | 'provider'
+> & { appliedCapabilities: AttemptResult['capabilities']['applied'] };
+
+/**
+ * The fields of a result read from the stream and nothing else (the init, the refusals, the terminal
+ * event, the diagnostic). One function for the supervisor's result and for `doctor`, which reads a
+ * kept stream again and compares each with the record (R8.4): a field rewritten in the record alone
+ * is then found, whatever the outcome says.
+ */
+export function resultReadFromStream(reading: StreamReading): ResultReadFromStream {
+  const { init, terminal } = reading;
   const result = terminal !== 'not-recorded' && terminal.type === 'result' ? terminal : undefined;
   const cost = result?.cost;
   return {
-    outcome,
-    cause,
-    refusalCount: attempt.refusals.count,
-    refusals: attempt.refusals.excerpt,
-    refusalDigest: attempt.refusals.digest,
+    refusalCount: reading.refusals.count,
+    refusals: reading.refusals.excerpt,
+    refusalDigest: reading.refusals.digest,
     providerClaim: result ? result.claim : 'not-recorded',
     terminal: terminal === 'not-recorded' ? 'not-recorded' : terminal.type === 'error' ? 'adapter-error' : terminal.terminal,
     cost: cost === undefined || cost === 'unknown' ? 'unknown' : cost.usd,
     adapterError: terminal !== 'not-recorded' && terminal.type === 'error' ? { code: terminal.code, message: terminal.message } : 'none',
     turns: result ? result.turns : 'not-recorded',
+    streamDiagnostic: reading.streamDiagnostic,
+    provider: init === 'not-recorded' ? 'not-recorded' : init.provider,
+    appliedCapabilities: init === 'not-recorded' ? 'not-recorded' : init.applied.capabilities,
+  };
+}
+
+/** Folds one supervised attempt into the result the supervisor records (R1.2). */
+export function classifyAttempt(attempt: SupervisedAttempt, context: { manifest: Manifest; negotiation: Negotiated; adapter: AdapterIdentity }): AttemptResult {
+  const { outcome, cause } = classifyOutcome(attempt);
+  const init = attempt.init;
+  const { appliedCapabilities, ...read } = resultReadFromStream(attempt);
+  return {
+    outcome,
+    cause,
+    refusalCount: read.refusalCount,
+    refusals: read.refusals,
+    refusalDigest: read.refusalDigest,
+    providerClaim: read.providerClaim,
+    terminal: read.terminal,
+    cost: read.cost,
+    adapterError: read.adapterError,
+    turns: read.turns,
     timedOut: attempt.timedOut,
-    streamDiagnostic: attempt.streamDiagnostic,
+    streamDiagnostic: read.streamDiagnostic,
     capabilities: {
       required: context.negotiation.required,
       preferred: context.negotiation.preferred,
       declared: context.manifest.capabilities,
-      applied: init === 'not-recorded' ? 'not-recorded' : init.applied.capabilities,
+      applied: appliedCapabilities,
       degraded: context.negotiation.degraded,
       notApplied: init === 'not-recorded' ? [] : findUnappliedCapabilities(context.manifest, init),
     },
     unverifiableRefusalAccount: context.negotiation.unverifiableRefusalAccount,
     adapter: context.adapter,
-    provider: init === 'not-recorded' ? 'not-recorded' : init.provider,
+    provider: read.provider,
     exit: attempt.exit,
     containment: attempt.containment,
     survivors: attempt.survivors,

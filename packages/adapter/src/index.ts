@@ -16,7 +16,7 @@
  * - supervise/attempt.ts   what the supervisor observed of one process (shapes)
  * - supervise/options.ts   what the supervisor needs, and its answer
  * - outcome.ts             the five outcomes (R8.1) and interruption causes
- * - classify.ts            the supervisor's reading of an attempt into an outcome (R8.2, R10.4)
+ * - classify.ts            the supervisor's reading of an attempt into an outcome (R8.2, R10.4); what a result reads from the stream alone
  * - result.ts              the recorded attempt result (R1.2)
  * - schema-errors.ts       zod errors as sentences naming file and field
  * - content-digest.ts      sha256 digests of files and bytes

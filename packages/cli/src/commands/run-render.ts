@@ -79,9 +79,16 @@ function describeEvidence(account: AttemptAccount & { artifactCheck?: Record<str
   const check = account.outcomeCheck;
   if (check === undefined) return lines;
   if (check.state === 'disagrees') {
-    lines.push(
-      `  finding: the recorded outcome disagrees with its kept stream: recorded ${describeClassification(check.recorded)}; the stream, classified again, reads ${describeClassification(check.fromStream)}`,
-    );
+    const recorded = describeClassification(check.recorded);
+    const fromStream = describeClassification(check.fromStream);
+    if (recorded !== fromStream) {
+      lines.push(`  finding: the recorded outcome disagrees with its kept stream: recorded ${recorded}; the stream, classified again, reads ${fromStream}`);
+    }
+    if (check.fields.length > 0) {
+      lines.push(
+        `  finding: the outcome record holds what its kept stream, read again, does not give: ${terminalSafeValue(describeFieldDisagreements(check.fields, 'the stream'))}`,
+      );
+    }
   }
   lines.push(
     `outcome check     ${check.state === 'not-checked' ? `not checked (${check.reason})` : check.state === 'agrees' ? 'agrees with the kept stream, classified again' : 'disagrees with the kept stream'}`,

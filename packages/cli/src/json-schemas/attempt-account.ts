@@ -114,15 +114,33 @@ const ClassificationSchema = z.strictObject({
   events: result.events,
 });
 
-/** The attempt classified again from its kept stream with the supervisor's classifier (R8.2). */
-export const OutcomeCheckSchema = z.union([
-  z.strictObject({ state: z.literal('agrees') }),
-  z.strictObject({ state: z.literal('disagrees'), recorded: ClassificationSchema, fromStream: ClassificationSchema }),
-  z.strictObject({ state: z.literal('not-checked'), reason: z.enum(['no-outcome', 'stream-not-recorded', 'stream-altered', 'stream-missing']) }),
-]);
-
 /** One side of a field a record and a kept file both copy: the value it holds, or `absent` when it holds no such field. */
 const HeldValueSchema = z.union([z.strictObject({ value: z.unknown() }), z.literal('absent')]);
+
+/** One field a record and a kept file (or the stream) both hold, with what each says. */
+const FieldDisagreementSchema = z.strictObject({
+  /** As the record names it (`result.cost`). */
+  field: z.string().min(1),
+  recorded: HeldValueSchema,
+  /** As the kept file names it (`cost`). */
+  keptField: z.string(),
+  kept: HeldValueSchema,
+});
+
+/**
+ * The attempt classified again from its kept stream with the supervisor's classifier (R8.2), and
+ * every other field of the result the stream alone gives read again (`fields`: each that differs).
+ */
+export const OutcomeCheckSchema = z.union([
+  z.strictObject({ state: z.literal('agrees') }),
+  z.strictObject({
+    state: z.literal('disagrees'),
+    recorded: ClassificationSchema,
+    fromStream: ClassificationSchema,
+    fields: z.array(FieldDisagreementSchema),
+  }),
+  z.strictObject({ state: z.literal('not-checked'), reason: z.enum(['no-outcome', 'stream-not-recorded', 'stream-altered', 'stream-missing']) }),
+]);
 
 /**
  * A record whose copy of a kept, digest-verified file is not what the file holds (R8.4): what
@@ -136,18 +154,7 @@ export const RecordDisagreementSchema = z.strictObject({
   /** The kept file, as an absolute path. */
   file: z.string().min(1),
   /** Each field that differs; `(the file)` alone when the file is not what it names (not JSON, not a request or result). */
-  fields: z
-    .array(
-      z.strictObject({
-        /** As the record names it (`result.cost`). */
-        field: z.string().min(1),
-        recorded: HeldValueSchema,
-        /** As the kept file names it (`cost`). */
-        keptField: z.string(),
-        kept: HeldValueSchema,
-      }),
-    )
-    .min(1),
+  fields: z.array(FieldDisagreementSchema).min(1),
 });
 
 /** `run show --json`: the account, its kept files re-digested and its stream re-classified, and whether its head is still the branch tip. */
