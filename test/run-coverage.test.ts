@@ -128,6 +128,21 @@ describe('statecraft run compares command coverage at planning (R9.1-R9.3, R4 ca
     expect(coverage.notChecked).toEqual(commands.slice(1, 6));
   });
 
+  it('reads a command led by a program that runs another (setsid, stdbuf, flock, strace) as unparsed, not as that program: declared, it was read direct while cargo went unseen', async () => {
+    const commands = ['setsid cargo test', 'stdbuf -oL cargo build', 'flock /tmp/lock cargo test', 'strace -f cargo test'];
+    const repository = await repositoryWith({
+      'specs/004/spec.md': spec(commands),
+      '.statecraft/environment.json': declaration(['setsid', 'stdbuf', 'flock', 'strace']),
+    });
+    const answer = await run(repository.path, '--spec', '004');
+    expect(answer.exitCode).toBe(0);
+    const coverage = parseJson<Account>(answer).posture.coverage;
+    expect(coverage.verdict).toBe('partial');
+    expect(coverage.commands?.map((command) => command.kind)).toEqual(['unparsed', 'unparsed', 'unparsed', 'unparsed']);
+    expect(coverage.commands?.[0]?.reason).toBe('"setsid" runs another program, which is not seen');
+    expect(coverage.notChecked).toEqual(commands);
+  });
+
   it('refuses a declared entry holding "/" or whitespace, naming it', async () => {
     const repository = await repositoryWith({
       'specs/004.md': spec(['node --test']),

@@ -3,8 +3,8 @@ import { WRAPPER_PROGRAMS } from '@statecraft/adapter';
 /**
  * The names a deny rule cannot judge a command by. The keywords and builtins come from bash's own
  * lists (GNU bash 5.2.15: `compgen -k`, `compgen -b`), every builtin read and classified, so they
- * are complete for that bash. The programs that run another are an open class: R9.2's list and the
- * ones found to run `touch` given in their arguments on the machine where this was written.
+ * are complete for that bash. The programs that run another are an open class: the seam's list
+ * (command-reading.ts), R9.2's and those found to run `touch` given in their arguments.
  */
 
 function words(list: string): ReadonlySet<string> {
@@ -14,16 +14,8 @@ function words(list: string): ReadonlySet<string> {
 /** Every keyword `compgen -k` lists: each opens or continues a compound command whose commands a rule does not follow. */
 export const SHELL_KEYWORDS = words('if then else elif fi case esac for select while until do done in function time { } ! [[ ]] coproc');
 
-/** Programs whose job is to run another program, named in their arguments or read from their input. */
-export const PROGRAMS_THAT_RUN_OTHERS: ReadonlySet<string> = new Set([
-  ...WRAPPER_PROGRAMS,
-  // Shells beyond R9.2's.
-  ...words('rbash ash mksh fish csh tcsh busybox'),
-  // Found here to run `touch x` given in their arguments.
-  ...words('setsid stdbuf flock unshare nsenter ionice taskset strace gdb su script chroot'),
-  // Of the same kind, not run here.
-  ...words('chrt prlimit setpriv runuser ltrace valgrind pkexec fakeroot unbuffer watch parallel systemd-run'),
-]);
+/** Programs whose job is to run another program, named in their arguments or read from their input: the seam's list (R9.2 and beyond). */
+export const PROGRAMS_THAT_RUN_OTHERS: ReadonlySet<string> = new Set(WRAPPER_PROGRAMS);
 
 /**
  * Builtins that run code from their arguments, or give a name a new meaning later in the command:

@@ -14,29 +14,17 @@ export type CommandReading = z.infer<typeof CommandReadingSchema>;
 
 /**
  * Programs whose job is to run another program (R9.2): the program they run is not the first
- * word, so a command led by one of them cannot be read as naming its program.
+ * word, so a command led by one of them cannot be read as naming its program. R9.2's own list comes
+ * first; then the shells beyond it; then programs found to run `touch x` given in their arguments
+ * (bash 5.2, util-linux, coreutils, strace, gdb, Debian 12), and others of the same kind. It is an
+ * open class: a program that runs another and is named nowhere here reads as itself.
  */
 export const WRAPPER_PROGRAMS: readonly string[] = [
-  'env',
-  'exec',
-  'command',
-  'builtin',
-  'xargs',
-  'timeout',
-  'nice',
-  'nohup',
-  'time',
-  'sudo',
-  'doas',
-  'eval',
-  'source',
-  '.',
-  'sh',
-  'bash',
-  'dash',
-  'zsh',
-  'ksh',
-];
+  'env exec command builtin xargs timeout nice nohup time sudo doas eval source . sh bash dash zsh ksh',
+  'rbash ash mksh fish csh tcsh busybox',
+  'setsid stdbuf flock unshare nsenter ionice taskset strace gdb su script chroot',
+  'chrt prlimit setpriv runuser ltrace valgrind pkexec fakeroot unbuffer watch parallel systemd-run',
+].flatMap((line) => line.split(' '));
 
 /** Characters that make a command more than one program with arguments, outside single quotes (R9.2). */
 const SHELL_METACHARACTERS = new Set(['|', '&', ';', '<', '>', '(', ')', '$', '`', '\\']);
