@@ -1,9 +1,6 @@
 import { describeUnopenable, readRegularFile } from '@statecraft/adapter';
-import { resolveTarget, targetKey, type ChainEntry, type ChainPaths } from '@statecraft/run';
+import { parseTargetName, resolveTarget, TARGET_NAME_BYTES, targetKey, type ChainEntry, type ChainPaths } from '@statecraft/run';
 import type { Finding } from './examine-product-home.js';
-
-/** The target's name: a line of JSON; a file larger than this at its path is not one (examine-product-home.ts reads it the same way). */
-const TARGET_NAME_BYTES = 64 * 1024;
 
 /**
  * `target.json` against what it names: `run` writes it before a chain's first intent (launch-attempt.ts)
@@ -45,15 +42,8 @@ async function readTargetName(file: string): Promise<{ kind: 'read'; path: strin
   } catch (error) {
     return { kind: 'unreadable', why: describeUnopenable(error) };
   }
-  let named: unknown;
-  try {
-    named = JSON.parse(text);
-  } catch {
-    return { kind: 'unreadable', why: 'is not JSON' };
-  }
-  const { path, key } = typeof named === 'object' && named !== null ? (named as { path?: unknown; key?: unknown }) : {};
-  if (typeof path === 'string' && typeof key === 'string') return { kind: 'read', path, key };
-  return { kind: 'unreadable', why: 'names no repository (not a JSON object with a path and a key)' };
+  const named = parseTargetName(text);
+  return named.kind === 'read' ? { kind: 'read', ...named.name } : named;
 }
 
 function unreadableName(file: string, why: string, recorded: readonly string[]): Finding {

@@ -2,7 +2,17 @@ import { constants, type Dirent, type Stats } from 'node:fs';
 import { access, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
-import { chainPaths, checkpointContradiction, openChain, readChainCheckpoint, targetDirectoryIn, targetsDirectoryIn, type ChainEntry } from '@statecraft/run';
+import {
+  chainPaths,
+  checkpointContradiction,
+  openChain,
+  parseTargetName,
+  readChainCheckpoint,
+  TARGET_NAME_BYTES,
+  targetDirectoryIn,
+  targetsDirectoryIn,
+  type ChainEntry,
+} from '@statecraft/run';
 import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, listQualificationRecords, readRegularFile } from '@statecraft/adapter';
 import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
@@ -179,10 +189,9 @@ async function checkAccess(path: string, mode: number): Promise<string | undefin
 async function examineTarget(directory: string, key: string, startedAtMs: number): Promise<{ target: TargetExamination; findings: Finding[] }> {
   const paths = chainPaths(directory);
   const findings: Finding[] = [];
-  // The target's name: a line of JSON; a file larger than this at its path is not one.
-  const target = await readRegularFile(paths.target, 64 * 1024)
-    .then((text) => (JSON.parse(text) as { path?: unknown }).path)
-    .then((path) => (typeof path === 'string' ? path : 'not-recorded'))
+  const target = await readRegularFile(paths.target, TARGET_NAME_BYTES)
+    .then((text) => parseTargetName(text))
+    .then((named) => (named.kind === 'read' ? named.name.path : 'not-recorded'))
     .catch(() => 'not-recorded' as const);
   const examination: TargetExamination = {
     key,

@@ -39,6 +39,7 @@
  * - chain/leading-fields.ts      where a line's leading fields end: the text `run list` parses of each record
  * - chain/summary-reading-on-worker.ts the hashing worker reads every other batch's leading fields too, as far as it is certain
  * - chain/chain-paths.ts          where a target's records live in the product home
+ * - chain/target-name.ts          target.json: the repository a target's records belong to, one schema for its writer and readers
  * - lock/repository-lock.ts       one live attempt per target; stale locks of dead supervisors taken over (R8.5)
  * - lock/take-over-stale-lock.ts  a stale lock has exactly one taker: a claim per lock file, created with link(2)
  * - lock/lock-holder.ts           the lock record, its identity (inode and bytes), and whether its holder lives
@@ -67,6 +68,7 @@ export * from './posture.js';
 export * from './refusal.js';
 export * from './run-id.js';
 export * from './chain/chain-paths.js';
+export * from './chain/target-name.js';
 export * from './chain/record-schemas.js';
 export * from './chain/acceptance-record.js';
 export * from './chain/open-chain.js';

@@ -17,6 +17,7 @@ import type { ChainSummary } from '../chain/chain-summary.js';
 import { openChainForAppend } from '../chain/open-chain-for-append.js';
 import type { ChainOpening } from '../chain/open-chain.js';
 import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
+import { formatTargetName } from '../chain/target-name.js';
 import { acquireRepositoryLock, type LockHolder } from '../lock/repository-lock.js';
 import { removeDeadAttemptTemporaryDirectory } from '../lock/dead-attempt-temporary-directory.js';
 import type { RunPlan } from '../plan/plan-run.js';
@@ -341,7 +342,7 @@ async function appendIntent(
   }
   try {
     if (opening.nextSeq === 0) {
-      await writingFile(plan.paths.target, () => writeFileDurably(plan.paths.target, `${JSON.stringify({ path: plan.target.path, key: plan.target.key })}\n`));
+      await writingFile(plan.paths.target, () => writeFileDurably(plan.paths.target, formatTargetName(plan.target)));
     }
     const [requestArtifact, promptArtifact] = [files.request, files.prompt];
     const position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn };

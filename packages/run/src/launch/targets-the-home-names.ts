@@ -2,9 +2,7 @@ import { closeSync, fstatSync, lstatSync, readdirSync, readSync } from 'node:fs'
 import { isAbsolute, join, resolve } from 'node:path';
 import { openRegularFileSync, type ProtectedLocation } from '@statecraft/adapter';
 import { chainPaths, targetDirectoryIn, targetsDirectoryIn } from '../chain/chain-paths.js';
-
-/** A target's name is one line of JSON: a larger file at its path is not one (doctor reads it within the same bound). */
-const TARGET_NAME_BYTES = 64 * 1024;
+import { parseTargetName, TARGET_NAME_BYTES } from '../chain/target-name.js';
 
 /** A `.git` file is one line naming the git directory (`gitdir: <path>`), as is a `commondir` file. */
 const POINTER_BYTES = 4 * 1024;
@@ -44,13 +42,8 @@ export function targetsTheHomeNames(productHome: string): ProtectedLocation[] {
 /** The absolute path a `target.json` names, or undefined when it names none that can be read. */
 function namedTargetPath(file: string): string | undefined {
   const text = readSmallFile(file, TARGET_NAME_BYTES);
-  if (text === undefined) return undefined;
-  try {
-    const named = JSON.parse(text) as { path?: unknown };
-    return typeof named.path === 'string' && isAbsolute(named.path) ? named.path : undefined;
-  } catch {
-    return undefined;
-  }
+  const named = text === undefined ? undefined : parseTargetName(text);
+  return named?.kind === 'read' && isAbsolute(named.name.path) ? named.name.path : undefined;
 }
 
 /**
