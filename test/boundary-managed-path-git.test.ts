@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { managedPathAdapters, managedPathChecksOf, PASSES_HOME } from './fixtures/managed-path-adapters.js';
@@ -70,6 +70,49 @@ describe('managed paths and git repositories (R10.6, R12)', () => {
     const refused = parseJson<{ refused: { stage: string; reason: string; message: string } }>(run).refused;
     expect([refused.stage, refused.reason]).toEqual(['plan', 'target']);
     expect(refused.message).toContain(`${cloned} lies inside ${join(home, '.provider')}, which the adapter declares managed ("~/.provider")`);
+  });
+
+  it('a target that lies in a path an earlier attempt had writable is refused at planning whatever adapter runs it now, and the home names the path', async () => {
+    const repository = await targets.fresh();
+    const home = await scratch.make('statecraft-operator-home');
+    const cloned = join(home, '.provider', 'plugins', 'cloned');
+    const marker = join(await scratch.make('statecraft-filter-marker'), 'ran');
+    const adapter = await hostileAdapterManaging(['~/.provider'], agentMakesRepositoryWithFilter(cloned, marker), PASSES_HOME);
+    const first = await runWith(repository.path, adapter, { HOME: home });
+    expect(first.exitCode, first.stderr).toBe(0);
+    // The home remembers what the boundary bound writable, by the adapter that declared it.
+    const remembered = await readdir(join(targets.home.path, 'writable-paths'));
+    const kept = await Promise.all(
+      remembered.map(async (name) => JSON.parse(await readFile(join(targets.home.path, 'writable-paths', name), 'utf8')) as { path: string; adapter: string }),
+    );
+    expect(kept).toContainEqual(expect.objectContaining({ path: join(home, '.provider') }));
+    // Then the operator runs statecraft on that repository with the fixture, which manages nothing.
+    const run = await runWith(cloned, 'fixture', { HOME: home });
+    expect(existsSync(marker), "statecraft's git ran the filter the agent planted").toBe(false);
+    expect(run.exitCode, run.stderr).toBe(2);
+    const refused = parseJson<{ refused: { stage: string; reason: string; message: string } }>(run).refused;
+    expect([refused.stage, refused.reason]).toEqual(['plan', 'target']);
+    expect(refused.message).toContain(`${cloned} lies inside ${join(home, '.provider')}, which an attempt of the adapter `);
+    expect(refused.message).toContain(`had writable inside the evidence boundary since `);
+    expect(run.stderr).toContain(join(targets.home.path, 'writable-paths'));
+  });
+
+  it('a remembered path that cannot be read refuses every run at planning, naming the file and field: nothing is guessed', async () => {
+    const repository = await targets.fresh();
+    const directory = join(targets.home.path, 'writable-paths');
+    await mkdir(directory, { recursive: true });
+    const file = join(directory, 'forged.json');
+    await writeFile(file, `${JSON.stringify({ path: 'relative/path', adapter: 'x', since: new Date().toISOString() })}\n`);
+    try {
+      const run = await runWith(repository.path, 'fixture');
+      expect(run.exitCode, run.stderr).toBe(2);
+      const refused = parseJson<{ refused: { stage: string; reason: string; message: string } }>(run).refused;
+      expect([refused.stage, refused.reason]).toEqual(['plan', 'target']);
+      expect(refused.message).toContain(`${file}: field "path": an absolute path`);
+      expect(refused.message).toContain('statecraft cannot tell whether the target lies in a path an earlier attempt had writable');
+    } finally {
+      await rm(file);
+    }
   });
 
   it("a path that lies inside another repository's git directory is refused, as its git directory is (a hostile pass planted a filter there)", async () => {

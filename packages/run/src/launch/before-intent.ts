@@ -101,6 +101,7 @@ async function setUpBeforeIntent(
       workspaceReady: added,
       temporaryDirectory,
       managedPaths: plan.manifest.managedPaths ?? [],
+      adapter: plan.manifest.name,
       target: plan.target,
       environment: environment.variables,
       requestText,

@@ -14,6 +14,7 @@ import {
 } from '@statecraft/adapter';
 import { buildBoundaryProfile, productHomeLayout, type BoundaryChoice } from '@statecraft/environment';
 import { targetsTheHomeNames } from './targets-the-home-names.js';
+import { rememberWritablePaths } from './writable-paths-remembered.js';
 
 export type LaunchBoundary =
   | { kind: 'none'; record: Extract<BoundaryRecord, { mechanism: 'none' }> }
@@ -33,6 +34,8 @@ export interface LaunchBoundaryRequest {
   workspaceReady?: Promise<boolean>;
   temporaryDirectory: string;
   managedPaths: readonly string[];
+  /** The adapter's name, as its manifest gives it: whose managed paths these are. */
+  adapter: string;
   /** The target repository and its git directory, which the managed paths must not reach (managedPathsMustNotReach). */
   target: { path: string; commonDirectory: string };
   /** The constructed environment: bwrap is looked for on its PATH. */
@@ -68,6 +71,8 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
       ? { kind: 'prepared' as const, paths: [] }
       : await prepareManagedPaths(request.managedPaths, { home: request.environment.HOME, protectedLocations: managedPathsMustNotReach(request) });
   if (managed.kind === 'refused') return { kind: 'refused', reason: 'managed-path', message: managed.message, probe: 'not-run' };
+  // Remembered before they are bound: a later run of any adapter refuses a target inside one.
+  await rememberWritablePaths(request.productHome, request.adapter, managed.paths);
   const profile = buildBoundaryProfile({
     productHome: request.productHome,
     workspace: request.workspace,

@@ -1,4 +1,5 @@
 import { expandManagedPaths, resolvedThroughLinks } from '@statecraft/adapter';
+import type { RememberedWritablePath } from '../launch/writable-paths-remembered.js';
 import type { ResolvedTarget } from '../workspace/resolve-target.js';
 
 /**
@@ -16,18 +17,36 @@ export function targetInsideManagedPath(target: ResolvedTarget, managedPaths: re
   for (const { declared, path } of expandManagedPaths(managedPaths, home)) {
     const real = resolvedThroughLinks(path);
     const named = real === path ? path : `${path} (${real} with its links resolved)`;
-    const inside = (place: string) => place === real || place.startsWith(real === '/' ? '/' : `${real}/`);
-    const what = inside(target.path)
-      ? target.path
-      : inside(target.commonDirectory)
-        ? `the git directory of ${target.path}, ${target.commonDirectory},`
-        : undefined;
+    const what = targetPartInside(target, real);
     if (what === undefined) continue;
-    return (
-      `${what} lies inside ${named}, which the adapter declares managed (${JSON.stringify(declared)}): its agents may write the repository's ` +
-      `git configuration there, which statecraft's own git obeys outside the sandbox; move the repository out of it (and read its ` +
-      `.git/config, which an agent could have written) to run statecraft on it; refused before git runs in it, nothing appended`
-    );
+    return `${what} lies inside ${named}, which the adapter declares managed (${JSON.stringify(declared)}): ${MOVE_IT_OUT}`;
   }
+  return undefined;
+}
+
+/**
+ * A target whose work tree or git directory lies in a path an earlier attempt's boundary bound
+ * writable for its adapter, whichever adapter this run uses (writable-paths-remembered.ts), named;
+ * or undefined. The path is as it was bound, its links resolved then.
+ */
+export function targetInsideRememberedPath(target: ResolvedTarget, remembered: readonly RememberedWritablePath[], directory: string): string | undefined {
+  for (const { path, adapter, since } of remembered) {
+    const what = targetPartInside(target, path);
+    if (what === undefined) continue;
+    return `${what} lies inside ${path}, which an attempt of the adapter ${adapter} had writable inside the evidence boundary since ${since} (remembered in ${directory}): ${MOVE_IT_OUT}`;
+  }
+  return undefined;
+}
+
+const MOVE_IT_OUT =
+  "its agents may write the repository's git configuration there, which statecraft's own git obeys outside the sandbox; move the " +
+  'repository out of it (and read its .git/config, which an agent could have written) to run statecraft on it; refused before git ' +
+  'runs in it, nothing appended';
+
+/** The target's work tree, or its git directory, when either is `place` or lies inside it. */
+function targetPartInside(target: ResolvedTarget, place: string): string | undefined {
+  const inside = (path: string) => path === place || path.startsWith(place === '/' ? '/' : `${place}/`);
+  if (inside(target.path)) return target.path;
+  if (inside(target.commonDirectory)) return `the git directory of ${target.path}, ${target.commonDirectory},`;
   return undefined;
 }

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { z } from 'zod';
+import { describeSchemaIssues, describeUnopenable, readRegularFile, writeFileDurably } from '@statecraft/adapter';
+
+/**
+ * Every path an attempt's evidence boundary bound writable for its adapter's managed paths (R12),
+ * remembered in the product home, one file each. A repository an agent makes or changes there is
+ * one whose git configuration statecraft's own git would obey, outside the sandbox, on a later run
+ * — whichever adapter that run uses. The adapter's own declaration refuses such a target for that
+ * adapter (target-outside-managed-paths.ts); this keeps the refusal for every other adapter once the
+ * path has been writable (the last note, 2026-12-02: a repository made under one adapter's managed
+ * path, run later with another, was checked out by statecraft's git, its filters run).
+ */
+export const RememberedWritablePathSchema = z.strictObject({
+  path: z.string().refine((path) => isAbsolute(path), 'an absolute path'),
+  /** The adapter whose managed path it was, by its manifest's name. */
+  adapter: z.string().min(1),
+  /** When it was first bound writable (ISO 8601). */
+  since: z.iso.datetime(),
+});
+export type RememberedWritablePath = z.infer<typeof RememberedWritablePathSchema>;
+
+/** A remembered path is one short line of JSON: a larger file is not one. */
+const REMEMBERED_PATH_BYTES = 16 * 1024;
+
+/** Where the product home remembers them. */
+export function rememberedWritablePathsDirectory(productHome: string): string {
+  return join(productHome, 'writable-paths');
+}
+
+/**
+ * Remembers each path, before the adapter can run (the launch's gate is shut until the intent): a
+ * path already remembered is left as it is (its first adapter and time kept), so a launch over paths
+ * seen before writes nothing. Each file is written once, exclusively: two launches racing over one
+ * path leave one file. Throws when one cannot be written; the launch is then refused.
+ */
+export async function rememberWritablePaths(productHome: string, adapter: string, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  const directory = rememberedWritablePathsDirectory(productHome);
+  for (const path of paths) {
+    const file = join(directory, `${createHash('sha256').update(path).digest('hex')}.json`);
+    if (existsSync(file)) continue;
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    const remembered: RememberedWritablePath = { path, adapter, since: new Date().toISOString() };
+    try {
+      await writeFileDurably(file, `${JSON.stringify(remembered)}\n`, { exclusive: true });
+    } catch (error) {
+      // Another launch remembered it first: the same path, kept with its first adapter.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+}
+
+export type RememberedWritablePaths =
+  | { kind: 'read'; paths: RememberedWritablePath[] }
+  /** A file there that is not a remembered path: statecraft cannot tell what it would have protected. */
+  | { kind: 'unreadable'; file: string; message: string };
+
+/** Every remembered path; none when the directory was never made. */
+export async function readRememberedWritablePaths(productHome: string): Promise<RememberedWritablePaths> {
+  const directory = rememberedWritablePathsDirectory(productHome);
+  let names: string[];
+  try {
+    names = readdirSync(directory);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'read', paths: [] };
+    return {
+      kind: 'unreadable',
+      file: directory,
+      message: `${directory} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    };
+  }
+  const paths: RememberedWritablePath[] = [];
+  for (const name of names.sort()) {
+    // A write that stopped before its rename leaves only its temporary: nothing was remembered by it.
+    if (name.startsWith('.') && name.endsWith('.tmp')) continue;
+    const file = join(directory, name);
+    let text: string;
+    try {
+      text = await readRegularFile(file, REMEMBERED_PATH_BYTES);
+    } catch (error) {
+      return { kind: 'unreadable', file, message: `${file} ${describeUnopenable(error)}` };
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return { kind: 'unreadable', file, message: `${file} is not JSON` };
+    }
+    const parsed = RememberedWritablePathSchema.safeParse(json);
+    if (!parsed.success) return { kind: 'unreadable', file, message: describeSchemaIssues(file, parsed.error) };
+    paths.push(parsed.data);
+  }
+  return { kind: 'read', paths };
+}
