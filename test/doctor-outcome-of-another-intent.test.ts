@@ -89,4 +89,21 @@ describe('an outcome concludes its own intent, or it is a finding (R8.4)', () =>
     expect(shownSecond.value.outcome).toBe('completed');
     expect(shownSecond.value.recordFindings.map((finding) => finding.kind).sort()).toEqual(['outcome-disagrees-with-intent', 'second-outcome']);
   });
+
+  it("an appended outcome naming its run's intent under another attempt number is a finding too", async () => {
+    const repository = await targets.fresh();
+    const account = await steps.attempt(repository.path);
+    const { chain } = account.records;
+    const { record } = await outcomeOf(account);
+    await appendLinkedRecord(chain, { ...record, attempt: 2 });
+    const line = (await readChainRecords(chain)).length;
+
+    const { run, value } = await steps.doctor();
+    expect(run.exitCode).toBe(1);
+    const found = findingsAbout(value, chain);
+    expect(found.map((finding) => finding.kind).sort()).toEqual(['outcome-disagrees-with-intent', 'second-outcome']);
+    expect(found.find((finding) => finding.kind === 'outcome-disagrees-with-intent')?.message).toContain(
+      `run ${account.runId} attempt 2: the outcome record (${chain} line ${line}) concludes the intent at line 1, which is run ${account.runId} attempt 1's`,
+    );
+  });
 });

@@ -88,7 +88,9 @@ export function reclassifyAttempt(recorded: RecordedResult, reading: StreamReadi
  * file rewritten to match, read as agreeing (the last note, 2026-12-02).
  */
 function fieldsAgainstStream(recorded: RecordedResult, reading: StreamReading): FieldDisagreement[] {
-  const { appliedCapabilities, ...read } = resultReadFromStream(reading);
+  // As the record could hold it: through JSON, which writes -0 as 0 and a number past a double's
+  // range as null — a stream's honest `"turns":-0` must not read as a rewritten record (review, 2026-12-02).
+  const { appliedCapabilities, ...read } = JSON.parse(JSON.stringify(resultReadFromStream(reading))) as ReturnType<typeof resultReadFromStream>;
   const found: FieldDisagreement[] = [];
   for (const [field, fromStream] of Object.entries(read) as [keyof typeof read, unknown][]) {
     // The count and the digest are the classification's.
@@ -102,10 +104,16 @@ function fieldsAgainstStream(recorded: RecordedResult, reading: StreamReading): 
 
 /**
  * The excerpt refusal by refusal, so a finding names the field that changed, not the whole excerpt.
- * A record from before the refusals were bounded holds all of them, not an excerpt: not compared.
+ * A record from before the refusals were bounded (no digest) holds each refusal whole: each the
+ * excerpt keeps whole is compared with it, and the count is the classification's. A record whose
+ * digest was removed is read the same way, so removing it turns no comparison off (review, 2026-12-02).
  */
 function refusalsAgainstStream(recorded: RecordedResult, excerpt: RecordedResult['refusals']): FieldDisagreement[] {
-  if (recorded.refusalDigest === 'not-recorded') return [];
+  if (recorded.refusalDigest === 'not-recorded') {
+    return excerpt.flatMap((refusal, index) =>
+      'cut' in refusal ? [] : differences(`result.refusals.${index}`, recorded.refusals[index], `refusals.${index}`, refusal),
+    );
+  }
   if (recorded.refusals.length !== excerpt.length) return differences('result.refusals', recorded.refusals, 'refusals', excerpt);
   return excerpt.flatMap((refusal, index) => differences(`result.refusals.${index}`, recorded.refusals[index], `refusals.${index}`, refusal));
 }

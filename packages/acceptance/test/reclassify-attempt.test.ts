@@ -34,25 +34,28 @@ function recorded(
   reading: StreamReading,
 ): AttemptResult {
   const { appliedCapabilities, ...read } = resultReadFromStream(reading);
-  return {
-    ...read,
-    capabilities: { applied: appliedCapabilities },
-    outcome: fields.outcome,
-    cause: fields.cause,
-    refusalCount: 0,
-    // sha256 of nothing: no refusal line was read.
-    refusalDigest: { sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', bytes: 0 },
-    timedOut: fields.timedOut,
-    events: { count: fields.events, progress: fields.progress, toolUses: 0, linesAfterTerminal: 0 },
-    exit: 'not-observed',
-    containment: { mechanism: 'process-group', blindSpots: [] },
-    survivors: fields.survivors ?? [],
-    startedAt: '2026-11-30T00:00:00.000Z',
-    endedAt: '2026-11-30T00:00:01.000Z',
-    durationMs: 1000,
-    stdout: { bytes: 0, sha256: '0'.repeat(64) },
-    stderr: { bytes: 0, sha256: '0'.repeat(64) },
-  } as unknown as AttemptResult;
+  // Through JSON, as the chain holds a result: what the comparison reads is what a record can be.
+  return JSON.parse(
+    JSON.stringify({
+      ...read,
+      capabilities: { applied: appliedCapabilities },
+      outcome: fields.outcome,
+      cause: fields.cause,
+      refusalCount: 0,
+      // sha256 of nothing: no refusal line was read.
+      refusalDigest: { sha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855', bytes: 0 },
+      timedOut: fields.timedOut,
+      events: { count: fields.events, progress: fields.progress, toolUses: 0, linesAfterTerminal: 0 },
+      exit: 'not-observed',
+      containment: { mechanism: 'process-group', blindSpots: [] },
+      survivors: fields.survivors ?? [],
+      startedAt: '2026-11-30T00:00:00.000Z',
+      endedAt: '2026-11-30T00:00:01.000Z',
+      durationMs: 1000,
+      stdout: { bytes: 0, sha256: '0'.repeat(64) },
+      stderr: { bytes: 0, sha256: '0'.repeat(64) },
+    }),
+  ) as AttemptResult;
 }
 
 let scratch: DirectoryResult;
@@ -142,5 +145,49 @@ describe("classifying an attempt again from its kept stream with the supervisor'
     expect(applied.state === 'disagrees' ? applied.fields : []).toEqual([
       { field: 'result.capabilities.applied', recorded: { value: ['turn-limit'] }, keptField: 'init.applied.capabilities', kept: { value: [] } },
     ]);
+  });
+
+  it('a stream whose numbers JSON cannot keep (-0, past a double) agrees with the record it gave: the stream is compared as a record could hold it', async () => {
+    const odd = line({
+      seq: 2,
+      type: 'result',
+      terminal: 'completed',
+      claim: { status: 'success', isError: false, reason: 'not-recorded', detail: { big: 1e999 } },
+      cost: { usd: 0 },
+      turns: 0,
+    })
+      .replace('"big":null', '"big":1e999')
+      .replace('"usd":0', '"usd":-0')
+      .replace('"turns":0', '"turns":-0');
+    const kept = await reread(`${init}\n${progress}\n${odd}\n`, true);
+    expect(kept.reading.terminal).toMatchObject({ turns: -0 });
+    const faithful = recorded({ outcome: 'completed', cause: 'none', timedOut: false, events: 3, progress: 1 }, kept.reading);
+    expect(faithful.turns).toBe(0);
+    expect(reclassifyAttempt(faithful, kept.reading)).toEqual({ state: 'agrees' });
+  });
+
+  it("a refusal's text rewritten in a record whose refusal digest was removed still disagrees: removing it turns no comparison off", async () => {
+    const refusal = line({ seq: 1, type: 'refusal', tool: 'Bash', verbatim: { tool: 'Bash', input: { command: 'git push --force' } } });
+    const ending = line({
+      seq: 2,
+      type: 'result',
+      terminal: 'completed',
+      claim: { status: 'success', isError: false, reason: 'not-recorded', detail: {} },
+      cost: 'unknown',
+      turns: 1,
+    });
+    const kept = await reread(`${init}\n${refusal}\n${ending}\n`, true);
+    const faithful = {
+      ...recorded({ outcome: 'refused', cause: 'none', timedOut: false, events: 3, progress: 0 }, kept.reading),
+      refusalCount: kept.reading.refusals.count,
+      refusalDigest: kept.reading.refusals.digest,
+    };
+    expect(reclassifyAttempt(faithful, kept.reading)).toEqual({ state: 'agrees' });
+    const [first] = faithful.refusals as { verbatim: { input: { command: string } } }[];
+    if (first === undefined) throw new Error('the stream gave no refusal');
+    first.verbatim.input.command = 'git status';
+    const downgraded = { ...faithful, refusalDigest: 'not-recorded' } as unknown as AttemptResult;
+    const check = reclassifyAttempt(downgraded, kept.reading);
+    expect(check.state === 'disagrees' ? check.fields.map((field) => field.field) : []).toEqual(['result.refusals.0.verbatim.input.command']);
   });
 });

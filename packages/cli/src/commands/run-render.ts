@@ -1,6 +1,7 @@
 import {
   describeClassification,
   describeFieldDisagreements,
+  sameClassification,
   type AttemptAccount,
   type AttemptList,
   type Finding,
@@ -79,10 +80,10 @@ function describeEvidence(account: AttemptAccount & { artifactCheck?: Record<str
   const check = account.outcomeCheck;
   if (check === undefined) return lines;
   if (check.state === 'disagrees') {
-    const recorded = describeClassification(check.recorded);
-    const fromStream = describeClassification(check.fromStream);
-    if (recorded !== fromStream) {
-      lines.push(`  finding: the recorded outcome disagrees with its kept stream: recorded ${recorded}; the stream, classified again, reads ${fromStream}`);
+    if (!sameClassification(check.recorded, check.fromStream)) {
+      lines.push(
+        `  finding: the recorded outcome disagrees with its kept stream: recorded ${describeClassification(check.recorded)}; the stream, classified again, reads ${describeClassification(check.fromStream)}`,
+      );
     }
     if (check.fields.length > 0) {
       lines.push(
