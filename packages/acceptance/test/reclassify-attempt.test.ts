@@ -152,7 +152,7 @@ describe("classifying an attempt again from its kept stream with the supervisor'
       seq: 2,
       type: 'result',
       terminal: 'completed',
-      claim: { status: 'success', isError: false, reason: 'not-recorded', detail: { big: 1e999 } },
+      claim: { status: 'success', isError: false, reason: 'not-recorded', detail: { big: null } },
       cost: { usd: 0 },
       turns: 0,
     })
