@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { appendFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { managedPathAdapters, managedPathChecksOf, PASSES_HOME } from './fixtures/managed-path-adapters.js';
@@ -92,9 +92,27 @@ describe('managed paths and git repositories (R10.6, R12)', () => {
     expect(run.exitCode, run.stderr).toBe(2);
     const refused = parseJson<{ refused: { stage: string; reason: string; message: string } }>(run).refused;
     expect([refused.stage, refused.reason]).toEqual(['plan', 'target']);
-    expect(refused.message).toContain(`${cloned} lies inside ${join(home, '.provider')}, which an attempt of the adapter `);
-    expect(refused.message).toContain(`had writable inside the evidence boundary since `);
+    expect(refused.message).toContain(`${cloned} lies inside ${join(home, '.provider')}, which a launch of the adapter `);
+    expect(refused.message).toContain(' bound writable inside the evidence boundary on ');
     expect(run.stderr).toContain(join(targets.home.path, 'writable-paths'));
+  });
+
+  it('a remembered path moved elsewhere and linked back is still the path: the repository under it is refused for another adapter', async () => {
+    const repository = await targets.fresh();
+    const home = await scratch.make('statecraft-operator-home');
+    const cloned = join(home, '.provider', 'plugins', 'cloned');
+    const marker = join(await scratch.make('statecraft-filter-marker'), 'ran');
+    const adapter = await hostileAdapterManaging(['~/.provider'], agentMakesRepositoryWithFilter(cloned, marker), PASSES_HOME);
+    expect((await runWith(repository.path, adapter, { HOME: home })).exitCode).toBe(0);
+    // The operator moves the directory to another place and links it back.
+    const moved = join(await scratch.make('statecraft-moved'), 'provider');
+    await rename(join(home, '.provider'), moved);
+    await symlink(moved, join(home, '.provider'));
+    const run = await runWith(cloned, 'fixture', { HOME: home });
+    expect(existsSync(marker), "statecraft's git ran the filter the agent planted").toBe(false);
+    expect(run.exitCode, run.stderr).toBe(2);
+    const refused = parseJson<{ refused: { message: string } }>(run).refused;
+    expect(refused.message).toContain(`${join(moved, 'plugins', 'cloned')} lies inside ${join(home, '.provider')} (${moved} with its links resolved now)`);
   });
 
   it('a remembered path that cannot be read refuses every run at planning, naming the file and field: nothing is guessed', async () => {
@@ -110,6 +128,12 @@ describe('managed paths and git repositories (R10.6, R12)', () => {
       expect([refused.stage, refused.reason]).toEqual(['plan', 'target']);
       expect(refused.message).toContain(`${file}: field "path": an absolute path`);
       expect(refused.message).toContain('statecraft cannot tell whether the target lies in a path an earlier attempt had writable');
+      // doctor says so too: it never reports health where run would fail.
+      const doctor = await runStatecraft(['doctor', '--json'], { home: targets.home.path });
+      expect(doctor.exitCode).toBe(1);
+      const findings = parseJson<{ findings: { kind: string; path: string; message: string }[] }>(doctor).findings.filter((finding) => finding.path === file);
+      expect(findings.map((finding) => finding.kind)).toEqual(['home-unusable']);
+      expect(findings[0]?.message).toContain(`${file}: field "path": an absolute path`);
     } finally {
       await rm(file);
     }

@@ -8,6 +8,7 @@ import {
   openChain,
   parseTargetName,
   readChainCheckpoint,
+  readRememberedWritablePaths,
   TARGET_NAME_BYTES,
   targetDirectoryIn,
   targetsDirectoryIn,
@@ -131,6 +132,16 @@ export async function examineProductHome(home: string): Promise<HomeExamination>
   // What every `run` needs of the home: to list, read and write it (a read-only mount says EROFS).
   const access = await checkAccess(home, constants.R_OK | constants.W_OK | constants.X_OK);
   if (access !== undefined) findings.push(unusable(home, `statecraft cannot read and write the product home (${access})`));
+  // Every run's planning reads the paths earlier boundaries bound writable, and refuses when one cannot be read.
+  const remembered = await readRememberedWritablePaths(home);
+  if (remembered.kind === 'unreadable') {
+    findings.push(
+      unusable(
+        remembered.file,
+        `${remembered.message}: every run's planning refuses while it stands (statecraft cannot tell what it would have protected); remove it only if the path it named holds no repository an agent could have written`,
+      ),
+    );
+  }
   const targetsDirectory = targetsDirectoryIn(home);
   let entries: Dirent[] = [];
   try {

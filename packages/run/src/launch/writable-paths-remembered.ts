@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
-import { describeSchemaIssues, describeUnopenable, readRegularFile, writeFileDurably } from '@statecraft/adapter';
+import { describeSchemaIssues, describeUnopenable, readRegularFile, syncDirectory, writeFileDurably } from '@statecraft/adapter';
 
 /**
  * Every path an attempt's evidence boundary bound writable for its adapter's managed paths (R12),
@@ -31,10 +31,11 @@ export function rememberedWritablePathsDirectory(productHome: string): string {
 }
 
 /**
- * Remembers each path, before the adapter can run (the launch's gate is shut until the intent): a
- * path already remembered is left as it is (its first adapter and time kept), so a launch over paths
- * seen before writes nothing. Each file is written once, exclusively: two launches racing over one
- * path leave one file. Throws when one cannot be written; the launch is then refused.
+ * Remembers each path, before it is bound and before the adapter can run (the launch's gate is shut
+ * until the intent): a path already remembered is left as it is (its first adapter and time kept),
+ * so a launch over paths seen before writes nothing. Each file is written once, exclusively: two
+ * launches racing over one path leave one file. Throws, naming the file, when one cannot be written:
+ * nothing is spawned, and the launch fails (exit 4) as any write into the home that fails does.
  */
 export async function rememberWritablePaths(productHome: string, adapter: string, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
@@ -42,13 +43,20 @@ export async function rememberWritablePaths(productHome: string, adapter: string
   for (const path of paths) {
     const file = join(directory, `${createHash('sha256').update(path).digest('hex')}.json`);
     if (existsSync(file)) continue;
-    mkdirSync(directory, { recursive: true, mode: 0o700 });
     const remembered: RememberedWritablePath = { path, adapter, since: new Date().toISOString() };
     try {
+      if (!existsSync(directory)) {
+        mkdirSync(directory, { recursive: true, mode: 0o700 });
+        // The directory's own entry, durable as its files are: a crash must not forget them all.
+        await syncDirectory(productHome);
+      }
       await writeFileDurably(file, `${JSON.stringify(remembered)}\n`, { exclusive: true });
     } catch (error) {
       // Another launch remembered it first: the same path, kept with its first adapter.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw new Error(`cannot remember ${path} as bound writable in ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
+        cause: error,
+      });
     }
   }
 }

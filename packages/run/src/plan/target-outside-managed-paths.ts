@@ -31,9 +31,13 @@ export function targetInsideManagedPath(target: ResolvedTarget, managedPaths: re
  */
 export function targetInsideRememberedPath(target: ResolvedTarget, remembered: readonly RememberedWritablePath[], directory: string): string | undefined {
   for (const { path, adapter, since } of remembered) {
-    const what = targetPartInside(target, path);
-    if (what === undefined) continue;
-    return `${what} lies inside ${path}, which an attempt of the adapter ${adapter} had writable inside the evidence boundary since ${since} (remembered in ${directory}): ${MOVE_IT_OUT}`;
+    // As bound, and where its links lead now: a directory moved and linked back is the same directory.
+    for (const place of new Set([path, resolvedThroughLinks(path)])) {
+      const what = targetPartInside(target, place);
+      if (what === undefined) continue;
+      const named = place === path ? path : `${path} (${place} with its links resolved now)`;
+      return `${what} lies inside ${named}, which a launch of the adapter ${adapter} bound writable inside the evidence boundary on ${since} (remembered in ${directory}): ${MOVE_IT_OUT}`;
+    }
   }
   return undefined;
 }
