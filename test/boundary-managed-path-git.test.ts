@@ -97,6 +97,51 @@ describe('managed paths and git repositories (R10.6, R12)', () => {
     expect(run.stderr).toContain(join(targets.home.path, 'writable-paths'));
   });
 
+  it("qualify remembers an absolute managed path it bound writable (the machine's own, not the suite's private HOME): a repository its agent planted there is refused to a later run", async () => {
+    const daemon = join(await scratch.make('statecraft-managed-tmp'), 'daemon');
+    const cloned = join(daemon, 'cloned');
+    const marker = join(await scratch.make('statecraft-filter-marker'), 'ran');
+    const adapter = await hostileAdapterManaging([daemon], agentMakesRepositoryWithFilter(cloned, marker));
+    // The verdict is not the point: the agent plants its repository during the suite.
+    await runStatecraft(['qualify', adapter, '--json'], { home: targets.home.path, timeoutMs: 180_000 });
+    expect(await readFile(join(cloned, '.git', 'config'), 'utf8')).toContain('[filter "planted"]');
+    const directory = join(targets.home.path, 'writable-paths');
+    const kept = await Promise.all(
+      (await readdir(directory)).map(async (name) => JSON.parse(await readFile(join(directory, name), 'utf8')) as { path: string }),
+    );
+    expect(kept.map((entry) => entry.path)).toContain(daemon);
+    // The suite's private HOME is not remembered: it is removed with the suite.
+    expect(kept.filter((entry) => entry.path.includes('statecraft-suite'))).toEqual([]);
+    const run = await runWith(cloned, 'fixture');
+    expect(existsSync(marker), "statecraft's git ran the filter the agent planted").toBe(false);
+    expect(run.exitCode, run.stderr).toBe(2);
+    expect(parseJson<{ refused: { message: string } }>(run).refused.message).toContain(`${cloned} lies inside ${daemon}, which a launch of the adapter `);
+  });
+
+  it("a repository inside an agent's workspace, or the workspace itself, is refused at planning: the filter planted there never runs", async () => {
+    const repository = await targets.fresh();
+    const run = await runWith(repository.path, 'fixture');
+    expect(run.exitCode, run.stderr).toBe(0);
+    const { workspace } = parseJson<{ workspace: string }>(run);
+    // What its agent could have left there: a repository whose configuration names a filter.
+    const planted = join(workspace, 'sub');
+    const marker = join(await scratch.make('statecraft-filter-marker'), 'ran');
+    await mkdir(planted);
+    const sub = await repositoryAt(planted, { '.gitattributes': '* filter=planted\n', 'a.txt': 'a\n' });
+    await appendFile(join(planted, '.git', 'config'), `[filter "planted"]\n\tsmudge = touch ${marker} && cat\n`);
+    expect(await sub.git('log', '--oneline')).not.toBe('');
+    for (const target of [planted, workspace]) {
+      const refused = await runWith(target, 'fixture');
+      expect(refused.exitCode, refused.stderr).toBe(2);
+      const answer = parseJson<{ refused: { stage: string; reason: string; message: string } }>(refused).refused;
+      expect([answer.stage, answer.reason]).toEqual(['plan', 'target']);
+      expect(answer.message).toContain(
+        `${target} lies inside ${join(repository.path, '.statecraft', 'state', 'workspaces')}, where agents' workspaces are kept`,
+      );
+    }
+    expect(existsSync(marker), "statecraft's git ran the filter the agent planted").toBe(false);
+  });
+
   it('a remembered path moved elsewhere and linked back is still the path: the repository under it is refused for another adapter', async () => {
     const repository = await targets.fresh();
     const home = await scratch.make('statecraft-operator-home');

@@ -8,13 +8,13 @@ import {
   openChain,
   parseTargetName,
   readChainCheckpoint,
-  readRememberedWritablePaths,
   TARGET_NAME_BYTES,
   targetDirectoryIn,
   targetsDirectoryIn,
   type ChainEntry,
 } from '@statecraft/run';
-import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, listQualificationRecords, readRegularFile } from '@statecraft/adapter';
+import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, listQualificationRecords, readRegularFile, readRememberedWritablePaths } from '@statecraft/adapter';
+import { productHomeLayout } from '@statecraft/environment';
 import type { AttemptAccount } from './attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from './fold-attempts.js';
@@ -133,7 +133,7 @@ export async function examineProductHome(home: string): Promise<HomeExamination>
   const access = await checkAccess(home, constants.R_OK | constants.W_OK | constants.X_OK);
   if (access !== undefined) findings.push(unusable(home, `statecraft cannot read and write the product home (${access})`));
   // Every run's planning reads the paths earlier boundaries bound writable, and refuses when one cannot be read.
-  const remembered = await readRememberedWritablePaths(home);
+  const remembered = await readRememberedWritablePaths(productHomeLayout(home).writablePaths);
   if (remembered.kind === 'unreadable') {
     findings.push(
       unusable(

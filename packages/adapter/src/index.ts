@@ -49,6 +49,7 @@
  * - supervise/keep-bound.ts       how many bytes of each evidence file are kept (STATECRAFT_KEEP_BOUND, 1 GiB): past it the attempt or check is stopped (R8.4)
  * - supervise/supervisor-death-warden.ts  the tree ended should the supervisor die outright, where the kernel alone does not (PID namespace, process group): a shell that kills the group and the tagged processes (R7.2, R7.3)
  * - supervise/managed-paths.ts    an adapter's managed paths checked against what they must not reach (alone, for `env plan`), then made when absent, so the boundary can bind them writable (R10.6, R12)
+ * - supervise/writable-paths-remembered.ts every managed path a boundary bound writable, remembered in the product home: no later run of any adapter takes a target inside one (R12)
  * - supervise/supervisor-protected-locations.ts what statecraft runs or reads outside the sandbox, whichever target: no managed path may reach it (R12)
  * - supervise/enclosing-git-directory.ts whether a managed path is or lies inside a git directory, up to the HOME or /tmp it lies in; what it holds is not walked (R12)
  * - supervise/supervisor-programs.ts   where each program statecraft runs outside the sandbox really lives, link by link, with its installation (R12)
@@ -117,6 +118,7 @@ export { withHiddenPaths, withReadOnlyPaths } from './supervise/boundary-after-p
 export * from './supervise/product-home-views.js';
 export * from './supervise/adapter-reachable.js';
 export * from './supervise/managed-paths.js';
+export * from './supervise/writable-paths-remembered.js';
 export * from './supervise/supervisor-protected-locations.js';
 export { WARDEN_NAME } from './supervise/supervisor-death-warden.js';
 export * from './supervise/enclosing-git-directory.js';

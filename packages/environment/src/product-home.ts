@@ -43,6 +43,8 @@ export function productHomeLayout(home: string) {
     digests: join(home, 'cache', 'digests'),
     /** What a tool said of its version (bwrap's, for the boundary record), remembered by file identity. */
     toolVersions: join(home, 'cache', 'tool-versions'),
+    /** Every managed path a boundary bound writable, one file each (writable-paths-remembered.ts). */
+    writablePaths: join(home, 'writable-paths'),
     /** Everything statecraft keeps about one target repository. */
     target: (key: string) => join(targets, key),
   };

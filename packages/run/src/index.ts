@@ -16,7 +16,6 @@
  * - launch/temporary-directory.ts the private per-attempt TMPDIR (R5.5)
  * - launch/launch-boundary.ts     the protected evidence boundary for one launch: request handed over, managed paths checked, profile, probe (R12)
  * - launch/targets-the-home-names.ts every repository the product home keeps records for, and its git directories: no managed path may reach them (R12)
- * - launch/writable-paths-remembered.ts every managed path a boundary bound writable, remembered: no later run of any adapter takes a target inside one (R12)
  * - launch/outcome-reserve.ts     room held from the intent to the outcome, so a home the stream filled still takes the outcome (R8.4)
  * - launch/end-of-attempt-bound.ts the bound on the end's git (the tree the agent left is read within 10-60 s, or at the operator's interrupt)
  * - launch/intent-files.ts       the intent's request, prompt and reserve, written beside the probe and withdrawn when no intent follows
@@ -92,7 +91,6 @@ export { untrustedWorktreeGitOptions } from './workspace/registered-git-director
 export * from './plan/plan-run.js';
 export * from './plan/label-qualification.js';
 export * from './launch/failed-file.js';
-export * from './launch/writable-paths-remembered.js';
 export { managedPathsMustNotReach } from './launch/launch-boundary.js';
 export { endOfAttempt, endOfAttemptBoundMs, type EndOfAttempt } from './launch/end-of-attempt-bound.js';
 export * from './launch/launch-attempt.js';

@@ -18,6 +18,7 @@ import type { BoundaryProfile } from '../supervise/boundary-record.js';
 import { establishBoundary, type BoundaryRefusalReason, type EstablishedBoundary } from '../supervise/bwrap-boundary.js';
 import { prepareManagedPaths } from '../supervise/managed-paths.js';
 import { supervisorProtectedLocations } from '../supervise/supervisor-protected-locations.js';
+import { rememberWritablePaths } from '../supervise/writable-paths-remembered.js';
 
 /** Everything needed to plan and supervise one attempt of one adapter. */
 export interface RunAdapterOnceOptions {
@@ -47,6 +48,12 @@ export interface RunAdapterOnceOptions {
    * before the spawn and the adapter runs inside it; a boundary that cannot be made refuses.
    */
   boundary?: BoundaryProfile;
+  /**
+   * Where the managed paths bound writable are remembered (writable-paths-remembered.ts), but for
+   * those inside `besides` (the suite's scratch directory, removed after): `run` then refuses a
+   * target inside one, whatever adapter it uses (R12).
+   */
+  rememberWritablePathsIn?: { directory: string; besides: string };
 }
 
 export interface AttemptFiles {
@@ -104,6 +111,11 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
       ],
     });
     if (managed.kind === 'refused') return { kind: 'refused', stage: 'boundary', reason: 'managed-path', message: managed.message, attemptTag, files };
+    const memory = options.rememberWritablePathsIn;
+    if (memory !== undefined) {
+      const outside = managed.paths.filter((path) => path !== memory.besides && !path.startsWith(`${memory.besides}/`));
+      await rememberWritablePaths(memory.directory, manifest.name, outside);
+    }
     const known = new Set(options.boundary.writable.map((entry) => entry.path));
     const profile = {
       ...options.boundary,

@@ -36,9 +36,10 @@ export interface RunNegativeSuiteOptions {
   /**
    * The evidence boundary (R12), on by default as for `run`: `productHome` is hidden from every
    * attempt (default: a stand-in inside the scratch directory). `none` runs without it; the report
-   * says which.
+   * says which. `writablePaths`: where the product home remembers the managed paths bound writable
+   * (writable-paths-remembered.ts); those outside the suite's scratch directory are remembered there.
    */
-  boundary?: { kind: 'bwrap'; productHome?: string } | { kind: 'none' };
+  boundary?: { kind: 'bwrap'; productHome?: string; writablePaths?: string } | { kind: 'none' };
 }
 
 export type NegativeSuiteAnswer =
@@ -73,7 +74,13 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
     await mkdir(join(scratchDir, 'home'), { recursive: true });
     await mkdir(suiteTemporaryDirectory(scratchDir), { recursive: true });
     const boundary: SuiteContext['boundary'] =
-      options.boundary?.kind === 'none' ? { kind: 'none' } : { kind: 'bwrap', productHome: await hiddenHome(options.boundary?.productHome, scratchDir) };
+      options.boundary?.kind === 'none'
+        ? { kind: 'none' }
+        : {
+            kind: 'bwrap',
+            productHome: await hiddenHome(options.boundary?.productHome, scratchDir),
+            ...(options.boundary?.writablePaths === undefined ? {} : { writablePaths: options.boundary.writablePaths }),
+          };
     const context = createSuiteContext({
       executable,
       manifestPath,

@@ -35,7 +35,7 @@ export interface SuiteContext {
    * product home and lets the adapter write only the workspace, its TMPDIR and its managed paths; `none`
    * runs without it.
    */
-  boundary: { kind: 'bwrap'; productHome: string } | { kind: 'none' };
+  boundary: { kind: 'bwrap'; productHome: string; writablePaths?: string } | { kind: 'none' };
   /** The driver's provocation for a scenario, or `not-applicable`. */
   provocationFor(scenario: DriverScenario): Provocation | 'not-applicable';
   /** Runs one provocation through the real supervisor; `overrides` change the attempt's plan. */
@@ -79,6 +79,10 @@ export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | '
         attemptDir: attempt.dir,
         ...(base.containment === undefined ? {} : { containment: base.containment }),
         ...(base.boundary.kind === 'bwrap' ? { boundary: suiteBoundaryProfile(base.scratchDir, base.workspace, base.boundary.productHome) } : {}),
+        // Its private HOME's paths go with the scratch directory; an absolute one is the machine's own.
+        ...(base.boundary.kind === 'bwrap' && base.boundary.writablePaths !== undefined
+          ? { rememberWritablePathsIn: { directory: base.boundary.writablePaths, besides: base.scratchDir } }
+          : {}),
         onEvent: (event) => {
           events.push(event);
           if (event.type === 'init' && event.provider !== 'none') provider ??= event.provider;

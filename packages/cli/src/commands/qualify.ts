@@ -14,6 +14,7 @@ import {
   type NegativeSuiteAnswer,
   type SuiteCase,
 } from '@statecraft/adapter';
+import { productHomeLayout } from '@statecraft/environment';
 import type { z } from 'zod';
 import type { QualifyAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
@@ -93,7 +94,10 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
     executable,
     manifest: manifestPath,
     driver,
-    boundary: options.boundary === 'none' ? { kind: 'none' } : { kind: 'bwrap', productHome: options.home },
+    boundary:
+      options.boundary === 'none'
+        ? { kind: 'none' }
+        : { kind: 'bwrap', productHome: options.home, writablePaths: productHomeLayout(options.home).writablePaths },
     ...(options.onCaseStart === undefined ? {} : { onCaseStart: options.onCaseStart }),
     ...(options.onCaseEnd === undefined ? {} : { onCaseEnd: options.onCaseEnd }),
   });

@@ -4,6 +4,7 @@ import {
   establishBoundary,
   prepareManagedPaths,
   noBoundaryRecord,
+  rememberWritablePaths,
   supervisorProtectedLocations,
   type ProtectedLocation,
   type BoundaryLaunch,
@@ -14,7 +15,6 @@ import {
 } from '@statecraft/adapter';
 import { buildBoundaryProfile, productHomeLayout, type BoundaryChoice } from '@statecraft/environment';
 import { targetsTheHomeNames } from './targets-the-home-names.js';
-import { rememberWritablePaths } from './writable-paths-remembered.js';
 
 export type LaunchBoundary =
   | { kind: 'none'; record: Extract<BoundaryRecord, { mechanism: 'none' }> }
@@ -72,7 +72,7 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
       : await prepareManagedPaths(request.managedPaths, { home: request.environment.HOME, protectedLocations: managedPathsMustNotReach(request) });
   if (managed.kind === 'refused') return { kind: 'refused', reason: 'managed-path', message: managed.message, probe: 'not-run' };
   // Remembered before they are bound: a later run of any adapter refuses a target inside one.
-  await rememberWritablePaths(request.productHome, request.adapter, managed.paths);
+  await rememberWritablePaths(productHomeLayout(request.productHome).writablePaths, request.adapter, managed.paths);
   const profile = buildBoundaryProfile({
     productHome: request.productHome,
     workspace: request.workspace,

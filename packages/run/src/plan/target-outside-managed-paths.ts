@@ -1,5 +1,5 @@
-import { expandManagedPaths, resolvedThroughLinks } from '@statecraft/adapter';
-import type { RememberedWritablePath } from '../launch/writable-paths-remembered.js';
+import { expandManagedPaths, resolvedThroughLinks, type RememberedWritablePath } from '@statecraft/adapter';
+import { STATE_DIRECTORY } from '../workspace/exclude-state.js';
 import type { ResolvedTarget } from '../workspace/resolve-target.js';
 
 /**
@@ -40,6 +40,26 @@ export function targetInsideRememberedPath(target: ResolvedTarget, remembered: r
     }
   }
   return undefined;
+}
+
+/**
+ * A target whose work tree or git directory lies in an agent's workspace (`.statecraft/state/workspaces/`
+ * of any repository), named; or undefined. The workspace was writable to its agent and is kept after
+ * the attempt: a repository the agent made there, or the workspace's own `.git` file pointed at a git
+ * directory it made, carries configuration statecraft's own git would obey outside the sandbox
+ * (review, 2026-12-02). An attempt's work is continued with `--retry`, on the repository itself.
+ */
+export function targetInsideAgentWorkspace(target: ResolvedTarget): string | undefined {
+  const marker = `/${STATE_DIRECTORY}/workspaces/`;
+  const where = [target.path, target.commonDirectory].find((path) => `${path}/`.includes(marker));
+  if (where === undefined) return undefined;
+  const workspaces = where.slice(0, where.indexOf(marker) + marker.length - 1);
+  const what = where === target.path ? target.path : `the git directory of ${target.path}, ${target.commonDirectory},`;
+  return (
+    `${what} lies inside ${workspaces}, where agents' workspaces are kept: an agent could write any git configuration there, which ` +
+    "statecraft's own git obeys outside the sandbox; run statecraft on the repository the workspace belongs to (--retry <run> continues " +
+    "an attempt's work); refused before git runs in it, nothing appended"
+  );
 }
 
 const MOVE_IT_OUT =

@@ -1,15 +1,18 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
-import { describeSchemaIssues, describeUnopenable, readRegularFile, syncDirectory, writeFileDurably } from '@statecraft/adapter';
+import { syncDirectory, writeFileDurably } from '../durable-write.js';
+import { describeUnopenable, readRegularFile } from '../regular-file.js';
+import { describeSchemaIssues } from '../schema-errors.js';
 
 /**
  * Every path an attempt's evidence boundary bound writable for its adapter's managed paths (R12),
- * remembered in the product home, one file each. A repository an agent makes or changes there is
+ * remembered in the product home (its `writablePaths` directory, product-home.ts), one file each:
+ * by `run`'s launches and by `qualify`'s, whose absolute managed paths are the machine's own. A repository an agent makes or changes there is
  * one whose git configuration statecraft's own git would obey, outside the sandbox, on a later run
  * — whichever adapter that run uses. The adapter's own declaration refuses such a target for that
- * adapter (target-outside-managed-paths.ts); this keeps the refusal for every other adapter once the
+ * adapter (packages/run's target-outside-managed-paths.ts); this keeps the refusal for every other adapter once the
  * path has been writable (the last note, 2026-12-02: a repository made under one adapter's managed
  * path, run later with another, was checked out by statecraft's git, its filters run).
  */
@@ -25,11 +28,6 @@ export type RememberedWritablePath = z.infer<typeof RememberedWritablePathSchema
 /** A remembered path is one short line of JSON: a larger file is not one. */
 const REMEMBERED_PATH_BYTES = 16 * 1024;
 
-/** Where the product home remembers them. */
-export function rememberedWritablePathsDirectory(productHome: string): string {
-  return join(productHome, 'writable-paths');
-}
-
 /**
  * Remembers each path, before it is bound and before the adapter can run (the launch's gate is shut
  * until the intent): a path already remembered is left as it is (its first adapter and time kept),
@@ -37,9 +35,8 @@ export function rememberedWritablePathsDirectory(productHome: string): string {
  * launches racing over one path leave one file. Throws, naming the file, when one cannot be written:
  * nothing is spawned, and the launch fails (exit 4) as any write into the home that fails does.
  */
-export async function rememberWritablePaths(productHome: string, adapter: string, paths: readonly string[]): Promise<void> {
+export async function rememberWritablePaths(directory: string, adapter: string, paths: readonly string[]): Promise<void> {
   if (paths.length === 0) return;
-  const directory = rememberedWritablePathsDirectory(productHome);
   for (const path of paths) {
     const file = join(directory, `${createHash('sha256').update(path).digest('hex')}.json`);
     if (existsSync(file)) continue;
@@ -48,7 +45,7 @@ export async function rememberWritablePaths(productHome: string, adapter: string
       if (!existsSync(directory)) {
         mkdirSync(directory, { recursive: true, mode: 0o700 });
         // The directory's own entry, durable as its files are: a crash must not forget them all.
-        await syncDirectory(productHome);
+        await syncDirectory(dirname(directory));
       }
       await writeFileDurably(file, `${JSON.stringify(remembered)}\n`, { exclusive: true });
     } catch (error) {
@@ -66,9 +63,8 @@ export type RememberedWritablePaths =
   /** A file there that is not a remembered path: statecraft cannot tell what it would have protected. */
   | { kind: 'unreadable'; file: string; message: string };
 
-/** Every remembered path; none when the directory was never made. */
-export async function readRememberedWritablePaths(productHome: string): Promise<RememberedWritablePaths> {
-  const directory = rememberedWritablePathsDirectory(productHome);
+/** Every remembered path in `directory`; none when it was never made. */
+export async function readRememberedWritablePaths(directory: string): Promise<RememberedWritablePaths> {
   let names: string[];
   try {
     names = readdirSync(directory);
