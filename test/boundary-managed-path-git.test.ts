@@ -70,6 +70,10 @@ describe('managed paths and git repositories (R10.6, R12)', () => {
     const refused = parseJson<{ refused: { stage: string; reason: string; message: string } }>(run).refused;
     expect([refused.stage, refused.reason]).toEqual(['plan', 'target']);
     expect(refused.message).toContain(`${cloned} lies inside ${join(home, '.provider')}, which the adapter declares managed ("~/.provider")`);
+    // env plan is refused too; the first run remembered the path, which refuses it whatever the adapter.
+    const plan = await planWith(cloned, adapter, { HOME: home });
+    expect(plan.exitCode, plan.stderr).toBe(2);
+    expect(plan.stderr).toContain(`${cloned} lies inside ${join(home, '.provider')}, which a launch of the adapter managing bound writable`);
   });
 
   it('a target that lies in a path an earlier attempt had writable is refused at planning whatever adapter runs it now, and the home names the path', async () => {
@@ -95,6 +99,11 @@ describe('managed paths and git repositories (R10.6, R12)', () => {
     expect(refused.message).toContain(`${cloned} lies inside ${join(home, '.provider')}, which a launch of the adapter `);
     expect(refused.message).toContain(' bound writable inside the evidence boundary on ');
     expect(run.stderr).toContain(join(targets.home.path, 'writable-paths'));
+    // env plan is refused where the run is, and runs no git that would check the repository out.
+    const plan = await planWith(cloned, 'fixture', { HOME: home });
+    expect(plan.exitCode, plan.stderr).toBe(2);
+    expect(plan.stderr).toContain(`${cloned} lies inside ${join(home, '.provider')}, which a launch of the adapter `);
+    expect(existsSync(marker)).toBe(false);
   });
 
   it("qualify remembers an absolute managed path it bound writable (the machine's own, not the suite's private HOME): a repository its agent planted there is refused to a later run", async () => {
@@ -139,6 +148,9 @@ describe('managed paths and git repositories (R10.6, R12)', () => {
         `${target} lies inside ${join(repository.path, '.statecraft', 'state', 'workspaces')}, where agents' workspaces are kept`,
       );
     }
+    const plan = await planWith(planted, 'fixture');
+    expect(plan.exitCode, plan.stderr).toBe(2);
+    expect(plan.stderr).toContain("where agents' workspaces are kept");
     expect(existsSync(marker), "statecraft's git ran the filter the agent planted").toBe(false);
   });
 
@@ -182,6 +194,20 @@ describe('managed paths and git repositories (R10.6, R12)', () => {
     } finally {
       await rm(file);
     }
+  });
+
+  it('env plan refuses a target inside a path an adapter declares managed, naming the adapter, as run refuses it', async () => {
+    const home = await scratch.make('statecraft-operator-home');
+    const inside = join(home, '.provider', 'repository');
+    await repositoryAt(inside);
+    const adapter = await adapterManaging(['~/.provider'], PASSES_HOME);
+    const plan = await planWith(inside, adapter, { HOME: home });
+    expect(plan.exitCode, plan.stderr).toBe(2);
+    expect(parseJson<{ refused: { message: string } }>(plan).refused.message).toContain(
+      `custom: ${inside} lies inside ${join(home, '.provider')}, which the adapter declares managed ("~/.provider")`,
+    );
+    const run = await runWith(inside, adapter, { HOME: home });
+    expect(run.exitCode, run.stderr).toBe(2);
   });
 
   it("a path that lies inside another repository's git directory is refused, as its git directory is (a hostile pass planted a filter there)", async () => {

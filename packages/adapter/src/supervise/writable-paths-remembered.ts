@@ -70,6 +70,9 @@ export async function readRememberedWritablePaths(directory: string): Promise<Re
     names = readdirSync(directory);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'read', paths: [] };
+    // A product home that is not a directory holds no memory: that is the home's fault, which the
+    // first write into it reports (exit 4, naming it). The directory itself not one is this file's.
+    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR' && !existsSync(directory)) return { kind: 'read', paths: [] };
     return {
       kind: 'unreadable',
       file: directory,

@@ -15,7 +15,7 @@ import { PROJECT_DECLARATION_PATH, parseProjectDeclaration, planAdapterPaths, se
 import type { AdapterClaim, QualificationState } from '@statecraft/environment';
 import type { z } from 'zod';
 import type { EnvPlanAnswerSchema, PlannedAdapterSchema } from '../json-schemas/index.js';
-import { managedPathsMustNotReach, resolveTarget, type ResolvedTarget } from '@statecraft/run';
+import { managedPathsMustNotReach, resolveTarget, targetInsideManagedPath, targetInWritablePlace, type ResolvedTarget } from '@statecraft/run';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -166,6 +166,10 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
   if (resolution.kind === 'refused')
     throw new CliError(`refused: ${resolution.message}`, EXIT.refused, { hint: 'name the target repository, as `statecraft run` would be given it' });
   const target = resolution.target.path;
+  // Where run would refuse the target whatever adapter it used: an agent's workspace, a path an earlier boundary bound writable.
+  const inWritablePlace = await targetInWritablePlace(resolution.target, { managedPaths: [], home: undefined }, options.home);
+  if (inWritablePlace !== undefined)
+    throw new CliError(`refused: ${inWritablePlace.message}`, EXIT.refused, { hint: 'move the repository out of it, as `statecraft run` would be refused' });
   const declaration = await readDeclaration(target);
   const names = options.adapters.length > 0 ? options.adapters : Object.keys(KNOWN_ADAPTERS);
   const boundary = checkBoundaryAvailability(options.source.PATH);
@@ -179,6 +183,13 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
   // A managed path a launch would refuse refuses the plan as `run` would be refused (exit 2), naming it.
   const unbindable = adapters.flatMap((adapter) =>
     adapter.managedPathCheck.verdict === 'refused' ? [`${adapter.name}: ${adapter.managedPathCheck.message}`] : [],
+  );
+  // And a target inside a path an adapter manages, which run refuses for that adapter.
+  unbindable.push(
+    ...planned.flatMap((entry) => {
+      const over = targetInsideManagedPath(resolution.target, entry.manifest.managedPaths ?? [], entry.environment.variables.HOME);
+      return over === undefined ? [] : [`${entry.manifest.name}: ${over}`];
+    }),
   );
   const refusal = plan.kind === 'refused' ? plan.message : unbindable.length > 0 ? unbindable.join('; ') : undefined;
   const value: EnvPlanValue = {

@@ -17,7 +17,6 @@ import {
   type Manifest,
   type ManifestToCheck,
   type Negotiation,
-  readRememberedWritablePaths,
 } from '@statecraft/adapter';
 import { productHomeLayout, selectPassedNames, type BoundaryChoice, type NameSelection } from '@statecraft/environment';
 import { chainPaths, type ChainPaths } from '../chain/chain-paths.js';
@@ -30,7 +29,7 @@ import { resolveTarget, type ResolvedTarget } from '../workspace/resolve-target.
 import type { EarlierCandidate } from '../workspace/attempt-start.js';
 import { labelQualification } from './label-qualification.js';
 import { homeOverlapsTarget } from './home-outside-target.js';
-import { targetInsideAgentWorkspace, targetInsideManagedPath, targetInsideRememberedPath } from './target-outside-managed-paths.js';
+import { targetInWritablePlace } from './target-outside-managed-paths.js';
 import { planCommandCoverage } from '../coverage/working-tree-reading.js';
 import type { PlannedCoverage } from '../coverage/assess-reading.js';
 
@@ -128,20 +127,9 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   if (selection.kind === 'refused') {
     return refused('plan', 'environment', `${selection.message}\nrefused before spawn, nothing appended`, { state: 'refused', refusals: selection.refusals });
   }
-  // Before the workspace is checked out: a repository the adapter's agents could write is one whose filters statecraft's git would run.
-  const managedOver = targetInsideManagedPath(located.target, manifest.managedPaths ?? [], selection.values.get('HOME'));
-  if (managedOver !== undefined) return refused('plan', 'target', managedOver, { target: located.target.path, managedPaths: manifest.managedPaths ?? [] });
-  const inWorkspace = targetInsideAgentWorkspace(located.target);
-  if (inWorkspace !== undefined) return refused('plan', 'target', inWorkspace, { target: located.target.path });
-  // And before it, a path any earlier attempt had writable, whatever adapter it ran.
-  const writablePaths = productHomeLayout(request.home).writablePaths;
-  const remembered = await readRememberedWritablePaths(writablePaths);
-  if (remembered.kind === 'unreadable') {
-    const message = `${remembered.message}: statecraft cannot tell whether the target lies in a path an earlier attempt had writable; refused before git runs in it, nothing appended`;
-    return refused('plan', 'target', message, { target: located.target.path, file: remembered.file });
-  }
-  const rememberedOver = targetInsideRememberedPath(located.target, remembered.paths, writablePaths);
-  if (rememberedOver !== undefined) return refused('plan', 'target', rememberedOver, { target: located.target.path, rememberedPaths: remembered.paths });
+  // Before the workspace is checked out: a repository an agent could have written is one whose filters statecraft's git would run.
+  const writable = await targetInWritablePlace(located.target, { managedPaths: manifest.managedPaths ?? [], home: selection.values.get('HOME') }, request.home);
+  if (writable !== undefined) return refused('plan', 'target', writable.message, { target: located.target.path, ...writable.detail });
   const coverage = await planCommandCoverage({ targetPath: located.target.path, spec: request.spec, requiresCommands: manifest.requiresCommands });
   if (coverage.kind === 'refused') return refused('plan', 'coverage', coverage.message, coverage.detail);
   const prompt = request.prompt ?? (coverage.reading.specText === 'none' ? undefined : coverage.reading.specText.text);

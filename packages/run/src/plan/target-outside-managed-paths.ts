@@ -1,4 +1,5 @@
-import { expandManagedPaths, resolvedThroughLinks, type RememberedWritablePath } from '@statecraft/adapter';
+import { expandManagedPaths, readRememberedWritablePaths, resolvedThroughLinks, type RememberedWritablePath } from '@statecraft/adapter';
+import { productHomeLayout } from '@statecraft/environment';
 import { STATE_DIRECTORY } from '../workspace/exclude-state.js';
 import type { ResolvedTarget } from '../workspace/resolve-target.js';
 
@@ -73,4 +74,29 @@ function targetPartInside(target: ResolvedTarget, place: string): string | undef
   if (inside(target.path)) return target.path;
   if (inside(target.commonDirectory)) return `the git directory of ${target.path}, ${target.commonDirectory},`;
   return undefined;
+}
+
+/**
+ * Why `run` refuses this target before any git but the one that named it runs there, or undefined
+ * (R12): it lies in a path the adapter manages, in an agent's workspace, or in a path an earlier
+ * attempt's boundary bound writable — or that memory cannot be read. One reading for `run`'s
+ * planning and `env plan`, so the plan is refused where the run would be.
+ */
+export async function targetInWritablePlace(
+  target: ResolvedTarget,
+  adapter: { managedPaths: readonly string[]; home: string | undefined },
+  productHome: string,
+): Promise<{ message: string; detail: Record<string, unknown> } | undefined> {
+  const managedOver = targetInsideManagedPath(target, adapter.managedPaths, adapter.home);
+  if (managedOver !== undefined) return { message: managedOver, detail: { managedPaths: adapter.managedPaths } };
+  const inWorkspace = targetInsideAgentWorkspace(target);
+  if (inWorkspace !== undefined) return { message: inWorkspace, detail: {} };
+  const writablePaths = productHomeLayout(productHome).writablePaths;
+  const remembered = await readRememberedWritablePaths(writablePaths);
+  if (remembered.kind === 'unreadable') {
+    const message = `${remembered.message}: statecraft cannot tell whether the target lies in a path an earlier attempt had writable; refused before git runs in it, nothing appended`;
+    return { message, detail: { file: remembered.file } };
+  }
+  const rememberedOver = targetInsideRememberedPath(target, remembered.paths, writablePaths);
+  return rememberedOver === undefined ? undefined : { message: rememberedOver, detail: { rememberedPaths: remembered.paths } };
 }
