@@ -110,7 +110,8 @@ describe('managed paths and git repositories (R10.6, R12)', () => {
     const daemon = join(await scratch.make('statecraft-managed-tmp'), 'daemon');
     const cloned = join(daemon, 'cloned');
     const marker = join(await scratch.make('statecraft-filter-marker'), 'ran');
-    const adapter = await hostileAdapterManaging([daemon], agentMakesRepositoryWithFilter(cloned, marker));
+    // A `~` path too, which lies in the suite's private HOME: bound, and not remembered.
+    const adapter = await hostileAdapterManaging(['~/.provider', daemon], agentMakesRepositoryWithFilter(cloned, marker), PASSES_HOME);
     // The verdict is not the point: the agent plants its repository during the suite.
     await runStatecraft(['qualify', adapter, '--json'], { home: targets.home.path, timeoutMs: 180_000 });
     expect(await readFile(join(cloned, '.git', 'config'), 'utf8')).toContain('[filter "planted"]');
@@ -144,14 +145,47 @@ describe('managed paths and git repositories (R10.6, R12)', () => {
       expect(refused.exitCode, refused.stderr).toBe(2);
       const answer = parseJson<{ refused: { stage: string; reason: string; message: string } }>(refused).refused;
       expect([answer.stage, answer.reason]).toEqual(['plan', 'target']);
-      expect(answer.message).toContain(
-        `${target} lies inside ${join(repository.path, '.statecraft', 'state', 'workspaces')}, where agents' workspaces are kept`,
-      );
+      expect(answer.message).toContain(`${target} lies inside ${join(repository.path, '.statecraft', 'state')}, where statecraft keeps agents' workspaces`);
     }
     const plan = await planWith(planted, 'fixture');
     expect(plan.exitCode, plan.stderr).toBe(2);
-    expect(plan.stderr).toContain("where agents' workspaces are kept");
+    expect(plan.stderr).toContain("where statecraft keeps agents' workspaces and the checks' worktrees");
     expect(existsSync(marker), "statecraft's git ran the filter the agent planted").toBe(false);
+  });
+
+  it("qualify refuses a managed path over a repository the home keeps records for, as run does: its agent never reaches that repository's git configuration", async () => {
+    const repository = await targets.fresh();
+    expect((await runWith(repository.path, 'fixture')).exitCode).toBe(0);
+    const config = join(repository.path, '.git', 'config');
+    const before = await readFile(config, 'utf8');
+    const body = `import { appendFileSync } from 'node:fs';\nappendFileSync(${JSON.stringify(config)}, '[filter "planted"]\\n\\tsmudge = cat\\n');`;
+    const adapter = await hostileAdapterManaging([repository.path], body);
+    const qualify = await runStatecraft(['qualify', adapter, '--json'], { home: targets.home.path, timeoutMs: 180_000 });
+    expect(qualify.exitCode, qualify.stderr).not.toBe(0);
+    expect(qualify.stdout).toContain(`${repository.path} is a repository the product home keeps records for`);
+    expect(await readFile(config, 'utf8')).toBe(before);
+  });
+
+  it('accept refuses a target inside a path a boundary bound writable, before any git checks a worktree out there', async () => {
+    const parent = await scratch.make('statecraft-remembered-parent');
+    const inside = join(parent, 'repository');
+    await repositoryAt(inside);
+    const run = await runWith(inside, 'fixture');
+    expect(run.exitCode, run.stderr).toBe(0);
+    const { runId } = parseJson<{ runId: string }>(run);
+    // The home remembers the parent as bound writable (what a launch writes, written here).
+    const directory = join(targets.home.path, 'writable-paths');
+    await mkdir(directory, { recursive: true });
+    const file = join(directory, 'remembered-by-the-test.json');
+    await writeFile(file, `${JSON.stringify({ path: parent, adapter: 'managing', since: new Date().toISOString() })}\n`);
+    try {
+      const accept = await runStatecraft(['accept', inside, runId, '--json'], { home: targets.home.path });
+      expect(accept.exitCode, accept.stderr).toBe(2);
+      expect(accept.stderr).toContain(`${inside} lies inside ${parent}, which a launch of the adapter managing bound writable`);
+      expect(accept.stderr).toContain('nothing judged');
+    } finally {
+      await rm(file);
+    }
   });
 
   it('a remembered path moved elsewhere and linked back is still the path: the repository under it is refused for another adapter', async () => {

@@ -105,14 +105,30 @@ function fieldsAgainstStream(recorded: RecordedResult, reading: StreamReading): 
 /**
  * The excerpt refusal by refusal, so a finding names the field that changed, not the whole excerpt.
  * A record from before the refusals were bounded (no digest) holds each refusal whole: each the
- * excerpt keeps whole is compared with it, and the count is the classification's. A record whose
- * digest was removed is read the same way, so removing it turns no comparison off (review, 2026-12-02).
+ * excerpt keeps whole is compared with it, and it must hold as many as its count (the classification
+ * compares the count with the stream's); entries past the excerpt are not read again. A record whose
+ * digest was removed is read the same way, so removing it turns no comparison off (reviews, 2026-12-02).
  */
 function refusalsAgainstStream(recorded: RecordedResult, excerpt: RecordedResult['refusals']): FieldDisagreement[] {
   if (recorded.refusalDigest === 'not-recorded') {
-    return excerpt.flatMap((refusal, index) =>
-      'cut' in refusal ? [] : differences(`result.refusals.${index}`, recorded.refusals[index], `refusals.${index}`, refusal),
-    );
+    // Such a record held every refusal: as many as its count (the stream's), or entries were added or removed.
+    const count =
+      recorded.refusals.length === recorded.refusalCount
+        ? []
+        : [
+            {
+              field: 'result.refusals.length',
+              recorded: { value: recorded.refusals.length },
+              keptField: 'refusalCount',
+              kept: { value: recorded.refusalCount },
+            },
+          ];
+    return [
+      ...count,
+      ...excerpt.flatMap((refusal, index) =>
+        'cut' in refusal ? [] : differences(`result.refusals.${index}`, recorded.refusals[index], `refusals.${index}`, refusal),
+      ),
+    ];
   }
   if (recorded.refusals.length !== excerpt.length) return differences('result.refusals', recorded.refusals, 'refusals', excerpt);
   return excerpt.flatMap((refusal, index) => differences(`result.refusals.${index}`, recorded.refusals[index], `refusals.${index}`, refusal));

@@ -189,5 +189,12 @@ describe("classifying an attempt again from its kept stream with the supervisor'
     const downgraded = { ...faithful, refusalDigest: 'not-recorded' } as unknown as AttemptResult;
     const check = reclassifyAttempt(downgraded, kept.reading);
     expect(check.state === 'disagrees' ? check.fields.map((field) => field.field) : []).toEqual(['result.refusals.0.verbatim.input.command']);
+    // Nor does it let a refusal be added past the stream's: such a record held every one, as many as its count.
+    const added = { ...faithful, refusalDigest: 'not-recorded', refusals: [...faithful.refusals, ...faithful.refusals] } as unknown as AttemptResult;
+    const longer = reclassifyAttempt(added, kept.reading);
+    expect(longer.state === 'disagrees' ? longer.fields.map((field) => field.field) : []).toEqual([
+      'result.refusals.length',
+      'result.refusals.0.verbatim.input.command',
+    ]);
   });
 });

@@ -93,6 +93,7 @@ export { targetInsideManagedPath, targetInWritablePlace } from './plan/target-ou
 export * from './plan/label-qualification.js';
 export * from './launch/failed-file.js';
 export { managedPathsMustNotReach } from './launch/launch-boundary.js';
+export { targetsTheHomeNames } from './launch/targets-the-home-names.js';
 export { endOfAttempt, endOfAttemptBoundMs, type EndOfAttempt } from './launch/end-of-attempt-bound.js';
 export * from './launch/launch-attempt.js';
 export * from './launch/compose-posture.js';

@@ -9,6 +9,7 @@ import {
   openChainForRun,
   resolveTarget,
   targetDirectoryIn,
+  targetInWritablePlace,
   writingFile,
   type AcceptanceRecord,
   type ChainEntry,
@@ -71,6 +72,10 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
   const resolution = await resolveTarget(request.target);
   if (resolution.kind === 'refused') return { kind: 'refused', reason: 'target', message: resolution.message };
   const target = resolution.target;
+  // Before any git checks a worktree out there, as `run` refuses it: a repository an agent could have
+  // written (an earlier boundary's managed path, an agent's workspace) carries filters git would run.
+  const writable = await targetInWritablePlace(target, { managedPaths: [], home: undefined }, request.home);
+  if (writable !== undefined) return { kind: 'refused', reason: 'target', message: writable.message.replace('nothing appended', 'nothing judged') };
   const paths = chainPaths(targetDirectoryIn(request.home, target.key));
   let lock: Awaited<ReturnType<typeof acquireRepositoryLock>>;
   try {

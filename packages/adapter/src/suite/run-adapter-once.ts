@@ -16,7 +16,7 @@ import type { ContainmentMechanism } from '../supervise/attempt.js';
 import type { SuperviseAnswer } from '../supervise/options.js';
 import type { BoundaryProfile } from '../supervise/boundary-record.js';
 import { establishBoundary, type BoundaryRefusalReason, type EstablishedBoundary } from '../supervise/bwrap-boundary.js';
-import { prepareManagedPaths } from '../supervise/managed-paths.js';
+import { prepareManagedPaths, type ProtectedLocation } from '../supervise/managed-paths.js';
 import { supervisorProtectedLocations } from '../supervise/supervisor-protected-locations.js';
 import { rememberWritablePaths } from '../supervise/writable-paths-remembered.js';
 
@@ -54,6 +54,8 @@ export interface RunAdapterOnceOptions {
    * target inside one, whatever adapter it uses (R12).
    */
   rememberWritablePathsIn?: { directory: string; besides: string };
+  /** What the managed paths must not reach besides the attempt's own files (every repository the product home names). */
+  protectedLocations?: readonly ProtectedLocation[];
 }
 
 export interface AttemptFiles {
@@ -108,6 +110,7 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
         { path: options.workspace, what: "the attempt's workspace" },
         { path: options.attemptDir, what: "the attempt's request and kept stream, which stay read-only" },
         ...supervisorProtectedLocations([process.env, options.environment]),
+        ...(options.protectedLocations ?? []),
       ],
     });
     if (managed.kind === 'refused') return { kind: 'refused', stage: 'boundary', reason: 'managed-path', message: managed.message, attemptTag, files };

@@ -1,3 +1,4 @@
+import type { ProtectedLocation } from '../supervise/managed-paths.js';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -38,8 +39,10 @@ export interface RunNegativeSuiteOptions {
    * attempt (default: a stand-in inside the scratch directory). `none` runs without it; the report
    * says which. `writablePaths`: where the product home remembers the managed paths bound writable
    * (writable-paths-remembered.ts); those outside the suite's scratch directory are remembered there.
+   * `protectedLocations`: what the managed paths must not reach besides the suite's own (every
+   * repository the product home names, as for `run`: launch-boundary.ts).
    */
-  boundary?: { kind: 'bwrap'; productHome?: string; writablePaths?: string } | { kind: 'none' };
+  boundary?: { kind: 'bwrap'; productHome?: string; writablePaths?: string; protectedLocations?: readonly ProtectedLocation[] } | { kind: 'none' };
 }
 
 export type NegativeSuiteAnswer =
@@ -80,6 +83,7 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
             kind: 'bwrap',
             productHome: await hiddenHome(options.boundary?.productHome, scratchDir),
             ...(options.boundary?.writablePaths === undefined ? {} : { writablePaths: options.boundary.writablePaths }),
+            ...(options.boundary?.protectedLocations === undefined ? {} : { protectedLocations: options.boundary.protectedLocations }),
           };
     const context = createSuiteContext({
       executable,

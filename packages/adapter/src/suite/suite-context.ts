@@ -1,3 +1,5 @@
+import type { ProtectedLocation } from '../supervise/managed-paths.js';
+import { resolvedThroughLinks } from '../supervise/resolved-through-links.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ProtocolEvent, ProviderIdentity } from '../protocol/events.js';
@@ -35,7 +37,7 @@ export interface SuiteContext {
    * product home and lets the adapter write only the workspace, its TMPDIR and its managed paths; `none`
    * runs without it.
    */
-  boundary: { kind: 'bwrap'; productHome: string; writablePaths?: string } | { kind: 'none' };
+  boundary: { kind: 'bwrap'; productHome: string; writablePaths?: string; protectedLocations?: readonly ProtectedLocation[] } | { kind: 'none' };
   /** The driver's provocation for a scenario, or `not-applicable`. */
   provocationFor(scenario: DriverScenario): Provocation | 'not-applicable';
   /** Runs one provocation through the real supervisor; `overrides` change the attempt's plan. */
@@ -79,9 +81,11 @@ export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | '
         attemptDir: attempt.dir,
         ...(base.containment === undefined ? {} : { containment: base.containment }),
         ...(base.boundary.kind === 'bwrap' ? { boundary: suiteBoundaryProfile(base.scratchDir, base.workspace, base.boundary.productHome) } : {}),
-        // Its private HOME's paths go with the scratch directory; an absolute one is the machine's own.
+        // Its private HOME's paths go with the scratch directory (as the bound paths are: links resolved);
+        // an absolute one is the machine's own.
+        ...(base.boundary.kind === 'bwrap' && base.boundary.protectedLocations !== undefined ? { protectedLocations: base.boundary.protectedLocations } : {}),
         ...(base.boundary.kind === 'bwrap' && base.boundary.writablePaths !== undefined
-          ? { rememberWritablePathsIn: { directory: base.boundary.writablePaths, besides: base.scratchDir } }
+          ? { rememberWritablePathsIn: { directory: base.boundary.writablePaths, besides: resolvedThroughLinks(base.scratchDir) } }
           : {}),
         onEvent: (event) => {
           events.push(event);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { syncDirectory, writeFileDurably } from '../durable-write.js';
@@ -65,19 +65,18 @@ export type RememberedWritablePaths =
 
 /** Every remembered path in `directory`; none when it was never made. */
 export async function readRememberedWritablePaths(directory: string): Promise<RememberedWritablePaths> {
+  const unreadable = (why: string): RememberedWritablePaths => ({ kind: 'unreadable', file: directory, message: `${directory} ${why}` });
   let names: string[];
   try {
+    // Looked at itself first: a link there (dangling, or to anything) is no memory statecraft made.
+    if (!lstatSync(directory).isDirectory()) return unreadable('is not a directory (a link, or a file): statecraft makes it a directory');
     names = readdirSync(directory);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'read', paths: [] };
-    // A product home that is not a directory holds no memory: that is the home's fault, which the
-    // first write into it reports (exit 4, naming it). The directory itself not one is this file's.
-    if ((error as NodeJS.ErrnoException).code === 'ENOTDIR' && !existsSync(directory)) return { kind: 'read', paths: [] };
-    return {
-      kind: 'unreadable',
-      file: directory,
-      message: `${directory} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
-    };
+    const code = (error as NodeJS.ErrnoException).code;
+    // Never made; or a product home that is not a directory, the home's fault, which the first write
+    // into it reports (exit 4, naming it).
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'read', paths: [] };
+    return unreadable(`cannot be read (${code ?? (error as Error).message})`);
   }
   const paths: RememberedWritablePath[] = [];
   for (const name of names.sort()) {

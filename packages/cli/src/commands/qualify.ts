@@ -15,6 +15,7 @@ import {
   type SuiteCase,
 } from '@statecraft/adapter';
 import { productHomeLayout } from '@statecraft/environment';
+import { targetsTheHomeNames } from '@statecraft/run';
 import type { z } from 'zod';
 import type { QualifyAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
@@ -97,7 +98,13 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
     boundary:
       options.boundary === 'none'
         ? { kind: 'none' }
-        : { kind: 'bwrap', productHome: options.home, writablePaths: productHomeLayout(options.home).writablePaths },
+        : {
+            kind: 'bwrap',
+            productHome: options.home,
+            writablePaths: productHomeLayout(options.home).writablePaths,
+            // As for `run`: no managed path may reach a repository the home keeps records for.
+            protectedLocations: targetsTheHomeNames(options.home),
+          },
     ...(options.onCaseStart === undefined ? {} : { onCaseStart: options.onCaseStart }),
     ...(options.onCaseEnd === undefined ? {} : { onCaseEnd: options.onCaseEnd }),
   });

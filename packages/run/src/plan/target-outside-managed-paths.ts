@@ -1,3 +1,4 @@
+import { lstatSync } from 'node:fs';
 import { expandManagedPaths, readRememberedWritablePaths, resolvedThroughLinks, type RememberedWritablePath } from '@statecraft/adapter';
 import { productHomeLayout } from '@statecraft/environment';
 import { STATE_DIRECTORY } from '../workspace/exclude-state.js';
@@ -33,7 +34,10 @@ export function targetInsideManagedPath(target: ResolvedTarget, managedPaths: re
 export function targetInsideRememberedPath(target: ResolvedTarget, remembered: readonly RememberedWritablePath[], directory: string): string | undefined {
   for (const { path, adapter, since } of remembered) {
     // As bound, and where its links lead now: a directory moved and linked back is the same directory.
-    for (const place of new Set([path, resolvedThroughLinks(path)])) {
+    // Only through links the operator (or root) made: in /tmp any user can put one where a
+    // remembered path was, and every run under where it points would be refused (review, 2026-12-02).
+    const places = linksAlongAreOwn(path) ? [path, resolvedThroughLinks(path)] : [path];
+    for (const place of new Set(places)) {
       const what = targetPartInside(target, place);
       if (what === undefined) continue;
       const named = place === path ? path : `${path} (${place} with its links resolved now)`;
@@ -44,23 +48,41 @@ export function targetInsideRememberedPath(target: ResolvedTarget, remembered: r
 }
 
 /**
- * A target whose work tree or git directory lies in an agent's workspace (`.statecraft/state/workspaces/`
- * of any repository), named; or undefined. The workspace was writable to its agent and is kept after
- * the attempt: a repository the agent made there, or the workspace's own `.git` file pointed at a git
- * directory it made, carries configuration statecraft's own git would obey outside the sandbox
- * (review, 2026-12-02). An attempt's work is continued with `--retry`, on the repository itself.
+ * A target whose work tree or git directory lies in statecraft's state directory of any repository
+ * (`.statecraft/state/`: agents' workspaces, `accept`'s check worktrees), named; or undefined. Each
+ * was writable to an agent or a check and can outlive its use (a workspace is kept; a check can make
+ * its worktree's removal fail): a repository made there, or a worktree's `.git` file pointed at a git
+ * directory made there, carries configuration statecraft's own git would obey outside the sandbox
+ * (reviews, 2026-12-02). An attempt's work is continued with `--retry`, on the repository itself.
+ * Read on the resolved paths: a state directory reached through a link is not recognised.
  */
 export function targetInsideAgentWorkspace(target: ResolvedTarget): string | undefined {
-  const marker = `/${STATE_DIRECTORY}/workspaces/`;
+  const marker = `/${STATE_DIRECTORY}/`;
   const where = [target.path, target.commonDirectory].find((path) => `${path}/`.includes(marker));
   if (where === undefined) return undefined;
-  const workspaces = where.slice(0, where.indexOf(marker) + marker.length - 1);
+  const state = where.slice(0, where.indexOf(marker) + marker.length - 1);
   const what = where === target.path ? target.path : `the git directory of ${target.path}, ${target.commonDirectory},`;
   return (
-    `${what} lies inside ${workspaces}, where agents' workspaces are kept: an agent could write any git configuration there, which ` +
-    "statecraft's own git obeys outside the sandbox; run statecraft on the repository the workspace belongs to (--retry <run> continues " +
-    "an attempt's work); refused before git runs in it, nothing appended"
+    `${what} lies inside ${state}, where statecraft keeps agents' workspaces and the checks' worktrees: an agent or a check could write any ` +
+    "git configuration there, which statecraft's own git obeys outside the sandbox; run statecraft on the repository they belong to " +
+    "(--retry <run> continues an attempt's work); refused before git runs in it, nothing appended"
   );
+}
+
+/**
+ * Whether every symbolic link on the way to `path` (itself included) belongs to this user or to
+ * root. Each prefix is looked at itself, the links before it followed, as a lookup follows them.
+ */
+function linksAlongAreOwn(path: string): boolean {
+  const own = [0, process.getuid?.() ?? 0];
+  let place = '';
+  for (const part of path.split('/').filter((name) => name !== '')) {
+    place = `${place}/${part}`;
+    const info = lstatSync(place, { throwIfNoEntry: false });
+    if (info === undefined) return true;
+    if (info.isSymbolicLink() && !own.includes(info.uid)) return false;
+  }
+  return true;
 }
 
 const MOVE_IT_OUT =
