@@ -39,6 +39,29 @@ function agentMakesRepositoryWithFilter(at: string, marker: string): string {
   ].join('\n');
 }
 
+/**
+ * A run on another repository whose agent makes a repository under its managed path `~/.provider`
+ * (empty at the launch's check), with a filter in its configuration and an attribute that names it.
+ */
+async function agentPlantsUnderItsManagedPath(): Promise<{ home: string; cloned: string; marker: string; adapter: string }> {
+  const repository = await targets.fresh();
+  const home = await scratch.make('statecraft-operator-home');
+  const cloned = join(home, '.provider', 'plugins', 'cloned');
+  const marker = join(await scratch.make('statecraft-filter-marker'), 'ran');
+  const adapter = await hostileAdapterManaging(['~/.provider'], agentMakesRepositoryWithFilter(cloned, marker), PASSES_HOME);
+  const first = await runWith(repository.path, adapter, { HOME: home });
+  expect(first.exitCode, first.stderr).toBe(0);
+  return { home, cloned, marker, adapter };
+}
+
+/** Every path the file's product home remembers as bound writable, with the adapter that declared it. */
+async function rememberedPaths(): Promise<{ path: string; adapter: string }[]> {
+  const directory = join(targets.home.path, 'writable-paths');
+  return Promise.all(
+    (await readdir(directory)).map(async (name) => JSON.parse(await readFile(join(directory, name), 'utf8')) as { path: string; adapter: string }),
+  );
+}
+
 describe('managed paths and git repositories (R10.6, R12)', () => {
   it("a path holding a git repository no target names is bound, and the plan says so (a provider's plugins cloned under its directory)", async () => {
     const repository = await targets.fresh();
@@ -53,15 +76,7 @@ describe('managed paths and git repositories (R10.6, R12)', () => {
   });
 
   it('a target that lies in a path its adapter declares managed is refused at planning: the filter its agent planted there never runs', async () => {
-    const repository = await targets.fresh();
-    const home = await scratch.make('statecraft-operator-home');
-    const cloned = join(home, '.provider', 'plugins', 'cloned');
-    const marker = join(await scratch.make('statecraft-filter-marker'), 'ran');
-    // A run on another repository: its agent makes a repository under its managed path (empty at
-    // the launch's check), with a filter in its configuration and an attribute that names it.
-    const adapter = await hostileAdapterManaging(['~/.provider'], agentMakesRepositoryWithFilter(cloned, marker), PASSES_HOME);
-    const first = await runWith(repository.path, adapter, { HOME: home });
-    expect(first.exitCode, first.stderr).toBe(0);
+    const { home, cloned, marker, adapter } = await agentPlantsUnderItsManagedPath();
     expect(await readFile(join(cloned, '.git', 'config'), 'utf8')).toContain('[filter "planted"]');
     // Then the operator runs statecraft on that repository with the same adapter.
     const run = await runWith(cloned, adapter, { HOME: home });
@@ -77,19 +92,9 @@ describe('managed paths and git repositories (R10.6, R12)', () => {
   });
 
   it('a target that lies in a path an earlier attempt had writable is refused at planning whatever adapter runs it now, and the home names the path', async () => {
-    const repository = await targets.fresh();
-    const home = await scratch.make('statecraft-operator-home');
-    const cloned = join(home, '.provider', 'plugins', 'cloned');
-    const marker = join(await scratch.make('statecraft-filter-marker'), 'ran');
-    const adapter = await hostileAdapterManaging(['~/.provider'], agentMakesRepositoryWithFilter(cloned, marker), PASSES_HOME);
-    const first = await runWith(repository.path, adapter, { HOME: home });
-    expect(first.exitCode, first.stderr).toBe(0);
+    const { home, cloned, marker } = await agentPlantsUnderItsManagedPath();
     // The home remembers what the boundary bound writable, by the adapter that declared it.
-    const remembered = await readdir(join(targets.home.path, 'writable-paths'));
-    const kept = await Promise.all(
-      remembered.map(async (name) => JSON.parse(await readFile(join(targets.home.path, 'writable-paths', name), 'utf8')) as { path: string; adapter: string }),
-    );
-    expect(kept).toContainEqual(expect.objectContaining({ path: join(home, '.provider') }));
+    expect(await rememberedPaths()).toContainEqual(expect.objectContaining({ path: join(home, '.provider') }));
     // Then the operator runs statecraft on that repository with the fixture, which manages nothing.
     const run = await runWith(cloned, 'fixture', { HOME: home });
     expect(existsSync(marker), "statecraft's git ran the filter the agent planted").toBe(false);
@@ -115,10 +120,7 @@ describe('managed paths and git repositories (R10.6, R12)', () => {
     // The verdict is not the point: the agent plants its repository during the suite.
     await runStatecraft(['qualify', adapter, '--json'], { home: targets.home.path, timeoutMs: 180_000 });
     expect(await readFile(join(cloned, '.git', 'config'), 'utf8')).toContain('[filter "planted"]');
-    const directory = join(targets.home.path, 'writable-paths');
-    const kept = await Promise.all(
-      (await readdir(directory)).map(async (name) => JSON.parse(await readFile(join(directory, name), 'utf8')) as { path: string }),
-    );
+    const kept = await rememberedPaths();
     expect(kept.map((entry) => entry.path)).toContain(daemon);
     // The suite's private HOME is not remembered: it is removed with the suite.
     expect(kept.filter((entry) => entry.path.includes('statecraft-suite'))).toEqual([]);
@@ -189,12 +191,7 @@ describe('managed paths and git repositories (R10.6, R12)', () => {
   });
 
   it('a remembered path moved elsewhere and linked back is still the path: the repository under it is refused for another adapter', async () => {
-    const repository = await targets.fresh();
-    const home = await scratch.make('statecraft-operator-home');
-    const cloned = join(home, '.provider', 'plugins', 'cloned');
-    const marker = join(await scratch.make('statecraft-filter-marker'), 'ran');
-    const adapter = await hostileAdapterManaging(['~/.provider'], agentMakesRepositoryWithFilter(cloned, marker), PASSES_HOME);
-    expect((await runWith(repository.path, adapter, { HOME: home })).exitCode).toBe(0);
+    const { home, cloned, marker } = await agentPlantsUnderItsManagedPath();
     // The operator moves the directory to another place and links it back.
     const moved = join(await scratch.make('statecraft-moved'), 'provider');
     await rename(join(home, '.provider'), moved);
