@@ -168,15 +168,7 @@ describe("classifying an attempt again from its kept stream with the supervisor'
 
   it("a refusal's text rewritten in a record whose refusal digest was removed still disagrees: removing it turns no comparison off", async () => {
     const refusal = line({ seq: 1, type: 'refusal', tool: 'Bash', verbatim: { tool: 'Bash', input: { command: 'git push --force' } } });
-    const ending = line({
-      seq: 2,
-      type: 'result',
-      terminal: 'completed',
-      claim: { status: 'success', isError: false, reason: 'not-recorded', detail: {} },
-      cost: 'unknown',
-      turns: 1,
-    });
-    const kept = await reread(`${init}\n${refusal}\n${ending}\n`, true);
+    const kept = await reread(`${init}\n${refusal}\n${result}\n`, true);
     const faithful = {
       ...recorded({ outcome: 'refused', cause: 'none', timedOut: false, events: 3, progress: 0 }, kept.reading),
       refusalCount: kept.reading.refusals.count,

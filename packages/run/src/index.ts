@@ -6,7 +6,7 @@
  * - plan/plan-run.ts              everything decided before anything is appended; refusals exit 2 (issue 3 item 2)
  * - plan/label-qualification.ts   the qualification label: unqualified adapters run, labelled (R3.2)
  * - plan/home-outside-target.ts   the product home and the target must not hold each other (R8.4, R12)
- * - plan/target-outside-managed-paths.ts a target inside a path the adapter declares managed, an agent's workspace, or a path any attempt had writable, is refused before git runs in it (R12)
+ * - plan/target-outside-managed-paths.ts a target inside a path the adapter declares managed, statecraft's state directory (workspaces, check worktrees), or a path any attempt had writable, is refused before git runs in it (R12)
  * - launch/launch-attempt.ts      lock → workspace → environment → intent (fsync) → supervise → classify → outcome
  * - launch/before-intent.ts       what an intent needs besides the readings, started once the workspace's directory exists: TMPDIR, environment, request, boundary
  * - launch/conclude-attempt.ts    after the adapter: the result kept, the candidate identified (R13.2), the outcome appended

@@ -74,7 +74,7 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
   const target = resolution.target;
   // Before any git checks a worktree out there, as `run` refuses it: a repository an agent could have
   // written (an earlier boundary's managed path, an agent's workspace) carries filters git would run.
-  const writable = await targetInWritablePlace(target, { managedPaths: [], home: undefined }, request.home);
+  const writable = await targetInWritablePlace(target, request.home);
   if (writable !== undefined) return { kind: 'refused', reason: 'target', message: writable.message.replace('nothing appended', 'nothing judged') };
   const paths = chainPaths(targetDirectoryIn(request.home, target.key));
   let lock: Awaited<ReturnType<typeof acquireRepositoryLock>>;

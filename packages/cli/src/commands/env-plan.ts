@@ -167,7 +167,7 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
     throw new CliError(`refused: ${resolution.message}`, EXIT.refused, { hint: 'name the target repository, as `statecraft run` would be given it' });
   const target = resolution.target.path;
   // Where run would refuse the target whatever adapter it used: an agent's workspace, a path an earlier boundary bound writable.
-  const inWritablePlace = await targetInWritablePlace(resolution.target, { managedPaths: [], home: undefined }, options.home);
+  const inWritablePlace = await targetInWritablePlace(resolution.target, options.home);
   if (inWritablePlace !== undefined)
     throw new CliError(`refused: ${inWritablePlace.message}`, EXIT.refused, { hint: 'move the repository out of it, as `statecraft run` would be refused' });
   const declaration = await readDeclaration(target);

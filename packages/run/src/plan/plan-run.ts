@@ -29,7 +29,7 @@ import { resolveTarget, type ResolvedTarget } from '../workspace/resolve-target.
 import type { EarlierCandidate } from '../workspace/attempt-start.js';
 import { labelQualification } from './label-qualification.js';
 import { homeOverlapsTarget } from './home-outside-target.js';
-import { targetInWritablePlace } from './target-outside-managed-paths.js';
+import { targetInsideManagedPath, targetInWritablePlace } from './target-outside-managed-paths.js';
 import { planCommandCoverage } from '../coverage/working-tree-reading.js';
 import type { PlannedCoverage } from '../coverage/assess-reading.js';
 
@@ -128,7 +128,9 @@ export async function planRun(request: RunRequest): Promise<Planning> {
     return refused('plan', 'environment', `${selection.message}\nrefused before spawn, nothing appended`, { state: 'refused', refusals: selection.refusals });
   }
   // Before the workspace is checked out: a repository an agent could have written is one whose filters statecraft's git would run.
-  const writable = await targetInWritablePlace(located.target, { managedPaths: manifest.managedPaths ?? [], home: selection.values.get('HOME') }, request.home);
+  const managedOver = targetInsideManagedPath(located.target, manifest.managedPaths ?? [], selection.values.get('HOME'));
+  if (managedOver !== undefined) return refused('plan', 'target', managedOver, { target: located.target.path, managedPaths: manifest.managedPaths ?? [] });
+  const writable = await targetInWritablePlace(located.target, request.home);
   if (writable !== undefined) return refused('plan', 'target', writable.message, { target: located.target.path, ...writable.detail });
   const coverage = await planCommandCoverage({ targetPath: located.target.path, spec: request.spec, requiresCommands: manifest.requiresCommands });
   if (coverage.kind === 'refused') return refused('plan', 'coverage', coverage.message, coverage.detail);

@@ -56,7 +56,7 @@ export function targetInsideRememberedPath(target: ResolvedTarget, remembered: r
  * (reviews, 2026-12-02). An attempt's work is continued with `--retry`, on the repository itself.
  * Read on the resolved paths: a state directory reached through a link is not recognised.
  */
-export function targetInsideAgentWorkspace(target: ResolvedTarget): string | undefined {
+export function targetInsideStateDirectory(target: ResolvedTarget): string | undefined {
   const marker = `/${STATE_DIRECTORY}/`;
   const where = [target.path, target.commonDirectory].find((path) => `${path}/`.includes(marker));
   if (where === undefined) return undefined;
@@ -99,20 +99,17 @@ function targetPartInside(target: ResolvedTarget, place: string): string | undef
 }
 
 /**
- * Why `run` refuses this target before any git but the one that named it runs there, or undefined
- * (R12): it lies in a path the adapter manages, in an agent's workspace, or in a path an earlier
- * attempt's boundary bound writable — or that memory cannot be read. One reading for `run`'s
- * planning and `env plan`, so the plan is refused where the run would be.
+ * Why every verb that runs git in a target refuses it whatever adapter is used, or undefined (R12):
+ * it lies in statecraft's state directory, or in a path an earlier attempt's boundary bound writable
+ * — or that memory cannot be read. One reading for `run`'s planning (after its adapter's own managed
+ * paths, targetInsideManagedPath), `env plan` and `accept`, so none takes a target another refuses.
  */
 export async function targetInWritablePlace(
   target: ResolvedTarget,
-  adapter: { managedPaths: readonly string[]; home: string | undefined },
   productHome: string,
 ): Promise<{ message: string; detail: Record<string, unknown> } | undefined> {
-  const managedOver = targetInsideManagedPath(target, adapter.managedPaths, adapter.home);
-  if (managedOver !== undefined) return { message: managedOver, detail: { managedPaths: adapter.managedPaths } };
-  const inWorkspace = targetInsideAgentWorkspace(target);
-  if (inWorkspace !== undefined) return { message: inWorkspace, detail: {} };
+  const inState = targetInsideStateDirectory(target);
+  if (inState !== undefined) return { message: inState, detail: {} };
   const writablePaths = productHomeLayout(productHome).writablePaths;
   const remembered = await readRememberedWritablePaths(writablePaths);
   if (remembered.kind === 'unreadable') {
