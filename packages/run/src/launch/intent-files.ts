@@ -46,11 +46,18 @@ export async function writeIntentFiles(place: IntentFilesPlace, texts: { request
 /**
  * Removes an attempt's files when no intent was appended for it (R8.6: a stopped attempt leaves the
  * home as it found it): its directory whole — the chain never gave out its number, so nothing else
- * is there — and the run's directory when this attempt was its only one. Waits for the writes first.
+ * is there — and the run's directory when this attempt was its only one, and `attempts/` when it
+ * holds nothing else. Waits for the writes first.
  */
 export async function withdrawIntentFiles(place: IntentFilesPlace, writing: Promise<IntentFiles>): Promise<void> {
   await writing;
   await rm(place.attemptDirectory, { recursive: true, force: true }).catch(() => undefined);
-  // Not empty when the run has earlier attempts: then it stays, and rmdir says so harmlessly.
-  await rmdir(dirname(place.attemptDirectory)).catch(() => undefined);
+  // Not empty when the run has earlier attempts: then it stays, and rmdir says so harmlessly. So
+  // does `attempts/` itself, unless this was the target's first attempt (then the lock's release
+  // takes back the target's directory too, repository-lock.ts).
+  const removed = await rmdir(dirname(place.attemptDirectory)).then(
+    () => true,
+    () => false,
+  );
+  if (removed) await rmdir(dirname(dirname(place.attemptDirectory))).catch(() => undefined);
 }

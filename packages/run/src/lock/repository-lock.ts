@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { rmdir, unlink } from 'node:fs/promises';
+import { dirname, relative, sep } from 'node:path';
 import { readLockHolder, readLockInstance, isLive, type LockHolder } from './lock-holder.js';
 import { linkExclusive, sweepTakeoverClaims, takeOverStaleLock } from './take-over-stale-lock.js';
 
@@ -29,9 +29,8 @@ export async function acquireRepositoryLock(lockFile: string, holder: Omit<LockH
   const mine: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), ...holder };
   // Synchronous up to the link: nothing else of this process runs before it holds the lock, and
   // each step would otherwise be a trip to the thread pool (the fsync is waited for either way).
-  mkdirSync(dirname(lockFile), { recursive: true, mode: 0o700 });
   const staging = `${lockFile}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  const descriptor = openSync(staging, 'wx', 0o600);
+  const { descriptor, made } = openStaging(staging);
   try {
     writeFileSync(descriptor, JSON.stringify(mine));
     fsyncSync(descriptor);
@@ -48,7 +47,7 @@ export async function acquireRepositoryLock(lockFile: string, holder: Omit<LockH
     for (let tries = 0; tries < 5; tries += 1) {
       if (linkExclusive(staging, lockFile)) {
         sweepTakeoverClaims(lockFile);
-        return { kind: 'acquired', reclaimed, release: () => releaseRepositoryLock(lockFile, mine) };
+        return { kind: 'acquired', reclaimed, release: () => releaseRepositoryLock(lockFile, mine, made) };
       }
       const current = await readLockInstance(lockFile);
       if (current.kind === 'gone') continue;
@@ -79,6 +78,23 @@ export async function acquireRepositoryLock(lockFile: string, holder: Omit<LockH
   }
 }
 
+/**
+ * Opens the lock's private staging file, making the target's directory first: the first directory
+ * this made (mkdir's answer), so that a release can take back what nothing was written in. A
+ * supervisor that just took back the directory it made (releaseRepositoryLock) can remove it
+ * between the mkdir and the open: made again, a bounded number of times.
+ */
+function openStaging(staging: string): { descriptor: number; made: string | undefined } {
+  for (let tries = 0; ; tries += 1) {
+    const made = mkdirSync(dirname(staging), { recursive: true, mode: 0o700 });
+    try {
+      return { descriptor: openSync(staging, 'wx', 0o600), made };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || tries >= 4) throw error;
+    }
+  }
+}
+
 /** How long a live claimant's takeover may take before the refusal names the claimant itself. */
 const TAKEOVER_SETTLE_MS = 2_000;
 
@@ -102,10 +118,32 @@ function refusedByLiveHolder(holder: LockHolder, what = 'holds this target'): Lo
   };
 }
 
-/** Removes the lock only if it is still ours (a takeover by another supervisor is left alone). */
-async function releaseRepositoryLock(lockFile: string, mine: LockHolder): Promise<void> {
+/**
+ * Removes the lock only if it is still ours (a takeover by another supervisor is left alone); then
+ * the directories taking it made (`made`, the first of them), when nothing was written in them: a
+ * refusal before anything is recorded leaves no target's directory for `doctor` to list. Only
+ * empty directories are removed (rmdir), innermost first, stopping at the first that is not.
+ */
+async function releaseRepositoryLock(lockFile: string, mine: LockHolder, made: string | undefined): Promise<void> {
   const current = await readLockHolder(lockFile);
   if (current === 'gone' || current === 'unreadable') return;
   if (current.pid !== mine.pid || current.runId !== mine.runId || current.attempt !== mine.attempt || current.since !== mine.since) return;
   await unlink(lockFile);
+  if (made !== undefined) await removeEmptyDirectories(dirname(lockFile), made);
+}
+
+/** rmdir from `innermost` up to `outermost` (which contains it, or is it); stops at the first that is not empty. */
+async function removeEmptyDirectories(innermost: string, outermost: string): Promise<void> {
+  const steps = relative(outermost, innermost);
+  if (steps.startsWith('..')) return;
+  const depth = steps === '' ? 0 : steps.split(sep).length;
+  let directory = innermost;
+  for (let step = 0; step <= depth; step += 1) {
+    const removed = await rmdir(directory).then(
+      () => true,
+      () => false,
+    );
+    if (!removed) return;
+    directory = dirname(directory);
+  }
 }
