@@ -12,11 +12,31 @@ export interface GitProcessAnswer {
   stopped?: string;
 }
 
+/**
+ * Configuration every git statecraft runs is given, ahead of its own arguments (so ahead of any
+ * repository's): no work that outlives the command. A commit runs `git maintenance run --auto`,
+ * whose `gc --auto` detaches itself (gc.autoDetach) and goes on repacking the operator's
+ * repository after the verb has returned — and a repository's own `gc.auto=1`, which an operator
+ * or an agent's earlier configuration could set, makes every commit do so. `core.fsmonitor` off:
+ * a hook command, or a daemon git would start and leave running.
+ */
+export const NO_DETACHED_GIT_WORK: readonly string[] = [
+  '-c',
+  'gc.auto=0',
+  '-c',
+  'gc.autoDetach=false',
+  '-c',
+  'maintenance.auto=false',
+  '-c',
+  'core.fsmonitor=false',
+];
+
 /** Larger than any file or listing coverage reads (execa's default, which these calls used before). */
 const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;
 
 /**
- * Runs one short git command to its end — no shell, stdin closed (after `input`, when given), the given environment whole.
+ * Runs one short git command to its end — no shell, stdin closed (after `input`, when given), the given environment whole,
+ * nothing of it left running after (NO_DETACHED_GIT_WORK). Every git the product runs is started here.
  * Node's own `execFile` rather than execa: every `statecraft run` makes four of these calls, and
  * execa's per-call set-up (~1.5 ms each, cold) was paid on every one; the adapter itself is still
  * spawned through execa (supervise/spawn-adapter.ts, as docs/architecture.md fixes). docs/decisions.md.
@@ -26,21 +46,26 @@ export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.
   // would run a `git` the agent planted there, as the supervisor (R5.1's reasoning, path-entries.ts).
   const path = env['PATH'] === undefined ? {} : { PATH: keepAbsolutePathEntries(env['PATH']).kept };
   return new Promise((resolve) => {
-    const child = execFile('git', args, { cwd, env: { ...env, ...path }, encoding: 'buffer', maxBuffer: MAX_OUTPUT_BYTES }, (error, stdout, stderr) => {
-      signal?.removeEventListener('abort', kill);
-      if (error === null) {
-        resolve({ exitCode: 0, stdout, stderr, failure: undefined });
-        return;
-      }
-      if (signal?.aborted === true) {
-        const stopped = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
-        resolve({ exitCode: undefined, stdout, stderr, failure: `git was stopped: ${stopped}`, stopped });
-        return;
-      }
-      // A number: git's exit code. A string (ENOENT, ERR_CHILD_PROCESS_STDIO_MAXBUFFER …): it did not run to its end.
-      const exitCode = typeof error.code === 'number' ? error.code : undefined;
-      resolve({ exitCode, stdout, stderr, failure: exitCode === undefined ? `git could not run: ${error.message}` : `git exited ${exitCode}` });
-    });
+    const child = execFile(
+      'git',
+      [...NO_DETACHED_GIT_WORK, ...args],
+      { cwd, env: { ...env, ...path }, encoding: 'buffer', maxBuffer: MAX_OUTPUT_BYTES },
+      (error, stdout, stderr) => {
+        signal?.removeEventListener('abort', kill);
+        if (error === null) {
+          resolve({ exitCode: 0, stdout, stderr, failure: undefined });
+          return;
+        }
+        if (signal?.aborted === true) {
+          const stopped = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+          resolve({ exitCode: undefined, stdout, stderr, failure: `git was stopped: ${stopped}`, stopped });
+          return;
+        }
+        // A number: git's exit code. A string (ENOENT, ERR_CHILD_PROCESS_STDIO_MAXBUFFER …): it did not run to its end.
+        const exitCode = typeof error.code === 'number' ? error.code : undefined;
+        resolve({ exitCode, stdout, stderr, failure: exitCode === undefined ? `git could not run: ${error.message}` : `git exited ${exitCode}` });
+      },
+    );
     // Killed by hand, not through execFile's own `signal`: that sends SIGTERM (its `killSignal` is
     // not used for an abort on Node 20) and answers at once, before git has exited. SIGKILL leaves
     // git no handler to run past its bound, and this answer comes once it is gone.
