@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findExecutableOnPath, packageRootOf } from '@statecraft/adapter';
@@ -205,7 +205,11 @@ describe('a retry reads its workspace from the repository, never through the .gi
     const first = await runWith(repository.path, adapter);
     expect(first.exitCode, first.stderr).toBe(0);
     const account = parseJson<{ runId: string; workspace: string }>(first);
-    expect(await readFile(join(account.workspace, '.git'), 'utf8')).toBe('gitdir: /nonexistent\n');
+    // The end of the attempt put back what statecraft made (workspace-git-as-made.ts) and said so.
+    expect(first.stderr).toContain(`the attempt left ${join(account.workspace, '.git')} a file holding "gitdir: /nonexistent\\n"`);
+    expect(await readFile(join(account.workspace, '.git'), 'utf8')).toMatch(/^gitdir: .*\/\.git\/worktrees\/[^/]+\n$/);
+    // Rewritten again after it (as an attempt whose supervisor was killed leaves it): the retry still reads the registration.
+    await writeFile(join(account.workspace, '.git'), 'gitdir: /nonexistent\n');
     const retry = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--retry', account.runId, '--json'], {
       home: targets.home.path,
     });

@@ -26,6 +26,7 @@ import { findUnrecordedAcceptanceFiles } from './unrecorded-acceptance-files.js'
 import { examineRecordsAgainstKeptFiles } from './records-against-kept-files.js';
 import { checkTargetName } from './check-target-name.js';
 import { checkCheckpointPresence } from './check-checkpoint-presence.js';
+import { checkWorkspaceGit } from './check-workspace-git.js';
 import type { RecordedResult } from './reclassify-attempt.js';
 
 export type FindingKind =
@@ -75,7 +76,9 @@ export type FindingKind =
   /** A chain with records and no checkpoint, or something other than a regular file in its place. */
   | 'checkpoint-missing'
   /** An attempt's directory no record names that holds files written only after an intent: its records are gone. */
-  | 'missing-attempt-records';
+  | 'missing-attempt-records'
+  /** A workspace whose `.git` pointer or registration is not what statecraft made: the operator's git there obeys what the agent wrote. */
+  | 'workspace-git-changed';
 
 /** Something `doctor` found. It repairs nothing; it names what it saw and what follows. */
 export interface Finding {
@@ -262,6 +265,7 @@ async function examineTarget(directory: string, key: string, startedAtMs: number
   findings.push(...evidence.findings);
   findings.push(...examineRecordsAgainstKeptFiles(accounts, opening.entries));
   findings.push(...examineRecordFindings(paths.chain, directory, accounts, opening.entries));
+  findings.push(...(await checkWorkspaceGit(accounts)));
   return { target: examination, findings };
 }
 

@@ -53,6 +53,7 @@
  * - workspace/who-made-candidate.ts statecraft, the agent, or earlier: told from the attempt's start, never from a commit's author
  * - workspace/registered-git-directory.ts a worktree's git directory found from the repository's side, and git's options for a worktree an agent could write (R12)
  * - workspace/stopped-git-index-lock.ts the index lock a git killed at the attempt's end leaves, removed
+ * - workspace/workspace-git-as-made.ts the workspace's .git pointer and registration as statecraft made them: compared, and put back at an attempt's end
  * - workspace/end-of-attempt-git.ts what the end's git runs under: the bound's signal, and what follows a stopped git
  * - posture.ts                    the posture schema (R6)
  * - git-process.ts                one short git process, run to its end (workspace/git.ts, coverage/git-for-reading.ts)
@@ -87,7 +88,8 @@ export * from './workspace/exclude-state.js';
 export * from './workspace/prepare-workspace.js';
 export * from './workspace/candidate.js';
 export * from './workspace/identify-candidate.js';
-export { untrustedWorktreeGitOptions } from './workspace/registered-git-directory.js';
+export { registeredGitDirectory, untrustedWorktreeGitOptions } from './workspace/registered-git-directory.js';
+export { workspaceGitChanges, type WorkspaceGitChange, type WorkspaceGitRestoration } from './workspace/workspace-git-as-made.js';
 export * from './plan/plan-run.js';
 export { targetInsideManagedPath, targetInWritablePlace } from './plan/target-outside-managed-paths.js';
 export * from './plan/label-qualification.js';

@@ -35,6 +35,7 @@ export const FindingSchema = z.strictObject({
     'outcome-disagrees-with-intent',
     'run-id-malformed',
     'acceptance-disagrees-with-outcome',
+    'workspace-git-changed',
   ]),
   /** The chain, lock or directory concerned. */
   path: z.string().min(1),

@@ -9,6 +9,7 @@ import type { OutcomeCandidate } from '../workspace/candidate.js';
 import { identifyCandidate, startCandidateReads, type FirstCandidateReads } from '../workspace/identify-candidate.js';
 import type { EarlierCandidate } from '../workspace/attempt-start.js';
 import { readWorkspaceHead, type PreparedWorkspace, type WorkspaceHeadReading } from '../workspace/prepare-workspace.js';
+import { restoreWorkspaceGit, type WorkspaceGitRestoration } from '../workspace/workspace-git-as-made.js';
 import { keepArtifact } from './artifacts.js';
 import { failedPath, writingFile } from './failed-file.js';
 import type { Launch } from './launch-attempt.js';
@@ -96,7 +97,7 @@ export async function concludeAttempt(
     // Independent steps, run together: each fsync and git call is paid on every attempt.
     // A completed attempt's candidate is identified before its outcome is appended (R13.2); the
     // head is read after, so it is the candidate a statecraft commit made.
-    const [resultArtifact, temporary, { candidate, head }] = await Promise.all([
+    const [resultArtifact, temporary, { candidate, head }, workspaceGit] = await Promise.all([
       writingFile(resultFile, () => keepArtifact(plan.paths.directory, names.result, `${JSON.stringify(result, null, 2)}\n`)),
       removeAttemptTemporaryDirectory(attempt.temporaryDirectory),
       candidateThenHead(result.outcome === 'completed', plan.target.commonDirectory, readsThatStand(attempt, result.survivors.length), {
@@ -108,6 +109,7 @@ export async function concludeAttempt(
         start: intent.record.start,
         earlier: plan.retry === 'none' ? [] : plan.retry.candidates,
       }),
+      gitAsMade(attempt),
     ]);
     const kept = keptEvidence(names, supervised, streamFile, stderrFile);
     const appended = await writingFile(plan.paths.chain, () =>
@@ -142,6 +144,7 @@ export async function concludeAttempt(
       outcome: appended as AppendedRecord & { record: OutcomeRecord },
       truncatedTail: ran.truncatedTail,
       reclaimedLock: attempt.identity.reclaimedLock,
+      workspaceGit,
     };
   } catch (error) {
     const unwritten = `cannot write the outcome (${(error as Error).message}); the attempt ran and its intent stays without an outcome`;
@@ -150,6 +153,18 @@ export async function concludeAttempt(
     if (evidence !== 'kept') return { ...evidenceFailure(evidence, unwritten), stage: 'outcome', path, cause: error };
     return { kind: 'failed', stage: 'outcome', path, message: unwritten, spawned: true, cause: error };
   }
+}
+
+/**
+ * The workspace's git pointer and registration put back as statecraft made them, once nothing of
+ * the attempt runs (workspace-git-as-made.ts): the operator's own git, run later in the workspace
+ * path `run` prints, then obeys nothing the agent wrote there. Beside the candidate's reads, which
+ * never follow the pointer (they name the registered git directory). `not-registered` when no
+ * registration names the workspace: nothing says what the pointer should be.
+ */
+async function gitAsMade(attempt: PreparedAttempt): Promise<WorkspaceGitRestoration | 'not-registered'> {
+  const gitDirectory = await attempt.gitDirectory;
+  return gitDirectory === undefined ? 'not-registered' : restoreWorkspaceGit(attempt.workspace.path, gitDirectory);
 }
 
 /**

@@ -26,6 +26,7 @@ import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { newRunId } from '../run-id.js';
 import { prepareWorkspace, withdrawWorkspace, type PreparedWorkspace } from '../workspace/prepare-workspace.js';
 import { registeredGitDirectory } from '../workspace/registered-git-directory.js';
+import type { WorkspaceGitRestoration } from '../workspace/workspace-git-as-made.js';
 import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/base-commit-reading.js';
 import type { buildRequest } from './build-request.js';
 import { plannedPosture } from './compose-posture.js';
@@ -57,6 +58,8 @@ export type Launch =
       truncatedTail: IntentRecord['truncatedTail'];
       /** A stale lock of a dead supervisor that was taken over. */
       reclaimedLock: 'none' | LockHolder | 'unreadable';
+      /** The workspace's git pointer and registration as the attempt left them, put back as statecraft made them. */
+      workspaceGit: WorkspaceGitRestoration | 'not-registered';
     }
   | RunRefusal
   | RunFailure;
