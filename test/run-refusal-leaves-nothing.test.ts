@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createCustomAdapter } from './fixtures/custom-adapter.js';
 import { createProductHome, useTestTargets, type SampleRepository } from './fixtures/sample-repository.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
 import { parseJson, runStatecraft, type CliRun } from './fixtures/statecraft-cli.js';
@@ -92,7 +93,7 @@ describe('a refusal before the intent leaves nothing in the product home', () =>
     await expectRefusedLeavingNothing(answer, home, 'launch', 'boundary');
   });
 
-  it('coverage refused at planning, and a target that is not a repository: nothing at all', async () => {
+  it('coverage refused at planning, a target that is not a repository, a required capability not declared: nothing at all', async () => {
     const home = await freshHome();
     const repository = await repositoryWithSpec(false);
     const coverage = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--spec', '004', '--json'], {
@@ -102,6 +103,14 @@ describe('a refusal before the intent leaves nothing in the product home', () =>
     const notRepository = await scratch.make('statecraft-not-a-repository');
     const target = await runStatecraft(['run', notRepository, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home });
     await expectRefusedLeavingNothing(target, home, 'plan', 'target');
+    // A capability required that the adapter does not declare.
+    const adapter = await createCustomAdapter({ capabilities: [] });
+    scratch.keep(adapter);
+    const required = await runStatecraft(
+      ['run', repository.path, '--adapter', adapter.executable, '--prompt', 'scenario: complete', '--require', 'tool-allowlist', '--json'],
+      { home },
+    );
+    await expectRefusedLeavingNothing(required, home, 'plan', 'negotiation');
   });
 
   it("a refusal on a target whose records exist leaves them, and only them; another target's directory made for a refusal goes", async () => {
