@@ -3,9 +3,9 @@ import type { BoundaryChoice } from '@statecraft/environment';
 import type { AcceptanceRecord, Candidate, ChainEntry, IntentRecord, OutcomeRecord } from '@statecraft/run';
 import { withAgentWorkspacesHidden } from './agent-workspaces-hidden.js';
 import { withAuthorityReadOnly } from './authority-read-only.js';
-import { makeCandidateWorktree, readWorktreeAfterSuite, removeCandidateWorktree } from './candidate-worktree.js';
+import { makeCandidateWorktree, readWorktreeAfterSuite, removeCandidateWorktree, removeIgnoredPaths, type MadeWorktree } from './candidate-worktree.js';
 import { prepareCheckSandbox, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
-import { removeCheckTemporaryDirectory } from './check-temporary-directory.js';
+import { emptyCheckTemporaryDirectory, removeCheckTemporaryDirectory } from './check-temporary-directory.js';
 import { changedNothing, decideAfterSuite, decideBeforeSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
 import { findLinksOutsideCandidate } from './links-outside-candidate.js';
 import { mintReceipt } from './mint-receipt.js';
@@ -166,7 +166,7 @@ interface JudgedBeforeSuite {
   touched: string[];
   known: Partial<Judged>;
   as: As;
-  worktree: { path: string; gitDir: string };
+  worktree: MadeWorktree;
 }
 
 /**
@@ -207,7 +207,12 @@ async function runSuiteOverCandidate(
       outputsDirectory: where.outputsDirectory,
       ...(request.signal === undefined ? {} : { signal: request.signal }),
       ...(request.hooks === undefined ? {} : { hooks: request.hooks }),
-      readWorktree: () => readWorktreeAfterSuite(judged.worktree),
+      readWorktree: (options) => readWorktreeAfterSuite(judged.worktree, options),
+      clearForNextCheck: async (reading) => {
+        const tmp = setup.sandbox.temporaryDirectory;
+        const [left, emptied] = await Promise.all([removeIgnoredPaths(worktree, reading.ignoredPaths ?? []), emptyCheckTemporaryDirectory(tmp)]);
+        return emptied ? left : [...left, `TMPDIR ${tmp}`];
+      },
       candidateCommit: judged.candidate.commit,
     });
     const judgement = await decideOverRun(request, where, attempt, { ...judged, ran, sandbox });
