@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { lstat, readFile, rm } from 'node:fs/promises';
+import { lstat, readFile, realpath, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { runGit, untrustedWorktreeGitOptions } from '@statecraft/run';
 
 /** Where fresh worktrees of candidates are made: the target's state directory, kept out of git (R8.6). */
@@ -156,11 +156,18 @@ async function pointerUnchanged(worktree: MadeWorktree): Promise<boolean> {
  */
 export async function removeIgnoredPaths(worktree: string, ignoredPaths: readonly string[]): Promise<string[]> {
   const failed: string[] = [];
+  const root = await realpath(worktree).catch(() => undefined);
   for (const ignored of ignoredPaths) {
-    const gone = await rm(join(worktree, ignored), { recursive: true, force: true }).then(
-      () => true,
-      () => false,
-    );
+    const path = join(worktree, ignored);
+    // Its parent must be where it is named: never removed through a link a leftover process put in its place.
+    const parent = await realpath(dirname(path)).catch(() => undefined);
+    const inPlace = root !== undefined && parent === dirname(join(root, ignored));
+    const gone =
+      inPlace &&
+      (await rm(path, { recursive: true, force: true }).then(
+        () => true,
+        () => false,
+      ));
     if (!gone) failed.push(ignored);
   }
   return failed;
