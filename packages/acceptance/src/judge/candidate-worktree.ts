@@ -1,23 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
+import { lstat, readFile, realpath, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { runGit, untrustedWorktreeGitOptions } from '@statecraft/run';
 
 /** Where fresh worktrees of candidates are made: the target's state directory, kept out of git (R8.6). */
 export const CHECKS_DIRECTORY = join('.statecraft', 'state', 'checks');
 
-/**
- * `gitDir`: the worktree's own git directory in the repository (`.git/worktrees/<name>`), read
- * before any check runs. The `.git` file in the worktree is the checks' to rewrite; this is not.
- */
 /** The owner file beside a check worktree: the supervisor that made it, in the lock's shape. */
 export function ownerFileOf(worktree: string): string {
   return `${worktree}.owner.json`;
 }
 
-export type CandidateWorktree = { kind: 'made'; path: string; gitDir: string } | { kind: 'failed'; message: string };
+/**
+ * A check worktree as made, before any check ran: `gitDir`, its own git directory in the
+ * repository (`.git/worktrees/<name>`), and `pointer`, the `.git` file's text naming it. The `.git`
+ * file is the checks' to rewrite; the reading after each check compares it with `pointer`.
+ */
+export interface MadeWorktree {
+  path: string;
+  gitDir: string;
+  pointer: string;
+}
+
+export type CandidateWorktree = ({ kind: 'made' } & MadeWorktree) | { kind: 'failed'; message: string };
 
 /**
  * A fresh detached worktree of the candidate commit (R13.3): not the agent's workspace, so nothing
@@ -63,61 +70,107 @@ export async function makeCandidateWorktree(
     await Promise.all([rm(path, { recursive: true, force: true }), rm(ownerFileOf(path), { force: true })]);
     return { kind: 'failed', message: `git worktree add --detach ${path} ${commit} (the checkout of ${commit} included): ${added.stderr}` };
   }
-  const gitDir = await readGitDirPointer(path);
-  settleAdded(typeof gitDir === 'string');
-  if (typeof gitDir !== 'string') {
+  const pointer = await readGitDirPointer(path);
+  settleAdded(!('failed' in pointer));
+  if ('failed' in pointer) {
     await removeCandidateWorktree(target, path);
-    return { kind: 'failed', message: gitDir.failed };
+    return { kind: 'failed', message: pointer.failed };
   }
-  return { kind: 'made', path, gitDir };
+  return { kind: 'made', path, ...pointer };
 }
 
-/** The git directory a fresh worktree's `.git` file names (`gitdir: <path>`), resolved against the worktree. */
-async function readGitDirPointer(path: string): Promise<string | { failed: string }> {
+/** The git directory a fresh worktree's `.git` file names (`gitdir: <path>`), resolved against the worktree, and the file's text. */
+async function readGitDirPointer(path: string): Promise<{ gitDir: string; pointer: string } | { failed: string }> {
   const text = await readFile(join(path, '.git'), 'utf8').catch((error: unknown) => ({ failed: (error as Error).message }));
   if (typeof text !== 'string') return { failed: `cannot read ${join(path, '.git')} of the fresh worktree (${text.failed})` };
   const match = /^gitdir: (.+)$/m.exec(text);
   if (match?.[1] === undefined) return { failed: `${join(path, '.git')} of the fresh worktree names no "gitdir:"` };
-  return resolve(path, match[1].trim());
+  return { gitDir: resolve(path, match[1].trim()), pointer: text };
 }
 
 /**
  * After each check and after the suite (R13.3): HEAD must still be the candidate and the tree
- * clean. Untracked files count as dirty; files git ignores (build output) do not. Dirty paths are
- * named. One git process answers both (`--branch` heads the porcelain v2 listing with HEAD's
+ * clean. Untracked files count as dirty; files git ignores (build output) do not, and are named
+ * apart (`ignoredPaths`) when asked for, so they can be removed before the next check. Dirty paths
+ * are named. One git process answers all (`--branch` heads the porcelain v2 listing with HEAD's
  * commit), read once the check's process tree is gone, so nothing moves between them.
  *
  * The checks could write anything in the worktree, its `.git` file included, and this git runs
  * outside the boundary (R12): so it is told the git directory read before the checks ran, never
  * the one the worktree now names; `core.fsmonitor` is off (a command git would run); and a
  * gitlink a check populated is compared by its HEAD only, as git does without entering it, since
- * a repository a check made holds configuration git would obey.
+ * a repository a check made holds configuration git would obey. Git never lists `.git` itself:
+ * a `.git` that is no longer the file made with the worktree is named dirty here, since a later
+ * check's git would follow it to a history the check chose.
  */
-export async function readWorktreeAfterSuite(worktree: { path: string; gitDir: string }): Promise<{ head: string; dirtyPaths: string[] } | { failed: string }> {
+export async function readWorktreeAfterSuite(
+  worktree: MadeWorktree,
+  options: { ignored?: boolean } = {},
+): Promise<{ head: string; dirtyPaths: string[]; ignoredPaths?: string[] } | { failed: string }> {
   const { path, gitDir } = worktree;
-  const status = await runGit(path, [
-    ...untrustedWorktreeGitOptions(gitDir, path),
-    'status',
-    '--porcelain=v2',
-    '--branch',
-    '-z',
-    '--untracked-files=all',
-    '--ignore-submodules=dirty',
+  const [status, pointerKept] = await Promise.all([
+    runGit(path, [
+      ...untrustedWorktreeGitOptions(gitDir, path),
+      'status',
+      '--porcelain=v2',
+      '--branch',
+      '-z',
+      '--untracked-files=all',
+      '--ignore-submodules=dirty',
+      ...(options.ignored === true ? ['--ignored=matching'] : []),
+    ]),
+    pointerUnchanged(worktree),
   ]);
   if (!status.ok) return { failed: `git status in ${path}: ${status.stderr}` };
   let head: string | undefined;
-  const dirtyPaths: string[] = [];
+  const dirtyPaths: string[] = pointerKept ? [] : ['.git'];
+  const ignoredPaths: string[] = [];
   const entries = status.stdout.split('\0');
   for (let index = 0; index < entries.length; index += 1) {
     const entry = entries[index] ?? '';
     if (entry.startsWith('# branch.oid ')) head = entry.slice('# branch.oid '.length);
+    if (entry.startsWith('! ')) ignoredPaths.push(entry.slice(2));
     const dirty = dirtyPathOf(entry);
     if (dirty !== undefined) dirtyPaths.push(dirty);
     // A rename or copy is followed by its source path.
     if (entry.startsWith('2 ')) index += 1;
   }
   if (head === undefined || !/^[0-9a-f]{40,64}$/.test(head)) return { failed: `git status in ${path} named no HEAD commit (${head ?? 'no branch.oid line'})` };
-  return { head, dirtyPaths };
+  return { head, dirtyPaths, ...(options.ignored === true ? { ignoredPaths } : {}) };
+}
+
+/** Whether the worktree's `.git` is still the regular file, with the text, it was made with. */
+async function pointerUnchanged(worktree: MadeWorktree): Promise<boolean> {
+  const file = join(worktree.path, '.git');
+  const kind = await lstat(file).catch(() => undefined);
+  if (kind?.isFile() !== true) return false;
+  return (await readFile(file, 'utf8').catch(() => undefined)) === worktree.pointer;
+}
+
+/**
+ * Removes what a check left that git ignores, before the next check starts (R13.3): every check
+ * sees exactly the candidate, never an earlier check's output that the candidate's `.gitignore`
+ * hides from the reading (a repository planted there, a file a later check reads). Paths as
+ * `git status --ignored=matching` names them, relative to the worktree; fs.rm follows no link.
+ * Answers the paths that could not be removed.
+ */
+export async function removeIgnoredPaths(worktree: string, ignoredPaths: readonly string[]): Promise<string[]> {
+  const failed: string[] = [];
+  const root = await realpath(worktree).catch(() => undefined);
+  for (const ignored of ignoredPaths) {
+    const path = join(worktree, ignored);
+    // Its parent must be where it is named: never removed through a link a leftover process put in its place.
+    const parent = await realpath(dirname(path)).catch(() => undefined);
+    const inPlace = root !== undefined && parent === dirname(join(root, ignored));
+    const gone =
+      inPlace &&
+      (await rm(path, { recursive: true, force: true }).then(
+        () => true,
+        () => false,
+      ));
+    if (!gone) failed.push(ignored);
+  }
+  return failed;
 }
 
 /** How many space-separated fields come before the path in a porcelain v2 entry, by its first (`git status` docs). */

@@ -1,5 +1,5 @@
 import { mkdtempSync } from 'node:fs';
-import { lstat, readdir, rm } from 'node:fs/promises';
+import { chmod, lstat, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
@@ -19,6 +19,22 @@ function prefixOf(worktree: string): string {
 /** Made synchronously: the boundary's probe is spawned right after it, beside git's checkout. */
 export function makeCheckTemporaryDirectory(worktree: string): string {
   return mkdtempSync(join(tmpdir(), prefixOf(worktree)));
+}
+
+/**
+ * Emptied between checks, so each check gets a TMPDIR as fresh as the first's (R13.3): nothing an
+ * earlier check left there is read by a later one. The directory itself stays (the next check's
+ * sandbox may already bind it); its mode is made again what mkdtemp gave, since a check may have
+ * changed it. Answers whether it is empty.
+ */
+export async function emptyCheckTemporaryDirectory(path: string): Promise<boolean> {
+  try {
+    await chmod(path, 0o700);
+    for (const name of await readdir(path)) await rm(join(path, name), { recursive: true, force: true });
+    return (await readdir(path)).length === 0;
+  } catch {
+    return false;
+  }
 }
 
 /** Removed after the suite; a failure is left for the next judge, never fatal. */

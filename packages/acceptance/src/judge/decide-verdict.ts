@@ -50,6 +50,24 @@ function authorityTouched(touched: readonly string[]): Decision {
   );
 }
 
+/** How many paths an explanation names; the rest are counted. */
+const PATHS_NAMED = 20;
+
+/**
+ * R13.5: the candidate left the authority set alone, but git checked some of it out as other bytes
+ * than the base holds (the repository's attributes or configuration convert them): no check is run
+ * on them, and a person decides.
+ */
+export function checkedOutOtherwise(paths: readonly string[], checks: number): Decision {
+  const named = paths.slice(0, PATHS_NAMED);
+  if (paths.length > PATHS_NAMED) named.push(`and ${paths.length - PATHS_NAMED} more`);
+  return decided(
+    'authority-touched',
+    `git checked out the authority set's ${named.join(', ')} as other bytes than the base holds: the repository's git attributes or configuration ` +
+      `(info/attributes, core.attributesFile, core.autocrlf, core.eol, a filter) convert them; ${checks} check${checks === 1 ? '' : 's'} did not run; a person decides`,
+  );
+}
+
 /** How many links an explanation names; the rest are counted. */
 const LINKS_NAMED = 20;
 

@@ -2,11 +2,12 @@ import { readRecordedCoverage } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
 import type { AcceptanceRecord, Candidate, ChainEntry, IntentRecord, OutcomeRecord } from '@statecraft/run';
 import { withAgentWorkspacesHidden } from './agent-workspaces-hidden.js';
+import { findAuthorityCheckedOutOtherwise } from './authority-checked-out.js';
 import { withAuthorityReadOnly } from './authority-read-only.js';
-import { makeCandidateWorktree, readWorktreeAfterSuite, removeCandidateWorktree } from './candidate-worktree.js';
+import { makeCandidateWorktree, readWorktreeAfterSuite, removeCandidateWorktree, removeIgnoredPaths, type MadeWorktree } from './candidate-worktree.js';
 import { prepareCheckSandbox, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
-import { removeCheckTemporaryDirectory } from './check-temporary-directory.js';
-import { changedNothing, decideAfterSuite, decideBeforeSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
+import { emptyCheckTemporaryDirectory, removeCheckTemporaryDirectory } from './check-temporary-directory.js';
+import { changedNothing, checkedOutOtherwise, decideAfterSuite, decideBeforeSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
 import { findLinksOutsideCandidate } from './links-outside-candidate.js';
 import { mintReceipt } from './mint-receipt.js';
 import { runSuite, type SuiteHooks, type SuiteRun } from './run-suite.js';
@@ -104,6 +105,8 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
   if ('failed' in links) return withoutWorktree(as(decided('candidate-unavailable', links.failed), { ...known, checksNotRun: checks }));
   const before = decideBeforeSuite({ touched, links, checks });
   if (before !== undefined) return withoutWorktree(as(before, { ...known, checksNotRun: checks }));
+  const converted = touched.length > 0 ? [] : await findAuthorityCheckedOutOtherwise(worktree.path, suite.authority.atBase);
+  if (converted.length > 0) return withoutWorktree(as(checkedOutOtherwise(converted, checks), { ...known, checksNotRun: checks }));
   request.hooks?.onJudging?.({ runId: o.runId, attempt: o.attempt, checks });
   const sandbox = preparing as Promise<CheckSandboxSetup>;
   return runSuiteOverCandidate(request, where, attempt, { candidate, suite, touched, known, as, worktree, sandbox });
@@ -166,7 +169,7 @@ interface JudgedBeforeSuite {
   touched: string[];
   known: Partial<Judged>;
   as: As;
-  worktree: { path: string; gitDir: string };
+  worktree: MadeWorktree;
 }
 
 /**
@@ -207,7 +210,12 @@ async function runSuiteOverCandidate(
       outputsDirectory: where.outputsDirectory,
       ...(request.signal === undefined ? {} : { signal: request.signal }),
       ...(request.hooks === undefined ? {} : { hooks: request.hooks }),
-      readWorktree: () => readWorktreeAfterSuite(judged.worktree),
+      readWorktree: (options) => readWorktreeAfterSuite(judged.worktree, options),
+      clearForNextCheck: async (reading) => {
+        const tmp = setup.sandbox.temporaryDirectory;
+        const [left, emptied] = await Promise.all([removeIgnoredPaths(worktree, reading.ignoredPaths ?? []), emptyCheckTemporaryDirectory(tmp)]);
+        return emptied ? left : [...left, `TMPDIR ${tmp}`];
+      },
       candidateCommit: judged.candidate.commit,
     });
     const judgement = await decideOverRun(request, where, attempt, { ...judged, ran, sandbox });

@@ -30,13 +30,19 @@ export interface SuiteRequest {
    * its process tree is gone, before the next starts: a check that rewrites the candidate for the
    * checks after it (a later one putting it back) is caught at the check that did it.
    */
-  readWorktree: () => Promise<WorktreeReading>;
+  readWorktree: (options: { ignored: boolean }) => Promise<WorktreeReading>;
+  /**
+   * Between two checks, once the reading after the first holds the candidate: removes what it
+   * left that git ignores (`ignoredPaths`) and empties the TMPDIR, so the next sees exactly the
+   * candidate (R13.3). Answers what could not be removed, named as dirty.
+   */
+  clearForNextCheck: (reading: { ignoredPaths?: string[] }) => Promise<string[]>;
   /** The candidate commit: HEAD must still be it after every check. */
   candidateCommit: string;
 }
 
-/** The worktree as read after a check: HEAD and the dirty paths, or why it could not be read. */
-export type WorktreeReading = { head: string; dirtyPaths: string[] } | { failed: string };
+/** The worktree as read after a check: HEAD, the dirty paths (and the ignored ones when asked), or why it could not be read. */
+export type WorktreeReading = { head: string; dirtyPaths: string[]; ignoredPaths?: string[] } | { failed: string };
 
 /** How the suite ended: `passed` only when every check ran and exited 0. */
 export type SuiteEnd =
@@ -67,7 +73,8 @@ export interface SuiteRun {
  * Runs the checks one after another, in order (R13.3), each supervised like an adapter with its
  * own deadline — the smaller of `--check-deadline` and what is left of the suite's. The first
  * check that does not pass ends the suite: the rest are not reached, and are counted. So does a
- * check that passed but left the worktree other than the candidate (read after each check).
+ * check that passed but left the worktree other than the candidate (read after each check). What
+ * a check that passed left that git ignores, and its TMPDIR's content, are removed before the next.
  *
  * Each check after the first is set up while the one before it runs: its sandbox waits at the
  * closer's gate (superviseCheck's `gate`) and goes only once the check before it has passed, with
@@ -152,9 +159,16 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
     if (supervised.cancelled) return stop({ kind: 'cancelled' }, unreached);
     if (supervised.timedOut) return stop({ kind: 'timed-out', command, by: deadlineMs < request.checkDeadlineMs ? 'suite' : 'check' }, unreached);
     if (exitCode !== 0) return stop({ kind: 'failed', command, exitCode }, unreached - 1);
-    // The next check's sandbox waits at its gate meanwhile: it goes only once this reading is clean.
-    after = await request.readWorktree();
+    // The next check's sandbox waits at its gate meanwhile: it goes only once this reading is clean
+    // and what git ignores is gone (the last check's is left: the worktree is removed whole).
+    const next = index + 1 < total;
+    after = await request.readWorktree({ ignored: next });
     if (!holdsCandidate(after, request.candidateCommit)) return stop({ kind: 'tree-changed', command }, unreached - 1);
+    const notRemoved = next && !('failed' in after) ? await request.clearForNextCheck(after) : [];
+    if (notRemoved.length > 0 && !('failed' in after)) {
+      after = { head: after.head, dirtyPaths: notRemoved };
+      return stop({ kind: 'tree-changed', command }, unreached - 1);
+    }
   }
   return stop({ kind: 'passed' }, 0);
 }

@@ -3,10 +3,31 @@ import { parseProjectDeclaration, PROJECT_DECLARATION_PATH } from '@statecraft/e
 import { readCoverageInputs, runGitForReading, specCandidatePaths } from '@statecraft/run';
 import { describeAuthorityThroughLinks, findAuthorityThroughLinks } from './authority-through-links.js';
 
-/** The authority set (R13.5): the spec (every path its id's lookup consults), the declaration, and the declared authority path prefixes. */
+/**
+ * The authority set (R13.5): the spec (every path its id's lookup consults), the declaration, what
+ * decides the bytes git checks out (CHECKOUT_CONFIGURATION), and the declared authority path
+ * prefixes. `atBase`: the base's regular files under it, with their blobs.
+ */
 export interface AuthoritySet {
   paths: string[];
+  atBase: AuthorityFile[];
 }
+
+/** A regular file of the authority set at the base: its path and git's object name of its bytes. */
+export interface AuthorityFile {
+  path: string;
+  object: string;
+}
+
+/**
+ * What git reads from the tree itself to decide the bytes it checks out (or, for `.gitmodules`,
+ * what a check's `git submodule` fetches): `.gitattributes` in any directory (`eol`, `ident`, a
+ * filter, `working-tree-encoding` change an authority file's bytes without touching it),
+ * `.gitmodules`, and `.lfsconfig` (where git-lfs fetches a file's bytes from). An entry led by
+ * ANY_DIRECTORY names a file of that name in any directory (isUnderAuthority).
+ */
+export const CHECKOUT_CONFIGURATION = ['**/.gitattributes', '.gitmodules', '.lfsconfig'] as const;
+const ANY_DIRECTORY = '**/';
 
 export type SuiteReading =
   | {
@@ -48,10 +69,11 @@ export async function readSuiteAtBase(input: {
   // Every path the spec's lookup consults, not only the one it found: a candidate that adds
   // `specs/<id>/spec.md` over a base's `specs/<id>.md` replaces the spec of every later run.
   const specPaths = inputs.spec === 'none' ? [] : [inputs.spec.path, ...specCandidatePaths(inputs.spec.id)];
-  const authority: AuthoritySet = { paths: [...new Set([...specPaths, PROJECT_DECLARATION_PATH, ...declared.authority])] };
+  const paths = [...new Set([...specPaths, PROJECT_DECLARATION_PATH, ...CHECKOUT_CONFIGURATION, ...declared.authority])];
   const listed = listing.ok ? new TextDecoder().decode(listing.stdout) : listing;
-  const policyDigest = digestAuthorityAt(listed, input.baseCommit, authority);
+  const policyDigest = digestAuthorityAt(listed, input.baseCommit, paths);
   if (policyDigest.kind === 'unreadable') return policyDigest;
+  const authority: AuthoritySet = { paths, atBase: policyDigest.files };
   // An authority entry that is a link at the base protects only the link (R13.5): no suite is judged on it.
   const throughLinks = findAuthorityThroughLinks(typeof listed === 'string' ? listed : '', authority.paths);
   if (throughLinks.length > 0) return { kind: 'unreadable', message: await describeAuthorityThroughLinks(input.repository, input.baseCommit, throughLinks) };
@@ -70,8 +92,12 @@ export async function readSuiteAtBase(input: {
   return { kind: 'read', suite, authority, policyDigest: policyDigest.digest };
 }
 
-/** Whether a changed path falls under an authority entry: the entry itself, or anything below it. */
+/** Whether a changed path falls under an authority entry: the entry itself, or anything below it (one led by ANY_DIRECTORY: a file of its name anywhere). */
 export function isUnderAuthority(path: string, entry: string): boolean {
+  if (entry.startsWith(ANY_DIRECTORY)) {
+    const name = entry.slice(ANY_DIRECTORY.length);
+    return path === name || path.endsWith(`/${name}`);
+  }
   const prefix = entry.replace(/\/$/, '');
   return path === prefix || path.startsWith(`${prefix}/`);
 }
@@ -96,12 +122,16 @@ export function touchesAuthority(path: string, entry: string): boolean {
 function digestAuthorityAt(
   listing: string | { ok: false; message: string },
   commit: string,
-  authority: AuthoritySet,
-): { kind: 'digested'; digest: string } | { kind: 'unreadable'; message: string } {
+  authority: readonly string[],
+): { kind: 'digested'; digest: string; files: AuthorityFile[] } | { kind: 'unreadable'; message: string } {
   if (typeof listing !== 'string') return { kind: 'unreadable', message: `git ls-tree -r ${commit}: ${listing.message}` };
   const entries = listing.split('\0').filter((entry) => {
     const path = entry.slice(entry.indexOf('\t') + 1);
-    return entry !== '' && authority.paths.some((authorityPath) => isUnderAuthority(path, authorityPath));
+    return entry !== '' && authority.some((authorityPath) => isUnderAuthority(path, authorityPath));
   });
-  return { kind: 'digested', digest: `sha256:${sha256Hex(JSON.stringify({ authority: authority.paths, entries }))}` };
+  // `mode type object\tpath`: the regular files (100644, 100755), whose checked-out bytes are compared with their blobs.
+  const files = entries
+    .filter((entry) => entry.startsWith('100644 blob ') || entry.startsWith('100755 blob '))
+    .map((entry) => ({ path: entry.slice(entry.indexOf('\t') + 1), object: entry.slice('100644 blob '.length, entry.indexOf('\t')) }));
+  return { kind: 'digested', digest: `sha256:${sha256Hex(JSON.stringify({ authority, entries }))}`, files };
 }
