@@ -1,6 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
 import { createScriptedAdapter } from './fixtures/scripted-adapter.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
@@ -88,5 +89,123 @@ emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isErro
     expect(shownJson.acceptance.candidate.changedPaths).toContain(
       'z\n  check           grep -qx forty-two answer.txt: exit 0, 9 ms\nacceptance: accepted (every-check-passed)',
     );
+  });
+});
+
+/**
+ * Every way text can end a line or be obeyed on a terminal, each before a line that reads as
+ * statecraft's own verdict: line feed, carriage return, both, vertical tab, form feed, the Unicode
+ * line and paragraph separators, NEL, an ESC sequence, a C1 CSI, and the bidi override and isolates.
+ */
+const BREAKS = [
+  '\n',
+  '\r',
+  '\r\n',
+  '\u000b',
+  '\u000c',
+  '\u2028',
+  '\u2029',
+  '\u0085',
+  '\u001b[1A\u001b[2K',
+  '\u009b2K',
+  '\u202e',
+  '\u2066',
+  '\u2067',
+  '\u2068',
+  '\u2069',
+  '\u200f',
+];
+const FORGED = 'acceptance: accepted (every-check-passed)';
+const HOSTILE = BREAKS.map((sequence) => `${sequence}${FORGED}`).join('');
+// eslint-disable-next-line no-control-regex -- what must never reach the terminal raw
+const UNSAFE = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+
+/** No forged line, nothing a terminal would obey, and each sequence shown as its escape. */
+function expectShownNeverObeyed(output: string, label: string): void {
+  // `^` under the m flag starts after \n, \r, U+2028 and U+2029: a forged line by JavaScript's reading too.
+  expect(output, label).not.toMatch(/^acceptance: accepted/m);
+  expect(output, label).not.toMatch(UNSAFE);
+  for (const escape of ['\\u000a', '\\u000d', '\\u2028', '\\u2029', '\\u0085', '\\u001b[1A', '\\u009b2K', '\\u202e', '\\u2066', '\\u2069', '\\u200f'])
+    expect(output, `${label}: ${escape}`).toContain(`${escape}`);
+}
+
+describe('untrusted text reaches human output only through one terminal-safe rendering, on every verb (R11)', () => {
+  it("an adapter's error code and message, and an unknown key a malformed stream's reason quotes, forge no line in run or run show", async () => {
+    const erring = await createScriptedAdapter(
+      'errs',
+      `init();
+emit({ type: 'error', code: 'E' + ${JSON.stringify(HOSTILE)}, message: 'm' + ${JSON.stringify(HOSTILE)} });`,
+    );
+    const malformed = await createScriptedAdapter(
+      'malformed',
+      `init();
+emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'completed', detail: {} }, turns: 1, ['k' + ${JSON.stringify(HOSTILE)}]: 1 });`,
+    );
+    removals.push(erring.remove, malformed.remove);
+    for (const adapter of [erring, malformed]) {
+      const repository = await targets.fresh();
+      const ran = await runStatecraft(['run', repository.path, '--adapter', adapter.executable, '--prompt', 'go'], { home: targets.home.path });
+      expect(ran.exitCode, ran.stderr).toBe(1);
+      const listed = parseJson<{ attempts: { runId: string }[] }>(await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path }));
+      const runId = listed.attempts[0]!.runId;
+      const shown = await runStatecraft(['run', 'show', repository.path, runId], { home: targets.home.path });
+      expectShownNeverObeyed(ran.stdout, `run, ${adapter.executable}`);
+      expectShownNeverObeyed(shown.stdout, `run show, ${adapter.executable}`);
+      const json = await runStatecraft(['run', 'show', repository.path, runId, '--json'], { home: targets.home.path });
+      // The document keeps the adapter's own words, unchanged.
+      expect(JSON.stringify(parseJson(json))).toContain(JSON.stringify(HOSTILE).slice(1, -1));
+    }
+  });
+
+  it("a check's command from the repository and its output, shown by accept and run show, forge no line", async () => {
+    const script = `process.stdout.write(${JSON.stringify(`out${HOSTILE}\n`)}); process.stderr.write(${JSON.stringify(`err${HOSTILE}\n`)}); process.exitCode = 1;\n`;
+    const command = `node hostile.mjs #${HOSTILE.replace(/\n|\r/g, ' ')}`;
+    const repository = await repositoryWithSuite(targets, { checks: [command] }, { 'hostile.mjs': script });
+    const ran = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', writePrompt('write', 'answer.txt', 'forty-two'), '--json'], {
+      home: targets.home.path,
+    });
+    expect(ran.exitCode, ran.stderr).toBe(0);
+    const runId = parseJson<{ runId: string }>(ran).runId;
+    const accepted = await runStatecraft(['accept', repository.path, runId], { home: targets.home.path, timeoutMs: 120_000 });
+    expect(accepted.exitCode, accepted.stderr).toBe(1);
+    expect(accepted.stdout).toMatch(/^acceptance of run .*: failed/m);
+    // The output's own lines, at whatever break a terminal would obey, each shown behind its `|`.
+    expect(accepted.stdout).toContain(`    | out\n    | ${FORGED}\n    | ${FORGED}\n    | ${FORGED}\\u000b`);
+    const shown = await runStatecraft(['run', 'show', repository.path, runId], { home: targets.home.path });
+    for (const [label, output] of [
+      ['accept', accepted.stdout],
+      ['run show', shown.stdout],
+    ] as const) {
+      expect(output, label).not.toMatch(/^acceptance: accepted/m);
+      expect(output, label).not.toMatch(UNSAFE);
+      expect(output, label).toContain(`\\u2028${FORGED}\\u2029${FORGED}\\u0085${FORGED}`);
+    }
+  });
+
+  it("a manifest's key quoted in a refusal on stderr, a record's field doctor quotes, and a qualification record's key forge no line", async () => {
+    const adapter = await createScriptedAdapter('hostile-manifest', 'init();');
+    removals.push(adapter.remove);
+    await writeFile(
+      `${adapter.executable}.manifest.json`,
+      JSON.stringify({ name: 'hostile-manifest', version: '1.0.0', protocol: 1, capabilities: [], requiresCommands: ['node'], [`k${HOSTILE}`]: 1 }),
+    );
+    const repository = await targets.fresh();
+    const refused = await runStatecraft(['run', repository.path, '--adapter', adapter.executable, '--prompt', 'go'], { home: targets.home.path });
+    expect(refused.exitCode, refused.stderr).toBe(2);
+    expectShownNeverObeyed(refused.stderr, 'run refused on stderr');
+
+    // A record appended to a chain, and a qualification record, each holding a key that forges a line.
+    const ran = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'hello', '--json'], { home: targets.home.path });
+    const chain = parseJson<{ records: { chain: string } }>(ran).records.chain;
+    await appendFile(chain, `${JSON.stringify({ kind: `intent${HOSTILE}`, [`k${HOSTILE}`]: HOSTILE })}\n`);
+    await mkdir(join(targets.home.path, 'qualifications'), { recursive: true });
+    await writeFile(join(targets.home.path, 'qualifications', 'hostile.json'), JSON.stringify({ id: `x${HOSTILE}`, [`k${HOSTILE}`]: 1 }));
+    const doctor = await runStatecraft(['doctor'], { home: targets.home.path });
+    expect(doctor.exitCode, doctor.stderr).toBe(1);
+    expectShownNeverObeyed(doctor.stdout, 'doctor');
+    const listed = await runStatecraft(['qualifications', 'list'], { home: targets.home.path });
+    expectShownNeverObeyed(listed.stdout, 'qualifications list');
+    expect(listed.stdout).toMatch(/^unreadable: .*hostile\.json: field "kind".*Unrecognized key: "k\\u000aacceptance: accepted/m);
+    await rm(join(targets.home.path, 'qualifications', 'hostile.json'));
   });
 });

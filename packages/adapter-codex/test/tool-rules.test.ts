@@ -57,7 +57,6 @@ describe('tool rules for the Codex hook', () => {
       'npm test > out.txt',
       'npm test 2>&1 | tail -n 5',
       'cd packages/x && npm run build',
-      'echo "$HOME" ${HOME} $1',
       'git commit -m "fix: read words (quoted)"',
       'export CI=1; npm test',
       'A=1 B=2 make check',
@@ -221,6 +220,89 @@ describe('tool rules for the Codex hook', () => {
       return (expected === 'deny-rule' ? got === expected : expected.test(got)) ? [] : [{ command, expected: String(expected), got }];
     });
     expect(misread).toEqual([]);
+  });
+
+  it('denies, under Bash(git push:*), a word in any position that the shell would expand, as the hidden forms of the program word are; the quoted forms it reads are matched by the rule', () => {
+    const deny = rules(['Bash(git push:*)']);
+    const denial = (command: string): string => {
+      if (matchingDenyRule(deny, 'Bash', command) !== undefined) return 'deny-rule';
+      return unjudgeableUnderDeny(command) ?? 'let through';
+    };
+    const expanded = /its word .* is expanded by the shell/;
+    const forms: Array<[command: string, expected: 'deny-rule' | 'let through' | RegExp]> = [
+      // Plain words are read exactly: the rule meets them, and a command it does not name runs.
+      ['git push origin main', 'deny-rule'],
+      ['git push', 'deny-rule'],
+      ['git status', 'let through'],
+      ['ls -la', 'let through'],
+      ['echo hello', 'let through'],
+      ['git pushy', 'let through'],
+      ['git commit -m "push: a, b {c} d?"', 'let through'],
+      ["echo 'a*b' \\* \\? \\[x] \"~\" '{a,b}'", 'let through'],
+      ['find . -name x -exec echo {} \\;', 'let through'],
+      // Quote removal only: the reading takes the quotes off and the rule sees push.
+      ["git 'push' origin", 'deny-rule'],
+      ['git "push" origin', 'deny-rule'],
+      ['git pu\\sh origin', 'deny-rule'],
+      ["git pu''sh origin", 'deny-rule'],
+      ['git p"us"h origin', 'deny-rule'],
+      ['A=1 git push', 'deny-rule'],
+      ['>/dev/null git push', 'deny-rule'],
+      // ANSI-C and locale quoting.
+      ["git $'push'", expanded],
+      ["git $'\\x70ush' origin", expanded],
+      ['git $"push"', expanded],
+      ["git p$'u'sh", expanded],
+      // Brace expansion.
+      ['git {push,origin} main', expanded],
+      ['git pu{s,}h', expanded],
+      ['git {p..p}ush', expanded],
+      ['git {push,"x"}', expanded],
+      // Parameters, positional and special ones, quoted or not.
+      ['S=push; git $S', expanded],
+      ['S=push; git "${S}"', expanded],
+      ['S=push; git "$S" origin', expanded],
+      ['S=push; git ${S}', expanded],
+      ['set -- push; git $1', expanded],
+      ['set -- push; git "$@"', expanded],
+      ['git $S$T', expanded],
+      ['git p${U}ush', expanded],
+      ['echo "$HOME" ${HOME} $1', expanded],
+      // Arithmetic.
+      ['git $((1)) push', /command substitution/],
+      ['git push$((0))', /command substitution/],
+      // Pathname expansion (globs).
+      ['git pus?', expanded],
+      ['git pu*', expanded],
+      ['git pus[h]', expanded],
+      ['git p?sh origin main', expanded],
+      ['ls *.ts', expanded],
+      // Tilde expansion.
+      ['git ~push', expanded],
+      ['git push-to=~/x', expanded],
+      ['A=~/x git status', expanded],
+      // Command and process substitution, anywhere.
+      ['git $(echo push)', /command substitution/],
+      ['git `echo push`', /backquote/],
+      ['git status <(echo x)', /process substitution/],
+      ['git "$(echo push)"', /command substitution/],
+      // A word in a later simple command, or after a redirection.
+      ['git status; git $S', expanded],
+      ['git status && git pus?', expanded],
+      ['echo x > $F', expanded],
+    ];
+    const misread = forms.flatMap(([command, expected]) => {
+      const got = denial(command);
+      return (typeof expected === 'string' ? got === expected : expected.test(got)) ? [] : [{ command, expected: String(expected), got }];
+    });
+    expect(misread).toEqual([]);
+  });
+
+  it('reads plain words exactly: the spelled-plain command is the words as written', () => {
+    expect(plainSimpleCommand('git push origin main')).toBe('git push origin main');
+    expect(plainSimpleCommand('ls -la')).toBe('ls -la');
+    expect(plainSimpleCommand('echo hello')).toBe('echo hello');
+    expect(plainSimpleCommand("git 'push' \\origin")).toBe('git push origin');
   });
 
   it('fails closed on every shell keyword bash 5.2 lists (compgen -k), whatever follows it', () => {

@@ -1,6 +1,6 @@
 import type { ExitCode } from './exit-codes.js';
 import { jsonInParts } from './json-in-parts.js';
-import { terminalSafeText } from './render/terminal-safe-text.js';
+import { writeHumanLines, type HumanLines } from './render/human-lines.js';
 
 /**
  * What every verb returns: the value (rendered as JSON with `--json`, or as text), and the
@@ -9,14 +9,14 @@ import { terminalSafeText } from './render/terminal-safe-text.js';
 export interface Answer<T> {
   value: T;
   exitCode: ExitCode;
-  /** Renders the value for a person; the JSON rendering is always `JSON.stringify(value)`. */
-  human: (value: T) => string;
+  /** Renders the value for a person, line by line (human-lines.ts); the JSON rendering is always `JSON.stringify(value)`. */
+  human: (value: T) => HumanLines;
 }
 
 /** Prints an answer and sets the process's exit code. */
 export function emit<T>(answer: Answer<T>, json: boolean): void {
   if (json) printJson(answer.value);
-  else printText(answer.human(answer.value));
+  else writeHumanLines(process.stdout, answer.human(answer.value));
   process.exitCode = answer.exitCode;
 }
 
@@ -25,10 +25,4 @@ export function printJson(value: unknown): void {
   // In parts: a long list's document is never held whole (json-in-parts.ts); stdout is
   // synchronous for files and pipes, so the parts follow each other as written.
   for (const part of jsonInParts(value)) process.stdout.write(part);
-}
-
-/** A rendering for a person: any control character but its own line breaks is shown, never obeyed (terminal-safe-text.ts). */
-function printText(text: string): void {
-  const safe = terminalSafeText(text);
-  process.stdout.write(safe.endsWith('\n') ? safe : `${safe}\n`);
 }

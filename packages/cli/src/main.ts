@@ -20,7 +20,7 @@ import { warmNodeBuiltinsForSnapshot } from './snapshot-warm-node-builtins.js';
 import { warmSchemasForSnapshot } from './snapshot-warm-schemas.js';
 import { warmSpawningForSnapshot } from './snapshot-warm-spawning.js';
 import { forgetLaunchTunables } from './launch-tunables.js';
-import { terminalSafeText } from './render/terminal-safe-text.js';
+import { writeHumanLines } from './render/human-lines.js';
 
 const program = new Command('statecraft')
   .description(
@@ -136,12 +136,13 @@ async function main(words: readonly string[]): Promise<void> {
     if (isStdoutWriteFailure(error)) return reportUnwritableStdout(error);
     const known = asCliError(error);
     if (known !== undefined) {
-      process.stderr.write(`statecraft: ${terminalSafeText(known.message)}\n`);
-      if (known.hint !== undefined) process.stderr.write(`  next: ${known.hint}\n`);
+      // The message may quote what an adapter, a manifest or a record holds: shown, never obeyed (human-lines.ts).
+      writeHumanLines(process.stderr, [known.message], 'statecraft: ');
+      if (known.hint !== undefined) writeHumanLines(process.stderr, [known.hint], '  next: ');
       if (jsonRequested) printJson(errorDocument(known));
       process.exitCode = known.exitCode;
     } else {
-      process.stderr.write(`statecraft: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      writeHumanLines(process.stderr, unexpectedFailureLines(error), 'statecraft: ');
       if (jsonRequested) printJson(errorDocument(error));
       process.exitCode = EXIT.failed;
     }
@@ -166,8 +167,10 @@ function isStdoutWriteFailure(error: unknown): error is NodeJS.ErrnoException {
 
 /** Says on stderr that the answer could not be written, and ends with exit 4 (R11). */
 function reportUnwritableStdout(error: NodeJS.ErrnoException): never {
-  process.stderr.write(`statecraft: stdout: cannot write the answer (${error.code ?? error.message}); what was recorded stays recorded\n`);
-  process.stderr.write('  next: free space where stdout goes, or send it elsewhere; `statecraft run list` and `run show` read the records back\n');
+  writeHumanLines(process.stderr, [
+    `statecraft: stdout: cannot write the answer (${error.code ?? error.message}); what was recorded stays recorded`,
+    '  next: free space where stdout goes, or send it elsewhere; `statecraft run list` and `run show` read the records back',
+  ]);
   process.exit(EXIT.failed);
 }
 
@@ -175,4 +178,11 @@ function reportUnwritableStdout(error: NodeJS.ErrnoException): never {
 function argvAsksForJson(words: readonly string[]): boolean {
   const end = words.indexOf('--');
   return (end === -1 ? words : words.slice(0, end)).includes('--json');
+}
+
+/** An error no verb turned into an answer: its message on one line (it may quote untrusted text), then its stack's frames. */
+function unexpectedFailureLines(error: unknown): string[] {
+  if (!(error instanceof Error)) return [`unexpected failure: ${String(error)}`];
+  const frames = (error.stack ?? '').split('\n').filter((line) => /^\s+at /.test(line));
+  return [`unexpected failure: ${error.name}: ${error.message}`, ...frames];
 }

@@ -12,6 +12,11 @@ export interface ShellWord {
   text: string;
   /** Bash expands it before use: a `$` or a backquote outside single quotes, or `$'…'` / `$"…"` quoting. */
   expands: boolean;
+  /**
+   * As written with every quoted or backslash-escaped character made `_`: what is left of its
+   * characters is what brace, tilde and pathname expansion read (`{a,b}`, `~`, `*` act only unquoted).
+   */
+  bare: string;
   /** A quote it opens does not close before the end of the simple command. */
   unclosed: boolean;
 }
@@ -22,6 +27,8 @@ export interface SimpleCommandReading {
   assignments: ShellWord[];
   /** The program word and its arguments; empty for a command of assignments and redirections only. */
   words: ShellWord[];
+  /** The words redirections name (`> out.txt`): files, not arguments, but expanded by bash all the same. */
+  targets: ShellWord[];
   /** An unquoted `(` or `)`: a subshell, a function definition, an arithmetic command, an array, a pattern. */
   parenthesis: boolean;
 }
@@ -59,23 +66,28 @@ function readWordPart(text: string, at: number, word: ShellWord): number {
   if (char === '\\') {
     if (next === undefined) {
       word.text += char;
+      word.bare += char;
       return at + 1;
     }
     word.raw += next;
     word.text += next;
+    word.bare += '__';
     return at + 2;
   }
+  if (char === "'" || char === '"') word.bare += '_';
   if (char === "'") return readQuoted(text, at + 1, word, "'", false);
   if (char === '"') return readQuoted(text, at + 1, word, '"', true);
   if (char === '$' && (next === "'" || next === '"')) {
     // ANSI-C (`$'\x74'`) or locale (`$"…"`) quoting: what it stands for is not read here.
     word.raw += next;
     word.text += char;
+    word.bare += '$_';
     word.expands = true;
     return readQuoted(text, at + 2, word, next, true);
   }
   if (char === '$' || char === '`') word.expands = true;
   word.text += char;
+  word.bare += char;
   return at + 1;
 }
 
@@ -85,10 +97,12 @@ function readQuoted(text: string, from: number, word: ShellWord, quote: string, 
   while (at < text.length) {
     const char = text[at] ?? '';
     word.raw += char;
+    word.bare += '_';
     if (char === quote) return at + 1;
     if (escapes && char === '\\' && at + 1 < text.length) {
       word.raw += text[at + 1] ?? '';
       word.text += text[at + 1] ?? '';
+      word.bare += '_';
       at += 2;
       continue;
     }
@@ -120,7 +134,7 @@ function tokensOf(simple: string): Token[] {
       tokens.push({ kind: 'operator', operator });
       at += operator.length;
     } else {
-      word ??= { raw: '', text: '', expands: false, unclosed: false };
+      word ??= { raw: '', text: '', expands: false, unclosed: false, bare: '' };
       at = readWordPart(simple, at, word);
     }
   }
@@ -138,7 +152,7 @@ export const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
  */
 export function readSimpleCommand(simple: string): SimpleCommandReading {
   const tokens = tokensOf(simple);
-  const reading: SimpleCommandReading = { assignments: [], words: [], parenthesis: false };
+  const reading: SimpleCommandReading = { assignments: [], words: [], targets: [], parenthesis: false };
   let target = false;
   tokens.forEach((token, index) => {
     if (token.kind === 'operator') {
@@ -148,8 +162,10 @@ export function readSimpleCommand(simple: string): SimpleCommandReading {
     }
     const next = tokens[index + 1];
     const descriptor = token.glued && /^[0-9]+$/.test(token.word.raw) && next?.kind === 'operator' && next.operator !== '(' && next.operator !== ')';
-    if (target) target = false;
-    else if (descriptor) return;
+    if (target) {
+      target = false;
+      reading.targets.push(token.word);
+    } else if (descriptor) return;
     else if (reading.words.length === 0 && ASSIGNMENT.test(token.word.raw)) reading.assignments.push(token.word);
     else reading.words.push(token.word);
   });

@@ -76,6 +76,34 @@ function textDoubt(command: string): string | undefined {
   return undefined;
 }
 
+/** Brace expansion (`{a,b}`, `{a..c}`), tilde expansion (`~`, `=~`, `:~`) and pathname expansion (`*`, `?`, `[`), read on a word's unquoted characters. */
+const BRACE_EXPANSION = /\{.*(?:,|\.\.).*\}/s;
+const TILDE_EXPANSION = /(?:^|[=:])~/;
+const PATHNAME_EXPANSION = /[*?[]/;
+
+/** Which expansion the shell applies to a word before the program sees it, if any. */
+function expansionOf(word: ShellWord): string | undefined {
+  if (word.expands) return 'a parameter, arithmetic, a substitution or $\'…\' / $"…" quoting';
+  if (BRACE_EXPANSION.test(word.bare)) return 'brace expansion';
+  if (PATHNAME_EXPANSION.test(word.bare)) return 'pathname expansion';
+  if (TILDE_EXPANSION.test(word.bare)) return 'tilde expansion';
+  return undefined;
+}
+
+/**
+ * Why a word of the simple command, in any position, cannot be read: the shell expands it, so the
+ * words the program receives are not the words written (`git $'push'`, `git {push,x}`, `git pus?`,
+ * `S=push; git $S`), and a rule matching the written words would let them through unseen.
+ */
+function wordDoubt(reading: SimpleCommandReading): string | undefined {
+  for (const word of [...reading.assignments, ...reading.words, ...reading.targets]) {
+    const expansion = expansionOf(word);
+    if (expansion !== undefined)
+      return `its word ${word.raw} is expanded by the shell (${expansion}) before the program sees it, so the deny rules cannot read what runs`;
+  }
+  return undefined;
+}
+
 function firstDoubt(simples: readonly string[], doubtOf: (reading: SimpleCommandReading) => string | undefined): string | undefined {
   for (const simple of simples) {
     const doubt = doubtOf(readSimpleCommand(simple));
@@ -98,8 +126,8 @@ export function hiddenFromEveryRule(command: string): string | undefined {
  * commands, in every reading of it, names the program it runs plainly. A deny rule matches the
  * first words of a simple command; a program that runs another (a wrapper or a shell), a keyword
  * opening a compound command, a builtin that runs code or evaluates a variable named by its
- * arguments, a program word the shell expands, or what hides a command from every rule, makes
- * what runs unreadable, so while deny rules exist such a command is denied rather than let through
+ * arguments, a word in any position the shell expands, or what hides a command from every rule,
+ * makes what runs unreadable, so while deny rules exist such a command is denied rather than let through
  * unseen (fail closed). Programs that run others from their arguments (`find -exec`, an
  * interpreter's `-c`) are not caught: see the package's "does not claim".
  */
@@ -107,5 +135,6 @@ export function unjudgeableUnderDeny(command: string): string | undefined {
   if (command.trim() === '') return 'the call carries no command the deny rules could be read against';
   const doubtOf = (reading: SimpleCommandReading): string | undefined =>
     (reading.words[0] === undefined ? undefined : programDoubt(reading.words[0])) ?? shapeDoubt(reading);
-  return textDoubt(command) ?? firstDoubt(simpleCommands(command), doubtOf);
+  const simples = simpleCommands(command);
+  return textDoubt(command) ?? firstDoubt(simples, doubtOf) ?? firstDoubt(simples, wordDoubt);
 }

@@ -1,6 +1,6 @@
 import type { AcceptanceView } from '@statecraft/acceptance';
 import { readRegularFileTail } from '@statecraft/adapter';
-import { terminalSafeValue } from '../render/terminal-safe-text.js';
+import type { HumanLines } from '../render/human-lines.js';
 import { describeCandidateChanges, describeCandidateMaker } from '../render/describe-candidate.js';
 
 /** How many bytes of a failing check's output are shown at the end (the whole file is kept). */
@@ -8,13 +8,12 @@ const TAIL_BYTES = 2000;
 
 /**
  * The human rendering of an acceptance: the same value `--json` prints (R11). Paths are the agent's
- * to name (a file called `x\nacceptance: accepted …` forged a verdict line under a real `failed`,
- * found by a hostile pass, 2026-12-02), and so is what an explanation quotes of them: each is shown
- * with its control characters as escapes, on the one line it belongs to.
+ * to name (a file called `x\nacceptance: accepted …`), and so are a check's command and output and
+ * what an explanation quotes of them: each stays on the one line it belongs to (human-lines.ts).
  */
-export function renderAcceptance(view: AcceptanceView & { runId?: string; attempt?: number }, options: { tails: boolean } = { tails: false }): string {
+export function renderAcceptance(view: AcceptanceView & { runId?: string; attempt?: number }, options: { tails: boolean } = { tails: false }): HumanLines {
   const of = view.runId === undefined ? '' : ` of run ${view.runId} attempt ${String(view.attempt)}`;
-  const lines = [`acceptance${of}: ${view.verdict} (${view.reason}) — ${terminalSafeValue(view.explanation)}`];
+  const lines = [`acceptance${of}: ${view.verdict} (${view.reason}) — ${view.explanation}`];
   if (view.candidate !== 'not-recorded') {
     const c = view.candidate;
     lines.push(
@@ -26,7 +25,7 @@ export function renderAcceptance(view: AcceptanceView & { runId?: string; attemp
     lines.push(`  suite           ${view.suite.commands.length} check(s) from ${view.suite.path} at the base ${view.suite.baseCommit.slice(0, 12)}`);
   for (const check of view.checks) {
     const ended = check.timedOut ? 'killed at its deadline' : check.exitCode === null ? 'ended by a signal' : `exit ${check.exitCode}`;
-    lines.push(`  check           ${terminalSafeValue(check.command)}${check.shell ? ' (through /bin/sh -c)' : ''}: ${ended}, ${check.durationMs} ms`);
+    lines.push(`  check           ${check.command}${check.shell ? ' (through /bin/sh -c)' : ''}: ${ended}, ${check.durationMs} ms`);
   }
   if (view.boundary !== 'not-recorded') lines.push(`  boundary        ${describeCheckBoundary(view.boundary)}`);
   if (view.checksNotRun > 0) lines.push(`  not run         ${view.checksNotRun} check(s): never a pass`);
@@ -37,11 +36,11 @@ export function renderAcceptance(view: AcceptanceView & { runId?: string; attemp
     const failing = view.checks.find((check) => check.timedOut || check.exitCode !== 0);
     if (failing !== undefined) lines.push(...tailOf('stdout', failing.stdout.path), ...tailOf('stderr', failing.stderr.path));
   }
-  return lines.join('\n');
+  return lines;
 }
 
 function safeList(paths: readonly string[]): string {
-  return paths.map(terminalSafeValue).join(', ');
+  return paths.join(', ');
 }
 
 /** The boundary the checks ran under (R12): bwrap with its probe, or none and who chose it. */
@@ -61,9 +60,10 @@ function tailOf(name: string, path: string): string[] {
   if (text.trim() === '') return [];
   return [
     `  ${name} of the failing check (${path}), its tail:`,
+    // Split at every line break a terminal would obey, so each line of the output is shown behind its `|`.
     ...text
       .trimEnd()
-      .split('\n')
+      .split(/\r\n|[\n\r\u0085\u2028\u2029]/)
       .map((line) => `    | ${line}`),
   ];
 }

@@ -34,11 +34,11 @@ export async function accept(options: AcceptOptions): Promise<Answer<AcceptValue
   });
   if (judged.kind === 'refused') {
     const refused = { reason: judged.reason, message: judged.message };
-    return { value: { refused }, exitCode: EXIT.refused, human: () => `refused (${refused.reason}): ${refused.message}` };
+    return { value: { refused }, exitCode: EXIT.refused, human: () => [`refused (${refused.reason}): ${refused.message}`] };
   }
   if (judged.kind === 'failed') {
     const failed = { path: judged.path, message: judged.message };
-    return { value: { failed }, exitCode: EXIT.failed, human: () => `failed: ${failed.path}: ${failed.message}` };
+    return { value: { failed }, exitCode: EXIT.failed, human: () => [`failed: ${failed.path}: ${failed.message}`] };
   }
   const view = viewOfAcceptance(judged.entry, judged.targetDirectory);
   const value = {
@@ -51,6 +51,6 @@ export async function accept(options: AcceptOptions): Promise<Answer<AcceptValue
   return {
     value,
     exitCode: value.verdict === 'accepted' ? EXIT.ok : EXIT.finding,
-    human: (shown) => ('verdict' in shown ? renderAcceptance(shown, { tails: true }) : ''),
+    human: (shown) => ('verdict' in shown ? renderAcceptance(shown, { tails: true }) : []),
   };
 }

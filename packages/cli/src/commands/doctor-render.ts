@@ -1,7 +1,9 @@
 import type { HomeExamination } from '@statecraft/acceptance';
+import type { HumanLines } from '../render/human-lines.js';
 
-export function renderExamination(value: HomeExamination): string {
-  if (!value.exists && value.findings.length === 0) return `${value.home}: no product home yet (an empty home); nothing to check`;
+/** The human rendering of doctor's examination; a finding's message quotes record fields, each kept to its line (human-lines.ts). */
+export function renderExamination(value: HomeExamination): HumanLines {
+  if (!value.exists && value.findings.length === 0) return [`${value.home}: no product home yet (an empty home); nothing to check`];
   const lines = [
     value.exists ? `${value.home}: ${value.targets.length} target${value.targets.length === 1 ? '' : 's'}` : `${value.home}: no product home can be made there`,
   ];
@@ -16,5 +18,5 @@ export function renderExamination(value: HomeExamination): string {
     lines.push(`${value.findings.length} finding${value.findings.length === 1 ? '' : 's'} (nothing was repaired):`);
     for (const finding of value.findings) lines.push(`  ${finding.kind}: ${finding.message}`);
   }
-  return lines.join('\n');
+  return lines;
 }

@@ -20,6 +20,6 @@ export async function doctor(options: { home: string }): Promise<Answer<z.infer<
   return {
     value,
     exitCode: value.findings.length === 0 ? EXIT.ok : EXIT.finding,
-    human: (shown) => `${renderExamination(shown)}\n${describeBoundaryAvailability(shown.boundary)}`,
+    human: (shown) => [...renderExamination(shown), describeBoundaryAvailability(shown.boundary)],
   };
 }

@@ -2,6 +2,7 @@ import { describeBoundaryAvailability } from './boundary-availability-render.js'
 import type { EnvPlanValue, PlannedAdapter } from './env-plan.js';
 import { describePlacedName } from '../render/placed-name.js';
 import { describeProviderIdentity } from '../render/provider-identity.js';
+import type { HumanLines } from '../render/human-lines.js';
 
 function renderAdapter(adapter: PlannedAdapter): string[] {
   const lines = [`adapter   ${adapter.name} ${adapter.version}  ${adapter.executable}`];
@@ -25,7 +26,7 @@ function renderAdapter(adapter: PlannedAdapter): string[] {
 }
 
 /** The human rendering of `env plan`: the same value as `--json` (R11). */
-export function renderEnvPlan(value: EnvPlanValue): string {
+export function renderEnvPlan(value: EnvPlanValue): HumanLines {
   const lines = [
     `target    ${value.target}`,
     `declared  ${value.declaration === 'none' ? 'no .statecraft/environment.json' : `${value.declaration.path}: ${value.declaration.commands.join(', ') || 'no commands'}`}`,
@@ -40,5 +41,5 @@ export function renderEnvPlan(value: EnvPlanValue): string {
   }
   lines.push(describeBoundaryAvailability(value.boundary));
   lines.push('wrote nothing');
-  return lines.join('\n');
+  return lines;
 }

@@ -1,8 +1,9 @@
 import type { CheckValue, ListValue, ShowValue } from './qualifications.js';
 import { caseStatusLabel } from '../render/case-status.js';
 import { describeProviderIdentity } from '../render/provider-identity.js';
+import type { HumanLines } from '../render/human-lines.js';
 
-export function renderList(value: ListValue): string {
+export function renderList(value: ListValue): HumanLines {
   const lines: string[] = [];
   if (value.records.length === 0) {
     lines.push(`no qualification records in ${value.home}/qualifications`, '  qualify an adapter with: statecraft qualify <binary>  (or --fixture)');
@@ -15,10 +16,10 @@ export function renderList(value: ListValue): string {
     );
   }
   for (const bad of value.unreadable) lines.push(`unreadable: ${bad.message}`);
-  return lines.join('\n');
+  return lines;
 }
 
-export function renderShow(value: ShowValue): string {
+export function renderShow(value: ShowValue): HumanLines {
   const { record } = value;
   const lines = [
     `record    ${record.id}  (${value.path})`,
@@ -34,10 +35,10 @@ export function renderShow(value: ShowValue): string {
   for (const entry of record.cases) {
     lines.push(`${caseStatusLabel(entry.status)}  row ${entry.row}  ${entry.title}  [${entry.evidence}]`, `           ${entry.detail}`);
   }
-  return lines.join('\n');
+  return lines;
 }
 
-export function renderCheck(value: CheckValue): string {
+export function renderCheck(value: CheckValue): HumanLines {
   return [
     `${value.verdict}: ${value.adapter.name} ${value.adapter.version}  ${value.adapter.digest}`,
     `  manifest ${value.manifest.path}  ${value.manifest.digest}`,
@@ -48,5 +49,5 @@ export function renderCheck(value: CheckValue): string {
           `    ${describeProviderIdentity(value.provider.identity, value.provider.digest)}`,
         ]),
     `  ${value.reason}`,
-  ].join('\n');
+  ];
 }

@@ -1,8 +1,9 @@
 import { caseStatusLabel } from '../render/case-status.js';
 import type { QualifyValue } from './qualify.js';
+import type { HumanLines } from '../render/human-lines.js';
 
 /** The person's reading of a qualify answer: the same value `--json` prints. */
-export function renderQualifyReport(value: QualifyValue): string {
+export function renderQualifyReport(value: QualifyValue): HumanLines {
   const lines = [
     `adapter   ${value.adapter.name} ${value.adapter.version}  ${value.adapter.digest}`,
     `manifest  ${value.adapter.manifestDigest}`,
@@ -28,7 +29,7 @@ export function renderQualifyReport(value: QualifyValue): string {
         : '  the binary still runs, labelled unqualified (R3.2); fix the rows above and qualify again',
     );
   }
-  return lines.join('\n');
+  return lines;
 }
 
 /** A case's line while it runs, and once it has ended (TTY only). */

@@ -7,7 +7,7 @@ import { checkStatusHooks } from '../render/check-status.js';
 import { liveLineFor } from '../render/live-line.js';
 import { accept } from './accept.js';
 import { checkSupervisionOverrides, once, parseDuration, parsePositiveInteger } from './run-options.js';
-import { terminalSafeText } from '../render/terminal-safe-text.js';
+import { writeHumanLines } from '../render/human-lines.js';
 
 /** The defaults of the check and suite deadlines (issue 12 item 3). */
 export const DEFAULT_CHECK_DEADLINE = '10m';
@@ -85,7 +85,7 @@ established); 3 usage; 4 an i/o error.`,
           signal: interrupt.signal,
           hooks: status.hooks,
         });
-        if ('refused' in answer.value || 'failed' in answer.value) process.stderr.write(`statecraft: ${terminalSafeText(answer.human(answer.value))}\n`);
+        if ('refused' in answer.value || 'failed' in answer.value) writeHumanLines(process.stderr, answer.human(answer.value), 'statecraft: ');
         if (!flags.json && ('refused' in answer.value || 'failed' in answer.value)) process.exitCode = answer.exitCode;
         else emit(answer, flags.json);
       } finally {

@@ -21,7 +21,7 @@ import {
   readPrompt,
 } from './run-options.js';
 import { runList, runShow } from './run-show.js';
-import { terminalSafeText } from '../render/terminal-safe-text.js';
+import { writeHumanLines } from '../render/human-lines.js';
 
 interface RunFlags {
   spec?: string;
@@ -300,7 +300,7 @@ function judgingHooks(checkStatus: ReturnType<typeof checkStatusHooks>, status: 
 function printRunAnswer(answer: Awaited<ReturnType<typeof run>>, json: boolean): void {
   const value = answer.value;
   if ('refused' in value || 'failed' in value) {
-    process.stderr.write(`statecraft: ${terminalSafeText(answer.human(value))}\n`);
+    writeHumanLines(process.stderr, answer.human(value), 'statecraft: ');
     if (json) emit(answer, true);
     else process.exitCode = answer.exitCode;
   } else {

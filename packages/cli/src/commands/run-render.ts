@@ -13,7 +13,7 @@ import { requiredNotApplied, type RunFailure, type RunRefusal } from '@statecraf
 import { renderAcceptance } from './accept-render.js';
 import { describeCandidateChanges, describeCandidateMaker } from '../render/describe-candidate.js';
 import { describePlacedName } from '../render/placed-name.js';
-import { terminalSafeValue } from '../render/terminal-safe-text.js';
+import type { HumanLines } from '../render/human-lines.js';
 
 const short = (commit: string): string => (commit === 'not-recorded' ? commit : commit.slice(0, 12));
 
@@ -42,15 +42,15 @@ function describeRecordedCoverage(coverage: unknown): string[] {
 
 function describeClaim(claim: AttemptAccount['providerClaim']): string {
   if (claim === 'not-recorded') return claim;
-  return `${terminalSafeValue(claim.status)} (error: ${String(claim.isError)}, reason: ${terminalSafeValue(claim.reason)}) — a claim, not the outcome`;
+  return `${claim.status} (error: ${String(claim.isError)}, reason: ${claim.reason}) — a claim, not the outcome`;
 }
 
 type ExcerptEntry = Exclude<AttemptAccount['refusals'], 'not-recorded'>[number];
 
 /** One refusal of the excerpt: the tool and the provider's record, or the start of a line too long to keep. */
 function describeRefusal(refusal: ExcerptEntry): string {
-  if ('cut' in refusal) return `line ${refusal.seq + 1}, ${refusal.cut.lineBytes} bytes, cut: ${terminalSafeValue(refusal.cut.head)}…`;
-  return `${terminalSafeValue(refusal.tool)}: ${JSON.stringify(refusal.verbatim)}`;
+  if ('cut' in refusal) return `line ${refusal.seq + 1}, ${refusal.cut.lineBytes} bytes, cut: ${refusal.cut.head}…`;
+  return `${refusal.tool}: ${JSON.stringify(refusal.verbatim)}`;
 }
 
 /**
@@ -87,7 +87,7 @@ function describeEvidence(account: AttemptAccount & { artifactCheck?: Record<str
     }
     if (check.fields.length > 0) {
       lines.push(
-        `  finding: the outcome record holds what its kept stream, read again, does not give: ${terminalSafeValue(describeFieldDisagreements(check.fields, 'the stream'))}`,
+        `  finding: the outcome record holds what its kept stream, read again, does not give: ${describeFieldDisagreements(check.fields, 'the stream')}`,
       );
     }
   }
@@ -144,7 +144,11 @@ function describeBoundary(boundary: AttemptAccount['posture']['boundary']): stri
   ];
 }
 
-/** The human rendering of one attempt: the same value `--json` prints (R11). */
+/**
+ * The human rendering of one attempt: the same value `--json` prints (R11). The adapter's words
+ * (its claim, its error, a refused tool, the stream's reason quoting its key) are each kept to the
+ * line they belong to by the writer (human-lines.ts).
+ */
 export function renderAccount(
   account: AttemptAccount & {
     artifactCheck?: Record<string, string>;
@@ -153,7 +157,7 @@ export function renderAccount(
     recordDisagreements?: readonly RecordDisagreement[];
     recordFindings?: readonly Finding[];
   },
-): string {
+): HumanLines {
   const p = account.posture;
   const headline =
     account.state === 'concluded'
@@ -183,7 +187,7 @@ export function renderAccount(
       ? []
       : [`  adapter error   ${account.adapterError.code}: ${account.adapterError.message}`]),
     'posture',
-    `  adapter         ${terminalSafeValue(p.adapter.name)} ${terminalSafeValue(p.adapter.version)} ${p.adapter.digest}`,
+    `  adapter         ${p.adapter.name} ${p.adapter.version} ${p.adapter.digest}`,
     `  qualification   ${p.qualification.verdict}: ${p.qualification.reason}`,
     `  capabilities    required ${list(p.capabilities.requested.required)}; preferred ${list(p.capabilities.requested.preferred)}`,
     `                  applied ${p.capabilities.applied === 'not-recorded' ? 'not-recorded' : list(p.capabilities.applied)}; not applied ${list(p.capabilities.notApplied)}; degraded ${list(p.capabilities.degraded)}`,
@@ -209,12 +213,12 @@ export function renderAccount(
     ...describeRecordFindings(account),
     ...(account.acceptance === 'not-recorded'
       ? [`acceptance: not-recorded — never judged; statecraft accept ${account.target} ${account.runId} --attempt ${account.attempt}`]
-      : [renderAcceptance(account.acceptance)]),
+      : renderAcceptance(account.acceptance)),
   ];
-  return lines.join('\n');
+  return lines;
 }
 
-export function renderList(value: AttemptList): string {
+export function renderList(value: AttemptList): HumanLines {
   const lines = [`${value.target}: ${value.attempts.length} attempt${value.attempts.length === 1 ? '' : 's'} (${value.chain})`];
   if (value.tornTail !== 'none') lines.push(`  a torn final line of ${value.tornTail.bytes} bytes: the next run truncates it`);
   for (const attempt of value.attempts) {
@@ -223,21 +227,21 @@ export function renderList(value: AttemptList): string {
       `  ${attempt.runId}  #${attempt.attempt}  ${outcome.padEnd(11)}  acceptance ${attempt.acceptance.padEnd(16)}  refusals ${String(attempt.refusalCount).padEnd(3)}  cost ${describeCost(attempt.cost).padEnd(9)}  ${attempt.adapter} (${attempt.qualification})  ${attempt.startedAt}`,
     );
   }
-  return lines.join('\n');
+  return lines;
 }
 
-export function renderRefusal(refusal: Omit<RunRefusal, 'kind'>): string {
-  return `refused (${refusal.reason}): ${refusal.message}`;
+export function renderRefusal(refusal: Omit<RunRefusal, 'kind'>): HumanLines {
+  return [`refused (${refusal.reason}): ${refusal.message}`];
 }
 
-export function renderFailure(failure: Omit<RunFailure, 'kind' | 'cause'>): string {
-  return `failed (${failure.stage}): ${failure.path}: ${failure.message}`;
+export function renderFailure(failure: Omit<RunFailure, 'kind' | 'cause'>): HumanLines {
+  return [`failed (${failure.stage}): ${failure.path}: ${failure.message}`];
 }
 
 /** The candidate (R13.2) as `run` and `run show` say it: what acceptance would judge, or why there is none. */
 function describeCandidate(candidate: AttemptAccount['candidate']): string {
   if (candidate === 'not-recorded') return 'not-recorded (only a completed attempt has one)';
-  if ('notIdentified' in candidate) return `not identified: ${terminalSafeValue(candidate.notIdentified)}`;
+  if ('notIdentified' in candidate) return `not identified: ${candidate.notIdentified}`;
   return `${short(candidate.commit)} (${describeCandidateMaker(candidate)}; ${describeCandidateChanges(candidate)})`;
 }
 

@@ -159,7 +159,7 @@ async function answerOf(
   return {
     value,
     exitCode: exitCodeOf(account, acceptance),
-    human: (shown) => ('runId' in shown ? `${renderAccount(shown)}${renderOpening(shown)}` : ''),
+    human: (shown) => ('runId' in shown ? [...renderAccount(shown), ...renderOpening(shown)] : []),
   };
 }
 
@@ -171,7 +171,7 @@ async function answerOf(
 function renderOpening(shown: {
   truncatedTail: 'none' | { bytes: number; offset: number };
   reclaimedLock: 'none' | 'unreadable' | { runId: string; attempt: number; pid: number };
-}): string {
+}): string[] {
   const lines: string[] = [];
   if (shown.reclaimedLock === 'unreadable') lines.push('  took over       an unreadable lock left on this target (its holder unknown)');
   else if (shown.reclaimedLock !== 'none') {
@@ -185,7 +185,7 @@ function renderOpening(shown: {
       `  cut             a torn final line of ${shown.truncatedTail.bytes} bytes at offset ${shown.truncatedTail.offset} (an append that never finished)`,
     );
   }
-  return lines.length === 0 ? '' : `\nbefore the attempt\n${lines.join('\n')}`;
+  return lines.length === 0 ? [] : ['before the attempt', ...lines];
 }
 
 /**

@@ -1,20 +1,22 @@
 import type { WriteStream } from 'node:tty';
+import { terminalSafeValue } from './terminal-safe-text.js';
 
 /**
  * One line on a terminal that is rewritten in place while something runs, then committed (kept)
- * when it ends. Only for a TTY: piped output and `--json` never see these control sequences.
+ * when it ends. Only for a TTY: piped output and `--json` never see these control sequences. The
+ * line may name a check's command: it is written through terminalSafeValue, like every human line.
  */
 export class LiveLine {
   constructor(private readonly terminal: WriteStream) {}
 
   /** Replaces the current line; cut to the terminal's width so it never wraps. */
   show(text: string): void {
-    this.terminal.write(`\r\x1b[2K${this.fit(text)}`);
+    this.terminal.write(`\r\x1b[2K${this.fit(terminalSafeValue(text))}`);
   }
 
   /** Replaces the current line and keeps it. */
   commit(text: string): void {
-    this.terminal.write(`\r\x1b[2K${text}\n`);
+    this.terminal.write(`\r\x1b[2K${terminalSafeValue(text)}\n`);
   }
 
   private fit(text: string): string {

@@ -1,5 +1,4 @@
 import type { PlacedName } from '@statecraft/environment';
-import { terminalSafeValue } from './terminal-safe-text.js';
 
 /**
  * One name the child received, as a human line shows it: `(redacted)` for a secret, and PATH's
@@ -7,8 +6,6 @@ import { terminalSafeValue } from './terminal-safe-text.js';
  */
 export function describePlacedName(entry: PlacedName, redacted: string): string {
   const dropped =
-    entry.droppedEntries === undefined
-      ? ''
-      : ` (dropped, empty or relative: ${entry.droppedEntries.map((path) => terminalSafeValue(JSON.stringify(path))).join(', ')})`;
+    entry.droppedEntries === undefined ? '' : ` (dropped, empty or relative: ${entry.droppedEntries.map((path) => JSON.stringify(path)).join(', ')})`;
   return `${entry.name}${entry.value === 'redacted' ? ` ${redacted}` : ''}${dropped}`;
 }
