@@ -1,5 +1,9 @@
 import { ProbeCheckSchema, type ProbeCheck } from './boundary-record.js';
 import { ATTEMPT_TAG_VARIABLE } from './options.js';
+import { DENIED_KEYRING_CALLS } from './keyring-filter.js';
+
+/** What a held `keyrings` check says: the calls the filter denies are named by the mechanism, the filter's presence measured. */
+const KEYRING_HELD = `a seccomp filter is in force (Seccomp 2), denying ${DENIED_KEYRING_CALLS.join(', ')}`;
 
 /** The line that opens a gate: an `on-go` probe's checks, and a gated launch's command (GATED_CLOSER_SCRIPT). */
 export const GATE_GO = 'go';
@@ -55,9 +59,12 @@ if [ -n "$started" ] && [ "$started" != "$sstart" ]; then say supervisor-hidden 
 elif [ -n "$started" ]; then say supervisor-hidden failed "pid $spid is visible: it started at clock tick $sstart, as the supervisor did"
 elif kill -0 "$spid" 2>/dev/null || [ -e "/proc/$spid" ]; then say supervisor-hidden failed "pid $spid is visible: its start time cannot be read to tell it from the supervisor"
 else say supervisor-hidden held "pid $spid is not visible"; fi
-cap=unreadable
-while read -r key value; do if [ "$key" = CapEff: ]; then cap=$value; fi; done < /proc/self/status
+cap=unreadable seccomp=unreadable
+while read -r key value; do case $key in CapEff:) cap=$value ;; Seccomp:) seccomp=$value ;; esac; done < /proc/self/status
 if [ "$cap" = 0000000000000000 ]; then say no-capabilities held "CapEff $cap"; else say no-capabilities failed "CapEff $cap"; fi
+if { true; } 2>/dev/null < /proc/keys; then keys='/proc/keys can be opened'; else keys='/proc/keys cannot be opened'; fi
+if [ "$seccomp" = 2 ] && [ "$keys" = '/proc/keys cannot be opened' ]; then say keyrings held "${KEYRING_HELD}, $keys"
+else say keyrings failed "Seccomp $seccomp (2: a filter) and $keys: the operator's keyrings may be in reach"; fi
 open=''
 for entry in /proc/$$/fd/*; do n=\${entry##*/}; case $n in 0|1|2) ;; *) if [ -e "$entry" ]; then open="$open $n"; fi ;; esac; done
 if [ -z "$open" ]; then say descriptors-closed held "only 0, 1 and 2 are open"; else say descriptors-closed failed "open beyond stdio:$open"; fi
