@@ -13,7 +13,7 @@ import { runQuietly } from './run-quietly.js';
 import { findProductHomeViews, type ProductHomeView } from './product-home-views.js';
 import { adapterReachableResiduals, readPtraceScope } from './adapter-reachable.js';
 import { startTimeOfThisProcess } from './find-attempt-processes.js';
-import { FIRST_LAUNCH_DESCRIPTOR, openLaunchDescriptors, type LaunchDescriptors } from './launch-descriptors.js';
+import { FIRST_LAUNCH_DESCRIPTOR, openedAhead, openLaunchDescriptors, type LaunchDescriptors, type OpenedAhead } from './launch-descriptors.js';
 import { keyringFilterProgram } from './keyring-filter.js';
 
 /**
@@ -44,6 +44,8 @@ export type BoundaryLaunch = {
    * boundary was established, opened afresh and checked for each spawn (launch-descriptors.ts).
    */
   sources: readonly string[];
+  /** The launch set up beside the probe: its descriptors, opened and checked with the probe's; any later spawn opens its own. */
+  ahead?: OpenedAhead;
 };
 
 /** The boundary once its probe has held: the launch, and the record of what was applied and probed. */
@@ -84,6 +86,9 @@ const INSTALL = 'install bubblewrap (Debian and Ubuntu: apt-get install bubblewr
 const NAMESPACE_REMEDY =
   'user namespaces are refused here: on Ubuntu 24.04 run `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` or give /usr/bin/bwrap an AppArmor profile that allows `userns`; ' +
   'inside a container, allow unshare/clone of namespaces in its seccomp profile; check that /proc/sys/user/max_user_namespaces is not 0';
+
+/** The roles whose paths arrive resolved and checked (prepareManagedPaths, withAuthorityReadOnly). */
+const GIVEN_RESOLVED: ReadonlySet<BoundaryPath['role']> = new Set(['managed-path', 'authority']);
 
 /** Where the kernel lists keys and their owners' quotas: read as an empty, unreadable file inside. */
 const PROC_KEY_FILES = ['/proc/keys', '/proc/key-users'];
@@ -172,10 +177,12 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   const filter = keyringFilterProgram();
   if ('refused' in filter) return refusedBoundary('probe-failed', filter.refused);
   const args = profileArguments(profile, workspace, (entry) => entry.path);
-  // Resolved once, here, before anything of the launch runs: each spawn binds what is found now, or nothing.
+  // Resolved once, here, before anything of the launch runs: each spawn binds what is found now, or
+  // nothing. A managed path or an authority entry was resolved and checked by whoever gave it, and
+  // lies where another sandbox may write: it is taken as given, never resolved again.
   let sources: string[];
   try {
-    sources = bindSources(profile, (entry) => realpathSync(entry.path));
+    sources = bindSources(profile, (entry) => (GIVEN_RESOLVED.has(entry.role) ? entry.path : realpathSync(entry.path)));
   } catch (error) {
     return refusedBoundary('probe-failed', `a path the sandbox binds could not be resolved (${(error as Error).message})`);
   }
@@ -193,10 +200,18 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   try {
     // Empty: the probe only tries to open it, and an empty file takes no data block in a nearly full home.
     writeFileSync(canary, '', { mode: 0o600 });
+    // The probe's and the launch's, opened together: a source that moved is refused here, before anything is spawned or appended.
     let descriptors: LaunchDescriptors;
+    let launchDescriptors: LaunchDescriptors | undefined;
     try {
       descriptors = openLaunchDescriptors(sources);
     } catch (error) {
+      return refusedBoundary('probe-failed', (error as Error).message);
+    }
+    try {
+      launchDescriptors = request.onLaunch === undefined ? undefined : openLaunchDescriptors(sources);
+    } catch (error) {
+      descriptors.close();
       return refusedBoundary('probe-failed', (error as Error).message);
     }
     const probing = runQuietly(
@@ -230,7 +245,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
       },
     );
     descriptors.close();
-    request.onLaunch?.({ bwrap, closer, env, args, sources });
+    if (launchDescriptors !== undefined) request.onLaunch?.({ bwrap, closer, env, args, sources, ahead: openedAhead(launchDescriptors) });
     const [answer, version] = await Promise.all([probing, bwrapVersion(bwrap, request.versionCache)]);
     const probe = readProbeOutput(answer.stdout);
     const refusal = refusalOfProbe(answer, probe, profile);

@@ -40,6 +40,22 @@ export function openLaunchDescriptors(sources: readonly string[]): LaunchDescrip
   return { descriptors: [...opened], close };
 }
 
+/** Descriptors opened ahead for one spawn, taken once: a launch set up beside its probe is handed what the probe's were opened with. */
+export interface OpenedAhead {
+  take: () => LaunchDescriptors | undefined;
+}
+
+export function openedAhead(descriptors: LaunchDescriptors): OpenedAhead {
+  let held: LaunchDescriptors | undefined = descriptors;
+  return {
+    take: () => {
+      const taken = held;
+      held = undefined;
+      return taken;
+    },
+  };
+}
+
 function openBindSource(source: string): number {
   const descriptor = openSync(source, O_PATH | constants.O_NOFOLLOW);
   let problem: string | undefined;

@@ -59,7 +59,7 @@ export function spawnContained(target: ContainedProcess, choice: ContainmentChoi
         : { file: target.executable, args: [...target.args] };
   const { file, args } = command;
   // Opened for this spawn, handed to bwrap as 3, 4, … and closed here once it is spawned; a bind source that moved throws (launch-descriptors.ts).
-  const opened = 'boundary' in choice ? openLaunchDescriptors(choice.boundary.sources) : undefined;
+  const opened = 'boundary' in choice ? (choice.boundary.ahead?.take() ?? openLaunchDescriptors(choice.boundary.sources)) : undefined;
   // Before the attempt's first process exists: its sweeps then read only pids handed out since.
   markAttemptSpawn(target.attemptTag);
   try {
