@@ -86,16 +86,15 @@ export const CLOSER_SCRIPT =
 /**
  * CLOSER_SCRIPT behind a gate. Every launch in the boundary — an adapter, a check — starts behind
  * it: `run` sets the adapter's sandbox up beside the boundary's probe and the intent's append (the
- * adapter itself starts only after, R8.4); a suite sets each next check up while the one before it
- * runs. Its closer first reads one line from stdin: only `go` lets it close descriptors and exec the
+ * adapter itself starts only after, R8.4); a suite sets each check up once the one before it has
+ * ended (never while candidate code runs, run-suite.ts). Its closer first reads one line from stdin: only `go` lets it close descriptors and exec the
  * command; another line, or none (stdin closed), ends it with nothing started. Bash's `read` takes
  * a pipe a byte at a time, so what follows the line (the adapter's prompt) is left whole for the
  * command.
  *
  * The attempt's tag (R7.3) is its first argument, exported only once the gate opens: the sandbox
  * and the closer waiting at the gate carry no tag, so the sweep and the kill of an attempt's
- * processes never take a launch that has not started — a suite's next check, set up while the check
- * before it runs, is no leftover of that check. What starts receives the tag with the rest of the
+ * processes never take a launch that has not started. What starts receives the tag with the rest of the
  * constructed environment, exactly as recorded (R5.1).
  */
 export const GATED_CLOSER_SCRIPT = `IFS= read -r go || exit 0; [ "$go" = ${GATE_GO} ] || exit 0; export ${ATTEMPT_TAG_VARIABLE}="$1"; shift; ${CLOSER_SCRIPT}`;
