@@ -16,7 +16,9 @@ export const GATE_GO = 'go';
  *
  * Arguments: canary file, a path outside the allowed places to try writing, a path in the product
  * home to try writing, a path in the workspace to try writing, the supervisor's pid and its start
- * time (clock ticks since boot, field 22 of /proc/<pid>/stat), `on-go` or `at-once`, then one
+ * time (clock ticks since boot, field 22 of /proc/<pid>/stat), `on-go` or `at-once`, how many
+seccomp filters a process inside must be under (the supervisor's own and the keyring filter;
+`unknown` when the kernel does not count them), then one
  * argument per other mount reaching the home (product-home-views.ts):
  * `whole:<the canary through it>`, or `part:<a directory of the home>` that must not be entered.
  * Each check prints one line: `<check> held|failed <detail>`. The supervisor removes
@@ -36,8 +38,8 @@ export const GATE_GO = 'go';
  * probe's own PID namespace link would answer too, but no built-in reads a link: an exec more.)
  */
 export const PROBE_SCRIPT = `
-canary=$1 outside=$2 inhome=$3 inworkspace=$4 spid=$5 sstart=$6 mode=$7
-shift 7
+canary=$1 outside=$2 inhome=$3 inworkspace=$4 spid=$5 sstart=$6 mode=$7 filters=$8
+shift 8
 if [ "$mode" = on-go ]; then read -r go || exit 0; [ "$go" = ${GATE_GO} ] || exit 0; fi
 say() { printf '%s %s %s\\n' "$1" "$2" "$3"; }
 if { true; } 2>/dev/null < "$canary"; then say canary-by-path failed "read $canary"; else say canary-by-path held "cannot open $canary"; fi
@@ -59,12 +61,13 @@ if [ -n "$started" ] && [ "$started" != "$sstart" ]; then say supervisor-hidden 
 elif [ -n "$started" ]; then say supervisor-hidden failed "pid $spid is visible: it started at clock tick $sstart, as the supervisor did"
 elif kill -0 "$spid" 2>/dev/null || [ -e "/proc/$spid" ]; then say supervisor-hidden failed "pid $spid is visible: its start time cannot be read to tell it from the supervisor"
 else say supervisor-hidden held "pid $spid is not visible"; fi
-cap=unreadable seccomp=unreadable
-while read -r key value; do case $key in CapEff:) cap=$value ;; Seccomp:) seccomp=$value ;; esac; done < /proc/self/status
+cap=unreadable seccomp=unreadable count=unreadable
+while read -r key value; do case $key in CapEff:) cap=$value ;; Seccomp:) seccomp=$value ;; Seccomp_filters:) count=$value ;; esac; done < /proc/self/status
 if [ "$cap" = 0000000000000000 ]; then say no-capabilities held "CapEff $cap"; else say no-capabilities failed "CapEff $cap"; fi
 if { true; } 2>/dev/null < /proc/keys; then keys='/proc/keys can be opened'; else keys='/proc/keys cannot be opened'; fi
-if [ "$seccomp" = 2 ] && [ "$keys" = '/proc/keys cannot be opened' ]; then say keyrings held "${KEYRING_HELD}, $keys"
-else say keyrings failed "Seccomp $seccomp (2: a filter) and $keys: the operator's keyrings may be in reach"; fi
+if [ "$seccomp" = 2 ] && { [ "$filters" = unknown ] || [ "$count" = "$filters" ]; } && [ "$keys" = '/proc/keys cannot be opened' ]; then
+  say keyrings held "${KEYRING_HELD} ($count filters, the supervisor's and one more), $keys"
+else say keyrings failed "Seccomp $seccomp (2: a filter), $count filters where $filters were expected, and $keys: the operator's keyrings may be in reach"; fi
 open=''
 for entry in /proc/$$/fd/*; do n=\${entry##*/}; case $n in 0|1|2) ;; *) if [ -e "$entry" ]; then open="$open $n"; fi ;; esac; done
 if [ -z "$open" ]; then say descriptors-closed held "only 0, 1 and 2 are open"; else say descriptors-closed failed "open beyond stdio:$open"; fi

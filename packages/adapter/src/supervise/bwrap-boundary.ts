@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -234,6 +234,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
         String(process.pid),
         String(supervisorStart),
         request.workspaceReady === undefined ? 'at-once' : 'on-go',
+        expectedFilterCount(),
         // The canary through each view of the whole home; a view of a part of it, as a directory.
         ...views.map((view) => (view.reaches === 'whole' ? `whole:${join(view.path, basename(canary))}` : `part:${view.path}`)),
       ],
@@ -275,6 +276,22 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
 }
 
 type BoundaryRefusal = Extract<BoundaryEstablishment, { kind: 'refused' }>;
+
+/**
+ * How many seccomp filters a process in the sandbox is under: the supervisor's own (a container's
+ * runtime may have given it one) and the keyring filter, so the probe tells the keyring filter from
+ * one it merely inherited. `unknown` where the kernel does not count them (before Linux 5.9).
+ */
+function expectedFilterCount(): string {
+  let status = '';
+  try {
+    status = readFileSync('/proc/self/status', 'utf8');
+  } catch {
+    // Unread, the count is not known: the probe then asks only that a filter is in force.
+  }
+  const own = /^Seccomp_filters:\s*(\d+)$/m.exec(status)?.[1];
+  return own === undefined ? 'unknown' : String(Number(own) + 1);
+}
 
 /** The profile with each other view of the product home hidden too, role `product-home-view`; one inside a hidden path is hidden with it. */
 function withProductHomeViews(profile: BoundaryProfile, views: readonly ProductHomeView[]): BoundaryProfile {
