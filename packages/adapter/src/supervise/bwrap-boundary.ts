@@ -246,11 +246,16 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
       },
     );
     descriptors.close();
-    if (launchDescriptors !== undefined) request.onLaunch?.({ bwrap, closer, env, args, sources, ahead: openedAhead(launchDescriptors) });
+    const ahead = launchDescriptors === undefined ? undefined : openedAhead(launchDescriptors);
+    if (ahead !== undefined) request.onLaunch?.({ bwrap, closer, env, args, sources, ahead });
     const [answer, version] = await Promise.all([probing, bwrapVersion(bwrap, request.versionCache)]);
     const probe = readProbeOutput(answer.stdout);
     const refusal = refusalOfProbe(answer, probe, profile);
-    if (refusal !== undefined) return refusal;
+    if (refusal !== undefined) {
+      // A launch refused before it was spawned leaves no descriptor open behind it.
+      ahead?.take()?.close();
+      return refusal;
+    }
     return {
       kind: 'established',
       boundary: {
