@@ -50,40 +50,44 @@ describe("a check's sandbox, assembled while the check before it swaps the paths
   it.each([
     ['swaps the directory above an authority entry for one whose entry is a link to the product home', 'leaf'],
     ["swaps the directory above an authority entry for a link to the product home's parent", 'parent'],
-  ])('never shows a check the product home when the check before it %s', async (_, how) => {
-    const home = targets.home.path;
-    // Something only the product home holds, to look for in what each check saw.
-    const marker = `home-marker-${randomUUID()}`;
-    writeFileSync(join(home, marker), '');
-    // The authority entry: `spec/golden/`, or for the parent swap `spec/<the home's name>/`, which the link's target also holds.
-    const entry = how === 'leaf' ? 'spec/golden' : `spec/${basename(home)}`;
-    const repository = await targets.fresh();
-    // Many authority entries bound before the one under `spec`: the next sandbox's assembly takes long enough to be swapped under.
-    const tests = Array.from({ length: ENTRIES_BEFORE }, (_, index) => `tests/case-${index}.txt`);
-    const acceptance = { checks: Array.from({ length: CHECKS }, () => `perl flip.pl ${home} ${how}`), authority: [...tests, `${entry}/`] };
-    await writeFiles(repository, {
-      '.statecraft/environment.json': `${JSON.stringify({ project: { commands: ['perl'] }, acceptance })}\n`,
-      'flip.pl': FLIP,
-      [`${entry}/kept.txt`]: 'the authority\n',
-      ...Object.fromEntries(tests.map((test) => [test, 'a case\n'])),
-    });
-    await repository.git('add', '-A');
-    await repository.git('commit', '--quiet', '-m', 'a suite whose checks swap the paths the next one is assembled from');
-    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: write\npath: answer.txt\ntext: 42\n', '--json'], {
-      home,
-    });
-    expect(run.exitCode).toBe(0);
-    const runId = parseJson<{ runId: string }>(run).runId;
-    const accepted = await runStatecraft(['accept', repository.path, runId, '--json'], { home, timeoutMs: 180_000 });
-    const judged = parseJson<Acceptance>(accepted);
-    const seen = judged.checks.map((check) => readFileSync(check.stdout.path, 'utf8'));
-    // Every check ran and reported, and none of them saw what the home holds.
-    expect(seen).toHaveLength(CHECKS);
-    for (const report of seen) {
-      expect(report).toContain('kept.txt');
-      expect(report).not.toContain(marker);
-    }
-    expect(judged.verdict).toBe('accepted');
-    expect(accepted.exitCode).toBe(0);
-  });
+  ])(
+    'never shows a check the product home when the check before it %s',
+    async (_, how) => {
+      const home = targets.home.path;
+      // Something only the product home holds, to look for in what each check saw.
+      const marker = `home-marker-${randomUUID()}`;
+      writeFileSync(join(home, marker), '');
+      // The authority entry: `spec/golden/`, or for the parent swap `spec/<the home's name>/`, which the link's target also holds.
+      const entry = how === 'leaf' ? 'spec/golden' : `spec/${basename(home)}`;
+      const repository = await targets.fresh();
+      // Many authority entries bound before the one under `spec`: the next sandbox's assembly takes long enough to be swapped under.
+      const tests = Array.from({ length: ENTRIES_BEFORE }, (_, index) => `tests/case-${index}.txt`);
+      const acceptance = { checks: Array.from({ length: CHECKS }, () => `perl flip.pl ${home} ${how}`), authority: [...tests, `${entry}/`] };
+      await writeFiles(repository, {
+        '.statecraft/environment.json': `${JSON.stringify({ project: { commands: ['perl'] }, acceptance })}\n`,
+        'flip.pl': FLIP,
+        [`${entry}/kept.txt`]: 'the authority\n',
+        ...Object.fromEntries(tests.map((test) => [test, 'a case\n'])),
+      });
+      await repository.git('add', '-A');
+      await repository.git('commit', '--quiet', '-m', 'a suite whose checks swap the paths the next one is assembled from');
+      const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: write\npath: answer.txt\ntext: 42\n', '--json'], {
+        home,
+      });
+      expect(run.exitCode).toBe(0);
+      const runId = parseJson<{ runId: string }>(run).runId;
+      const accepted = await runStatecraft(['accept', repository.path, runId, '--json'], { home, timeoutMs: 180_000 });
+      const judged = parseJson<Acceptance>(accepted);
+      const seen = judged.checks.map((check) => readFileSync(check.stdout.path, 'utf8'));
+      // Every check ran and reported, and none of them saw what the home holds.
+      expect(seen).toHaveLength(CHECKS);
+      for (const report of seen) {
+        expect(report).toContain('kept.txt');
+        expect(report).not.toContain(marker);
+      }
+      expect(judged.verdict).toBe('accepted');
+      expect(accepted.exitCode).toBe(0);
+    },
+    300_000,
+  );
 });

@@ -75,7 +75,7 @@ describe("an agent's sandbox, assembled while another run's agent swaps a path i
       writeFileSync(stop, '');
       await finishedRun(swapping);
     }
-  });
+  }, 300_000);
 });
 
 /** Whether anything, a dangling link included, is at the path. */
