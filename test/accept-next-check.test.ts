@@ -18,14 +18,14 @@ const targets = useTestTargets({ sharedRepository: false });
 const SUITE = ['true', 'printenv STATECRAFT_ATTEMPT_TAG', 'true'];
 
 /**
- * A suite sets each next check up while the one before it runs (packages/acceptance/src/judge/
+ * A suite sets each check up once the one before it has ended (packages/acceptance/src/judge/
  * run-suite.ts): under the boundary its sandbox waits at the closer's gate carrying no attempt
- * tag, which the closer exports only as the check starts (GATED_CLOSER_SCRIPT). So the sweep after
- * a check finds nothing of the next one waiting (R7.3), and every check still receives exactly the
- * tag the acceptance records (R5.1, R13.3). Without the boundary nothing is set up ahead: the same
+ * tag, which the closer exports only as the check starts (GATED_CLOSER_SCRIPT). So no sweep finds
+ * anything of a check that has not started (R7.3), and every check still receives exactly the
+ * tag the acceptance records (R5.1, R13.3). Without the boundary there is no gate: the same
  * suite, the same answers.
  */
-describe('the next check of a suite, set up while the one before it runs', () => {
+describe('the next check of a suite', () => {
   for (const boundary of ['bwrap', 'none'] as const) {
     it(`is no leftover of the check before it, and starts with the recorded attempt tag (--boundary ${boundary})`, async () => {
       const repository = await targets.fresh();

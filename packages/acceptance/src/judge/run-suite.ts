@@ -76,11 +76,12 @@ export interface SuiteRun {
  * check that passed but left the worktree other than the candidate (read after each check). What
  * a check that passed left that git ignores, and its TMPDIR's content, are removed before the next.
  *
- * Each check after the first is set up while the one before it runs: its sandbox waits at the
- * closer's gate (superviseCheck's `gate`) and goes only once the check before it has passed, with
- * what is then left of the suite's time; a suite that ends first withdraws it, leaving nothing. A
- * waiting sandbox carries no attempt tag (the closer exports it as the check starts), so the sweep
- * and the kill of the check before it never take the next one for theirs.
+ * Each check is set up only once the one before it has passed and the worktree was read clean —
+ * never while candidate code runs, which could lay a link into a path its sandbox is assembled
+ * from (R12, R13.3). Its sandbox waits at the closer's gate (superviseCheck's `gate`) until it is
+ * let go with what is then left of the suite's time; a suite that ends first withdraws it,
+ * leaving nothing. A waiting sandbox carries no attempt tag (the closer exports it as the check
+ * starts).
  */
 export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
   // Made here, never reused: one already there holds another judgement's files (free-outputs-directory.ts), so EEXIST fails the judgement.
@@ -95,9 +96,7 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
   // Each check's outputs are fsync'd behind the next check (superviseCheck's `durable`); the suite ends only once
   // all are on disk, and one that could not be made durable ends it as not kept, whatever came after.
   const durable: Promise<{ command: string; notKept: { path: string; message: string }[] }>[] = [];
-  let ahead: CheckSetUp | undefined;
   const stop = async (end: SuiteEnd, notRun: number): Promise<SuiteRun> => {
-    if (ahead !== undefined) await ahead.withdraw();
     const unkept = (await Promise.all(durable)).find((check) => check.notKept.length > 0);
     const first = unkept?.notKept[0];
     const kept: SuiteEnd =
@@ -107,8 +106,10 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
   };
   for (const [index, command] of request.commands.entries()) {
     const unreached = total - index;
-    const current = ahead ?? setUpCheck(request, index);
-    ahead = undefined;
+    // Set up only now: the check before it has ended, its process tree is gone and the worktree read
+    // clean, so no candidate code runs while this sandbox is assembled (bwrap-boundary.ts binds by
+    // descriptor; where each bind lands is still a path, which nothing untrusted may move meanwhile).
+    const current = setUpCheck(request, index);
     if (request.signal?.aborted === true) {
       await current.withdraw();
       return stop({ kind: 'cancelled' }, unreached);
@@ -122,7 +123,6 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
     request.hooks?.onCheckStart?.({ index, total, command });
     const deadlineMs = Math.min(request.checkDeadlineMs, left);
     current.go(deadlineMs);
-    if (index + 1 < total) ahead = setUpCheck(request, index + 1);
     const answer = await current.supervised;
     if ('error' in answer) {
       const error = answer.error as Error;
@@ -159,8 +159,8 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
     if (supervised.cancelled) return stop({ kind: 'cancelled' }, unreached);
     if (supervised.timedOut) return stop({ kind: 'timed-out', command, by: deadlineMs < request.checkDeadlineMs ? 'suite' : 'check' }, unreached);
     if (exitCode !== 0) return stop({ kind: 'failed', command, exitCode }, unreached - 1);
-    // The next check's sandbox waits at its gate meanwhile: it goes only once this reading is clean
-    // and what git ignores is gone (the last check's is left: the worktree is removed whole).
+    // What git ignores is removed before the next check is set up (the last check's is left: the
+    // worktree is removed whole).
     const next = index + 1 < total;
     after = await request.readWorktree({ ignored: next });
     if (!holdsCandidate(after, request.candidateCommit)) return stop({ kind: 'tree-changed', command }, unreached - 1);
@@ -212,7 +212,7 @@ function setUpCheck(request: SuiteRequest, index: number): CheckSetUp {
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     gate,
   });
-  // Handled from the start: a check set up ahead may fail before anyone awaits it.
+  // Handled from the start: a check may fail before anyone awaits it.
   const supervised = supervising.then(
     (check) => (check === 'withdrawn' ? { error: new Error('the check was withdrawn before it started') } : { check }),
     (error: unknown) => ({ error }),

@@ -1,5 +1,5 @@
 import type { BoundaryPath, BoundaryProfile } from './boundary-record.js';
-import { profileArguments, profileDigest, type EstablishedBoundary } from './bwrap-boundary.js';
+import { bindSources, profileArguments, profileDigest, type EstablishedBoundary } from './bwrap-boundary.js';
 
 /**
  * The established boundary with more paths bound read-only over themselves (an acceptance check's
@@ -26,9 +26,12 @@ function withProfile(boundary: EstablishedBoundary, change: (profile: BoundaryPr
   const workspace = boundary.record.profile.writable.find((entry) => entry.role === 'workspace');
   if (workspace === undefined) throw new Error('an established boundary profile names its workspace');
   const profile = change(boundary.record.profile);
+  // A path added here was checked by its caller to be its own real path (authority-read-only.ts).
+  const known = new Map(bindSources(boundary.record.profile, (entry) => entry.path).map((path, index) => [path, boundary.sources[index] ?? path]));
   return {
     ...boundary,
     args: profileArguments(profile, workspace, (entry) => entry.path),
+    sources: bindSources(profile, (entry) => known.get(entry.path) ?? entry.path),
     record: { ...boundary.record, profile, profileDigest: profileDigest(profile) },
   };
 }

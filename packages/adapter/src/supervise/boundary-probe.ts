@@ -1,5 +1,9 @@
 import { ProbeCheckSchema, type ProbeCheck } from './boundary-record.js';
 import { ATTEMPT_TAG_VARIABLE } from './options.js';
+import { DENIED_KEYRING_CALLS } from './keyring-filter.js';
+
+/** What a held `keyrings` check says: the calls the filter denies are named by the mechanism, the filter's presence measured. */
+const KEYRING_HELD = `a seccomp filter is in force (Seccomp 2), denying ${DENIED_KEYRING_CALLS.join(', ')}`;
 
 /** The line that opens a gate: an `on-go` probe's checks, and a gated launch's command (GATED_CLOSER_SCRIPT). */
 export const GATE_GO = 'go';
@@ -12,7 +16,9 @@ export const GATE_GO = 'go';
  *
  * Arguments: canary file, a path outside the allowed places to try writing, a path in the product
  * home to try writing, a path in the workspace to try writing, the supervisor's pid and its start
- * time (clock ticks since boot, field 22 of /proc/<pid>/stat), `on-go` or `at-once`, then one
+ * time (clock ticks since boot, field 22 of /proc/<pid>/stat), `on-go` or `at-once`, how many
+seccomp filters a process inside must be under (the supervisor's own and the keyring filter;
+`unknown` when the kernel does not count them), then one
  * argument per other mount reaching the home (product-home-views.ts):
  * `whole:<the canary through it>`, or `part:<a directory of the home>` that must not be entered.
  * Each check prints one line: `<check> held|failed <detail>`. The supervisor removes
@@ -32,8 +38,8 @@ export const GATE_GO = 'go';
  * probe's own PID namespace link would answer too, but no built-in reads a link: an exec more.)
  */
 export const PROBE_SCRIPT = `
-canary=$1 outside=$2 inhome=$3 inworkspace=$4 spid=$5 sstart=$6 mode=$7
-shift 7
+canary=$1 outside=$2 inhome=$3 inworkspace=$4 spid=$5 sstart=$6 mode=$7 filters=$8
+shift 8
 if [ "$mode" = on-go ]; then read -r go || exit 0; [ "$go" = ${GATE_GO} ] || exit 0; fi
 say() { printf '%s %s %s\\n' "$1" "$2" "$3"; }
 if { true; } 2>/dev/null < "$canary"; then say canary-by-path failed "read $canary"; else say canary-by-path held "cannot open $canary"; fi
@@ -55,9 +61,13 @@ if [ -n "$started" ] && [ "$started" != "$sstart" ]; then say supervisor-hidden 
 elif [ -n "$started" ]; then say supervisor-hidden failed "pid $spid is visible: it started at clock tick $sstart, as the supervisor did"
 elif kill -0 "$spid" 2>/dev/null || [ -e "/proc/$spid" ]; then say supervisor-hidden failed "pid $spid is visible: its start time cannot be read to tell it from the supervisor"
 else say supervisor-hidden held "pid $spid is not visible"; fi
-cap=unreadable
-while read -r key value; do if [ "$key" = CapEff: ]; then cap=$value; fi; done < /proc/self/status
+cap=unreadable seccomp=unreadable count=unreadable
+while read -r key value; do case $key in CapEff:) cap=$value ;; Seccomp:) seccomp=$value ;; Seccomp_filters:) count=$value ;; esac; done < /proc/self/status
 if [ "$cap" = 0000000000000000 ]; then say no-capabilities held "CapEff $cap"; else say no-capabilities failed "CapEff $cap"; fi
+if { true; } 2>/dev/null < /proc/keys; then keys='/proc/keys can be opened'; else keys='/proc/keys cannot be opened'; fi
+if [ "$seccomp" = 2 ] && { [ "$filters" = unknown ] || [ "$count" = "$filters" ]; } && [ "$keys" = '/proc/keys cannot be opened' ]; then
+  say keyrings held "${KEYRING_HELD} ($count filters, the supervisor's and one more), $keys"
+else say keyrings failed "Seccomp $seccomp (2: a filter), $count filters where $filters were expected, and $keys: the operator's keyrings may be in reach"; fi
 open=''
 for entry in /proc/$$/fd/*; do n=\${entry##*/}; case $n in 0|1|2) ;; *) if [ -e "$entry" ]; then open="$open $n"; fi ;; esac; done
 if [ -z "$open" ]; then say descriptors-closed held "only 0, 1 and 2 are open"; else say descriptors-closed failed "open beyond stdio:$open"; fi
@@ -79,16 +89,15 @@ export const CLOSER_SCRIPT =
 /**
  * CLOSER_SCRIPT behind a gate. Every launch in the boundary — an adapter, a check — starts behind
  * it: `run` sets the adapter's sandbox up beside the boundary's probe and the intent's append (the
- * adapter itself starts only after, R8.4); a suite sets each next check up while the one before it
- * runs. Its closer first reads one line from stdin: only `go` lets it close descriptors and exec the
+ * adapter itself starts only after, R8.4); a suite sets each check up once the one before it has
+ * ended (never while candidate code runs, run-suite.ts). Its closer first reads one line from stdin: only `go` lets it close descriptors and exec the
  * command; another line, or none (stdin closed), ends it with nothing started. Bash's `read` takes
  * a pipe a byte at a time, so what follows the line (the adapter's prompt) is left whole for the
  * command.
  *
  * The attempt's tag (R7.3) is its first argument, exported only once the gate opens: the sandbox
  * and the closer waiting at the gate carry no tag, so the sweep and the kill of an attempt's
- * processes never take a launch that has not started — a suite's next check, set up while the check
- * before it runs, is no leftover of that check. What starts receives the tag with the rest of the
+ * processes never take a launch that has not started. What starts receives the tag with the rest of the
  * constructed environment, exactly as recorded (R5.1).
  */
 export const GATED_CLOSER_SCRIPT = `IFS= read -r go || exit 0; [ "$go" = ${GATE_GO} ] || exit 0; export ${ATTEMPT_TAG_VARIABLE}="$1"; shift; ${CLOSER_SCRIPT}`;

@@ -49,6 +49,8 @@ export const ProbeCheckSchema = z.strictObject({
     'supervisor-hidden',
     'no-capabilities',
     'descriptors-closed',
+    /** The operator's keyrings out of reach: the keyring system calls filtered (keyring-filter.ts), /proc/keys unreadable. */
+    'keyrings',
   ]),
   /** True when the boundary held for this check. */
   held: z.boolean(),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -13,6 +13,8 @@ import { runQuietly } from './run-quietly.js';
 import { findProductHomeViews, type ProductHomeView } from './product-home-views.js';
 import { adapterReachableResiduals, readPtraceScope } from './adapter-reachable.js';
 import { startTimeOfThisProcess } from './find-attempt-processes.js';
+import { FIRST_LAUNCH_DESCRIPTOR, openedAhead, openLaunchDescriptors, type LaunchDescriptors, type OpenedAhead } from './launch-descriptors.js';
+import { keyringFilterProgram } from './keyring-filter.js';
 
 /**
  * The protected evidence boundary's mechanism on Linux: bubblewrap (R12). One file, the same hooks
@@ -37,6 +39,13 @@ export type BoundaryLaunch = {
   env: string;
   /** bwrap's arguments before `--`: the applied profile. */
   args: readonly string[];
+  /**
+   * What each `--bind-fd`/`--ro-bind-fd` of `args` binds, in order: the real path found when the
+   * boundary was established, opened afresh and checked for each spawn (launch-descriptors.ts).
+   */
+  sources: readonly string[];
+  /** The launch set up beside the probe: its descriptors, opened and checked with the probe's; any later spawn opens its own. */
+  ahead?: OpenedAhead;
 };
 
 /** The boundary once its probe has held: the launch, and the record of what was applied and probed. */
@@ -78,13 +87,29 @@ const NAMESPACE_REMEDY =
   'user namespaces are refused here: on Ubuntu 24.04 run `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` or give /usr/bin/bwrap an AppArmor profile that allows `userns`; ' +
   'inside a container, allow unshare/clone of namespaces in its seccomp profile; check that /proc/sys/user/max_user_namespaces is not 0';
 
+/** The roles whose paths arrive resolved and checked (prepareManagedPaths, withAuthorityReadOnly). */
+const GIVEN_RESOLVED: ReadonlySet<BoundaryPath['role']> = new Set(['managed-path', 'authority']);
+
+/** Where the kernel lists keys and their owners' quotas: read as an empty, unreadable file inside. */
+const PROC_KEY_FILES = ['/proc/keys', '/proc/key-users'];
+
+/** What each bind of `profileArguments` binds, in its descriptor order: `real` answers an entry's real path. */
+export function bindSources(profile: BoundaryProfile, real: (entry: BoundaryPath) => string): string[] {
+  return [...profile.writable, ...profile.readOnly].map(real);
+}
+
 /** The bwrap arguments for a profile, each path written by `write` (its real path, or its role for the digest). */
 export function profileArguments(profile: BoundaryProfile, workspace: BoundaryPath, write: (entry: BoundaryPath) => string): string[] {
   const args = ['--unshare-user', '--uid', SANDBOX_ID, '--gid', SANDBOX_ID, '--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session'];
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  // The keys the sandbox could view, by description, listed without a system call (keyring-filter.ts denies the calls).
+  for (const file of PROC_KEY_FILES.filter((path) => existsSync(path))) args.push('--ro-bind', '/dev/null', file);
   for (const entry of profile.hidden) args.push('--perms', '000', '--tmpfs', write(entry), '--remount-ro', write(entry));
-  for (const entry of profile.writable) args.push('--bind', write(entry), write(entry));
-  for (const entry of profile.readOnly) args.push('--ro-bind', write(entry), write(entry));
+  // Bound by descriptor, opened for each spawn in this order (launch-descriptors.ts): bwrap resolves no source path.
+  let descriptor = FIRST_LAUNCH_DESCRIPTOR;
+  for (const entry of profile.writable) args.push('--bind-fd', String(descriptor++), write(entry));
+  for (const entry of profile.readOnly) args.push('--ro-bind-fd', String(descriptor++), write(entry));
+  args.push('--seccomp', String(descriptor));
   args.push('--chdir', write(workspace));
   return args;
 }
@@ -149,7 +174,18 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
       "the supervisor's start time could not be read from /proc/self/stat, so the probe could not tell it from another process",
     );
   }
+  const filter = keyringFilterProgram();
+  if ('refused' in filter) return refusedBoundary('probe-failed', filter.refused);
   const args = profileArguments(profile, workspace, (entry) => entry.path);
+  // Resolved once, here, before anything of the launch runs: each spawn binds what is found now, or
+  // nothing. A managed path or an authority entry was resolved and checked by whoever gave it, and
+  // lies where another sandbox may write: it is taken as given, never resolved again.
+  let sources: string[];
+  try {
+    sources = bindSources(profile, (entry) => (GIVEN_RESOLVED.has(entry.role) ? entry.path : realpathSync(entry.path)));
+  } catch (error) {
+    return refusedBoundary('probe-failed', `a path the sandbox binds could not be resolved (${(error as Error).message})`);
+  }
 
   // Synchronous up to the probe's spawn: what runs beside it (git checking the workspace out) is
   // child processes too, and an await here would wait for their spawns to hand the loop back.
@@ -164,6 +200,20 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   try {
     // Empty: the probe only tries to open it, and an empty file takes no data block in a nearly full home.
     writeFileSync(canary, '', { mode: 0o600 });
+    // The probe's and the launch's, opened together: a source that moved is refused here, before anything is spawned or appended.
+    let descriptors: LaunchDescriptors;
+    let launchDescriptors: LaunchDescriptors | undefined;
+    try {
+      descriptors = openLaunchDescriptors(sources);
+    } catch (error) {
+      return refusedBoundary('probe-failed', (error as Error).message);
+    }
+    try {
+      launchDescriptors = request.onLaunch === undefined ? undefined : openLaunchDescriptors(sources);
+    } catch (error) {
+      descriptors.close();
+      return refusedBoundary('probe-failed', (error as Error).message);
+    }
     const probing = runQuietly(
       bwrap,
       [
@@ -184,20 +234,28 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
         String(process.pid),
         String(supervisorStart),
         request.workspaceReady === undefined ? 'at-once' : 'on-go',
+        expectedFilterCount(),
         // The canary through each view of the whole home; a view of a part of it, as a directory.
         ...views.map((view) => (view.reaches === 'whole' ? `whole:${join(view.path, basename(canary))}` : `part:${view.path}`)),
       ],
       {
         cwd: request.workspace,
         timeoutMs: PROBE_TIMEOUT_MS,
+        descriptors: descriptors.descriptors,
         ...(request.workspaceReady === undefined ? {} : { input: request.workspaceReady.then((ready) => (ready ? `${GATE_GO}\n` : undefined)) }),
       },
     );
-    request.onLaunch?.({ bwrap, closer, env, args });
+    descriptors.close();
+    const ahead = launchDescriptors === undefined ? undefined : openedAhead(launchDescriptors);
+    if (ahead !== undefined) request.onLaunch?.({ bwrap, closer, env, args, sources, ahead });
     const [answer, version] = await Promise.all([probing, bwrapVersion(bwrap, request.versionCache)]);
     const probe = readProbeOutput(answer.stdout);
     const refusal = refusalOfProbe(answer, probe, profile);
-    if (refusal !== undefined) return refusal;
+    if (refusal !== undefined) {
+      // A launch refused before it was spawned leaves no descriptor open behind it.
+      ahead?.take()?.close();
+      return refusal;
+    }
     return {
       kind: 'established',
       boundary: {
@@ -205,6 +263,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
         closer,
         env,
         args,
+        sources,
         record: {
           mechanism: 'bwrap',
           version,
@@ -222,6 +281,22 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
 }
 
 type BoundaryRefusal = Extract<BoundaryEstablishment, { kind: 'refused' }>;
+
+/**
+ * How many seccomp filters a process in the sandbox is under: the supervisor's own (a container's
+ * runtime may have given it one) and the keyring filter, so the probe tells the keyring filter from
+ * one it merely inherited. `unknown` where the kernel does not count them (before Linux 5.9).
+ */
+function expectedFilterCount(): string {
+  let status = '';
+  try {
+    status = readFileSync('/proc/self/status', 'utf8');
+  } catch {
+    // Unread, the count is not known: the probe then asks only that a filter is in force.
+  }
+  const own = /^Seccomp_filters:\s*(\d+)$/m.exec(status)?.[1];
+  return own === undefined ? 'unknown' : String(Number(own) + 1);
+}
 
 /** The profile with each other view of the product home hidden too, role `product-home-view`; one inside a hidden path is hidden with it. */
 function withProductHomeViews(profile: BoundaryProfile, views: readonly ProductHomeView[]): BoundaryProfile {
@@ -316,11 +391,13 @@ export type BoundaryAvailability = z.infer<typeof BoundaryAvailabilitySchema>;
 export async function checkBoundaryAvailability(path: string | undefined): Promise<BoundaryAvailability> {
   const bwrap = findExecutableOnPath('bwrap', path);
   if (bwrap === undefined) return { available: false, reason: 'bwrap-missing', message: `no bwrap on PATH (${path ?? 'not set'}): ${INSTALL}, ${WAY_OUT}` };
+  const filter = keyringFilterProgram();
+  if ('refused' in filter) return { available: false, reason: 'probe-failed', message: `${filter.refused}; ${WAY_OUT}` };
   const args = profileArguments({ hidden: [], writable: [], readOnly: [] }, { path: '/', role: 'workspace' }, (entry) => entry.path);
-  const [answer, version] = await Promise.all([
-    runQuietly(bwrap, [...args, '--', '/bin/true'], { timeoutMs: PROBE_TIMEOUT_MS }),
-    bwrapVersion(bwrap, undefined),
-  ]);
+  const descriptors = openLaunchDescriptors([]);
+  const running = runQuietly(bwrap, [...args, '--', '/bin/true'], { timeoutMs: PROBE_TIMEOUT_MS, descriptors: descriptors.descriptors });
+  descriptors.close();
+  const [answer, version] = await Promise.all([running, bwrapVersion(bwrap, undefined)]);
   if (answer.code === 0) return { available: true, bwrap, version };
   const failure = refusalOfBwrapFailure(answer.stderr, answer.error);
   return { available: false, reason: failure.reason, message: `${failure.why}; ${WAY_OUT}` };

@@ -2,6 +2,7 @@ import { execa } from 'execa';
 import { markAttemptSpawn } from './find-attempt-processes.js';
 import { GATE_GO } from './boundary-probe.js';
 import { boundaryCommand } from './bwrap-boundary.js';
+import { openLaunchDescriptors } from './launch-descriptors.js';
 import { writePrompt } from './watch-child.js';
 import type { ContainmentChoice } from './probe-containment.js';
 import { ATTEMPT_TAG_VARIABLE } from './options.js';
@@ -57,16 +58,30 @@ export function spawnContained(target: ContainedProcess, choice: ContainmentChoi
         ? { file: choice.launch[0]!, args: [...choice.launch.slice(1), '--', target.executable, ...target.args] }
         : { file: target.executable, args: [...target.args] };
   const { file, args } = command;
+  // Opened for this spawn, handed to bwrap as 3, 4, … and closed here once it is spawned; a bind source that moved throws (launch-descriptors.ts).
+  const opened = 'boundary' in choice ? (choice.boundary.ahead?.take() ?? openLaunchDescriptors(choice.boundary.sources)) : undefined;
   // Before the attempt's first process exists: its sweeps then read only pids handed out since.
   markAttemptSpawn(target.attemptTag);
+  try {
+    return spawnWith(file, args, target.cwd, 'boundary' in choice ? untagged : tagged, [
+      'boundary' in choice ? 'pipe' : target.stdin,
+      'pipe',
+      'pipe',
+      ...(opened?.descriptors ?? []),
+    ]);
+  } finally {
+    opened?.close();
+  }
+}
+
+function spawnWith(file: string, args: readonly string[], cwd: string, env: Record<string, string>, stdio: ['pipe' | 'ignore', 'pipe', 'pipe', ...number[]]) {
   return execa(file, args, {
-    cwd: target.cwd,
-    env: 'boundary' in choice ? untagged : tagged,
+    cwd,
+    env,
     extendEnv: false,
     shell: false,
-    stdin: 'boundary' in choice ? 'pipe' : target.stdin,
-    stdout: 'pipe',
-    stderr: 'pipe',
+    // Numbers beyond stdio are inherited descriptors, whatever their value (execa's types list 3 to 9 only).
+    stdio: stdio as unknown as readonly ['pipe' | 'ignore', 'pipe', 'pipe', ...3[]],
     buffer: false,
     reject: false,
     encoding: 'buffer',
