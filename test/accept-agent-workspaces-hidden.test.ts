@@ -41,6 +41,7 @@ describe("the agents' workspaces, inside the checks' boundary (R13.3, R12)", () 
     expect(acceptance).toMatchObject({ verdict: 'failed', reason: 'check-failed' });
     expect(exitCode).toBe(1);
     const hidden = acceptance.boundary === 'not-recorded' ? [] : (acceptance.boundary.profile?.hidden ?? []);
-    expect(hidden.map((entry) => entry.role)).toEqual(['product-home', 'agent-workspaces']);
+    // The homes are hidden first (which homes depends on the machine), then the product home and the workspaces.
+    expect(hidden.map((entry) => entry.role).filter((role) => role !== 'operator-home' && role !== 'other-home')).toEqual(['product-home', 'agent-workspaces']);
   });
 });

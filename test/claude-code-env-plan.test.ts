@@ -44,7 +44,8 @@ describe('statecraft env plan with the Claude Code adapter', () => {
     const plan = parseJson<PlanJson>(answer);
     expect(plan.verdict).toBe('not-claimed');
     const adapter = plan.adapters[0];
-    expect(adapter?.managedPaths).toEqual(['~/.claude']);
+    // No managed path: claude's state lives in each attempt's private CLAUDE_CONFIG_DIR (issue 29 item 14).
+    expect(adapter?.managedPaths).toEqual([]);
     const command = adapter?.prerequisites.find((check) => check.prerequisite.kind === 'command');
     expect(command?.state).toBe('absent');
     expect(plan.message).toContain('claude is not on the constructed PATH');
@@ -65,7 +66,7 @@ describe('statecraft env plan with the Claude Code adapter', () => {
       env: { PATH: PATH_WITHOUT_CLAUDE },
     });
     expect(answer.exitCode).toBe(1);
-    expect(answer.stdout).toContain('managed paths  ~/.claude');
+    expect(answer.stdout).toContain('managed paths  none declared');
     expect(answer.stdout).toMatch(/ABSENT\s+claude is not on the constructed PATH/);
     expect(answer.stdout).toContain('wrote nothing');
   });
@@ -75,13 +76,17 @@ describe('statecraft env plan with the Claude Code adapter', () => {
     scratch.keep(repository);
     const home = await createProductHome();
     scratch.keep(home);
-    // A sibling: the same bundle under another name, declaring the same ~/.claude.
+    // Two copies of the same bundle under other names, each declaring the same ~/.claude managed.
     const siblingDirectory = await scratch.make('statecraft-cc-sibling');
-    const sibling = join(siblingDirectory, 'statecraft-adapter-claude-code-sibling.cjs');
-    await copyFile(claudeCodeAdapterPath(), sibling);
     const manifest = JSON.parse(await readFile(`${claudeCodeAdapterPath()}.manifest.json`, 'utf8')) as Record<string, unknown>;
-    await writeFile(`${sibling}.manifest.json`, JSON.stringify({ ...manifest, name: 'claude-code-sibling' }));
-    const answer = await runStatecraft(['env', 'plan', repository.path, '--adapter', claudeCodeAdapterPath(), '--adapter', sibling, '--json'], {
+    const copies: string[] = [];
+    for (const name of ['claude-code', 'claude-code-sibling']) {
+      const copy = join(siblingDirectory, `statecraft-adapter-${name}.cjs`);
+      await copyFile(claudeCodeAdapterPath(), copy);
+      await writeFile(`${copy}.manifest.json`, JSON.stringify({ ...manifest, name, managedPaths: ['~/.claude'] }));
+      copies.push(copy);
+    }
+    const answer = await runStatecraft(['env', 'plan', repository.path, ...copies.flatMap((copy) => ['--adapter', copy]), '--json'], {
       home: home.path,
       env: { PATH: PATH_WITHOUT_CLAUDE },
     });

@@ -79,7 +79,7 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
     expect(answer.exitCode).toBe(1);
   });
 
-  it('lets env plan claim ~/.claude once claude resolves, the pair is qualified and a credential is present (R10.6)', async () => {
+  it('lets env plan claim the adapter (no managed path to claim) once claude resolves, the pair is qualified and a credential is present (R10.6)', async () => {
     const repository = await createSampleRepository();
     scratch.keep(repository);
     const operatorHome = await scratch.make('statecraft-cc-operator-home');
@@ -93,7 +93,7 @@ describe('qualification of the Claude Code adapter with the pinned claude', () =
     });
     const plan = parseJson<{ verdict: string; adapters: Array<{ claim: unknown }> }>(answer);
     expect(plan.verdict).toBe('claimed');
-    expect(plan.adapters[0]?.claim).toEqual({ kind: 'claimed', paths: ['~/.claude'] });
+    expect(plan.adapters[0]?.claim).toEqual({ kind: 'claimed', paths: [] });
     expect(answer.exitCode).toBe(0);
   });
 });

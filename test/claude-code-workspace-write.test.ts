@@ -32,8 +32,8 @@ async function run(scenario: string, extra: readonly string[]) {
   const home = await createProductHome();
   scratch.keep(home);
   const operatorHome = await scratch.make('statecraft-cc-ww-operator-home-');
-  // An operator who has used claude: its configuration directory exists, so the boundary binds it
-  // writable (a managed path) — the configuration the negative suite's fresh HOME does not measure.
+  // An operator who has used claude: its configuration directory exists; claude must write nothing
+  // there (issue 29 item 14), its state going to the attempt's private CLAUDE_CONFIG_DIR.
   await mkdir(join(operatorHome, '.claude'));
   const env = claude.environment(scenario, operatorHome);
   const answer = await runStatecraft(
@@ -53,8 +53,8 @@ describe('Claude Code under the evidence boundary (workspace-write, R12, R10.5)'
     expect(existsSync(join(repository.path, 'answer.txt'))).toBe(false);
     expect(value.posture.capabilities.applied).toContain('workspace-write');
     expect(value.posture.capabilities.notApplied).toEqual([]);
-    // claude wrote its session state in its configuration directory, the one managed path bound writable.
-    expect(readdirSync(join(operatorHome, '.claude')).length).toBeGreaterThan(0);
+    // claude wrote its session state in its private configuration directory, nothing in the operator's.
+    expect(readdirSync(join(operatorHome, '.claude'))).toEqual([]);
   });
 
   it('lets a shell redirection write in the workspace with no --allow rule (docs/facts.md item 13 needed one before)', async () => {

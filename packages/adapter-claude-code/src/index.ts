@@ -7,10 +7,11 @@
  * - paths.ts                        where the bundled executable, scenarios, recorded streams and the pinned claude live
  * - adapter/main.ts                 the executable's entry: `run --request <file>`, prompt on stdin
  * - adapter/jitless-schemas.ts      zod's per-schema JIT off, set before any schema is built: one parse each does not pay it back
- * - adapter/start-session.ts        request (opened by the seam's kit) → provider → settings file → argv → session
+ * - adapter/start-session.ts        request (opened by the seam's kit) → provider → settings file, private config → argv → session
  * - adapter/provider.ts             `claude`, resolved by the seam's kit (R10.7); its version is read from its own init (R10.2)
  * - adapter/settings-document.ts    allow/deny rules and hooks as a Claude Code settings document (R10.1)
  * - adapter/settings-file.ts        the private, exclusive, 0600 settings file outside the workspace (R10.1)
+ * - adapter/config-directory.ts     the attempt's private CLAUDE_CONFIG_DIR beside it, the operator's login linked in
  * - adapter/argv.ts                 claude's argv; refuses a second --settings (R10.1)
  * - adapter/run-session.ts          runs claude (spawned by the seam's kit), translates, cleans up
  * - adapter/native-events.ts        the native stream-json shapes the mapping reads

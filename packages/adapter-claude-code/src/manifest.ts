@@ -24,12 +24,18 @@ export const CLAUDE_CODE_MANIFEST: Manifest = {
   requiresCommands: ['claude'],
   environment: {
     pass: [
-      { name: 'HOME', secret: false, why: 'credential path: ~/.claude/.credentials.json (an OAuth login) and the provider configuration directory' },
+      {
+        name: 'HOME',
+        secret: false,
+        why: "credential path: ~/.claude/.credentials.json (an OAuth login), linked into the attempt's private configuration directory; the home the commands claude runs expect",
+      },
       { name: 'ANTHROPIC_API_KEY', secret: true, why: 'credential: an API key, when the provider authenticates with one' },
       { name: 'ANTHROPIC_BASE_URL', secret: false, why: 'the API endpoint, when a gateway or proxy stands in front of it' },
     ],
   },
-  managedPaths: ['~/.claude'],
+  // No managed path: claude's state lives in the attempt's private CLAUDE_CONFIG_DIR (config-directory.ts);
+  // only the login's credentials file is read from the operator's ~/.claude.
+  readablePaths: ['~/.claude/.credentials.json'],
   prerequisites: [
     { kind: 'command', command: 'claude' },
     { kind: 'qualification' },

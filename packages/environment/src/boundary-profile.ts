@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { homesToHide, isSameOrBelow, pathEntriesInside } from './homes-to-hide.js';
 import { expandHome } from './adapter-declarations.js';
 
 /**
@@ -9,12 +11,27 @@ import { expandHome } from './adapter-declarations.js';
  */
 
 export type BoundaryPathRole =
-  'product-home' | 'product-home-view' | 'workspace' | 'temporary-directory' | 'managed-path' | 'request' | 'test-bind' | 'authority' | 'agent-workspaces';
+  | 'product-home'
+  | 'product-home-view'
+  | 'workspace'
+  | 'temporary-directory'
+  | 'managed-path'
+  | 'request'
+  | 'test-bind'
+  | 'authority'
+  | 'agent-workspaces'
+  | 'operator-home'
+  | 'other-home'
+  | 'operator-exposed'
+  | 'adapter-exposed'
+  | 'path-entry'
+  | 'git-directory';
 
 export interface BoundaryProfile {
   hidden: { path: string; role: BoundaryPathRole }[];
   writable: { path: string; role: BoundaryPathRole }[];
   readOnly: { path: string; role: BoundaryPathRole }[];
+  links?: { path: string; target: string; role: BoundaryPathRole }[];
 }
 
 /**
@@ -35,39 +52,64 @@ export interface BoundaryProfileRequest {
    * those that do not exist are left out.
    */
   managedPaths: readonly string[];
+  /** Managed paths declared through a link (`prepareManagedPaths`' `links`): made again inside a hidden home, leading where they are bound. */
+  managedLinks?: readonly { path: string; target: string }[];
   /** The constructed environment, for `~`. */
   environment: Readonly<Record<string, string>>;
   /** Files handed to the child read-only (the request copy, inside the temporary directory). */
   handOver: readonly string[];
-  /** The operator's environment: only the test-bind variable is read from it. */
+  /** The operator's environment: its HOME (the home hidden) and the test-bind variable are read from it. */
   source: Readonly<Record<string, string | undefined>>;
+  /** The target repository's git directory, which the workspace's git reads: read-only, as a home over it would hide it. */
+  gitDirectory?: string;
+  /** Paths the operator exposes read-only (`--expose`), absolute and checked to exist. */
+  exposed?: readonly string[];
+  /** Paths (`~` is the constructed HOME) the adapter's provider reads (its manifest's `readablePaths`): exposed read-only when they exist. */
+  adapterReadable?: readonly string[];
 }
 
 /**
- * The profile for one attempt: the product home hidden; the workspace, the attempt's private
- * TMPDIR and the adapter's managed paths writable; the request read-only. Nothing else is
- * writable, and everything else stays readable (a named residual).
+ * The profile for one attempt: the homes and the product home hidden; the workspace, the
+ * attempt's private TMPDIR and the adapter's managed paths writable; the request, what the operator
+ * and the adapter expose, and the PATH's entries inside a home read-only. Nothing else is
+ * writable, and the rest of the root file system stays readable (a named residual).
  */
 export function buildBoundaryProfile(request: BoundaryProfileRequest): BoundaryProfile {
-  const managed = request.managedPaths
-    .map((path) => expandHome(path, request.environment))
-    .filter((path): path is string => path !== undefined && path.startsWith('/') && existsSync(path))
-    .map((path) => ({ path, role: 'managed-path' as const }));
+  const existing = (paths: readonly string[]) =>
+    paths.map((path) => expandHome(path, request.environment)).filter((path): path is string => path !== undefined && path.startsWith('/') && existsSync(path));
+  const managed = existing(request.managedPaths).map((path) => ({ path, role: 'managed-path' as const }));
+  const homes = homesToHide(request.source.HOME);
   const testBind = request.source[BOUNDARY_TEST_BIND_VARIABLE];
+  const links = (request.managedLinks ?? [])
+    .filter(
+      (link) => managed.some((entry) => entry.path === link.target) && homes.some((home) => isSameOrBelow(link.path, home.path) && link.path !== home.path),
+    )
+    .map((link) => ({ ...link, role: 'managed-path' as const }));
   return {
-    hidden: [{ path: request.productHome, role: 'product-home' }],
+    ...(links.length === 0 ? {} : { links }),
+    hidden: [...homes, { path: request.productHome, role: 'product-home' }],
     writable: [
       { path: request.workspace, role: 'workspace' },
       { path: request.temporaryDirectory, role: 'temporary-directory' },
       ...managed,
       ...(testBind === undefined || testBind === '' ? [] : [{ path: testBind, role: 'test-bind' as const }]),
     ],
-    readOnly: request.handOver.map((path) => ({ path, role: 'request' as const })),
+    readOnly: [
+      ...request.handOver.map((path) => ({ path, role: 'request' as const })),
+      ...(request.exposed ?? []).map((path) => ({ path, role: 'operator-exposed' as const })),
+      ...existing(request.adapterReadable ?? []).map((path) => ({ path, role: 'adapter-exposed' as const })),
+      ...(request.gitDirectory === undefined || !homes.some((home) => isSameOrBelow(request.gitDirectory ?? '', home.path))
+        ? []
+        : [{ path: request.gitDirectory, role: 'git-directory' as const }]),
+      ...pathEntriesInside(homes, request.environment.PATH)
+        .filter((path) => path !== request.productHome && !path.startsWith(`${request.productHome}/`))
+        .map((path) => ({ path, role: 'path-entry' as const })),
+    ],
   };
 }
 
-/** The operator's choice: the boundary (the default), or explicitly none. */
-export type BoundaryChoice = { kind: 'bwrap' } | { kind: 'none'; chosenBy: '--boundary none' | 'STATECRAFT_BOUNDARY=none' };
+/** The operator's choice: the boundary (the default), with what `--expose` shows of the hidden homes, or explicitly none. */
+export type BoundaryChoice = { kind: 'bwrap'; expose?: readonly string[] } | { kind: 'none'; chosenBy: '--boundary none' | 'STATECRAFT_BOUNDARY=none' };
 
 export const BOUNDARY_VARIABLE = 'STATECRAFT_BOUNDARY';
 
@@ -88,4 +130,38 @@ export function readBoundaryChoice(
   if (value === undefined || value === '' || value === 'bwrap') return { kind: 'bwrap' };
   if (value === 'none') return { kind: 'none', chosenBy: 'STATECRAFT_BOUNDARY=none' };
   return { kind: 'invalid', message: `${BOUNDARY_VARIABLE}=${value}: not understood; use bwrap (the default) or none` };
+}
+
+/**
+ * The `--expose` paths, each made absolute against the working directory (its links left for bwrap
+ * to follow): refused when one does not exist, when the boundary is off (nothing is hidden to
+ * expose), or when one reaches the product home — it would lay the records back over their hiding.
+ */
+export function readExposedPaths(
+  given: readonly string[],
+  choice: BoundaryChoice,
+  productHome: string,
+): { kind: 'read'; choice: BoundaryChoice } | { kind: 'invalid'; message: string } {
+  if (given.length === 0) return { kind: 'read', choice };
+  if (choice.kind === 'none')
+    return { kind: 'invalid', message: `--expose ${given[0] ?? ''}: nothing is hidden under ${choice.chosenBy}, so there is nothing to expose` };
+  const home = realOrSelf(productHome);
+  const paths: string[] = [];
+  for (const path of given) {
+    const absolute = resolve(path);
+    if (!existsSync(absolute)) return { kind: 'invalid', message: `--expose ${path}: ${absolute} does not exist` };
+    const real = realpathSync(absolute);
+    if (isSameOrBelow(real, home) || isSameOrBelow(home, real))
+      return { kind: 'invalid', message: `--expose ${path}: ${real} reaches the product home ${home}, which the boundary keeps hidden` };
+    if (!paths.includes(absolute)) paths.push(absolute);
+  }
+  return { kind: 'read', choice: { ...choice, expose: paths } };
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

@@ -68,6 +68,8 @@ export const PROCESS_GROUP_RESIDUALS: readonly Residual[] = [
 export function residualsFor(containment: ContainmentKind): Residual[] {
   // Under the evidence boundary (R12) the adapter is pointed at a copy of the request in its
   // private TMPDIR, and the product home is hidden: the request path no longer reveals it.
-  if (containment === 'bwrap') return ENVIRONMENT_RESIDUALS.filter((residual) => residual.id !== 'request-path-reveals-product-home');
+  // The homes are hidden too: what stays readable of them is named by the boundary's own residuals.
+  if (containment === 'bwrap')
+    return ENVIRONMENT_RESIDUALS.filter((residual) => residual.id !== 'request-path-reveals-product-home' && residual.id !== 'home-readable');
   return containment === 'process-group' ? [...ENVIRONMENT_RESIDUALS, ...PROCESS_GROUP_RESIDUALS] : [...ENVIRONMENT_RESIDUALS];
 }

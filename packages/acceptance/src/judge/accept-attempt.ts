@@ -125,7 +125,7 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
     await removeLeftoverCheckWorktrees(target.path, CHECKS_DIRECTORY);
     const judgement = await judgeAttempt(
       { ...request, boundary: request.boundary ?? { kind: 'bwrap' } },
-      { target: target.path, key: target.key, targetDirectory: paths.directory, outputsDirectory },
+      { target: target.path, gitDirectory: target.commonDirectory, key: target.key, targetDirectory: paths.directory, outputsDirectory },
       { intent, outcome },
     );
     cleared = judgement.cleared;

@@ -10,7 +10,10 @@ import {
 import {
   buildBoundaryProfile,
   constructEnvironment,
+  gitIdentityBinding,
   productHomeLayout,
+  readOperatorGitIdentity,
+  writeGitIdentityFile,
   selectPassedNames,
   type BoundaryChoice,
   type EnvironmentRecord,
@@ -39,6 +42,8 @@ export interface CheckSandboxRequest {
   worktreeReady?: Promise<boolean>;
   productHome: string;
   choice: BoundaryChoice;
+  /** The target's git directory, which the checks' git reads: bound back read-only when a hidden home holds it. */
+  gitDirectory?: string;
   /** The operator's environment: only allowlisted names are read from it (R5.1). */
   source: Readonly<Record<string, string | undefined>>;
 }
@@ -53,6 +58,8 @@ export interface CheckSandboxRequest {
 export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise<CheckSandboxSetup> {
   const selection = selectPassedNames({ source: request.source, adapterPass: [], operatorPass: [] });
   if (selection.kind === 'refused') return { kind: 'refused', reason: 'environment', message: `${selection.message}; no check was run` };
+  // Inside the boundary the home is hidden: the operator's git identity is carried in, for checks that commit.
+  const identity = request.choice.kind === 'bwrap' ? await readOperatorGitIdentity(request.source) : {};
   // Synchronous up to the probe's spawn, which runs beside git's checkout of the worktree.
   const temporaryDirectory = makeCheckTemporaryDirectory(request.worktree);
   const attemptTag = newAttemptTag(request.runId, request.attempt);
@@ -60,7 +67,10 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
     runId: request.runId,
     attempt: request.attempt,
     temporaryDirectory,
-    extra: [{ name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the checks, including ones that left their group (R7.3)' }],
+    extra: [
+      { name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the checks, including ones that left their group (R7.3)' },
+      ...gitIdentityBinding(writeGitIdentityFile(identity, temporaryDirectory)),
+    ],
     // With the boundary on, bwrap's PID namespace is the containment (R12); else the supervisor's choice, probed once and cached.
     containment: request.choice.kind === 'bwrap' ? 'bwrap' : (await chooseContainment('auto')).containment.mechanism,
   });
@@ -79,6 +89,8 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
     environment: environment.variables,
     handOver: [],
     source: request.source,
+    ...(request.gitDirectory === undefined ? {} : { gitDirectory: request.gitDirectory }),
+    exposed: request.choice.expose ?? [],
   });
   const versionCache = productHomeLayout(request.productHome).toolVersions;
   const established = await establishBoundary({

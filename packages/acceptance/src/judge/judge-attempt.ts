@@ -43,6 +43,8 @@ export type Judgement = (
 
 export interface Where {
   target: string;
+  /** The target's git directory, which the checks' git reads (bound back read-only when a hidden home holds it). */
+  gitDirectory?: string;
   key: string;
   targetDirectory: string;
   outputsDirectory: string;
@@ -76,7 +78,7 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
   let preparing: Promise<CheckSandboxSetup | undefined> = Promise.resolve(undefined);
   const making = makeCandidateWorktree(where.target, o.runId, o.attempt, candidate.commit, {
     onAdded: (path, added) => {
-      preparing = prepareCheckSandbox({ ...sandboxRequest(request, o, path), worktreeReady: added });
+      preparing = prepareCheckSandbox({ ...sandboxRequest(request, o, path, where.gitDirectory), worktreeReady: added });
       // Marked handled: it is awaited below on every path, and a rejection meanwhile must not be fatal.
       preparing.catch(() => undefined);
     },
@@ -112,8 +114,16 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
   return runSuiteOverCandidate(request, where, attempt, { candidate, suite, touched, known, as, worktree, sandbox });
 }
 
-function sandboxRequest(request: JudgeRequest, outcome: OutcomeRecord, worktree: string): CheckSandboxRequest {
-  return { runId: outcome.runId, attempt: outcome.attempt, worktree, productHome: request.home, choice: request.boundary, source: request.source };
+function sandboxRequest(request: JudgeRequest, outcome: OutcomeRecord, worktree: string, gitDirectory: string | undefined): CheckSandboxRequest {
+  return {
+    runId: outcome.runId,
+    attempt: outcome.attempt,
+    worktree,
+    productHome: request.home,
+    choice: request.boundary,
+    source: request.source,
+    ...(gitDirectory === undefined ? {} : { gitDirectory }),
+  };
 }
 
 /** A sandbox set up for a suite that is not run after all: its TMPDIR goes (a refused one left none). */

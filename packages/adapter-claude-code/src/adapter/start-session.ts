@@ -1,6 +1,7 @@
 import { openSession } from '@statecraft/adapter';
 import type { Manifest } from '@statecraft/adapter';
 import { buildClaudeArgv } from './argv.js';
+import { CLAUDE_CONFIG_VARIABLE, makePrivateConfigDirectory } from './config-directory.js';
 import type { EventWriter } from './event-writer.js';
 import { NativeStreamMapper } from './native-stream-mapper.js';
 import { CLAUDE_COMMAND, resolveClaude } from './provider.js';
@@ -9,7 +10,7 @@ import { settingsDocumentFor } from './settings-document.js';
 import { writePrivateSettingsFile } from './settings-file.js';
 
 /**
- * One adapter invocation: request → provider → settings file → argv → session. Every failure
+ * One adapter invocation: request → provider → settings file and private configuration directory → argv → session. Every failure
  * before claude starts is still spoken in the protocol (an init, then an `error` event) so the
  * supervisor records why (R5.4: fails visibly, never widened).
  */
@@ -21,6 +22,13 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
   if (provider.kind === 'not-found') return fail('provider-not-found', provider.message);
   const settings = writePrivateSettingsFile(settingsDocumentFor(request.limits), request.workspace);
   if (settings.kind === 'refused') return fail('settings-refused', settings.message, provider.identity);
+  let configDirectory: string;
+  try {
+    configDirectory = makePrivateConfigDirectory(settings.directory, process.env.HOME);
+  } catch (error) {
+    await settings.remove();
+    return fail('settings-refused', `the private Claude configuration directory could not be made (${(error as Error).message})`, provider.identity);
+  }
   // Inside the evidence boundary bwrap keeps every write in the workspace (R12), so edits there need
   // no per-command rule; without it claude's own permission prompts are all that stands (default).
   const bounded = request.boundary?.mechanism === 'bwrap';
@@ -50,6 +58,7 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
     settings,
     mapper,
     writer,
-    environment: process.env,
+    // Claude's own state goes to the private directory, never the operator's ~/.claude (config-directory.ts).
+    environment: { ...process.env, [CLAUDE_CONFIG_VARIABLE]: configDirectory },
   });
 }

@@ -69,6 +69,12 @@ export const ManifestSchema = z.strictObject({
   environment: z.strictObject({ pass: z.array(PassedNameSchema) }).optional(),
   /** Paths (with `~` for the constructed HOME) the adapter's provider writes and manages. */
   managedPaths: z.array(z.string().min(1)).optional(),
+  /**
+   * Paths (with `~` for the constructed HOME) the provider only reads, such as a login's
+   * credentials file: inside the boundary, which hides the homes, each is bound back read-only
+   * when it exists.
+   */
+  readablePaths: z.array(z.string().min(1)).optional(),
   prerequisites: z.array(PrerequisiteSchema).optional(),
   /**
    * What the provider's identity binds besides its executable's bytes (R3.1). Declared for some

@@ -20,7 +20,9 @@ export const GATE_GO = 'go';
 seccomp filters a process inside must be under (the supervisor's own and the keyring filter;
 `unknown` when the kernel does not count them), then one
  * argument per other mount reaching the home (product-home-views.ts):
- * `whole:<the canary through it>`, or `part:<a directory of the home>` that must not be entered.
+ * `whole:<the canary through it>`, or `part:<a directory of the home>` that must not be entered;
+ * then the homes (`operator-home`, `other-home`): `home:<a canary planted in the operator's home>`
+ * that must not open, `gone:<an entry of another home>` that must not be there.
  * Each check prints one line: `<check> held|failed <detail>`. The supervisor removes
  * any file a write left. With `on-go` the checks wait for the line `go` on stdin: the sandbox is
  * set up while git adds the worktree into its (empty) directory, and nothing is written there
@@ -50,6 +52,12 @@ for view in "$@"; do case $view in
   part:*) d=\${view#part:}; if (cd "$d") 2>/dev/null; then reached="$reached entered $d;"; else denied="$denied cannot enter $d;"; fi ;;
 esac; done
 if [ -n "$reached" ]; then say canary-by-view failed "$reached"; elif [ -n "$denied" ]; then say canary-by-view held "$denied"; else say canary-by-view held "no other mount reaches the product home"; fi
+seen='' hidden=''
+for view in "$@"; do case $view in
+  home:*) f=\${view#home:}; if { true; } 2>/dev/null < "$f"; then seen="$seen read $f;"; else hidden="$hidden cannot open $f;"; fi ;;
+  gone:*) f=\${view#gone:}; if [ -e "$f" ] || [ -L "$f" ]; then seen="$seen sees $f;"; else hidden="$hidden no $f;"; fi ;;
+esac; done
+if [ -n "$seen" ]; then say home-hidden failed "$seen"; elif [ -n "$hidden" ]; then say home-hidden held "$hidden"; else say home-hidden held "no home to hide"; fi
 if { true; } 2>/dev/null > "$outside"; then say write-outside failed "created $outside"; else say write-outside held "cannot create $outside"; fi
 if { true; } 2>/dev/null > "$inhome"; then say write-product-home failed "created $inhome"; else say write-product-home held "cannot create $inhome"; fi
 if { true; } 2>/dev/null > "$inworkspace"; then say write-workspace held "created $inworkspace"; else say write-workspace failed "cannot create $inworkspace"; fi

@@ -18,6 +18,18 @@ export const BoundaryPathRoleSchema = z.enum([
   'test-bind',
   'authority',
   'agent-workspaces',
+  /** The operator's home (HOME), hidden under an empty tmpfs the child may write: its caches, the git identity's file. */
+  'operator-home',
+  /** Another home (/root, each directory of /home), hidden under an empty read-only tmpfs. */
+  'other-home',
+  /** A path the operator exposed read-only with `--expose`. */
+  'operator-exposed',
+  /** A path the adapter's manifest declares its provider reads (`readablePaths`), exposed read-only. */
+  'adapter-exposed',
+  /** An entry of the constructed PATH inside a hidden home, exposed read-only so its programs still run. */
+  'path-entry',
+  /** The target repository's git directory, which the workspace's git reads, bound read-only over a home that would hide it. */
+  'git-directory',
 ]);
 export type BoundaryPathRole = z.infer<typeof BoundaryPathRoleSchema>;
 
@@ -25,8 +37,9 @@ export const BoundaryPathSchema = z.strictObject({ path: z.string().min(1), role
 export type BoundaryPath = z.infer<typeof BoundaryPathSchema>;
 
 /**
- * What the sandbox hides and lets the child write. Everything else on the root file system is
- * readable and not writable; `readOnly` entries are bound read-only over themselves (the request,
+ * What the sandbox hides and lets the child write. The homes are hidden (`operator-home`,
+ * `other-home`): only what is bound back over them (the workspace, exposed paths) shows through.
+ * Everything else on the root file system is readable and not writable; `readOnly` entries are bound read-only over themselves (the request,
  * handed over in the private temporary directory; an acceptance check's authority paths inside
  * the candidate's worktree, R13.5).
  */
@@ -34,6 +47,8 @@ export const BoundaryProfileSchema = z.strictObject({
   hidden: z.array(BoundaryPathSchema),
   writable: z.array(BoundaryPathSchema),
   readOnly: z.array(BoundaryPathSchema),
+  /** Links made again inside a hidden home: a managed path declared through a link there, leading to where it is bound. */
+  links: z.array(z.strictObject({ path: z.string().min(1), target: z.string().min(1), role: BoundaryPathRoleSchema })).optional(),
 });
 export type BoundaryProfile = z.infer<typeof BoundaryProfileSchema>;
 
@@ -43,6 +58,7 @@ export const ProbeCheckSchema = z.strictObject({
     'canary-by-path',
     'canary-by-proc-root',
     'canary-by-view',
+    'home-hidden',
     'write-outside',
     'write-product-home',
     'write-workspace',
@@ -99,7 +115,8 @@ export const BWRAP_RESIDUALS: readonly BoundaryResidual[] = [
   },
   {
     id: 'root-file-system-readable',
-    statement: "everything on the root file system outside the product home stays readable, the operator's home and its credential files included",
+    statement:
+      "everything on the root file system outside the product home and the hidden homes stays readable (system configuration, other services' files); what the operator or the adapter exposes from the home is readable too",
   },
   {
     id: 'git-read-only',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
@@ -104,14 +104,25 @@ export function profileArguments(profile: BoundaryProfile, workspace: BoundaryPa
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   // The keys the sandbox could view, by description, listed without a system call (keyring-filter.ts denies the calls).
   for (const file of PROC_KEY_FILES.filter((path) => existsSync(path))) args.push('--ro-bind', '/dev/null', file);
-  for (const entry of profile.hidden) args.push('--perms', '000', '--tmpfs', write(entry), '--remount-ro', write(entry));
+  // The homes first, as empty tmpfs: what is hidden or bound below one is laid over it after.
+  const homes = profile.hidden.filter(isHome);
+  for (const entry of homes) args.push('--perms', entry.role === 'operator-home' ? '0700' : '0755', '--tmpfs', write(entry));
+  for (const entry of profile.hidden.filter((entry) => !isHome(entry))) args.push('--perms', '000', '--tmpfs', write(entry), '--remount-ro', write(entry));
+  for (const link of profile.links ?? []) args.push('--symlink', write({ path: link.target, role: link.role }), write(link));
   // Bound by descriptor, opened for each spawn in this order (launch-descriptors.ts): bwrap resolves no source path.
   let descriptor = FIRST_LAUNCH_DESCRIPTOR;
   for (const entry of profile.writable) args.push('--bind-fd', String(descriptor++), write(entry));
   for (const entry of profile.readOnly) args.push('--ro-bind-fd', String(descriptor++), write(entry));
+  // Another's home read-only only now: bwrap makes the mount points of the binds below it first.
+  for (const entry of homes) if (entry.role === 'other-home') args.push('--remount-ro', write(entry));
   args.push('--seccomp', String(descriptor));
   args.push('--chdir', write(workspace));
   return args;
+}
+
+/** A home hidden under an empty tmpfs, over which the paths the child reaches are bound (boundary-record.ts). */
+export function isHome(entry: BoundaryPath): boolean {
+  return entry.role === 'operator-home' || entry.role === 'other-home';
 }
 
 /** The sandbox's digest: its exact argument list with per-attempt paths replaced by their roles. */
@@ -192,14 +203,16 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   mkdirSync(home.path, { recursive: true, mode: 0o700 });
   const nonce = randomUUID();
   const canary = join(home.path, `.statecraft-boundary-canary-${nonce}`);
+  const homes = homeProbes(profile, workspace, nonce);
   const leftovers = [
-    join(dirname(request.workspace), `.statecraft-boundary-probe-${nonce}`),
+    join(outsideEveryHome(dirname(request.workspace), profile), `.statecraft-boundary-probe-${nonce}`),
     join(home.path, `.statecraft-boundary-probe-${nonce}`),
     join(request.workspace, `.statecraft-boundary-probe-${nonce}`),
   ];
   try {
     // Empty: the probe only tries to open it, and an empty file takes no data block in a nearly full home.
     writeFileSync(canary, '', { mode: 0o600 });
+    for (const planted of homes.canaries) writeFileSync(planted, '', { mode: 0o600 });
     // The probe's and the launch's, opened together: a source that moved is refused here, before anything is spawned or appended.
     let descriptors: LaunchDescriptors;
     let launchDescriptors: LaunchDescriptors | undefined;
@@ -237,6 +250,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
         expectedFilterCount(),
         // The canary through each view of the whole home; a view of a part of it, as a directory.
         ...views.map((view) => (view.reaches === 'whole' ? `whole:${join(view.path, basename(canary))}` : `part:${view.path}`)),
+        ...homes.args,
       ],
       {
         cwd: request.workspace,
@@ -276,7 +290,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
       },
     };
   } finally {
-    await Promise.all([canary, ...leftovers].map((path) => rm(path, { force: true })));
+    await Promise.all([canary, ...homes.canaries, ...leftovers].map((path) => rm(path, { force: true })));
   }
 }
 
@@ -302,7 +316,8 @@ function expectedFilterCount(): string {
 function withProductHomeViews(profile: BoundaryProfile, views: readonly ProductHomeView[]): BoundaryProfile {
   const hidden = [...profile.hidden];
   for (const view of views) {
-    if (!hidden.some((entry) => isSameOrBelow(view.path, entry.path))) hidden.push({ path: view.path, role: 'product-home-view' });
+    // A home's tmpfs does not count: a path bound back over it could show the view again.
+    if (!hidden.some((entry) => !isHome(entry) && isSameOrBelow(view.path, entry.path))) hidden.push({ path: view.path, role: 'product-home-view' });
   }
   return hidden.length === profile.hidden.length ? profile : { ...profile, hidden };
 }
@@ -319,7 +334,8 @@ function isSameOrBelow(path: string, parent: string): boolean {
 function pathsThatCannotBeHidden(profile: BoundaryProfile, workspace: BoundaryPath): string | undefined {
   // The test-only bind is left out: it is laid over the home on purpose, for the probe to find (boundary-profile.ts).
   const reached = [workspace, ...profile.writable, ...profile.readOnly].filter((entry) => entry.role !== 'test-bind');
-  for (const entry of profile.hidden) {
+  // The homes are made to have what the child reaches bound back over them.
+  for (const entry of profile.hidden.filter((entry) => !isHome(entry))) {
     const covered = reached.find((other) => isSameOrBelow(other.path, entry.path));
     if (covered !== undefined) {
       const what = entry.role === 'product-home' ? 'the product home' : 'a mount reaching the product home';
@@ -331,6 +347,41 @@ function pathsThatCannotBeHidden(profile: BoundaryProfile, workspace: BoundaryPa
     }
   }
   return undefined;
+}
+
+/**
+ * What the probe is given to check the homes (the `home-hidden` check): a canary planted in the
+ * operator's home, which must not open inside, and one entry of each other home that must not be
+ * there — an entry on the way to no path the child reaches, which would show through.
+ */
+function homeProbes(profile: BoundaryProfile, workspace: BoundaryPath, nonce: string): { canaries: string[]; args: string[] } {
+  const reached = [workspace, ...profile.writable, ...profile.readOnly, ...profile.hidden.filter((entry) => !isHome(entry))];
+  const canaries: string[] = [];
+  const args: string[] = [];
+  for (const home of profile.hidden.filter(isHome)) {
+    if (home.role === 'operator-home') {
+      const canary = join(home.path, `.statecraft-home-canary-${nonce}`);
+      canaries.push(canary);
+      args.push(`home:${canary}`);
+      continue;
+    }
+    let names: string[];
+    try {
+      names = readdirSync(home.path);
+    } catch {
+      continue;
+    }
+    const shown = names.find((name) => !reached.some((entry) => isSameOrBelow(entry.path, join(home.path, name))));
+    if (shown !== undefined) args.push(`gone:${join(home.path, shown)}`);
+  }
+  return { canaries, args };
+}
+
+/** `path`, or its nearest parent outside every home: the probe's write beside the workspace must try the root file system, not a home's tmpfs. */
+function outsideEveryHome(path: string, profile: BoundaryProfile): string {
+  let place = path;
+  while (place !== dirname(place) && profile.hidden.some((entry) => isHome(entry) && isSameOrBelow(place, entry.path))) place = dirname(place);
+  return place;
 }
 
 /** A refusal of the boundary, naming why and what to do next; nothing is spawned after it. */

@@ -15,7 +15,14 @@ export interface ProtectedLocation {
   what: string;
 }
 
-export type ManagedPathsPreparation = { kind: 'prepared'; paths: string[] } | { kind: 'refused'; path: string; message: string };
+export type ManagedPathsPreparation =
+  | {
+      kind: 'prepared';
+      paths: string[];
+      /** Each prepared path reached through a link, as declared (`path`) and where it leads (`target`, in `paths`): a hidden home shows the link again. */
+      links?: { path: string; target: string }[];
+    }
+  | { kind: 'refused'; path: string; message: string };
 
 /** Where a managed path may lie: strictly inside the constructed HOME (the provider's configuration), or inside /tmp (its sockets). */
 const SHARED_TEMPORARY = '/tmp';
@@ -50,6 +57,7 @@ export async function prepareManagedPaths(
   const checking = checkDeclarations(managedPaths, checks);
   if (checking.kind === 'refused') return checking;
   const prepared: string[] = [];
+  const links: { path: string; target: string }[] = [];
   for (const { declared, path } of checking.paths) {
     try {
       await mkdir(path, { recursive: true, mode: 0o700 });
@@ -66,9 +74,12 @@ export async function prepareManagedPaths(
     // What was checked is what is bound: the path with its links resolved, so no link on the way
     // (a HOME entry leading into /tmp, say) can be turned elsewhere between the check and the bind.
     // A file (a shell's startup file, say) is not the provider's configuration directory: not bound.
-    if (isDirectory(real)) prepared.push(real);
+    if (isDirectory(real)) {
+      prepared.push(real);
+      if (real !== path) links.push({ path, target: real });
+    }
   }
-  return { kind: 'prepared', paths: prepared };
+  return { kind: 'prepared', paths: prepared, links };
 }
 
 interface PathChecks {

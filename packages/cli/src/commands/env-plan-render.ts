@@ -7,6 +7,7 @@ import type { HumanLines } from '../render/human-lines.js';
 function renderAdapter(adapter: PlannedAdapter): string[] {
   const lines = [`adapter   ${adapter.name} ${adapter.version}  ${adapter.executable}`];
   lines.push(`  managed paths  ${adapter.managedPaths.length === 0 ? 'none declared' : adapter.managedPaths.join(', ')}`);
+  if (adapter.exposed.length > 0) lines.push(`  exposed        ${adapter.exposed.map((entry) => entry.path).join(', ')} (read-only)`);
   lines.push(`  provider       ${adapter.provider === 'none' ? 'none found' : `${adapter.provider.executable}  ${adapter.provider.digest}`}`);
   if (adapter.provider !== 'none') lines.push(`                 ${describeProviderIdentity(adapter.provider.identity, adapter.provider.digest)}`);
   lines.push(`  qualification  ${adapter.qualification.verdict}: ${adapter.qualification.reason}`);
@@ -40,6 +41,10 @@ export function renderEnvPlan(value: EnvPlanValue): HumanLines {
     lines.push('', value.verdict === 'claimed' ? 'every adapter may claim its managed paths' : `not claimed: ${value.message}`);
   }
   lines.push(describeBoundaryAvailability(value.boundary));
+  const yours = value.homes.hidden.find((entry) => entry.role === 'operator-home');
+  const others = value.homes.hidden.filter((entry) => entry.role !== 'operator-home').map((entry) => entry.path);
+  lines.push(`hidden    ${[...(yours === undefined ? [] : [`${yours.path} (your home, an empty writable tmpfs)`]), ...others].join(', ') || 'no home'}`);
+  lines.push(`exposed   ${value.homes.exposed.map((entry) => entry.path).join(', ') || 'nothing of the homes'} (read-only; run --expose <path> adds more)`);
   lines.push('wrote nothing');
   return lines;
 }

@@ -1,5 +1,6 @@
 import { lstat, readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
 import {
   checkBoundaryAvailability,
   checkManagedPaths,
@@ -11,7 +12,15 @@ import {
   sidecarManifestPath,
 } from '@statecraft/adapter';
 import type { Manifest } from '@statecraft/adapter';
-import { PROJECT_DECLARATION_PATH, parseProjectDeclaration, planAdapterPaths, selectPassedNames } from '@statecraft/environment';
+import {
+  PROJECT_DECLARATION_PATH,
+  expandHome,
+  homesToHide,
+  parseProjectDeclaration,
+  pathEntriesInside,
+  planAdapterPaths,
+  selectPassedNames,
+} from '@statecraft/environment';
 import type { AdapterClaim, QualificationState } from '@statecraft/environment';
 import type { z } from 'zod';
 import type { EnvPlanAnswerSchema, PlannedAdapterSchema } from '../json-schemas/index.js';
@@ -147,9 +156,20 @@ function plannedAdapter(claim: AdapterClaim, entry: Awaited<ReturnType<typeof pr
     provider: entry.provider,
     qualification: entry.qualification,
     environment: { names: entry.environment.names, absent: entry.environment.absent },
+    exposed: (entry.manifest.readablePaths ?? [])
+      .map((path) => expandHome(path, entry.environment.variables))
+      .filter((path): path is string => path !== undefined && isAbsolute(path) && existsSync(path))
+      .map((path) => ({ path, role: 'adapter-exposed' as const })),
     allowance: [...new Set([...entry.manifest.requiresCommands, ...commands])],
     managedPathCheck: entry.managedPathCheck,
   };
+}
+
+/** The homes the boundary would hide, as a launch builds them (boundary-profile.ts), and the PATH's tools it shows of them. */
+function plannedHomes(source: EnvPlanOptions['source']): EnvPlanValue['homes'] {
+  const hidden = homesToHide(source.HOME);
+  const exposed = pathEntriesInside(hidden, source.PATH).map((path) => ({ path, role: 'path-entry' as const }));
+  return { hidden, exposed };
 }
 
 /**
@@ -205,6 +225,7 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
     ...(refusal !== undefined ? { refused: { message: refusal, collisions: plan.kind === 'refused' ? plan.collisions : [] } } : {}),
     wrote: 'nothing',
     boundary: await boundary,
+    homes: plannedHomes(options.source),
   };
   const exitCode = value.verdict === 'refused' ? EXIT.refused : value.verdict === 'not-claimed' ? EXIT.finding : EXIT.ok;
   return { value, exitCode, human: renderEnvPlan };

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { readBoundaryChoice, resolveProductHome } from '@statecraft/environment';
+import { readBoundaryChoice, readExposedPaths, resolveProductHome } from '@statecraft/environment';
 import { UsageError } from '../errors.js';
 import { listenForOperatorInterrupt } from '../operator-interrupt.js';
 import { emit } from '../answer.js';
 import { checkStatusHooks } from '../render/check-status.js';
 import { liveLineFor } from '../render/live-line.js';
 import { accept } from './accept.js';
-import { checkSupervisionOverrides, once, parseDuration, parsePositiveInteger } from './run-options.js';
+import { checkSupervisionOverrides, collect, once, parseDuration, parsePositiveInteger } from './run-options.js';
 import { writeHumanLines } from '../render/human-lines.js';
 
 /** The defaults of the check and suite deadlines (issue 12 item 3). */
@@ -14,7 +14,7 @@ export const DEFAULT_CHECK_DEADLINE = '10m';
 export const DEFAULT_SUITE_DEADLINE = '60m';
 
 /** The options commander hands the action, as parsed from argv. */
-type AcceptFlags = { attempt?: string; checkDeadline: string; suiteDeadline: string; boundary?: string; json: boolean };
+type AcceptFlags = { attempt?: string; checkDeadline: string; suiteDeadline: string; boundary?: string; expose: string[]; json: boolean };
 
 /** Registers `accept` (R13). Computing is in accept.ts. */
 export function registerAccept(program: Command): void {
@@ -36,6 +36,7 @@ export function registerAccept(program: Command): void {
       'the protected evidence boundary the checks run inside: bwrap (default) or none, recorded (also STATECRAFT_BOUNDARY)',
       once('--boundary'),
     )
+    .option('--expose <path>', 'a path of a hidden home shown read-only to the checks inside the boundary (repeatable)', collect, [])
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',
@@ -67,8 +68,11 @@ established); 3 usage; 4 an i/o error.`,
       const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
       const suiteDeadlineMs = parseDuration('--suite-deadline', flags.suiteDeadline);
       const attempt = flags.attempt === undefined ? undefined : parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER);
-      const boundary = readBoundaryChoice(flags.boundary, process.env);
-      if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
+      const choice = readBoundaryChoice(flags.boundary, process.env);
+      if (choice.kind === 'invalid') throw new UsageError(choice.message);
+      const exposed = readExposedPaths(flags.expose, choice, resolveProductHome().path);
+      if (exposed.kind === 'invalid') throw new UsageError(exposed.message);
+      const boundary = exposed.choice;
       checkSupervisionOverrides();
       const status = checkStatusHooks(flags.json ? undefined : liveLineFor(process.stdout));
       const interrupt = listenForOperatorInterrupt();

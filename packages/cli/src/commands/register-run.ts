@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readBoundaryChoice, resolveProductHome, type BoundaryChoice } from '@statecraft/environment';
+import { readBoundaryChoice, readExposedPaths, resolveProductHome, type BoundaryChoice } from '@statecraft/environment';
 import { emit } from '../answer.js';
 import { UsageError } from '../errors.js';
 import { listenForOperatorInterrupt } from '../operator-interrupt.js';
@@ -40,6 +40,7 @@ interface RunFlags {
   retry?: string;
   base?: string;
   boundary?: string;
+  expose: string[];
   accept: boolean;
   checkDeadline: string;
   suiteDeadline: string;
@@ -85,6 +86,7 @@ function registerRunVerb(program: Command): Command {
       'the protected evidence boundary: bwrap (default) or none, recorded and labelled (also STATECRAFT_BOUNDARY)',
       once('--boundary'),
     )
+    .option('--expose <path>', 'a path of a hidden home shown read-only inside the boundary, e.g. ~/.config/tool (repeatable)', collect, [])
     .option('--accept', 'judge the attempt once it ends: the checks read at the base, over its candidate (see statecraft accept)', false)
     .option('--check-deadline <duration>', 'with --accept: how long each check may run', once('--check-deadline'), DEFAULT_CHECK_DEADLINE)
     .option('--suite-deadline <duration>', 'with --accept: how long the whole suite may run', once('--suite-deadline'), DEFAULT_SUITE_DEADLINE)
@@ -191,8 +193,11 @@ async function runFromFlags(target: string | undefined, flags: RunFlags, command
   // With --spec and no prompt, the spec's text is the prompt (issue 5, item 2).
   const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
   const prompt = promptFromSpec ? undefined : await readPrompt(flags.prompt, flags.promptFile);
-  const boundary = readBoundaryChoice(flags.boundary, process.env);
-  if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
+  const choice = readBoundaryChoice(flags.boundary, process.env);
+  if (choice.kind === 'invalid') throw new UsageError(choice.message);
+  const exposed = readExposedPaths(flags.expose, choice, resolveProductHome().path);
+  if (exposed.kind === 'invalid') throw new UsageError(exposed.message);
+  const boundary = exposed.choice;
   checkSupervisionOverrides();
   const status = new RunStatus();
   const live = flags.json ? undefined : liveLineFor(process.stdout);

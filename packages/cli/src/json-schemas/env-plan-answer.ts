@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PrerequisiteSchema, QualificationVerdictSchema, BoundaryAvailabilitySchema } from '@statecraft/adapter';
+import { PrerequisiteSchema, QualificationVerdictSchema, BoundaryAvailabilitySchema, BoundaryPathSchema } from '@statecraft/adapter';
 import { AbsentNameSchema, PlacedNameSchema } from '@statecraft/environment';
 import { NamedProviderSchema } from './qualification-answers.js';
 
@@ -29,6 +29,8 @@ export const PlannedAdapterSchema = z.strictObject({
   provider: NamedProviderSchema,
   qualification: z.strictObject({ verdict: QualificationVerdictSchema, reason: z.string().min(1) }),
   environment: z.strictObject({ names: z.array(PlacedNameSchema), absent: z.array(AbsentNameSchema) }),
+  /** What of the hidden homes the boundary shows this adapter's child read-only: its manifest's `readablePaths` that exist. */
+  exposed: z.array(BoundaryPathSchema),
   /** The allowance this adapter contributes with the target's declaration (R9.1). */
   allowance: z.array(z.string().min(1)),
   /**
@@ -54,4 +56,10 @@ export const EnvPlanAnswerSchema = z.strictObject({
   wrote: z.literal('nothing'),
   /** Whether the evidence boundary (R12) can be established with the constructed PATH, and why not. */
   boundary: BoundaryAvailabilitySchema,
+  /**
+   * What the boundary hides of the homes (the operator's, root's, each of /home) and what it shows
+   * every child of them read-only (the PATH's tools there); each adapter adds its own `exposed`,
+   * and `run --expose` more.
+   */
+  homes: z.strictObject({ hidden: z.array(BoundaryPathSchema), exposed: z.array(BoundaryPathSchema) }),
 });

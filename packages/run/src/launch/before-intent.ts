@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { ATTEMPT_TAG_VARIABLE, attemptArtifactNames, type BoundaryLaunch } from '@statecraft/adapter';
-import { constructEnvironment } from '@statecraft/environment';
+import { constructEnvironment, gitIdentityBinding, readOperatorGitIdentity, writeGitIdentityFile, type GitIdentity } from '@statecraft/environment';
 import type { RunPlan } from '../plan/plan-run.js';
 import type { RunFailure } from '../refusal.js';
 import { buildRequest } from './build-request.js';
@@ -45,6 +45,8 @@ export function makeBeforeIntent(
   launchAdapter: (start: AdapterStart) => void,
 ): { onDirectory: (workspace: string, added: Promise<boolean>) => void; settled: () => Promise<BeforeIntent> } {
   let making: Promise<BeforeIntent> | undefined;
+  // Read while git makes the workspace: the boundary hides the home, and the identity is carried in.
+  const identity = plan.boundary.kind === 'bwrap' ? readOperatorGitIdentity(plan.request.source) : Promise.resolve({});
   const notMade: BeforeIntent = {
     kind: 'failed',
     temporaryDirectory: undefined,
@@ -52,7 +54,7 @@ export function makeBeforeIntent(
   };
   return {
     onDirectory: (workspace, added) => {
-      making = setUpBeforeIntent(plan, attempt, workspace, added, launchAdapter);
+      making = identity.then((known) => setUpBeforeIntent(plan, attempt, workspace, added, launchAdapter, known));
     },
     settled: () => making ?? Promise.resolve(notMade),
   };
@@ -64,11 +66,14 @@ async function setUpBeforeIntent(
   workspace: string,
   added: Promise<boolean>,
   launchAdapter: (start: AdapterStart) => void,
+  identity: GitIdentity,
 ): Promise<BeforeIntent> {
   const { runId, number, attemptTag } = attempt;
   let temporaryDirectory: string;
+  let identityFile: string | undefined;
   try {
     temporaryDirectory = createAttemptTemporaryDirectory(runId, number);
+    identityFile = writeGitIdentityFile(identity, temporaryDirectory);
   } catch (error) {
     const path = failedPath(error, tmpdir());
     const message = `cannot make the attempt's temporary directory in ${tmpdir()} (${(error as Error).message}); nothing was spawned, nothing appended`;
@@ -78,7 +83,10 @@ async function setUpBeforeIntent(
     runId,
     attempt: number,
     temporaryDirectory,
-    extra: [{ name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group (R7.3)' }],
+    extra: [
+      { name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group (R7.3)' },
+      ...gitIdentityBinding(identityFile),
+    ],
     // With the boundary on, bwrap's PID namespace is the containment (R12), and the residuals follow it.
     containment: plan.boundary.kind === 'bwrap' ? 'bwrap' : plan.containment.mechanism,
   });
@@ -101,6 +109,7 @@ async function setUpBeforeIntent(
       workspaceReady: added,
       temporaryDirectory,
       managedPaths: plan.manifest.managedPaths ?? [],
+      readablePaths: plan.manifest.readablePaths ?? [],
       adapter: plan.manifest.name,
       target: plan.target,
       environment: environment.variables,

@@ -34,6 +34,8 @@ export interface LaunchBoundaryRequest {
   workspaceReady?: Promise<boolean>;
   temporaryDirectory: string;
   managedPaths: readonly string[];
+  /** What the adapter's manifest says its provider only reads (`readablePaths`): exposed read-only. */
+  readablePaths: readonly string[];
   /** The adapter's name, as its manifest gives it: whose managed paths these are. */
   adapter: string;
   /** The target repository and its git directory, which the managed paths must not reach (managedPathsMustNotReach). */
@@ -68,7 +70,7 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
   // statecraft runs and reads every target the home names, on the launch's critical path.
   const managed =
     request.managedPaths.length === 0
-      ? { kind: 'prepared' as const, paths: [] }
+      ? { kind: 'prepared' as const, paths: [], links: [] }
       : await prepareManagedPaths(request.managedPaths, { home: request.environment.HOME, protectedLocations: managedPathsMustNotReach(request) });
   if (managed.kind === 'refused') return { kind: 'refused', reason: 'managed-path', message: managed.message, probe: 'not-run' };
   // Remembered before they are bound: a later run of any adapter refuses a target inside one.
@@ -78,9 +80,13 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
     workspace: request.workspace,
     temporaryDirectory: request.temporaryDirectory,
     managedPaths: managed.paths,
+    managedLinks: managed.links ?? [],
     environment: request.environment,
     handOver: [requestFile],
     source: request.source,
+    gitDirectory: request.target.commonDirectory,
+    exposed: request.choice.expose ?? [],
+    adapterReadable: request.readablePaths,
   });
   const established = await establishBoundary({
     profile,

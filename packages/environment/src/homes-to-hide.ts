@@ -1,0 +1,73 @@
+import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+
+/** A home the boundary hides under an empty tmpfs (boundary-profile.ts): the operator's own, writable; another's, read-only. */
+export interface HiddenHome {
+  path: string;
+  role: 'operator-home' | 'other-home';
+}
+
+/** Where other users' homes are: root's, and each directory of /home. */
+const ROOT_HOME = '/root';
+const HOMES = '/home';
+
+function isDirectory(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function isSameOrBelow(path: string, parent: string): boolean {
+  return path === parent || path.startsWith(parent.endsWith('/') ? parent : `${parent}/`);
+}
+
+/**
+ * The homes hidden from the child (issue 29 item 15): the operator's (`HOME`, its real path), and
+ * root's and each directory of /home besides it. A parent comes before what lies below it (a
+ * HOME inside /home/alice is laid over alice's hidden home). A HOME that is not an absolute
+ * directory, or is `/`, hides nothing of its own; the others are hidden still.
+ */
+export function homesToHide(home: string | undefined): HiddenHome[] {
+  let own: string | undefined;
+  if (home !== undefined && isAbsolute(home) && existsSync(home)) {
+    const real = realpathSync(home);
+    if (real !== '/' && isDirectory(real)) own = real;
+  }
+  let others: string[];
+  try {
+    others = readdirSync(HOMES).map((name) => join(HOMES, name));
+  } catch {
+    others = [];
+  }
+  const homes: HiddenHome[] = [ROOT_HOME, ...others].filter((path) => path !== own && isDirectory(path)).map((path) => ({ path, role: 'other-home' as const }));
+  if (own !== undefined) {
+    // A home the operator's lies inside hides nothing the operator's does not: only the operator's is kept.
+    const covering = homes.filter((entry) => isSameOrBelow(entry.path, own));
+    homes.splice(0, homes.length, ...homes.filter((entry) => !covering.includes(entry)), { path: own, role: 'operator-home' });
+  }
+  return homes.sort((a, b) => a.path.length - b.path.length);
+}
+
+/** A PATH entry named so is a tool's `bin` (or pyenv's `shims`): the tool's prefix, its parent, holds what its programs run. */
+const PREFIX_ENTRIES = new Set(['bin', 'sbin', 'shims']);
+
+/**
+ * What of the hidden homes the constructed PATH needs: each entry inside one, exposed read-only
+ * with its tool's prefix (`~/.pyenv/shims` → `~/.pyenv`, `~/.cargo/bin` → `~/.cargo`) — a shim or
+ * a link on PATH runs what lies beside it — so the programs the operator installed there still run.
+ * Never a home itself: a `~/bin` entry is exposed alone.
+ */
+export function pathEntriesInside(homes: readonly HiddenHome[], path: string | undefined): string[] {
+  const entries = (path ?? '').split(':').filter((entry) => isAbsolute(entry) && existsSync(entry));
+  const exposed = entries.flatMap((entry) => {
+    const home = homes.find((candidate) => isSameOrBelow(entry, candidate.path) && entry !== candidate.path);
+    if (home === undefined) return [];
+    const prefix = dirname(entry);
+    return [PREFIX_ENTRIES.has(basename(entry)) && prefix !== home.path ? prefix : entry];
+  });
+  // A prefix holds its own entries: each path once, and none inside another.
+  const unique = [...new Set(exposed)];
+  return unique.filter((entry) => !unique.some((other) => other !== entry && isSameOrBelow(entry, other)));
+}
