@@ -101,7 +101,7 @@ describe('the evidence boundary fails closed (R12)', () => {
     const control = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], { home: targets.home.path });
     expect(control.exitCode).toBe(0);
     const probe = parseJson<{ posture: { boundary: { probe: { held: boolean }[] } } }>(control).posture.boundary.probe;
-    expect(probe.length).toBe(10);
+    expect(probe.length).toBe(11);
     expect(probe.every((check) => check.held)).toBe(true);
   });
 

@@ -109,7 +109,7 @@ describe("the probe's supervisor-hidden check knows the supervisor, not its numb
     expect(run.exitCode, run.stderr).toBe(0);
     const { boundary: record } = parseJson<Probed>(run).posture;
     expect(record.mechanism).toBe('bwrap');
-    expect(record.probe.length).toBe(10);
+    expect(record.probe.length).toBe(11);
     expect(record.probe.filter((check) => !check.held)).toEqual([]);
     // The path that ran: the supervisor was pid 1, and the sandbox's pid 1 was found to be another process.
     const hidden = record.probe.find((check) => check.check === 'supervisor-hidden');
