@@ -201,7 +201,7 @@ async function runFromFlags(given: string | undefined, flags: RunFlags, command:
   // With --spec and no prompt, the spec's text is the prompt (issue 5, item 2).
   const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
   const promptGiven = flags.prompt !== undefined || flags.promptFile !== undefined || flags.spec !== undefined;
-  const prompt = promptFromSpec ? undefined : retried !== undefined && !promptGiven ? retried.prompt : await readPrompt(flags.prompt, flags.promptFile);
+  const prompt = promptFromSpec ? undefined : retried !== undefined && !promptGiven ? retried.prompt() : await readPrompt(flags.prompt, flags.promptFile);
   const boundary = readBoundaryChoice(flags.boundary, process.env);
   if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
   checkSupervisionOverrides();

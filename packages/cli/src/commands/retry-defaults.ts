@@ -9,7 +9,8 @@ import type { RunOptions } from './run.js';
 export interface RetryDefaults {
   /** The adapter executable the attempt ran (its manifest is looked for beside it, as for any path). */
   adapter: string;
-  prompt: string;
+  /** Read when the command line gives no prompt: a prompt given again needs no kept one. */
+  prompt: () => string;
   deadlineMs: number;
   maxTurns: number | null;
   allow: string[];
@@ -27,7 +28,7 @@ export interface RetryDefaults {
  */
 export async function readRetryDefaults(home: string, target: string, runId: string): Promise<RetryDefaults> {
   const account = await attemptOfRun({ home, target, runId });
-  const prompt = keptText(account, account.artifacts.prompt, 'prompt');
+  const prompt = () => keptText(account, account.artifacts.prompt, 'prompt');
   const request = parseRequest(account, keptText(account, account.artifacts.request, 'request'));
   return {
     adapter: account.posture.adapter.path,
