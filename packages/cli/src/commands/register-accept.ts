@@ -44,6 +44,7 @@ export function registerAccept(program: Command): void {
       `
 Examples:
   statecraft accept ./repo <run-id>
+  statecraft accept latest               the latest run, in this repository
   statecraft accept ./repo <run-id> --attempt 2 --check-deadline 2m --json
   statecraft accept ./repo <run-id> --boundary none
 

@@ -106,6 +106,7 @@ Examples:
       --deadline 10m --json
   statecraft run list ./repo
   statecraft run show ./repo <run-id> --attempt 2
+  statecraft run --retry latest          again: same adapter, prompt, limits
 
 JSON: the attempt's account, the value \`run show --json\` prints (runId,
 attempt, outcome, cause, commits, posture, artifacts, ...); a refusal before
@@ -134,12 +135,14 @@ function registerRunList(runCommand: Command): void {
       `
 Examples:
   statecraft run list ./repo             every attempt: run id, attempt,
-                                         outcome, cost, adapter, qualification
+                                         outcome, time taken, verdict, cost,
+                                         adapter, qualification
+  statecraft run list                    the repository you are in
   statecraft run list ./repo --json
 
 JSON: { target, chain, tornTail, attempts }: each attempt a { runId, attempt,
-state, outcome, cause, refusalCount, cost, timedOut, startedAt, adapter,
-qualification }.
+state, outcome, cause, refusalCount, cost, timedOut, startedAt, concludedAt,
+adapter, qualification, acceptance }.
 Exit: 0 listed; 2 refused (a broken chain).`,
     )
     .action(async (given: string | undefined, _flags: { json: boolean }, command: Command) => {
@@ -165,6 +168,8 @@ function registerRunShow(runCommand: Command): void {
 Examples:
   statecraft run list ./repo             find the run id
   statecraft run show ./repo <run-id>    its latest attempt
+  statecraft run show latest             the latest run, in this repository
+  statecraft run show ./repo 20261202T0  a unique start of a run id
   statecraft run show ./repo <run-id> --attempt 1 --json
 
 JSON: the attempt's account, the value \`run --json\` printed (runId, attempt,
