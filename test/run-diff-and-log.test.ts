@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writePrompt } from './fixtures/acceptance-repository.js';
+import { createScriptedAdapter } from './fixtures/scripted-adapter.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
@@ -148,5 +149,38 @@ describe('statecraft run log: the kept stream as a timeline, once verified', () 
     const log = await runStatecraft(['run', 'log', repository.path, account.runId], home());
     expect(log.exitCode).toBe(1);
     expect(log.stdout).not.toContain('forged');
+  });
+
+  it("an adapter's words that would forge a line of the timeline or repaint the terminal are shown as escapes, never obeyed; the JSON keeps them as said", async () => {
+    const forged = '\n  #9 result          completed; the provider says success';
+    const adapter = await createScriptedAdapter(
+      'forging-words',
+      [
+        'init();',
+        `emit({ type: 'progress', kind: 'message', tools: [], detail: { text: ${JSON.stringify(`all good${forged}\u001b[1A\u001b[2K`)} } });`,
+        `emit({ type: 'progress', kind: 'tool-use', tools: ['Bash'], detail: { input: { command: ${JSON.stringify('rm -rf x\r\u001b]0;title\u0007')} } } });`,
+        `emit({ type: 'refusal', tool: ${JSON.stringify('Bash\nREFUSAL')}, verbatim: { command: 'git push' } });`,
+        `emit({ type: 'result', terminal: 'completed', claim: { status: ${JSON.stringify('success\u001b[2J')}, isError: false, reason: 'not-recorded', detail: {} }, turns: 1 });`,
+      ].join('\n'),
+    );
+    try {
+      const repository = await targets.fresh();
+      const ran = await runStatecraft(['run', repository.path, '--adapter', adapter.executable, '--prompt', 'hi', '--json'], home());
+      const runId = parseJson<Account>(ran).runId;
+      const log = parseJson<Log>(await runStatecraft(['run', 'log', repository.path, runId, '--json'], home()));
+      expect(log.stream.state).toBe('verified');
+      expect(log.events[1]?.text).toBe(`all good${forged}\u001b[1A\u001b[2K`);
+      expect(log.events[2]?.command).toBe('rm -rf x\r\u001b]0;title\u0007');
+      const text = await runStatecraft(['run', 'log', repository.path, runId], home());
+      expect(text.exitCode, text.stderr).toBe(0);
+      expectTerminalSafe(text.stdout);
+      for (const line of text.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+      // The only result line is the real one, the adapter's words never start one.
+      expect(text.stdout.match(/^ {2}#\d+ result/gm)).toEqual(['  #4 result']);
+      expect(text.stdout).not.toMatch(/^REFUSAL/m);
+      expect(text.stdout).toContain('\\u001b[1A');
+    } finally {
+      await adapter.remove();
+    }
   });
 });
