@@ -2,7 +2,7 @@ import { readKeptFile, type AttemptAccount } from '@statecraft/acceptance';
 import type { Artifact } from '@statecraft/run';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { attemptOfRun } from './attempt-of-run.js';
+import { findAttemptOfRun } from './attempt-of-run.js';
 import type { RunOptions } from './run.js';
 
 /** What `--retry <run>` reuses from the run's latest attempt when the command line does not give it. */
@@ -26,8 +26,10 @@ export interface RetryDefaults {
  * the one the chain sealed. A kept file that is not is refused (exit 2): a retry must not run a
  * prompt or limits nobody gave.
  */
-export async function readRetryDefaults(home: string, target: string, runId: string): Promise<RetryDefaults> {
-  const account = await attemptOfRun({ home, target, runId });
+export async function readRetryDefaults(home: string, target: string, runId: string): Promise<RetryDefaults | undefined> {
+  // A run the chain does not hold: `run` refuses it as it always has (unknown-run), nothing appended.
+  const account = await findAttemptOfRun({ home, target, runId });
+  if (account === undefined) return undefined;
   const prompt = () => keptText(account, account.artifacts.prompt, 'prompt');
   const request = parseRequest(account, keptText(account, account.artifacts.request, 'request'));
   return {
