@@ -11,7 +11,7 @@ const short = (commit: string): string => commit.slice(0, 12);
 export function renderDiff(value: RunDiffValue): string {
   const head = `run ${value.runId} attempt ${String(value.attempt)}`;
   if (value.candidate.state !== 'identified')
-    return `${head}: no candidate to compare (${value.candidate.state}): ${terminalSafeValue(value.candidate.reason)}`;
+    return `${head}: no candidate to compare (${value.candidate.state})\n  ${terminalSafeValue(value.candidate.reason)}`;
   const lines = [
     `${head}: base ${short(value.baseCommit)} .. candidate ${short(value.candidate.commit)} (made by ${value.candidate.madeBy})`,
     `${String(value.files.length)} path${value.files.length === 1 ? '' : 's'} changed`,
