@@ -1,4 +1,4 @@
-import { dirname, join, sep } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { runGit } from '@statecraft/run';
 import { UsageError } from '../errors.js';
 
@@ -11,10 +11,11 @@ import { UsageError } from '../errors.js';
 export async function targetOrCurrentRepository(given: string | undefined): Promise<string> {
   if (given !== undefined) return given;
   const cwd = process.cwd();
-  const answer = await runGit(cwd, ['rev-parse', '--path-format=absolute', '--show-toplevel', '--git-common-dir']);
+  // The common directory may be given relative to `cwd` (git before 2.31 has no --path-format).
+  const answer = await runGit(cwd, ['rev-parse', '--show-toplevel', '--git-common-dir']);
   const [topLevel, commonDirectory] = answer.ok ? answer.stdout.split('\n') : [];
   if (topLevel === undefined || topLevel === '' || commonDirectory === undefined)
     throw new UsageError(`no target was named and ${cwd} is not inside a git repository`, 'name the repository, or run this inside it');
-  const repository = dirname(commonDirectory);
+  const repository = dirname(resolve(cwd, commonDirectory));
   return topLevel.startsWith(join(repository, '.statecraft') + sep) ? repository : topLevel;
 }
