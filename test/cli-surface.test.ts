@@ -31,6 +31,8 @@ const VERBS: { verb: string[]; args: () => string[] }[] = [
   { verb: ['run'], args: () => [repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete'] },
   { verb: ['run', 'list'], args: () => [repository.path] },
   { verb: ['run', 'show'], args: () => [repository.path, '20261130T000000Z-0a0b0c'] },
+  { verb: ['run', 'diff'], args: () => [repository.path, '20261130T000000Z-0a0b0c'] },
+  { verb: ['run', 'log'], args: () => [repository.path, '20261130T000000Z-0a0b0c'] },
   { verb: ['env', 'plan'], args: () => [repository.path] },
   { verb: ['doctor'], args: () => [] },
   { verb: ['accept'], args: () => [repository.path, '20261130T000000Z-0a0b0c'] },

@@ -14,6 +14,8 @@ export interface AttemptSummary {
   cost: AttemptAccount['cost'];
   timedOut: AttemptAccount['timedOut'];
   startedAt: string;
+  /** When its outcome was recorded (the outcome record's time), or `not-recorded`: with `startedAt`, how long the attempt took as the chain saw it. */
+  concludedAt: string;
   adapter: string;
   qualification: AttemptAccount['posture']['qualification']['verdict'];
   /** The latest acceptance's verdict, or the first final one; `not-attempted` for an attempt that did not complete; `not-recorded` when never judged. */
@@ -113,6 +115,7 @@ export function startAttemptSummaries(onChange?: (index: number) => void): Attem
             cost: 'not-recorded',
             timedOut: 'not-recorded',
             startedAt: record.at,
+            concludedAt: 'not-recorded',
             adapter: `${record.adapter.name} ${record.adapter.version}`,
             qualification: record.qualification,
             acceptance: 'not-recorded',
@@ -135,6 +138,7 @@ export function startAttemptSummaries(onChange?: (index: number) => void): Attem
         summary.refusalCount = record.refusalCount;
         summary.cost = record.cost;
         summary.timedOut = record.timedOut;
+        summary.concludedAt = record.at;
         attempt.outcome = { digest, completed: record.outcome === 'completed' };
         byOutcome?.set(digest, attempt);
         onChange?.(attempt.index);

@@ -15,6 +15,8 @@ const TITLES = {
   run: 'statecraft run --json',
   'run-show': 'statecraft run show --json',
   'run-list': 'statecraft run list --json',
+  'run-diff': 'statecraft run diff --json',
+  'run-log': 'statecraft run log --json',
   qualify: 'statecraft qualify --json',
   'qualifications-list': 'statecraft qualifications list --json',
   'qualifications-show': 'statecraft qualifications show --json',

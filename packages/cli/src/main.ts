@@ -15,7 +15,7 @@ import { registerEnv } from './commands/register-env.js';
 import { registerDoctor } from './commands/register-doctor.js';
 import { registerAccept } from './commands/register-accept.js';
 import { STATECRAFT_VERSION } from './statecraft-version.js';
-import { isRunId } from '@statecraft/run';
+import { isRunReference } from './commands/run-reference.js';
 import { warmNodeBuiltinsForSnapshot } from './snapshot-warm-node-builtins.js';
 import { warmSchemasForSnapshot } from './snapshot-warm-schemas.js';
 import { warmSpawningForSnapshot } from './snapshot-warm-spawning.js';
@@ -79,7 +79,8 @@ function refuseEmptyArguments(command: Command): void {
 }
 
 function refuseMalformedRunId(where: string, given: string): void {
-  if (!isRunId(given)) throw new UsageError(`${where} ${JSON.stringify(given)} is not a run id`, `${EMPTY_ARGUMENT_ADVICE.run} (like 20261202T024107Z-5e36a1)`);
+  if (!isRunReference(given))
+    throw new UsageError(`${where} ${JSON.stringify(given)} is not a run id`, `${EMPTY_ARGUMENT_ADVICE.run} (like 20261202T024107Z-5e36a1)`);
 }
 
 const PATH_ADVICE = 'name a path; for the current directory, give .';

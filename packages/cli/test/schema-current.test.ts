@@ -23,7 +23,20 @@ describe('the published --json schemas of every verb are current (R11)', () => {
 
   it('every verb the command line has is published, each with the error documents beside its answer', () => {
     expect(Object.keys(VERB_ANSWERS).sort()).toEqual(
-      ['accept', 'doctor', 'env-plan', 'qualifications-check', 'qualifications-list', 'qualifications-show', 'qualify', 'run', 'run-list', 'run-show'].sort(),
+      [
+        'accept',
+        'doctor',
+        'env-plan',
+        'qualifications-check',
+        'qualifications-list',
+        'qualifications-show',
+        'qualify',
+        'run',
+        'run-list',
+        'run-show',
+        'run-diff',
+        'run-log',
+      ].sort(),
     );
     for (const verb of Object.keys(VERB_ANSWERS)) {
       const published = JSON.parse(readFileSync(`${packageDir}/schema/${verb}.schema.json`, 'utf8')) as { anyOf: unknown[] };
@@ -42,6 +55,8 @@ describe('the published --json schemas of every verb are current (R11)', () => {
     expect(verbOf(['run', '/repo', '--adapter', 'fixture', '--json'])).toBe('run');
     expect(verbOf(['run', 'show', '/repo', 'r', '--json'])).toBe('run-show');
     expect(verbOf(['run', 'list', '/repo', '--json'])).toBe('run-list');
+    expect(verbOf(['run', 'diff', 'latest', '--json'])).toBe('run-diff');
+    expect(verbOf(['run', 'log', '/repo', 'r', '--json'])).toBe('run-log');
     expect(verbOf(['qualifications', 'check', '/a', '--json'])).toBe('qualifications-check');
     expect(verbOf(['env', 'plan', '/repo', '--json'])).toBe('env-plan');
     expect(verbOf(['bogus', '--json'])).toBeUndefined();

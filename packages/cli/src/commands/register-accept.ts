@@ -6,6 +6,7 @@ import { emit } from '../answer.js';
 import { checkStatusHooks } from '../render/check-status.js';
 import { liveLineFor } from '../render/live-line.js';
 import { accept } from './accept.js';
+import { targetAndRun } from './target-and-run.js';
 import { checkSupervisionOverrides, collect, once, parseDuration, parsePositiveInteger } from './run-options.js';
 import { writeHumanLines } from '../render/human-lines.js';
 
@@ -26,8 +27,9 @@ export function registerAccept(program: Command): void {
         '"acceptance.checks" of .statecraft/environment.json), each check run in a fresh worktree of the candidate under ' +
         'the supervision an adapter gets. The verdict is appended to the chain; an accepted candidate gets a receipt.',
     )
-    .argument('<target>', 'the git repository')
-    .argument('<run>', 'the run id')
+    .usage('[target] <run> [options]')
+    .argument('[target]', 'the git repository (default: the one containing the current directory)')
+    .argument('[run]', 'the run: its id, a unique start of it, or latest')
     .option('--attempt <n>', 'which attempt of the run (default: its latest)', once('--attempt'))
     .option('--check-deadline <duration>', 'how long each check may run (e.g. 90s, 10m)', once('--check-deadline'), DEFAULT_CHECK_DEADLINE)
     .option('--suite-deadline <duration>', 'how long the whole suite may run', once('--suite-deadline'), DEFAULT_SUITE_DEADLINE)
@@ -43,6 +45,7 @@ export function registerAccept(program: Command): void {
       `
 Examples:
   statecraft accept ./repo <run-id>
+  statecraft accept latest               the latest run, in this repository
   statecraft accept ./repo <run-id> --attempt 2 --check-deadline 2m --json
   statecraft accept ./repo <run-id> --boundary none
 
@@ -64,7 +67,8 @@ Exit: 0 accepted; 1 any other verdict; 2 refused (a live attempt, a broken
 chain, no such run, a verdict already final, a boundary that cannot be
 established); 3 usage; 4 an i/o error.`,
     )
-    .action(async (target: string, runId: string, flags: AcceptFlags) => {
+    .action(async (first: string | undefined, second: string | undefined, flags: AcceptFlags) => {
+      const { target, runId } = await targetAndRun(resolveProductHome().path, first, second);
       const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
       const suiteDeadlineMs = parseDuration('--suite-deadline', flags.suiteDeadline);
       const attempt = flags.attempt === undefined ? undefined : parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER);

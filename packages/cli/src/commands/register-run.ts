@@ -22,6 +22,11 @@ import {
 } from './run-options.js';
 import { runList, runShow } from './run-show.js';
 import { writeHumanLines } from '../render/human-lines.js';
+import { registerRunRead } from './register-run-read.js';
+import { targetOrCurrentRepository } from './default-target.js';
+import { targetAndRun } from './target-and-run.js';
+import { resolveRunReference } from './run-reference.js';
+import { readRetryDefaults, withRetryDefaults } from './retry-defaults.js';
 
 interface RunFlags {
   spec?: string;
@@ -52,6 +57,7 @@ export function registerRun(program: Command): void {
   const runCommand = registerRunVerb(program);
   registerRunList(runCommand);
   registerRunShow(runCommand);
+  registerRunRead(runCommand);
 }
 
 /** `run`: its options, help and examples; the action is `runFromFlags`. */
@@ -65,7 +71,7 @@ function registerRunVerb(program: Command): Command {
         'outcome statecraft classifies itself. Records go to $STATECRAFT_HOME (default ~/.statecraft).',
     )
     .enablePositionalOptions()
-    .argument('[target]', 'the git repository to work on')
+    .argument('[target]', 'the git repository to work on (default: the one containing the current directory)')
     .option('--prompt <text>', "the prompt (sent on the adapter's stdin, never in argv)", once('--prompt'))
     .option('--prompt-file <file>', 'read the prompt from a file (- reads stdin; at most 64 MiB)', once('--prompt-file'))
     .option('--adapter <name|path>', `a known adapter (${Object.keys(KNOWN_ADAPTERS).join(', ')}) or the path of an adapter executable`, once('--adapter'))
@@ -79,7 +85,7 @@ function registerRunVerb(program: Command): Command {
     .option('--allow <rule>', 'a tool rule allowed, e.g. "Bash(npm test:*)" (repeatable)', collect, [])
     .option('--deny <rule>', 'a tool rule denied; a denied call leaves a refusal record (repeatable)', collect, [])
     .option('--pass <name>', 'an environment name to carry into the child (never a credential family; repeatable)', collect, [])
-    .option('--retry <run>', "a new attempt of an existing run, in that run's workspace and at its base", once('--retry'))
+    .option('--retry <run>', 'a new attempt of a run (its id, a unique start, or latest), in its workspace and at its base', once('--retry'))
     .option('--base <revision>', 'the revision the workspace starts from (default HEAD)', once('--base'))
     .option(
       '--boundary <mode>',
@@ -102,6 +108,7 @@ Examples:
       --deadline 10m --json
   statecraft run list ./repo
   statecraft run show ./repo <run-id> --attempt 2
+  statecraft run --retry latest          again: same adapter, prompt, limits
 
 JSON: the attempt's account, the value \`run show --json\` prints (runId,
 attempt, outcome, cause, commits, posture, artifacts, ...); a refusal before
@@ -123,24 +130,26 @@ function registerRunList(runCommand: Command): void {
   runCommand
     .command('list')
     .description('List every attempt recorded for <target>, read-only from its chain; a broken link refuses (exit 2).')
-    .argument('<target>', 'the git repository')
+    .argument('[target]', 'the git repository (default: the one containing the current directory)')
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',
       `
 Examples:
   statecraft run list ./repo             every attempt: run id, attempt,
-                                         outcome, cost, adapter, qualification
+                                         outcome, time taken, verdict, cost,
+                                         adapter, qualification
+  statecraft run list                    the repository you are in
   statecraft run list ./repo --json
 
 JSON: { target, chain, tornTail, attempts }: each attempt a { runId, attempt,
-state, outcome, cause, refusalCount, cost, timedOut, startedAt, adapter,
-qualification }.
+state, outcome, cause, refusalCount, cost, timedOut, startedAt, concludedAt,
+adapter, qualification, acceptance }.
 Exit: 0 listed; 2 refused (a broken chain).`,
     )
-    .action(async (target: string, _flags: { json: boolean }, command: Command) => {
+    .action(async (given: string | undefined, _flags: { json: boolean }, command: Command) => {
       const json = wantsJson(command);
-      const answer = await runList({ home: resolveProductHome().path, target, json });
+      const answer = await runList({ home: resolveProductHome().path, target: await targetOrCurrentRepository(given), json });
       emit(answer, json);
     });
 }
@@ -150,8 +159,9 @@ function registerRunShow(runCommand: Command): void {
   runCommand
     .command('show')
     .description("Show one attempt's account (the same value `run --json` printed). Default: the run's latest attempt.")
-    .argument('<target>', 'the git repository')
-    .argument('<run>', 'the run id')
+    .usage('[target] <run> [options]')
+    .argument('[target]', 'the git repository (default: the one containing the current directory)')
+    .argument('[run]', 'the run: its id, a unique start of it, or latest')
     .option('--attempt <n>', 'which attempt of the run')
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
@@ -160,6 +170,8 @@ function registerRunShow(runCommand: Command): void {
 Examples:
   statecraft run list ./repo             find the run id
   statecraft run show ./repo <run-id>    its latest attempt
+  statecraft run show latest             the latest run, in this repository
+  statecraft run show ./repo 20261202T0  a unique start of a run id
   statecraft run show ./repo <run-id> --attempt 1 --json
 
 JSON: the attempt's account, the value \`run --json\` printed (runId, attempt,
@@ -174,11 +186,11 @@ outcome, none recorded, an altered or missing kept file, a disagreeing outcome
 or a disagreeing record, or a required capability not applied; 2 refused (no
 such run or attempt, a broken chain).`,
     )
-    .action(async (target: string, runId: string, flags: { attempt?: string }, command: Command) => {
+    .action(async (first: string | undefined, second: string | undefined, flags: { attempt?: string }, command: Command) => {
+      const home = resolveProductHome().path;
       const answer = await runShow({
-        home: resolveProductHome().path,
-        target,
-        runId,
+        home,
+        ...(await targetAndRun(home, first, second)),
         ...(flags.attempt === undefined ? {} : { attempt: parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER) }),
       });
       emit(answer, wantsJson(command));
@@ -186,13 +198,17 @@ such run or attempt, a broken chain).`,
 }
 
 /** `run`'s action: the flags checked and parsed, the attempt run with its live status line, the answer printed. */
-async function runFromFlags(target: string | undefined, flags: RunFlags, command: Command): Promise<void> {
-  if (target === undefined) throw new UsageError('name the target repository: statecraft run <target> --adapter <name|path> --prompt <text>');
+async function runFromFlags(given: string | undefined, flags: RunFlags, command: Command): Promise<void> {
+  const target = await targetOrCurrentRepository(given);
   refuseIdleOptions(flags, command);
-  const adapter = await adapterOf(flags);
+  if (flags.retry !== undefined) flags.retry = await resolveRunReference(resolveProductHome().path, target, flags.retry);
+  // A retry reuses its run's adapter, prompt and limits, each unless given here (retry-defaults.ts).
+  const retried = flags.retry === undefined ? undefined : await readRetryDefaults(resolveProductHome().path, target, flags.retry);
+  const adapter = await adapterOf(flags, retried?.adapter);
   // With --spec and no prompt, the spec's text is the prompt (issue 5, item 2).
   const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
-  const prompt = promptFromSpec ? undefined : await readPrompt(flags.prompt, flags.promptFile);
+  const promptGiven = flags.prompt !== undefined || flags.promptFile !== undefined || flags.spec !== undefined;
+  const prompt = promptFromSpec ? undefined : retried !== undefined && !promptGiven ? retried.prompt() : await readPrompt(flags.prompt, flags.promptFile);
   const choice = readBoundaryChoice(flags.boundary, process.env);
   if (choice.kind === 'invalid') throw new UsageError(choice.message);
   const exposed = readExposedPaths(flags.expose, choice, resolveProductHome().path);
@@ -209,7 +225,7 @@ async function runFromFlags(target: string | undefined, flags: RunFlags, command
   const interrupt = listenForOperatorInterrupt();
   try {
     const answer = await run({
-      ...runOptionsOf(target, flags, adapter, prompt, boundary),
+      ...withRetryDefaults(runOptionsOf(target, flags, adapter, prompt, boundary), retried, (option) => command.getOptionValueSource(option) === 'cli'),
       onSpawn: (at) => {
         status.started(at);
         live?.show(status.line());
@@ -248,12 +264,12 @@ function refuseIdleOptions(flags: RunFlags, command: Command): void {
 type ResolvedAdapter = Extract<Awaited<ReturnType<typeof resolveAdapterArgument>>, { kind: 'resolved' }>;
 
 /** The adapter `--adapter` names: a known name or a path; refused (exit 3) when absent or unknown. */
-async function adapterOf(flags: RunFlags): Promise<ResolvedAdapter> {
-  if (flags.adapter === undefined)
-    throw new UsageError('name an adapter with --adapter <name|path>', 'the fixture adapter needs no provider: --adapter fixture');
-  const adapter = await resolveAdapterArgument(flags.adapter);
+async function adapterOf(flags: RunFlags, retried?: string): Promise<ResolvedAdapter> {
+  const named = flags.adapter ?? retried;
+  if (named === undefined) throw new UsageError('name an adapter with --adapter <name|path>', 'the fixture adapter needs no provider: --adapter fixture');
+  const adapter = await resolveAdapterArgument(named);
   if (adapter.kind === 'unknown')
-    throw new UsageError(`--adapter ${flags.adapter}: no adapter of that name`, `known names: ${adapter.known.join(', ')}; or give a path`);
+    throw new UsageError(`--adapter ${named}: no adapter of that name`, `known names: ${adapter.known.join(', ')}; or give a path`);
   return adapter;
 }
 

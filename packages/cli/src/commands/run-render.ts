@@ -218,13 +218,26 @@ export function renderAccount(
   return lines;
 }
 
+/** From the intent's time to the outcome's, as a person reads it (850ms, 4.2s, 3m07s, 1h02m); `-` with no outcome. */
+function describeElapsed(startedAt: string, concludedAt: string): string {
+  const ms = concludedAt === 'not-recorded' ? Number.NaN : Date.parse(concludedAt) - Date.parse(startedAt);
+  if (!Number.isFinite(ms) || ms < 0) return '-';
+  if (ms < 1000) return `${String(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 60) return `${String(minutes)}m${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}s`;
+  return `${String(Math.floor(minutes / 60))}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
 export function renderList(value: AttemptList): HumanLines {
   const lines = [`${value.target}: ${value.attempts.length} attempt${value.attempts.length === 1 ? '' : 's'} (${value.chain})`];
   if (value.tornTail !== 'none') lines.push(`  a torn final line of ${value.tornTail.bytes} bytes: the next run truncates it`);
   for (const attempt of value.attempts) {
     const outcome = attempt.state === 'concluded' ? attempt.outcome : attempt.state;
+    // Two lines an attempt: what it came to (outcome, time, verdict) first, so rows read apart at a glance.
     lines.push(
-      `  ${attempt.runId}  #${attempt.attempt}  ${outcome.padEnd(11)}  acceptance ${attempt.acceptance.padEnd(16)}  refusals ${String(attempt.refusalCount).padEnd(3)}  cost ${describeCost(attempt.cost).padEnd(9)}  ${attempt.adapter} (${attempt.qualification})  ${attempt.startedAt}`,
+      `  ${attempt.runId}  #${attempt.attempt}  ${outcome.padEnd(11)}  ${describeElapsed(attempt.startedAt, attempt.concludedAt).padStart(7)}  verdict ${attempt.acceptance}`,
+      `    refusals ${String(attempt.refusalCount)}  cost ${describeCost(attempt.cost)}  ${attempt.adapter} (${attempt.qualification})  ${attempt.startedAt.replace(/\.\d+Z$/, 'Z')}`,
     );
   }
   return lines;

@@ -243,6 +243,8 @@ export const AttemptSummarySchema = z.strictObject({
     timedOut: true,
     startedAt: true,
   }).shape,
+  /** When its outcome was recorded, or `not-recorded`: from `startedAt` to it, the attempt's time as the chain saw it. */
+  concludedAt: orNotRecorded(RecordTimeSchema),
   /** The adapter's name and version, as one string. */
   adapter: z.string().min(1),
   qualification: QualificationVerdictSchema,
