@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { accessSync, constants } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import { makeDirectories } from '@statecraft/adapter';
 
 /** Where the product home came from: the operator's `STATECRAFT_HOME`, or the default `~/.statecraft`. */
 export type ProductHomeSource = 'STATECRAFT_HOME' | 'default';
@@ -50,3 +52,28 @@ export function productHomeLayout(home: string) {
   };
 }
 export type ProductHomeLayout = ReturnType<typeof productHomeLayout>;
+
+/**
+ * Makes the product home for a verb that writes records there (run, accept, qualify, run
+ * reconcile), before it does anything else: a home that cannot be made or written — under a file,
+ * on /proc or /sys, on a read-only file system — fails at once with a system error naming the home
+ * (exit 4), instead of later, halfway through an attempt, naming a file deep inside it.
+ */
+export function makeProductHome(home: string): void {
+  try {
+    makeDirectories(home, 0o700);
+    accessSync(home, constants.W_OK | constants.X_OK);
+    // A home on a file system that takes no new directory (/proc itself) passes the access check.
+    makeDirectories(productHomeLayout(home).targets, 0o700);
+  } catch (error) {
+    const system = error as NodeJS.ErrnoException;
+    throw Object.assign(
+      new Error(`${home}: the product home cannot be made or written there (${system.message}); set STATECRAFT_HOME to a directory statecraft can write`),
+      {
+        code: system.code ?? 'EIO',
+        path: home,
+        cause: error,
+      },
+    );
+  }
+}

@@ -1,5 +1,5 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirectories } from '../make-directories.js';
 import { ATTEMPT_FILE_NAMES, newAttemptTag } from '../attempt/attempt-files.js';
 import { buildAttemptRequest } from '../attempt/attempt-request.js';
 import { runAttempt } from '../attempt/run-attempt.js';
@@ -183,7 +183,7 @@ async function writeAttemptRequest(
     },
     new Date(),
   );
-  await mkdir(options.attemptDir, { recursive: true });
+  makeDirectories(options.attemptDir, 0o755);
   // Written once and fsync'd: the request is evidence of what the adapter was asked (R8.4).
   await writeFileDurably(files.request, `${JSON.stringify(request, null, 2)}\n`, { exclusive: true });
   return request;

@@ -2,6 +2,7 @@ import type { ProtectedLocation } from '../supervise/managed-paths.js';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { makeDirectories } from '../make-directories.js';
 import { digestFile } from '../content-digest.js';
 import { checkExecutableFile, EXECUTABLE_CHECK_WORDS } from '../executable-file.js';
 import type { ProviderIdentity } from '../protocol/events.js';
@@ -130,7 +131,7 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
 async function hiddenHome(productHome: string | undefined, scratchDir: string): Promise<string> {
   if (productHome !== undefined) {
     try {
-      await mkdir(productHome, { recursive: true, mode: 0o700 });
+      makeDirectories(productHome, 0o700);
       return productHome;
     } catch {
       // Not a directory we can use: the stand-in below.

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readBoundaryChoice, resolveProductHome } from '@statecraft/environment';
+import { readBoundaryChoice, makeProductHome, resolveProductHome } from '@statecraft/environment';
 import { emit } from '../answer.js';
 import { UsageError } from '../errors.js';
 import { liveLineFor } from '../render/live-line.js';
@@ -57,6 +57,7 @@ missing).`,
       const boundary = readBoundaryChoice(flags.boundary, process.env);
       if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
       checkSupervisionOverrides();
+      makeProductHome(resolveProductHome().path);
       const live = flags.json ? undefined : liveLineFor(process.stdout);
       const answer = await qualify({
         ...(binary === undefined ? {} : { binary }),

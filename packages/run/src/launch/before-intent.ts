@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { makeDirectories } from '@statecraft/adapter';
 import { ATTEMPT_TAG_VARIABLE, attemptArtifactNames, type BoundaryLaunch } from '@statecraft/adapter';
 import { constructEnvironment } from '@statecraft/environment';
 import type { RunPlan } from '../plan/plan-run.js';
@@ -112,7 +112,7 @@ async function setUpBeforeIntent(
       // files then fail naming it, and the adapter is never started).
       onLaunch: (launch, requestFile) => {
         try {
-          mkdirSync(filesPlace.attemptDirectory, { recursive: true, mode: 0o700 });
+          makeDirectories(filesPlace.attemptDirectory, 0o700);
         } catch {
           return;
         }

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { makeDirectories } from '@statecraft/adapter';
 import { readLockHolder, readLockInstance, isLive, type LockHolder } from './lock-holder.js';
 import { linkExclusive, sweepTakeoverClaims, takeOverStaleLock } from './take-over-stale-lock.js';
 
@@ -29,7 +30,7 @@ export async function acquireRepositoryLock(lockFile: string, holder: Omit<LockH
   const mine: LockHolder = { pid: process.pid, host: hostname(), since: new Date().toISOString(), ...holder };
   // Synchronous up to the link: nothing else of this process runs before it holds the lock, and
   // each step would otherwise be a trip to the thread pool (the fsync is waited for either way).
-  mkdirSync(dirname(lockFile), { recursive: true, mode: 0o700 });
+  makeDirectories(dirname(lockFile), 0o700);
   const staging = `${lockFile}.${process.pid}.${randomBytes(4).toString('hex')}`;
   const descriptor = openSync(staging, 'wx', 0o600);
   try {
