@@ -97,7 +97,8 @@ describe('a product home statecraft cannot make (issue 29 item 10)', () => {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       const started = Date.now();
       const child = startStatecraft(WRITING_VERBS.run?.(targets.repository.path) ?? [], { home: '/proc/statecraft-nope', timeoutMs: PROMPTLY_MS * 2 });
-      setTimeout(() => child.kill(signal), 300);
+      // Past start-up, where the spin began: a signal sent before node listens ends it by default either way.
+      setTimeout(() => child.kill(signal), 2_000);
       const run = await finishedRun(child);
       expect(Date.now() - started, signal).toBeLessThan(PROMPTLY_MS);
       // Either the signal (node's default: ended by it, -1 here) or the failure came first; neither spins.

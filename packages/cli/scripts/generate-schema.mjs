@@ -15,6 +15,7 @@ const TITLES = {
   run: 'statecraft run --json',
   'run-show': 'statecraft run show --json',
   'run-list': 'statecraft run list --json',
+  'run-reconcile': 'statecraft run reconcile --json',
   qualify: 'statecraft qualify --json',
   'qualifications-list': 'statecraft qualifications list --json',
   'qualifications-show': 'statecraft qualifications show --json',

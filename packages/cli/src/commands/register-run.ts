@@ -21,6 +21,7 @@ import {
   readPrompt,
 } from './run-options.js';
 import { runList, runShow } from './run-show.js';
+import { registerRunReconcile } from './register-run-reconcile.js';
 import { terminalSafeText } from '../render/terminal-safe-text.js';
 
 interface RunFlags {
@@ -46,11 +47,12 @@ interface RunFlags {
   json: boolean;
 }
 
-/** Registers `run`, `run list` and `run show` (R8, R11). Computing is in run.ts / run-show.ts. */
+/** Registers `run`, `run list`, `run show` and `run reconcile` (R8, R11). Computing is in run.ts / run-show.ts. */
 export function registerRun(program: Command): void {
   const runCommand = registerRunVerb(program);
   registerRunList(runCommand);
   registerRunShow(runCommand);
+  registerRunReconcile(runCommand);
 }
 
 /** `run`: its options, help and examples; the action is `runFromFlags`. */

@@ -10,6 +10,7 @@ import {
 import { EnvPlanAnswerSchema } from './env-plan-answer.js';
 import { DoctorAnswerSchema } from './doctor-answer.js';
 import { AcceptAnswerSchema } from './acceptance-answer.js';
+import { RunReconcileAnswerSchema } from './run-reconcile-answer.js';
 
 export * from './error-documents.js';
 export * from './attempt-account.js';
@@ -17,6 +18,7 @@ export * from './qualification-answers.js';
 export * from './env-plan-answer.js';
 export * from './doctor-answer.js';
 export * from './acceptance-answer.js';
+export * from './run-reconcile-answer.js';
 
 /**
  * Each verb's answer under `--json` (R11). A new verb is one line here; a new field is one line in
@@ -26,6 +28,7 @@ export const VERB_ANSWERS = {
   run: RunAnswerSchema,
   'run-show': RunShowAnswerSchema,
   'run-list': RunListAnswerSchema,
+  'run-reconcile': RunReconcileAnswerSchema,
   qualify: QualifyAnswerSchema,
   'qualifications-list': QualificationsListAnswerSchema,
   'qualifications-show': QualificationsShowAnswerSchema,
@@ -44,7 +47,7 @@ export function verbDocumentSchema(verb: Verb) {
 /** The verb a command line names (`run show …` → `run-show`), or undefined for one that names none. */
 export function verbOf(argv: readonly string[]): Verb | undefined {
   const [first, second] = argv;
-  if (first === 'run') return second === 'show' ? 'run-show' : second === 'list' ? 'run-list' : 'run';
+  if (first === 'run') return second === 'show' ? 'run-show' : second === 'list' ? 'run-list' : second === 'reconcile' ? 'run-reconcile' : 'run';
   if (first === 'qualifications' && (second === 'list' || second === 'show' || second === 'check')) return `qualifications-${second}`;
   if (first === 'env' && second === 'plan') return 'env-plan';
   if (first === 'qualify' || first === 'doctor' || first === 'accept') return first;

@@ -97,10 +97,14 @@ function refusedByLiveHolder(holder: LockHolder, what = 'holds this target'): Lo
   return {
     kind: 'refused',
     holder,
-    message:
-      `${holder.holding === 'acceptance' ? `the acceptance of run ${holder.runId} attempt ${holder.attempt} ${what}` : `a live attempt ${what}: run ${holder.runId} attempt ${holder.attempt}`} ` +
-      `(pid ${holder.pid} on ${holder.host}, since ${holder.since}); refused, nothing appended (R8.5)`,
+    message: `${describeHolder(holder, what)} ` + `(pid ${holder.pid} on ${holder.host}, since ${holder.since}); refused, nothing appended (R8.5)`,
   };
+}
+
+function describeHolder(holder: LockHolder, what: string): string {
+  if (holder.holding === 'acceptance') return `the acceptance of run ${holder.runId} attempt ${holder.attempt} ${what}`;
+  if (holder.holding === 'reconciliation') return `\`statecraft run reconcile\` ${what}`;
+  return `a live attempt ${what}: run ${holder.runId} attempt ${holder.attempt}`;
 }
 
 /** Removes the lock only if it is still ours (a takeover by another supervisor is left alone). */
