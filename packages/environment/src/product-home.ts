@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { makeDirectories } from '@statecraft/adapter';
 
 /** Where the product home came from: the operator's `STATECRAFT_HOME`, or the default `~/.statecraft`. */
@@ -54,26 +54,44 @@ export function productHomeLayout(home: string) {
 export type ProductHomeLayout = ReturnType<typeof productHomeLayout>;
 
 /**
- * Makes the product home for a verb that writes records there (run, accept, qualify, run
- * reconcile), before it does anything else: a home that cannot be made or written — under a file,
- * on /proc or /sys, on a read-only file system — fails at once with a system error naming the home
- * (exit 4), instead of later, halfway through an attempt, naming a file deep inside it.
+ * Makes the product home for a verb that writes records there (run, accept, run reconcile),
+ * before it does anything else: a home that cannot be made or written — under a file, on /proc or
+ * /sys, on a read-only file system — fails at once with a system error naming the home (exit 4),
+ * instead of later, halfway through an attempt, naming a file deep inside it.
  */
 export function makeProductHome(home: string): void {
-  try {
+  namingTheHome(home, () => {
     makeDirectories(home, 0o700);
     accessSync(home, constants.W_OK | constants.X_OK);
     // A home on a file system that takes no new directory (/proc itself) passes the access check.
     makeDirectories(productHomeLayout(home).targets, 0o700);
+  });
+}
+
+/**
+ * The same answer without making the home, for a verb that may record nothing (`qualify`, whose
+ * failed suite leaves no trace): a directory is made and removed at once where the home is, or
+ * where its nearest existing parent is, since only trying tells /proc from a directory that takes one.
+ */
+export function checkProductHomeWritable(home: string): void {
+  namingTheHome(home, () => {
+    let existing = resolve(home);
+    for (let found = statSync(existing, { throwIfNoEntry: false }); found === undefined; found = statSync(existing, { throwIfNoEntry: false })) {
+      if (dirname(existing) === existing) break;
+      existing = dirname(existing);
+    }
+    rmdirSync(mkdtempSync(join(existing, '.statecraft-home-probe-')));
+  });
+}
+
+function namingTheHome(home: string, step: () => void): void {
+  try {
+    step();
   } catch (error) {
     const system = error as NodeJS.ErrnoException;
     throw Object.assign(
       new Error(`${home}: the product home cannot be made or written there (${system.message}); set STATECRAFT_HOME to a directory statecraft can write`),
-      {
-        code: system.code ?? 'EIO',
-        path: home,
-        cause: error,
-      },
+      { code: system.code ?? 'EIO', path: home, cause: error },
     );
   }
 }

@@ -40,6 +40,8 @@ export interface RunAdapterOnceOptions {
   /** Where request.json, stream.ndjson and stderr.log are written; created if absent. */
   attemptDir: string;
   onEvent?: (event: ProtocolEvent) => void;
+  /** The operator's interrupt: the attempt is cancelled, its tree killed (as `run` does, R8.1). */
+  signal?: AbortSignal;
   /** The tag every process of the attempt inherits; default: a fresh unique one. */
   attemptTag?: string;
   containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
@@ -146,6 +148,7 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     ...(options.containment === undefined ? {} : { containment: options.containment }),
     ...(boundary === undefined ? {} : { boundary }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   if (ran.kind === 'refused') return { kind: 'refused', stage: 'supervision', answer: ran, message: ran.message, attemptTag, files };
   // The suite gives no gate: the adapter starts as soon as its sandbox is up, and is never withdrawn.

@@ -38,6 +38,8 @@ export interface QualifyOptions {
   boundary?: 'bwrap' | 'none';
   onCaseStart?: (entry: SuiteCase) => void;
   onCaseEnd?: (entry: SuiteCase, report: CaseReport) => void;
+  /** The operator's interrupt: the suite stops, nothing is recorded (R8.1). */
+  signal?: AbortSignal;
 }
 
 /** The `--json` document (R11: camelCase, fields only ever added). */
@@ -107,13 +109,17 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
           },
     ...(options.onCaseStart === undefined ? {} : { onCaseStart: options.onCaseStart }),
     ...(options.onCaseEnd === undefined ? {} : { onCaseEnd: options.onCaseEnd }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   if (answer.kind === 'refused') throw new CliError(`refused: ${answer.message}`, EXIT.refused, { hint: refusalHint(answer.stage, reading.manifest) });
   const { report } = answer;
-  const written = report.passed ? await writeQualificationRecord(options.home, report) : undefined;
+  // A cancelled suite records nothing, whatever its rows showed before the interrupt; one that came
+  // while the record was written is too late to cancel it.
+  const cancelled = options.signal?.aborted === true;
+  const written = report.passed && !cancelled ? await writeQualificationRecord(options.home, report) : undefined;
   const record = written?.kind === 'written' ? { id: written.record.id, path: written.path } : null;
   const value: QualifyValue = {
-    passed: report.passed,
+    passed: report.passed && !cancelled,
     suiteVersion: report.suiteVersion,
     adapter: report.adapter,
     provider: report.provider,
