@@ -58,6 +58,7 @@ const WRITING_VERBS: Record<string, (target: string) => string[]> = {
   run: (target) => ['run', target, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'],
   accept: (target) => ['accept', target, '20261202T024107Z-5e36a1', '--json'],
   qualify: () => ['qualify', '--fixture', '--json'],
+  'run reconcile': (target) => ['run', 'reconcile', target, '--json'],
 };
 
 describe('a product home statecraft cannot make (issue 29 item 10)', () => {
