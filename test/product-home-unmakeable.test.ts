@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -73,9 +74,20 @@ describe('a product home statecraft cannot make (issue 29 item 10)', () => {
       expect(elapsed, `${place.why}: ${run.stderr}`).toBeLessThan(PROMPTLY_MS);
       expect(run.exitCode, run.stderr).toBe(4);
       const { failed } = parseJson<Failed>(run);
+      if (verb === 'qualify') {
+        // qualify names where its record would go: the records directory, or the nearest directory on the way that exists.
+        const named = failed.path ?? '';
+        expect(named === join(place.home, 'qualifications') || named === place.home || place.home.startsWith(`${named}/`), named).toBe(true);
+        expect(failed.message).toContain(
+          `${named}: the product home cannot be written, so no qualification could be recorded in ${join(place.home, 'qualifications')}`,
+        );
+        return;
+      }
       expect(failed.path).toBe(place.home);
       expect(failed.message).toContain(`${place.home}: the product home cannot be made or written there`);
       expect(run.stderr).toContain(`statecraft: ${place.home}: the product home cannot be made or written there`);
+      // Nothing is made where it cannot be used: the probe leaves nothing behind.
+      expect(existsSync(place.home)).toBe(place.home === '/proc');
     });
 
     it('doctor and env plan, which only read the home, answer at once', async () => {

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants, mkdtempSync, rmdirSync, statSync } from 'node:fs';
+import { mkdtempSync, rmdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { makeDirectories } from '@statecraft/adapter';
 
 /** Where the product home came from: the operator's `STATECRAFT_HOME`, or the default `~/.statecraft`. */
 export type ProductHomeSource = 'STATECRAFT_HOME' | 'default';
@@ -54,24 +53,12 @@ export function productHomeLayout(home: string) {
 export type ProductHomeLayout = ReturnType<typeof productHomeLayout>;
 
 /**
- * Makes the product home for a verb that writes records there (run, accept, run reconcile),
- * before it does anything else: a home that cannot be made or written — under a file, on /proc or
- * /sys, on a read-only file system — fails at once with a system error naming the home (exit 4),
- * instead of later, halfway through an attempt, naming a file deep inside it.
- */
-export function makeProductHome(home: string): void {
-  namingTheHome(home, () => {
-    makeDirectories(home, 0o700);
-    accessSync(home, constants.W_OK | constants.X_OK);
-    // A home on a file system that takes no new directory (/proc itself) passes the access check.
-    makeDirectories(productHomeLayout(home).targets, 0o700);
-  });
-}
-
-/**
- * The same answer without making the home, for a verb that may record nothing (`qualify`, whose
- * failed suite leaves no trace): a directory is made and removed at once where the home is, or
- * where its nearest existing parent is, since only trying tells /proc from a directory that takes one.
+ * Checks, before a verb that writes records does anything else (run, accept, run reconcile), that
+ * the product home can be made and written, without making it: a refusal made later (a home inside
+ * the target, say) must leave nothing behind. A directory is made and removed at once where the
+ * home is, or where its nearest existing parent is, since only trying tells /proc or /sys from a
+ * directory that takes one. A home under a file, on /proc, /sys or a read-only mount fails here
+ * with a system error naming the home (exit 4), not halfway through an attempt.
  */
 export function checkProductHomeWritable(home: string): void {
   namingTheHome(home, () => {

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { access, mkdtemp, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import {
   checkExecutableFile,
@@ -59,20 +59,31 @@ async function ensureWritableHome(home: string): Promise<void> {
       const info = await stat(path);
       if (!info.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
       await access(path, constants.W_OK | constants.X_OK);
-      return;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && dirname(path) !== path) {
         path = dirname(path);
         continue;
       }
-      throw new IoFailure(
-        path,
-        `the product home cannot be written, so no qualification could be recorded in ${records} (${code ?? (error as Error).message})`,
-        error,
-      );
+      throw unwritable(path, records, error);
+    }
+    try {
+      // Only trying tells /proc or /sys, which pass the access check, from a directory that takes one.
+      await rmdir(await mkdtemp(join(path, '.statecraft-home-probe-')));
+      return;
+    } catch (error) {
+      throw unwritable(path, records, error);
     }
   }
+}
+
+function unwritable(path: string, records: string, error: unknown): IoFailure {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new IoFailure(
+    path,
+    `the product home cannot be written, so no qualification could be recorded in ${records} (${code ?? (error as Error).message})`,
+    error,
+  );
 }
 
 /**

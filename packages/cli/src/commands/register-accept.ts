@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readBoundaryChoice, makeProductHome, resolveProductHome } from '@statecraft/environment';
+import { readBoundaryChoice, checkProductHomeWritable, resolveProductHome } from '@statecraft/environment';
 import { UsageError } from '../errors.js';
 import { listenForOperatorInterrupt } from '../operator-interrupt.js';
 import { emit } from '../answer.js';
@@ -70,7 +70,7 @@ established); 3 usage; 4 an i/o error.`,
       const boundary = readBoundaryChoice(flags.boundary, process.env);
       if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
       checkSupervisionOverrides();
-      makeProductHome(resolveProductHome().path);
+      checkProductHomeWritable(resolveProductHome().path);
       const status = checkStatusHooks(flags.json ? undefined : liveLineFor(process.stdout));
       const interrupt = listenForOperatorInterrupt();
       try {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readBoundaryChoice, checkProductHomeWritable, resolveProductHome } from '@statecraft/environment';
+import { readBoundaryChoice, resolveProductHome } from '@statecraft/environment';
 import { emit } from '../answer.js';
 import { listenForOperatorInterrupt } from '../operator-interrupt.js';
 import { UsageError } from '../errors.js';
@@ -62,7 +62,6 @@ missing).`,
       const boundary = readBoundaryChoice(flags.boundary, process.env);
       if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
       checkSupervisionOverrides();
-      checkProductHomeWritable(resolveProductHome().path);
       const live = flags.json ? undefined : liveLineFor(process.stdout);
       // Ctrl-C or SIGTERM stops the suite (its attempt killed, its scratch directory removed), records nothing, and says so.
       const interrupt = listenForOperatorInterrupt();

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { makeProductHome, resolveProductHome } from '@statecraft/environment';
+import { checkProductHomeWritable, resolveProductHome } from '@statecraft/environment';
 import { emit } from '../answer.js';
 import { runReconcile } from './run-reconcile.js';
 
@@ -42,7 +42,7 @@ i/o error (the file is named, with how many outcomes were appended before it).`,
     )
     .action(async (target: string, _flags: { json: boolean }, command: Command) => {
       const home = resolveProductHome().path;
-      makeProductHome(home);
+      checkProductHomeWritable(home);
       emit(await runReconcile({ home, target }), command.optsWithGlobals<{ json?: boolean }>().json === true);
     });
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readBoundaryChoice, makeProductHome, resolveProductHome, type BoundaryChoice } from '@statecraft/environment';
+import { readBoundaryChoice, checkProductHomeWritable, resolveProductHome, type BoundaryChoice } from '@statecraft/environment';
 import { emit } from '../answer.js';
 import { UsageError } from '../errors.js';
 import { listenForOperatorInterrupt } from '../operator-interrupt.js';
@@ -196,7 +196,7 @@ async function runFromFlags(target: string | undefined, flags: RunFlags, command
   const boundary = readBoundaryChoice(flags.boundary, process.env);
   if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
   checkSupervisionOverrides();
-  makeProductHome(resolveProductHome().path);
+  checkProductHomeWritable(resolveProductHome().path);
   const status = new RunStatus();
   const live = flags.json ? undefined : liveLineFor(process.stdout);
   const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
