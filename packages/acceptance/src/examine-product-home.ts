@@ -298,7 +298,7 @@ function examineUnconcluded(chain: string, accounts: readonly AttemptAccount[], 
     findings.push({
       kind: 'dangling-intent',
       path: chain,
-      message: `${chain}: run ${account.runId} attempt ${account.attempt} has an intent (line ${account.records.intent.line}, ${account.startedAt}) and no outcome: its supervisor stopped before concluding; not completed`,
+      message: `${chain}: run ${account.runId} attempt ${account.attempt} has an intent (line ${account.records.intent.line}, ${account.startedAt}) and no outcome: its supervisor stopped before concluding; not completed; \`statecraft run reconcile ${account.target}\` concludes it interrupted (supervisor-lost)`,
     });
     if (orphans.length > 0) {
       findings.push({

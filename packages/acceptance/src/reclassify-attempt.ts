@@ -158,6 +158,7 @@ export function recordedStop(recorded: RecordedResult): Stop {
   if (recorded.cause === 'operator-cancel') return 'operator-cancel';
   if (recorded.cause === 'evidence-not-kept') return 'evidence-not-kept';
   if (recorded.cause === 'evidence-bound') return 'evidence-bound';
+  if (recorded.cause === 'supervisor-lost') return 'supervisor-lost';
   return recorded.timedOut ? 'deadline' : 'none';
 }
 

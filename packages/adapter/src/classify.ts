@@ -20,6 +20,7 @@ export function classifyOutcome(attempt: SupervisedAttempt): { outcome: Outcome;
   if (attempt.stoppedBy === 'operator-cancel') return { outcome: 'cancelled', cause: 'operator-cancel' };
   if (attempt.stoppedBy === 'evidence-not-kept') return { outcome: 'interrupted', cause: 'evidence-not-kept' };
   if (attempt.stoppedBy === 'evidence-bound') return { outcome: 'interrupted', cause: 'evidence-bound' };
+  if (attempt.stoppedBy === 'supervisor-lost') return { outcome: 'interrupted', cause: 'supervisor-lost' };
   if (attempt.timedOut) return { outcome: 'interrupted', cause: 'deadline' };
   const diagnostic = attempt.streamDiagnostic;
   if (diagnostic !== 'none') {

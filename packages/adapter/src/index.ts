@@ -20,6 +20,7 @@
  * - result.ts              the recorded attempt result (R1.2)
  * - schema-errors.ts       zod errors as sentences naming file and field
  * - content-digest.ts      sha256 digests of files and bytes
+ * - make-directories.ts    a directory and its missing parents, made one at a time so a refusing file system (/proc) fails at once
  * - durable-write.ts       whole files written atomically and fsync'd (once, with `exclusive`); directory fsync; every byte of a write
  * - regular-file.ts        files statecraft keeps opened only if regular, never waiting: a FIFO in their place is named, not waited on, and what stands there said in one wording (describeUnopenable); small files read within a bound, a tail read as a tail
  * - failure-words.ts       what a failure says after the path it names, so a caller naming the file does not name it twice
@@ -94,6 +95,7 @@ export * from './result.js';
 export * from './schema-errors.js';
 export * from './content-digest.js';
 export * from './durable-write.js';
+export * from './make-directories.js';
 export * from './executable-file.js';
 export * from './file-identity.js';
 export * from './digest-cache.js';

@@ -30,5 +30,11 @@ export const InterruptionCauseSchema = z.enum([
    * (R7.3). The survivors are listed in the posture.
    */
   'processes-left',
+  /**
+   * The supervisor was lost before it concluded the attempt (killed with SIGKILL, the machine went
+   * down): `statecraft run reconcile` recorded it afterwards, once the target's lock was free, with
+   * whatever evidence the supervisor had kept.
+   */
+  'supervisor-lost',
 ]);
 export type InterruptionCause = z.infer<typeof InterruptionCauseSchema>;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { makeDirectories } from './make-directories.js';
 import type * as z from 'zod';
 
 /**
@@ -24,7 +25,7 @@ export async function readRememberedEntry<T>(entryFile: string, schema: z.ZodTyp
 export async function writeRememberedEntry(cacheDirectory: string, entryFile: string, entry: unknown): Promise<void> {
   const temporary = `${entryFile}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await mkdir(cacheDirectory, { recursive: true, mode: 0o700 });
+    makeDirectories(cacheDirectory, 0o700);
     const handle = await open(temporary, 'wx', 0o600);
     try {
       await handle.writeFile(`${JSON.stringify(entry)}\n`);

@@ -17,6 +17,7 @@ const TITLES = {
   'run-list': 'statecraft run list --json',
   'run-diff': 'statecraft run diff --json',
   'run-log': 'statecraft run log --json',
+  'run-reconcile': 'statecraft run reconcile --json',
   qualify: 'statecraft qualify --json',
   'qualifications-list': 'statecraft qualifications list --json',
   'qualifications-show': 'statecraft qualifications show --json',

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /** Where the product home came from: the operator's `STATECRAFT_HOME`, or the default `~/.statecraft`. */
 export type ProductHomeSource = 'STATECRAFT_HOME' | 'default';
@@ -50,3 +51,34 @@ export function productHomeLayout(home: string) {
   };
 }
 export type ProductHomeLayout = ReturnType<typeof productHomeLayout>;
+
+/**
+ * Checks, before a verb that writes records does anything else (run, accept, run reconcile), that
+ * the product home can be made and written, without making it: a refusal made later (a home inside
+ * the target, say) must leave nothing behind. A directory is made and removed at once where the
+ * home is, or where its nearest existing parent is, since only trying tells /proc or /sys from a
+ * directory that takes one. A home under a file, on /proc, /sys or a read-only mount fails here
+ * with a system error naming the home (exit 4), not halfway through an attempt.
+ */
+export function checkProductHomeWritable(home: string): void {
+  namingTheHome(home, () => {
+    let existing = resolve(home);
+    for (let found = statSync(existing, { throwIfNoEntry: false }); found === undefined; found = statSync(existing, { throwIfNoEntry: false })) {
+      if (dirname(existing) === existing) break;
+      existing = dirname(existing);
+    }
+    rmdirSync(mkdtempSync(join(existing, '.statecraft-home-probe-')));
+  });
+}
+
+function namingTheHome(home: string, step: () => void): void {
+  try {
+    step();
+  } catch (error) {
+    const system = error as NodeJS.ErrnoException;
+    throw Object.assign(
+      new Error(`${home}: the product home cannot be made or written there (${system.message}); set STATECRAFT_HOME to a directory statecraft can write`),
+      { code: system.code ?? 'EIO', path: home, cause: error },
+    );
+  }
+}

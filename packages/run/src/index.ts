@@ -17,6 +17,8 @@
  * - launch/launch-boundary.ts     the protected evidence boundary for one launch: request handed over, managed paths checked, profile, probe (R12)
  * - launch/targets-the-home-names.ts every repository the product home keeps records for, and its git directories: no managed path may reach them (R12)
  * - launch/outcome-reserve.ts     room held from the intent to the outcome, so a home the stream filled still takes the outcome (R8.4)
+ * - reconcile/reconcile-dangling-intents.ts under the lock, each intent whose supervisor was lost concluded interrupted (supervisor-lost) (R8.3)
+ * - reconcile/lost-attempt-result.ts the result of such an attempt: its kept stream read again, each kept file's digest as it stands
  * - launch/end-of-attempt-bound.ts the bound on the end's git (the tree the agent left is read within 10-60 s, or at the operator's interrupt)
  * - launch/intent-files.ts       the intent's request, prompt and reserve, written beside the probe and withdrawn when no intent follows
  * - launch/workspace-start.ts    the workspace as the attempt finds it, read before the intent (bounded); unread, the attempt is refused
@@ -103,3 +105,4 @@ export * from './chain/chain-summary.js';
 export * from './chain/summary-fast-check.js';
 export * from './chain/open-chain-for-run.js';
 export * from './coverage/index.js'; // command coverage read from the working tree and the base commit (R9.4)
+export * from './reconcile/reconcile-dangling-intents.js';

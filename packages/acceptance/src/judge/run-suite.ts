@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { superviseCheck, type Containment, type EstablishedBoundary, type SupervisedCheck } from '@statecraft/adapter';
+import { makeDirectories, superviseCheck, type Containment, type EstablishedBoundary, type SupervisedCheck } from '@statecraft/adapter';
 import type { CheckRun } from '@statecraft/run';
 import { planCheckInvocation } from './check-invocation.js';
 
@@ -86,7 +86,7 @@ export interface SuiteRun {
 export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
   // Made here, never reused: one already there holds another judgement's files (free-outputs-directory.ts), so EEXIST fails the judgement.
   const outputs = join(request.targetDirectory, request.outputsDirectory);
-  await mkdir(dirname(outputs), { recursive: true, mode: 0o700 });
+  makeDirectories(dirname(outputs), 0o700);
   await mkdir(outputs, { mode: 0o700 });
   const checks: CheckRun[] = [];
   let containment: SuiteRun['containment'] = 'not-recorded';

@@ -1,6 +1,7 @@
-import { mkdir, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { arch, platform } from 'node:os';
 import { join } from 'node:path';
+import { makeDirectories } from '../make-directories.js';
 import { writeFileDurably } from '../durable-write.js';
 import { wordsAfterPath } from '../failure-words.js';
 import { readRegularFile } from '../regular-file.js';
@@ -37,7 +38,7 @@ export async function writeQualificationRecord(home: string, report: SuiteReport
     };
   }
   const dir = qualificationsDir(home);
-  await mkdir(dir, { recursive: true });
+  makeDirectories(dir, 0o755);
   // Ids name the second a suite ended: two passes of one binary ending in the same second (two
   // qualifies at once) take the next free suffix, rather than one losing its pass to the other.
   for (let copy = 1; ; copy += 1) {

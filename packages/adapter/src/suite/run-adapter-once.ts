@@ -1,5 +1,5 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirectories } from '../make-directories.js';
 import { ATTEMPT_FILE_NAMES, newAttemptTag } from '../attempt/attempt-files.js';
 import { buildAttemptRequest } from '../attempt/attempt-request.js';
 import { runAttempt } from '../attempt/run-attempt.js';
@@ -40,6 +40,8 @@ export interface RunAdapterOnceOptions {
   /** Where request.json, stream.ndjson and stderr.log are written; created if absent. */
   attemptDir: string;
   onEvent?: (event: ProtocolEvent) => void;
+  /** The operator's interrupt: the attempt is cancelled, its tree killed (as `run` does, R8.1). */
+  signal?: AbortSignal;
   /** The tag every process of the attempt inherits; default: a fresh unique one. */
   attemptTag?: string;
   containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
@@ -146,6 +148,7 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     ...(options.containment === undefined ? {} : { containment: options.containment }),
     ...(boundary === undefined ? {} : { boundary }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   if (ran.kind === 'refused') return { kind: 'refused', stage: 'supervision', answer: ran, message: ran.message, attemptTag, files };
   // The suite gives no gate: the adapter starts as soon as its sandbox is up, and is never withdrawn.
@@ -183,7 +186,7 @@ async function writeAttemptRequest(
     },
     new Date(),
   );
-  await mkdir(options.attemptDir, { recursive: true });
+  makeDirectories(options.attemptDir, 0o755);
   // Written once and fsync'd: the request is evidence of what the adapter was asked (R8.4).
   await writeFileDurably(files.request, `${JSON.stringify(request, null, 2)}\n`, { exclusive: true });
   return request;

@@ -2,6 +2,7 @@ import type { ProtectedLocation } from '../supervise/managed-paths.js';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { makeDirectories } from '../make-directories.js';
 import { digestFile } from '../content-digest.js';
 import { checkExecutableFile, EXECUTABLE_CHECK_WORDS } from '../executable-file.js';
 import type { ProviderIdentity } from '../protocol/events.js';
@@ -43,6 +44,12 @@ export interface RunNegativeSuiteOptions {
    * repository the product home names, as for `run`: launch-boundary.ts).
    */
   boundary?: { kind: 'bwrap'; productHome?: string; writablePaths?: string; protectedLocations?: readonly ProtectedLocation[] } | { kind: 'none' };
+  /**
+   * The operator's interrupt (Ctrl-C, SIGTERM): the attempt running is cancelled, the row it cut
+   * short and every later one reported `not-run`, and the scratch directory removed as always. A
+   * cancelled suite never passes.
+   */
+  signal?: AbortSignal;
 }
 
 export type NegativeSuiteAnswer =
@@ -94,6 +101,7 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
       workspace: join(scratchDir, 'workspace'),
       boundary,
       ...(options.containment === undefined ? {} : { containment: options.containment }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
     // The manifest's bytes, not its canonical digest: any change while the suite runs (each case
     // reads the file again) fails the row it happened in.
@@ -130,7 +138,7 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
 async function hiddenHome(productHome: string | undefined, scratchDir: string): Promise<string> {
   if (productHome !== undefined) {
     try {
-      await mkdir(productHome, { recursive: true, mode: 0o700 });
+      makeDirectories(productHome, 0o700);
       return productHome;
     } catch {
       // Not a directory we can use: the stand-in below.
@@ -140,6 +148,8 @@ async function hiddenHome(productHome: string | undefined, scratchDir: string): 
   await mkdir(standIn, { recursive: true, mode: 0o700 });
   return standIn;
 }
+
+const CANCELLED = 'the operator cancelled the suite';
 
 /**
  * Runs the rows in order. After each, the bound files are digested again: a change fails the row
@@ -154,10 +164,19 @@ async function runCases(context: SuiteContext, options: RunNegativeSuiteOptions,
     for (const entry of SUITE_CASES.filter((candidate) => options.rows?.includes(candidate.row) ?? true)) {
       options.onCaseStart?.(entry);
       let report: CaseReport;
+      if (options.signal?.aborted === true) stoppedBy ??= CANCELLED;
       if (stoppedBy !== undefined) {
         report = { row: entry.row, title: entry.title, status: 'not-run', evidence: 'none', detail: `not run: ${stoppedBy}` };
       } else {
         const verdict = await runOneCase(context, entry.row);
+        // A row the interrupt cut short showed nothing about the adapter: not run, like the rows after it.
+        if (options.signal?.aborted === true) {
+          stoppedBy = CANCELLED;
+          report = { row: entry.row, title: entry.title, status: 'not-run', evidence: 'none', detail: `not run to its end: ${CANCELLED}` };
+          reports.push(report);
+          options.onCaseEnd?.(entry, report);
+          continue;
+        }
         const changes = await changedBoundFiles(bound);
         report = { row: entry.row, title: entry.title, ...verdict };
         if (changes.length > 0) {

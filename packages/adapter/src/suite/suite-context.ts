@@ -38,6 +38,8 @@ export interface SuiteContext {
    * runs without it.
    */
   boundary: { kind: 'bwrap'; productHome: string; writablePaths?: string; protectedLocations?: readonly ProtectedLocation[] } | { kind: 'none' };
+  /** The operator's interrupt: every attempt is given it, so the one running when it comes is cancelled at once. */
+  signal?: AbortSignal;
   /** The driver's provocation for a scenario, or `not-applicable`. */
   provocationFor(scenario: DriverScenario): Provocation | 'not-applicable';
   /** Runs one provocation through the real supervisor; `overrides` change the attempt's plan. */
@@ -80,6 +82,7 @@ export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | '
         ...providerFor(provocation, base.driver),
         attemptDir: attempt.dir,
         ...(base.containment === undefined ? {} : { containment: base.containment }),
+        ...(base.signal === undefined ? {} : { signal: base.signal }),
         ...(base.boundary.kind === 'bwrap' ? { boundary: suiteBoundaryProfile(base.scratchDir, base.workspace, base.boundary.productHome) } : {}),
         // Its private HOME's paths go with the scratch directory (as the bound paths are: links resolved);
         // an absolute one is the machine's own.

@@ -54,7 +54,7 @@ export type StreamDiagnostic = z.infer<typeof StreamDiagnosticSchema>;
  * interrupt (R8.1), a file of evidence that could not be written (R8.4), or one that reached the
  * keep bound (R8.4, keep-bound.ts). `none`: it ended itself.
  */
-export const StopSchema = z.enum(['none', 'deadline', 'operator-cancel', 'evidence-not-kept', 'evidence-bound']);
+export const StopSchema = z.enum(['none', 'deadline', 'operator-cancel', 'evidence-not-kept', 'evidence-bound', 'supervisor-lost']);
 export type Stop = z.infer<typeof StopSchema>;
 
 export const ExitSchema = z.union([

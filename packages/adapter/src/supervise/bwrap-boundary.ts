@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { makeDirectories } from '../make-directories.js';
 import { z } from 'zod';
 import { sha256Hex } from '../content-digest.js';
 import { findExecutableOnPath } from '../executable-file.js';
@@ -200,7 +201,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
 
   // Synchronous up to the probe's spawn: what runs beside it (git checking the workspace out) is
   // child processes too, and an await here would wait for their spawns to hand the loop back.
-  mkdirSync(home.path, { recursive: true, mode: 0o700 });
+  makeDirectories(home.path, 0o700);
   const nonce = randomUUID();
   const canary = join(home.path, `.statecraft-boundary-canary-${nonce}`);
   const homes = homeProbes(profile, workspace, nonce);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
+import { makeDirectories } from '../make-directories.js';
 import { z } from 'zod';
 import { syncDirectory, writeFileDurably } from '../durable-write.js';
 import { describeUnopenable, readRegularFile } from '../regular-file.js';
@@ -43,7 +44,7 @@ export async function rememberWritablePaths(directory: string, adapter: string, 
     const remembered: RememberedWritablePath = { path, adapter, since: new Date().toISOString() };
     try {
       if (!existsSync(directory)) {
-        mkdirSync(directory, { recursive: true, mode: 0o700 });
+        makeDirectories(directory, 0o700);
         // The directory's own entry, durable as its files are: a crash must not forget them all.
         await syncDirectory(dirname(directory));
       }

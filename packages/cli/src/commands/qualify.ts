@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { access, mkdtemp, rmdir, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import {
   checkExecutableFile,
@@ -38,6 +38,8 @@ export interface QualifyOptions {
   boundary?: 'bwrap' | 'none';
   onCaseStart?: (entry: SuiteCase) => void;
   onCaseEnd?: (entry: SuiteCase, report: CaseReport) => void;
+  /** The operator's interrupt: the suite stops, nothing is recorded (R8.1). */
+  signal?: AbortSignal;
 }
 
 /** The `--json` document (R11: camelCase, fields only ever added). */
@@ -57,20 +59,31 @@ async function ensureWritableHome(home: string): Promise<void> {
       const info = await stat(path);
       if (!info.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
       await access(path, constants.W_OK | constants.X_OK);
-      return;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && dirname(path) !== path) {
         path = dirname(path);
         continue;
       }
-      throw new IoFailure(
-        path,
-        `the product home cannot be written, so no qualification could be recorded in ${records} (${code ?? (error as Error).message})`,
-        error,
-      );
+      throw unwritable(path, records, error);
+    }
+    try {
+      // Only trying tells /proc or /sys, which pass the access check, from a directory that takes one.
+      await rmdir(await mkdtemp(join(path, '.statecraft-home-probe-')));
+      return;
+    } catch (error) {
+      throw unwritable(path, records, error);
     }
   }
+}
+
+function unwritable(path: string, records: string, error: unknown): IoFailure {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new IoFailure(
+    path,
+    `the product home cannot be written, so no qualification could be recorded in ${records} (${code ?? (error as Error).message})`,
+    error,
+  );
 }
 
 /**
@@ -107,13 +120,17 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
           },
     ...(options.onCaseStart === undefined ? {} : { onCaseStart: options.onCaseStart }),
     ...(options.onCaseEnd === undefined ? {} : { onCaseEnd: options.onCaseEnd }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   if (answer.kind === 'refused') throw new CliError(`refused: ${answer.message}`, EXIT.refused, { hint: refusalHint(answer.stage, reading.manifest) });
   const { report } = answer;
-  const written = report.passed ? await writeQualificationRecord(options.home, report) : undefined;
+  // A cancelled suite records nothing, whatever its rows showed before the interrupt; one that came
+  // while the record was written is too late to cancel it.
+  const cancelled = options.signal?.aborted === true;
+  const written = report.passed && !cancelled ? await writeQualificationRecord(options.home, report) : undefined;
   const record = written?.kind === 'written' ? { id: written.record.id, path: written.path } : null;
   const value: QualifyValue = {
-    passed: report.passed,
+    passed: report.passed && !cancelled,
     suiteVersion: report.suiteVersion,
     adapter: report.adapter,
     provider: report.provider,

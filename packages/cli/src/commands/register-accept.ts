@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readBoundaryChoice, readExposedPaths, resolveProductHome } from '@statecraft/environment';
+import { readBoundaryChoice, readExposedPaths, checkProductHomeWritable, resolveProductHome } from '@statecraft/environment';
 import { UsageError } from '../errors.js';
 import { listenForOperatorInterrupt } from '../operator-interrupt.js';
 import { emit } from '../answer.js';
@@ -78,6 +78,7 @@ established); 3 usage; 4 an i/o error.`,
       if (exposed.kind === 'invalid') throw new UsageError(exposed.message);
       const boundary = exposed.choice;
       checkSupervisionOverrides();
+      checkProductHomeWritable(resolveProductHome().path);
       const status = checkStatusHooks(flags.json ? undefined : liveLineFor(process.stdout));
       const interrupt = listenForOperatorInterrupt();
       try {

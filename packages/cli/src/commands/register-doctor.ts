@@ -10,7 +10,7 @@ export function registerDoctor(program: Command): void {
     .summary('check the product home and every record chain in it; repair nothing')
     .description(
       'Verify every chain in $STATECRAFT_HOME: broken links (corruption), torn final lines, intents with no ' +
-        'outcome (a supervisor that died), stale locks; every file kept beside a chain against the digest the ' +
+        'outcome (a supervisor that died: `statecraft run reconcile <target>` concludes them), stale locks; every file kept beside a chain against the digest the ' +
         "chain holds; every outcome against its kept event stream, classified again by the supervisor's own " +
         'classifier. Reports findings; repairs nothing.',
     )

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { readBoundaryChoice, readExposedPaths, resolveProductHome, type BoundaryChoice } from '@statecraft/environment';
+import { readBoundaryChoice, readExposedPaths, checkProductHomeWritable, resolveProductHome, type BoundaryChoice } from '@statecraft/environment';
 import { emit } from '../answer.js';
 import { UsageError } from '../errors.js';
 import { listenForOperatorInterrupt } from '../operator-interrupt.js';
@@ -27,6 +27,7 @@ import { targetOrCurrentRepository } from './default-target.js';
 import { targetAndRun } from './target-and-run.js';
 import { resolveRunReference } from './run-reference.js';
 import { readRetryDefaults, withRetryDefaults } from './retry-defaults.js';
+import { registerRunReconcile } from './register-run-reconcile.js';
 
 interface RunFlags {
   spec?: string;
@@ -52,12 +53,13 @@ interface RunFlags {
   json: boolean;
 }
 
-/** Registers `run`, `run list` and `run show` (R8, R11). Computing is in run.ts / run-show.ts. */
+/** Registers `run`, `run list`, `run show` and `run reconcile` (R8, R11). Computing is in run.ts / run-show.ts. */
 export function registerRun(program: Command): void {
   const runCommand = registerRunVerb(program);
   registerRunList(runCommand);
   registerRunShow(runCommand);
   registerRunRead(runCommand);
+  registerRunReconcile(runCommand);
 }
 
 /** `run`: its options, help and examples; the action is `runFromFlags`. */
@@ -215,6 +217,7 @@ async function runFromFlags(given: string | undefined, flags: RunFlags, command:
   if (exposed.kind === 'invalid') throw new UsageError(exposed.message);
   const boundary = exposed.choice;
   checkSupervisionOverrides();
+  checkProductHomeWritable(resolveProductHome().path);
   const status = new RunStatus();
   const live = flags.json ? undefined : liveLineFor(process.stdout);
   const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);

@@ -12,6 +12,7 @@ import { DoctorAnswerSchema } from './doctor-answer.js';
 import { AcceptAnswerSchema } from './acceptance-answer.js';
 import { RunDiffAnswerSchema } from './run-diff-answer.js';
 import { RunLogAnswerSchema } from './run-log-answer.js';
+import { RunReconcileAnswerSchema } from './run-reconcile-answer.js';
 
 export * from './error-documents.js';
 export * from './attempt-account.js';
@@ -21,6 +22,7 @@ export * from './doctor-answer.js';
 export * from './acceptance-answer.js';
 export * from './run-diff-answer.js';
 export * from './run-log-answer.js';
+export * from './run-reconcile-answer.js';
 
 /**
  * Each verb's answer under `--json` (R11). A new verb is one line here; a new field is one line in
@@ -32,6 +34,7 @@ export const VERB_ANSWERS = {
   'run-list': RunListAnswerSchema,
   'run-diff': RunDiffAnswerSchema,
   'run-log': RunLogAnswerSchema,
+  'run-reconcile': RunReconcileAnswerSchema,
   qualify: QualifyAnswerSchema,
   'qualifications-list': QualificationsListAnswerSchema,
   'qualifications-show': QualificationsShowAnswerSchema,
@@ -50,7 +53,7 @@ export function verbDocumentSchema(verb: Verb) {
 /** The verb a command line names (`run show …` → `run-show`), or undefined for one that names none. */
 export function verbOf(argv: readonly string[]): Verb | undefined {
   const [first, second] = argv;
-  if (first === 'run') return second === 'show' || second === 'list' || second === 'diff' || second === 'log' ? `run-${second}` : 'run';
+  if (first === 'run') return second === 'show' || second === 'list' || second === 'diff' || second === 'log' || second === 'reconcile' ? `run-${second}` : 'run';
   if (first === 'qualifications' && (second === 'list' || second === 'show' || second === 'check')) return `qualifications-${second}`;
   if (first === 'env' && second === 'plan') return 'env-plan';
   if (first === 'qualify' || first === 'doctor' || first === 'accept') return first;

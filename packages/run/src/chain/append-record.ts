@@ -1,5 +1,6 @@
-import { closeSync, fsyncSync, ftruncateSync, mkdirSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirectories } from '@statecraft/adapter';
 import { openRegularFileSync, sha256Hex, syncDirectory, writeAllSync } from '@statecraft/adapter';
 import type { ChainRecord, UnlinkedRecord } from './record-schemas.js';
 import type { TornTail } from './open-chain.js';
@@ -49,7 +50,7 @@ export async function appendRecord(chainFile: string, position: ChainPosition, u
   const line = JSON.stringify(record);
   refuseOverlongRecord(chainFile, record, line);
   const created = position.nextSeq === 0 && position.torn === 'none';
-  if (created) mkdirSync(dirname(chainFile), { recursive: true, mode: 0o700 });
+  if (created) makeDirectories(dirname(chainFile), 0o700);
   // Read and append: the tail is checked through the same open file the record is written to.
   const fd = openRegularFileSync(chainFile, 'a+', 0o600);
   try {

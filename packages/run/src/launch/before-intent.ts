@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { makeDirectories } from '@statecraft/adapter';
 import { ATTEMPT_TAG_VARIABLE, attemptArtifactNames, type BoundaryLaunch } from '@statecraft/adapter';
 import { constructEnvironment, gitIdentityBinding, readOperatorGitIdentity, writeGitIdentityFile, type GitIdentity } from '@statecraft/environment';
 import type { RunPlan } from '../plan/plan-run.js';
@@ -121,7 +121,7 @@ async function setUpBeforeIntent(
       // files then fail naming it, and the adapter is never started).
       onLaunch: (launch, requestFile) => {
         try {
-          mkdirSync(filesPlace.attemptDirectory, { recursive: true, mode: 0o700 });
+          makeDirectories(filesPlace.attemptDirectory, 0o700);
         } catch {
           return;
         }

@@ -1,5 +1,6 @@
-import { mkdir, rm, rmdir } from 'node:fs/promises';
+import { rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { makeDirectories } from '@statecraft/adapter';
 import type { Artifact } from '../chain/record-schemas.js';
 import { keepArtifact } from './artifacts.js';
 import { writingFile } from './failed-file.js';
@@ -31,7 +32,7 @@ export type IntentFiles = { kind: 'written'; request: Artifact; prompt: Artifact
  */
 export async function writeIntentFiles(place: IntentFilesPlace, texts: { request: string; prompt: string }): Promise<IntentFiles> {
   try {
-    await writingFile(place.attemptDirectory, () => mkdir(place.attemptDirectory, { recursive: true, mode: 0o700 }));
+    await writingFile(place.attemptDirectory, () => Promise.resolve(makeDirectories(place.attemptDirectory, 0o700)));
     const [request, prompt] = await Promise.all([
       writingFile(join(place.targetDirectory, place.names.request), () => keepArtifact(place.targetDirectory, place.names.request, texts.request)),
       writingFile(join(place.targetDirectory, place.names.prompt), () => keepArtifact(place.targetDirectory, place.names.prompt, texts.prompt)),

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { closeSync, fsyncSync, mkdirSync, openSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { rmdir, unlink } from 'node:fs/promises';
 import { dirname, relative, sep } from 'node:path';
+import { makeDirectories } from '@statecraft/adapter';
 import { readLockHolder, readLockInstance, isLive, type LockHolder } from './lock-holder.js';
 import { linkExclusive, sweepTakeoverClaims, takeOverStaleLock } from './take-over-stale-lock.js';
 
@@ -86,7 +87,7 @@ export async function acquireRepositoryLock(lockFile: string, holder: Omit<LockH
  */
 function openStaging(staging: string): { descriptor: number; made: string | undefined } {
   for (let tries = 0; ; tries += 1) {
-    const made = mkdirSync(dirname(staging), { recursive: true, mode: 0o700 });
+    const made = makeDirectories(dirname(staging), 0o700);
     try {
       return { descriptor: openSync(staging, 'wx', 0o600), made };
     } catch (error) {
@@ -112,10 +113,14 @@ function refusedByLiveHolder(holder: LockHolder, what = 'holds this target'): Lo
   return {
     kind: 'refused',
     holder,
-    message:
-      `${holder.holding === 'acceptance' ? `the acceptance of run ${holder.runId} attempt ${holder.attempt} ${what}` : `a live attempt ${what}: run ${holder.runId} attempt ${holder.attempt}`} ` +
-      `(pid ${holder.pid} on ${holder.host}, since ${holder.since}); refused, nothing appended (R8.5)`,
+    message: `${describeHolder(holder, what)} ` + `(pid ${holder.pid} on ${holder.host}, since ${holder.since}); refused, nothing appended (R8.5)`,
   };
+}
+
+function describeHolder(holder: LockHolder, what: string): string {
+  if (holder.holding === 'acceptance') return `the acceptance of run ${holder.runId} attempt ${holder.attempt} ${what}`;
+  if (holder.holding === 'reconciliation') return `\`statecraft run reconcile\` ${what}`;
+  return `a live attempt ${what}: run ${holder.runId} attempt ${holder.attempt}`;
 }
 
 /**

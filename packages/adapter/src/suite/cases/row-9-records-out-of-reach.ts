@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirectories } from '../../make-directories.js';
 import { fixtureAdapterPath } from '../../fixture-adapter-path.js';
 import { ATTACK_RAN_FILE, ATTACK_STOLEN_FILE, ATTACK_TARGET_VARIABLES } from '../attack-targets.js';
 import type { Provocation } from '../driver.js';
@@ -84,7 +85,7 @@ async function placeTargets(context: SuiteContext): Promise<Targets> {
   const chainText = `${JSON.stringify({ seq: 0, kind: 'intent', secret, prev: null })}\n`;
   const chain = join(decoy, 'chain.jsonl');
   try {
-    await mkdir(join(decoy, 'qualifications'), { recursive: true, mode: 0o700 });
+    makeDirectories(join(decoy, 'qualifications'), 0o700);
     await writeFile(chain, chainText, { mode: 0o600 });
   } catch (error) {
     // A full or read-only product home is the machine's fault, not the adapter's: the suite stops

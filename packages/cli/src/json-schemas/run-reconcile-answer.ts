@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { CountSchema } from '@statecraft/adapter';
+import { IntentRecordSchema } from '@statecraft/run';
+
+/** One dangling intent `run reconcile` closed: the outcome it appended, and what evidence it found kept. */
+export const ReconciledAttemptSchema = z.strictObject({
+  ...IntentRecordSchema.pick({ runId: true, attempt: true }).shape,
+  /** 1-based lines of the chain: the intent, and the outcome appended for it. */
+  intentLine: z.int().positive(),
+  outcomeLine: z.int().positive(),
+  outcome: z.literal('interrupted'),
+  cause: z.literal('supervisor-lost'),
+  /** Whether the stream and stderr the supervisor wrote were found: their digests are sealed by the outcome. */
+  stream: z.enum(['kept', 'not-found']),
+  stderr: z.enum(['kept', 'not-found']),
+  /** Processes of the attempt still running, found by its attempt tag: recorded as survivors, not killed. */
+  survivors: z.array(CountSchema),
+});
+
+/** `statecraft run reconcile --json`: the target, its chain, and every attempt closed (none when nothing dangled). */
+export const RunReconcileAnswerSchema = z.strictObject({
+  target: z.string(),
+  chain: z.string(),
+  reconciled: z.array(ReconciledAttemptSchema),
+});
