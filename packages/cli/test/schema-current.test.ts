@@ -36,6 +36,7 @@ describe('the published --json schemas of every verb are current (R11)', () => {
         'run-show',
         'run-diff',
         'run-log',
+        'run-reconcile',
       ].sort(),
     );
     for (const verb of Object.keys(VERB_ANSWERS)) {
