@@ -53,7 +53,8 @@ export function verbDocumentSchema(verb: Verb) {
 /** The verb a command line names (`run show …` → `run-show`), or undefined for one that names none. */
 export function verbOf(argv: readonly string[]): Verb | undefined {
   const [first, second] = argv;
-  if (first === 'run') return second === 'show' || second === 'list' || second === 'diff' || second === 'log' || second === 'reconcile' ? `run-${second}` : 'run';
+  if (first === 'run')
+    return second === 'show' || second === 'list' || second === 'diff' || second === 'log' || second === 'reconcile' ? `run-${second}` : 'run';
   if (first === 'qualifications' && (second === 'list' || second === 'show' || second === 'check')) return `qualifications-${second}`;
   if (first === 'env' && second === 'plan') return 'env-plan';
   if (first === 'qualify' || first === 'doctor' || first === 'accept') return first;
