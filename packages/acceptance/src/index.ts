@@ -81,3 +81,6 @@ export * from './check-run-ids.js';
 export * from './check-acceptance-records.js';
 export * from './own-evidence-paths.js';
 export * from './attempt-record-findings.js';
+export * from './land-attempt.js';
+export * from './landed-receipt-state.js';
+export * from './prune-target.js';

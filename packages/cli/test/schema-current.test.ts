@@ -23,7 +23,20 @@ describe('the published --json schemas of every verb are current (R11)', () => {
 
   it('every verb the command line has is published, each with the error documents beside its answer', () => {
     expect(Object.keys(VERB_ANSWERS).sort()).toEqual(
-      ['accept', 'doctor', 'env-plan', 'qualifications-check', 'qualifications-list', 'qualifications-show', 'qualify', 'run', 'run-list', 'run-show'].sort(),
+      [
+        'accept',
+        'doctor',
+        'env-plan',
+        'land',
+        'prune',
+        'qualifications-check',
+        'qualifications-list',
+        'qualifications-show',
+        'qualify',
+        'run',
+        'run-list',
+        'run-show',
+      ].sort(),
     );
     for (const verb of Object.keys(VERB_ANSWERS)) {
       const published = JSON.parse(readFileSync(`${packageDir}/schema/${verb}.schema.json`, 'utf8')) as { anyOf: unknown[] };

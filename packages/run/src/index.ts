@@ -72,6 +72,7 @@ export * from './chain/chain-paths.js';
 export * from './chain/target-name.js';
 export * from './chain/record-schemas.js';
 export * from './chain/acceptance-record.js';
+export * from './chain/land-record.js';
 export * from './chain/open-chain.js';
 export * from './chain/append-record.js';
 export * from './chain/check-chain-tip.js';
@@ -103,3 +104,5 @@ export * from './chain/chain-summary.js';
 export * from './chain/summary-fast-check.js';
 export * from './chain/open-chain-for-run.js';
 export * from './coverage/index.js'; // command coverage read from the working tree and the base commit (R9.4)
+export * from './land/land-commit.js';
+export * from './land/remove-run-workspace.js';

@@ -10,6 +10,7 @@ import {
 import { EnvPlanAnswerSchema } from './env-plan-answer.js';
 import { DoctorAnswerSchema } from './doctor-answer.js';
 import { AcceptAnswerSchema } from './acceptance-answer.js';
+import { LandAnswerSchema, PruneAnswerSchema } from './land-answers.js';
 
 export * from './error-documents.js';
 export * from './attempt-account.js';
@@ -17,6 +18,7 @@ export * from './qualification-answers.js';
 export * from './env-plan-answer.js';
 export * from './doctor-answer.js';
 export * from './acceptance-answer.js';
+export * from './land-answers.js';
 
 /**
  * Each verb's answer under `--json` (R11). A new verb is one line here; a new field is one line in
@@ -33,6 +35,8 @@ export const VERB_ANSWERS = {
   'env-plan': EnvPlanAnswerSchema,
   doctor: DoctorAnswerSchema,
   accept: AcceptAnswerSchema,
+  land: LandAnswerSchema,
+  prune: PruneAnswerSchema,
 } as const;
 export type Verb = keyof typeof VERB_ANSWERS;
 
@@ -47,6 +51,6 @@ export function verbOf(argv: readonly string[]): Verb | undefined {
   if (first === 'run') return second === 'show' ? 'run-show' : second === 'list' ? 'run-list' : 'run';
   if (first === 'qualifications' && (second === 'list' || second === 'show' || second === 'check')) return `qualifications-${second}`;
   if (first === 'env' && second === 'plan') return 'env-plan';
-  if (first === 'qualify' || first === 'doctor' || first === 'accept') return first;
+  if (first === 'qualify' || first === 'doctor' || first === 'accept' || first === 'land' || first === 'prune') return first;
   return undefined;
 }

@@ -113,7 +113,7 @@ function refusedByLiveHolder(holder: LockHolder, what = 'holds this target'): Lo
     kind: 'refused',
     holder,
     message:
-      `${holder.holding === 'acceptance' ? `the acceptance of run ${holder.runId} attempt ${holder.attempt} ${what}` : `a live attempt ${what}: run ${holder.runId} attempt ${holder.attempt}`} ` +
+      `${holder.holding === 'acceptance' || holder.holding === 'land' ? `the ${holder.holding === 'land' ? 'landing' : 'acceptance'} of run ${holder.runId} attempt ${holder.attempt} ${what}` : holder.holding === 'prune' ? `a prune ${what}` : `a live attempt ${what}: run ${holder.runId} attempt ${holder.attempt}`} ` +
       `(pid ${holder.pid} on ${holder.host}, since ${holder.since}); refused, nothing appended (R8.5)`,
   };
 }
