@@ -89,11 +89,14 @@ describe('statecraft land', () => {
     await repository.git('worktree', 'remove', '--force', join(repository.path, '.statecraft', 'state', 'workspaces', account.runId));
     await repository.git('branch', '-D', `statecraft/${account.runId}`);
     expect(await receiptState(repository, account.runId)).toBe('current');
-    // Landing again: already there, refused, nothing appended.
+    // Landing again (fast-forward or squash): already there, refused, nothing appended.
     const chain = readFileSync(account.records.chain, 'utf8');
-    const again = await land(repository, account.runId);
-    expect(again.exitCode).toBe(2);
-    expect(readFileSync(account.records.chain, 'utf8')).toBe(chain);
+    for (const extra of [[], ['--squash']]) {
+      const again = await land(repository, account.runId, ...extra);
+      expect(again.exitCode).toBe(2);
+      expect(again.stderr).toContain('already landed');
+      expect(readFileSync(account.records.chain, 'utf8')).toBe(chain);
+    }
     // Once the operator resets the landed commit away, the receipt no longer stands.
     await repository.git('reset', '--hard', '--quiet', before);
     expect(await receiptState(repository, account.runId)).toBe('stale');
@@ -140,6 +143,13 @@ describe('statecraft land', () => {
     expect((await land(repository, account.runId)).exitCode).toBe(2);
     expect(await checkoutState(repository, account)).toEqual(state);
     await repository.git('checkout', '--quiet', 'HEAD', '--', 'README.md');
+    // An untracked file where the candidate would write: git refuses before writing anything.
+    await writeFiles(repository, { 'answer.txt': "the operator's own, untracked\n" });
+    state = await checkoutState(repository, account);
+    refused = await land(repository, account.runId);
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('answer.txt');
+    expect(await checkoutState(repository, account)).toEqual(state);
     // The operator committed their own answer.txt: the candidate conflicts.
     await writeFiles(repository, { 'answer.txt': 'forty-three\n', 'README.md': '# sample, changed\n' });
     await repository.git('add', 'answer.txt', 'README.md');

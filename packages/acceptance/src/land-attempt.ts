@@ -74,10 +74,10 @@ export async function landAttempt(request: { home: string; target: string; runId
       };
     const candidate = acceptance.receipt.candidate.commit;
     const branch = `statecraft/${acceptance.runId}`;
-    const current =
-      (await readCandidateIsTip(target.path, branch, candidate)) === 'current' ||
-      (await readLandedIsReachable(target.path, landingsIn(opening.entries), acceptance.runId, acceptance.attempt, candidate));
-    if (!current)
+    // Landed already, and still there: a second landing would only make an empty commit.
+    if (await readLandedIsReachable(target.path, landingsIn(opening.entries), acceptance.runId, acceptance.attempt, candidate))
+      return { kind: 'refused', reason: 'already-landed', message: `run ${acceptance.runId} attempt ${acceptance.attempt} is already landed; nothing landed` };
+    if ((await readCandidateIsTip(target.path, branch, candidate)) !== 'current')
       return {
         kind: 'refused',
         reason: 'stale',

@@ -62,6 +62,9 @@ export async function landCandidate(request: LandGitRequest): Promise<LandGitAns
     }
     if (!merged.ok) return gitFailed(target, 'merge-tree', merged.stderr);
     const tree = merged.stdout.split('\n')[0] ?? '';
+    const headTree = await runGit(target, ['rev-parse', '--verify', `${before.stdout}^{tree}`]);
+    if (headTree.ok && headTree.stdout === tree)
+      return { kind: 'refused', reason: 'already-landed', message: `${branch.stdout} already holds the candidate's changes: landing it would change nothing` };
     const parents = request.squash ? ['-p', before.stdout] : ['-p', before.stdout, '-p', candidate];
     const made = await runGit(target, ['commit-tree', tree, ...parents, '-m', request.message]);
     if (!made.ok) return gitFailed(target, 'commit-tree (is your git identity, user.name and user.email, set?)', made.stderr);
