@@ -23,6 +23,9 @@
  * - launch/failed-file.ts         a failed write step carries the file it was writing, so the failure names it
  * - chain/record-schemas.ts       the chain's record kinds (intent, outcome, acceptance), one zod schema each
  * - chain/acceptance-record.ts    the acceptance record: verdict, reason, checks, receipt (R13)
+ * - chain/land-record.ts         the land and prune records: a candidate taken into the operator's branch; workspaces removed
+ * - land/land-commit.ts           brings a candidate into the checkout's branch, every refusal decided before anything moves
+ * - land/remove-run-workspace.ts  removes a concluded run's worktree and branch, running no git inside the worktree
  * - chain/open-chain.ts           reads and verifies every link; torn tail reported, corruption refused (R8.4)
  * - chain/read-chain-lines.ts     the chain's complete lines from an offset, read in chunks: memory flat whatever its length
  * - chain/digest-lines.ts        each line's sha256, for the links: in this thread for short readings, on a worker for long ones
