@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { readLandedIsReachable, type Landing } from './landed-receipt-state.js';
 import type { BoundaryRecord, Receipt } from '@statecraft/adapter';
 import type { AcceptanceReason, AcceptanceRecord, AcceptanceVerdict, Candidate, ChainEntry, CheckOutput, OutcomeRecord } from '@statecraft/run';
 import { runGit } from '@statecraft/run';
@@ -109,9 +110,19 @@ export function derivedAcceptance(outcome: OutcomeRecord): AcceptanceView | unde
   };
 }
 
-/** Whether a receipt's candidate is still the tip of its run's branch (R13.6): one read-only git call. */
-export async function readReceiptState(view: AcceptanceView, target: string, branch: string): Promise<AcceptanceView['receiptState']> {
+/**
+ * Whether a receipt's candidate is still the tip of its run's branch (R13.6), or, once landed, still
+ * in the branch it landed on (landed-receipt-state.ts): read-only git calls.
+ */
+export async function readReceiptState(
+  view: AcceptanceView,
+  target: string,
+  branch: string,
+  landings: readonly Landing[] = [],
+): Promise<AcceptanceView['receiptState']> {
   if (view.receipt === null) return 'none';
+  const { runId, attempt } = view.receipt.attempt;
+  if (await readLandedIsReachable(target, landings, runId, attempt, view.receipt.candidate.commit)) return 'current';
   return readCandidateIsTip(target, branch, view.receipt.candidate.commit);
 }
 

@@ -49,6 +49,10 @@
  * - judge/run-suite.ts       the checks in order, each supervised with its deadline, the worktree read after each; the unrun counted
  * - judge/decide-verdict.ts  the closed set of verdicts, each with its reason (R13.4), before the suite and after it
  * - judge/mint-receipt.ts    the receipt of an accepted candidate (R13.6)
+ * - land-attempt.ts          `land`: an accepted attempt with a current receipt taken into the operator's branch, recorded
+ * - landed-receipt-state.ts  a landed receipt stays current while the landed commit is in its branch
+ * - prune-target.ts          `prune`: concluded runs' worktrees and branches removed under the lock, recorded
+ * - check-workspace-git.ts   doctor: a workspace whose git is not what statecraft made
  *
  * What this package does not claim: that a verified chain was not rewritten whole by someone
  * who recomputed every link (tamper-evident, not tamper-proof: R12 keeps what statecraft launches
@@ -81,3 +85,6 @@ export * from './check-run-ids.js';
 export * from './check-acceptance-records.js';
 export * from './own-evidence-paths.js';
 export * from './attempt-record-findings.js';
+export * from './land-attempt.js';
+export * from './landed-receipt-state.js';
+export * from './prune-target.js';

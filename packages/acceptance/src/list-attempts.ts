@@ -142,7 +142,7 @@ export function startAttemptSummaries(onChange?: (index: number) => void): Attem
         attempt.outcome = { digest, completed: record.outcome === 'completed' };
         byOutcome?.set(digest, attempt);
         onChange?.(attempt.index);
-      } else {
+      } else if (record.kind === 'acceptance') {
         const attempt = attemptOfOutcome(record.outcome);
         // A final verdict stands: one after it is a finding (check-acceptance-records.ts), as in `run show`.
         if (attempt?.outcome?.digest === record.outcome && !isFinalVerdict(attempt.verdict)) {

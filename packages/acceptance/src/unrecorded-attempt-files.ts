@@ -19,8 +19,8 @@ export async function findUnrecordedAttemptFiles(
   live: 'none' | { runId: string; attempt: number },
   startedAtMs: number,
 ): Promise<Finding[]> {
-  const named = new Set(entries.filter((entry) => entry.record.kind === 'intent').map((entry) => `${entry.record.runId}/${entry.record.attempt}`));
-  const recordedRuns = new Set(entries.map((entry) => entry.record.runId));
+  const named = new Set(entries.flatMap((entry) => (entry.record.kind === 'intent' ? [`${entry.record.runId}/${entry.record.attempt}`] : [])));
+  const recordedRuns = new Set(entries.flatMap((entry) => ('runId' in entry.record ? [entry.record.runId] : [])));
   if (live !== 'none') named.add(`${live.runId}/${live.attempt}`);
   const attempts = join(directory, 'attempts');
   const findings: Finding[] = [];

@@ -25,6 +25,8 @@ const TITLES = {
   'env-plan': 'statecraft env plan --json',
   doctor: 'statecraft doctor --json',
   accept: 'statecraft accept --json',
+  land: 'statecraft land --json',
+  prune: 'statecraft prune --json',
 };
 
 /** One file per verb (its answer or an error document), and one for the error documents alone. */

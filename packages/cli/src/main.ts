@@ -14,6 +14,8 @@ import { registerRun } from './commands/register-run.js';
 import { registerEnv } from './commands/register-env.js';
 import { registerDoctor } from './commands/register-doctor.js';
 import { registerAccept } from './commands/register-accept.js';
+import { registerLand } from './commands/register-land.js';
+import { registerPrune } from './commands/register-prune.js';
 import { STATECRAFT_VERSION } from './statecraft-version.js';
 import { isRunReference } from './commands/run-reference.js';
 import { warmNodeBuiltinsForSnapshot } from './snapshot-warm-node-builtins.js';
@@ -96,6 +98,8 @@ registerRun(program);
 registerAccept(program);
 registerEnv(program);
 registerDoctor(program);
+registerLand(program);
+registerPrune(program);
 
 /**
  * Runs the command line's words (what follows `statecraft`). Everything process-wide is set up here,

@@ -25,6 +25,9 @@
  * - launch/failed-file.ts         a failed write step carries the file it was writing, so the failure names it
  * - chain/record-schemas.ts       the chain's record kinds (intent, outcome, acceptance), one zod schema each
  * - chain/acceptance-record.ts    the acceptance record: verdict, reason, checks, receipt (R13)
+ * - chain/land-record.ts         the land and prune records: a candidate taken into the operator's branch; workspaces removed
+ * - land/land-commit.ts           brings a candidate into the checkout's branch, every refusal decided before anything moves
+ * - land/remove-run-workspace.ts  removes a concluded run's worktree and branch, running no git inside the worktree
  * - chain/open-chain.ts           reads and verifies every link; torn tail reported, corruption refused (R8.4)
  * - chain/read-chain-lines.ts     the chain's complete lines from an offset, read in chunks: memory flat whatever its length
  * - chain/digest-lines.ts        each line's sha256, for the links: in this thread for short readings, on a worker for long ones
@@ -74,6 +77,7 @@ export * from './chain/chain-paths.js';
 export * from './chain/target-name.js';
 export * from './chain/record-schemas.js';
 export * from './chain/acceptance-record.js';
+export * from './chain/land-record.js';
 export * from './chain/open-chain.js';
 export * from './chain/append-record.js';
 export * from './chain/check-chain-tip.js';
@@ -106,3 +110,5 @@ export * from './chain/summary-fast-check.js';
 export * from './chain/open-chain-for-run.js';
 export * from './coverage/index.js'; // command coverage read from the working tree and the base commit (R9.4)
 export * from './reconcile/reconcile-dangling-intents.js';
+export * from './land/land-commit.js';
+export * from './land/remove-run-workspace.js';

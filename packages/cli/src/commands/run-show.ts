@@ -5,6 +5,7 @@ import {
   examineAttemptEvidence,
   findAttemptRecordFindings,
   readWorkspaceFreshness,
+  landingsIn,
   foldAttempts,
   openTargetRecords,
   openTargetSummaries,
@@ -98,7 +99,13 @@ export async function runShow(options: {
   const recordDisagreements = compareAttemptRecordsWithKeptFiles(account, byDigest);
   // A record naming another attempt's files, a second outcome, an acceptance no judgement wrote as it stands or whose files changed since: doctor's findings of this attempt.
   const recordFindings = findAttemptRecordFindings(account, opened.targetDirectory, opened.entries);
-  const value = { ...(await withReceiptState(account)), ...evidence, headIs: await readWorkspaceFreshness(account), recordDisagreements, recordFindings };
+  const value = {
+    ...(await withReceiptState(account, landingsIn(opened.entries))),
+    ...evidence,
+    headIs: await readWorkspaceFreshness(account),
+    recordDisagreements,
+    recordFindings,
+  };
   const evidenceHolds =
     Object.values(evidence.artifactCheck).every((state) => state === 'verified' || state === 'not-recorded') &&
     evidence.outcomeCheck.state !== 'disagrees' &&

@@ -7,6 +7,7 @@ import {
   findAttemptRecordFindings,
   foldAttempts,
   readReceiptState,
+  type Landing,
   type Acceptance,
   type AttemptAccount,
   type SuiteHooks,
@@ -204,7 +205,10 @@ function exitCodeOf(account: AttemptAccount, acceptance: Acceptance | undefined)
 }
 
 /** The account with its acceptance's receipt state read from git (`current` or `stale`, R13.6). */
-export async function withReceiptState<A extends AttemptAccount>(account: A): Promise<A> {
+export async function withReceiptState<A extends AttemptAccount>(account: A, landings: readonly Landing[] = []): Promise<A> {
   if (account.acceptance === 'not-recorded' || account.acceptance.receipt === null) return account;
-  return { ...account, acceptance: { ...account.acceptance, receiptState: await readReceiptState(account.acceptance, account.target, account.branch) } };
+  return {
+    ...account,
+    acceptance: { ...account.acceptance, receiptState: await readReceiptState(account.acceptance, account.target, account.branch, landings) },
+  };
 }

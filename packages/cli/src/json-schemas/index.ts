@@ -13,6 +13,7 @@ import { AcceptAnswerSchema } from './acceptance-answer.js';
 import { RunDiffAnswerSchema } from './run-diff-answer.js';
 import { RunLogAnswerSchema } from './run-log-answer.js';
 import { RunReconcileAnswerSchema } from './run-reconcile-answer.js';
+import { LandAnswerSchema, PruneAnswerSchema } from './land-answers.js';
 
 export * from './error-documents.js';
 export * from './attempt-account.js';
@@ -23,6 +24,7 @@ export * from './acceptance-answer.js';
 export * from './run-diff-answer.js';
 export * from './run-log-answer.js';
 export * from './run-reconcile-answer.js';
+export * from './land-answers.js';
 
 /**
  * Each verb's answer under `--json` (R11). A new verb is one line here; a new field is one line in
@@ -42,6 +44,8 @@ export const VERB_ANSWERS = {
   'env-plan': EnvPlanAnswerSchema,
   doctor: DoctorAnswerSchema,
   accept: AcceptAnswerSchema,
+  land: LandAnswerSchema,
+  prune: PruneAnswerSchema,
 } as const;
 export type Verb = keyof typeof VERB_ANSWERS;
 
@@ -57,6 +61,6 @@ export function verbOf(argv: readonly string[]): Verb | undefined {
     return second === 'show' || second === 'list' || second === 'diff' || second === 'log' || second === 'reconcile' ? `run-${second}` : 'run';
   if (first === 'qualifications' && (second === 'list' || second === 'show' || second === 'check')) return `qualifications-${second}`;
   if (first === 'env' && second === 'plan') return 'env-plan';
-  if (first === 'qualify' || first === 'doctor' || first === 'accept') return first;
+  if (first === 'qualify' || first === 'doctor' || first === 'accept' || first === 'land' || first === 'prune') return first;
   return undefined;
 }

@@ -34,6 +34,13 @@ export const ChainSummarySchema = z.discriminatedUnion('kind', [
     verdict: AcceptanceVerdictSchema,
     reason: AcceptanceReasonSchema,
   }),
+  z.strictObject({
+    ...link,
+    kind: z.literal('land'),
+    acceptance: Sha256HexSchema,
+  }),
+  // A prune names many runs, in its body: its leading fields are its link alone.
+  z.strictObject({ ...LinkSchema.shape, kind: z.literal('prune') }),
 ]);
 export type ChainSummary = z.infer<typeof ChainSummarySchema>;
 

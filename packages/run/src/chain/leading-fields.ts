@@ -17,6 +17,8 @@ export function leadingFieldsFinder(): (text: string) => string | undefined {
     ['intent', ',"target":{'],
     ['outcome', ',"result":{'],
     ['acceptance', ',"candidate":'],
+    ['land', ',"receipt":{'],
+    ['prune', ',"removed":['],
   ]);
   const kindAt = ',"kind":"';
   return (text) => {

@@ -21,7 +21,7 @@ export async function openChainForRun(path: string, runId: string): Promise<Chai
   if (contradicted !== undefined) return contradicted;
   return verifyChainWith(path, (line: Buffer, isLast: boolean): LineReading<RunChainRecord> => {
     const summary = readSummaryLine(line, isLast);
-    if (summary.kind !== 'read' || summary.record.runId !== runId || summary.record.kind === 'acceptance') return summary;
+    if (summary.kind !== 'read' || !('runId' in summary.record) || summary.record.runId !== runId || summary.record.kind === 'acceptance') return summary;
     // Read whole once more: the summary was read from the leading fields only (or whole, when last).
     return readWholeRecord(line);
   });

@@ -11,8 +11,9 @@ export interface LinkedRecord {
   prev: string;
   seq: number;
   kind: string;
-  runId: string;
-  attempt: number;
+  /** Absent only from a record that names no single attempt (a prune). */
+  runId?: string;
+  attempt?: number;
 }
 
 /** One verified line of the chain. */
@@ -384,5 +385,5 @@ class LinkChecker<R extends LinkedRecord> {
 
 /** `intent of run <id> attempt <n>`: how a record is named in messages. */
 export function describeRecord(record: LinkedRecord): string {
-  return `${record.kind} of run ${record.runId} attempt ${record.attempt}`;
+  return record.runId === undefined ? `${record.kind} record` : `${record.kind} of run ${record.runId} attempt ${String(record.attempt)}`;
 }

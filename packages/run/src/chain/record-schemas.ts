@@ -18,6 +18,7 @@ import {
 import { PostureSchema } from '../posture.js';
 import { OutcomeCandidateSchema } from '../workspace/candidate.js';
 import { AcceptanceRecordSchema, acceptanceRecordAgrees, type AcceptanceRecord } from './acceptance-record.js';
+import { LandRecordSchema, PruneRecordSchema, type LandRecord, type PruneRecord } from './land-record.js';
 
 /**
  * Every record opens with its link: `prev` is the sha256 of the previous line's exact bytes
@@ -125,8 +126,9 @@ export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;
 
 /** The repeated fields must agree with what they repeat; a record where they differ is not a record. */
 export const ChainRecordSchema = z
-  .discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema, AcceptanceRecordSchema])
+  .discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema, AcceptanceRecordSchema, LandRecordSchema, PruneRecordSchema])
   .superRefine((record, context) => {
+    if (record.kind === 'land' || record.kind === 'prune') return;
     const agrees =
       record.kind === 'acceptance'
         ? acceptanceRecordAgrees(record)
@@ -145,4 +147,8 @@ export type ChainRecord = z.infer<typeof ChainRecordSchema>;
 
 /** A record before it is linked: the chain supplies `prev`, `seq`, `format`. */
 export type UnlinkedRecord =
-  Omit<IntentRecord, 'prev' | 'seq' | 'format'> | Omit<OutcomeRecord, 'prev' | 'seq' | 'format'> | Omit<AcceptanceRecord, 'prev' | 'seq' | 'format'>;
+  | Omit<IntentRecord, 'prev' | 'seq' | 'format'>
+  | Omit<OutcomeRecord, 'prev' | 'seq' | 'format'>
+  | Omit<AcceptanceRecord, 'prev' | 'seq' | 'format'>
+  | Omit<LandRecord, 'prev' | 'seq' | 'format'>
+  | Omit<PruneRecord, 'prev' | 'seq' | 'format'>;

@@ -285,7 +285,7 @@ function findRun(entries: readonly ChainEntry[], runId: string): Exclude<RunPlan
   let lastAttempt = 0;
   const candidates: EarlierCandidate[] = [];
   for (const { record } of entries) {
-    if (record.runId !== runId) continue;
+    if (!('runId' in record) || record.runId !== runId) continue;
     if (record.kind === 'outcome') {
       // Each commit once, under the first attempt whose candidate it was: a later attempt that left it as it found it made none.
       const candidate = record.candidate;

@@ -1,0 +1,56 @@
+import type { z } from 'zod';
+import { landAttempt } from '@statecraft/acceptance';
+import type { Answer } from '../answer.js';
+import { CliError, IoFailure } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { LandAnswerSchema } from '../json-schemas/land-answers.js';
+
+export type LandValue = z.infer<typeof LandAnswerSchema>;
+
+/**
+ * `statecraft land <target> <run>` (issue 30 item 5): an accepted attempt whose receipt is current,
+ * brought into the operator's current branch. Exit 0 landed; 2 refused (not accepted, a stale
+ * receipt, a dirty checkout, a conflict, a live attempt), nothing changed; 4 an i/o failure.
+ */
+export async function land(options: { home: string; target: string; runId: string; attempt?: number; squash: boolean }): Promise<Answer<LandValue>> {
+  const landed = await landAttempt(options);
+  if (landed.kind === 'refused') {
+    const hint = hintFor(landed.reason, options);
+    throw new CliError(`refused (${landed.reason}): ${landed.message}`, EXIT.refused, hint === undefined ? {} : { hint });
+  }
+  if (landed.kind === 'failed') throw new IoFailure(landed.path, landed.message);
+  const { record } = landed;
+  const value: LandValue = {
+    target: landed.target,
+    runId: record.runId,
+    attempt: record.attempt,
+    candidate: record.candidate,
+    branch: record.branch,
+    before: record.before,
+    commit: record.commit,
+    method: record.method,
+    receipt: record.receipt,
+    record: { line: landed.line, sha256: landed.sha256 },
+  };
+  return { value, exitCode: EXIT.ok, human: renderLanded };
+}
+
+function renderLanded(value: LandValue): string {
+  const branch = value.branch.replace(/^refs\/heads\//, '');
+  return [
+    `landed run ${value.runId} attempt ${value.attempt} on ${branch} (${value.method})`,
+    `  candidate  ${value.candidate}`,
+    `  ${branch === '' ? 'branch' : 'now at'}     ${value.commit}`,
+    `  was at     ${value.before}`,
+    `  receipt    ${value.receipt.path}`,
+    `  record     chain line ${value.record.line}`,
+  ].join('\n');
+}
+
+function hintFor(reason: string, options: { target: string; runId: string }): string | undefined {
+  if (reason === 'dirty') return 'commit or stash your changes, then run land again';
+  if (reason === 'conflict')
+    return `merge statecraft/${options.runId} by hand, or make a new attempt: statecraft run ${options.target} --retry ${options.runId}`;
+  if (reason === 'stale' || reason === 'not-accepted') return `statecraft run show ${options.target} ${options.runId}`;
+  return undefined;
+}

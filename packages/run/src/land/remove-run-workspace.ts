@@ -1,0 +1,29 @@
+import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { runGit } from '../workspace/git.js';
+import { workspaceLocation } from '../workspace/prepare-workspace.js';
+import type { PrunedAttempt } from '../chain/land-record.js';
+
+/**
+ * Removes a concluded run's worktree and branch from the target repository. The places are derived
+ * from the run id (never from a path a record holds). The worktree's directory is removed without
+ * running git in it — its git configuration is the agent's to have written — and its registration
+ * with `git worktree prune`, which only forgets worktrees whose directory is gone. The branch goes
+ * only when `keepBranch` is false, and only if it still points where it was read.
+ */
+export async function removeRunWorkspace(target: string, runId: string, keepBranch: boolean): Promise<PrunedAttempt | { failed: string }> {
+  const { path, branch } = workspaceLocation(target, runId);
+  const ref = `refs/heads/${branch}`;
+  let workspace = 'none';
+  if (existsSync(path)) {
+    await rm(path, { recursive: true, force: true });
+    workspace = path;
+  }
+  const pruned = await runGit(target, ['worktree', 'prune']);
+  if (!pruned.ok) return { failed: `git worktree prune in ${target}: ${pruned.stderr}` };
+  const tip = await runGit(target, ['rev-parse', '-q', '--verify', `${ref}^{commit}`]);
+  if (keepBranch || !tip.ok) return { runId, workspace, branch: 'none', branchCommit: 'none' };
+  const deleted = await runGit(target, ['update-ref', '-d', ref, tip.stdout]);
+  if (!deleted.ok) return { failed: `git update-ref -d ${ref} in ${target}: ${deleted.stderr}` };
+  return { runId, workspace, branch: ref, branchCommit: tip.stdout };
+}
