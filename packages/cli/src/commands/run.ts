@@ -20,6 +20,7 @@ import { EXIT } from '../exit-codes.js';
 import { STATECRAFT_VERSION } from '../statecraft-version.js';
 import { renderAccount, renderFailure, renderRefusal } from './run-render.js';
 import { workspaceGitNote } from './workspace-git-note.js';
+import { writeHumanLines } from '../render/human-lines.js';
 
 export interface RunOptions {
   home: string;
@@ -88,7 +89,8 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
     onIntent: (intent) => options.onSpawn?.({ runId: intent.runId, attempt: intent.attempt, deadlineMs: intent.deadline.milliseconds }),
   });
   if (launch.kind !== 'concluded') return answerOf(launch);
-  process.stderr.write(workspaceGitNote(launch));
+  const gitNote = workspaceGitNote(launch);
+  if (gitNote.length > 0) writeHumanLines(process.stderr, gitNote);
   if (options.accept === undefined) return answerOf(launch, planning.plan.paths);
   // Launch, then accept: the lock is released between them, and acceptance takes it again (R8.5).
   const acceptance = await acceptAttempt({

@@ -1,23 +1,20 @@
 import type { Launch } from '@statecraft/run';
-import { terminalSafeText, terminalSafeValue } from '../render/terminal-safe-text.js';
+import type { HumanLines } from '../render/human-lines.js';
 
 /**
  * What the end of the attempt put back in the workspace's git (workspace-git-as-made.ts), said on
  * stderr beside the answer: the agent changed what the operator's own git would read there.
- * Nothing when it was as made.
+ * Nothing when it was as made. Each line is escaped whole where it is written (writeHumanLines).
  */
-export function workspaceGitNote(launch: Extract<Launch, { kind: 'concluded' }>): string {
+export function workspaceGitNote(launch: Extract<Launch, { kind: 'concluded' }>): HumanLines {
   const found = launch.workspaceGit;
   const workspace = launch.intent.record.workspace;
   if (found === 'not-registered') {
-    return terminalSafeText(
-      `statecraft: no worktree of the repository is registered at ${workspace}: its .git is not what statecraft made; do not run git there (remove the directory, then git worktree prune)\n`,
-    );
+    return [
+      `statecraft: no worktree of the repository is registered at ${workspace}: its .git is not what statecraft made; do not run git there (remove the directory, then git worktree prune)`,
+    ];
   }
-  const lines = found.restored.map(
-    (change) => `statecraft: the attempt left ${change.path} ${terminalSafeValue(change.what)}; restored as statecraft made it\n`,
-  );
-  if ('failed' in found)
-    lines.push(`statecraft: ${terminalSafeValue(found.failed)}; do not run git in ${workspace} until it is (statecraft doctor names it)\n`);
-  return terminalSafeText(lines.join(''));
+  const lines = found.restored.map((change) => `statecraft: the attempt left ${change.path} ${change.what}; restored as statecraft made it`);
+  if ('failed' in found) lines.push(`statecraft: ${found.failed}; do not run git in ${workspace} until it is (statecraft doctor names it)`);
+  return lines;
 }
