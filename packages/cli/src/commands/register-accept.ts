@@ -14,7 +14,7 @@ export const DEFAULT_CHECK_DEADLINE = '10m';
 export const DEFAULT_SUITE_DEADLINE = '60m';
 
 /** The options commander hands the action, as parsed from argv. */
-type AcceptFlags = { attempt?: string; checkDeadline: string; suiteDeadline: string; boundary?: string; json: boolean };
+type AcceptFlags = { attempt?: string; checkDeadline: string; suiteDeadline: string; boundary?: string; json: boolean; verbose: boolean };
 
 /** Registers `accept` (R13). Computing is in accept.ts. */
 export function registerAccept(program: Command): void {
@@ -37,6 +37,7 @@ export function registerAccept(program: Command): void {
       once('--boundary'),
     )
     .option('--json', 'print one JSON document instead of text', false)
+    .option('--verbose', 'the whole acceptance in text: candidate, suite, each check, boundary, policy, output tails', false)
     .addHelpText(
       'after',
       `
@@ -84,6 +85,7 @@ established); 3 usage; 4 an i/o error.`,
           boundary,
           signal: interrupt.signal,
           hooks: status.hooks,
+          verbose: flags.verbose,
         });
         if ('refused' in answer.value || 'failed' in answer.value) writeHumanLines(process.stderr, answer.human(answer.value), 'statecraft: ');
         if (!flags.json && ('refused' in answer.value || 'failed' in answer.value)) process.exitCode = answer.exitCode;

@@ -151,13 +151,18 @@ function registerRunShow(runCommand: Command): void {
     .argument('<target>', 'the git repository')
     .argument('<run>', 'the run id')
     .option('--attempt <n>', 'which attempt of the run')
+    .option('--posture', 'the whole account in text: posture, residuals, coverage, records and their checks', false)
+    .option('--verbose', 'the same as --posture', false)
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',
       `
 Examples:
   statecraft run list ./repo             find the run id
-  statecraft run show ./repo <run-id>    its latest attempt
+  statecraft run show ./repo <run-id>    its latest attempt, in short
+  statecraft run show ./repo <run-id> --posture
+                                         all of it: posture, residuals,
+                                         coverage, records and their checks
   statecraft run show ./repo <run-id> --attempt 1 --json
 
 JSON: the attempt's account, the value \`run --json\` printed (runId, attempt,
@@ -172,8 +177,9 @@ outcome, none recorded, an altered or missing kept file, a disagreeing outcome
 or a disagreeing record, or a required capability not applied; 2 refused (no
 such run or attempt, a broken chain).`,
     )
-    .action(async (target: string, runId: string, flags: { attempt?: string }, command: Command) => {
+    .action(async (target: string, runId: string, flags: { attempt?: string; posture: boolean; verbose: boolean }, command: Command) => {
       const answer = await runShow({
+        posture: flags.posture || flags.verbose,
         home: resolveProductHome().path,
         target,
         runId,
