@@ -45,7 +45,6 @@ describe('run, accept and run show answer in short; the details are asked for (i
     }
     const json = parseJson<{ finalMessage: { text: string } }>(
       await runStatecraft(['run', 'show', repository.path, refused.runId, '--json'], { home: targets.home.path }),
-      'run-show',
     );
     expect(json.finalMessage.text).toBe('I could not push; everything else is done');
 
@@ -90,7 +89,7 @@ describe('run, accept and run show answer in short; the details are asked for (i
         home: targets.home.path,
       },
     );
-    const { runId } = parseJson<{ runId: string }>(unjudged, 'run');
+    const { runId } = parseJson<{ runId: string }>(unjudged);
     const accepted = await runStatecraft(['accept', repository.path, runId], { home: targets.home.path });
     expect(accepted.exitCode).toBe(1);
     const lines = expectShort(accepted);
