@@ -43,6 +43,7 @@ export function registerAccept(program: Command): void {
       `
 Examples:
   statecraft accept ./repo <run-id>
+  statecraft accept ./repo <run-id> --verbose   every check, boundary, policy
   statecraft accept ./repo <run-id> --attempt 2 --check-deadline 2m --json
   statecraft accept ./repo <run-id> --boundary none
 
