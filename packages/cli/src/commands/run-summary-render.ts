@@ -152,6 +152,8 @@ export function acceptanceLines(view: AcceptanceView): HumanLines {
   ];
   const failing = view.checks.find((check) => check.timedOut || check.exitCode !== 0);
   if (failing !== undefined && view.verdict !== 'accepted') lines.push(...checkTail(failing));
+  // A receipt no longer on the run branch's tip proves less than it did: said beside the verdict.
+  if (view.receiptState === 'stale') lines.push([{ text: row('receipt', 'stale: the run branch has moved past the candidate'), tone: 'warn' }]);
   return lines;
 }
 
