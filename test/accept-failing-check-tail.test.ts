@@ -26,12 +26,17 @@ describe("the tail of a failing check's output (R13, R11)", () => {
     expect(run.exitCode).toBe(0);
     const runId = parseJson<{ runId: string }>(run).runId;
     // The human answer: it is the one that shows the failing check's tail.
-    const accepted = await runMeasuringPeak(['accept', repository.path, runId], { home: targets.home.path, scratch, timeoutMs: 180_000 });
+    const accepted = await runMeasuringPeak(['accept', repository.path, runId, '--verbose'], { home: targets.home.path, scratch, timeoutMs: 180_000 });
     expect(accepted.run.exitCode, accepted.run.stderr).toBe(1);
     expect(accepted.run.stdout).toContain('`node loud.mjs` exited 1');
     expect(accepted.run.stdout).toMatch(/stdout of the failing check \(.*check-1\.stdout\), its tail:/);
     expect(accepted.run.stdout).toContain('| the last words of the check');
     // Read whole, the output alone was 300 MiB of the answer's memory (720 MB at 600 MiB).
     expect(accepted.peakMB).toBeLessThan(200);
+    // The summary of run show says the verdict with the check's last words too, read as a tail.
+    const summary = await runMeasuringPeak(['run', 'show', repository.path, runId], { home: targets.home.path, scratch, timeoutMs: 180_000 });
+    expect(summary.run.stdout).toMatch(/^ {2}acceptance {5}failed — `node loud\.mjs` exited 1$/m);
+    expect(summary.run.stdout).toContain('\n    | the last words of the check\n');
+    expect(summary.peakMB).toBeLessThan(200);
   });
 });

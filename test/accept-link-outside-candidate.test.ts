@@ -63,7 +63,7 @@ describe('a candidate that commits a link to bytes outside itself (R13.3)', () =
       expect(account.outcome).toBe('failed');
       expect(account.acceptance.explanation).toContain(`answer.txt -> ${target(account.workspace)}`);
       // The human rendering names it too.
-      const shown = await runStatecraft(['run', 'show', repository.path, account.runId], { home: targets.home.path });
+      const shown = await runStatecraft(['run', 'show', repository.path, account.runId, '--posture'], { home: targets.home.path });
       expect(shown.stdout).toContain(`answer.txt -> ${target(account.workspace)}`);
     } finally {
       await adapter.remove();

@@ -104,7 +104,7 @@ describe("every kept file is read where its own attempt keeps it; a record namin
     expect(shown.artifacts.result).toMatchObject({ path: ownResult });
     expect(shown.artifactCheck.result).toBe('missing');
     expect(shown.recordFindings).toEqual([expect.objectContaining({ kind: 'evidence-elsewhere', path: chain })]);
-    const human = await runStatecraft(['run', 'show', repository.path, killed.runId], home());
+    const human = await runStatecraft(['run', 'show', repository.path, killed.runId, '--posture'], home());
     expect(human.exitCode).toBe(1);
     expect(human.stdout).toContain('finding: evidence-elsewhere:');
   });

@@ -34,7 +34,7 @@ const doctor = async () => {
   return { run, value: parseJson<Examination>(run) };
 };
 const show = (target: string, account: Account, ...extra: string[]) =>
-  runStatecraft(['run', 'show', target, account.runId, ...extra], { home: targets.home.path });
+  runStatecraft(['run', 'show', target, account.runId, ...extra, '--posture'], { home: targets.home.path });
 
 /** The findings about one target's records: the file's tests share a product home. */
 const findingsOf = (value: Examination, account: Account) => value.findings.filter((finding) => finding.path.startsWith(`${dirname(account.records.chain)}/`));

@@ -33,17 +33,20 @@ emit({ type: 'result', terminal: 'completed', claim: { status: 'success' + E + '
     expect(text.exitCode, text.stderr).toBe(1);
     const listed = parseJson<{ attempts: { runId: string }[] }>(await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path }));
     const runId = listed.attempts[0]!.runId;
-    const shown = await runStatecraft(['run', 'show', repository.path, runId], { home: targets.home.path });
+    const shown = await runStatecraft(['run', 'show', repository.path, runId, '--posture'], { home: targets.home.path });
     const shownJson = parseJson<{ outcome: string; providerClaim: { status: string } }>(
       await runStatecraft(['run', 'show', repository.path, runId, '--json'], { home: targets.home.path }),
     );
     for (const output of [text.stdout, shown.stdout]) {
       // eslint-disable-next-line no-control-regex -- the escape, the carriage return and CSI are what must be absent
       expect(output).not.toMatch(/[\u001b\r\u009b]/);
-      expect(output).toContain('\\u001b[1A\\u000d\\u001b[2K  refusals        0\\u000arun fake attempt 1: completed');
       expect(output).not.toMatch(/^run fake attempt 1: completed/m);
+      expect(output).not.toMatch(/^ *refusals +0/m);
       expect(output).toContain('success\\u001b[s\\u001b[4A\\u000d\\u001b[2K\\u009b2J');
     }
+    // The summary of `run` cuts the refused tool's long name to its column; run show --posture says it whole.
+    expect(text.stdout).toContain('refusals       \\u001b[1A\\u000d\\u001b[2K  refusals');
+    expect(shown.stdout).toContain('\\u001b[1A\\u000d\\u001b[2K  refusals        0\\u000arun fake attempt 1: completed');
     // The document keeps the adapter's own words, unchanged.
     expect(shownJson.outcome).toBe('refused');
     expect(shownJson.providerClaim.status).toBe('success\u001b[s\u001b[4A\r\u001b[2K\u009b2J');
@@ -74,16 +77,19 @@ emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isErro
     expect(run.exitCode, run.stderr).toBe(1);
     const listed = parseJson<{ attempts: { runId: string }[] }>(await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path }));
     const runId = listed.attempts[0]!.runId;
-    const shown = await runStatecraft(['run', 'show', repository.path, runId], { home: targets.home.path });
+    const shown = await runStatecraft(['run', 'show', repository.path, runId, '--posture'], { home: targets.home.path });
     const shownJson = parseJson<{ acceptance: { verdict: string; candidate: { changedPaths: string[] } } }>(
       await runStatecraft(['run', 'show', repository.path, runId, '--json'], { home: targets.home.path }),
     );
     for (const output of [run.stdout, shown.stdout]) {
-      expect(output).toMatch(/^acceptance: failed \(check-failed\)/m);
       expect(output).not.toMatch(/^acceptance: accepted/m);
       expect(output).not.toMatch(/^ {2}check {11}grep -qx forty-two answer.txt: exit 0/m);
-      expect(output).toContain('z\\u000a  check           grep -qx forty-two answer.txt: exit 0, 9 ms\\u000aacceptance: accepted (every-check-passed)');
     }
+    // The summary of `run`: the verdict, and the file counted (its name too long for the column).
+    expect(run.stdout).toMatch(/^ {2}acceptance {5}failed — /m);
+    expect(run.stdout).toMatch(/^ {2}changed {8}answer\.txt and 1 more \(2 files\)$/m);
+    expect(shown.stdout).toMatch(/^acceptance: failed \(check-failed\)/m);
+    expect(shown.stdout).toContain('z\\u000a  check           grep -qx forty-two answer.txt: exit 0, 9 ms\\u000aacceptance: accepted (every-check-passed)');
     // The document keeps the file's own name.
     expect(shownJson.acceptance.verdict).toBe('failed');
     expect(shownJson.acceptance.candidate.changedPaths).toContain(
@@ -148,8 +154,10 @@ emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isErro
       expect(ran.exitCode, ran.stderr).toBe(1);
       const listed = parseJson<{ attempts: { runId: string }[] }>(await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path }));
       const runId = listed.attempts[0]!.runId;
-      const shown = await runStatecraft(['run', 'show', repository.path, runId], { home: targets.home.path });
-      expectShownNeverObeyed(ran.stdout, `run, ${adapter.executable}`);
+      const shown = await runStatecraft(['run', 'show', repository.path, runId, '--posture'], { home: targets.home.path });
+      // The summary of `run` cuts the error to its column: nothing in it obeyed; run show --posture says it whole.
+      expect(ran.stdout).not.toMatch(/^acceptance: accepted/m);
+      expect(ran.stdout).not.toMatch(UNSAFE);
       expectShownNeverObeyed(shown.stdout, `run show, ${adapter.executable}`);
       const json = await runStatecraft(['run', 'show', repository.path, runId, '--json'], { home: targets.home.path });
       // The document keeps the adapter's own words, unchanged.
@@ -166,12 +174,12 @@ emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isErro
     });
     expect(ran.exitCode, ran.stderr).toBe(0);
     const runId = parseJson<{ runId: string }>(ran).runId;
-    const accepted = await runStatecraft(['accept', repository.path, runId], { home: targets.home.path, timeoutMs: 120_000 });
+    const accepted = await runStatecraft(['accept', repository.path, runId, '--verbose'], { home: targets.home.path, timeoutMs: 120_000 });
     expect(accepted.exitCode, accepted.stderr).toBe(1);
     expect(accepted.stdout).toMatch(/^acceptance of run .*: failed/m);
     // The output's own lines, at whatever break a terminal would obey, each shown behind its `|`.
     expect(accepted.stdout).toContain(`    | out\n    | ${FORGED}\n    | ${FORGED}\n    | ${FORGED}\\u000b`);
-    const shown = await runStatecraft(['run', 'show', repository.path, runId], { home: targets.home.path });
+    const shown = await runStatecraft(['run', 'show', repository.path, runId, '--posture'], { home: targets.home.path });
     for (const [label, output] of [
       ['accept', accepted.stdout],
       ['run show', shown.stdout],

@@ -39,7 +39,7 @@ async function runFlooding(executable: string): Promise<{ account: Account; exit
 
 /** run show and doctor read the attempt back: the kept file's digest verifies and the outcome agrees with it. */
 async function expectReadBackClean(runId: string): Promise<void> {
-  const shown = await runStatecraft(['run', 'show', targets.repository.path, runId], { home: targets.home.path });
+  const shown = await runStatecraft(['run', 'show', targets.repository.path, runId, '--posture'], { home: targets.home.path });
   expect(shown.stdout).toContain('outcome check     agrees with the kept stream');
   expect(shown.stdout).not.toContain('altered');
   const doctor = await runStatecraft(['doctor'], { home: targets.home.path });
@@ -107,7 +107,7 @@ describe('the keep bound (STATECRAFT_KEEP_BOUND): what an attempt or a check may
     });
     expect(ran.exitCode).toBe(3);
     expect(ran.stderr).toContain('STATECRAFT_KEEP_BOUND=12XB is not understood');
-    const accepted = await runStatecraft(['accept', targets.repository.path, '20261130T000000Z-0a0b0c'], {
+    const accepted = await runStatecraft(['accept', targets.repository.path, '20261130T000000Z-0a0b0c', '--verbose'], {
       home: targets.home.path,
       env: { STATECRAFT_KEEP_BOUND: '0' },
     });

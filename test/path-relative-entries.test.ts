@@ -88,7 +88,7 @@ describe("empty and relative entries of the operator's PATH are not passed to a 
       const path = account.posture.environment.names.find((entry) => entry.name === 'PATH');
       expect(path?.droppedEntries).toEqual(['node_modules/.bin', '']);
       expect(path?.value).toEqual({ recorded: process.env.PATH });
-      const shown = await runStatecraft(['run', 'show', repository.path, account.runId], { home: targets.home.path });
+      const shown = await runStatecraft(['run', 'show', repository.path, account.runId, '--posture'], { home: targets.home.path });
       expect(shown.stdout).toContain('PATH (dropped, empty or relative: "node_modules/.bin", "")');
     } finally {
       await adapter.remove();

@@ -166,7 +166,7 @@ describe('statecraft run compares command coverage at planning (R9.1-R9.3, R4 ca
   it('shows the coverage and both limits in run show', async () => {
     const repository = await repositoryWith({ 'specs/004.md': spec(['node --test', 'a | b']) });
     const account = parseJson<Account>(await run(repository.path, '--spec', '004'));
-    const shown = await runStatecraft(['run', 'show', repository.path, account.runId], { home: targets.home.path });
+    const shown = await runStatecraft(['run', 'show', repository.path, account.runId, '--posture'], { home: targets.home.path });
     expect(shown.stdout).toContain('coverage: partial — spec 004 (specs/004.md)');
     expect(shown.stdout).toContain('not checked: `a | b`');
     expect(shown.stdout).toContain(account.posture.coverage.limits[0]);

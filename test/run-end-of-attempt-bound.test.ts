@@ -85,7 +85,7 @@ describe('the end of an attempt, over a tree made to be slow to commit (R7.2, R1
       expect(elapsedMs).toBeLessThan(40_000);
       await expectWorkspaceUsable(account.workspace);
       // The human account says it too.
-      const shown = await runStatecraft(['run', 'show', target.path, account.runId], { home: targets.home.path });
+      const shown = await runStatecraft(['run', 'show', target.path, account.runId, '--posture'], { home: targets.home.path });
       expect(shown.stdout).toMatch(/candidate {7}not identified: git add -A in .* was stopped: the end of the attempt took more than 10 s/);
       // Judging it finds no candidate: nothing is accepted that was not committed.
       const judged = await runStatecraft(['accept', target.path, account.runId, '--json'], { home: targets.home.path });

@@ -100,7 +100,7 @@ describe('a flood of valid refusal events is counted, digested and excerpted, ne
     expect(account.refusals[0]?.verbatim).toMatchObject({ tool: 'Bash', input: { command: 'git push --force' } });
 
     // A refused attempt is a finding (exit 1), as for `run`.
-    const shown = await runStatecraft(['run', 'show', targets.repository.path, account.runId], { home: targets.home.path });
+    const shown = await runStatecraft(['run', 'show', targets.repository.path, account.runId, '--posture'], { home: targets.home.path });
     expect(shown.exitCode, shown.stderr).toBe(1);
     expect(shown.stdout).toContain(`${fromStream.count} refusals; first ${account.refusals.length} shown; all in ${stream.path}`);
   });

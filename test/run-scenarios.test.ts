@@ -88,7 +88,7 @@ describe('statecraft run drives every fixture scenario to the outcome the superv
     expect(account.outcome).toBe('completed');
     expect(account.posture.capabilities.notApplied).toEqual(['cost-report']);
     expect(run.exitCode).toBe(1);
-    const shown = await runStatecraft(['run', 'show', targets.repository.path, account.runId], { home: targets.home.path });
+    const shown = await runStatecraft(['run', 'show', targets.repository.path, account.runId, '--posture'], { home: targets.home.path });
     expect(shown.exitCode).toBe(1);
     expect(shown.stdout).toContain('not applied cost-report');
     expect(shown.stdout).toContain('REQUIRED, NOT APPLIED: cost-report — the attempt ran without it (a finding)');

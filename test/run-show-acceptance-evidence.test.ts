@@ -51,7 +51,7 @@ describe("run show re-digests the receipt and check outputs of the attempt's acc
     ]);
     expect(found[0]?.message).toContain('is missing, where the acceptance record holds its digest');
     expect(found[1]?.message).toContain('no longer has the digest the acceptance record holds');
-    const human = await runStatecraft(['run', 'show', repository.path, account.runId], home());
+    const human = await runStatecraft(['run', 'show', repository.path, account.runId, '--posture'], home());
     expect(human.exitCode).toBe(1);
     expect(human.stdout).toContain('finding: altered-acceptance-evidence:');
 

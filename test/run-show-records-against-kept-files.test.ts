@@ -18,7 +18,8 @@ interface Shown {
 
 const targets = useTestTargets({ sharedRepository: false });
 const { attempt, doctor, findingsOf } = doctorSteps(() => targets.home.path);
-const show = (target: string, runId: string, ...extra: string[]) => runStatecraft(['run', 'show', target, runId, ...extra], { home: targets.home.path });
+const show = (target: string, runId: string, ...extra: string[]) =>
+  runStatecraft(['run', 'show', target, runId, ...extra, '--posture'], { home: targets.home.path });
 
 describe('run show compares what the chain records with the kept files it verified by digest, as doctor does (R8.4, R11)', () => {
   it("a completed attempt whose outcome record's cost was edited in the chain alone (relinked, checkpoint rewritten) exits 1, naming the record, its line, the file and the field, in --json and in text", async () => {

@@ -45,7 +45,7 @@ describe('an attempt that leaves a process behind is not a clean end (R7.3, R8.1
       // The sweep killed what it found: nothing is left running once the answer is given.
       for (const survivor of account.posture.survivors) expect(await isAlive(survivor.pid)).toBe(false);
 
-      const shown = await runStatecraft(['run', 'show', targets.repository.path, account.runId], { home: targets.home.path });
+      const shown = await runStatecraft(['run', 'show', targets.repository.path, account.runId, '--posture'], { home: targets.home.path });
       expect(shown.stdout).toContain(`attempt 1: interrupted (processes-left)`);
       expect(shown.stdout).toContain('outcome check     agrees with the kept stream');
     } finally {

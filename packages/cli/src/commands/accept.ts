@@ -3,9 +3,13 @@ import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';
 import { STATECRAFT_VERSION } from '../statecraft-version.js';
 import { renderAcceptance } from './accept-render.js';
+import { renderAcceptSummary } from './run-summary-render.js';
 
 /** What `accept` is given: the judge's request, less the version the CLI itself supplies. */
-export type AcceptOptions = Omit<AcceptRequest, 'statecraftVersion'>;
+export type AcceptOptions = Omit<AcceptRequest, 'statecraftVersion'> & {
+  /** `--verbose`: the whole acceptance (candidate, suite, each check, boundary, policy, the failing check's tails); else the summary. */
+  verbose?: boolean;
+};
 
 /** What `accept --json` prints (issue 12 item 8): the acceptance, with the run and attempt it judged. */
 export type AcceptValue =
@@ -51,6 +55,6 @@ export async function accept(options: AcceptOptions): Promise<Answer<AcceptValue
   return {
     value,
     exitCode: value.verdict === 'accepted' ? EXIT.ok : EXIT.finding,
-    human: (shown) => ('verdict' in shown ? renderAcceptance(shown, { tails: true }) : []),
+    human: (shown) => ('verdict' in shown ? (options.verbose === true ? renderAcceptance(shown, { tails: true }) : renderAcceptSummary(shown)) : []),
   };
 }

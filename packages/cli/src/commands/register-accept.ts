@@ -15,7 +15,7 @@ export const DEFAULT_CHECK_DEADLINE = '10m';
 export const DEFAULT_SUITE_DEADLINE = '60m';
 
 /** The options commander hands the action, as parsed from argv. */
-type AcceptFlags = { attempt?: string; checkDeadline: string; suiteDeadline: string; boundary?: string; expose: string[]; json: boolean };
+type AcceptFlags = { attempt?: string; checkDeadline: string; suiteDeadline: string; boundary?: string; expose: string[]; json: boolean; verbose: boolean };
 
 /** Registers `accept` (R13). Computing is in accept.ts. */
 export function registerAccept(program: Command): void {
@@ -40,12 +40,14 @@ export function registerAccept(program: Command): void {
     )
     .option('--expose <path>', 'a path of a hidden home shown read-only to the checks inside the boundary (repeatable)', collect, [])
     .option('--json', 'print one JSON document instead of text', false)
+    .option('--verbose', 'the whole acceptance in text: candidate, suite, each check, boundary, policy, output tails', false)
     .addHelpText(
       'after',
       `
 Examples:
   statecraft accept ./repo <run-id>
   statecraft accept latest               the latest run, in this repository
+  statecraft accept ./repo <run-id> --verbose   every check, boundary, policy
   statecraft accept ./repo <run-id> --attempt 2 --check-deadline 2m --json
   statecraft accept ./repo <run-id> --boundary none
 
@@ -93,6 +95,7 @@ established); 3 usage; 4 an i/o error.`,
           boundary,
           signal: interrupt.signal,
           hooks: status.hooks,
+          verbose: flags.verbose,
         });
         if ('refused' in answer.value || 'failed' in answer.value) writeHumanLines(process.stderr, answer.human(answer.value), 'statecraft: ');
         if (!flags.json && ('refused' in answer.value || 'failed' in answer.value)) process.exitCode = answer.exitCode;

@@ -165,6 +165,8 @@ function registerRunShow(runCommand: Command): void {
     .argument('[target]', 'the git repository (default: the one containing the current directory)')
     .argument('[run]', 'the run: its id, a unique start of it, or latest')
     .option('--attempt <n>', 'which attempt of the run')
+    .option('--posture', 'the whole account in text: posture, residuals, coverage, records and their checks', false)
+    .option('--verbose', 'the same as --posture', false)
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',
@@ -174,6 +176,9 @@ Examples:
   statecraft run show ./repo <run-id>    its latest attempt
   statecraft run show latest             the latest run, in this repository
   statecraft run show ./repo 20261202T0  a unique start of a run id
+  statecraft run show ./repo <run-id> --posture
+                                         all of it: posture, residuals,
+                                         coverage, records and their checks
   statecraft run show ./repo <run-id> --attempt 1 --json
 
 JSON: the attempt's account, the value \`run --json\` printed (runId, attempt,
@@ -188,9 +193,10 @@ outcome, none recorded, an altered or missing kept file, a disagreeing outcome
 or a disagreeing record, or a required capability not applied; 2 refused (no
 such run or attempt, a broken chain).`,
     )
-    .action(async (first: string | undefined, second: string | undefined, flags: { attempt?: string }, command: Command) => {
+    .action(async (first: string | undefined, second: string | undefined, flags: { attempt?: string; posture: boolean; verbose: boolean }, command: Command) => {
       const home = resolveProductHome().path;
       const answer = await runShow({
+        posture: flags.posture || flags.verbose,
         home,
         ...(await targetAndRun(home, first, second)),
         ...(flags.attempt === undefined ? {} : { attempt: parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER) }),

@@ -229,6 +229,26 @@ function describeElapsed(startedAt: string, concludedAt: string): string {
   return `${String(Math.floor(minutes / 60))}h${String(minutes % 60).padStart(2, '0')}m`;
 }
 
+/**
+ * What the summary says whole whatever its length, since each is a finding: a kept file altered or
+ * missing, an outcome its stream does not give, a record that disagrees, a stream that broke, evidence not kept.
+ */
+export function accountFindings(
+  account: AttemptAccount & {
+    artifactCheck?: Record<string, string>;
+    outcomeCheck?: OutcomeCheck;
+    recordDisagreements?: readonly RecordDisagreement[];
+    recordFindings?: readonly Finding[];
+  },
+): string[] {
+  const stream = account.streamError === 'none' || account.streamError === 'not-recorded' ? [] : [`  stream          ${describeStream(account.streamError)}`];
+  const notKept =
+    account.evidence === 'kept' || account.evidence === 'not-recorded' ? [] : account.evidence.notKept.map((failure) => `  not kept        ${failure.message}`);
+  const evidence = describeEvidence(account).filter((line) => line.startsWith('  finding:') || line.includes('disagrees with the kept stream'));
+  const records = (account.recordDisagreements ?? []).length === 0 ? [] : describeRecordDisagreements(account);
+  return [...stream, ...notKept, ...evidence, ...records, ...describeRecordFindings(account)];
+}
+
 export function renderList(value: AttemptList): HumanLines {
   const lines = [`${value.target}: ${value.attempts.length} attempt${value.attempts.length === 1 ? '' : 's'} (${value.chain})`];
   if (value.tornTail !== 'none') lines.push(`  a torn final line of ${value.tornTail.bytes} bytes: the next run truncates it`);

@@ -16,7 +16,9 @@ import type { RunListAnswerSchema, RunShowAnswerSchema } from '../json-schemas/i
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { renderAccount, renderList } from './run-render.js';
+import { accountFindings, renderAccount, renderList } from './run-render.js';
+import { renderAccountSummary } from './run-summary-render.js';
+import { readFinalMessage } from './final-message.js';
 import { AttemptPartsAhead } from './attempt-parts-ahead.js';
 import { withReceiptState } from './run.js';
 
@@ -75,6 +77,8 @@ export async function runShow(options: {
   target: string;
   runId: string;
   attempt?: number;
+  /** `--posture`: the whole account, posture, residuals, coverage and every check of the records; else the summary. */
+  posture?: boolean;
 }): Promise<Answer<z.infer<typeof RunShowAnswerSchema>>> {
   const opened = await openOrRefuse(options.home, options.target);
   const ofRun = opened.accounts.filter((account) => account.runId === options.runId);
@@ -105,6 +109,7 @@ export async function runShow(options: {
     headIs: await readWorkspaceFreshness(account),
     recordDisagreements,
     recordFindings,
+    finalMessage: readFinalMessage(account.artifacts.stream),
   };
   const evidenceHolds =
     Object.values(evidence.artifactCheck).every((state) => state === 'verified' || state === 'not-recorded') &&
@@ -113,5 +118,9 @@ export async function runShow(options: {
     recordFindings.length === 0;
   // A required token the init did not apply is a finding too, whatever the outcome (R2.4).
   const requiredHeld = requiredNotApplied(account.posture.capabilities).length === 0;
-  return { value, exitCode: account.outcome === 'completed' && evidenceHolds && requiredHeld ? EXIT.ok : EXIT.finding, human: renderAccount };
+  return {
+    value,
+    exitCode: account.outcome === 'completed' && evidenceHolds && requiredHeld ? EXIT.ok : EXIT.finding,
+    human: options.posture === true ? renderAccount : (shown) => renderAccountSummary(shown, accountFindings(shown)),
+  };
 }

@@ -19,7 +19,9 @@ import type { RunAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';
 import { STATECRAFT_VERSION } from '../statecraft-version.js';
-import { renderAccount, renderFailure, renderRefusal } from './run-render.js';
+import { accountFindings, renderFailure, renderRefusal } from './run-render.js';
+import { renderAccountSummary } from './run-summary-render.js';
+import { readFinalMessage } from './final-message.js';
 import { workspaceGitNote } from './workspace-git-note.js';
 import { writeHumanLines } from '../render/human-lines.js';
 
@@ -158,11 +160,13 @@ async function answerOf(
     truncatedTail: outcome.truncatedTail,
     reclaimedLock: outcome.reclaimedLock,
     ...acceptanceProblem,
+    finalMessage: readFinalMessage(account.artifacts.stream),
   } satisfies RunValue;
   return {
     value,
     exitCode: exitCodeOf(account, acceptance),
-    human: (shown) => ('runId' in shown ? [...renderAccount(shown), ...renderOpening(shown)] : []),
+    // The summary; the posture, residuals and every record check are `run show --posture`'s.
+    human: (shown) => ('runId' in shown ? [...renderAccountSummary(shown, accountFindings(shown)), ...renderOpening(shown)] : []),
   };
 }
 

@@ -175,6 +175,12 @@ export const RunShowAnswerSchema = AttemptAccountSchema.extend({
    * its receipt). Empty when there is none; any is a finding (exit 1).
    */
   recordFindings: z.array(FindingSchema),
+  /**
+   * The agent's last message, read from the end of the kept stream (a `progress` event of kind
+   * `message`): its seq, its text (the first 2000 characters; `cut` when longer) — the agent's words,
+   * not statecraft's. `none` when the stream holds none statecraft can read.
+   */
+  finalMessage: z.union([z.strictObject({ seq: CountSchema, text: z.string().min(1), cut: z.boolean() }), z.literal('none')]).optional(),
 });
 
 /** `run --json` of an attempt that ran: what `run show` prints, plus what opening the chain found. */
