@@ -202,7 +202,8 @@ describe('qualification of the Codex adapter with the pinned codex', () => {
     const plan = parseJson<PlanJson>(answer);
     expect(plan.collisions).toEqual([]);
     const byName = Object.fromEntries(plan.adapters.map((adapter) => [adapter.name, adapter]));
-    expect(byName['claude-code']?.managedPaths).toEqual(['~/.claude']);
+    // Claude Code keeps its state in a private CLAUDE_CONFIG_DIR per attempt: it manages no path of the operator's.
+    expect(byName['claude-code']?.managedPaths).toEqual([]);
     expect(byName.codex?.managedPaths).toEqual(['/tmp/codex-daemon-1000']);
     expect(byName.codex?.prerequisites.map((check) => [check.prerequisite.kind, check.state])).toEqual([
       ['command', 'present'],

@@ -11,7 +11,7 @@
  * - project-declaration.ts    the target's .statecraft/environment.json, project.commands (R9.1)
  * - adapter-declarations.ts   adapters' managed paths, prerequisites, collisions (R10.6)
  * - boundary-profile.ts       the protected evidence boundary's profile: hidden, writable, read-only paths; the on/none choice (R12)
- * - operator-git-identity.ts  the operator's git identity, read outside and carried into the boundary (GIT_CONFIG_GLOBAL)
+ * - operator-git-identity.ts  the operator's git identity carried into the boundary (GIT_CONFIG_GLOBAL); run reads it
  * - homes-to-hide.ts          the homes the boundary hides (the operator's, root's, /home's), and the PATH entries inside them
  *
  * What this package does not claim: that the child cannot publish or cannot read the operator's

@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -9,38 +8,6 @@ export const GIT_IDENTITY_VARIABLE = 'GIT_CONFIG_GLOBAL';
 export interface GitIdentity {
   name?: string;
   email?: string;
-}
-
-/**
- * Reads the operator's git identity from their global configuration (`~/.gitconfig`,
- * `$XDG_CONFIG_HOME/git/config`, and what those include), with git itself. Inside the boundary
- * the home is hidden, and with it that configuration: only the identity is carried in, never the
- * rest (a credential helper, a URL holding a token). Anything unread answers an empty identity.
- */
-export function readOperatorGitIdentity(source: Readonly<Record<string, string | undefined>>): Promise<GitIdentity> {
-  const environment: Record<string, string> = { GIT_CONFIG_NOSYSTEM: '1' };
-  for (const name of ['PATH', 'HOME', 'XDG_CONFIG_HOME'] as const) {
-    const value = source[name];
-    if (value !== undefined) environment[name] = value;
-  }
-  return new Promise((resolve) => {
-    execFile(
-      'git',
-      ['config', '--global', '--includes', '-z', '--get-regexp', '^user\\.(name|email)$'],
-      { env: environment, timeout: 10_000, maxBuffer: 64 * 1024 },
-      (_error, stdout) => {
-        const identity: GitIdentity = {};
-        for (const entry of String(stdout).split('\0')) {
-          const [key, ...value] = entry.split('\n');
-          const text = value.join('\n');
-          if (text === '' || text.includes('\n')) continue;
-          if (key === 'user.name') identity.name = text;
-          if (key === 'user.email') identity.email = text;
-        }
-        resolve(identity);
-      },
-    );
-  });
 }
 
 /** A value in git's configuration syntax: quoted, with its backslashes and quotes escaped. */

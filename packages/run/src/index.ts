@@ -3,6 +3,7 @@
  * that make it durable and tamper-evident.
  *
  * Modules:
+ * - workspace/read-operator-git-identity.ts the operator's git identity, read with statecraft's git, to carry into the boundary
  * - plan/plan-run.ts              everything decided before anything is appended; refusals exit 2 (issue 3 item 2)
  * - plan/label-qualification.ts   the qualification label: unqualified adapters run, labelled (R3.2)
  * - plan/home-outside-target.ts   the product home and the target must not hold each other (R8.4, R12)
@@ -108,6 +109,7 @@ export * from './launch/compose-posture.js';
 export * from './chain/chain-summary.js';
 export * from './chain/summary-fast-check.js';
 export * from './chain/open-chain-for-run.js';
+export { readOperatorGitIdentity } from './workspace/read-operator-git-identity.js';
 export * from './coverage/index.js'; // command coverage read from the working tree and the base commit (R9.4)
 export * from './reconcile/reconcile-dangling-intents.js';
 export * from './land/land-commit.js';

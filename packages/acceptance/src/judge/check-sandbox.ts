@@ -12,12 +12,12 @@ import {
   constructEnvironment,
   gitIdentityBinding,
   productHomeLayout,
-  readOperatorGitIdentity,
   writeGitIdentityFile,
   selectPassedNames,
   type BoundaryChoice,
   type EnvironmentRecord,
 } from '@statecraft/environment';
+import { readOperatorGitIdentity } from '@statecraft/run';
 import { makeCheckTemporaryDirectory, removeCheckTemporaryDirectory } from './check-temporary-directory.js';
 
 /** What every check of one suite runs with: the constructed environment, the attempt tag and the boundary. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { landAttempt } from '@statecraft/acceptance';
 import type { Answer } from '../answer.js';
+import type { HumanLines } from '../render/human-lines.js';
 import { CliError, IoFailure } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { LandAnswerSchema } from '../json-schemas/land-answers.js';
@@ -35,7 +36,7 @@ export async function land(options: { home: string; target: string; runId: strin
   return { value, exitCode: EXIT.ok, human: renderLanded };
 }
 
-function renderLanded(value: LandValue): string {
+function renderLanded(value: LandValue): HumanLines {
   const branch = value.branch.replace(/^refs\/heads\//, '');
   return [
     `landed run ${value.runId} attempt ${value.attempt} on ${branch} (${value.method})`,
@@ -44,7 +45,7 @@ function renderLanded(value: LandValue): string {
     `  was at     ${value.before}`,
     `  receipt    ${value.receipt.path}`,
     `  record     chain line ${value.record.line}`,
-  ].join('\n');
+  ];
 }
 
 function hintFor(reason: string, options: { target: string; runId: string }): string | undefined {

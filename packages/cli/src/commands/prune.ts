@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { pruneTarget } from '@statecraft/acceptance';
 import type { Answer } from '../answer.js';
+import type { HumanLines } from '../render/human-lines.js';
 import { CliError, IoFailure } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import type { PruneAnswerSchema } from '../json-schemas/land-answers.js';
@@ -27,7 +28,7 @@ const WHY: Record<PruneValue['kept'][number]['why'], string> = {
   'landed-only-here': 'branch kept: its landed commit is no longer in the branch it landed on',
 };
 
-function renderPruned(value: PruneValue): string {
+function renderPruned(value: PruneValue): HumanLines {
   const lines = [value.removed.length === 0 ? `nothing to remove in ${value.target}` : `removed from ${value.target}:`];
   for (const entry of value.removed) {
     lines.push(`  run ${entry.runId}`);
@@ -36,5 +37,5 @@ function renderPruned(value: PruneValue): string {
   }
   for (const entry of value.kept) lines.push(`  kept run ${entry.runId}: ${WHY[entry.why]}`);
   if (value.record !== 'none') lines.push(`recorded at chain line ${value.record.line}; records and kept files stay`);
-  return lines.join('\n');
+  return lines;
 }

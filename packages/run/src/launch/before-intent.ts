@@ -1,7 +1,8 @@
 import { tmpdir } from 'node:os';
 import { makeDirectories } from '@statecraft/adapter';
 import { ATTEMPT_TAG_VARIABLE, attemptArtifactNames, type BoundaryLaunch } from '@statecraft/adapter';
-import { constructEnvironment, gitIdentityBinding, readOperatorGitIdentity, writeGitIdentityFile, type GitIdentity } from '@statecraft/environment';
+import { constructEnvironment, gitIdentityBinding, writeGitIdentityFile, type GitIdentity } from '@statecraft/environment';
+import { readOperatorGitIdentity } from '../workspace/read-operator-git-identity.js';
 import type { RunPlan } from '../plan/plan-run.js';
 import type { RunFailure } from '../refusal.js';
 import { buildRequest } from './build-request.js';
