@@ -59,7 +59,12 @@ describe("every worktree's agent workspaces, inside the checks' boundary (R13.3,
       expect(acceptance, `judging ${target}`).toMatchObject({ verdict: 'failed', reason: 'check-failed' });
       expect(judged.exitCode).toBe(1);
       const hidden = acceptance.boundary === 'not-recorded' ? [] : (acceptance.boundary.profile?.hidden ?? []);
-      expect(hidden.map((entry) => entry.role)).toEqual(['product-home', 'agent-workspaces', 'agent-workspaces']);
+      // The homes hidden depend on the machine (accept-boundary.test.ts holds them).
+      expect(hidden.map((entry) => entry.role).filter((role) => role !== 'operator-home' && role !== 'other-home')).toEqual([
+        'product-home',
+        'agent-workspaces',
+        'agent-workspaces',
+      ]);
       expect(hidden.map((entry) => entry.path)).toContain(join(other, '.statecraft', 'state'));
     }
   });

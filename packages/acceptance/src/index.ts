@@ -42,6 +42,7 @@
  * - judge/authority-read-only.ts the authority set bound read-only in the candidate's worktree for the checks (R13.5, R12)
  * - judge/leftover-check-worktrees.ts check worktrees a killed judge left (owner dead) removed with their TMPDIRs, then `git worktree prune`
  * - judge/suite-at-base.ts   the suite and the authority set read at the base, and the policy digest (R13.3, R13.5)
+ * - judge/authority-checked-out.ts each authority file as checked out, against its blob at the base: a conversion or filter changed none (R13.5)
  * - judge/authority-through-links.ts authority entries that are, lie below or hold a symbolic link at the base: not judged on (R13.5)
  * - judge/links-outside-candidate.ts the candidate's symbolic links (mode 120000, as git holds them) whose targets leave its tree
  * - judge/check-invocation.ts a check as argv (simple, R9.2) or through /bin/sh -c (marked shell)
