@@ -193,16 +193,18 @@ outcome, none recorded, an altered or missing kept file, a disagreeing outcome
 or a disagreeing record, or a required capability not applied; 2 refused (no
 such run or attempt, a broken chain).`,
     )
-    .action(async (first: string | undefined, second: string | undefined, flags: { attempt?: string; posture: boolean; verbose: boolean }, command: Command) => {
-      const home = resolveProductHome().path;
-      const answer = await runShow({
-        posture: flags.posture || flags.verbose,
-        home,
-        ...(await targetAndRun(home, first, second)),
-        ...(flags.attempt === undefined ? {} : { attempt: parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER) }),
-      });
-      emit(answer, wantsJson(command));
-    });
+    .action(
+      async (first: string | undefined, second: string | undefined, flags: { attempt?: string; posture: boolean; verbose: boolean }, command: Command) => {
+        const home = resolveProductHome().path;
+        const answer = await runShow({
+          posture: flags.posture || flags.verbose,
+          home,
+          ...(await targetAndRun(home, first, second)),
+          ...(flags.attempt === undefined ? {} : { attempt: parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER) }),
+        });
+        emit(answer, wantsJson(command));
+      },
+    );
 }
 
 /** `run`'s action: the flags checked and parsed, the attempt run with its live status line, the answer printed. */
