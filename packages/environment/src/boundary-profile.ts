@@ -1,6 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { homesToHide, isSameOrBelow, pathEntriesInside } from './homes-to-hide.js';
+import { homesToHide, isSameOrBelow, pathEntriesInside, programHoldersInside } from './homes-to-hide.js';
 import { expandHome } from './adapter-declarations.js';
 
 /**
@@ -25,7 +25,8 @@ export type BoundaryPathRole =
   | 'operator-exposed'
   | 'adapter-exposed'
   | 'path-entry'
-  | 'git-directory';
+  | 'git-directory'
+  | 'program';
 
 export interface BoundaryProfile {
   hidden: { path: string; role: BoundaryPathRole }[];
@@ -66,6 +67,8 @@ export interface BoundaryProfileRequest {
   exposed?: readonly string[];
   /** Paths (`~` is the constructed HOME) the adapter's provider reads (its manifest's `readablePaths`): exposed read-only when they exist. */
   adapterReadable?: readonly string[];
+  /** The programs the launch runs (the adapter executable, a provider named with --provider): what holds them in a hidden home is exposed read-only. */
+  programs?: readonly string[];
 }
 
 /**
@@ -95,6 +98,7 @@ export function buildBoundaryProfile(request: BoundaryProfileRequest): BoundaryP
       ...(testBind === undefined || testBind === '' ? [] : [{ path: testBind, role: 'test-bind' as const }]),
     ],
     readOnly: [
+      ...programHoldersInside(homes, request.programs ?? [], request.productHome).map((path) => ({ path, role: 'program' as const })),
       ...request.handOver.map((path) => ({ path, role: 'request' as const })),
       ...(request.exposed ?? []).map((path) => ({ path, role: 'operator-exposed' as const })),
       ...existing(request.adapterReadable ?? []).map((path) => ({ path, role: 'adapter-exposed' as const })),

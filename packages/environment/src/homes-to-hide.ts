@@ -71,3 +71,35 @@ export function pathEntriesInside(homes: readonly HiddenHome[], path: string | u
   const unique = [...new Set(exposed)];
   return unique.filter((entry) => !unique.some((other) => other !== entry && isSameOrBelow(entry, other)));
 }
+
+/**
+ * What holds each program the launch runs (the adapter, its provider), when it lies in a hidden
+ * home: the outermost directory below that home, on the way to the program, that holds a
+ * `node_modules` (the project statecraft or the adapter is installed in: what the program loads
+ * lies there), else the program's own directory. Never a home itself, and never a directory that
+ * holds the product home: the probe would refuse it, and rightly.
+ */
+export function programHoldersInside(homes: readonly HiddenHome[], programs: readonly string[], productHome: string): string[] {
+  const holders = programs.flatMap((program) => {
+    let real: string;
+    try {
+      real = realpathSync(program);
+    } catch {
+      return [];
+    }
+    const home = homes.find((candidate) => isSameOrBelow(real, candidate.path) && real !== candidate.path);
+    if (home === undefined) return [];
+    const below = real.slice(home.path.length + 1).split('/').slice(0, -1);
+    let holder = dirname(real);
+    for (let depth = 1; depth <= below.length; depth += 1) {
+      const directory = join(home.path, ...below.slice(0, depth));
+      if (existsSync(join(directory, 'node_modules'))) {
+        holder = directory;
+        break;
+      }
+    }
+    return holder === home.path || isSameOrBelow(productHome, holder) ? [] : [holder];
+  });
+  const unique = [...new Set(holders)];
+  return unique.filter((entry) => !unique.some((other) => other !== entry && isSameOrBelow(entry, other)));
+}

@@ -26,5 +26,5 @@ export * from './construct-environment.js';
 export * from './project-declaration.js';
 export * from './adapter-declarations.js';
 export * from './boundary-profile.js';
-export { homesToHide, pathEntriesInside, type HiddenHome } from './homes-to-hide.js';
+export { homesToHide, pathEntriesInside, programHoldersInside, type HiddenHome } from './homes-to-hide.js';
 export * from './operator-git-identity.js';

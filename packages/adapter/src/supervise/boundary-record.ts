@@ -30,6 +30,8 @@ export const BoundaryPathRoleSchema = z.enum([
   'path-entry',
   /** The target repository's git directory, which the workspace's git reads, bound read-only over a home that would hide it. */
   'git-directory',
+  /** What holds a program the launch runs (the adapter, its provider) inside a hidden home, bound read-only before everything else. */
+  'program',
 ]);
 export type BoundaryPathRole = z.infer<typeof BoundaryPathRoleSchema>;
 

@@ -96,7 +96,21 @@ const PROC_KEY_FILES = ['/proc/keys', '/proc/key-users'];
 
 /** What each bind of `profileArguments` binds, in its descriptor order: `real` answers an entry's real path. */
 export function bindSources(profile: BoundaryProfile, real: (entry: BoundaryPath) => string): string[] {
-  return [...profile.writable, ...profile.readOnly].map(real);
+  return orderedBinds(profile).map((bind) => real(bind.entry));
+}
+
+/**
+ * Every bind in the order bwrap makes them: what holds the launch's programs first (a project
+ * directory in a hidden home may hold the workspace, which is then bound writable over it), then
+ * the writable paths, then the rest read-only.
+ */
+function orderedBinds(profile: BoundaryProfile): { entry: BoundaryPath; writable: boolean }[] {
+  const programs = profile.readOnly.filter((entry) => entry.role === 'program');
+  return [
+    ...programs.map((entry) => ({ entry, writable: false })),
+    ...profile.writable.map((entry) => ({ entry, writable: true })),
+    ...profile.readOnly.filter((entry) => entry.role !== 'program').map((entry) => ({ entry, writable: false })),
+  ];
 }
 
 /** The bwrap arguments for a profile, each path written by `write` (its real path, or its role for the digest). */
@@ -112,8 +126,7 @@ export function profileArguments(profile: BoundaryProfile, workspace: BoundaryPa
   for (const link of profile.links ?? []) args.push('--symlink', write({ path: link.target, role: link.role }), write(link));
   // Bound by descriptor, opened for each spawn in this order (launch-descriptors.ts): bwrap resolves no source path.
   let descriptor = FIRST_LAUNCH_DESCRIPTOR;
-  for (const entry of profile.writable) args.push('--bind-fd', String(descriptor++), write(entry));
-  for (const entry of profile.readOnly) args.push('--ro-bind-fd', String(descriptor++), write(entry));
+  for (const bind of orderedBinds(profile)) args.push(bind.writable ? '--bind-fd' : '--ro-bind-fd', String(descriptor++), write(bind.entry));
   // Another's home read-only only now: bwrap makes the mount points of the binds below it first.
   for (const entry of homes) if (entry.role === 'other-home') args.push('--remount-ro', write(entry));
   args.push('--seccomp', String(descriptor));

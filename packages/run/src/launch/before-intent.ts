@@ -112,6 +112,7 @@ async function setUpBeforeIntent(
       managedPaths: plan.manifest.managedPaths ?? [],
       readablePaths: plan.manifest.readablePaths ?? [],
       adapter: plan.manifest.name,
+      programs: [plan.adapter.path, ...(plan.request.provider === undefined ? [] : [plan.request.provider])],
       target: plan.target,
       environment: environment.variables,
       requestText,

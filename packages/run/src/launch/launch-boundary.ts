@@ -38,6 +38,8 @@ export interface LaunchBoundaryRequest {
   readablePaths: readonly string[];
   /** The adapter's name, as its manifest gives it: whose managed paths these are. */
   adapter: string;
+  /** The programs the launch runs (the adapter executable, a provider named with --provider): reachable though they lie in a hidden home. */
+  programs: readonly string[];
   /** The target repository and its git directory, which the managed paths must not reach (managedPathsMustNotReach). */
   target: { path: string; commonDirectory: string };
   /** The constructed environment: bwrap is looked for on its PATH. */
@@ -87,6 +89,7 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
     gitDirectory: request.target.commonDirectory,
     exposed: request.choice.expose ?? [],
     adapterReadable: request.readablePaths,
+    programs: request.programs,
   });
   const established = await establishBoundary({
     profile,
