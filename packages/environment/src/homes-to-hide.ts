@@ -89,7 +89,10 @@ export function programHoldersInside(homes: readonly HiddenHome[], programs: rea
     }
     const home = homes.find((candidate) => isSameOrBelow(real, candidate.path) && real !== candidate.path);
     if (home === undefined) return [];
-    const below = real.slice(home.path.length + 1).split('/').slice(0, -1);
+    const below = real
+      .slice(home.path.length + 1)
+      .split('/')
+      .slice(0, -1);
     let holder = dirname(real);
     for (let depth = 1; depth <= below.length; depth += 1) {
       const directory = join(home.path, ...below.slice(0, depth));
