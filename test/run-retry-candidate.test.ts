@@ -62,7 +62,7 @@ async function accept(repository: string, runId: string, attempt: number) {
 
 /** The candidate line `run show` prints for one attempt. */
 async function shownCandidate(repository: string, runId: string, attempt: number): Promise<string> {
-  const shown = await runStatecraft(['run', 'show', repository, runId, '--attempt', String(attempt)], home());
+  const shown = await runStatecraft(['run', 'show', repository, runId, '--attempt', String(attempt), '--posture'], home());
   return shown.stdout.split('\n').find((line) => line.startsWith('  candidate ')) ?? '';
 }
 
