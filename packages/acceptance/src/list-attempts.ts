@@ -86,7 +86,7 @@ export function startAttemptSummaries(onChange?: (index: number) => void): Attem
   const attempts: Attempt[] = [];
   // An outcome almost always follows its own intent, and acceptances are rare: the indexes by
   // digest are built only when a record names another attempt, then kept up to date. Filling
-  // both for 100,000 attempts was ~10% of `run list`'s main thread (docs/decisions.md, 2026-12-01).
+  // both for every attempt is work `run list` would do for nothing on a long chain.
   let byIntent: Map<string, Attempt> | undefined;
   let byOutcome: Map<string, Attempt> | undefined;
   const attemptOfIntent = (digest: string): Attempt | undefined => {

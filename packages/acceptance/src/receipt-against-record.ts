@@ -7,8 +7,7 @@ import { differences, readSealedJson, wholeFile, type FieldDisagreement } from '
  * The receipt an acceptance record carries against the receipt.json it keeps beside the chain
  * (R13.6): the judge writes the file from the very object the record holds (accept-attempt.ts), so
  * they differ only when one was changed afterwards — a record that took another attempt's receipt
- * file and rewrote the attempt it names kept the file's digest and not its content (hostile pass,
- * 2026-12-02). Compared only when the file has the digest the record holds (an altered or missing
+ * file and rewrote the attempt it names kept the file's digest and not its content. Compared only when the file has the digest the record holds (an altered or missing
  * one is its own finding) and lies where the judged attempt keeps it; empty when they agree.
  */
 export function receiptAgainstRecord(targetDirectory: string, record: AcceptanceRecord): FieldDisagreement[] {

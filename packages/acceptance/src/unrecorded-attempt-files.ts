@@ -8,7 +8,7 @@ import type { Finding } from './examine-product-home.js';
  * An attempt's directory that no intent names: its request and prompt were written, then its
  * supervisor was killed before the intent was (a `kill -9`, a crash). Nothing reads such files,
  * and nothing else would ever mention them, or the branch and worktree that attempt may have left
- * in the target repository (hostile pass, 2026-12-01): those are looked for where `run` makes them,
+ * in the target repository: those are looked for where `run` makes them,
  * and named with the commands that remove them. The live attempt's own files are not yet named,
  * nor are those of a run that started while doctor read (changed after it began).
  */
