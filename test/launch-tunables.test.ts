@@ -50,7 +50,7 @@ function expectOperatorsValue(lines: readonly string[]): void {
 }
 
 // bin/statecraft starts node with glibc's malloc on transparent huge pages (fewer page faults at
-// every start: docs/decisions.md, 2026-12-01), for statecraft's own process only. What the operator's
+// every start), for statecraft's own process only. What the operator's
 // environment holds is what every child and every record sees: the child's environment is built
 // from it and recorded (R5.1, R6), and git runs in it.
 describe("the launcher's malloc tunable is statecraft's own: children and records see the operator's environment (R5.1, R6)", () => {

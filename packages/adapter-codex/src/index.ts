@@ -24,7 +24,7 @@
  * - adapter/denial-acknowledgement.ts  how far the adapter has written the channel out: the hook answers Codex only after its record (R14.2)
  * - adapter/run-session.ts          runs codex (spawned by the seam's kit), translates, reads the channel, cleans up
  * - adapter/native-events.ts        the `--json` shapes the mapping reads
- * - adapter/native-stream-mapper.ts native events → protocol events (the table in docs/decisions.md, issue 13)
+ * - adapter/native-stream-mapper.ts native events → protocol events (the table in decision 0060)
  * - adapter/terminal-state.ts       the provider's ending in neutral terms (R10.4)
  * - model-double/*                  a scripted OpenAI Responses-API server on 127.0.0.1 (tests, the suite), its paths and key drawn per run
  * - suite/altered-streams.ts        the recorded stream, altered one defect at a time (rows 4 and 5, fake providers)

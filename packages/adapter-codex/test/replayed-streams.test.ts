@@ -6,7 +6,7 @@ import { recordedStreamsDirectory, writeAlteredStreams } from '@statecraft/adapt
 import { replay, roots } from './support/adapter-process.js';
 import type { Replayed } from './support/adapter-process.js';
 
-// The mapping table of issue 13 (docs/decisions.md), row by row, across a real process boundary:
+// The mapping table (decision 0060), row by row, across a real process boundary:
 // the bundled adapter is given a fake `codex` (testdata/replay-codex.mjs) that prints a native
 // stream recorded from the pinned binary (testdata/stream/README.md), or an altered copy of one.
 

@@ -11,7 +11,7 @@ import { codexAdapterPath, codexSuiteDriver, pinnedCodexPath } from '@statecraft
 // each leaving its error and exit status in the workspace (the scenario's account file). The same
 // attack runs inside the evidence boundary and without it, so the row is shown able to fail, and
 // the account says which layer stopped each move: Codex's own workspace-write sandbox stands in
-// the way of the writes and the signal even with `--boundary none` (docs/decisions.md).
+// the way of the writes and the signal even with `--boundary none` (decision 0058).
 
 /** Where the scenario writes what each move did: one `<move> exit <status>` line after its error. */
 const ACCOUNT_FILE = 'statecraft-attack-account.txt';

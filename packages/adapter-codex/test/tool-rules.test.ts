@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { allowedBy, matchingDenyRule, parseToolRules, plainSimpleCommand, unjudgeableUnderDeny } from '@statecraft/adapter-codex';
 
 // The request's neutral `Tool(pattern)` rules as the adapter's PreToolUse hook applies them to a
-// Codex Bash call (docs/decisions.md, issue 13).
+// Codex Bash call (decisions 0060, 0151).
 
 function rules(texts: string[]) {
   const parsed = parseToolRules(texts, 'deny');

@@ -9,9 +9,8 @@ import { englishZodMessagesOnly } from './esbuild-english-zod-messages.mjs';
 
 /**
  * The output format an adapter file's name asks for. `.cjs`: a classic script, which Node starts
- * without its ESM loader (an adapter starts on every attempt, issue 10 (f); docs/decisions.md,
- * 2026-12-01). `.mjs`: an ES module. Node reads the format from the extension alone, so the two
- * must agree.
+ * without its ESM loader (an adapter starts on every attempt; decision 0013). `.mjs`: an ES
+ * module. Node reads the format from the extension alone, so the two must agree.
  */
 function formatFor(adapterFile) {
   if (adapterFile.endsWith('.cjs')) return 'cjs';

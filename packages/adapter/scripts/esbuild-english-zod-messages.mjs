@@ -3,7 +3,7 @@
 // esbuild cannot leave them out, and each start of a bundle then reads (and the CLI hashes) them.
 // statecraft sets no locale: its messages are zod's English default, which zod imports directly.
 // The locale index is replaced by one that exports English alone; `z.locales.<other>` would be
-// undefined in a bundle. docs/decisions.md, 2026-11-30.
+// undefined in a bundle (decision 0013).
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 

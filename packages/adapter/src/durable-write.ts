@@ -12,10 +12,8 @@ import { dirname, basename, join } from 'node:path';
  * Every step is synchronous. The files written this way are small (a request, a result, a
  * receipt, a record) and are written while no adapter or check is running — before its gate opens
  * (its sandbox waits there, and the boundary's probe's answer waits in its pipe) or after its tree
- * is gone — so nothing needs the main thread meanwhile; done through
- * libuv's four threads, each of the eight steps queued behind the evidence files' fsyncs, and a
- * result that takes ~1 ms alone took ~7 ms at the end of every attempt (docs/decisions.md,
- * 2026-12-01, "Appends and checkpoints written synchronously").
+ * is gone — so nothing needs the main thread meanwhile; done through libuv's four threads, each
+ * of the steps would queue behind the evidence files' fsyncs (decision 0072).
  */
 export function writeFileDurably(path: string, data: string | Uint8Array, options: { mode?: number; exclusive?: boolean } = {}): Promise<void> {
   // The executor runs at once: the file is written before this returns, and a failure rejects.

@@ -77,7 +77,7 @@ describe('extracting the Verification commands (R9.2)', () => {
   });
 });
 
-describe('comments and continuations (R9.2, docs/decisions.md)', () => {
+describe('comments and continuations (R9.2, decision 0004)', () => {
   it('skips a line whose first character is "#"', () => {
     expect(texts(['## Verification', '```', '#!/bin/sh', '  # a comment', 'make', '```'].join('\n'))).toEqual(['make']);
   });

@@ -89,8 +89,7 @@ async function buildStartupSnapshot() {
     process.execPath,
     ['--snapshot-blob', snapshot, '--build-snapshot', join(packageRoot, 'scripts', 'snapshot-builder.cjs')],
     // Node warns that child_process and tty are "not yet fully verified" in snapshots: the bundle
-    // loads them but opens nothing at load (docs/decisions.md, the startup snapshot), so the
-    // warning is not repeated at every build.
+    // loads them but opens nothing at load, so the warning is not repeated at every build.
     { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '', NODE_NO_WARNINGS: '1' } },
   );
   if (built.status !== 0) {

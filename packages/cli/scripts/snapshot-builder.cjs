@@ -6,10 +6,9 @@
 // the build and hands node its entry for the snapshot's start instead of running.
 //
 // The bundle is compiled with V8's lazy compilation off, then the flag is put back: every function
-// is compiled once here, and a `run` started from the snapshot then costs ~7 % fewer instructions
-// than from one built lazily (measured; docs/decisions.md, the startup snapshot). The flag must be
-// back at its default before the snapshot is taken: node refuses a snapshot whose V8 flags differ
-// from the starting process's.
+// is compiled once here, so a start from the snapshot compiles less than one built lazily. The
+// flag must be back at its default before the snapshot is taken: node refuses a snapshot whose V8
+// flags differ from the starting process's.
 //
 // Only node's built-in modules can be required while a snapshot is built; the bundle requires
 // nothing else (packages are found at run time by createRequire, from the bundle's path).

@@ -7,8 +7,7 @@ const LAUNCH_TUNABLES_MARKER = 'STATECRAFT_LAUNCH_GLIBC_TUNABLES';
 /**
  * Takes back the GLIBC_TUNABLES bin/statecraft set for this process alone, before anything reads
  * the environment: glibc read it as this process started (its malloc backs large blocks with
- * transparent huge pages, which spared a `run` ~4,000 page faults — docs/decisions.md, 2026-12-01,
- * "glibc's malloc on huge pages for statecraft's own process"), and it is not the operator's. Every
+ * transparent huge pages, which spares a start many page faults), and it is not the operator's. Every
  * child — git, an adapter, a check — and every plan and record then sees the environment the
  * operator gave, exactly. A GLIBC_TUNABLES the operator set is never touched: the launcher leaves
  * it, sets no marker, and the value differs from the marker's in any case.

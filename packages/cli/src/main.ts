@@ -110,9 +110,8 @@ async function main(words: readonly string[]): Promise<void> {
   // First, before anything reads the environment or starts a child: the operator's environment back as it was given.
   forgetLaunchTunables();
   // Once nothing is left to do (the loop is empty: every write flushed, every child reaped), end
-  // at once with the exit code set: node's own teardown of a heap started from the snapshot took
-  // ~5 ms more, paid by every command an operator or CI runs (docs/decisions.md, 2026-12-01,
-  // "Appends and checkpoints written synchronously"). `exit` listeners still run.
+  // at once with the exit code set rather than wait for node's own teardown of the heap, which
+  // every command would pay (decision 0072). `exit` listeners still run.
   process.once('beforeExit', () => process.exit());
   // A per-file size limit (RLIMIT_FSIZE) must surface as EFBIG on the write, which names the file and
   // stops the attempt (issue 9), not as SIGXFSZ: execa's exit cleanup (signal-exit) re-raises that

@@ -1,12 +1,8 @@
 /**
  * Run only while the start-up snapshot is built (main.ts): node's own modules are loaded into the
  * snapshot from node's code cache with most of their functions not yet compiled, and a start paid
- * for compiling each on its first call — a `run` of the fixture parsed and compiled 276 of node's
- * functions (file system, hashing, buffers, timers, streams, a child's pipes), ~30 ms of its main
- * thread in a profile. Called here once, they are compiled into the snapshot: a `run` then
- * compiled 29 (node's own start-up, `exit`, what cannot run at build), and ended ~20 ms sooner,
- * an `accept` ~30 ms (docs/decisions.md, 2026-12-01, "node's own functions compiled into the
- * snapshot"). Everything here is the calls statecraft makes at run time, on a scratch directory
+ * for compiling each on its first call (file system, hashing, buffers, timers, streams, a child's
+ * pipes). Called here once, they are compiled into the snapshot. Everything here is the calls statecraft makes at run time, on a scratch directory
  * that is removed before the snapshot is taken; the build's event loop runs until the last step
  * has ended, so nothing of it (no descriptor or timer) is held in the snapshot. A child's pipes are
  * warmed with the spawning (snapshot-warm-spawning.ts).

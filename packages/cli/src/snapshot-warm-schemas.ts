@@ -2,9 +2,8 @@
  * Run only while the start-up snapshot is built (main.ts): zod computes part of every schema on its
  * first parse, not at construction — an object's normalised shape, a discriminated union's map of
  * kinds, each part's optionality and literal values — and keeps it on the schema. Computed here,
- * it is kept in the snapshot, so a start does not pay it on the hot path: the intent's validation
- * before it is appended (issue 10 item 3) took ~5 ms cold and ~3 ms from a warmed snapshot
- * (docs/decisions.md, 2026-12-01). What is warmed are the schemas statecraft's own verbs parse at
+ * it is kept in the snapshot, so a start does not pay it on the hot path (the intent's validation
+ * before it is appended, among others). What is warmed are the schemas statecraft's own verbs parse at
  * run time, with inputs no record has (`{}`, `[]`): statecraft's refinements and transforms only
  * read their input, so nothing but the schemas' own caches is changed.
  *

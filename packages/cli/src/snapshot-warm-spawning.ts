@@ -2,9 +2,8 @@
  * Run only while the start-up snapshot is built (main.ts): node compiles much of its own code for
  * spawning a child with pipes (the child process, its sockets, its streams) on first use, and so
  * does execa, and a start from the snapshot paid it on its first spawn of each — the target's
- * `git rev-parse`, first on the path of every `run` and `accept`, took ~7–9 ms against ~2.5 ms for
- * the next; the adapter's or the first check's spawn through execa ~13 ms (measured on this
- * project's machines; docs/decisions.md, 2026-12-01, "Spawning warmed in the snapshot"). One short
+ * `git rev-parse`, first on the path of every `run` and `accept`, and the adapter's or the first
+ * check's spawn through execa. One short
  * child spawned each way statecraft spawns — node's `execFile` (git, the boundary's probe) and
  * execa with the adapter's options (supervise/spawn-adapter.ts) — leaves that code compiled in the
  * snapshot — and node's `execFile` as the boundary's probe uses it (its output decoded as text, a

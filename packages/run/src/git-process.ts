@@ -39,7 +39,7 @@ const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;
  * nothing of it left running after (NO_DETACHED_GIT_WORK). Every git the product runs is started here.
  * Node's own `execFile` rather than execa: every `statecraft run` makes four of these calls, and
  * execa's per-call set-up (~1.5 ms each, cold) was paid on every one; the adapter itself is still
- * spawned through execa (supervise/spawn-adapter.ts, as docs/architecture.md fixes). docs/decisions.md.
+ * spawned through execa (supervise/spawn-adapter.ts, as docs/architecture.md fixes; decision 0031).
  */
 export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, input?: string, signal?: AbortSignal): Promise<GitProcessAnswer> {
   // `git` is looked up on PATH from `cwd`, often the agent's workspace: an empty or relative entry

@@ -13,7 +13,7 @@ const UNQUOTED_EXPANSION = /[*?[~#{]/;
  * A simple command (R9.2) runs as argv without a shell: its words, quotes removed, the program
  * resolved on the check environment's PATH (found before the spawn, so a missing program is a
  * check that could not start, not a failure). Anything else — and a simple command whose unquoted
- * words a shell would expand (globs, `~`, `#`, braces; docs/decisions.md) — runs through
+ * words a shell would expand (globs, `~`, `#`, braces; decision 0035) — runs through
  * `/bin/sh -c` and is marked `shell`.
  */
 export function planCheckInvocation(command: string, pathValue: string | undefined): CheckInvocation {

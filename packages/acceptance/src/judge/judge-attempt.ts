@@ -245,7 +245,7 @@ async function decideOverRun(
   judged: JudgedBeforeSuite & { ran: SuiteRun; sandbox: CheckSandbox },
 ): Promise<Judgement> {
   const { candidate, ran, sandbox } = judged;
-  // An i/o failure, not a verdict: the home could not hold a check's output, so nothing is appended (docs/decisions.md).
+  // An i/o failure, not a verdict: the home could not hold a check's output, so nothing is appended (decision 0037).
   if (ran.end.kind === 'output-not-kept') {
     return {
       kind: 'failed',

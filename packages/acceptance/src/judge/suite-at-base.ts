@@ -117,7 +117,7 @@ export function touchesAuthority(path: string, entry: string): boolean {
  * The policy digest (R13.6): sha256 over the base's tree entries (`mode type object\tpath`) that
  * fall under the authority set, in git's order. Each object name is git's hash of those very
  * bytes, so the digest changes when any byte of the set does, with one git call however large the
- * set (docs/decisions.md). Entries absent at the base contribute nothing.
+ * set (decision 0034). Entries absent at the base contribute nothing.
  */
 function digestAuthorityAt(
   listing: string | { ok: false; message: string },

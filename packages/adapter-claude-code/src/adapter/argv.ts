@@ -7,7 +7,7 @@ export interface ClaudeInvocation {
   /**
    * `accept-edits` only inside the evidence boundary (R12): claude then edits files and runs
    * shell commands that write in the workspace without a per-command allow rule, and bwrap is what
-   * keeps every write in the workspace (docs/decisions.md, 2026-11-30). `default` elsewhere.
+   * keeps every write in the workspace (decision 0012). `default` elsewhere.
    */
   permissionMode: 'default' | 'accept-edits';
   /** Arguments added by the caller (tests); each is checked like the rest. */

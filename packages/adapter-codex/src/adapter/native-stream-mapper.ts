@@ -41,7 +41,7 @@ const ITEM_KINDS: Readonly<Record<string, string>> = {
 
 /**
  * Maps `codex exec --json` onto protocol events, one line at a time (the table in
- * docs/decisions.md, issue 13 item 3): `thread.started` + the adapter's configuration → init;
+ * decision 0060): `thread.started` + the adapter's configuration → init;
  * items, `turn.started` and top-level `error` notices → progress; `turn.completed` → a completed
  * result with the usage; `turn.failed` → a provider-error result with the claim kept; any other
  * `turn.*` → an unmapped result. Lines before the init are held so the init is always first; after

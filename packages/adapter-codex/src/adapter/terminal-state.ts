@@ -2,8 +2,8 @@ import type { TerminalState } from '@statecraft/adapter';
 
 /**
  * Codex's ending in neutral terms, fixed so two adapters cannot disagree (R10.4): only the
- * measured endings map (docs/facts.md items 21, 22 and the HTTP-error measurement in
- * docs/decisions.md); any other `turn.*` event is `unmapped`, never completion.
+ * measured endings map (docs/facts.md items 21, 22 and the HTTP-error ending in
+ * decision 0060); any other `turn.*` event is `unmapped`, never completion.
  */
 export function terminalStateFor(nativeType: string): TerminalState {
   if (nativeType === 'turn.completed') return 'completed';

@@ -77,7 +77,7 @@ function scanCommand(text: string): Scan {
   let firstWordState: 'before' | 'inside' | 'after' = 'before';
   for (const char of text) {
     // A command is one line: a line break anywhere (even in single quotes) means the block
-    // continued it, and a continued command is not read (docs/decisions.md).
+    // continued it, and a continued command is not read (decision 0004).
     if (char === '\n' || char === '\r') return { kind: 'unparsed', reason: 'it contains a line break' };
     if (quote === "'") {
       if (char === "'") quote = null;

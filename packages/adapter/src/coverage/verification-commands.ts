@@ -1,6 +1,6 @@
 /**
  * The check commands of a spec (R9.2): the fenced code block(s) under its `## Verification`
- * heading, up to the next heading of level 1 or 2. Reading rules (docs/decisions.md):
+ * heading, up to the next heading of level 1 or 2. Reading rules (decision 0004):
  * - the heading is an ATX level-2 heading whose text is `Verification` (any letter case);
  *   headings inside fenced blocks are code, not headings;
  * - fences are CommonMark's: three or more backquotes or tildes, indented at most three spaces,

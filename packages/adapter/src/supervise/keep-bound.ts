@@ -2,7 +2,7 @@
  * How many bytes of each evidence file an attempt or check may leave (the kept stream, stderr, a
  * check's output). Nothing else bounds them: an agent's flood, or a candidate's test that loops on
  * `yes`, would otherwise fill the product home's file system, and every later run of every target
- * would then fail to write its intent (docs/decisions.md, 2026-12-02, "A keep bound"). Past the
+ * would then fail to write its intent (decision 0046). Past the
  * bound the attempt or check is stopped at once, as at its deadline, and the file holds exactly
  * the bytes that were read: its digest and the stream's classification stay those of the file.
  */

@@ -54,7 +54,7 @@ export type ShowValue = z.infer<typeof QualificationsShowAnswerSchema>;
 /**
  * `statecraft qualifications show <id>`: one record, whole (R3.4). An id that is not an id is a
  * usage error (exit 3); a well-formed id with no record is a refusal (exit 2): the arguments were
- * right, the precondition — a record — was not met (docs/decisions.md). An unreadable record fails (exit 4).
+ * right, the precondition — a record — was not met (decision 0029). An unreadable record fails (exit 4).
  */
 export async function showQualification(options: { home: string; id: string }): Promise<Answer<ShowValue>> {
   const parsedId = QualificationIdSchema.safeParse(options.id);

@@ -3,7 +3,7 @@ import { fixtureDriver, scenarioPromptDriver, type Manifest, type SuiteDriver } 
 /**
  * Which driver provokes behaviour from a named adapter. Only the CLI knows adapters by name
  * (docs/architecture.md); a provider adapter registers its driver here. Any other binary gets the prompt
- * convention `scenario: <name>` (docs/decisions.md), its evidence kind `live`. A provider package is
+ * convention `scenario: <name>` (decision 0014), its evidence kind `live`. A provider package is
  * imported only to qualify its adapter, so no other verb evaluates it (run-adapters.ts).
  */
 const NAMED_DRIVERS: Readonly<Record<string, (options: DriverOptions) => Promise<SuiteDriver>>> = {

@@ -5,7 +5,7 @@ import { fixtureAdapterPath } from '@statecraft/adapter';
  * Anything else given to `--adapter` is a path to an adapter executable. Add an entry here to
  * make a new adapter nameable; `manifest` defaults to the sidecar beside the executable.
  * A provider package is imported only when its name is given: its module graph (schemas, model
- * double, suite driver) is evaluated by no other start of the CLI (docs/decisions.md, 2026-11-30).
+ * double, suite driver) is evaluated by no other start of the CLI (decision 0028).
  */
 export const KNOWN_ADAPTERS: Record<string, () => Promise<{ executable: string; manifest?: string }>> = {
   fixture: () => Promise.resolve({ executable: fixtureAdapterPath() }),

@@ -5,7 +5,7 @@ import { UsageError, IoFailure } from '../errors.js';
 
 /**
  * The longest `--deadline` accepted: a year. Longer is a typo, not a plan; and it keeps the
- * request's `deadline.at` a real date (docs/decisions.md, "Numeric options have stated limits").
+ * request's `deadline.at` a real date (decision 0043).
  */
 export const LONGEST_DEADLINE_MS = 365 * 24 * 3_600_000;
 

@@ -38,10 +38,9 @@ export interface AppendedRecord {
  *
  * Every step is synchronous. An append is a handful of small file operations and one fsync, and
  * it comes exactly when the attempt's evidence files are being fsync'd through libuv's four
- * threads: queued behind those, each of its steps waited for a thread, and the intent's append
- * (which the adapter's start waits for) took several times its own cost (docs/decisions.md,
- * 2026-12-01, "Appends and checkpoints written synchronously"). Nothing else this process does
- * needs its main thread during the fsync.
+ * threads: queued behind those, each of its steps would wait for a thread, and the intent's
+ * append is what the adapter's start waits for (decisions 0019, 0072). Nothing else this process
+ * does needs its main thread during the fsync.
  */
 export async function appendRecord(chainFile: string, position: ChainPosition, unlinked: UnlinkedRecord): Promise<AppendedRecord> {
   // `prev` first: a reader can follow links in the raw text, and the record reads in chain order.

@@ -56,7 +56,7 @@ const leadingFieldsIn = leadingFieldsFinder();
  * seconds, and parsing every posture and result would not. The link is still checked over the
  * whole line's bytes (open-chain.ts), so nothing read this way can differ from what was appended.
  * The keys are searched in a decoded prefix, not the buffer: a buffer search crosses into C++ per
- * call, and at 200,000 lines that crossing cost more than the parse (docs/decisions.md).
+ * call, and at 200,000 lines that crossing cost more than the parse (decision 0022).
  */
 function readLeadingFields(line: Buffer): LineReading<ChainSummary> {
   const shortened = line.length > LEADING_PREFIX_BYTES;

@@ -52,10 +52,10 @@ interface Waiting {
 /**
  * Hashes on a worker thread while this one parses: over 100,000 attempts (886 MB) hashing alone
  * takes about as long as parsing every record's leading fields, and the two need not wait for
- * each other (docs/decisions.md, 2026-11-30). The reader reads into shared memory, so no byte is
+ * each other (decision 0023). The reader reads into shared memory, so no byte is
  * copied to the worker and the worker hashes exactly the bytes this thread parses. Given a
  * reading, the worker also reads the batches it is asked to (`digestAndRead`), so the parsing is
- * shared too: hashing alone left it idle most of the time (docs/decisions.md, 2026-12-01).
+ * shared too: hashing alone left it idle most of the time (decision 0023).
  */
 export function startWorkerDigester(reading?: WorkerReadingSetup): LineDigester {
   // Loaded when a worker is first wanted, never at load: the CLI's startup snapshot is built by

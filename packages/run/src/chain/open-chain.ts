@@ -180,7 +180,7 @@ export async function verifyChainWith<R extends LinkedRecord>(path: string, read
       }
       const batch = step.value;
       // A worker that can read takes the batch's first lines, this thread the rest: hashing alone
-      // left it idle most of the time (docs/decisions.md, 2026-12-01). Each batch is sent as soon
+      // left it idle most of the time (decision 0023). Each batch is sent as soon
       // as it is read, and this thread reads its lines of the batch before, so the worker has the
       // next batch waiting whenever it finishes one, whatever pauses this thread (a collection, a
       // part of the answer rendered).
@@ -273,7 +273,7 @@ class ReadingShare {
    * already answered that batch, it is ahead of this thread and takes more; if not, less. The
    * worker's answers are counted in shared memory: its messages are seen only when this thread's
    * event loop turns, after the file read it resumes on, so judged by them every answer looked
-   * late and the share fell to nothing (docs/decisions.md, 2026-12-01). Not judged before the
+   * late and the share fell to nothing (decision 0023). Not judged before the
    * worker's first answer: its start-up is no measure of its pace.
    */
   weigh(): void {

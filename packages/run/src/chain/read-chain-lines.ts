@@ -47,7 +47,7 @@ export type AllocateBuffer = (size: number) => Buffer;
  * so `isLast` is known without a second pass. Reads rotate through the buffers, and the next
  * read starts before a batch is handed out, so it proceeds while the batch is parsed: awaited
  * only when the next batch is asked for, the reads left `run list`'s main thread idle for a share
- * of its time (docs/decisions.md, 2026-12-01). A batch's bytes stay as read until the batch
+ * of its time (decision 0023). A batch's bytes stay as read until the batch
  * `rotating - 1` after it is asked for (with three, the batch after the next one), so its lines
  * can be hashed elsewhere meanwhile. The generator returns where it stopped.
  */

@@ -47,7 +47,7 @@ export const TruncatedTailSchema = SizedDigestSchema.extend({
 
 /**
  * The result as a chain holds it. Records are never rewritten, so a reader still meets outcomes
- * written before refusals were bounded (issue 9, docs/decisions.md): those hold every refusal in
+ * written before refusals were bounded (decision 0041): those hold every refusal in
  * `refusals` and no `refusalDigest`, which reads `not-recorded` (R8.3). Every record written now
  * has the bounded excerpt and the digest (AttemptResultSchema).
  */

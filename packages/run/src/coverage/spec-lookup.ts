@@ -1,5 +1,5 @@
 /**
- * Where `--spec <id>` is looked for (R9.2; docs/decisions.md): `specs/<id>/spec.md` first, then
+ * Where `--spec <id>` is looked for (R9.2; decision 0004): `specs/<id>/spec.md` first, then
  * `specs/<id>.md`; the first that exists is the spec, the same rule at planning and at launch.
  * An id is one or more `/`-separated segments of letters, digits and `_ . -`, none starting
  * with `.`, so no id can leave `specs/`.

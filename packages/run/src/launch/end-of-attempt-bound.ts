@@ -4,12 +4,12 @@ import { removeStoppedGitIndexLock } from '../workspace/stopped-git-index-lock.j
 /**
  * A bound on the end of an attempt. Once the adapter's tree is gone statecraft reads the tree the
  * agent left with git — a status, `git add -A` and a commit of a dirty tree (R13.2), the head —
- * and the agent chose that tree: a sparse 4 GiB file took `git add` two minutes here, after a 5 s
- * deadline, with the target's lock held and the operator's interrupt unheard. So the end's git
+ * and the agent chose that tree: one large sparse file can keep `git add` busy for minutes after
+ * the deadline, with the target's lock held and the operator's interrupt unheard. So the end's git
  * gets a bound of its own, scaled to the attempt (its deadline) within [10 s, 60 s], and stops at
  * the operator's interrupt unless that interrupt is what ended the attempt (`cancelled`). What it
  * stops is recorded as not identified, naming why; the outcome the supervisor classified stands
- * (docs/decisions.md, 2026-12-01).
+ * (decision 0036).
  */
 const END_OF_ATTEMPT_MIN_MS = 10_000;
 const END_OF_ATTEMPT_MAX_MS = 60_000;
