@@ -6,7 +6,7 @@ import { useTestTargets } from './fixtures/sample-repository.js';
 
 // R13.5, R13.4: an authority entry that is a symbolic link at the base protects only the link. A
 // candidate that rewrites the test behind `tests -> testdata` changes no path under `tests/`, and
-// would be accepted on the word of a test it rewrote (hostile pass, t2-authlink). So does a link
+// would be accepted on the word of a test it rewrote. So does a link
 // below the entry: `tests/check.sh -> ../lib/check.sh` under an authority of `tests/`.
 
 const targets = useTestTargets({ sharedRepository: false });

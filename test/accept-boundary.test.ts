@@ -137,7 +137,7 @@ describe('a hostile acceptance check runs inside the evidence boundary (R13.3, R
     const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', SOME_WORK, '--json'], home());
     const account = parseJson<{ runId: string; records: { chain: string } }>(run);
     const before = readFileSync(account.records.chain);
-    // Test-only: a writable bind over the product home undoes its hiding, which the probe must catch (issue 11).
+    // Test-only: a writable bind over the product home undoes its hiding, which the probe must catch.
     const refused = await runStatecraft(['accept', repository.path, account.runId, '--json'], {
       ...home(),
       env: { STATECRAFT_BOUNDARY_TEST_BIND: targets.home.path },

@@ -8,7 +8,7 @@ import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 // R13.4, R8.5: a recorded verdict that judged the candidate is final. A flaky check judged again
 // until it passes would otherwise replace `failed` with `accepted` in run show and run list, with
-// no trace of the first judgement (hostile pass, t10-rejudge).
+// no trace of the first judgement.
 
 const targets = useTestTargets({ sharedRepository: false });
 const home = () => ({ home: targets.home.path });

@@ -5,9 +5,9 @@ import { repositoryWithSuite, writePrompt } from './fixtures/acceptance-reposito
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
-// R13.6, R8.4: a receipt kept when the chain's append then fails names no record. Nothing read it
-// back, and the next judgement of the attempt wrote into the same acceptance-1/ beside it
-// (hostile pass, t13-orphan-receipt, with `chattr +i` on the chain between the two writes).
+// R13.6, R8.4: a receipt kept when the chain's append then fails (here `chattr +i` on the chain
+// between the two writes) names no record; left unread, the next judgement of the attempt would
+// write into the same acceptance-1/ beside it.
 
 const targets = useTestTargets({ sharedRepository: false });
 const home = () => ({ home: targets.home.path });

@@ -5,7 +5,7 @@ import { readKeptEvents, progressDetail } from './fixtures/attempt-stream.js';
 import { createProductHome, createSampleRepository, type SampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
-// R12, issue 11: a hostile adapter (the fixture's `attack` scenario) tries to reach the records,
+// R12: a hostile adapter (the fixture's `attack` scenario) tries to reach the records,
 // the operator's checkout and the supervisor. Under the boundary every move is denied and the
 // record stays whole; the same moves with `--boundary none` succeed, which proves each assertion
 // can fail, and the posture says `none`.

@@ -126,7 +126,7 @@ describe("an adapter's managed paths are checked before they are made or bound w
     const other = await targets.fresh();
     const config = join(other.path, '.git', 'config');
     const configBefore = await readFile(config, 'utf8');
-    // The agent plants a filter where it was given write access, as the hostile pass's did.
+    // The agent plants a filter where it was given write access, as a hostile agent would.
     const adapter = await hostileAdapterManaging(
       [join(other.path, '.git')],
       `import { appendFileSync } from 'node:fs';\ntry { appendFileSync(${JSON.stringify(config)}, '[filter "evil"]\\n\\tclean = touch /tmp/statecraft-evil-filter-ran\\n'); } catch {}`,

@@ -10,7 +10,7 @@ import { useTestTargets } from './fixtures/sample-repository.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
 import { STATECRAFT_BIN, parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
-// R12, issue 11: the boundary fails closed. Each path where it cannot be established — no bwrap
+// R12: the boundary fails closed. Each path where it cannot be established — no bwrap
 // on the constructed PATH, user namespaces refused, a probe that finds the profile broken — is
 // refused with exit 2 and a remedy, nothing appended and the workspace withdrawn; each test also
 // runs the control that shows which path ran.

@@ -7,10 +7,10 @@ import { useTestTargets } from './fixtures/sample-repository.js';
 import { scratchDirectories } from './fixtures/scratch-directories.js';
 import { STATECRAFT_BIN, finishedRun, parseJson, startStatecraft, statecraftEnvironment, type CliRun } from './fixtures/statecraft-cli.js';
 
-// R12, hostile pass (boundary, finding 4): the probe's supervisor-hidden check compared pid numbers
-// across namespaces. A supervisor that is pid 1 of its own PID namespace — a container whose
-// entrypoint is `statecraft run …` — met the sandbox's pid 1 (bwrap's init) and every launch was
-// refused, "pid 1 is visible". The check now knows the supervisor by its pid and its start time.
+// R12: the probe's supervisor-hidden check cannot compare pid numbers across namespaces. A
+// supervisor that is pid 1 of its own PID namespace — a container whose entrypoint is `statecraft
+// run …` — would meet the sandbox's pid 1 (bwrap's init) and every launch would be refused, "pid 1
+// is visible". The check knows the supervisor by its pid and its start time.
 // Both ways are run for real: statecraft as pid 1 of a new PID namespace (`unshare --pid --fork
 // --mount-proc`; inside a user namespace of its own where that is refused), and a sandbox that
 // shares the supervisor's PID namespace (a bwrap first on PATH that drops `--unshare-pid`). Where

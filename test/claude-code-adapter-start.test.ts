@@ -14,8 +14,8 @@ function zodModulesIn(bundle: string): string[] {
   return [...bundle.matchAll(/^\/\/ node_modules\/zod\/(\S+)$/gm)].map((match) => match[1] ?? '');
 }
 
-// The adapter starts on every attempt, between the supervisor's launch and claude's start (issue 10,
-// benchmark (f)): every byte of its one-file bundle (R3.1) is read and compiled on that path.
+// The adapter starts on every attempt, between the supervisor's launch and claude's start: every
+// byte of its one-file bundle (R3.1) is read and compiled on that path.
 describe('the Claude Code adapter starts on only what it runs', () => {
   it('its bundle leaves out the zod it never runs: the JIT compiler (it runs jitless) and the JSON Schema conversions', async () => {
     const zod = zodModulesIn(await readFile(claudeCodeAdapterPath(), 'utf8'));

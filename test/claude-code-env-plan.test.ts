@@ -44,7 +44,7 @@ describe('statecraft env plan with the Claude Code adapter', () => {
     const plan = parseJson<PlanJson>(answer);
     expect(plan.verdict).toBe('not-claimed');
     const adapter = plan.adapters[0];
-    // No managed path: claude's state lives in each attempt's private CLAUDE_CONFIG_DIR (issue 29 item 14).
+    // No managed path: claude's state lives in each attempt's private CLAUDE_CONFIG_DIR.
     expect(adapter?.managedPaths).toEqual([]);
     const command = adapter?.prerequisites.find((check) => check.prerequisite.kind === 'command');
     expect(command?.state).toBe('absent');

@@ -33,7 +33,7 @@ async function run(scenario: string, extra: readonly string[]) {
   scratch.keep(home);
   const operatorHome = await scratch.make('statecraft-cc-ww-operator-home-');
   // An operator who has used claude: its configuration directory exists; claude must write nothing
-  // there (issue 29 item 14), its state going to the attempt's private CLAUDE_CONFIG_DIR.
+  // there, its state going to the attempt's private CLAUDE_CONFIG_DIR.
   await mkdir(join(operatorHome, '.claude'));
   const env = claude.environment(scenario, operatorHome);
   const answer = await runStatecraft(

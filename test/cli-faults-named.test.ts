@@ -29,8 +29,8 @@ function expectNoStack(stderr: string): void {
 
 /**
  * Faults an operator can cause or meet, each answered with the exit code of its class, the file or
- * argument named, and no stack trace (R11). Found by a hostile pass over the command line
- * (2026-12-01); each failed before its fix: a stack and exit 4 or 1, or an answer for the wrong thing.
+ * argument named, and no stack trace (R11), never a stack and exit 4 or 1, or an answer for the
+ * wrong thing.
  */
 describe('foreseeable faults are named in their exit class, never as a defect (R11)', () => {
   it('qualification records that cannot be listed or written: exit 4 naming the directory, for qualifications, env plan and qualify', async () => {
@@ -122,7 +122,7 @@ describe('foreseeable faults are named in their exit class, never as a defect (R
   });
 
   it('a run id of the wrong shape is a usage error (exit 3) naming it, in run show, accept and --retry', async () => {
-    // Found by a hostile pass (2026-12-02): `../../x` read as a run the target has no record of (exit 2).
+    // `../../x` read as a run the target has no record of (exit 2).
     const repository = await targets.fresh();
     for (const [args, where] of [
       [['run', 'show', repository.path, '../../x', '--json'], '<run>'],

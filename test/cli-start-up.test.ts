@@ -25,7 +25,7 @@ async function builtinsLoadedBy(
   return { ...run, builtins };
 }
 
-// Start-up is paid by every verb (issue 9: the benchmarks meet their targets): a provider package
+// Start-up is paid by every verb: a provider package
 // (its schemas, its model double's HTTP server, its suite driver) is evaluated only when its adapter
 // is named. `node:http` is used by the model doubles alone, so its absence shows they never ran.
 describe('a start of the CLI evaluates only what its verb needs', () => {
@@ -62,8 +62,8 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
   });
 });
 
-// The provider adapter starts on every attempt (issue 10: (f), statecraft's time around the real
-// provider): its one-file bundle (R3.1) carries the seam's modules it runs, not the supervisor's.
+// The provider adapter starts on every attempt (statecraft's time around the real provider): its
+// one-file bundle (R3.1) carries the seam's modules it runs, not the supervisor's.
 describe("a provider adapter's bundle holds only the seam it runs", () => {
   it("the Claude Code adapter's bundle has none of the seam's supervisor, suite, receipt or qualification modules", async () => {
     const bundle = await readFile(claudeCodeAdapterPath(), 'utf8');

@@ -154,7 +154,7 @@ describe('statecraft run --adapter codex with the pinned codex and its model dou
         .map((name) => `evade-${name}.txt`)
         .filter((name) => existsSync(join(value.workspace, name)));
       expect(made).toEqual([]);
-      // The record keeps the first few refusals (issue 9); the kept stream holds them all.
+      // The record keeps the first few refusals; the kept stream holds them all.
       const streamed = (await readFile(value.artifacts.stream.path, 'utf8'))
         .split('\n')
         .filter((line) => line !== '')

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
-// Declared dependencies are exactly the used ones (issue 10, item 5): a package that imports what it
+// Declared dependencies are exactly the used ones: a package that imports what it
 // does not declare works only by the accident of hoisting, and one that declares what it never uses
 // makes every install and every review pay for nothing.
 

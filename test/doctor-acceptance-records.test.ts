@@ -5,7 +5,7 @@ import { appendLinkedRecord, editChainAlone, readChainRecords, type ForgedRecord
 import { useTestTargets, type SampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
-// Hostile pass (2026-12-02, F2): one correctly linked acceptance line appended for a failed
+// One correctly linked acceptance line appended for a failed
 // attempt, a copy of another attempt's `accepted` record reusing its receipt and check outputs by
 // path, turned the failed attempt into `accepted` in run show and run list; doctor found nothing.
 

@@ -6,7 +6,7 @@ import { appendLinkedRecord, readChainRecords, type ForgedRecord } from './fixtu
 import { useTestTargets, type SampleRepository } from './fixtures/sample-repository.js';
 import { finishedRun, parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft-cli.js';
 
-// Hostile pass (2026-12-02, F1): one correctly linked outcome line appended for a killed attempt,
+// One correctly linked outcome line appended for a killed attempt,
 // a copy of a good attempt's outcome naming that attempt's stream, stderr and result, read as
 // `completed`; doctor found nothing, and `accept` minted a real receipt for the killed attempt.
 // Every kept file is now where its attempt keeps it, derived from its run and number.

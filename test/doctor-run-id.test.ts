@@ -5,7 +5,7 @@ import { appendLinkedRecord, readChainRecords, type ForgedRecord } from './fixtu
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
-// Review (2026-12-02): the run id a record holds was trusted when deriving an attempt's paths. An
+// The run id a record holds was trusted when deriving an attempt's paths. An
 // intent appended with the run id `x/../<another run>` had its files derived, and normalised, into
 // that other attempt's directory: doctor read another attempt's request, stream, result, receipt
 // and check outputs as this one's. `run` makes every run id in one shape (newRunId).

@@ -6,7 +6,7 @@ import { appendLinkedRecord, readChainRecords } from './fixtures/relink-chain.js
 import { useTestTargets, type SampleRepository } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
-// Review (2026-12-02): one correctly linked copy of a failed attempt's own outcome, appended, made
+// One correctly linked copy of a failed attempt's own outcome, appended, made
 // run show and run list pair the attempt with the copy (the last outcome of each intent won): it
 // read completed and never judged, the failed verdict gone, run show exit 0, doctor silent, while
 // accept (which reads the first outcome) refused it as already judged. Every path in the copy is

@@ -57,7 +57,7 @@ describe("doctor checks target.json against the chain's intents and the key its 
     }
   });
 
-  // Hostile pass (2026-12-02, F7): run writes target.json before a chain's first intent, so a chain
+  // Run writes target.json before a chain's first intent, so a chain
   // with intents and no readable name is as impossible as one without its checkpoint.
   const replacements: [string, (file: string) => Promise<unknown>, string][] = [
     ['deleted', () => Promise.resolve(), 'is missing'],

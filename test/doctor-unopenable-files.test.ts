@@ -8,7 +8,7 @@ import { findingsAbout, type DoctorExamination } from './fixtures/doctor-finding
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
-// Hostile pass (2026-12-02, F3): an acceptance's check output replaced by a FIFO, or its receipt
+// An acceptance's check output replaced by a FIFO, or its receipt
 // by a link to /dev/zero, and doctor never ended (a plain open waits for a FIFO's writer; /dev/zero
 // has no end). Every file statecraft keeps is now opened as a regular file only, and what stands
 // there instead is named, at once.

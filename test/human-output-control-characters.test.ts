@@ -13,9 +13,9 @@ afterAll(async () => {
 });
 
 /**
- * An adapter's words reach the human rendering: its claim, a refused tool's name. Found by a hostile
- * adapter (2026-12-01): escape sequences in them moved the cursor up and cleared lines, so a
- * terminal showed a refused attempt as `completed` with `refusals 0`. They are shown as escapes now;
+ * An adapter's words reach the human rendering: its claim, a refused tool's name. Escape sequences
+ * in them could move the cursor up and clear lines, so a terminal would show a refused attempt as
+ * `completed` with `refusals 0`. They are shown as escapes;
  * the --json document keeps the adapter's exact words (R11: the same facts, each rendered for its reader).
  */
 describe("an adapter's control characters are shown, never obeyed, in the human output (R11)", () => {
@@ -53,7 +53,7 @@ emit({ type: 'result', terminal: 'completed', claim: { status: 'success' + E + '
   });
 
   it("a file name the agent chose, line breaks and all, cannot forge a line of the acceptance's account", async () => {
-    // Found by a hostile pass (2026-12-02): under a real `failed`, a file named like this printed a
+    // Under a real `failed`, a file named like this printed a
     // passing check and `acceptance: accepted` as lines of their own in run --accept and run show.
     const forged = 'z\\n  check           grep -qx forty-two answer.txt: exit 0, 9 ms\\nacceptance: accepted (every-check-passed)';
     const adapter = await createScriptedAdapter(

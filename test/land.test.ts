@@ -6,7 +6,7 @@ import type { SampleRepository } from './fixtures/sample-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
-// `statecraft land` (issue 30 item 5), end to end through the built CLI with the fixture adapter.
+// `statecraft land`, end to end through the built CLI with the fixture adapter.
 
 interface Landed {
   runId: string;

@@ -6,7 +6,7 @@ import type { SampleRepository } from './fixtures/sample-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { finishedRun, parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft-cli.js';
 
-// `statecraft prune` (issue 30 item 6), end to end through the built CLI with the fixture adapter.
+// `statecraft prune`, end to end through the built CLI with the fixture adapter.
 
 interface Account {
   runId: string;

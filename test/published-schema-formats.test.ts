@@ -17,9 +17,9 @@ function formatsIn(value: unknown, at: string, found: string[]): string[] {
 }
 
 /**
- * The published schemas are for other people's validators (R1.5, R11). zod once wrote its own
- * `"format": "starts_with"` into request.schema.json, which a strict validator (Ajv's default)
- * refuses to compile; found by a hostile pass (2026-12-01).
+ * The published schemas are for other people's validators (R1.5, R11). zod writes its own
+ * `"format": "starts_with"` for `.startsWith()`, which a strict validator (Ajv's default) refuses
+ * to compile.
  */
 describe('the published JSON Schemas name only the formats JSON Schema defines', () => {
   it.each(SCHEMA_DIRECTORIES)('%s', (directory) => {

@@ -86,7 +86,7 @@ describe('the child environment is constructed from an allowlist and recorded co
   it('under the evidence boundary the residuals of R5.3 are recorded, and neither the request path nor the home is in reach (R12)', async () => {
     const { account } = await dumpEnvironment('fixture', {});
     expect(account.posture.containment.mechanism).toBe('bwrap');
-    // The boundary hides the home (issue 29 item 15): what stays readable is the boundary's own residual.
+    // The boundary hides the home: what stays readable is the boundary's own residual.
     expect(account.posture.environment.residuals.map((residual) => residual.id)).toEqual([
       'absolute-path-bypass',
       'stored-credentials-answer',

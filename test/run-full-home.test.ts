@@ -171,9 +171,9 @@ describe('a product home that is a file, or read-only (issue 9)', () => {
     }
   }, 120_000);
 
-  // A writable home that is full fails the suite's own set-up of row 9 (its decoy records): that was
-  // reported as row 9 failing against the adapter, exit 1, and left a decoy directory behind
-  // (hostile pass, 2026-12-01). It is the machine's fault: exit 4 naming the path, nothing left.
+  // A writable home that is full fails the suite's own set-up of row 9 (its decoy records): that is
+  // not row 9 failing against the adapter (exit 1, a decoy directory left behind). It is the
+  // machine's fault: exit 4 naming the path, nothing left.
   it('a full product home ends qualify as an i/o failure naming it (exit 4), not a failed row, and leaves no decoy', async () => {
     const home = await smallHome(1024 * 1024);
     if (home.how !== 'tmpfs') {

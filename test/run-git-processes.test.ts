@@ -10,7 +10,7 @@ import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 const targets = useTestTargets();
 const scratch = scratchDirectories();
 
-// Each git process is paid on every run (issue 9: (d) added time): the candidate of a completed
+// Each git process is paid on every run (the time `run` adds): the candidate of a completed
 // attempt (R13.2) is read from one status, and the head recorded beside it comes from that same
 // status when the tree is clean — nothing can have moved it in between.
 describe('a completed attempt reads its workspace with as few git processes as its records need (R13.2)', () => {

@@ -32,11 +32,10 @@ async function keptClaim(account: Account): Promise<string> {
 }
 
 /**
- * A provider's own words are kept as it said them (R8.2). Found by a hostile pass over the records
- * (2026-12-02, records F9): a claim's detail with a `__proto__` key was kept whole in the stream,
- * but zod's record schema copies an object key by key and leaves that key out, so the outcome
- * record, result.json, `run --json` and `run show` held `{"a":1}`, and doctor, reading the stream
- * through the same schema, agreed with them.
+ * A provider's own words are kept as it said them (R8.2). A claim's detail with a `__proto__` key is
+ * kept whole in the stream, but zod's record schema copies an object key by key and leaves that key
+ * out, so the outcome record, result.json, `run --json` and `run show` would hold `{"a":1}`, and
+ * doctor, reading the stream through the same schema, would agree with them (decision 0068).
  */
 describe("a provider's objects keep every key, __proto__ too, from the stream to every record (R8.2)", () => {
   it('a claim whose detail has a __proto__ key reads the same in the stream, run --json, the outcome record, result.json and run show; doctor finds nothing', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
-// Less typing (issue 30 item 7): the target defaults to the repository containing the current
+// Less typing: the target defaults to the repository containing the current
 // directory; a run is named by its id, a unique start of it, or `latest`; `--retry <run>` reuses
 // that run's adapter, prompt and limits unless the command line gives them.
 

@@ -83,7 +83,7 @@ describe('statecraft run drives every fixture scenario to the outcome the superv
   });
 
   it('a required token the init did not apply is a finding in run and run show, said in the text as in --json (R2.4, R11)', async () => {
-    // Found by a hostile pass (2026-12-02): only --json said it, and the attempt read as a clean completed, exit 0.
+    // Only --json said it, and the attempt read as a clean completed, exit 0.
     const { run, account } = await runScenario('under-apply', '--require', 'cost-report');
     expect(account.outcome).toBe('completed');
     expect(account.posture.capabilities.notApplied).toEqual(['cost-report']);

@@ -5,7 +5,7 @@ import { doctorOf, findingsAbout } from './fixtures/doctor-findings.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
-// Review (2026-12-02): run show never re-digested an acceptance's receipt or check outputs (only
+// Run show never re-digested an acceptance's receipt or check outputs (only
 // doctor did), so a receipt.json rewritten after the judgement left run show at exit 0.
 
 const targets = useTestTargets({ sharedRepository: false });

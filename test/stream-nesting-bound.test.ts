@@ -37,7 +37,7 @@ process.stdout.write(line({ type: 'result', terminal: 'completed', claim: { stat
 }
 
 /**
- * A short line nested deeper than node can write back (found by a hostile adapter, 2026-12-01):
+ * A short line nested deeper than node can write back:
  * a refusal, then a result whose claim nests 10,000 arrays deep — 20 KB, far under the line
  * bound. The outcome record could not be serialised (the stack overflowed), so `run` exited 4
  * with the intent dangling and the refusal nowhere but in the kept stream. Now the line is

@@ -9,7 +9,7 @@ export type ShownOutput = CheckOutput;
 
 /**
  * The acceptance of one attempt as an operator reads it: the JSON contract of `accept --json`, and
- * `acceptance` in `run --accept --json` and `run show --json` (issue 12 item 8). Fields are only
+ * `acceptance` in `run --accept --json` and `run show --json`. Fields are only
  * ever added, never renamed.
  */
 export interface AcceptanceView {

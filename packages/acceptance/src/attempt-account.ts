@@ -17,8 +17,8 @@ export type NotRecorded = 'not-recorded';
 export type AttemptState = 'concluded' | 'running' | 'dangling';
 
 /**
- * One attempt as an operator reads it: the JSON contract of `run --json` and `run show --json`
- * (issue 3 item 10). Fields are only ever added, never renamed.
+ * One attempt as an operator reads it: the JSON contract of `run --json` and `run show --json`.
+ * Fields are only ever added, never renamed.
  */
 export interface AttemptAccount {
   runId: string;
@@ -94,6 +94,6 @@ export interface AttemptAccount {
     stderr: Artifact | NotRecorded;
     result: Artifact | NotRecorded;
   };
-  /** `kept`, or the files (absolute paths) that could not be written, each with why (issue 9); `not-recorded` before the outcome. */
+  /** `kept`, or the files (absolute paths) that could not be written, each with why; `not-recorded` before the outcome. */
   evidence: 'kept' | { notKept: { path: string; message: string }[] } | NotRecorded;
 }

@@ -13,9 +13,8 @@ import { accountFilesElsewhere, describeEvidenceElsewhere } from './own-evidence
  * attempt does not keep them, an outcome after its first (check-outcome-records.ts), each of its
  * acceptance records that no judgement wrote as it stands (check-acceptance-records.ts), and each
  * receipt or check output of its acceptances that is no longer the file its record sealed
- * (check-acceptance-evidence.ts: only doctor re-digested them, so a receipt.json rewritten after
- * the judgement left run show at exit 0; review, 2026-12-02). The same findings, worded as doctor
- * words them.
+ * (check-acceptance-evidence.ts, as doctor does, so a receipt.json rewritten after the judgement
+ * is a finding here too). The same findings, worded as doctor words them.
  */
 export function findAttemptRecordFindings(account: AttemptAccount, targetDirectory: string, entries: readonly ChainEntry[]): Finding[] {
   const chain = account.records.chain;

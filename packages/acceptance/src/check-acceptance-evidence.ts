@@ -22,10 +22,10 @@ export interface AlteredEvidence {
 
 /**
  * Re-digests every receipt and check output kept beside the chain against the digests its
- * acceptance records hold (issue 12 item 7: `doctor`); read-only. Each is opened as a regular file
- * only, as the attempt's own files are (check-artifacts.ts): a FIFO there blocked a plain open for
- * ever, and a link to /dev/zero was read without end (hostile pass, 2026-12-02). Only files where
- * the judged attempt keeps them are read: one named elsewhere is the record's finding
+ * acceptance records hold (`doctor`); read-only. Each is opened as a regular file only, as the
+ * attempt's own files are (check-artifacts.ts): a FIFO there would block a plain open for ever, and
+ * a link to /dev/zero would be read without end. Only files where the judged attempt keeps them
+ * are read: one named elsewhere is the record's finding
  * (`evidence-elsewhere`), and is not this attempt's to digest. `only`: the acceptances of one
  * attempt (`run show`), no other's files read.
  */

@@ -21,8 +21,8 @@ export interface AcceptanceRecordFinding {
 /**
  * Every acceptance record against what statecraft writes when it judges (doctor; `run show` for
  * the attempt it shows). A relinked line appended to the chain, reusing another attempt's receipt
- * and check outputs by path, turned a failed attempt into `accepted` everywhere, and doctor found
- * nothing (hostile pass, 2026-12-02). Each of these is a finding:
+ * and check outputs by path, would otherwise turn a failed attempt into `accepted` everywhere. Each
+ * of these is a finding:
  * - a verdict recorded after a final one of the same outcome (`accept` never judges it again);
  * - a receipt or check output outside the judged attempt's own `acceptance-N` (own-evidence-paths.ts);
  * - a record whose run, attempt or candidate, or whose receipt's attempt or candidate, is not the

@@ -9,7 +9,7 @@ import type { Finding } from './examine-product-home.js';
  * it; without it, records cut from the chain's end leave no trace (`chain-cut` needs it), and the
  * next `run` appends after the cut and writes a checkpoint that vouches for it. The states that
  * legitimately have none are named in the finding, not excused: a chain last appended to before
- * checkpoints existed (2026-11-30), and a first append whose checkpoint could not be written (a
+ * checkpoints existed, and a first append whose checkpoint could not be written (a
  * full disk) or was lost to a crash (it is not fsync'd). A missing or unreadable checkpoint is
  * still only a miss to `run` (chain-checkpoint.ts); this is what `doctor` says of it.
  */

@@ -13,13 +13,12 @@ export interface OutcomeRecordFinding {
 /**
  * Outcome records against what `run` writes: one outcome per intent, appended once when the attempt
  * ends (conclude-attempt.ts). Every reader pairs an intent with its first outcome (fold-attempts.ts,
- * list-attempts.ts, accept-attempt.ts); a later one is a finding naming both lines. A relinked
- * copy of a failed attempt's own outcome, appended, once made run show and run list read it
- * completed and never judged, the failed verdict gone, while every path in it was the attempt's own
- * and doctor found nothing (review, 2026-12-02). An outcome that names no intent before it, or an
- * intent of another run or attempt than its own `runId` and `attempt`, is a finding too: run show and
+ * list-attempts.ts, accept-attempt.ts); a later one is a finding naming both lines: a relinked
+ * copy of a failed attempt's own outcome, appended, would otherwise read as completed and never
+ * judged, the failed verdict gone, while every path in it is the attempt's own. An outcome that
+ * names no intent before it, or an intent of another run or attempt than its own `runId` and `attempt`, is a finding too: run show and
  * run list pair an outcome with its intent by the intent's digest, accept by the digest and the run
- * id, so such a record read as concluded to one and not to the other. `only`: the findings about one
+ * id, so such a record would read as concluded to one and not to the other. `only`: the findings about one
  * attempt (`run show`), the attempt an outcome names or the one whose intent it names.
  */
 export function checkOutcomeRecords(chain: string, entries: readonly ChainEntry[], only?: { runId: string; attempt: number }): OutcomeRecordFinding[] {

@@ -6,9 +6,9 @@ import type { Finding } from './examine-product-home.js';
  * an attempt is derived from its run id and number, so such an intent has none: it is not folded
  * into an account (fold-attempts.ts), none of its files is read, and a record naming its files
  * names them where no attempt keeps them (own-evidence-paths.ts). An intent appended with the run
- * id `x/../<another run>` had its paths normalised into that run's directory, and doctor read that
- * attempt's files as its own (review, 2026-12-02). `run show` cannot be asked for such a run
- * (its argument must be a run id), so this is doctor's finding alone.
+ * id `x/../<another run>` would have its paths normalised into that run's directory, and doctor
+ * would read that attempt's files as its own. `run show` cannot be asked for such a run (its
+ * argument must be a run id), so this is doctor's finding alone.
  */
 export function checkRunIds(chain: string, entries: readonly ChainEntry[]): Finding[] {
   return entries.flatMap((entry) => {

@@ -10,7 +10,7 @@ import type { Finding } from './examine-product-home.js';
  * under that repository's name — and is a finding. So is a chain with intents whose name is gone or
  * cannot be read (missing, not a regular file, not JSON, no path or key): doctor then lists the
  * chain as `not-recorded`, and nothing else would say that the file every such chain has is not
- * there (hostile pass, 2026-12-02).
+ * there.
  */
 export async function checkTargetName(paths: Pick<ChainPaths, 'target'>, key: string, entries: readonly ChainEntry[]): Promise<Finding[]> {
   const recorded = [...new Set(entries.flatMap((entry) => (entry.record.kind === 'intent' ? [entry.record.target.path] : [])))];

@@ -113,7 +113,7 @@ export interface HomeExamination {
 /**
  * Checks the product home and every chain it holds — links, torn tails, dangling intents, stale
  * locks — and every attempt's kept files: re-digested against the chain, and the outcome classified
- * again from the kept stream (issue 9). Read-only (issue 3 item 8). A missing home is an empty
+ * again from the kept stream. Read-only. A missing home is an empty
  * home, not a finding; a home `run` could not use (a path that does not resolve, no permission,
  * a read-only file system) is one, so doctor never reports health where `run` would fail.
  */

@@ -152,8 +152,7 @@ function postureShown(posture: ReturnType<typeof concludedPosture>): AttemptAcco
  * only an outcome records read `not-recorded` without one. The path is where this attempt keeps the
  * file (derived from its run and number, as `run` names it), never the path the record holds: a
  * record naming another attempt's files would otherwise have them read, digested and classified
- * as this attempt's (hostile pass, 2026-12-02). A recorded path that is not that is a finding
- * (own-evidence-paths.ts).
+ * as this attempt's. A recorded path that is not that is a finding (own-evidence-paths.ts).
  */
 function artifactsOf(targetDirectory: string, intent: IntentRecord, outcome: OutcomeRecord | undefined): AttemptAccount['artifacts'] {
   const own = attemptArtifactNames(intent.runId, intent.attempt);

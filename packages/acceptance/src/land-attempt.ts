@@ -26,7 +26,7 @@ export type Landed =
   | { kind: 'failed'; path: string; message: string };
 
 /**
- * `statecraft land` (issue 30 item 5): under the target's lock, the attempt's final acceptance must
+ * `statecraft land`: under the target's lock, the attempt's final acceptance must
  * be `accepted`, its receipt file as the record sealed it and current (R13.6); its candidate is then
  * brought into the operator's branch (land-commit.ts) and a land record appended naming the
  * acceptance line, the receipt and the new commit. Every refusal changes nothing and appends nothing.

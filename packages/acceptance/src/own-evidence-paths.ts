@@ -36,8 +36,7 @@ type AcceptanceEntry = ChainEntry & { record: AcceptanceRecord };
  * every file of an attempt from its run and number (attemptArtifactNames); a record naming another
  * path names another attempt's evidence (or none), which a relinked line can do without touching a
  * kept file: an outcome appended for a killed attempt, pointing at a good attempt's stream and
- * result, read as `completed` and was judged (hostile pass, 2026-12-02). Readers derive the path
- * (fold-attempts.ts); this says where the record disagrees. An intent whose run id is not one `run`
+ * result, would read as `completed` and be judged. Readers derive the path (fold-attempts.ts); this says where the record disagrees. An intent whose run id is not one `run`
  * makes keeps no file anywhere (ownAttemptFiles), so every file its records name is elsewhere.
  */
 export function attemptFilesElsewhere(intent: IntentEntry, outcome: OutcomeEntry | undefined): EvidenceElsewhere[] {
@@ -64,9 +63,9 @@ export function attemptFilesElsewhere(intent: IntentEntry, outcome: OutcomeEntry
 /**
  * Where an attempt keeps its files, relative to the target's directory, derived from its run and
  * number as `run` names them; `undefined` when the run id is not one `run` makes (newRunId): a run
- * id read from the chain is not trusted into a path. An intent appended with the run id
- * `x/../<another run>` had its files derived, and normalised, into that run's directory, and doctor
- * read another attempt's files as its own (review, 2026-12-02).
+ * id read from the chain is not trusted into a path: an intent appended with the run id
+ * `x/../<another run>` would have its files derived, and normalised, into that run's directory,
+ * and doctor would read another attempt's files as its own.
  */
 export function ownAttemptFiles(runId: string, attempt: number): ReturnType<typeof attemptArtifactNames> | undefined {
   return isRunId(runId) ? attemptArtifactNames(runId, attempt) : undefined;
@@ -76,9 +75,8 @@ export function ownAttemptFiles(runId: string, attempt: number): ReturnType<type
  * The files an acceptance names outside the judged attempt's own `acceptance-N` directory, or under
  * another name than the judge gives them (`check-K.stdout` for the K-th check, `receipt.json`), or
  * in more than one directory: a judgement writes all its files into one fresh directory of the
- * attempt it judges (free-outputs-directory.ts, run-suite.ts). A record naming another attempt's
- * receipt and check outputs made a failed attempt read `accepted` (hostile pass, 2026-12-02).
- * `judged` is the attempt whose outcome the record names.
+ * attempt it judges (free-outputs-directory.ts, run-suite.ts); a record naming another attempt's
+ * receipt and check outputs would make a failed attempt read `accepted`. `judged` is the attempt whose outcome the record names.
  */
 export function acceptanceFilesElsewhere(acceptance: AcceptanceEntry, judged: { runId: string; attempt: number }): EvidenceElsewhere[] {
   const named = acceptanceKeptFiles(acceptance.record);

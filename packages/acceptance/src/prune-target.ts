@@ -27,7 +27,7 @@ export type Pruned =
   | { kind: 'failed'; path: string; message: string };
 
 /**
- * `statecraft prune` (issue 30 item 6): under the target's lock — so never while a supervisor, a
+ * `statecraft prune`: under the target's lock — so never while a supervisor, a
  * judge or a landing holds it — removes the worktree and branch of every run whose attempts all
  * concluded (each intent has its outcome), last recorded before `olderThanMs` ago; with
  * `keepAccepted`, not a run with an accepted attempt. A landed run's branch goes only while the

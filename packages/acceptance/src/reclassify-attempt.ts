@@ -85,11 +85,11 @@ export function reclassifyAttempt(recorded: RecordedResult, reading: StreamReadi
  * provider and the capabilities its init applied), compared with what the kept stream gives. The
  * classification compares the outcome and the refusals' count and digest, never their text: a record
  * whose excerpt named another command, or whose claim or provider was rewritten, with the result
- * file rewritten to match, read as agreeing (the last note, 2026-12-02).
+ * file rewritten to match, would read as agreeing.
  */
 function fieldsAgainstStream(recorded: RecordedResult, reading: StreamReading): FieldDisagreement[] {
   // As the record could hold it: through JSON, which writes -0 as 0 and a number past a double's
-  // range as null — a stream's honest `"turns":-0` must not read as a rewritten record (review, 2026-12-02).
+  // range as null — a stream's honest `"turns":-0` must not read as a rewritten record.
   const { appliedCapabilities, ...read } = JSON.parse(JSON.stringify(resultReadFromStream(reading))) as ReturnType<typeof resultReadFromStream>;
   const found: FieldDisagreement[] = [];
   for (const [field, fromStream] of Object.entries(read) as [keyof typeof read, unknown][]) {
@@ -107,7 +107,7 @@ function fieldsAgainstStream(recorded: RecordedResult, reading: StreamReading): 
  * A record from before the refusals were bounded (no digest) holds each refusal whole: each the
  * excerpt keeps whole is compared with it, and it must hold as many as its count (the classification
  * compares the count with the stream's); entries past the excerpt are not read again. A record whose
- * digest was removed is read the same way, so removing it turns no comparison off (reviews, 2026-12-02).
+ * digest was removed is read the same way, so removing it turns no comparison off.
  */
 function refusalsAgainstStream(recorded: RecordedResult, excerpt: RecordedResult['refusals']): FieldDisagreement[] {
   if (recorded.refusalDigest === 'not-recorded') {

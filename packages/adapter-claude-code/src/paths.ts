@@ -14,7 +14,7 @@ function packageRoot(): string {
 
 /**
  * The bundled file's name; its sidecar manifest is `<file>.manifest.json` (R2.2). CommonJS: Node
- * starts a classic script without its ESM loader, on every attempt (issue 10 (f)).
+ * starts a classic script without its ESM loader, on every attempt.
  */
 export const CLAUDE_CODE_ADAPTER_FILE = 'statecraft-adapter-claude-code.cjs';
 

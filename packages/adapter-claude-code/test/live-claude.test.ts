@@ -8,7 +8,7 @@ import { baseEnvironment, eventsOfType, makeSandbox, runAdapter } from './suppor
 import type { AdapterRun, Sandbox } from './support/adapter-process.js';
 
 // The bundled adapter, run as a real process, against the real pinned `claude` talking only to
-// the model double on 127.0.0.1 (issue 4). No network, no real credential.
+// the model double on 127.0.0.1. No network, no real credential.
 
 let double: ModelDouble | undefined;
 afterEach(async () => {

@@ -68,7 +68,7 @@ describe('recorded Claude Code streams replayed through a real child', () => {
   });
 
   it('carries a denial with a __proto__ key whole, as the refusal and in the claim: the native line is not copied key by key (R1.4, R8.2)', async () => {
-    // zod's loose object copies a line key by key and leaves `__proto__` out (found by a hostile pass, 2026-12-02).
+    // zod's loose object copies a line key by key and leaves `__proto__` out.
     const stream = await altered('denied', (lines) =>
       lines.map((line) =>
         line.includes('"type":"result"') ? line.replace('"permission_denials":[{', '"permission_denials":[{"__proto__":{"tool_name":"Read"},') : line,

@@ -46,7 +46,7 @@ export async function bundleAdapter({ packageRoot, manifest, adapterFile }) {
           : '#!/usr/bin/env node',
     },
     logLevel: 'warning',
-    // zod's English messages alone: the adapter starts on every attempt (issue 10's (f) figure).
+    // zod's English messages alone: the adapter starts on every attempt (decision 0013).
     plugins: [englishZodMessagesOnly()],
   });
   await chmod(outfile, 0o755);

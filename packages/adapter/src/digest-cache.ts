@@ -18,7 +18,7 @@ export type KnownDigest = z.infer<typeof KnownDigestSchema>;
 /**
  * `sha256:<hex>` of a file's bytes, remembered in `cacheDirectory` under its real path and identity
  * (device, inode, size, modification and change times in nanoseconds): a provider binary of
- * hundreds of megabytes is hashed once, not on every attempt (issue 10 item 7). A file whose
+ * hundreds of megabytes is hashed once, not on every attempt. A file whose
  * identity moved while it was hashed is not remembered. An unreadable or unwritable cache only
  * costs the hashing; it never changes the answer.
  */

@@ -36,7 +36,7 @@
  * - fixture-adapter-path.ts where the shipped fixture adapter and replay child live
  * - package-root.ts        an installed package's root by its name: node_modules looked up directly, Node's resolver behind
  * - stream/*               the bounded NDJSON event-stream reader: trusted prefix, diagnostics (R7.4, R7.5)
- * - stream/refusal-tally.ts refusals kept bounded: a count, a running digest, the first few (issue 9)
+ * - stream/refusal-tally.ts refusals kept bounded: a count, a running digest, the first few
  * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7);
  *                          the stream tee, which stops an attempt whose evidence cannot be written
  * - supervise/boundary-record.ts  the protected evidence boundary's shapes: profile, probe findings, record, residuals (R12)

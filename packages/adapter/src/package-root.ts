@@ -8,8 +8,7 @@ import { fileURLToPath } from 'node:url';
  * package finds its own files this way: bundled into the CLI, `import.meta.url` is the bundle's).
  * First as Node looks a bare name up in `node_modules` directories — each ancestor's
  * `node_modules/<name>/package.json`, links resolved — with a few `stat`s: Node's own resolver,
- * asked cold at every start, cost ~4 ms of each `statecraft run` (it loads and compiles parts of
- * its module loader on first use). Where that finds nothing (a self-reference from inside the
+ * asked cold at every start, loads and compiles parts of its module loader on first use. Where that finds nothing (a self-reference from inside the
  * package, NODE_PATH, another layout) Node's resolver answers, so the answer is always Node's.
  */
 export function packageRootOf(name: string, from: string): string {

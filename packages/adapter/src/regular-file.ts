@@ -4,9 +4,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 /**
  * Opens a file statecraft keeps (a chain, its checkpoint, a lock, a kept stream) only if it is a
  * regular file. Opening a FIFO waits for a writer, and a synchronous open that waits holds the
- * whole process: a FIFO left at a chain's path hung every verb, and `run` then ignored SIGTERM and
- * Ctrl-C (found by a hostile pass, 2026-12-01). Opened non-blocking, which a regular file ignores,
- * then refused unless fstat says regular: a FIFO, a device or a directory names its path (ENOTREG).
+ * whole process: a FIFO left at a chain's path would hang every verb, and `run` would ignore
+ * SIGTERM and Ctrl-C. Opened non-blocking, which a regular file ignores, then refused unless fstat says regular: a FIFO, a device or a directory names its path (ENOTREG).
  */
 const NEVER_WAIT = constants.O_NONBLOCK | constants.O_NOCTTY;
 

@@ -24,8 +24,8 @@ export const AttemptResultSchema = z.strictObject({
   /** Derived from the refusal events of the trusted prefix (R1.4). */
   refusalCount: CountSchema,
   /**
-   * The first refusals in stream order, verbatim (a long line cut): an excerpt, never all of them
-   * (issue 9). Every refusal is in the kept stream (R8.4), which `refusalDigest` vouches for.
+   * The first refusals in stream order, verbatim (a long line cut): an excerpt, never all of them.
+   * Every refusal is in the kept stream (R8.4), which `refusalDigest` vouches for.
    */
   refusals: z.array(RefusalExcerptEntrySchema).max(REFUSAL_EXCERPT_COUNT),
   refusalDigest: RefusalDigestSchema,

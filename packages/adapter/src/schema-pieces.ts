@@ -1,8 +1,8 @@
 import * as z from 'zod';
 
 /**
- * The schema pieces every record, result and answer shares, defined once and composed (issue 10
- * item 3): a copy of a regex in two files is two definitions that can drift apart, and a reader
+ * The schema pieces every record, result and answer shares, defined once and composed (decision
+ * 0047): a copy of a regex in two files is two definitions that can drift apart, and a reader
  * and a writer that disagree about a digest refuse each other's records.
  */
 

@@ -93,7 +93,7 @@ describe('writing a qualification record (R3.1)', () => {
   });
 
   // Two qualifies of one binary ending in the same second (the id names the second) once lost one
-  // full pass to EEXIST, naming a temporary file that no longer existed (hostile pass, 2026-12-01).
+  // full pass to EEXIST, naming a temporary file that no longer existed.
   it('never rewrites a record: a second pass under the same id is written beside it, with the next free suffix, and the first is intact', async () => {
     const report = passingReport();
     const home = await homeWith(report);

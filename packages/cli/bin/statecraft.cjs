@@ -7,7 +7,7 @@
 // bytes, kept in front of V8's data. A cache that does not match (another Node, another bundle) is
 // written anew when this run ends, and one that cannot be written is simply not used — it never
 // changes what runs.
-// This file is CommonJS itself: an ES module entry costs every start the ESM loader (~4 ms).
+// This file is CommonJS itself: an ES module entry costs every start the ESM loader.
 'use strict';
 const { Buffer } = require('node:buffer');
 const { readFileSync, renameSync, writeFileSync } = require('node:fs');

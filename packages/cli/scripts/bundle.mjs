@@ -106,8 +106,8 @@ async function buildStartupSnapshot() {
 /**
  * esbuild escapes every non-ASCII character in code, but copies comments as written, and a few
  * carry one (an em dash, a middle dot). One such character makes Node decode the whole 1.6 MB
- * bundle on its slow UTF-8 path into a two-byte string, on every start (measured: ~8 ms of CPU
- * of a `--help`); escaped inside their comments they change nothing that runs.
+ * bundle on its slow UTF-8 path into a two-byte string, on every start; escaped inside their
+ * comments they change nothing that runs.
  */
 async function keepBundleAscii(file) {
   const text = await readFile(file, 'utf8');

@@ -114,7 +114,7 @@ async function main(words: readonly string[]): Promise<void> {
   // every command would pay (decision 0072). `exit` listeners still run.
   process.once('beforeExit', () => process.exit());
   // A per-file size limit (RLIMIT_FSIZE) must surface as EFBIG on the write, which names the file and
-  // stops the attempt (issue 9), not as SIGXFSZ: execa's exit cleanup (signal-exit) re-raises that
+  // stops the attempt, not as SIGXFSZ: execa's exit cleanup (signal-exit) re-raises that
   // signal when nobody else listens, killing the supervisor before it can kill its adapter's tree.
   process.on('SIGXFSZ', () => undefined);
   // A reader that goes away (`statecraft … | head`) is not a failure of ours: stop quietly. Any

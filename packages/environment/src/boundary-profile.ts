@@ -37,7 +37,7 @@ export interface BoundaryProfile {
 
 /**
  * Test-only: a path bound writable into the sandbox, read from the operator's environment. It
- * exists to prove that a profile the probe finds broken refuses the launch (issue 11); bound over
+ * exists to prove that a profile the probe finds broken refuses the launch; bound over
  * the product home it undoes the hiding. It is recorded in the profile (role `test-bind`), so a
  * record made with it says so and its digest differs.
  */

@@ -29,7 +29,7 @@ const BASELINE: readonly { name: string; why: string }[] = [
  * Names only the supervisor sets (R5.5): the attempt's bindings, and the attempt tag that finds its
  * escaped descendants (the adapter package's `ATTEMPT_TAG_VARIABLE`; this package imports none).
  * Asking to pass one is refused: the child would get the supervisor's value while the record named
- * the name twice, once as the operator's (issue 9).
+ * the name twice, once as the operator's.
  */
 export const SUPERVISOR_SET_NAMES: readonly string[] = ['STATECRAFT_RUN_ID', 'STATECRAFT_ATTEMPT', 'STATECRAFT_ATTEMPT_TAG', 'TMPDIR'];
 

@@ -24,7 +24,7 @@ export function isSameOrBelow(path: string, parent: string): boolean {
 }
 
 /**
- * The homes hidden from the child (issue 29 item 15): the operator's (`HOME`, its real path), and
+ * The homes hidden from the child: the operator's (`HOME`, its real path), and
  * root's and each directory of /home besides it. A parent comes before what lies below it (a
  * HOME inside /home/alice is laid over alice's hidden home). A HOME that is not an absolute
  * directory, or is `/`, hides nothing of its own; the others are hidden still.

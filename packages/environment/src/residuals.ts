@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * What a constructed environment does not buy (R5.3). The property is integrity of the record
  * against an ordinary session, not containment of hostile code; these are named on every attempt,
- * with those of the process-group fallback on an attempt that ran under it (issue 9).
+ * with those of the process-group fallback on an attempt that ran under it.
  * No sentence here — or anywhere — claims the child cannot publish.
  */
 export const ResidualSchema = z.strictObject({

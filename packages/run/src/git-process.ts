@@ -37,8 +37,8 @@ const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;
 /**
  * Runs one short git command to its end — no shell, stdin closed (after `input`, when given), the given environment whole,
  * nothing of it left running after (NO_DETACHED_GIT_WORK). Every git the product runs is started here.
- * Node's own `execFile` rather than execa: every `statecraft run` makes four of these calls, and
- * execa's per-call set-up (~1.5 ms each, cold) was paid on every one; the adapter itself is still
+ * Node's own `execFile` rather than execa: every `statecraft run` makes several of these calls, and
+ * execa's per-call set-up would be paid on every one; the adapter itself is still
  * spawned through execa (supervise/spawn-adapter.ts, as docs/architecture.md fixes; decision 0031).
  */
 export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, input?: string, signal?: AbortSignal): Promise<GitProcessAnswer> {

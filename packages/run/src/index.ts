@@ -4,7 +4,7 @@
  *
  * Modules:
  * - workspace/read-operator-git-identity.ts the operator's git identity, read with statecraft's git, to carry into the boundary
- * - plan/plan-run.ts              everything decided before anything is appended; refusals exit 2 (issue 3 item 2)
+ * - plan/plan-run.ts              everything decided before anything is appended; refusals exit 2
  * - plan/label-qualification.ts   the qualification label: unqualified adapters run, labelled (R3.2)
  * - plan/home-outside-target.ts   the product home and the target must not hold each other (R8.4, R12)
  * - plan/target-outside-managed-paths.ts a target inside a path the adapter declares managed, statecraft's state directory (workspaces, check worktrees), or a path any attempt had writable, is refused before git runs in it (R12)

@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 /**
- * An append that the disk cuts short (found by a hostile pass, 2026-12-01): the write stopped
+ * An append that the disk cuts short: the write stopped
  * partway and left a torn line, while the failure said "nothing appended". A real per-file size
  * limit (util-linux `prlimit --fsize`) makes the kernel stop the record's write a few bytes in.
  */

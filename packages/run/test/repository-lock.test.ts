@@ -48,7 +48,7 @@ describe('one live attempt per target (R8.5)', () => {
   });
 
   // A supervisor killed with -9 whose parent has not reaped it answered signal 0, so its lock
-  // read as live and the target stayed refused (hostile pass, 2026-12-01).
+  // read as live and the target stayed refused.
   it('a lock whose supervisor is a zombie (exited, not yet reaped) is stale: taken over', async () => {
     // `sleep 30` inherits the background child and never waits for it: once it exits it stays a zombie.
     const parent = execa('sh', ['-c', 'sleep 0.05 & echo $!; exec sleep 30']);

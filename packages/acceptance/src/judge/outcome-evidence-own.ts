@@ -7,9 +7,8 @@ import { compareRecordsWithKeptFiles, describeFieldDisagreements } from '../reco
 /**
  * Why the outcome about to be judged is not its attempt's own, or `undefined` when it is (R13.1:
  * only a completed attempt is judged, and a record is not an attempt). One relinked line appended
- * for a killed attempt, naming a good attempt's stream and result, read `completed` and was
- * judged: `accept` minted a real receipt for an attempt that never finished (hostile pass,
- * 2026-12-02). So, before anything is judged: every file the intent and outcome name must be where
+ * for a killed attempt, naming a good attempt's stream and result, would read `completed` and be
+ * judged: `accept` would mint a real receipt for an attempt that never finished. So, before anything is judged: every file the intent and outcome name must be where
  * that attempt keeps it; and a `completed` outcome must agree with the attempt's own kept
  * result.json (its digest, then every field the record copies of it) — a killed attempt has none,
  * and the record was written from it. The stream is not read here (doctor reads it): the result

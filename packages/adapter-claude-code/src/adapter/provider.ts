@@ -11,8 +11,8 @@ export type { ProviderResolution } from '@statecraft/adapter';
 export const CLAUDE_COMMAND: ProviderCommand = { command: 'claude' };
 
 /**
- * The provider binary: the one the operator named, else `claude` on the constructed PATH
- * (issue 4 item 1), resolved by the seam's kit with its version and digest (R10.7).
+ * The provider binary: the one the operator named, else `claude` on the constructed PATH,
+ * resolved by the seam's kit with its version and digest (R10.7).
  */
 export function resolveClaude(named: string | null, environment: NodeJS.ProcessEnv, known: readonly KnownDigest[] = []): Promise<ProviderResolution> {
   return resolveProvider(CLAUDE_COMMAND, named, environment, known);

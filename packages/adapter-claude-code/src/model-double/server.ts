@@ -21,7 +21,7 @@ export interface DoubleRequestLog {
 /** The double: `baseUrl` is http://127.0.0.1:<port> — give it to the provider as ANTHROPIC_BASE_URL; `baseUrlFor(name)` is `<baseUrl>/<token>`, an opaque token per scenario and run. */
 export type ModelDouble = ScriptedModelDouble<DoubleRequestLog>;
 
-/** The dummy credential the provider is given: a test credential, never a real key (issue 4 item 5). */
+/** The dummy credential the provider is given: a test credential, never a real key. */
 export const MODEL_DOUBLE_API_KEY = 'sk-ant-statecraft-model-double-test-credential';
 
 /** The reply index is the number of assistant turns so far, so a retried request gets the same reply. */

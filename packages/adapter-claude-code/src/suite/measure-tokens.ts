@@ -23,7 +23,7 @@ export const BLOCKING_HOOK_COMMAND = 'echo blocked-by-statecraft-hook >&2; exit 
 
 /**
  * Row 6 for Claude Code (R10.5): each declared token measured against the running provider
- * through the model double, one live session per token (issue 4 item 6).
+ * through the model double, one live session per token.
  */
 export async function measureClaudeCodeTokens(context: MeasurementContext, provocations: LiveProvocations): Promise<TokenMeasurement[]> {
   const measure = async (

@@ -13,8 +13,8 @@ export const CODEX_COMMAND: ProviderCommand = {
 };
 
 /**
- * The provider binary: the one the operator named, else `codex` on the constructed PATH
- * (issue 13 item 1), resolved by the seam's kit with its version and digest (R10.7).
+ * The provider binary: the one the operator named, else `codex` on the constructed PATH,
+ * resolved by the seam's kit with its version and digest (R10.7).
  */
 export function resolveCodex(named: string | null, environment: NodeJS.ProcessEnv, known: readonly KnownDigest[] = []): Promise<ProviderResolution> {
   return resolveProvider(CODEX_COMMAND, named, environment, known);

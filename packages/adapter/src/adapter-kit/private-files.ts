@@ -12,7 +12,7 @@ export function isPathInside(child: string, parent: string): boolean {
 
 // Synchronous file steps: the adapter writes its private files on its way to the provider's start
 // and removes them between the provider's exit and its own last word, with nothing else to do;
-// each asynchronous step would be a round trip through libuv's thread pool (issue 10 (f)).
+// each asynchronous step would be a round trip through libuv's thread pool.
 
 /** Creates `path` exclusively (`wx`, so nothing pre-placed is reused) with mode 0600, holding `text` (R10.1). */
 export function writeExclusivePrivateFile(path: string, text: string): void {

@@ -9,7 +9,7 @@ export type ReadRequest = { kind: 'read'; request: Request } | { kind: 'refused'
  * The request file the supervisor wrote, read and checked against the protocol's schema (R1.2).
  * Read synchronously: the adapter has nothing else to do until it has its request, and each step
  * of an asynchronous read is a round trip through libuv's thread pool on the way to the provider's
- * start (issue 10 (f)).
+ * start.
  */
 export function readRequest(path: string): ReadRequest {
   let json: unknown;

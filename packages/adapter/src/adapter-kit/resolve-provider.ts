@@ -16,7 +16,7 @@ export interface ProviderCommand {
   /**
    * The version in `<command> --version`'s output, or `undefined` where the output is not the
    * provider's. Absent where the provider states its version in its own stream: no process is
-   * spent asking (a second start of the provider on every attempt, issue 10 item 7), and the
+   * spent asking (a second start of the provider on every attempt), and the
    * identity's version stays `not-recorded` until the adapter reads it there.
    */
   versionFrom?: (stdout: string) => string | undefined;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
 /**
- * The names of one attempt's files and its process tag, for `run` and the negative suite alike
- * (issue 10 item 1): what a qualification vouches for is named and tagged as a run names and tags it.
+ * The names of one attempt's files and its process tag, for `run` and the negative suite alike:
+ * what a qualification vouches for is named and tagged as a run names and tags it.
  */
 export const ATTEMPT_FILE_NAMES = {
   request: 'request.json',

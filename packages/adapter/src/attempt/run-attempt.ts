@@ -26,7 +26,7 @@ export type AttemptRun =
     };
 
 /**
- * The attempt core both `run` and `qualify` go through (issue 10 item 1): supervise the adapter
+ * The attempt core both `run` and `qualify` go through: supervise the adapter
  * (`run --request <file>`, the prompt on stdin, the deadline and the operator's interrupt raced,
  * the tree killed and survivors probed) and classify what was observed. A failure to start the
  * adapter is thrown, as the supervisor throws it.

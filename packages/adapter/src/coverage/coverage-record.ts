@@ -58,7 +58,7 @@ export const NotApplicableCoverageSchema = z.strictObject({
 });
 export type NotApplicableCoverage = z.infer<typeof NotApplicableCoverageSchema>;
 
-/** An attempt recorded before coverage existed: never read as covered (issue 5, item 5). */
+/** An attempt recorded before coverage existed: never read as covered. */
 export const NotCheckedCoverageSchema = z.strictObject({
   verdict: z.literal('not-checked'),
   reason: z.string().min(1),

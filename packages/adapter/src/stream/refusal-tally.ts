@@ -7,8 +7,8 @@ import { ProtocolVersionSchema } from '../protocol/version.js';
 /**
  * What the supervisor keeps of the refusal events it reads (R1.4, R7.5): a count, a running
  * sha256 over their lines, and the first few — never all of them. An adapter can write hundreds of
- * MiB of valid refusals; holding them would grow the supervisor and the chain without bound
- * (issue 9). Every refusal stays in the stream kept beside the chain (R8.4), where the digest
+ * MiB of valid refusals; holding them would grow the supervisor and the chain without bound.
+ * Every refusal stays in the stream kept beside the chain (R8.4), where the digest
  * lets a reader check that the lines it finds are the ones that were counted.
  */
 

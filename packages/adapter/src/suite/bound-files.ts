@@ -14,7 +14,7 @@ export interface BoundFile {
 /**
  * Each bound file's digest again, against the one taken when the suite started: a sentence for
  * every file that changed (or can no longer be read), none when every byte is the same. The suite
- * asks between cases, so a qualification never binds bytes that did not run every case (issue 9).
+ * asks between cases, so a qualification never binds bytes that did not run every case.
  */
 export async function changedBoundFiles(files: readonly BoundFile[]): Promise<string[]> {
   const changes: string[] = [];

@@ -15,9 +15,8 @@ export type EnclosingGitDirectory =
  * Whether a managed path (`real`: its links resolved) is, or lies inside, a git directory: bound
  * writable, it would let the agent write that repository's configuration, its refs or its
  * worktrees' records, which git obeys wherever it is next run there — statecraft's own git
- * included, as the operator and outside the sandbox (a hostile pass, 2026-12-02: another
- * repository's `.git`, declared managed, ran the agent's filter at that repository's next
- * `statecraft run`).
+ * included, as the operator and outside the sandbox (another repository's `.git`, declared
+ * managed, would run the agent's filter at that repository's next `statecraft run`).
  *
  * Only a git directory counts, not a work tree: what a work tree holds is files, and git obeys no
  * configuration there (a repository the agent makes inside a managed path is refused as a target

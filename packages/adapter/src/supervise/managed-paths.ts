@@ -42,11 +42,11 @@ const SHARED_TEMPORARY = '/tmp';
  * location (every target the product home names among them), and must not be or lie inside a git
  * directory (enclosing-git-directory.ts; what it holds is not walked). A declaration that fails,
  * or that cannot be checked, is refused, naming it: the launch is refused (R12), never run with the
- * path quietly dropped, since the adapter asked for it (found by hostile passes, 2026-12-02: the
- * repository's `.git` declared managed — or another repository's — let the agent set a git filter
- * that statecraft's own git then ran, as root, outside the sandbox; a directory on PATH, or the one
- * a program on PATH links to, let it plant a `bwrap` or a `git` that every later run took for its
- * own; a path in the product home was made there by statecraft itself).
+ * path quietly dropped, since the adapter asked for it (decision 0063: the repository's `.git`
+ * declared managed — or another repository's — would let the agent set a git filter that
+ * statecraft's own git then runs, as the operator, outside the sandbox; a directory on PATH, or the
+ * one a program on PATH links to, would let it plant a `bwrap` or a `git` that every later run
+ * takes for its own; a path in the product home would be made there by statecraft itself).
  */
 export async function prepareManagedPaths(
   managedPaths: readonly string[],

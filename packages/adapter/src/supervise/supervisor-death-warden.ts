@@ -8,8 +8,7 @@ import { ATTEMPT_TAG_VARIABLE } from './options.js';
  * the kernel alone does not (R7.2, R7.3). Under the boundary bwrap's `--die-with-parent` does.
  * Under the PID namespace setpriv's parent-death signal ends unshare and unshare's `--kill-child`
  * the namespace's first process, the adapter itself, which can clear that signal with one prctl
- * call and run on with no deadline (found by a hostile pass, 2026-12-02). A process group has no
- * tie at all.
+ * call and run on with no deadline. A process group has no tie at all.
  *
  * The warden is a shell in a session of its own that waits on a pipe only the supervisor holds. The
  * supervisor's death closes it: the warden kills the group it was given (the adapter's, or

@@ -25,11 +25,11 @@ const INSTALLATION_DIRECTORIES = ['bin', 'sbin', 'lib', 'lib64', 'libexec', 'etc
  * Where each program statecraft runs outside the sandbox really lives, found as statecraft finds
  * it (each PATH given, and its fixed lookups) and followed link by link: for every hop, its
  * directory's real path and the installation prefix above it (the parent of a `bin` or `sbin`).
- * A directory on PATH holding only a link (`~/bin/git` → `~/.linuxbrew/Cellar/git/bin/git`) left
- * the directory the program is really read from in reach: declared managed, the agent replaced git
- * there, and statecraft's own git then ran the agent's program as the operator on every later run
- * (a hostile pass, 2026-12-02). The prefix counts too: git runs its helpers from its `libexec` and
- * reads its system configuration from its `etc`.
+ * A directory on PATH holding only a link (`~/bin/git` → `~/.linuxbrew/Cellar/git/bin/git`) would
+ * leave the directory the program is really read from in reach: declared managed, the agent could
+ * replace git there, and statecraft's own git would run the agent's program as the operator on
+ * every later run. The prefix counts too: git runs its helpers from its `libexec` and reads its
+ * system configuration from its `etc`.
  *
  * A prefix that is, or holds, a place managed paths may lie (`roots`: a HOME, /tmp) — `~/bin/git`
  * has HOME for a prefix — is protected by its installation directories instead: protecting it whole

@@ -14,8 +14,8 @@ import { describeSchemaIssues } from '../schema-errors.js';
  * one whose git configuration statecraft's own git would obey, outside the sandbox, on a later run
  * — whichever adapter that run uses. The adapter's own declaration refuses such a target for that
  * adapter (packages/run's target-outside-managed-paths.ts); this keeps the refusal for every other adapter once the
- * path has been writable (the last note, 2026-12-02: a repository made under one adapter's managed
- * path, run later with another, was checked out by statecraft's git, its filters run).
+ * path has been writable (a repository made under one adapter's managed path, run later with
+ * another, would be checked out by statecraft's git, its filters run).
  */
 export const RememberedWritablePathSchema = z.strictObject({
   path: z.string().refine((path) => isAbsolute(path), 'an absolute path'),

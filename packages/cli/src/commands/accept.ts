@@ -11,7 +11,7 @@ export type AcceptOptions = Omit<AcceptRequest, 'statecraftVersion'> & {
   verbose?: boolean;
 };
 
-/** What `accept --json` prints (issue 12 item 8): the acceptance, with the run and attempt it judged. */
+/** What `accept --json` prints: the acceptance, with the run and attempt it judged. */
 export type AcceptValue =
   | (AcceptanceView & { runId: string; attempt: number; target: string })
   | { refused: { reason: string; message: string } }

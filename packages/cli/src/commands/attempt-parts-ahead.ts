@@ -3,9 +3,9 @@ import { ELEMENTS_PER_PART, partText, useRenderedParts } from '../json-in-parts.
 
 /**
  * `run list --json`'s attempts rendered a part at a time while the chain is still being read,
- * for jsonInParts to print as they are. Printing 100,000 summaries took ~0.3 s after the reading,
- * with the hashing worker idle; rendered during the reading, it shares the reading's two cores
- * (decision 0023). A part is rendered once the attempts after it have begun and
+ * for jsonInParts to print as they are. Printed after the reading, 100,000 summaries would keep the
+ * main thread busy while the hashing worker idles; rendered during the reading, the work shares the
+ * reading's two cores (decision 0023). A part is rendered once the attempts after it have begun and
  * every one of its own has an outcome; a later record that changes one of its attempts (an
  * acceptance) drops its text, and a part with an attempt that has no outcome is never
  * rendered ahead: whether it is running is known only at the end. What is dropped or never

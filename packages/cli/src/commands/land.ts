@@ -9,7 +9,7 @@ import type { LandAnswerSchema } from '../json-schemas/land-answers.js';
 export type LandValue = z.infer<typeof LandAnswerSchema>;
 
 /**
- * `statecraft land <target> <run>` (issue 30 item 5): an accepted attempt whose receipt is current,
+ * `statecraft land <target> <run>`: an accepted attempt whose receipt is current,
  * brought into the operator's current branch. Exit 0 landed; 2 refused (not accepted, a stale
  * receipt, a dirty checkout, a conflict, a live attempt), nothing changed; 4 an i/o failure.
  */

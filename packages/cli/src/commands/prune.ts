@@ -9,7 +9,7 @@ import type { PruneAnswerSchema } from '../json-schemas/land-answers.js';
 export type PruneValue = z.infer<typeof PruneAnswerSchema>;
 
 /**
- * `statecraft prune <target>` (issue 30 item 6): removes the worktrees and branches of concluded
+ * `statecraft prune <target>`: removes the worktrees and branches of concluded
  * runs; records and kept files stay. Exit 0 (also when nothing was left to remove); 2 refused (the
  * target's lock is held: a live attempt, a judgement or a landing); 4 an i/o failure.
  */

@@ -24,7 +24,7 @@ export interface DriverOptions {
 
 export async function driverFor(manifest: Manifest, options: DriverOptions): Promise<SuiteDriver> {
   // Evidence kind `fixture` is reserved for the shipped fixture's bytes: a modified copy whose
-  // manifest still says `fixture` is any other binary, and its evidence is `live` (issue 9).
+  // manifest still says `fixture` is any other binary, and its evidence is `live`.
   const named = manifest.name === 'fixture' && !options.shippedFixture ? undefined : NAMED_DRIVERS[manifest.name];
   const driver = named === undefined ? scenarioPromptDriver({ name: 'scenario-prompt', evidence: 'live' }) : await named(options);
   if (options.provider === undefined || driver.provider !== undefined) return driver;

@@ -10,7 +10,7 @@ import { targetAndRun } from './target-and-run.js';
 import { checkSupervisionOverrides, collect, once, parseDuration, parsePositiveInteger } from './run-options.js';
 import { writeHumanLines } from '../render/human-lines.js';
 
-/** The defaults of the check and suite deadlines (issue 12 item 3). */
+/** The defaults of the check and suite deadlines. */
 export const DEFAULT_CHECK_DEADLINE = '10m';
 export const DEFAULT_SUITE_DEADLINE = '60m';
 

@@ -3,7 +3,7 @@ import { resolveProductHome } from '@statecraft/environment';
 import { emit } from '../answer.js';
 import { doctor } from './doctor.js';
 
-/** Registers `doctor` (issue 3 item 8). Computing is in doctor.ts. */
+/** Registers `doctor`. Computing is in doctor.ts. */
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')

@@ -4,7 +4,7 @@ import { emit } from '../answer.js';
 import { land } from './land.js';
 import { once, parsePositiveInteger } from './run-options.js';
 
-/** Registers `land` (issue 30 item 5). Computing is in land.ts. */
+/** Registers `land`. Computing is in land.ts. */
 export function registerLand(program: Command): void {
   program
     .command('land')

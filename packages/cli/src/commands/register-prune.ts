@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import { prune } from './prune.js';
 import { once } from './run-options.js';
 
-/** Registers `prune` (issue 30 item 6). Computing is in prune.ts. */
+/** Registers `prune`. Computing is in prune.ts. */
 export function registerPrune(program: Command): void {
   program
     .command('prune')

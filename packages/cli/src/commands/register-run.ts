@@ -215,7 +215,7 @@ async function runFromFlags(given: string | undefined, flags: RunFlags, command:
   // A retry reuses its run's adapter, prompt and limits, each unless given here (retry-defaults.ts).
   const retried = flags.retry === undefined ? undefined : await readRetryDefaults(resolveProductHome().path, target, flags.retry);
   const adapter = await adapterOf(flags, retried?.adapter);
-  // With --spec and no prompt, the spec's text is the prompt (issue 5, item 2).
+  // With --spec and no prompt, the spec's text is the prompt.
   const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
   const promptGiven = flags.prompt !== undefined || flags.promptFile !== undefined || flags.spec !== undefined;
   const prompt = promptFromSpec ? undefined : retried !== undefined && !promptGiven ? retried.prompt() : await readPrompt(flags.prompt, flags.promptFile);

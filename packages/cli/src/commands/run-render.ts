@@ -54,7 +54,7 @@ function describeRefusal(refusal: ExcerptEntry): string {
 }
 
 /**
- * The count, and where the rest are when the record keeps only the first few (issue 9): every
+ * The count, and where the rest are when the record keeps only the first few: every
  * refusal is in the stream kept beside the chain.
  */
 function describeRefusalCount(account: AttemptAccount): string {

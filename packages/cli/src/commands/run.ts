@@ -57,7 +57,7 @@ export interface RunOptions {
   };
 }
 
-/** What `run --json` prints: the attempt's account (issue 3 item 10) plus what opening the chain found, or a refusal or failure. */
+/** What `run --json` prints: the attempt's account plus what opening the chain found, or a refusal or failure. */
 export type RunValue = z.infer<typeof RunAnswerSchema>;
 
 /**
@@ -172,8 +172,8 @@ async function answerOf(
 
 /**
  * What opening the target did before this attempt, said in the text as in --json: a stale lock
- * taken over (its supervisor gone) and a torn final line cut. Silent in the text, an operator
- * could not tell a takeover had happened (hostile pass, 2026-12-01).
+ * taken over (its supervisor gone) and a torn final line cut: silent in the text, an operator
+ * could not tell a takeover had happened.
  */
 function renderOpening(shown: {
   truncatedTail: 'none' | { bytes: number; offset: number };

@@ -6,8 +6,8 @@ const record = AcceptanceRecordSchema.shape;
 
 /**
  * The acceptance of one attempt as an operator reads it (packages/acceptance/src/acceptance-view.ts):
- * the body of `accept --json`, and `acceptance` in `run --json` and `run show --json` (R13, issue 12
- * item 8). Check outputs are shown with absolute paths. Fields are only ever added, never renamed.
+ * the body of `accept --json`, and `acceptance` in `run --json` and `run show --json` (R13). Check
+ * outputs are shown with absolute paths. Fields are only ever added, never renamed.
  */
 export const AcceptanceViewSchema = z.strictObject({
   verdict: record.verdict,

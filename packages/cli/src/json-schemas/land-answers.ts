@@ -3,7 +3,7 @@ import { LandMethodSchema, PrunedAttemptSchema } from '@statecraft/run';
 
 const CommitId = z.string().regex(/^[0-9a-f]{40,64}$/);
 
-/** `land --json`: the attempt landed, how, and the land record appended (issue 30 item 5). */
+/** `land --json`: the attempt landed, how, and the land record appended. */
 export const LandAnswerSchema = z.strictObject({
   target: z.string().min(1),
   runId: z.string().min(1),
@@ -18,7 +18,7 @@ export const LandAnswerSchema = z.strictObject({
   record: z.strictObject({ line: z.int().positive(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
 });
 
-/** `prune --json`: what was removed and what was kept, and the prune record, if anything was removed (issue 30 item 6). */
+/** `prune --json`: what was removed and what was kept, and the prune record, if anything was removed. */
 export const PruneAnswerSchema = z.strictObject({
   target: z.string().min(1),
   removed: z.array(PrunedAttemptSchema),

@@ -2,7 +2,7 @@ import type { SuiteHooks } from '@statecraft/acceptance';
 import type { LiveLine } from './live-line.js';
 
 /**
- * Live status of an acceptance on a terminal (issue 12 item 7): one line per check, rewritten with
+ * Live status of an acceptance on a terminal: one line per check, rewritten with
  * its elapsed time while it runs, kept with its ending when it ends.
  */
 export function checkStatusHooks(live: LiveLine | undefined): { hooks: SuiteHooks & { onJudging: (what: { checks: number }) => void }; stop: () => void } {

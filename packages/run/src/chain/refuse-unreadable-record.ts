@@ -20,7 +20,7 @@ export class UnreadableRecordError extends Error {
 }
 
 /**
- * Parses a linked record with the schema the reader uses (issue 10 item 3), so the writer cannot
+ * Parses a linked record with the schema the reader uses, so the writer cannot
  * write what the reader will refuse. Throws UnreadableRecordError naming each field at fault.
  */
 export function refuseUnreadableRecord(chainFile: string, record: unknown): void {

@@ -11,9 +11,8 @@ const POINTER_BYTES = 4 * 1024;
  * Every repository the product home keeps records for, and its git directories: statecraft's own
  * git runs in each of them, as the operator and outside every sandbox, on its next `run` — its
  * `worktree add`, `status` and `add -A` obey what that repository's configuration says. A managed
- * path over another target's `.git` let the agent write a filter there, which the next run on that
- * repository ran as root (a hostile pass, 2026-12-02). Named whether or not the repository is still
- * there: a path the home names is one the operator runs statecraft on, and an agent must not be
+ * path over another target's `.git` would let the agent write a filter there, which the next run on
+ * that repository would run as the operator. Named whether or not the repository is still there: a path the home names is one the operator runs statecraft on, and an agent must not be
  * the one to make a repository there either. Each target's `target.json` names its path (written
  * before its chain's first intent); one that cannot be read names nothing.
  */

@@ -30,8 +30,7 @@ export interface LabelQualificationInput {
  * provider's identity — its executable and the identity files the manifest declares (R3.1); one
  * that cannot be identified labels `unqualified`, naming why. An unreadable record store labels,
  * it does not refuse. Every digest comes from the product home's digest cache, and the
- * executable's is returned, so the adapter can be handed it instead of hashing the provider again
- * (issue 10 item 7).
+ * executable's is returned, so the adapter can be handed it instead of hashing the provider again.
  */
 export async function labelQualification(input: LabelQualificationInput): Promise<{ qualification: QualificationLabel; providerDigest?: KnownDigest }> {
   let providerDigest: KnownDigest | undefined;

@@ -41,7 +41,7 @@ export interface RunRequest {
   adapter: { executable: string; manifest?: string };
   /** A provider executable to name in the request; the adapter resolves its own when absent. */
   provider?: string;
-  /** Absent with `spec`: the spec's text (as planning read it) is the prompt (issue 5, item 2). */
+  /** Absent with `spec`: the spec's text (as planning read it) is the prompt. */
   prompt?: string;
   required: readonly CapabilityToken[];
   preferred: readonly CapabilityToken[];
@@ -62,7 +62,7 @@ export interface RunRequest {
   boundary?: BoundaryChoice;
 }
 
-/** Everything decided before anything is appended (issue 3, item 2). */
+/** Everything decided before anything is appended. */
 export interface RunPlan {
   /** The request, its prompt settled (given, or the spec's text). */
   request: RunRequest & { prompt: string };

@@ -8,9 +8,9 @@ import type { ResolvedTarget } from '../workspace/resolve-target.js';
  * A target whose work tree or git directory lies in a path the adapter declares managed, named, or
  * undefined (R12). Every attempt of that adapter has had the path writable: its agent may have made
  * or changed the repository there — a filter in its configuration is a command statecraft's own git
- * then runs, as the operator, outside the sandbox, as soon as it checks the workspace out (found in
- * review, 2026-12-02: an agent made a repository under its managed path after the launch's check,
- * and the next run on it ran its filter before the launch refused the path). So the target is
+ * then runs, as the operator, outside the sandbox, as soon as it checks the workspace out (an agent
+ * can make a repository under its managed path after the launch's check, and the next run on it
+ * would run its filter before the launch refused the path). So the target is
  * refused at planning, before any git but the one that named it (`rev-parse`, which reads no index
  * and runs no filter), whether or not the boundary is on. `home` is the constructed HOME, as the
  * launch expands `~` with it.
@@ -35,7 +35,7 @@ export function targetInsideRememberedPath(target: ResolvedTarget, remembered: r
   for (const { path, adapter, since } of remembered) {
     // As bound, and where its links lead now: a directory moved and linked back is the same directory.
     // Only through links the operator (or root) made: in /tmp any user can put one where a
-    // remembered path was, and every run under where it points would be refused (review, 2026-12-02).
+    // remembered path was, and every run under where it points would be refused.
     const places = linksAlongAreOwn(path) ? [path, resolvedThroughLinks(path)] : [path];
     for (const place of new Set(places)) {
       const what = targetPartInside(target, place);
@@ -52,8 +52,8 @@ export function targetInsideRememberedPath(target: ResolvedTarget, remembered: r
  * (`.statecraft/state/`: agents' workspaces, `accept`'s check worktrees), named; or undefined. Each
  * was writable to an agent or a check and can outlive its use (a workspace is kept; a check can make
  * its worktree's removal fail): a repository made there, or a worktree's `.git` file pointed at a git
- * directory made there, carries configuration statecraft's own git would obey outside the sandbox
- * (reviews, 2026-12-02). An attempt's work is continued with `--retry`, on the repository itself.
+ * directory made there, carries configuration statecraft's own git would obey outside the sandbox.
+ * An attempt's work is continued with `--retry`, on the repository itself.
  * Read on the resolved paths: a state directory reached through a link is not recognised.
  */
 export function targetInsideStateDirectory(target: ResolvedTarget): string | undefined {
