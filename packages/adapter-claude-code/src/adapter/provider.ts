@@ -5,7 +5,7 @@ export type { ProviderResolution } from '@statecraft/adapter';
 
 /**
  * Claude states its version in its own stream (`system/init`'s `claude_code_version`), and the
- * init event carries it from there (R10.2): `claude --version` is not run, which was a second
+ * init event carries it from there (R10.2): `claude --version` is not run, which would be a second
  * start of the provider on every attempt (decision 0011).
  */
 export const CLAUDE_COMMAND: ProviderCommand = { command: 'claude' };
