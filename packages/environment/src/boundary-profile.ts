@@ -1,32 +1,18 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { homesToHide, isSameOrBelow, pathEntriesInside, programHoldersInside } from './homes-to-hide.js';
+import type { BoundaryPathRole } from '@statecraft/adapter';
 import { expandHome } from './adapter-declarations.js';
 
 /**
  * The protected evidence boundary's profile (R12): what the child's sandbox hides and what it may
  * write, built here beside the constructed environment and recorded with the posture. The
- * mechanism that applies it lives in the seam package (`supervise/bwrap-boundary.ts`), which this
- * package does not depend on: the shape below is the seam's `BoundaryProfile`, structurally.
+ * mechanism that applies it lives in the seam package (`supervise/bwrap-boundary.ts`); the shape
+ * below is the seam's `BoundaryProfile`, and its roles are the seam's own (`BoundaryPathRoleSchema`),
+ * so a role is named in one place.
  */
 
-export type BoundaryPathRole =
-  | 'product-home'
-  | 'product-home-view'
-  | 'workspace'
-  | 'temporary-directory'
-  | 'managed-path'
-  | 'request'
-  | 'test-bind'
-  | 'authority'
-  | 'agent-workspaces'
-  | 'operator-home'
-  | 'other-home'
-  | 'operator-exposed'
-  | 'adapter-exposed'
-  | 'path-entry'
-  | 'git-directory'
-  | 'program';
+export type { BoundaryPathRole };
 
 export interface BoundaryProfile {
   hidden: { path: string; role: BoundaryPathRole }[];
