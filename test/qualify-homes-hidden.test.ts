@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createScriptedAdapter } from './fixtures/scripted-adapter.js';
@@ -80,10 +80,22 @@ emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isErro
   return adapter.executable;
 }
 
+/** A copy of the adapter and its manifest in `home`/tools/home-reader. */
+async function installedIn(home: string, adapter: string): Promise<string> {
+  const directory = join(home, 'tools', 'home-reader');
+  await mkdir(directory, { recursive: true });
+  const installed = join(directory, 'home-reader');
+  await copyFile(adapter, installed);
+  await chmod(installed, 0o755);
+  await copyFile(`${adapter}.manifest.json`, `${installed}.manifest.json`);
+  return installed;
+}
+
 describe('qualify hides the homes from every launch of the adapter under test, as run does (R12)', () => {
   it.each([
     ['an operator HOME of its own', 'own'],
     ['HOME=/root', 'root'],
+    ['an adapter installed in the operator HOME, which still runs', 'installed'],
   ])('%s: no secret of any home is read, by path, /proc/self/root or a link', async (_, which) => {
     const productHome = await scratch.make('statecraft-qualify-homes-product-home');
     const operatorHome = which === 'root' ? '/root' : await scratch.make('statecraft-qualify-operator-home');
@@ -105,7 +117,9 @@ describe('qualify hides the homes from every launch of the adapter under test, a
     );
     // Outside the sandbox every secret is readable: what is measured inside is the boundary.
     for (const { path, secret } of secrets) expect(await readFile(path, 'utf8')).toContain(secret);
-    const adapter = await homeReadingAdapter(targets, leak);
+    const made = await homeReadingAdapter(targets, leak);
+    // Installed in the hidden home, the adapter's own directory is bound back read-only, as for `run`; the home's secret beside it is not.
+    const adapter = which === 'installed' ? await installedIn(operatorHome, made) : made;
     const qualified = await runStatecraft(['qualify', adapter, '--json'], { home: productHome, env: { HOME: operatorHome }, timeoutMs: 600_000 });
     const answer = parseJson<QualifyDocument>(qualified);
     expect([0, 1], qualified.stderr).toContain(qualified.exitCode);
