@@ -1,32 +1,18 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { homesToHide, isSameOrBelow, pathEntriesInside, programHoldersInside } from './homes-to-hide.js';
+import { homesToHide, isSameOrBelow, pathEntriesInside, programHoldersInside, type HiddenHome } from './homes-to-hide.js';
+import type { BoundaryPathRole } from '@statecraft/adapter';
 import { expandHome } from './adapter-declarations.js';
 
 /**
  * The protected evidence boundary's profile (R12): what the child's sandbox hides and what it may
  * write, built here beside the constructed environment and recorded with the posture. The
- * mechanism that applies it lives in the seam package (`supervise/bwrap-boundary.ts`), which this
- * package does not depend on: the shape below is the seam's `BoundaryProfile`, structurally.
+ * mechanism that applies it lives in the seam package (`supervise/bwrap-boundary.ts`); the shape
+ * below is the seam's `BoundaryProfile`, and its roles are the seam's own (`BoundaryPathRoleSchema`),
+ * so a role is named in one place.
  */
 
-export type BoundaryPathRole =
-  | 'product-home'
-  | 'product-home-view'
-  | 'workspace'
-  | 'temporary-directory'
-  | 'managed-path'
-  | 'request'
-  | 'test-bind'
-  | 'authority'
-  | 'agent-workspaces'
-  | 'operator-home'
-  | 'other-home'
-  | 'operator-exposed'
-  | 'adapter-exposed'
-  | 'path-entry'
-  | 'git-directory'
-  | 'program';
+export type { BoundaryPathRole };
 
 export interface BoundaryProfile {
   hidden: { path: string; role: BoundaryPathRole }[];
@@ -81,7 +67,13 @@ export function buildBoundaryProfile(request: BoundaryProfileRequest): BoundaryP
   const existing = (paths: readonly string[]) =>
     paths.map((path) => expandHome(path, request.environment)).filter((path): path is string => path !== undefined && path.startsWith('/') && existsSync(path));
   const managed = existing(request.managedPaths).map((path) => ({ path, role: 'managed-path' as const }));
-  const homes = homesToHide(request.source.HOME);
+  const launchHomes = homesOfLaunch({
+    home: request.source.HOME,
+    path: request.environment.PATH,
+    programs: request.programs ?? [],
+    productHome: request.productHome,
+  });
+  const homes = launchHomes.hidden;
   const testBind = request.source[BOUNDARY_TEST_BIND_VARIABLE];
   const links = (request.managedLinks ?? [])
     .filter(
@@ -98,16 +90,57 @@ export function buildBoundaryProfile(request: BoundaryProfileRequest): BoundaryP
       ...(testBind === undefined || testBind === '' ? [] : [{ path: testBind, role: 'test-bind' as const }]),
     ],
     readOnly: [
-      ...programHoldersInside(homes, request.programs ?? [], request.productHome).map((path) => ({ path, role: 'program' as const })),
+      ...launchHomes.programs.map((path) => ({ path, role: 'program' as const })),
       ...request.handOver.map((path) => ({ path, role: 'request' as const })),
       ...(request.exposed ?? []).map((path) => ({ path, role: 'operator-exposed' as const })),
       ...existing(request.adapterReadable ?? []).map((path) => ({ path, role: 'adapter-exposed' as const })),
       ...(request.gitDirectory === undefined || !homes.some((home) => isSameOrBelow(request.gitDirectory ?? '', home.path))
         ? []
         : [{ path: request.gitDirectory, role: 'git-directory' as const }]),
-      ...pathEntriesInside(homes, request.environment.PATH)
-        .filter((path) => path !== request.productHome && !path.startsWith(`${request.productHome}/`))
-        .map((path) => ({ path, role: 'path-entry' as const })),
+      ...launchHomes.pathEntries.map((path) => ({ path, role: 'path-entry' as const })),
+    ],
+  };
+}
+
+/** What of the homes a launch hides, and what of them it binds back read-only so that it still runs. */
+export interface LaunchHomes {
+  /** The homes hidden under an empty tmpfs (homes-to-hide.ts): the operator's, /root, each one of /home. */
+  hidden: HiddenHome[];
+  /** What holds a program the launch runs, inside a hidden home (programHoldersInside). */
+  programs: string[];
+  /** The PATH's entries inside a hidden home, the product home's never (pathEntriesInside). */
+  pathEntries: string[];
+}
+
+/**
+ * The homes of one launch, read once for every launch that hides them: `run`'s profile
+ * (buildBoundaryProfile) and the negative suite's, whose caller hands them to the seam
+ * (suiteHomes), so that `qualify` hides from the adapter under test what `run` hides from it.
+ */
+export function homesOfLaunch(request: { home: string | undefined; path: string | undefined; programs: readonly string[]; productHome: string }): LaunchHomes {
+  const hidden = homesToHide(request.home);
+  return {
+    hidden,
+    programs: programHoldersInside(hidden, request.programs, request.productHome),
+    pathEntries: pathEntriesInside(hidden, request.path).filter((path) => path !== request.productHome && !path.startsWith(`${request.productHome}/`)),
+  };
+}
+
+/**
+ * The homes as the negative suite's profile takes them (`runNegativeSuite`'s `boundary.homes`):
+ * hidden as `run` hides them, with the programs the suite launches and the PATH's entries inside
+ * one bound back read-only, under the roles `run` records.
+ */
+export function suiteHomes(request: Parameters<typeof homesOfLaunch>[0]): {
+  hidden: { path: string; role: BoundaryPathRole }[];
+  readOnly: { path: string; role: BoundaryPathRole }[];
+} {
+  const homes = homesOfLaunch(request);
+  return {
+    hidden: homes.hidden.map(({ path, role }) => ({ path, role })),
+    readOnly: [
+      ...homes.programs.map((path) => ({ path, role: 'program' as const })),
+      ...homes.pathEntries.map((path) => ({ path, role: 'path-entry' as const })),
     ],
   };
 }

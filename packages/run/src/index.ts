@@ -14,6 +14,7 @@
  * - launch/build-request.ts       the request file the adapter is pointed at (R1.2)
  * - launch/compose-posture.ts     the posture on the intent and on the outcome (R6)
  * - launch/artifacts.ts           request, prompt, stream, stderr, result kept beside the chain with digests (R8.4)
+ * - launch/read-kept-file.ts      the one reader of a kept file's digest as it stands (acceptance, doctor, reconcile)
  * - launch/temporary-directory.ts the private per-attempt TMPDIR (R5.5)
  * - launch/launch-boundary.ts     the protected evidence boundary for one launch: request handed over, managed paths checked, profile, probe (R12)
  * - launch/targets-the-home-names.ts every repository the product home keeps records for, and its git directories: no managed path may reach them (R12)
@@ -101,6 +102,7 @@ export * from './plan/plan-run.js';
 export { targetInsideManagedPath, targetInWritablePlace } from './plan/target-outside-managed-paths.js';
 export * from './plan/label-qualification.js';
 export * from './launch/failed-file.js';
+export * from './launch/read-kept-file.js';
 export { managedPathsMustNotReach } from './launch/launch-boundary.js';
 export { targetsTheHomeNames } from './launch/targets-the-home-names.js';
 export { endOfAttempt, endOfAttemptBoundMs, type EndOfAttempt } from './launch/end-of-attempt-bound.js';

@@ -108,7 +108,11 @@ export async function runAdapterOnce(options: RunAdapterOnceOptions): Promise<Ru
     const managed = await prepareManagedPaths(manifest.managedPaths ?? [], {
       home: options.environment.HOME,
       protectedLocations: [
-        ...options.boundary.hidden.map(({ path }) => ({ path, what: 'a path the sandbox hides (the product home)' })),
+        // The homes are not among them, as for `run`: the constructed HOME may lie in one, and what is
+        // bound over a home's tmpfs is what the child may reach.
+        ...options.boundary.hidden
+          .filter(({ role }) => role !== 'operator-home' && role !== 'other-home')
+          .map(({ path }) => ({ path, what: 'a path the sandbox hides (the product home)' })),
         { path: options.workspace, what: "the attempt's workspace" },
         { path: options.attemptDir, what: "the attempt's request and kept stream, which stay read-only" },
         ...supervisorProtectedLocations([process.env, options.environment]),

@@ -16,7 +16,7 @@ import { SUITE_CASES, SUITE_VERSION, type SuiteCase, type SuiteRow } from './cas
 import type { ContainmentMechanism } from '../supervise/attempt.js';
 import type { CaseVerdict } from './cases/verdict.js';
 import type { SuiteDriver } from './driver.js';
-import { createSuiteContext, suiteTemporaryDirectory, type SuiteContext } from './suite-context.js';
+import { createSuiteContext, suiteTemporaryDirectory, type SuiteContext, type SuiteHomes } from './suite-context.js';
 import type { CaseReport, QualifiedProvider, SuiteReport } from './suite-report.js';
 import { SuiteEnvironmentFailure } from './suite-environment-failure.js';
 
@@ -41,9 +41,11 @@ export interface RunNegativeSuiteOptions {
    * says which. `writablePaths`: where the product home remembers the managed paths bound writable
    * (writable-paths-remembered.ts); those outside the suite's scratch directory are remembered there.
    * `protectedLocations`: what the managed paths must not reach besides the suite's own (every
-   * repository the product home names, as for `run`: launch-boundary.ts).
+   * repository the product home names, as for `run`: launch-boundary.ts). `homes`: the homes hidden
+   * as `run` hides them, read by the caller (suite-context.ts `SuiteHomes`); none when not given.
    */
-  boundary?: { kind: 'bwrap'; productHome?: string; writablePaths?: string; protectedLocations?: readonly ProtectedLocation[] } | { kind: 'none' };
+  boundary?:
+    { kind: 'bwrap'; productHome?: string; homes?: SuiteHomes; writablePaths?: string; protectedLocations?: readonly ProtectedLocation[] } | { kind: 'none' };
   /**
    * The operator's interrupt (Ctrl-C, SIGTERM): the attempt running is cancelled, the row it cut
    * short and every later one reported `not-run`, and the scratch directory removed as always. A
@@ -89,6 +91,7 @@ export async function runNegativeSuite(options: RunNegativeSuiteOptions): Promis
         : {
             kind: 'bwrap',
             productHome: await hiddenHome(options.boundary?.productHome, scratchDir),
+            ...(options.boundary?.homes === undefined ? {} : { homes: options.boundary.homes }),
             ...(options.boundary?.writablePaths === undefined ? {} : { writablePaths: options.boundary.writablePaths }),
             ...(options.boundary?.protectedLocations === undefined ? {} : { protectedLocations: options.boundary.protectedLocations }),
           };

@@ -5,13 +5,24 @@ import { join } from 'node:path';
 import type { ProtocolEvent, ProviderIdentity } from '../protocol/events.js';
 import type { Manifest } from '../protocol/manifest.js';
 import type { ContainmentMechanism } from '../supervise/attempt.js';
-import type { BoundaryProfile } from '../supervise/boundary-record.js';
+import type { BoundaryPath, BoundaryProfile } from '../supervise/boundary-record.js';
 import type { DriverScenario, Provocation, SuiteDriver } from './driver.js';
 import { keepAbsolutePathEntries } from '../path-entries.js';
 import { runAdapterOnce, type RunAdapterOnceAnswer, type RunAdapterOnceOptions } from './run-adapter-once.js';
 
 /** Where time is not the subject, a deadline no healthy adapter comes near. */
 export const GENEROUS_DEADLINE_MS = 60_000;
+
+/**
+ * The homes the suite hides from every attempt, as `run` hides them (the operator's, /root, each
+ * one of /home), and what of them is bound back read-only so the attempt still runs (the programs
+ * it launches, the PATH's entries there). The seam does not read homes itself: its caller does,
+ * with the reading `run`'s profile is built from (the environment package's `suiteHomes`).
+ */
+export interface SuiteHomes {
+  hidden: readonly BoundaryPath[];
+  readOnly: readonly BoundaryPath[];
+}
 
 /** One provocation's outcome, with everything a case may inspect. */
 export interface Provoked {
@@ -34,10 +45,11 @@ export interface SuiteContext {
   containment?: 'auto' | Exclude<ContainmentMechanism, 'bwrap'>;
   /**
    * The evidence boundary every attempt runs under (R12), as `run` does: `bwrap` hides the given
-   * product home and lets the adapter write only the workspace, its TMPDIR and its managed paths; `none`
+   * product home and `homes`, and lets the adapter write only the workspace, its TMPDIR and its managed paths; `none`
    * runs without it.
    */
-  boundary: { kind: 'bwrap'; productHome: string; writablePaths?: string; protectedLocations?: readonly ProtectedLocation[] } | { kind: 'none' };
+  boundary:
+    { kind: 'bwrap'; productHome: string; homes?: SuiteHomes; writablePaths?: string; protectedLocations?: readonly ProtectedLocation[] } | { kind: 'none' };
   /** The operator's interrupt: every attempt is given it, so the one running when it comes is cancelled at once. */
   signal?: AbortSignal;
   /** The driver's provocation for a scenario, or `not-applicable`. */
@@ -83,7 +95,7 @@ export function createSuiteContext(base: Omit<SuiteContext, 'provocationFor' | '
         attemptDir: attempt.dir,
         ...(base.containment === undefined ? {} : { containment: base.containment }),
         ...(base.signal === undefined ? {} : { signal: base.signal }),
-        ...(base.boundary.kind === 'bwrap' ? { boundary: suiteBoundaryProfile(base.scratchDir, base.workspace, base.boundary.productHome) } : {}),
+        ...(base.boundary.kind === 'bwrap' ? { boundary: suiteBoundaryProfile(base.scratchDir, base.workspace, base.boundary) } : {}),
         // Its private HOME's paths go with the scratch directory (as the bound paths are: links resolved);
         // an absolute one is the machine's own.
         ...(base.boundary.kind === 'bwrap' && base.boundary.protectedLocations !== undefined ? { protectedLocations: base.boundary.protectedLocations } : {}),
@@ -132,20 +144,21 @@ function suiteEnvironment(scratchDir: string, attempt: { runId: string; number: 
 
 /**
  * The suite's sandbox profile, built beside its environment as `run` builds its own (R12): the
- * product home hidden; the workspace and the private TMPDIR writable, and each launch adds the
+ * homes and the product home hidden; what of the homes the attempt needs (its programs, the PATH's
+ * entries) read-only; the workspace and the private TMPDIR writable, and each launch adds the
  * adapter's declared managed paths once checked — not the whole HOME, which `run` does not bind
  * either. The attempts' request and stream files in the scratch directory stay readable, never
  * writable.
  */
-function suiteBoundaryProfile(scratchDir: string, workspace: string, productHome: string): BoundaryProfile {
+function suiteBoundaryProfile(scratchDir: string, workspace: string, boundary: { productHome: string; homes?: SuiteHomes }): BoundaryProfile {
   return {
-    hidden: [{ path: productHome, role: 'product-home' }],
+    hidden: [...(boundary.homes?.hidden ?? []), { path: boundary.productHome, role: 'product-home' }],
     // The managed paths are added by each launch once checked (run-adapter-once.ts), never unchecked here.
     writable: [
       { path: workspace, role: 'workspace' },
       { path: suiteTemporaryDirectory(scratchDir), role: 'temporary-directory' },
     ],
-    readOnly: [],
+    readOnly: [...(boundary.homes?.readOnly ?? [])],
   };
 }
 

@@ -1,6 +1,6 @@
 import { lstatSync, statSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { makeDirectories } from '../make-directories.js';
 import { enclosingGitDirectory, type EnclosingGitDirectory } from './enclosing-git-directory.js';
 import { resolvedThroughLinks } from './resolved-through-links.js';
 
@@ -32,8 +32,10 @@ const SHARED_TEMPORARY = '/tmp';
  * evidence boundary can bind it writable (R12: the provider's configuration is writable): a path
  * that does not exist cannot be bound, and the provider inside the sandbox could not make it on the
  * read-only root. `~` is the constructed HOME; a `~` path without one, or a relative path, is left
- * out (the provider then fails visibly inside, R5.4), as is a path that cannot be made or is not a
- * directory. Each is answered with its links resolved: what was checked is what the sandbox binds.
+ * out (the provider then fails visibly inside, R5.4), as is one that stands there and is not a
+ * directory. One that cannot be made (under /proc or /sys, through a link that leads there, below a
+ * file, on a read-only mount) is thrown, naming it (makeManagedPath): the machine's fault, exit 4.
+ * Each is answered with its links resolved: what was checked is what the sandbox binds.
  *
  * Every declaration is checked before any is made, on the path with its links resolved, and again
  * once made: a managed path must lie strictly inside the constructed HOME (a `~` path may not leave
@@ -48,10 +50,18 @@ const SHARED_TEMPORARY = '/tmp';
  * one a program on PATH links to, would let it plant a `bwrap` or a `git` that every later run
  * takes for its own; a path in the product home would be made there by statecraft itself).
  */
-export async function prepareManagedPaths(
+export function prepareManagedPaths(
   managedPaths: readonly string[],
   context: { home: string | undefined; protectedLocations: readonly ProtectedLocation[] },
 ): Promise<ManagedPathsPreparation> {
+  // Made synchronously, one component at a time; a path that cannot be made rejects.
+  return new Promise((resolve) => resolve(prepareManagedPathsNow(managedPaths, context)));
+}
+
+function prepareManagedPathsNow(
+  managedPaths: readonly string[],
+  context: { home: string | undefined; protectedLocations: readonly ProtectedLocation[] },
+): ManagedPathsPreparation {
   const checks = pathChecks(context);
   // Every declaration is checked before any is made: a refusal leaves nothing of the launch behind.
   const checking = checkDeclarations(managedPaths, checks);
@@ -59,12 +69,10 @@ export async function prepareManagedPaths(
   const prepared: string[] = [];
   const links: { path: string; target: string }[] = [];
   for (const { declared, path } of checking.paths) {
-    try {
-      await mkdir(path, { recursive: true, mode: 0o700 });
-    } catch {
-      // Left out: the boundary profile records what was bound.
-      continue;
-    }
+    // What stands there and is not a directory (a shell's startup file, say) is not the provider's
+    // configuration directory: left out, and the boundary profile records what was bound.
+    if (standsAsNonDirectory(path)) continue;
+    makeManagedPath(declared, path);
     // Checked again once made: a component that was missing at the check may have been placed in
     // /tmp by another user since; the operator's own directory there is then no one else's to swap.
     // No git directory is looked for again: the ancestors were read, and what was made is empty.
@@ -80,6 +88,39 @@ export async function prepareManagedPaths(
     }
   }
   return { kind: 'prepared', paths: prepared, links };
+}
+
+/** Whether something other than a directory stands at the path (links followed, as the bind follows them). */
+function standsAsNonDirectory(path: string): boolean {
+  try {
+    const found = statSync(path, { throwIfNoEntry: false });
+    return found !== undefined && !found.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Makes one managed path one component at a time (make-directories.ts): node's recursive mkdir
+ * retries for ever where the file system answers ENOENT under a directory that exists (/proc, and
+ * so a HOME there or a link leading there), where no signal handler runs. The first refusal is
+ * thrown, naming the declaration, the path and the component, with the system's code and the
+ * managed path as its `path`: the launch fails at once, nothing spawned.
+ */
+function makeManagedPath(declared: string, path: string): void {
+  try {
+    makeDirectories(path, 0o700);
+  } catch (error) {
+    const failure = error as NodeJS.ErrnoException;
+    const at = failure.path !== undefined && failure.path !== path ? ` (at ${failure.path})` : '';
+    throw Object.assign(
+      new Error(
+        `the adapter's managed path ${JSON.stringify(declared)}: ${path} cannot be made${at}: ${failure.code ?? failure.message}; nothing can be bound there, so the launch is not made`,
+        { cause: error },
+      ),
+      { code: failure.code ?? 'EIO', path },
+    );
+  }
 }
 
 interface PathChecks {

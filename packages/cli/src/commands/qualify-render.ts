@@ -11,6 +11,7 @@ export function renderQualifyReport(value: QualifyValue): HumanLines {
     ...(value.provider === 'none' ? [] : value.provider.identityFiles.map((file) => `  identity file ${file.file}  ${file.digest}`)),
     `suite     ${value.suiteVersion}  (driver: ${value.driver})`,
     `boundary  ${value.boundary === 'bwrap' ? 'bwrap: every attempt ran inside the evidence boundary' : value.boundary === 'none' ? 'NONE: the attempts ran without the evidence boundary' : 'not-recorded'}`,
+    ...(value.hidden === undefined ? [] : [`          hidden from it: ${hiddenInWords(value.hidden)}`]),
     '',
   ];
   for (const entry of value.cases) {
@@ -30,6 +31,16 @@ export function renderQualifyReport(value: QualifyValue): HumanLines {
     );
   }
   return lines;
+}
+
+/** What the boundary hid, counted: the operator's home, the others, the product home. */
+function hiddenInWords(hidden: NonNullable<QualifyValue['hidden']>): string {
+  const others = hidden.filter((entry) => entry.role === 'other-home').length;
+  return [
+    ...(hidden.some((entry) => entry.role === 'operator-home') ? ['your home'] : []),
+    ...(others === 0 ? [] : [`${others} other ${others === 1 ? 'home' : 'homes'}`]),
+    ...(hidden.some((entry) => entry.role === 'product-home') ? ['the product home'] : []),
+  ].join(', ');
 }
 
 /** A case's line while it runs, and once it has ended (TTY only). */

@@ -6,6 +6,7 @@ import {
   digestFile,
   fixtureAdapterPath,
   readManifest,
+  replayAdapterPath,
   runNegativeSuite,
   sidecarManifestPath,
   writeQualificationRecord,
@@ -14,7 +15,7 @@ import {
   type NegativeSuiteAnswer,
   type SuiteCase,
 } from '@statecraft/adapter';
-import { productHomeLayout } from '@statecraft/environment';
+import { productHomeLayout, suiteHomes } from '@statecraft/environment';
 import { targetsTheHomeNames } from '@statecraft/run';
 import type { z } from 'zod';
 import type { QualifyAnswerSchema } from '../json-schemas/index.js';
@@ -40,6 +41,8 @@ export interface QualifyOptions {
   onCaseEnd?: (entry: SuiteCase, report: CaseReport) => void;
   /** The operator's interrupt: the suite stops, nothing is recorded (R8.1). */
   signal?: AbortSignal;
+  /** The operator's environment, whose HOME and PATH say what the boundary hides and shows (default: this process's). */
+  source?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The `--json` document (R11: camelCase, fields only ever added). */
@@ -104,6 +107,15 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
   await ensureWritableHome(options.home);
   const shippedFixture = await isShippedFixture(executable);
   const driver = await driverFor(reading.manifest, { shippedFixture, ...(options.provider === undefined ? {} : { provider: resolve(options.provider) }) });
+  const source = options.source ?? process.env;
+  // The homes hidden from every attempt, read as `run` reads them, with what the launches need of them.
+  const homes = suiteHomes({
+    home: source.HOME,
+    path: source.PATH,
+    // The suite's own adapters run too (row 7's replay child, row 9's fallback fixture).
+    programs: [executable, ...(driver.provider === undefined ? [] : [driver.provider.executable]), fixtureAdapterPath(), replayAdapterPath()],
+    productHome: options.home,
+  });
   const answer = await runNegativeSuite({
     executable,
     manifest: manifestPath,
@@ -114,6 +126,7 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
         : {
             kind: 'bwrap',
             productHome: options.home,
+            homes,
             writablePaths: productHomeLayout(options.home).writablePaths,
             // As for `run`: no managed path may reach a repository the home keeps records for.
             protectedLocations: targetsTheHomeNames(options.home),
@@ -136,6 +149,7 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
     provider: report.provider,
     driver: report.driver,
     boundary: report.boundary,
+    ...(report.boundary === 'bwrap' ? { hidden: [...homes.hidden, { path: options.home, role: 'product-home' as const }] } : {}),
     cases: report.cases,
     record,
   };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   AdapterIdentitySchema,
+  BoundaryPathSchema,
   CaseReportSchema,
   CountSchema,
   ProviderIdentificationSchema,
@@ -19,6 +20,11 @@ export const QualifyAnswerSchema = z.strictObject({
   ...QualificationRecordSchema.pick({ suiteVersion: true, adapter: true, provider: true, driver: true }).shape,
   /** The evidence boundary the suite ran the adapter under (R12). */
   boundary: SuiteReportSchema.shape.boundary.unwrap(),
+  /**
+   * Under `bwrap`: what the boundary hid from every attempt, as a run's posture records its profile
+   * (the operator's home, /root and each home of /home, the product home). Absent under `none`.
+   */
+  hidden: z.array(BoundaryPathSchema).optional(),
   cases: z.array(CaseReportSchema),
   record: WrittenRecordSchema.nullable(),
 });

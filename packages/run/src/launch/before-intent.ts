@@ -134,6 +134,8 @@ async function setUpBeforeIntent(
   } catch (error) {
     await withdrawIntentFiles(filesPlace, files);
     const message = `cannot set up the evidence boundary (${(error as Error).message}); nothing was spawned`;
-    return { kind: 'failed', temporaryDirectory, failure: { kind: 'failed', stage: 'intent', path: plan.request.home, message, spawned: false, cause: error } };
+    // Named by the path that failed when the error names one (a managed path that cannot be made).
+    const path = failedPath(error, plan.request.home);
+    return { kind: 'failed', temporaryDirectory, failure: { kind: 'failed', stage: 'intent', path, message, spawned: false, cause: error } };
   }
 }

@@ -1,10 +1,7 @@
-import { createHash } from 'node:crypto';
-import { closeSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { EventStreamReader, openRegularFileSync, resultReadFromStream, type AttemptResult, type attemptArtifactNames } from '@statecraft/adapter';
+import { EventStreamReader, resultReadFromStream, sha256Hex, type AttemptResult, type attemptArtifactNames } from '@statecraft/adapter';
 import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
-
-const CHUNK_BYTES = 1024 * 1024;
+import { readKeptFile } from '../launch/read-kept-file.js';
 
 type Kept = { kind: 'kept'; sha256: string; bytes: number } | { kind: 'not-found'; message: string };
 
@@ -71,29 +68,16 @@ export function lostAttemptResult(
   };
 }
 
-const EMPTY = { sha256: createHash('sha256').digest('hex'), bytes: 0 };
+const EMPTY = { sha256: sha256Hex(''), bytes: 0 };
 
-/** A kept file's digest, read in bounded chunks (each handed to `onChunk`); a file that cannot be opened is named with why. */
+/**
+ * A kept file's digest as it stands (readKeptFile, the one reader), each chunk handed to `onChunk`;
+ * a file that cannot be opened is named with why. One opened that then fails to read is not
+ * recorded as not kept: the error is thrown, and nothing is appended.
+ */
 function readKept(path: string, onChunk?: (chunk: Buffer) => void): Kept {
-  const hash = createHash('sha256');
-  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-  let bytes = 0;
-  let fd: number;
-  try {
-    fd = openRegularFileSync(path);
-  } catch (error) {
-    return { kind: 'not-found', message: `${path}: not kept when the supervisor was lost (${(error as Error).message})` };
-  }
-  try {
-    for (;;) {
-      const read = readSync(fd, buffer, 0, CHUNK_BYTES, null);
-      if (read === 0) return { kind: 'kept', sha256: hash.digest('hex'), bytes };
-      const chunk = buffer.subarray(0, read);
-      hash.update(chunk);
-      bytes += read;
-      onChunk?.(Buffer.from(chunk));
-    }
-  } finally {
-    closeSync(fd);
-  }
+  const reading = readKeptFile(path, onChunk);
+  if (reading.kind === 'read') return { kind: 'kept', sha256: reading.sha256, bytes: reading.bytes };
+  if (reading.opened) throw reading.error;
+  return { kind: 'not-found', message: `${path}: not kept when the supervisor was lost (${reading.message})` };
 }
