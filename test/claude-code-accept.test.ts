@@ -40,8 +40,6 @@ async function runAccepting(scenario: string) {
       claudeCodeAdapterPath(),
       '--prompt',
       'Write the answer.',
-      '--allow',
-      'Write',
       '--deadline',
       '120s',
       '--accept',
