@@ -67,15 +67,16 @@ describe('run --permissions', () => {
 
   it('refuses sandboxed without the boundary, an unknown mode, and --allow outside strict: exit 3, nothing appended', async () => {
     const repository = await targets.fresh();
-    const cases: Array<{ extra: string[]; env?: Record<string, string>; says: string }> = [
-      { extra: ['--boundary', 'none', '--permissions', 'sandboxed'], says: '--permissions sandboxed needs the evidence boundary, and it is off' },
+    // `fits`: the message is this option's own (commander words a repeated option itself).
+    const cases: Array<{ extra: string[]; env?: Record<string, string>; says: string; fits?: false }> = [
+      { extra: ['--boundary', 'none', '--permissions', 'sandboxed'], says: '--permissions sandboxed needs the evidence boundary, which is off' },
       { extra: ['--permissions', 'sandboxed'], env: { STATECRAFT_BOUNDARY: 'none' }, says: '--permissions sandboxed needs the evidence boundary' },
       { extra: ['--permissions', 'open'], says: '--permissions open: no such mode' },
-      { extra: ['--allow', 'Bash(npm test:*)'], says: 'allow rules apply only with --permissions strict' },
-      { extra: ['--permissions', 'sandboxed', '--allow', 'Write'], says: 'allow rules apply only with --permissions strict' },
-      { extra: ['--permissions', 'strict', '--permissions', 'strict'], says: '--permissions' },
+      { extra: ['--allow', 'Bash(npm test:*)'], says: '--allow needs --permissions strict; sandboxed permits every tool' },
+      { extra: ['--permissions', 'sandboxed', '--allow', 'Write'], says: '--allow needs --permissions strict; sandboxed permits every tool' },
+      { extra: ['--permissions', 'strict', '--permissions', 'strict'], says: '--permissions is given more than once', fits: false },
     ];
-    for (const { extra, env, says } of cases) {
+    for (const { extra, env, says, fits } of cases) {
       const answer = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', PROMPT, ...extra], {
         home: targets.home.path,
         env: env ?? {},
@@ -83,6 +84,7 @@ describe('run --permissions', () => {
       expect(answer.exitCode, extra.join(' ')).toBe(3);
       expect(answer.stderr).toContain(says);
       expect(answer.stdout).toBe('');
+      if (fits !== false) for (const line of answer.stderr.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
     }
     const listed = await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path });
     expect(listed.stdout).not.toContain('"runId"');

@@ -294,8 +294,8 @@ function permissionsOf(flags: RunFlags, boundary: BoundaryChoice, retried: Permi
   if (boundary.kind === 'none') {
     if (given === 'sandboxed')
       throw new UsageError(
-        '--permissions sandboxed needs the evidence boundary, and it is off: without it only strict permissions are given',
-        'leave --permissions out, give --permissions strict, or run with the boundary',
+        '--permissions sandboxed needs the evidence boundary, which is off',
+        'without it only strict exists: leave --permissions out or use strict',
       );
     return 'strict';
   }
@@ -306,8 +306,8 @@ function permissionsOf(flags: RunFlags, boundary: BoundaryChoice, retried: Permi
 function checkAllowUnder<T extends { allow: string[] }>(permissions: PermissionMode, options: T): T & { permissions: PermissionMode } {
   if (permissions === 'sandboxed' && options.allow.length > 0)
     throw new UsageError(
-      `--allow ${options.allow.join(', ')}: allow rules apply only with --permissions strict; sandboxed permissions already permit every tool but the denied ones`,
-      'add --permissions strict to allow only these, or use --deny for what must not run',
+      '--allow needs --permissions strict; sandboxed permits every tool',
+      'add --permissions strict to allow only these, or use --deny instead',
     );
   return { ...options, permissions };
 }
