@@ -33,20 +33,7 @@ async function runAccepting(scenario: string) {
   const operatorHome = await scratch.make('statecraft-cc-operator-home');
   const env = claude.environment(scenario, operatorHome);
   const answer = await runStatecraft(
-    [
-      'run',
-      repository.path,
-      '--adapter',
-      claudeCodeAdapterPath(),
-      '--prompt',
-      'Write the answer.',
-      '--allow',
-      'Write',
-      '--deadline',
-      '120s',
-      '--accept',
-      '--json',
-    ],
+    ['run', repository.path, '--adapter', claudeCodeAdapterPath(), '--prompt', 'Write the answer.', '--deadline', '120s', '--accept', '--json'],
     { home: targets.home.path, env, timeoutMs: 150_000 },
   );
   return { answer, value: parseJson<RunJson>(answer) };

@@ -77,7 +77,22 @@ async function attempt(scenario: string, operatorHome: string, boundary: 'bwrap'
     STATECRAFT_BOUNDARY: boundary,
   };
   const ran = await runStatecraft(
-    ['run', repository, '--adapter', claudeCodeAdapterPath(), '--prompt', 'Do the scripted work.', '--deadline', '120s', '--allow', 'Bash', '--json', ...extra],
+    [
+      'run',
+      repository,
+      '--adapter',
+      claudeCodeAdapterPath(),
+      '--prompt',
+      'Do the scripted work.',
+      '--deadline',
+      '120s',
+      '--permissions',
+      'strict',
+      '--allow',
+      'Bash',
+      '--json',
+      ...extra,
+    ],
     { home, env, timeoutMs: 150_000 },
   );
   return { ran, account: parseJson<Account>(ran) };

@@ -52,9 +52,9 @@ async function run(scenario: string | null, extra: readonly string[], path?: str
 
 describe('statecraft run with the Claude Code adapter', () => {
   it('records a denied tool call as refused while the provider claims success, with the cost carried (R10.4, R8.2)', async () => {
-    // Inside the boundary claude accepts edits in the workspace (acceptEdits), so the call it denies
-    // by itself, with no rule, is a write beside the workspace.
-    const { answer, value } = await run('bash-write-outside', []);
+    // Under strict permissions inside the boundary claude accepts edits in the workspace
+    // (acceptEdits), so the call it denies by itself, with no rule, is a write beside the workspace.
+    const { answer, value } = await run('bash-write-outside', ['--permissions', 'strict']);
     expect(value.outcome).toBe('refused');
     expect(value.refusalCount).toBe(1);
     expect(value.providerClaim).toMatchObject({ status: 'success', isError: false });
@@ -63,7 +63,7 @@ describe('statecraft run with the Claude Code adapter', () => {
   });
 
   it('lets an allowed call run: its effect lands in the workspace and never in the operator checkout (R10.1, R8.6)', async () => {
-    const { value, repository } = await run('bash-touch', ['--allow', 'Bash(touch:*)']);
+    const { value, repository } = await run('bash-touch', ['--permissions', 'strict', '--allow', 'Bash(touch:*)']);
     expect(value.outcome).toBe('completed');
     expect(existsSync(join(value.workspace, 'statecraft-marker.txt'))).toBe(true);
     expect(existsSync(join(repository.path, 'statecraft-marker.txt'))).toBe(false);
@@ -158,7 +158,7 @@ describe('statecraft run with the Claude Code adapter', () => {
     }, 200);
     let outcome: Awaited<ReturnType<typeof run>>;
     try {
-      outcome = await run('bash-setsid', ['--allow', 'Bash', '--deadline', '20s']);
+      outcome = await run('bash-setsid', ['--permissions', 'strict', '--allow', 'Bash', '--deadline', '20s']);
     } finally {
       clearInterval(watcher);
     }

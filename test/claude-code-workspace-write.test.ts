@@ -65,11 +65,20 @@ describe('Claude Code under the evidence boundary (workspace-write, R12, R10.5)'
   });
 
   it('stops a shell write beside the workspace even with Bash allowed outright: the boundary, not claude, refuses it', async () => {
-    const { value, repository } = await run('bash-write-outside', ['--allow', 'Bash']);
+    const { value, repository } = await run('bash-write-outside', ['--permissions', 'strict', '--allow', 'Bash']);
     expect(value.posture.boundary.mechanism).toBe('bwrap');
     expect(existsSync(join(dirname(value.workspace), 'statecraft-outside-marker.txt'))).toBe(false);
     expect(existsSync(join(dirname(repository.path), 'statecraft-outside-marker.txt'))).toBe(false);
     // The command ran (Bash was allowed) and the file system refused it.
+    expect(readFileSync(value.artifacts.stream.path, 'utf8')).toContain('Read-only file system');
+  });
+
+  it('under the default sandboxed permissions claude runs the write beside the workspace, and the boundary stops it', async () => {
+    const { value, repository } = await run('bash-write-outside', []);
+    expect(value.outcome).toBe('completed');
+    expect(value.refusalCount).toBe(0);
+    expect(existsSync(join(dirname(value.workspace), 'statecraft-outside-marker.txt'))).toBe(false);
+    expect(existsSync(join(dirname(repository.path), 'statecraft-outside-marker.txt'))).toBe(false);
     expect(readFileSync(value.artifacts.stream.path, 'utf8')).toContain('Read-only file system');
   });
 

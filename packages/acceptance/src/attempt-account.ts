@@ -78,6 +78,8 @@ export interface AttemptAccount {
     containment: Posture['containment'];
     /** The protected evidence boundary (R12): bwrap with its probe, or `none`, labelled. */
     boundary: Posture['boundary'];
+    /** What the provider was permitted on its own (`--permissions`): `sandboxed` or `strict`. */
+    permissions: Posture['permissions'];
     survivors: Posture['survivors'];
     coverage: Posture['coverage'];
   };

@@ -142,6 +142,7 @@ function postureShown(posture: ReturnType<typeof concludedPosture>): AttemptAcco
     environment: posture.environment,
     containment: posture.containment,
     boundary: posture.boundary,
+    permissions: posture.permissions,
     survivors: posture.survivors,
     coverage: posture.coverage,
   };

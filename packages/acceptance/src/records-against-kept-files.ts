@@ -94,6 +94,10 @@ function intentAgainstRequest(intent: IntentRecord, request: KeptRequest): Field
   if (intent.posture.boundary !== 'not-recorded' && request.boundary !== undefined) {
     pairs.push(['posture.boundary.mechanism', intent.posture.boundary.mechanism, 'boundary.mechanism', request.boundary.mechanism]);
   }
+  // A request leaves the field out when strict (attempt-request.ts); a posture from before it, `not-recorded`: not compared.
+  if (intent.posture.permissions !== 'not-recorded') {
+    pairs.push(['posture.permissions.mode', intent.posture.permissions.mode, 'permissions.mode', request.permissions?.mode ?? 'strict']);
+  }
   return pairs.flatMap(([field, recorded, keptField, kept]) => differences(field, recorded, keptField, kept));
 }
 

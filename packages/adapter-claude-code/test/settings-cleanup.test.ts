@@ -19,7 +19,7 @@ describe('a settings cleanup failure', () => {
       provider: { name: 'claude', version: 'replay', digest: 'not-recorded' },
       requested: [],
       applied: ['structured-refusals'],
-      acceptEditsAsked: false,
+      permissionModeAsked: null,
     });
     const directory = join(sandbox.root, 'settings-directory');
     const status = await runSession({

@@ -5,6 +5,7 @@ import {
   CapabilityListSchema,
   ContainmentSchema,
   NotRecordedSchema,
+  PermissionModeSchema,
   QualificationVerdictSchema,
   StoredCoverageSchema,
   SurvivorSchema,
@@ -56,6 +57,13 @@ export const PostureSchema = z.strictObject({
    * with what that leaves open. `not-recorded` on records made before the boundary existed.
    */
   boundary: z.union([BoundaryRecordSchema, NotRecordedSchema]).default('not-recorded'),
+  /**
+   * What the provider was permitted on its own, as the request asked (`--permissions`): `sandboxed`
+   * (every tool in the workspace but the denied ones) or `strict` (only the allowed ones beyond what
+   * the provider permits itself). Whether the provider confirmed the mode shows in the applied
+   * capabilities (`workspace-write`). `not-recorded` on records made before the field existed.
+   */
+  permissions: z.union([z.strictObject({ mode: PermissionModeSchema }), NotRecordedSchema]).default('not-recorded'),
   /** Processes alive after the kill and the reaping wait; `not-recorded` until the attempt ends. */
   survivors: z.union([z.array(SurvivorSchema), NotRecordedSchema]),
   coverage: CoverageVerdictSchema,

@@ -1,3 +1,12 @@
+export type ClaudePermissionMode = 'default' | 'accept-edits' | 'bypass';
+
+/** The `--permission-mode` value claude is given for each mode, and reports back in its init. */
+export const CLAUDE_PERMISSION_MODE: Readonly<Record<ClaudePermissionMode, string>> = {
+  default: 'default',
+  'accept-edits': 'acceptEdits',
+  bypass: 'bypassPermissions',
+};
+
 /** What the provider invocation is built from: the request's limits, already checked. */
 export interface ClaudeInvocation {
   /** The private settings file carrying allow and deny rules and hooks (R10.1). */
@@ -5,11 +14,17 @@ export interface ClaudeInvocation {
   maxTurns: number | null;
   removeTools: readonly string[];
   /**
-   * `accept-edits` only inside the evidence boundary (R12): claude then edits files and runs
-   * shell commands that write in the workspace without a per-command allow rule, and bwrap is what
-   * keeps every write in the workspace (decision 0012). `default` elsewhere.
+   * Only inside the evidence boundary (R12), where bwrap keeps every write in the workspace:
+   * `bypass` (the request's `sandboxed` mode) permits every tool but the denied ones; `accept-edits`
+   * (`strict`) lets claude edit files and run shell commands that write in the workspace without a
+   * per-command allow rule. `default` elsewhere: claude's own prompts, which print mode answers no.
    */
-  permissionMode: 'default' | 'accept-edits';
+  permissionMode: ClaudePermissionMode;
+  /**
+   * The request's deny rules, given again as `--disallowedTools` under `bypass`: claude documents
+   * the flag as holding in that mode, and a call it stops is still listed in `permission_denials`.
+   */
+  denyRules?: readonly string[];
   /** Arguments added by the caller (tests); each is checked like the rest. */
   extraArgs?: readonly string[];
 }
@@ -30,7 +45,8 @@ function isSettingsFlag(arg: string): boolean {
  * `--settings` would smuggle in exactly that second document).
  */
 export function buildClaudeArgv(invocation: ClaudeInvocation): ClaudeArgv {
-  const values = [...invocation.removeTools];
+  const bypass = invocation.permissionMode === 'bypass';
+  const values = [...invocation.removeTools, ...(bypass ? (invocation.denyRules ?? []) : [])];
   for (const value of values) {
     if (value.startsWith('-')) {
       return {
@@ -43,9 +59,10 @@ export function buildClaudeArgv(invocation: ClaudeInvocation): ClaudeArgv {
   const argv: string[] = [...BASE_CLAUDE_ARGS, '--settings', invocation.settingsPath];
   // A flag, not the settings document's `defaultMode`: a command-line mode wins over a repository's
   // own `.claude/settings.json`, and claude's init reports the mode it took (read back for R2.4).
-  if (invocation.permissionMode === 'accept-edits') argv.push('--permission-mode', 'acceptEdits');
+  if (invocation.permissionMode !== 'default') argv.push('--permission-mode', CLAUDE_PERMISSION_MODE[invocation.permissionMode]);
   if (invocation.maxTurns !== null) argv.push('--max-turns', String(invocation.maxTurns));
   // Removal leaves no refusal record (R10.3): it is only for tools the request removes outright.
+  // Under bypass the deny rules join them; a rule naming a whole tool then removes that tool too.
   if (values.length > 0) argv.push('--disallowedTools', ...values);
   argv.push(...(invocation.extraArgs ?? []));
   const settingsFlags = argv.filter(isSettingsFlag).length;

@@ -8,10 +8,11 @@ import { terminalStateFor } from './terminal-state.js';
 /** `applied`: what this invocation wired up (settings file, hook events, turn cap flag, stream parsing). */
 export interface MapperContext extends StreamMapperContext {
   /**
-   * The invocation asked for `acceptEdits` inside the evidence boundary: `workspace-write` is then
-   * applied when claude's init reports that permission mode, and not otherwise (R2.4, R12).
+   * The permission mode the invocation asked claude for (`acceptEdits` or `bypassPermissions`
+   * inside the evidence boundary, else none): `workspace-write` is applied when claude's init
+   * reports that mode, and not otherwise (R2.4, R12).
    */
-  acceptEditsAsked: boolean;
+  permissionModeAsked: string | null;
 }
 
 export type { MappedLine } from '@statecraft/adapter';
@@ -119,9 +120,9 @@ export class NativeStreamMapper {
     return { ...this.context.provider, version: stated !== undefined && stated !== '' ? stated : 'not-recorded' };
   }
 
-  /** What the invocation wired up, with `workspace-write` only where claude confirmed `acceptEdits`. */
+  /** What the invocation wired up, with `workspace-write` only where claude confirmed the mode asked. */
   private appliedCapabilities(init: NativeInit): CapabilityToken[] {
-    const editsAccepted = this.context.acceptEditsAsked && init.permissionMode === 'acceptEdits';
+    const editsAccepted = this.context.permissionModeAsked !== null && init.permissionMode === this.context.permissionModeAsked;
     return editsAccepted ? [...this.context.applied, 'workspace-write'] : this.context.applied;
   }
 

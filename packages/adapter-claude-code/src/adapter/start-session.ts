@@ -1,6 +1,6 @@
-import { openSession } from '@statecraft/adapter';
+import { appliedPermissionMode, openSession } from '@statecraft/adapter';
 import type { Manifest } from '@statecraft/adapter';
-import { buildClaudeArgv } from './argv.js';
+import { buildClaudeArgv, CLAUDE_PERMISSION_MODE, type ClaudePermissionMode } from './argv.js';
 import { CLAUDE_CONFIG_VARIABLE, makePrivateConfigDirectory } from './config-directory.js';
 import type { EventWriter } from './event-writer.js';
 import { NativeStreamMapper } from './native-stream-mapper.js';
@@ -30,13 +30,16 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
     return fail('settings-refused', `the private Claude configuration directory could not be made (${(error as Error).message})`, provider.identity);
   }
   // Inside the evidence boundary bwrap keeps every write in the workspace (R12), so edits there need
-  // no per-command rule; without it claude's own permission prompts are all that stands (default).
+  // no per-command rule, and in the `sandboxed` mode no tool needs one; without it claude's own
+  // permission prompts are all that stands (default).
   const bounded = request.boundary?.mechanism === 'bwrap';
+  const permissionMode: ClaudePermissionMode = !bounded ? 'default' : appliedPermissionMode(request) === 'sandboxed' ? 'bypass' : 'accept-edits';
   const argv = buildClaudeArgv({
     settingsPath: settings.path,
     maxTurns: request.limits.maxTurns,
     removeTools: request.limits.removeTools,
-    permissionMode: bounded ? 'accept-edits' : 'default',
+    permissionMode,
+    denyRules: request.limits.deny,
   });
   if (argv.kind === 'refused') {
     await settings.remove();
@@ -48,7 +51,7 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
     requested,
     // workspace-write is applied only when claude's init confirms the mode asked for (R2.4).
     applied: manifest.capabilities.filter((token) => token !== 'workspace-write'),
-    acceptEditsAsked: bounded,
+    permissionModeAsked: permissionMode === 'default' ? null : CLAUDE_PERMISSION_MODE[permissionMode],
   });
   return runSession({
     executable: provider.executable,
@@ -59,6 +62,8 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
     mapper,
     writer,
     // Claude's own state goes to the private directory, never the operator's ~/.claude (config-directory.ts).
-    environment: { ...process.env, [CLAUDE_CONFIG_VARIABLE]: configDirectory },
+    // claude refuses its bypass mode as root unless told it is sandboxed (docs/facts.md item 24b):
+    // here it is, by the boundary, which is the only case the mode is asked for.
+    environment: { ...process.env, [CLAUDE_CONFIG_VARIABLE]: configDirectory, ...(permissionMode === 'bypass' ? { IS_SANDBOX: '1' } : {}) },
   });
 }

@@ -1,7 +1,7 @@
 import type { CapabilityToken } from '../capabilities.js';
 import { sha256Hex } from '../content-digest.js';
 import type { KnownDigest } from '../digest-cache.js';
-import type { Request } from '../protocol/request.js';
+import type { PermissionMode, Request } from '../protocol/request.js';
 import { PROTOCOL_VERSION } from '../protocol/version.js';
 
 /** What one attempt's request is built from, whoever launches it (`run` or the negative suite). */
@@ -20,6 +20,8 @@ export interface AttemptRequestInput {
   knownDigests?: readonly KnownDigest[];
   /** The evidence boundary the adapter will run inside (R12); the adapter reads it to decide what it may let its provider write. */
   boundary: 'bwrap' | 'none';
+  /** Absent or `strict`: the field is left out of the request, which reads as `strict` (request.ts). */
+  permissions?: PermissionMode;
 }
 
 const NO_LIMITS: Request['limits'] = { maxTurns: null, allow: [], deny: [], removeTools: [], hooks: [] };
@@ -43,5 +45,7 @@ export function buildAttemptRequest(input: AttemptRequestInput, now: Date): Requ
     provider: input.provider === undefined ? null : { executable: input.provider },
     ...(known.length === 0 ? {} : { knownDigests: [...known] }),
     boundary: { mechanism: input.boundary },
+    // Written only when it widens: a strict request stays the one every adapter already reads.
+    ...(input.permissions === 'sandboxed' ? { permissions: { mode: 'sandboxed' as const } } : {}),
   };
 }

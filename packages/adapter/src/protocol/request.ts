@@ -4,6 +4,10 @@ import { CapabilityListSchema } from '../capabilities.js';
 import { KnownDigestSchema } from '../digest-cache.js';
 import { ProtocolVersionSchema } from './version.js';
 
+/** What the provider may do on its own inside the evidence boundary (see `Request.permissions`). */
+export const PermissionModeSchema = z.enum(['sandboxed', 'strict']);
+export type PermissionMode = z.infer<typeof PermissionModeSchema>;
+
 /** A hook the supervisor asks the provider to run before a tool call (provider-neutral). */
 export const HookSchema = z.strictObject({
   when: z.literal('before-tool'),
@@ -63,5 +67,24 @@ export const RequestSchema = z.strictObject({
    * Absent (a request from before the boundary): read as `none`.
    */
   boundary: z.strictObject({ mechanism: z.enum(['bwrap', 'none']) }).optional(),
+  /**
+   * What the provider may do on its own inside the boundary. `sandboxed`: every tool is permitted
+   * in the workspace (the boundary confines it) except what `limits.deny` denies, and `limits.allow`
+   * is empty; an adapter honours it only under `boundary.mechanism` `bwrap`. `strict`: only what
+   * `limits.allow` allows, beyond what the provider permits itself without asking. Absent: `strict`,
+   * so a request from a supervisor that does not know the field, read by any adapter, never widens.
+   */
+  permissions: z.strictObject({ mode: PermissionModeSchema }).optional(),
 });
 export type Request = z.infer<typeof RequestSchema>;
+
+/**
+ * The mode an adapter applies: `sandboxed` only when the request asks for it, names the bwrap
+ * boundary and allows nothing by rule; anything else (absent, `strict`, `sandboxed` with no
+ * boundary or with allow rules) is `strict`.
+ */
+export function appliedPermissionMode(request: Pick<Request, 'permissions' | 'boundary' | 'limits'>): PermissionMode {
+  const asked = request.permissions?.mode === 'sandboxed' && request.boundary?.mechanism === 'bwrap';
+  // Allow rules mean the sender wanted only those to run: the narrower reading wins.
+  return asked && request.limits.allow.length === 0 ? 'sandboxed' : 'strict';
+}

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { PermissionMode } from '@statecraft/adapter';
 import { readBoundaryChoice, readExposedPaths, checkProductHomeWritable, resolveProductHome, type BoundaryChoice } from '@statecraft/environment';
 import { emit } from '../answer.js';
 import { UsageError } from '../errors.js';
@@ -46,6 +47,7 @@ interface RunFlags {
   retry?: string;
   base?: string;
   boundary?: string;
+  permissions?: string;
   expose: string[];
   accept: boolean;
   checkDeadline: string;
@@ -93,6 +95,11 @@ function registerRunVerb(program: Command): Command {
       '--boundary <mode>',
       'the protected evidence boundary: bwrap (default) or none, recorded and labelled (also STATECRAFT_BOUNDARY)',
       once('--boundary'),
+    )
+    .option(
+      '--permissions <mode>',
+      'what the agent may do inside the boundary: sandboxed (default; every tool but the --deny ones) or strict (only --allow ones; the only mode with --boundary none)',
+      once('--permissions'),
     )
     .option('--expose <path>', 'a path of a hidden home shown read-only inside the boundary, e.g. ~/.config/tool (repeatable)', collect, [])
     .option('--accept', 'judge the attempt once it ends: the checks read at the base, over its candidate (see statecraft accept)', false)
@@ -224,6 +231,7 @@ async function runFromFlags(given: string | undefined, flags: RunFlags, command:
   const exposed = readExposedPaths(flags.expose, choice, resolveProductHome().path);
   if (exposed.kind === 'invalid') throw new UsageError(exposed.message);
   const boundary = exposed.choice;
+  const permissions = permissionsOf(flags, boundary, retried?.permissions);
   checkSupervisionOverrides();
   checkProductHomeWritable(resolveProductHome().path);
   const status = new RunStatus();
@@ -236,7 +244,10 @@ async function runFromFlags(given: string | undefined, flags: RunFlags, command:
   const interrupt = listenForOperatorInterrupt();
   try {
     const answer = await run({
-      ...withRetryDefaults(runOptionsOf(target, flags, adapter, prompt, boundary), retried, (option) => command.getOptionValueSource(option) === 'cli'),
+      ...checkAllowUnder(
+        permissions,
+        withRetryDefaults(runOptionsOf(target, flags, adapter, prompt, boundary), retried, (option) => command.getOptionValueSource(option) === 'cli'),
+      ),
       onSpawn: (at) => {
         status.started(at);
         live?.show(status.line());
@@ -270,6 +281,35 @@ function refuseIdleOptions(flags: RunFlags, command: Command): void {
   }
   if (flags.retry !== undefined && flags.base !== undefined)
     throw new UsageError('--base cannot be given with --retry', "a retry starts at its run's recorded base; leave --base out");
+}
+
+/**
+ * The permission mode: `--permissions`, else a retried run's own, else the boundary's default
+ * (`sandboxed` inside it). Without the boundary only `strict` exists: asking for more is refused.
+ */
+function permissionsOf(flags: RunFlags, boundary: BoundaryChoice, retried: PermissionMode | undefined): PermissionMode {
+  const given = flags.permissions;
+  if (given !== undefined && given !== 'sandboxed' && given !== 'strict')
+    throw new UsageError(`--permissions ${given}: no such mode`, 'sandboxed (the default inside the boundary) or strict');
+  if (boundary.kind === 'none') {
+    if (given === 'sandboxed')
+      throw new UsageError(
+        '--permissions sandboxed needs the evidence boundary, which is off',
+        'without it only strict exists: leave --permissions out or use strict',
+      );
+    return 'strict';
+  }
+  return given ?? retried ?? 'sandboxed';
+}
+
+/** `--allow` narrows only a strict session: under `sandboxed` every tool is already permitted. */
+function checkAllowUnder<T extends { allow: string[] }>(permissions: PermissionMode, options: T): T & { permissions: PermissionMode } {
+  if (permissions === 'sandboxed' && options.allow.length > 0)
+    throw new UsageError(
+      '--allow needs --permissions strict; sandboxed permits every tool',
+      'add --permissions strict to allow only these, or use --deny instead',
+    );
+  return { ...options, permissions };
 }
 
 type ResolvedAdapter = Extract<Awaited<ReturnType<typeof resolveAdapterArgument>>, { kind: 'resolved' }>;

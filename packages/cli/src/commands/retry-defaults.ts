@@ -1,4 +1,5 @@
 import { readKeptFile, type AttemptAccount } from '@statecraft/acceptance';
+import type { PermissionMode } from '@statecraft/adapter';
 import type { Artifact } from '@statecraft/run';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -18,6 +19,8 @@ export interface RetryDefaults {
   required: string[];
   preferred: string[];
   provider: string | undefined;
+  /** The permission mode the attempt was given; a record from before the modes was strict. */
+  permissions: PermissionMode;
 }
 
 /**
@@ -42,6 +45,7 @@ export async function readRetryDefaults(home: string, target: string, runId: str
     required: [...account.posture.capabilities.requested.required],
     preferred: [...account.posture.capabilities.requested.preferred],
     provider: request.provider?.executable,
+    permissions: account.posture.permissions === 'not-recorded' ? 'strict' : account.posture.permissions.mode,
   };
 }
 

@@ -128,6 +128,13 @@ function describeRecordFindings(account: { recordFindings?: readonly Finding[] }
   ];
 }
 
+/** What the provider was permitted on its own (`--permissions`). */
+function describePermissions(permissions: AttemptAccount['posture']['permissions']): string {
+  if (permissions === 'not-recorded') return 'not-recorded (a record made before the permission modes)';
+  if (permissions.mode === 'sandboxed') return 'sandboxed: every tool runs in the workspace but the denied';
+  return "strict: only allowed tools beyond the provider's own";
+}
+
 /** The boundary line(s): `none` is labelled loudly, with what it leaves open (R12). */
 function describeBoundary(boundary: AttemptAccount['posture']['boundary']): string[] {
   if (boundary === 'not-recorded') return ['  boundary        not-recorded (a record made before the evidence boundary existed)'];
@@ -197,6 +204,7 @@ export function renderAccount(
     '  residuals',
     ...p.environment.residuals.map((residual) => `    - ${residual.statement}`),
     ...describeBoundary(p.boundary),
+    `  permissions     ${describePermissions(p.permissions)}`,
     `  containment     ${p.containment.mechanism}`,
     `  survivors       ${p.survivors === 'not-recorded' ? 'not-recorded' : p.survivors.length === 0 ? 'none' : p.survivors.map((s) => `${s.pid} ${s.command}`).join('; ')}`,
     ...describeRecordedCoverage(p.coverage),

@@ -12,7 +12,7 @@ import {
   type AttemptAccount,
   type SuiteHooks,
 } from '@statecraft/acceptance';
-import type { CapabilityToken, ProtocolEvent } from '@statecraft/adapter';
+import type { CapabilityToken, PermissionMode, ProtocolEvent } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
 import { launchAttempt, planRun, requiredNotApplied, type Launch, type RunFailure, type RunRefusal } from '@statecraft/run';
 import type { RunAnswerSchema } from '../json-schemas/index.js';
@@ -46,6 +46,8 @@ export interface RunOptions {
   source: Readonly<Record<string, string | undefined>>;
   /** The protected evidence boundary (R12): on by default. */
   boundary?: BoundaryChoice;
+  /** `--permissions`: absent, the boundary's default (`sandboxed` inside it, `strict` without). */
+  permissions?: PermissionMode;
   onEvent?: (event: ProtocolEvent) => void;
   onSpawn?: (at: { runId: string; attempt: number; deadlineMs: number }) => void;
   signal?: AbortSignal;
@@ -84,6 +86,7 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
     ...(options.spec === undefined ? {} : { spec: options.spec }),
     source: options.source,
     ...(options.boundary === undefined ? {} : { boundary: options.boundary }),
+    ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
   });
   if (planning.kind !== 'planned') return answerOf(planning);
   const launch = await launchAttempt(planning.plan, {

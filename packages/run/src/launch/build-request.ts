@@ -20,6 +20,7 @@ export function buildRequest(plan: RunPlan, attempt: { runId: string; number: nu
       ...(plan.request.provider === undefined ? {} : { provider: plan.request.provider }),
       knownDigests: plan.knownDigests,
       boundary: plan.boundary.kind,
+      permissions: plan.permissions,
     },
     now,
   );

@@ -19,6 +19,7 @@ export function plannedPosture(plan: RunPlan, environment: EnvironmentRecord, bo
     environment,
     containment: plan.containment,
     boundary,
+    permissions: { mode: plan.permissions },
     survivors: 'not-recorded',
     coverage: plan.coverage,
   };

@@ -17,6 +17,7 @@ import {
   type Manifest,
   type ManifestToCheck,
   type Negotiation,
+  type PermissionMode,
 } from '@statecraft/adapter';
 import { productHomeLayout, selectPassedNames, type BoundaryChoice, type NameSelection } from '@statecraft/environment';
 import { chainPaths, type ChainPaths } from '../chain/chain-paths.js';
@@ -60,6 +61,12 @@ export interface RunRequest {
   source: Readonly<Record<string, string | undefined>>;
   /** The protected evidence boundary (R12): on unless the operator chose `none`; default on. */
   boundary?: BoundaryChoice;
+  /**
+   * What the provider may do on its own (`--permissions`): default `sandboxed` inside the boundary
+   * (every tool permitted in the workspace but the denied ones), `strict` without it, where
+   * `sandboxed` is refused.
+   */
+  permissions?: PermissionMode;
 }
 
 /** Everything decided before anything is appended. */
@@ -83,6 +90,8 @@ export interface RunPlan {
   containment: Containment;
   /** The boundary the operator chose (R12); established and probed at launch, before the intent. */
   boundary: BoundaryChoice;
+  /** The permission mode the request carries: the operator's, or the boundary's default. */
+  permissions: PermissionMode;
   /**
    * For a retry: the run's first intent, whose base commit and workspace the attempt reuses, and
    * the candidates its earlier attempts recorded (what the new attempt's start is, R13.2).
@@ -122,6 +131,8 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   const { executable, manifest, manifestFile } = adapterReading;
   const negotiation = negotiateUnderBoundary(manifest, request, boundary);
   if (stopped(negotiation)) return negotiation;
+  const permissions = permissionsUnderBoundary(request, boundary);
+  if (stopped(permissions)) return permissions;
 
   const selection = selectPassedNames({ source: request.source, adapterPass: manifest.environment?.pass ?? [], operatorPass: request.pass });
   if (selection.kind === 'refused') {
@@ -166,6 +177,7 @@ export async function planRun(request: RunRequest): Promise<Planning> {
       coverageReading: coverage.reading,
       containment,
       boundary,
+      permissions,
       retry,
       knownDigests: identified.providerDigest === undefined ? [] : [identified.providerDigest],
     },
@@ -230,6 +242,32 @@ function negotiateUnderBoundary(manifest: Manifest, request: RunRequest, boundar
     );
   }
   return negotiation;
+}
+
+/**
+ * The permission mode: `sandboxed` unless asked otherwise inside the boundary, `strict` without it.
+ * `sandboxed` with no boundary would let the provider do anything with the records in reach, and
+ * allow rules under `sandboxed` would narrow nothing (every tool is already permitted): both refused.
+ */
+function permissionsUnderBoundary(request: RunRequest, boundary: BoundaryChoice): Step<PermissionMode> {
+  const mode = request.permissions ?? (boundary.kind === 'bwrap' ? 'sandboxed' : 'strict');
+  if (mode === 'sandboxed' && boundary.kind === 'none') {
+    return refused(
+      'plan',
+      'negotiation',
+      `permissions sandboxed needs the evidence boundary, which is off (${boundary.chosenBy}): without it only strict permissions are given; refused before spawn, nothing appended`,
+      { permissions: mode, boundary: 'none' },
+    );
+  }
+  if (mode === 'sandboxed' && request.allow.length > 0) {
+    return refused(
+      'plan',
+      'negotiation',
+      `allow rules (${request.allow.join(', ')}) apply only under strict permissions: sandboxed already permits every tool but the denied ones; refused before spawn, nothing appended`,
+      { permissions: mode, allow: [...request.allow] },
+    );
+  }
+  return mode;
 }
 
 /** For a retry, its run's first intent and last attempt, read from the whole chain; `none` for a new run. */
