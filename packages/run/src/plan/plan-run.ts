@@ -28,6 +28,7 @@ import { isRunId } from '../run-id.js';
 import { resolveTarget, type ResolvedTarget } from '../workspace/resolve-target.js';
 import type { EarlierCandidate } from '../workspace/attempt-start.js';
 import { labelQualification } from './label-qualification.js';
+import { refuseMissingCredential } from './credential-present.js';
 import { homeOverlapsTarget } from './home-outside-target.js';
 import { targetInsideManagedPath, targetInWritablePlace } from './target-outside-managed-paths.js';
 import { planCommandCoverage } from '../coverage/working-tree-reading.js';
@@ -60,6 +61,8 @@ export interface RunRequest {
   source: Readonly<Record<string, string | undefined>>;
   /** The protected evidence boundary (R12): on unless the operator chose `none`; default on. */
   boundary?: BoundaryChoice;
+  /** `--allow-missing-credential`: start the adapter even when the credential its manifest declares is absent. */
+  allowMissingCredential?: boolean;
 }
 
 /** Everything decided before anything is appended (issue 3, item 2). */
@@ -126,6 +129,10 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   const selection = selectPassedNames({ source: request.source, adapterPass: manifest.environment?.pass ?? [], operatorPass: request.pass });
   if (selection.kind === 'refused') {
     return refused('plan', 'environment', `${selection.message}\nrefused before spawn, nothing appended`, { state: 'refused', refusals: selection.refusals });
+  }
+  if (request.allowMissingCredential !== true) {
+    const missing = refuseMissingCredential(manifest, Object.fromEntries(selection.values));
+    if (missing !== undefined) return missing;
   }
   // Before the workspace is checked out: a repository an agent could have written is one whose filters statecraft's git would run.
   const managedOver = targetInsideManagedPath(located.target, manifest.managedPaths ?? [], selection.values.get('HOME'));
