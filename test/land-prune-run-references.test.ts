@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
 import type { SampleRepository } from './fixtures/sample-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
+import { judgedRun as runAndJudge, operatorRepository as sharedOperatorRepository } from './fixtures/operator-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 // `land` and `prune` name a run as `run show` does (decision 0161), through the built CLI: its whole
@@ -24,17 +24,8 @@ interface Pruned {
 const targets = useTestTargets({ sharedRepository: false });
 const home = () => ({ home: targets.home.path });
 
-async function operatorRepository(): Promise<SampleRepository> {
-  const repository = await repositoryWithSuite(targets, { checks: ['grep -qx forty-two answer.txt'] });
-  await repository.git('config', 'user.name', 'Operator One');
-  await repository.git('config', 'user.email', 'operator@example.invalid');
-  return repository;
-}
-
-async function acceptedRun(repository: SampleRepository, text = 'forty-two'): Promise<Account> {
-  const args = ['run', repository.path, '--adapter', 'fixture', '--accept', '--prompt', writePrompt('write', 'answer.txt', text), '--json'];
-  return parseJson<Account>(await runStatecraft(args, { ...home(), timeoutMs: 120_000 }));
-}
+const operatorRepository = () => sharedOperatorRepository(targets);
+const acceptedRun = (repository: SampleRepository, text = 'forty-two') => runAndJudge<Account>(targets, repository, text);
 
 /** The shortest start of `runId` no other run's id shares. */
 function uniqueStart(runId: string, others: readonly string[]): string {
