@@ -77,7 +77,8 @@ describe('statecraft run with the Claude Code adapter', () => {
   });
 
   it('records "Not logged in" (no key, no base URL) as interrupted with the claim kept (R10.4, R5.4)', async () => {
-    const { value } = await run(null, []);
+    // Without a credential the run is refused before spawn unless the operator says to start it anyway.
+    const { value } = await run(null, ['--allow-missing-credential']);
     expect(value.outcome).toBe('interrupted');
     expect(value.cause).toBe('provider-error');
     expect(value.providerClaim).toMatchObject({ status: 'success', isError: true, reason: 'api_error' });
@@ -114,7 +115,7 @@ describe('statecraft run with the Claude Code adapter', () => {
     }, 10);
     let outcome: Awaited<ReturnType<typeof run>>;
     try {
-      outcome = await run(null, [], `${endless}:${dirname(process.execPath)}:/usr/bin:/bin`);
+      outcome = await run(null, ['--allow-missing-credential'], `${endless}:${dirname(process.execPath)}:/usr/bin:/bin`);
     } finally {
       clearInterval(watcher);
     }
@@ -137,7 +138,7 @@ describe('statecraft run with the Claude Code adapter', () => {
     const stream = join(recordedStreamsDirectory(), 'completed.jsonl');
     const wrapper = `#!/bin/sh\necho "$*" >> claude-starts.log\nSTATECRAFT_REPLAY_NATIVE_STREAM='${stream}' exec '${process.execPath}' '${replayClaudePath()}' "$@"\n`;
     await writeFile(join(once, 'claude'), wrapper, { mode: 0o755 });
-    const { value } = await run(null, [], `${once}:${dirname(process.execPath)}:/usr/bin:/bin`);
+    const { value } = await run(null, ['--allow-missing-credential'], `${once}:${dirname(process.execPath)}:/usr/bin:/bin`);
     expect(value.outcome).toBe('completed');
     const starts = (await readFile(join(value.workspace, 'claude-starts.log'), 'utf8')).trim().split('\n');
     expect(starts).toHaveLength(1);

@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repositoryWithSuite, writeFiles, writePrompt } from './fixtures/acceptance-repository.js';
+import { writeFiles, writePrompt } from './fixtures/acceptance-repository.js';
 import type { SampleRepository } from './fixtures/sample-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
+import { judgedRun as runAndJudge, operatorRepository as sharedOperatorRepository } from './fixtures/operator-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';
 
 // `statecraft land`, end to end through the built CLI with the fixture adapter.
@@ -28,24 +29,8 @@ interface Account {
 const targets = useTestTargets({ sharedRepository: false });
 const home = () => ({ home: targets.home.path });
 
-/** A repository whose check wants answer.txt to read forty-two, with the operator's own git identity. */
-async function operatorRepository(): Promise<SampleRepository> {
-  const repository = await repositoryWithSuite(targets, { checks: ['grep -qx forty-two answer.txt'] });
-  await repository.git('config', 'user.name', 'Operator One');
-  await repository.git('config', 'user.email', 'operator@example.invalid');
-  return repository;
-}
-
-async function acceptedRun(repository: SampleRepository, text = 'forty-two'): Promise<Account> {
-  const run = await runStatecraft(
-    ['run', repository.path, '--adapter', 'fixture', '--accept', '--prompt', writePrompt('write', 'answer.txt', text), '--json'],
-    {
-      ...home(),
-      timeoutMs: 120_000,
-    },
-  );
-  return parseJson<Account>(run);
-}
+const operatorRepository = () => sharedOperatorRepository(targets);
+const acceptedRun = (repository: SampleRepository, text = 'forty-two') => runAndJudge<Account>(targets, repository, text);
 
 async function land(repository: SampleRepository, runId: string, ...extra: string[]) {
   return runStatecraft(['land', repository.path, runId, ...extra], home());

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { repositoryWithSuite, writePrompt } from './fixtures/acceptance-repository.js';
 import type { SampleRepository } from './fixtures/sample-repository.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
+import { judgedRun as runAndJudge, operatorRepository as sharedOperatorRepository } from './fixtures/operator-repository.js';
 import { finishedRun, parseJson, runStatecraft, startStatecraft } from './fixtures/statecraft-cli.js';
 
 // `statecraft prune`, end to end through the built CLI with the fixture adapter.
@@ -23,23 +23,8 @@ interface Pruned {
 const targets = useTestTargets({ sharedRepository: false });
 const home = () => ({ home: targets.home.path });
 
-async function operatorRepository(): Promise<SampleRepository> {
-  const repository = await repositoryWithSuite(targets, { checks: ['grep -qx forty-two answer.txt'] });
-  await repository.git('config', 'user.name', 'Operator One');
-  await repository.git('config', 'user.email', 'operator@example.invalid');
-  return repository;
-}
-
-async function judgedRun(repository: SampleRepository, text: string): Promise<Account> {
-  const run = await runStatecraft(
-    ['run', repository.path, '--adapter', 'fixture', '--accept', '--prompt', writePrompt('write', 'answer.txt', text), '--json'],
-    {
-      ...home(),
-      timeoutMs: 120_000,
-    },
-  );
-  return parseJson<Account>(run);
-}
+const operatorRepository = () => sharedOperatorRepository(targets);
+const judgedRun = (repository: SampleRepository, text: string) => runAndJudge<Account>(targets, repository, text);
 
 async function prune(repository: SampleRepository, ...extra: string[]) {
   const ran = await runStatecraft(['prune', repository.path, '--json', ...extra], home());

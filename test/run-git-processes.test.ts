@@ -15,19 +15,29 @@ const scratch = scratchDirectories();
 // status when the tree is clean — nothing can have moved it in between.
 describe('a completed attempt reads its workspace with as few git processes as its records need (R13.2)', () => {
   it('an attempt that left its tree clean runs git status once: the head and cleanliness come from the candidate status', async () => {
-    const git = await countingGit(scratch);
+    // Each git logged with the directory it ran in: the workspace's, and the checkout's own.
+    const git = await countingGit(scratch, '"$(pwd -P): $*"');
     const run = await runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], {
       home: targets.home.path,
       env: { PATH: `${git.bin}:${process.env.PATH ?? '/usr/bin:/bin'}` },
     });
-    const account = parseJson<{ outcome: string; headCommit: string; workspaceDirty: boolean; candidate: { commit: string; madeBy: string } }>(run);
+    const account = parseJson<{
+      outcome: string;
+      workspace: string;
+      headCommit: string;
+      workspaceDirty: boolean;
+      candidate: { commit: string; madeBy: string };
+    }>(run);
     expect(account.outcome).toBe('completed');
     // It changed nothing: the candidate is the base it started at, and nobody made it during the attempt (R13.2).
     expect(account.candidate.madeBy).toBe('earlier');
     expect(account.headCommit).toBe(account.candidate.commit);
     expect(account.workspaceDirty).toBe(false);
     const statuses = (await readFile(git.log, 'utf8')).split('\n').filter((line) => / status /.test(` ${line} `));
-    expect(statuses).toHaveLength(1);
+    expect(statuses.filter((line) => line.startsWith(`${account.workspace}: `))).toHaveLength(1);
+    // And the checkout itself once, at the start: what it holds that is not committed (run-uncommitted-named.test.ts).
+    expect(statuses.filter((line) => line.startsWith(`${targets.repository.path}: `))).toHaveLength(1);
+    expect(statuses).toHaveLength(2);
   });
 
   it('a new workspace is added and checked out by one git process, and a clean tree still on its base asks git for no diff', async () => {

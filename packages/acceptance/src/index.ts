@@ -53,6 +53,7 @@
  * - land-attempt.ts          `land`: an accepted attempt with a current receipt taken into the operator's branch, recorded
  * - landed-receipt-state.ts  a landed receipt stays current while the landed commit is in its branch
  * - prune-target.ts          `prune`: concluded runs' worktrees and branches removed under the lock, recorded
+ * - under-target-lock.ts     the lock, the chain opened and verified, the work, the lock released: accept, land and prune
  * - check-workspace-git.ts   doctor: a workspace whose git is not what statecraft made
  *
  * What this package does not claim: that a verified chain was not rewritten whole by someone

@@ -2,23 +2,23 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '@statecraft/adapter';
 import {
-  acquireRepositoryLock,
   appendRecord,
   chainPaths,
   failedPath,
   landCandidate,
-  openChain,
-  refusalOfContradictedChain,
   resolveTarget,
   targetDirectoryIn,
   writingFile,
   type AcceptanceRecord,
+  type ChainPaths,
+  type ResolvedTarget,
   type ChainEntry,
   type LandRecord,
 } from '@statecraft/run';
 import { readCandidateIsTip } from './acceptance-view.js';
 import { isFinalVerdict } from './judge/earlier-final-verdict.js';
 import { landingsIn, readLandedIsReachable } from './landed-receipt-state.js';
+import { openChainToAppend, underTargetLock, type OpenedChain } from './under-target-lock.js';
 
 export type Landed =
   | { kind: 'landed'; target: string; record: LandRecord; line: number; sha256: string }
@@ -36,82 +36,85 @@ export async function landAttempt(request: { home: string; target: string; runId
   if (resolution.kind === 'refused') return { kind: 'refused', reason: 'target', message: resolution.message };
   const target = resolution.target;
   const paths = chainPaths(targetDirectoryIn(request.home, target.key));
-  let lock: Awaited<ReturnType<typeof acquireRepositoryLock>>;
+  return underTargetLock({
+    paths,
+    holder: { runId: request.runId, attempt: request.attempt ?? 1, holding: 'land' },
+    nothing: 'nothing landed',
+    open: openChainToAppend,
+    failed: (error) => ({ kind: 'failed', path: failedPath(error, paths.chain), message: `cannot land or record the landing (${(error as Error).message})` }),
+    work: (opening) => landUnderLock(request, target, paths, opening),
+  });
+}
+
+/** The landing itself, under the lock, from the verified chain: every refusal before anything moves. */
+async function landUnderLock(
+  request: { runId: string; attempt?: number; squash: boolean },
+  target: ResolvedTarget,
+  paths: ChainPaths,
+  opening: OpenedChain,
+): Promise<Landed> {
+  const found = findAcceptance(opening.entries, request.runId, request.attempt);
+  if (typeof found === 'string') return { kind: 'refused', reason: 'not-accepted', message: `${found}; nothing landed` };
+  const { record: acceptance } = found;
+  if (acceptance.receipt === 'none' || acceptance.receiptFile === 'none')
+    return { kind: 'refused', reason: 'not-accepted', message: 'the acceptance holds no receipt; nothing landed' };
+  const receiptFile = acceptance.receiptFile;
+  const receiptPath = join(paths.directory, receiptFile.path);
+  let kept: string;
   try {
-    lock = await acquireRepositoryLock(paths.lock, { runId: request.runId, attempt: request.attempt ?? 1, holding: 'land' });
+    kept = sha256Hex(readFileSync(receiptPath));
   } catch (error) {
-    return { kind: 'failed', path: failedPath(error, paths.lock), message: `cannot take the target's lock (${(error as Error).message}); nothing landed` };
+    return {
+      kind: 'refused',
+      reason: 'receipt-changed',
+      message: `${receiptPath}: the receipt cannot be read (${(error as Error).message}); nothing landed`,
+    };
   }
-  if (lock.kind === 'refused') return { kind: 'refused', reason: 'live-attempt', message: `${lock.message}; nothing landed` };
-  try {
-    const contradicted = refusalOfContradictedChain(paths.chain);
-    if (contradicted !== undefined) return { kind: 'refused', reason: 'chain-broken', message: contradicted.message };
-    const opening = await openChain(paths.chain);
-    if (opening.kind === 'unreadable') return { kind: 'failed', path: opening.path, message: opening.message };
-    if (opening.kind === 'broken') return { kind: 'refused', reason: 'chain-broken', message: opening.message };
-    const found = findAcceptance(opening.entries, request.runId, request.attempt);
-    if (typeof found === 'string') return { kind: 'refused', reason: 'not-accepted', message: `${found}; nothing landed` };
-    const { record: acceptance } = found;
-    if (acceptance.receipt === 'none' || acceptance.receiptFile === 'none')
-      return { kind: 'refused', reason: 'not-accepted', message: 'the acceptance holds no receipt; nothing landed' };
-    const receiptFile = acceptance.receiptFile;
-    const receiptPath = join(paths.directory, receiptFile.path);
-    let kept: string;
-    try {
-      kept = sha256Hex(readFileSync(receiptPath));
-    } catch (error) {
-      return {
-        kind: 'refused',
-        reason: 'receipt-changed',
-        message: `${receiptPath}: the receipt cannot be read (${(error as Error).message}); nothing landed`,
-      };
-    }
-    if (kept !== acceptance.receiptFile.sha256)
-      return {
-        kind: 'refused',
-        reason: 'receipt-changed',
-        message: `${receiptPath}: not the receipt the acceptance sealed (statecraft doctor names it); nothing landed`,
-      };
-    const candidate = acceptance.receipt.candidate.commit;
-    const branch = `statecraft/${acceptance.runId}`;
-    // Landed already, and still there: a second landing would only make an empty commit.
-    if (await readLandedIsReachable(target.path, landingsIn(opening.entries), acceptance.runId, acceptance.attempt, candidate))
-      return { kind: 'refused', reason: 'already-landed', message: `run ${acceptance.runId} attempt ${acceptance.attempt} is already landed; nothing landed` };
-    if ((await readCandidateIsTip(target.path, branch, candidate)) !== 'current')
-      return {
-        kind: 'refused',
-        reason: 'stale',
-        message: `the receipt of run ${acceptance.runId} attempt ${acceptance.attempt} is stale: ${branch} no longer points at its candidate ${candidate}; nothing landed`,
-      };
-    const how = request.squash ? 'Squash' : 'Merge';
-    const message = `${how} statecraft run ${acceptance.runId} attempt ${acceptance.attempt}\n\nAccepted by statecraft; receipt sha256 ${acceptance.receiptFile.sha256}.\n`;
-    const moved = await landCandidate({ target: target.path, candidate, squash: request.squash, message });
-    if (moved.kind === 'refused') return { kind: 'refused', reason: moved.reason, message: `${moved.message}; nothing appended` };
-    const appended = await writingFile(paths.chain, () =>
-      appendRecord(
-        paths.chain,
-        { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn },
-        {
-          at: new Date().toISOString(),
-          kind: 'land',
-          runId: acceptance.runId,
-          attempt: acceptance.attempt,
-          acceptance: found.digest,
-          receipt: { path: receiptFile.path, sha256: receiptFile.sha256 },
-          candidate,
-          branch: moved.branch,
-          before: moved.before,
-          commit: moved.commit,
-          method: moved.method,
-        },
-      ),
-    );
-    return { kind: 'landed', target: target.path, record: appended.record as LandRecord, line: appended.record.seq + 1, sha256: appended.digest };
-  } catch (error) {
-    return { kind: 'failed', path: failedPath(error, paths.chain), message: `cannot land or record the landing (${(error as Error).message})` };
-  } finally {
-    await lock.release();
-  }
+  if (kept !== acceptance.receiptFile.sha256)
+    return {
+      kind: 'refused',
+      reason: 'receipt-changed',
+      message: `${receiptPath}: not the receipt the acceptance sealed (statecraft doctor names it); nothing landed`,
+    };
+  const candidate = acceptance.receipt.candidate.commit;
+  const branch = `statecraft/${acceptance.runId}`;
+  // Landed already, and still there: a second landing would only make an empty commit.
+  if (await readLandedIsReachable(target.path, landingsIn(opening.entries), acceptance.runId, acceptance.attempt, candidate))
+    return {
+      kind: 'refused',
+      reason: 'already-landed',
+      message: `run ${acceptance.runId} attempt ${acceptance.attempt} is already landed; nothing landed`,
+    };
+  if ((await readCandidateIsTip(target.path, branch, candidate)) !== 'current')
+    return {
+      kind: 'refused',
+      reason: 'stale',
+      message: `the receipt of run ${acceptance.runId} attempt ${acceptance.attempt} is stale: ${branch} no longer points at its candidate ${candidate}; nothing landed`,
+    };
+  const how = request.squash ? 'Squash' : 'Merge';
+  const message = `${how} statecraft run ${acceptance.runId} attempt ${acceptance.attempt}\n\nAccepted by statecraft; receipt sha256 ${acceptance.receiptFile.sha256}.\n`;
+  const moved = await landCandidate({ target: target.path, candidate, squash: request.squash, message });
+  if (moved.kind === 'refused') return { kind: 'refused', reason: moved.reason, message: `${moved.message}; nothing appended` };
+  const appended = await writingFile(paths.chain, () =>
+    appendRecord(
+      paths.chain,
+      { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn },
+      {
+        at: new Date().toISOString(),
+        kind: 'land',
+        runId: acceptance.runId,
+        attempt: acceptance.attempt,
+        acceptance: found.digest,
+        receipt: { path: receiptFile.path, sha256: receiptFile.sha256 },
+        candidate,
+        branch: moved.branch,
+        before: moved.before,
+        commit: moved.commit,
+        method: moved.method,
+      },
+    ),
+  );
+  return { kind: 'landed', target: target.path, record: appended.record as LandRecord, line: appended.record.seq + 1, sha256: appended.digest };
 }
 
 /** The attempt's acceptance that stands (its first final verdict, else its latest), or why there is none to land. */

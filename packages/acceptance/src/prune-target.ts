@@ -1,23 +1,23 @@
 import { existsSync } from 'node:fs';
 import {
-  acquireRepositoryLock,
   appendRecord,
   chainPaths,
   failedPath,
   isRunId,
-  openChain,
-  refusalOfContradictedChain,
   removeRunWorkspace,
   resolveTarget,
   runGit,
   targetDirectoryIn,
   workspaceLocation,
   writingFile,
+  type ChainPaths,
+  type ResolvedTarget,
   type ChainEntry,
   type PrunedAttempt,
 } from '@statecraft/run';
 import { isFinalVerdict } from './judge/earlier-final-verdict.js';
 import { landingsIn } from './landed-receipt-state.js';
+import { openChainToAppend, underTargetLock, type OpenedChain } from './under-target-lock.js';
 
 export type KeptWhy = 'not-concluded' | 'newer' | 'accepted' | 'landed-only-here';
 
@@ -32,66 +32,74 @@ export type Pruned =
  * concluded (each intent has its outcome), last recorded before `olderThanMs` ago; with
  * `keepAccepted`, not a run with an accepted attempt. A landed run's branch goes only while the
  * landed commit is in the branch it landed on: otherwise the run's branch may be its only reference,
- * and it stays. Records and kept files are never touched; one prune record names what went.
+ * and it stays. With `runId`, only that run is looked at. Records and kept files are never
+ * touched; one prune record names what went.
  */
-export async function pruneTarget(request: { home: string; target: string; olderThanMs: number; keepAccepted: boolean; now?: number }): Promise<Pruned> {
+export async function pruneTarget(request: {
+  home: string;
+  target: string;
+  olderThanMs: number;
+  keepAccepted: boolean;
+  /** Only this run (its whole id); every run when absent. */
+  runId?: string;
+  now?: number;
+}): Promise<Pruned> {
   const resolution = await resolveTarget(request.target);
   if (resolution.kind === 'refused') return { kind: 'refused', reason: 'target', message: resolution.message };
   const target = resolution.target;
   const paths = chainPaths(targetDirectoryIn(request.home, target.key));
   if (!existsSync(paths.chain)) return { kind: 'pruned', target: target.path, removed: [], kept: [], record: 'none' };
-  let lock: Awaited<ReturnType<typeof acquireRepositoryLock>>;
-  try {
-    lock = await acquireRepositoryLock(paths.lock, { runId: 'prune', attempt: 1, holding: 'prune' });
-  } catch (error) {
-    return { kind: 'failed', path: failedPath(error, paths.lock), message: `cannot take the target's lock (${(error as Error).message}); nothing removed` };
-  }
-  if (lock.kind === 'refused') return { kind: 'refused', reason: 'live-attempt', message: `${lock.message}; nothing removed` };
-  try {
-    const contradicted = refusalOfContradictedChain(paths.chain);
-    if (contradicted !== undefined) return { kind: 'refused', reason: 'chain-broken', message: contradicted.message };
-    const opening = await openChain(paths.chain);
-    if (opening.kind === 'unreadable') return { kind: 'failed', path: opening.path, message: opening.message };
-    if (opening.kind === 'broken') return { kind: 'refused', reason: 'chain-broken', message: opening.message };
-    const cutoff = (request.now ?? Date.now()) - request.olderThanMs;
-    const removed: PrunedAttempt[] = [];
-    const kept: { runId: string; why: KeptWhy }[] = [];
-    const landings = landingsIn(opening.entries);
-    for (const [runId, run] of runsOf(opening.entries)) {
-      const { path, branch } = workspaceLocation(target.path, runId);
-      const present = existsSync(path) || (await runGit(target.path, ['rev-parse', '-q', '--verify', `refs/heads/${branch}`])).ok;
-      if (!present) continue;
-      if (run.pending > 0) kept.push({ runId, why: 'not-concluded' });
-      else if (Date.parse(run.last) > cutoff) kept.push({ runId, why: 'newer' });
-      else if (request.keepAccepted && run.accepted) kept.push({ runId, why: 'accepted' });
-      else {
-        const ofRun = landings.filter((landing) => landing.runId === runId);
-        let keepBranch = false;
-        for (const landing of ofRun) {
-          const inBranch = await runGit(target.path, ['merge-base', '--is-ancestor', landing.commit, landing.branch]);
-          if (!inBranch.ok) keepBranch = true;
-        }
-        const done = await removeRunWorkspace(target.path, runId, keepBranch);
-        if ('failed' in done)
-          return { kind: 'failed', path: target.path, message: `${done.failed}; removed before it: ${describe(removed)}; nothing appended` };
-        removed.push(done);
-        if (keepBranch) kept.push({ runId, why: 'landed-only-here' });
+  return underTargetLock({
+    paths,
+    holder: { runId: 'prune', attempt: 1, holding: 'prune' },
+    nothing: 'nothing removed',
+    open: openChainToAppend,
+    failed: (error) => ({ kind: 'failed', path: failedPath(error, paths.chain), message: `cannot prune or record the prune (${(error as Error).message})` }),
+    work: (opening) => pruneUnderLock(request, target, paths, opening),
+  });
+}
+
+/** What goes, under the lock, from the verified chain; then one prune record naming it. */
+async function pruneUnderLock(
+  request: { olderThanMs: number; keepAccepted: boolean; runId?: string; now?: number },
+  target: ResolvedTarget,
+  paths: ChainPaths,
+  opening: OpenedChain,
+): Promise<Pruned> {
+  const cutoff = (request.now ?? Date.now()) - request.olderThanMs;
+  const removed: PrunedAttempt[] = [];
+  const kept: { runId: string; why: KeptWhy }[] = [];
+  const landings = landingsIn(opening.entries);
+  for (const [runId, run] of runsOf(opening.entries)) {
+    if (request.runId !== undefined && runId !== request.runId) continue;
+    const { path, branch } = workspaceLocation(target.path, runId);
+    const present = existsSync(path) || (await runGit(target.path, ['rev-parse', '-q', '--verify', `refs/heads/${branch}`])).ok;
+    if (!present) continue;
+    if (run.pending > 0) kept.push({ runId, why: 'not-concluded' });
+    else if (Date.parse(run.last) > cutoff) kept.push({ runId, why: 'newer' });
+    else if (request.keepAccepted && run.accepted) kept.push({ runId, why: 'accepted' });
+    else {
+      const ofRun = landings.filter((landing) => landing.runId === runId);
+      let keepBranch = false;
+      for (const landing of ofRun) {
+        const inBranch = await runGit(target.path, ['merge-base', '--is-ancestor', landing.commit, landing.branch]);
+        if (!inBranch.ok) keepBranch = true;
       }
+      const done = await removeRunWorkspace(target.path, runId, keepBranch);
+      if ('failed' in done) return { kind: 'failed', path: target.path, message: `${done.failed}; removed before it: ${describe(removed)}; nothing appended` };
+      removed.push(done);
+      if (keepBranch) kept.push({ runId, why: 'landed-only-here' });
     }
-    if (removed.length === 0) return { kind: 'pruned', target: target.path, removed, kept, record: 'none' };
-    const appended = await writingFile(paths.chain, () =>
-      appendRecord(
-        paths.chain,
-        { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn },
-        { at: new Date().toISOString(), kind: 'prune', removed },
-      ),
-    );
-    return { kind: 'pruned', target: target.path, removed, kept, record: { line: appended.record.seq + 1, sha256: appended.digest } };
-  } catch (error) {
-    return { kind: 'failed', path: failedPath(error, paths.chain), message: `cannot prune or record the prune (${(error as Error).message})` };
-  } finally {
-    await lock.release();
   }
+  if (removed.length === 0) return { kind: 'pruned', target: target.path, removed, kept, record: 'none' };
+  const appended = await writingFile(paths.chain, () =>
+    appendRecord(
+      paths.chain,
+      { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn },
+      { at: new Date().toISOString(), kind: 'prune', removed },
+    ),
+  );
+  return { kind: 'pruned', target: target.path, removed, kept, record: { line: appended.record.seq + 1, sha256: appended.digest } };
 }
 
 function describe(removed: readonly PrunedAttempt[]): string {

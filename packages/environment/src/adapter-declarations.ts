@@ -74,6 +74,18 @@ function checkCommand(command: string, environment: Readonly<Record<string, stri
   return findExecutableOnPath(command, environment.PATH) === undefined ? 'absent' : 'present';
 }
 
+type CredentialDeclaration = Extract<PrerequisiteDeclaration, { kind: 'credential' }>;
+
+/** The first of a credential's ways the constructed environment holds: a name set (not empty), or a readable file under its HOME. */
+export function findCredential(
+  prerequisite: CredentialDeclaration,
+  environment: Readonly<Record<string, string>>,
+): CredentialDeclaration['anyOf'][number] | undefined {
+  return prerequisite.anyOf.find((option) =>
+    'env' in option ? (environment[option.env] ?? '') !== '' : isReadableFile(expandHome(option.file, environment) ?? ''),
+  );
+}
+
 /** Checks one prerequisite against the constructed environment; nothing is executed or written. */
 export function checkPrerequisite(prerequisite: PrerequisiteDeclaration, context: PrerequisiteContext): PrerequisiteCheck {
   const { environment } = context;
@@ -94,9 +106,7 @@ export function checkPrerequisite(prerequisite: PrerequisiteDeclaration, context
         : { prerequisite, state: 'absent', detail: `no qualification record binds this adapter: ${qualified.reason}` };
     }
     case 'credential': {
-      const found = prerequisite.anyOf.find((option) =>
-        'env' in option ? (environment[option.env] ?? '') !== '' : isReadableFile(expandHome(option.file, environment) ?? ''),
-      );
+      const found = findCredential(prerequisite, environment);
       const options = prerequisite.anyOf.map((option) => ('env' in option ? `$${option.env}` : option.file));
       const none = options.length === 1 ? `${options[0] ?? ''} is absent` : `none of ${options.join(', ')} is present`;
       if (found === undefined) return { prerequisite, state: 'absent', detail: `no credential: ${none} in the constructed environment` };

@@ -6,6 +6,7 @@
  * - workspace/read-operator-git-identity.ts the operator's git identity, read with statecraft's git, to carry into the boundary
  * - plan/plan-run.ts              everything decided before anything is appended; refusals exit 2
  * - plan/label-qualification.ts   the qualification label: unqualified adapters run, labelled (R3.2)
+ * - plan/credential-present.ts    a credential the adapter declares, absent: refused before spawn
  * - plan/home-outside-target.ts   the product home and the target must not hold each other (R8.4, R12)
  * - plan/target-outside-managed-paths.ts a target inside a path the adapter declares managed, statecraft's state directory (workspaces, check worktrees), or a path any attempt had writable, is refused before git runs in it (R12)
  * - launch/launch-attempt.ts      lock → workspace → environment → intent (fsync) → supervise → classify → outcome
@@ -61,6 +62,7 @@
  * - workspace/registered-git-directory.ts a worktree's git directory found from the repository's side, and git's options for a worktree an agent could write (R12)
  * - workspace/stopped-git-index-lock.ts the index lock a git killed at the attempt's end leaves, removed
  * - workspace/workspace-git-as-made.ts the workspace's .git pointer and registration as statecraft made them: compared, and put back at an attempt's end
+ * - workspace/uncommitted-paths.ts the checkout's uncommitted paths (one git status): not part of an attempt, said at its start
  * - workspace/end-of-attempt-git.ts what the end's git runs under: the bound's signal, and what follows a stopped git
  * - posture.ts                    the posture schema (R6)
  * - git-process.ts                one short git process, run to its end (workspace/git.ts, coverage/git-for-reading.ts)
@@ -101,6 +103,7 @@ export { workspaceGitChanges, type WorkspaceGitChange, type WorkspaceGitRestorat
 export * from './plan/plan-run.js';
 export { targetInsideManagedPath, targetInWritablePlace } from './plan/target-outside-managed-paths.js';
 export * from './plan/label-qualification.js';
+export * from './plan/credential-present.js';
 export * from './launch/failed-file.js';
 export * from './launch/read-kept-file.js';
 export { managedPathsMustNotReach } from './launch/launch-boundary.js';
@@ -112,6 +115,7 @@ export * from './chain/chain-summary.js';
 export * from './chain/summary-fast-check.js';
 export * from './chain/open-chain-for-run.js';
 export { readOperatorGitIdentity } from './workspace/read-operator-git-identity.js';
+export { readUncommittedPaths, type UncommittedPaths } from './workspace/uncommitted-paths.js';
 export * from './coverage/index.js'; // command coverage read from the working tree and the base commit (R9.4)
 export * from './reconcile/reconcile-dangling-intents.js';
 export * from './land/land-commit.js';

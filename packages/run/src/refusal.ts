@@ -8,6 +8,8 @@ export type RefusalReason =
   | 'manifest'
   | 'negotiation'
   | 'environment'
+  /** A credential the adapter declares is absent from the environment it would run with. */
+  | 'credential'
   | 'coverage'
   | 'chain-broken'
   | 'chain-moved'

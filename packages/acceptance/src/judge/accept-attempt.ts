@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { sha256Hex, writeFileDurably } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
 import {
-  acquireRepositoryLock,
   appendRecord,
   chainPaths,
   failedPath,
@@ -12,6 +11,8 @@ import {
   targetInWritablePlace,
   writingFile,
   type AcceptanceRecord,
+  type ChainPaths,
+  type ResolvedTarget,
   type ChainEntry,
   type IntentRecord,
   type OutcomeRecord,
@@ -24,6 +25,7 @@ import { findFreeOutputsDirectory } from './free-outputs-directory.js';
 import { outcomeNotItsOwn } from './outcome-evidence-own.js';
 import { judgeAttempt, type JudgeRequest } from './judge-attempt.js';
 import { removeLeftoverCheckWorktrees } from './leftover-check-worktrees.js';
+import { underTargetLock, type OpenedChain } from '../under-target-lock.js';
 
 export interface AcceptRequest {
   home: string;
@@ -77,103 +79,107 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
   const writable = await targetInWritablePlace(target, request.home);
   if (writable !== undefined) return { kind: 'refused', reason: 'target', message: writable.message.replace('nothing appended', 'nothing judged') };
   const paths = chainPaths(targetDirectoryIn(request.home, target.key));
-  let lock: Awaited<ReturnType<typeof acquireRepositoryLock>>;
-  try {
-    lock = await acquireRepositoryLock(paths.lock, { runId: request.runId, attempt: request.attempt ?? 1, holding: 'acceptance' });
-  } catch (error) {
-    // A full or read-only home, a lock that is a directory: an i/o failure naming the file, not a crash.
-    return { kind: 'failed', path: failedPath(error, paths.lock), message: `cannot take the target's lock (${(error as Error).message}); nothing judged` };
-  }
-  if (lock.kind === 'refused') return { kind: 'refused', reason: 'live-attempt', message: `${lock.message}; nothing judged` };
   // The check worktree's removal, running beside the receipt and the append: done before the lock goes.
-  let cleared: Promise<void> | undefined;
-  let kept: string | undefined;
-  try {
+  const progress: { cleared?: Promise<void> | undefined; kept?: string | undefined } = {};
+  return underTargetLock({
+    paths,
+    holder: { runId: request.runId, attempt: request.attempt ?? 1, holding: 'acceptance' },
+    nothing: 'nothing judged',
     // Every link verified; only this run's intents and outcomes parsed whole (open-chain-for-run.ts).
-    const opening = await openChainForRun(paths.chain, request.runId);
-    if (opening.kind === 'unreadable') return { kind: 'failed', path: opening.path, message: opening.message };
-    if (opening.kind === 'broken') return { kind: 'refused', reason: 'chain-broken', message: opening.message };
-    const found = findAttempt(opening.entries, request.runId, request.attempt);
-    if (found.kind === 'refused') return { ...found, message: `${found.message} in ${paths.chain}; nothing judged, nothing appended` };
-    const { intent, outcome } = found;
-    // A linked worktree shares its repository's chain: the run is judged from the checkout it ran
-    // in, whose agent workspaces the checks must not see and whose path the receipt names.
-    if (intent.record.target.path !== target.path) {
+    open: (chain) => openChainForRun(chain, request.runId),
+    failed: (error) => {
+      // Which file could not be written, and whether a receipt was already kept that no record names.
+      const orphan =
+        progress.kept === undefined
+          ? ''
+          : `; the receipt at ${progress.kept} was kept, but no record names it: it vouches for nothing (doctor names it; the next accept judges into a new directory)`;
       return {
-        kind: 'refused',
-        reason: 'target',
-        message: `run ${request.runId} ran in ${intent.record.target.path}, not ${target.path}; judge it there: statecraft accept ${intent.record.target.path} ${request.runId}`,
+        kind: 'failed',
+        path: failedPath(error, paths.directory),
+        message: `cannot judge or record the acceptance (${(error as Error).message})${orphan}`,
       };
-    }
-    // A record is not an attempt: an outcome whose evidence is another attempt's, or that its own kept result does not bear out, is not judged (R13.1).
-    const notItsOwn = outcomeNotItsOwn(paths.chain, paths.directory, intent, outcome);
-    if (notItsOwn !== undefined) {
-      const message = `run ${intent.record.runId} attempt ${intent.record.attempt}: ${notItsOwn}; nothing judged, nothing appended (statecraft doctor reports every such record)`;
-      return { kind: 'refused', reason: 'evidence-not-its-own', message };
-    }
-    // A final verdict is not judged again (R13.4, R8.5): the way on is a new attempt.
-    const earlier = findEarlierFinalVerdict(opening.entries, outcome.digest);
-    if (earlier !== undefined) {
-      const message = describeEarlierFinalVerdict(earlier, { target: target.path, runId: intent.record.runId, attempt: intent.record.attempt });
-      return { kind: 'refused', reason: 'already-judged', message };
-    }
-    const previous = opening.entries.filter(
-      (entry) => entry.record.kind === 'acceptance' && entry.record.runId === intent.record.runId && entry.record.attempt === intent.record.attempt,
-    ).length;
-    const outputsDirectory = await findFreeOutputsDirectory(paths.directory, intent.record.runId, intent.record.attempt, previous + 1);
-    // Under the lock no other judge of this home runs: a worktree whose owner is dead was left by a `kill -9`.
-    await removeLeftoverCheckWorktrees(target.path, CHECKS_DIRECTORY);
-    const judgement = await judgeAttempt(
-      { ...request, boundary: request.boundary ?? { kind: 'bwrap' } },
-      { target: target.path, gitDirectory: target.commonDirectory, key: target.key, targetDirectory: paths.directory, outputsDirectory },
-      { intent, outcome },
-    );
-    cleared = judgement.cleared;
-    if (judgement.kind === 'refused') return { kind: 'refused', reason: judgement.reason, message: `${judgement.message}; nothing appended` };
-    if (judgement.kind === 'failed') return { kind: 'failed', path: judgement.path, message: judgement.message };
-    const judged = judgement.judged;
-    // A read-only git call that needs only the candidate: it runs while the receipt and the record are made durable.
-    const receiptState =
-      judged.receipt === 'none' ? Promise.resolve('none' as const) : readCandidateIsTip(target.path, intent.record.branch, judged.receipt.candidate.commit);
-    const receiptPath = join(paths.directory, outputsDirectory, 'receipt.json');
-    const receiptFile =
-      judged.receipt === 'none'
-        ? ('none' as const)
-        : await writingFile(receiptPath, () =>
-            keepReceipt(paths.directory, `${outputsDirectory}/receipt.json`, judged.receipt as Exclude<typeof judged.receipt, 'none'>),
-          );
-    kept = receiptFile === 'none' ? undefined : receiptPath;
-    const appended = await writingFile(paths.chain, () =>
-      appendRecord(
-        paths.chain,
-        { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn },
-        { at: new Date().toISOString(), ...judged, receiptFile },
-      ),
-    );
-    const record = appended.record as AcceptanceRecord;
+    },
+    beforeRelease: async () => {
+      await progress.cleared;
+    },
+    work: (opening) => judgeUnderLock(request, target, paths, opening, progress),
+  });
+}
+
+/** The judgement itself, under the lock, from the verified chain; `progress` says what the failure message and the release need. */
+async function judgeUnderLock(
+  request: AcceptRequest,
+  target: ResolvedTarget,
+  paths: ChainPaths,
+  opening: OpenedChain<RunChainRecord>,
+  progress: { cleared?: Promise<void> | undefined; kept?: string | undefined },
+): Promise<Acceptance> {
+  const found = findAttempt(opening.entries, request.runId, request.attempt);
+  if (found.kind === 'refused') return { ...found, message: `${found.message} in ${paths.chain}; nothing judged, nothing appended` };
+  const { intent, outcome } = found;
+  // A linked worktree shares its repository's chain: the run is judged from the checkout it ran
+  // in, whose agent workspaces the checks must not see and whose path the receipt names.
+  if (intent.record.target.path !== target.path) {
     return {
-      kind: 'judged',
-      entry: { record, digest: appended.digest, lineNumber: record.seq + 1 },
-      targetDirectory: paths.directory,
-      target: target.path,
-      branch: intent.record.branch,
-      receiptState: await receiptState,
+      kind: 'refused',
+      reason: 'target',
+      message: `run ${request.runId} ran in ${intent.record.target.path}, not ${target.path}; judge it there: statecraft accept ${intent.record.target.path} ${request.runId}`,
     };
-  } catch (error) {
-    // Which file could not be written, and whether a receipt was already kept that no record names.
-    const orphan =
-      kept === undefined
-        ? ''
-        : `; the receipt at ${kept} was kept, but no record names it: it vouches for nothing (doctor names it; the next accept judges into a new directory)`;
-    return {
-      kind: 'failed',
-      path: failedPath(error, paths.directory),
-      message: `cannot judge or record the acceptance (${(error as Error).message})${orphan}`,
-    };
-  } finally {
-    await cleared;
-    await lock.release();
   }
+  // A record is not an attempt: an outcome whose evidence is another attempt's, or that its own kept result does not bear out, is not judged (R13.1).
+  const notItsOwn = outcomeNotItsOwn(paths.chain, paths.directory, intent, outcome);
+  if (notItsOwn !== undefined) {
+    const message = `run ${intent.record.runId} attempt ${intent.record.attempt}: ${notItsOwn}; nothing judged, nothing appended (statecraft doctor reports every such record)`;
+    return { kind: 'refused', reason: 'evidence-not-its-own', message };
+  }
+  // A final verdict is not judged again (R13.4, R8.5): the way on is a new attempt.
+  const earlier = findEarlierFinalVerdict(opening.entries, outcome.digest);
+  if (earlier !== undefined) {
+    const message = describeEarlierFinalVerdict(earlier, { target: target.path, runId: intent.record.runId, attempt: intent.record.attempt });
+    return { kind: 'refused', reason: 'already-judged', message };
+  }
+  const previous = opening.entries.filter(
+    (entry) => entry.record.kind === 'acceptance' && entry.record.runId === intent.record.runId && entry.record.attempt === intent.record.attempt,
+  ).length;
+  const outputsDirectory = await findFreeOutputsDirectory(paths.directory, intent.record.runId, intent.record.attempt, previous + 1);
+  // Under the lock no other judge of this home runs: a worktree whose owner is dead was left by a `kill -9`.
+  await removeLeftoverCheckWorktrees(target.path, CHECKS_DIRECTORY);
+  const judgement = await judgeAttempt(
+    { ...request, boundary: request.boundary ?? { kind: 'bwrap' } },
+    { target: target.path, gitDirectory: target.commonDirectory, key: target.key, targetDirectory: paths.directory, outputsDirectory },
+    { intent, outcome },
+  );
+  progress.cleared = judgement.cleared;
+  if (judgement.kind === 'refused') return { kind: 'refused', reason: judgement.reason, message: `${judgement.message}; nothing appended` };
+  if (judgement.kind === 'failed') return { kind: 'failed', path: judgement.path, message: judgement.message };
+  const judged = judgement.judged;
+  // A read-only git call that needs only the candidate: it runs while the receipt and the record are made durable.
+  const receiptState =
+    judged.receipt === 'none' ? Promise.resolve('none' as const) : readCandidateIsTip(target.path, intent.record.branch, judged.receipt.candidate.commit);
+  const receiptPath = join(paths.directory, outputsDirectory, 'receipt.json');
+  const receiptFile =
+    judged.receipt === 'none'
+      ? ('none' as const)
+      : await writingFile(receiptPath, () =>
+          keepReceipt(paths.directory, `${outputsDirectory}/receipt.json`, judged.receipt as Exclude<typeof judged.receipt, 'none'>),
+        );
+  progress.kept = receiptFile === 'none' ? undefined : receiptPath;
+  const appended = await writingFile(paths.chain, () =>
+    appendRecord(
+      paths.chain,
+      { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn },
+      { at: new Date().toISOString(), ...judged, receiptFile },
+    ),
+  );
+  const record = appended.record as AcceptanceRecord;
+  return {
+    kind: 'judged',
+    entry: { record, digest: appended.digest, lineNumber: record.seq + 1 },
+    targetDirectory: paths.directory,
+    target: target.path,
+    branch: intent.record.branch,
+    receiptState: await receiptState,
+  };
 }
 
 type Found =

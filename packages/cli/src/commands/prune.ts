@@ -13,7 +13,13 @@ export type PruneValue = z.infer<typeof PruneAnswerSchema>;
  * runs; records and kept files stay. Exit 0 (also when nothing was left to remove); 2 refused (the
  * target's lock is held: a live attempt, a judgement or a landing); 4 an i/o failure.
  */
-export async function prune(options: { home: string; target: string; olderThanMs: number; keepAccepted: boolean }): Promise<Answer<PruneValue>> {
+export async function prune(options: {
+  home: string;
+  target: string;
+  olderThanMs: number;
+  keepAccepted: boolean;
+  runId?: string;
+}): Promise<Answer<PruneValue>> {
   const pruned = await pruneTarget(options);
   if (pruned.kind === 'refused') throw new CliError(`refused (${pruned.reason}): ${pruned.message}`, EXIT.refused);
   if (pruned.kind === 'failed') throw new IoFailure(pruned.path, pruned.message);

@@ -1,29 +1,31 @@
 import type { Command } from 'commander';
-import { resolveProductHome } from '@statecraft/environment';
-import { emit } from '../answer.js';
 import { land } from './land.js';
+import { registerVerb } from './register-verb.js';
 import { once, parsePositiveInteger } from './run-options.js';
+import { targetAndRun } from './target-and-run.js';
 
 /** Registers `land`. Computing is in land.ts. */
 export function registerLand(program: Command): void {
-  program
-    .command('land')
-    .summary("bring an accepted attempt's candidate into your current branch")
-    .description(
+  registerVerb<{ attempt?: string; squash: boolean }, Awaited<ReturnType<typeof land>>['value']>(program, {
+    name: 'land',
+    summary: "bring an accepted attempt's candidate into your current branch",
+    description:
       "Land one accepted attempt whose receipt is current: its candidate is brought into the checkout's current branch " +
-        '(a fast-forward when possible, else a merge commit; --squash for one commit), authored by your git identity. ' +
-        'A land record naming the receipt and the new commit is appended to the chain.',
-    )
-    .argument('<target>', 'the git repository (your checkout)')
-    .argument('<run>', 'the run id')
-    .option('--attempt <n>', 'which attempt of the run (default: its latest)', once('--attempt'))
-    .option('--squash', 'make one commit on your branch holding the merged tree', false)
-    .option('--json', 'print one JSON document instead of text', false)
-    .addHelpText(
-      'after',
-      `
+      '(a fast-forward when possible, else a merge commit; --squash for one commit), authored by your git identity. ' +
+      'A land record naming the receipt and the new commit is appended to the chain.',
+    usage: '[target] <run> [options]',
+    arguments: [
+      ['[target]', 'the git repository, your checkout (default: the one containing the current directory)'],
+      ['[run]', 'the run: its id, a unique start of it, or latest'],
+    ],
+    options: [
+      ['--attempt <n>', 'which attempt of the run (default: its latest)', once('--attempt')],
+      ['--squash', 'make one commit on your branch holding the merged tree'],
+    ],
+    help: `
 Examples:
-  statecraft land ./repo <run-id>
+  statecraft land latest                 the latest run, in this repository
+  statecraft land ./repo 20261202T0      a unique start of a run id
   statecraft land ./repo <run-id> --squash --json
 
 Only an accepted attempt is landed, and only while its receipt is current
@@ -35,11 +37,11 @@ were). Once landed the receipt stays current while the landed commit is in
 your branch, even after statecraft/<run> is deleted.
 JSON: { target, runId, attempt, candidate, branch, before, commit, method,
 receipt: { path, sha256 }, record: { line, sha256 } }.
-Exit: 0 landed; 2 refused; 3 usage; 4 an i/o error.`,
-    )
-    .action(async (target: string, runId: string, flags: { attempt?: string; squash: boolean; json: boolean }) => {
+Exit: 0 landed; 2 refused (also no such run); 3 usage (also an ambiguous
+start of a run id); 4 an i/o error.`,
+    answer: async ([first, second], flags, home) => {
       const attempt = flags.attempt === undefined ? undefined : parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER);
-      const answer = await land({ home: resolveProductHome().path, target, runId, ...(attempt === undefined ? {} : { attempt }), squash: flags.squash });
-      emit(answer, flags.json);
-    });
+      return land({ home, ...(await targetAndRun(home, first, second)), ...(attempt === undefined ? {} : { attempt }), squash: flags.squash });
+    },
+  });
 }

@@ -50,6 +50,7 @@ interface RunFlags {
   permissions?: string;
   expose: string[];
   accept: boolean;
+  allowMissingCredential: boolean;
   checkDeadline: string;
   suiteDeadline: string;
   json: boolean;
@@ -102,6 +103,7 @@ function registerRunVerb(program: Command): Command {
       once('--permissions'),
     )
     .option('--expose <path>', 'a path of a hidden home shown read-only inside the boundary, e.g. ~/.config/tool (repeatable)', collect, [])
+    .option('--allow-missing-credential', "start the adapter even when the credential it declares is absent (it then fails in the provider's words)", false)
     .option('--accept', 'judge the attempt once it ends: the checks read at the base, over its candidate (see statecraft accept)', false)
     .option('--check-deadline <duration>', 'with --accept: how long each check may run', once('--check-deadline'), DEFAULT_CHECK_DEADLINE)
     .option('--suite-deadline <duration>', 'with --accept: how long the whole suite may run', once('--suite-deadline'), DEFAULT_SUITE_DEADLINE)
@@ -353,6 +355,7 @@ function runOptionsOf(
     ...(flags.spec === undefined ? {} : { spec: flags.spec }),
     source: process.env,
     boundary,
+    ...(flags.allowMissingCredential ? { allowMissingCredential: true } : {}),
   };
 }
 

@@ -9,8 +9,9 @@ import {
   type RecordDisagreement,
 } from '@statecraft/acceptance';
 import { describeCoverage, readRecordedCoverage } from '@statecraft/adapter';
-import { requiredNotApplied, type RunFailure, type RunRefusal } from '@statecraft/run';
+import { requiredNotApplied, type MissingCredentialDetail, type RunFailure, type RunRefusal } from '@statecraft/run';
 import { renderAcceptance } from './accept-render.js';
+import { describeErrorCodes, type ProviderError } from './provider-error.js';
 import { describeCandidateChanges, describeCandidateMaker } from '../render/describe-candidate.js';
 import { describePlacedName } from '../render/placed-name.js';
 import type { HumanLines } from '../render/human-lines.js';
@@ -62,6 +63,12 @@ function describeRefusalCount(account: AttemptAccount): string {
   if (count === 'not-recorded' || account.refusals === 'not-recorded' || account.refusals.length >= count) return String(count);
   const stream = account.artifacts.stream === 'not-recorded' ? 'the stream (not kept)' : account.artifacts.stream.path;
   return `${count} refusals; first ${account.refusals.length} shown; all in ${stream}`;
+}
+
+/** The provider's own words for its error, whole as the answer keeps them; the writer keeps them on their line. */
+function describeProviderError(error: ProviderError | undefined): string[] {
+  if (error === undefined || error === 'none') return [];
+  return [`  provider error  ${error.text}${error.cut ? ' …' : ''}${describeErrorCodes(error)}`];
 }
 
 function list(items: readonly string[]): string {
@@ -163,6 +170,7 @@ export function renderAccount(
     headIs?: string;
     recordDisagreements?: readonly RecordDisagreement[];
     recordFindings?: readonly Finding[];
+    providerError?: ProviderError | undefined;
   },
 ): HumanLines {
   const p = account.posture;
@@ -181,6 +189,7 @@ export function renderAccount(
     `  commits         base ${short(account.baseCommit)} → head ${short(account.headCommit)}${account.workspaceDirty === true ? ' + uncommitted changes' : ''}${account.headIs === 'stale' ? ' (stale: the run branch has moved on)' : ''}`,
     `  candidate       ${describeCandidate(account.candidate)}`,
     `  provider claim  ${describeClaim(account.providerClaim)}`,
+    ...describeProviderError(account.providerError),
     `  refusals        ${describeRefusalCount(account)}${account.unverifiableRefusalAccount ? ' (unverifiable: structured-refusals degraded)' : ''}`,
     ...refusals.map((line) => `                  ${line}`),
     `  cost            ${describeCost(account.cost)}`,
@@ -272,7 +281,22 @@ export function renderList(value: AttemptList): HumanLines {
 }
 
 export function renderRefusal(refusal: Omit<RunRefusal, 'kind'>): HumanLines {
+  if (refusal.reason === 'credential') return renderMissingCredential(refusal.detail as MissingCredentialDetail);
   return [`refused (${refusal.reason}): ${refusal.message}`];
+}
+
+/** A missing credential, said as what to do: each way the adapter takes one, and the way past it. */
+function renderMissingCredential(detail: MissingCredentialDetail): HumanLines {
+  const ways = [
+    ...detail.variables.map((name) => `set ${name}`),
+    ...detail.files.map((file) => `log in to the provider, so that ${file} exists`),
+    'add --allow-missing-credential to start it without one',
+  ];
+  return [
+    `refused: adapter ${detail.adapter} has no credential to run with`,
+    ...ways.map((way, index) => `  ${index === 0 ? '' : 'or '}${way}`),
+    'nothing was started and nothing recorded',
+  ];
 }
 
 export function renderFailure(failure: Omit<RunFailure, 'kind' | 'cause'>): HumanLines {

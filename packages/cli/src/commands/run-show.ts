@@ -18,7 +18,7 @@ import { CliError, IoFailure } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { accountFindings, renderAccount, renderList } from './run-render.js';
 import { renderAccountSummary } from './run-summary-render.js';
-import { readFinalMessage } from './final-message.js';
+import { readStreamEnding } from './provider-error.js';
 import { AttemptPartsAhead } from './attempt-parts-ahead.js';
 import { withReceiptState } from './run.js';
 
@@ -109,7 +109,7 @@ export async function runShow(options: {
     headIs: await readWorkspaceFreshness(account),
     recordDisagreements,
     recordFindings,
-    finalMessage: readFinalMessage(account.artifacts.stream),
+    ...readStreamEnding(account.artifacts.stream),
   };
   const evidenceHolds =
     Object.values(evidence.artifactCheck).every((state) => state === 'verified' || state === 'not-recorded') &&

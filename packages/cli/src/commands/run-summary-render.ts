@@ -4,6 +4,7 @@ import { requiredNotApplied } from '@statecraft/run';
 import type { HumanLines, HumanSpans, Tone } from '../render/human-lines.js';
 import { terminalSafeValue } from '../render/terminal-safe-text.js';
 import type { FinalMessage } from './final-message.js';
+import { describeErrorCodes, type ProviderError } from './provider-error.js';
 
 /** The summary fits a terminal of this many columns (a finding, an anomaly, is said whole). */
 const WIDTH = 80;
@@ -103,7 +104,16 @@ function describeChanges(candidate: AttemptAccount['candidate']): string {
   return describeChanged(candidate.changedPaths);
 }
 
-function messageLines(message: FinalMessage | undefined): string[] {
+/** The provider's own error, over at most two lines, its code and HTTP status after it. */
+export function providerErrorLines(error: ProviderError | undefined): string[] {
+  if (error === undefined || error === 'none') return [];
+  const [first = '', ...rest] = wrapped(`${error.text.replace(/\s+/g, ' ')}${describeErrorCodes(error)}`, 2);
+  return [row('provider said', first), ...rest.map(more)];
+}
+
+function messageLines(message: FinalMessage | undefined, error: ProviderError | undefined): string[] {
+  // The provider's error written as the agent's message (Claude Code does): said once, as the error.
+  if (message !== undefined && message !== 'none' && error !== undefined && error !== 'none' && message.seq === error.seq) return [];
   if (message === undefined || message === 'none') return [row('said', '(no message)')];
   const lines = message.text.split(/\r\n|[\n\r\u0085\u2028\u2029]/).filter((line) => line.trim() !== '');
   const [first = '', second] = lines;
@@ -161,6 +171,7 @@ export function acceptanceLines(view: AcceptanceView): HumanLines {
 export function renderAccountSummary(
   account: AttemptAccount & {
     finalMessage?: FinalMessage | undefined;
+    providerError?: ProviderError | undefined;
     acceptanceProblem?: { refused: { message: string } } | { failed: { message: string } } | undefined;
   },
   findings: readonly string[],
@@ -186,7 +197,8 @@ export function renderAccountSummary(
       claim === 'not-recorded' ? 'not recorded' : `${claim.status}${claim.isError === true ? ' (an error)' : ''} (statecraft reads the events, not the claim)`,
     ),
   );
-  lines.push(...messageLines(account.finalMessage));
+  lines.push(...providerErrorLines(account.providerError));
+  lines.push(...messageLines(account.finalMessage, account.providerError));
   lines.push(row('changed', describeChanges(account.candidate)));
   lines.push(row('took', describeTook(account)));
   lines.push(...refusalLines(account.refusalCount, account.refusals));

@@ -14,16 +14,25 @@ import {
 } from '@statecraft/acceptance';
 import type { CapabilityToken, PermissionMode, ProtocolEvent } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
-import { launchAttempt, planRun, requiredNotApplied, type Launch, type RunFailure, type RunRefusal } from '@statecraft/run';
+import {
+  launchAttempt,
+  planRun,
+  readUncommittedPaths,
+  requiredNotApplied,
+  type Launch,
+  type RunFailure,
+  type RunRefusal,
+  type UncommittedPaths,
+} from '@statecraft/run';
 import type { RunAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';
 import { STATECRAFT_VERSION } from '../statecraft-version.js';
 import { accountFindings, renderFailure, renderRefusal } from './run-render.js';
 import { renderAccountSummary } from './run-summary-render.js';
-import { readFinalMessage } from './final-message.js';
+import { readStreamEnding } from './provider-error.js';
 import { workspaceGitNote } from './workspace-git-note.js';
-import { writeHumanLines } from '../render/human-lines.js';
+import { writeHumanLines, type HumanLines } from '../render/human-lines.js';
 
 export interface RunOptions {
   home: string;
@@ -48,6 +57,8 @@ export interface RunOptions {
   boundary?: BoundaryChoice;
   /** `--permissions`: absent, the boundary's default (`sandboxed` inside it, `strict` without). */
   permissions?: PermissionMode;
+  /** `--allow-missing-credential`: start the adapter without the credential it declares. */
+  allowMissingCredential?: boolean;
   onEvent?: (event: ProtocolEvent) => void;
   onSpawn?: (at: { runId: string; attempt: number; deadlineMs: number }) => void;
   signal?: AbortSignal;
@@ -87,8 +98,12 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
     source: options.source,
     ...(options.boundary === undefined ? {} : { boundary: options.boundary }),
     ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
+    ...(options.allowMissingCredential === true ? { allowMissingCredential: true } : {}),
   });
   if (planning.kind !== 'planned') return answerOf(planning);
+  // A new run starts from a commit: what the checkout holds beyond it is said now, not found later.
+  const uncommitted = planning.plan.retry === 'none' ? await readUncommittedPaths(planning.plan.target.path) : undefined;
+  if (uncommitted !== undefined && uncommitted.count > 0) writeHumanLines(process.stderr, uncommittedNote(uncommitted, options.base ?? 'HEAD'));
   const launch = await launchAttempt(planning.plan, {
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -97,7 +112,8 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
   if (launch.kind !== 'concluded') return answerOf(launch);
   const note = workspaceGitNote(launch);
   for (const line of note) writeHumanLines(process.stderr, [line], 'statecraft: ');
-  if (options.accept === undefined) return answerOf(launch, planning.plan.paths);
+  const opened = { paths: planning.plan.paths, ...(uncommitted === undefined ? {} : { uncommitted }) };
+  if (options.accept === undefined) return answerOf(launch, opened);
   // Launch, then accept: the lock is released between them, and acceptance takes it again (R8.5).
   const acceptance = await acceptAttempt({
     home: options.home,
@@ -113,12 +129,12 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.accept.hooks === undefined ? {} : { hooks: options.accept.hooks }),
   });
-  return answerOf(launch, planning.plan.paths, acceptance);
+  return answerOf(launch, opened, acceptance);
 }
 
 async function answerOf(
   outcome: Launch | RunRefusal | RunFailure,
-  paths?: { chain: string; directory: string },
+  opened?: { paths: { chain: string; directory: string }; uncommitted?: UncommittedPaths },
   acceptance?: Acceptance,
 ): Promise<Answer<RunValue>> {
   if (outcome.kind === 'refused') {
@@ -129,7 +145,8 @@ async function answerOf(
     const failure = { stage: outcome.stage, path: outcome.path, message: outcome.message, spawned: outcome.spawned };
     return { value: { failed: failure }, exitCode: EXIT.failed, human: () => renderFailure(failure) };
   }
-  if (paths === undefined) throw new Error('a concluded launch needs its chain paths');
+  if (opened === undefined) throw new Error('a concluded launch needs its chain paths');
+  const { paths } = opened;
   const entries = [
     { record: outcome.intent.record, digest: outcome.intent.digest, lineNumber: outcome.intent.record.seq + 1 },
     { record: outcome.outcome.record, digest: outcome.outcome.digest, lineNumber: outcome.outcome.record.seq + 1 },
@@ -163,7 +180,8 @@ async function answerOf(
     truncatedTail: outcome.truncatedTail,
     reclaimedLock: outcome.reclaimedLock,
     ...acceptanceProblem,
-    finalMessage: readFinalMessage(account.artifacts.stream),
+    ...readStreamEnding(account.artifacts.stream),
+    ...(opened.uncommitted === undefined ? {} : { uncommitted: opened.uncommitted }),
   } satisfies RunValue;
   return {
     value,
@@ -171,6 +189,21 @@ async function answerOf(
     // The summary; the posture, residuals and every record check are `run show --posture`'s.
     human: (shown) => ('runId' in shown ? [...renderAccountSummary(shown, accountFindings(shown)), ...renderOpening(shown)] : []),
   };
+}
+
+/** How many of the uncommitted paths the note names before it says how many more. */
+const NAMED_UNCOMMITTED = 3;
+
+/** The note at the start of a run from a checkout with uncommitted changes: how many, the first few. */
+function uncommittedNote(uncommitted: UncommittedPaths, base: string): HumanLines {
+  const plural = uncommitted.count === 1 ? 'path is' : 'paths are';
+  const named = uncommitted.paths.slice(0, NAMED_UNCOMMITTED).map((path) => (path.length > 60 ? `${path.slice(0, 59)}…` : path));
+  const more = uncommitted.count - named.length;
+  return [
+    `the attempt starts from ${base.length > 20 ? `${base.slice(0, 19)}…` : base}; ${uncommitted.count} uncommitted ${plural} not part of it`,
+    ...named.map((path) => `  ${path}`),
+    ...(more > 0 ? [`  and ${more} more`] : []),
+  ];
 }
 
 /**

@@ -181,6 +181,24 @@ export const RunShowAnswerSchema = AttemptAccountSchema.extend({
    * not statecraft's. `none` when the stream holds none statecraft can read.
    */
   finalMessage: z.union([z.strictObject({ seq: CountSchema, text: z.string().min(1), cut: z.boolean() }), z.literal('none')]).optional(),
+  /**
+   * The provider's own words for the error that ended the attempt (an outcome caused by
+   * `provider-error`), read from the kept stream: the event that holds them, the text (the first
+   * 2000 characters; `cut` when longer), the provider's code for it and the HTTP status, each when
+   * the provider gave it. `none` when the stream ends in no provider error, or gives no words for it.
+   */
+  providerError: z
+    .union([
+      z.strictObject({
+        seq: CountSchema,
+        text: z.string().min(1),
+        code: z.string().min(1),
+        httpStatus: z.union([z.int().positive(), z.literal('not-recorded')]),
+        cut: z.boolean(),
+      }),
+      z.literal('none'),
+    ])
+    .optional(),
 });
 
 /** `run --json` of an attempt that ran: what `run show` prints, plus what opening the chain found. */
@@ -189,6 +207,13 @@ export const RunAccountAnswerSchema = RunShowAnswerSchema.extend({
   truncatedTail: z.union([z.literal('none'), TruncatedTailSchema]),
   /** A lock left by a dead supervisor, taken over for this attempt. */
   reclaimedLock: z.union([z.literal('none'), LockHolderSchema, z.literal('unreadable')]),
+  /**
+   * What the target's checkout held, at the start, that is not committed (staged, unstaged, and
+   * untracked files not ignored; an untracked directory once): none of it is part of the attempt,
+   * which starts from a commit. `count` of them all, `paths` the first 100. Absent for a retry (it
+   * starts in its run's workspace) and when git could not say.
+   */
+  uncommitted: z.strictObject({ count: CountSchema, paths: z.array(z.string().min(1)).max(100) }).optional(),
   /** With `--accept`: why the attempt could not be judged (refused or failed), beside its recorded outcome. */
   acceptanceProblem: z
     .union([
@@ -208,6 +233,7 @@ export const RunRefusedAnswerSchema = z.strictObject({
       'manifest',
       'negotiation',
       'environment',
+      'credential',
       'coverage',
       'chain-broken',
       'chain-moved',

@@ -29,6 +29,7 @@ import { isRunId } from '../run-id.js';
 import { resolveTarget, type ResolvedTarget } from '../workspace/resolve-target.js';
 import type { EarlierCandidate } from '../workspace/attempt-start.js';
 import { labelQualification } from './label-qualification.js';
+import { refuseMissingCredential } from './credential-present.js';
 import { homeOverlapsTarget } from './home-outside-target.js';
 import { targetInsideManagedPath, targetInWritablePlace } from './target-outside-managed-paths.js';
 import { planCommandCoverage } from '../coverage/working-tree-reading.js';
@@ -67,6 +68,8 @@ export interface RunRequest {
    * `sandboxed` is refused.
    */
   permissions?: PermissionMode;
+  /** `--allow-missing-credential`: start the adapter even when the credential its manifest declares is absent. */
+  allowMissingCredential?: boolean;
 }
 
 /** Everything decided before anything is appended. */
@@ -137,6 +140,10 @@ export async function planRun(request: RunRequest): Promise<Planning> {
   const selection = selectPassedNames({ source: request.source, adapterPass: manifest.environment?.pass ?? [], operatorPass: request.pass });
   if (selection.kind === 'refused') {
     return refused('plan', 'environment', `${selection.message}\nrefused before spawn, nothing appended`, { state: 'refused', refusals: selection.refusals });
+  }
+  if (request.allowMissingCredential !== true) {
+    const missing = refuseMissingCredential(manifest, Object.fromEntries(selection.values));
+    if (missing !== undefined) return missing;
   }
   // Before the workspace is checked out: a repository an agent could have written is one whose filters statecraft's git would run.
   const managedOver = targetInsideManagedPath(located.target, manifest.managedPaths ?? [], selection.values.get('HOME'));

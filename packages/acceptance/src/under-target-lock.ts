@@ -1,0 +1,60 @@
+import {
+  acquireRepositoryLock,
+  failedPath,
+  openChain,
+  refusalOfContradictedChain,
+  type ChainOpening,
+  type ChainRecord,
+  type ChainPaths,
+  type LinkedRecord,
+  type LockHolder,
+} from '@statecraft/run';
+
+/** What a verb that appends under the lock answers when the lock or the chain stops it. */
+export type LockedChainStop = { kind: 'refused'; reason: 'live-attempt' | 'chain-broken'; message: string } | { kind: 'failed'; path: string; message: string };
+
+/** A chain opened with every link verified. */
+export type OpenedChain<R extends LinkedRecord = ChainRecord> = Extract<ChainOpening<R>, { kind: 'opened' }>;
+
+/** Every link verified, and a chain its checkpoint contradicts refused before anything appends to it. */
+export async function openChainToAppend(chain: string): Promise<ChainOpening> {
+  return refusalOfContradictedChain(chain) ?? openChain(chain);
+}
+
+/**
+ * The step `accept`, `land` and `prune` share: the target's lock taken (a live holder refuses, as
+ * `live-attempt`), the chain opened with `open` (a broken one refused, an unreadable one an i/o
+ * failure), `work` run with the opening, and the lock released after it, whatever happened —
+ * `beforeRelease` first (work still running beside it). A throw from `work` is `failed`'s to word;
+ * `nothing` ends every refusal and failure here (e.g. `nothing landed`).
+ */
+export async function underTargetLock<Read extends LinkedRecord, Answer>(options: {
+  paths: ChainPaths;
+  holder: Omit<LockHolder, 'pid' | 'host' | 'since'>;
+  nothing: string;
+  open: (chain: string) => Promise<ChainOpening<Read>>;
+  work: (opening: OpenedChain<Read>) => Promise<Answer>;
+  failed: (error: unknown) => Extract<LockedChainStop, { kind: 'failed' }>;
+  beforeRelease?: () => Promise<void>;
+}): Promise<Answer | LockedChainStop> {
+  const { paths, nothing } = options;
+  let lock: Awaited<ReturnType<typeof acquireRepositoryLock>>;
+  try {
+    lock = await acquireRepositoryLock(paths.lock, options.holder);
+  } catch (error) {
+    // A full or read-only home, a lock that is a directory: an i/o failure naming the file, not a crash.
+    return { kind: 'failed', path: failedPath(error, paths.lock), message: `cannot take the target's lock (${(error as Error).message}); ${nothing}` };
+  }
+  if (lock.kind === 'refused') return { kind: 'refused', reason: 'live-attempt', message: `${lock.message}; ${nothing}` };
+  try {
+    const opening = await options.open(paths.chain);
+    if (opening.kind === 'unreadable') return { kind: 'failed', path: opening.path, message: opening.message };
+    if (opening.kind === 'broken') return { kind: 'refused', reason: 'chain-broken', message: opening.message };
+    return await options.work(opening);
+  } catch (error) {
+    return options.failed(error);
+  } finally {
+    await options.beforeRelease?.();
+    await lock.release();
+  }
+}
