@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { resolveProductHome } from '@statecraft/environment';
 import { emit } from '../answer.js';
-import { land } from './land.js';
 import { once, parsePositiveInteger } from './run-options.js';
 
 /** Registers `land` (issue 30 item 5). Computing is in land.ts. */
@@ -38,6 +37,7 @@ receipt: { path, sha256 }, record: { line, sha256 } }.
 Exit: 0 landed; 2 refused; 3 usage; 4 an i/o error.`,
     )
     .action(async (target: string, runId: string, flags: { attempt?: string; squash: boolean; json: boolean }) => {
+      const { land } = await import('./land.js');
       const attempt = flags.attempt === undefined ? undefined : parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER);
       const answer = await land({ home: resolveProductHome().path, target, runId, ...(attempt === undefined ? {} : { attempt }), squash: flags.squash });
       emit(answer, flags.json);

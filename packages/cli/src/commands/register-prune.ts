@@ -2,7 +2,6 @@ import type { Command } from 'commander';
 import { resolveProductHome } from '@statecraft/environment';
 import { emit } from '../answer.js';
 import { UsageError } from '../errors.js';
-import { prune } from './prune.js';
 import { once } from './run-options.js';
 
 /** Registers `prune` (issue 30 item 6). Computing is in prune.ts. */
@@ -34,6 +33,7 @@ Exit: 0 done (nothing to remove included); 2 refused (the target's lock is
 held); 3 usage; 4 an i/o error.`,
     )
     .action(async (target: string, flags: { olderThan?: string; keepAccepted: boolean; json: boolean }) => {
+      const { prune } = await import('./prune.js');
       const olderThanMs = flags.olderThan === undefined ? 0 : parseAge(flags.olderThan);
       emit(await prune({ home: resolveProductHome().path, target, olderThanMs, keepAccepted: flags.keepAccepted }), flags.json);
     });

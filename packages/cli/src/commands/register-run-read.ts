@@ -2,8 +2,6 @@ import type { Command } from 'commander';
 import { resolveProductHome } from '@statecraft/environment';
 import { emit } from '../answer.js';
 import { parsePositiveInteger } from './run-options.js';
-import { runDiff } from './run-diff.js';
-import { runLog } from './run-log.js';
 import { targetAndRun } from './target-and-run.js';
 
 type ReadFlags = { attempt?: string; json: boolean };
@@ -57,6 +55,7 @@ identified: said with why); 2 refused (no such run, a broken chain, a
 candidate git cannot read); 3 usage (an ambiguous start of a run id).`,
     )
     .action(async (first: string | undefined, second: string | undefined, flags: ReadFlags, command: Command) => {
+      const { runDiff } = await import('./run-diff.js');
       emit(await runDiff(await readOptions(first, second, flags)), wantsJson(command));
     });
 }
@@ -82,6 +81,7 @@ missing or not recorded (nothing of it shown); 2 refused (no such run, a
 broken chain); 3 usage (an ambiguous start of a run id).`,
     )
     .action(async (first: string | undefined, second: string | undefined, flags: ReadFlags, command: Command) => {
+      const { runLog } = await import('./run-log.js');
       emit(await runLog(await readOptions(first, second, flags)), wantsJson(command));
     });
 }
