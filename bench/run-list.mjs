@@ -61,10 +61,8 @@ export async function targetWithAttempts(attempts) {
 
 /**
  * `run list --json` over a target built by targetWithAttempts (or one given). The timed rounds run
- * the command as an operator does — bin/statecraft, from its start-up snapshot — and the peak RSS
- * is taken in a round of its own: its preload comes through NODE_OPTIONS, which makes
- * bin/statecraft start the slower way (node refuses a snapshot under other V8 options), so a timed
- * round with it would time a start no operator gets.
+ * the command as an operator does (bin/statecraft), and the peak RSS is taken in a round of its
+ * own: its preload comes through NODE_OPTIONS, whose loading a timed round would count.
  */
 export async function measureRunList(attempts = 10_000, rounds = 5, target = undefined) {
   const { repository, env, chainMB, home } = target ?? (await targetWithAttempts(attempts));

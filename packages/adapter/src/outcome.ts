@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The five attempt outcomes (R8.1). Nothing else is an outcome. */
 export const OUTCOMES = ['completed', 'failed', 'refused', 'interrupted', 'cancelled'] as const;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CountSchema, DurationMsSchema, EventCountsSchema, RecordedCostSchema, RecordTimeSchema, Sha256DigestSchema } from './schema-pieces.js';
 import { CapabilityListSchema } from './capabilities.js';
 import { NotRecordedSchema, ProviderClaimSchema, ProviderIdentitySchema, TerminalStateSchema } from './protocol/events.js';

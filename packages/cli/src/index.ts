@@ -5,11 +5,6 @@
  *
  * Modules:
  * - main.ts                         the entry: registers the verbs, turns errors into messages, JSON documents and exit codes
- * - zod-jitless.ts                  the first import: zod builds its schemas without code generation (start-up time)
- * - snapshot-warm-schemas.ts        while the start-up snapshot is built: what zod computes on a schema's first parse, computed into it
- * - snapshot-warm-spawning.ts       while the start-up snapshot is built: short children spawned each way statecraft spawns, so node's spawning and pipe code is compiled into it
- * - snapshot-warm-node-builtins.ts  while the start-up snapshot is built: node's file system, hashing, buffers and timers called once, compiled into it
- * - launch-tunables.ts              the GLIBC_TUNABLES bin/statecraft set for this process alone, taken back before anything reads the environment
  * - statecraft-version.ts           statecraft's own version: bound into receipts, printed by `--version`
  * - answer.ts                       Answer: what every verb returns, and how it is printed
  * - json-in-parts.ts                a --json document as consecutive pieces: a long list is never held whole as text

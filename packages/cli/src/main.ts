@@ -2,9 +2,6 @@
  * The `statecraft` entry point: commander maps argv onto one function per verb; each verb
  * returns an Answer that is rendered as text or JSON (R11). Nothing here decides anything.
  */
-// First: zod's configuration must be set before any schema is built (see the module).
-import './zod-jitless.js';
-import { startupSnapshot } from 'node:v8';
 import { Command, CommanderError } from 'commander';
 import { printJson } from './answer.js';
 import { EXIT } from './exit-codes.js';
@@ -18,10 +15,6 @@ import { registerLand } from './commands/register-land.js';
 import { registerPrune } from './commands/register-prune.js';
 import { STATECRAFT_VERSION } from './statecraft-version.js';
 import { isRunReference } from './commands/run-reference.js';
-import { warmNodeBuiltinsForSnapshot } from './snapshot-warm-node-builtins.js';
-import { warmSchemasForSnapshot } from './snapshot-warm-schemas.js';
-import { warmSpawningForSnapshot } from './snapshot-warm-spawning.js';
-import { forgetLaunchTunables } from './launch-tunables.js';
 import { writeHumanLines } from './render/human-lines.js';
 
 const program = new Command('statecraft')
@@ -101,14 +94,8 @@ registerDoctor(program);
 registerLand(program);
 registerPrune(program);
 
-/**
- * Runs the command line's words (what follows `statecraft`). Everything process-wide is set up here,
- * not at load: a load may be the build of the startup snapshot (bin/statecraft), which must hold no
- * signal handler or stream of the process that built it.
- */
+/** Runs the command line's words (what follows `statecraft`). */
 async function main(words: readonly string[]): Promise<void> {
-  // First, before anything reads the environment or starts a child: the operator's environment back as it was given.
-  forgetLaunchTunables();
   // Once nothing is left to do (the loop is empty: every write flushed, every child reaped), end
   // at once with the exit code set rather than wait for node's own teardown of the heap, which
   // every command would pay (decision 0072). `exit` listeners still run.
@@ -153,16 +140,7 @@ async function main(words: readonly string[]): Promise<void> {
   }
 }
 
-// No top-level await: the bundle is CommonJS, so that bin/statecraft.cjs can give V8 a code cache.
-// Built into a startup snapshot (packages/cli/scripts/snapshot-builder.cjs), the modules are loaded
-// and every schema constructed at build time, and `main` runs when the snapshot is started: node is
-// then given the words after a `--` (bin/statecraft), so they follow its own path in process.argv.
-if (startupSnapshot.isBuildingSnapshot()) {
-  warmSchemasForSnapshot();
-  warmSpawningForSnapshot();
-  void warmNodeBuiltinsForSnapshot();
-  startupSnapshot.setDeserializeMainFunction(() => void main(process.argv.slice(1)));
-} else void main(process.argv.slice(2));
+await main(process.argv.slice(2));
 
 /** A write to stdout that failed synchronously (a file or a device on stdout) and reached `main`. */
 function isStdoutWriteFailure(error: unknown): error is NodeJS.ErrnoException {

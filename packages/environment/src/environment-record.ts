@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ResidualSchema } from './residuals.js';
 
 /** Who asked for a name to be placed in the child. */

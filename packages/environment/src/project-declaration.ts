@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The target repository's committed `.statecraft/environment.json` (R9.1, R13). `project.commands`

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What a constructed environment does not buy (R5.3). The property is integrity of the record

@@ -1,5 +1,5 @@
 import { HangReplySchema, HttpErrorReplySchema, loadScenarioFile, loadScenarioFiles, scenarioSchemaFor } from '@statecraft/adapter';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One scripted reply of the Responses-API model double. The double answers the provider's n-th

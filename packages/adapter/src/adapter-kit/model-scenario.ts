@@ -1,6 +1,6 @@
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Accepts the request and never answers: the provider waits until it is killed. */
 export const HangReplySchema = z.strictObject({ kind: z.literal('hang') });

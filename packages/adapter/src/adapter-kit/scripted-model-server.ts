@@ -91,9 +91,7 @@ export async function startScriptedModelServer<S extends { name: string }>(
 
   // node:http is loaded when a model double starts, not when the seam is imported: the CLI bundles
   // the seam, and a verb that starts no model double should not pay for (or load) an HTTP stack.
-  // getBuiltinModule, not import(): the CLI runs its bundle through a vm.Script with a code cache,
-  // where a dynamic import() has no loader to call.
-  const { createServer } = process.getBuiltinModule('node:http');
+  const { createServer } = await import('node:http');
   const server: Server = createServer((request, response) => {
     void (async () => {
       const body = await readJsonBody(request);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Sha256DigestSchema } from '../schema-pieces.js';
 
 const DigestSchema = Sha256DigestSchema;

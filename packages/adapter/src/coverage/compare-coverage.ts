@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Allowance } from './allowance.js';
 import type { CommandReading } from './command-reading.js';
 import { coverageLimits, type CoverageLimits } from './limits.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CommitIdSchema, Sha256DigestSchema } from '../schema-pieces.js';
 import { AllowanceSchema } from './allowance.js';
 import { CommandReadingSchema } from './command-reading.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What command coverage does not see, in words (R9.3). Every rendering of a verdict shows both,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import semver from 'semver';
 import { CapabilityListSchema } from '../capabilities.js';
 import { ProtocolVersionSchema } from './version.js';

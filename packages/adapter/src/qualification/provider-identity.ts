@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { arch, platform } from 'node:os';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sha256Hex, digestFile } from '../content-digest.js';
 import type { ProviderIdentityFile } from '../protocol/manifest.js';
 import { Sha256DigestSchema } from '../schema-pieces.js';

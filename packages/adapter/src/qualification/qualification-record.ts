@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RecordTimeSchema } from '../schema-pieces.js';
 import { ProtocolVersionSchema } from '../protocol/version.js';
 import { CaseReportSchema, QualifiedAdapterSchema, QualifiedProviderSchema, SuiteReportSchema } from '../suite/suite-report.js';

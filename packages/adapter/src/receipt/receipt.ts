@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProviderIdentitySchema } from '../protocol/events.js';
 import { NotRecordedSchema } from '../protocol/events.js';
 import { AdapterIdentitySchema } from '../result.js';

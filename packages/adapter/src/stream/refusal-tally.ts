@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CountSchema, SizedDigestSchema } from '../schema-pieces.js';
 import { RefusalEventSchema, type RefusalEvent } from '../protocol/events.js';
 import { ProtocolVersionSchema } from '../protocol/version.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RecordTimeSchema, Sha256DigestSchema } from '../schema-pieces.js';
 import { NotRecordedSchema, ProviderIdentitySchema } from '../protocol/events.js';
 import { ProtocolVersionSchema } from '../protocol/version.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CountSchema, DurationMsSchema, EventCountsSchema, RecordTimeSchema, SizedDigestSchema } from '../schema-pieces.js';
 import { ErrorEventSchema, InitEventSchema, NotRecordedSchema, ResultEventSchema } from '../protocol/events.js';
 import { RefusalTallySchema } from '../stream/refusal-tally.js';

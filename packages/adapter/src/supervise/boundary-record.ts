@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The protected evidence boundary (R12): the shapes shared by whoever builds the sandbox profile

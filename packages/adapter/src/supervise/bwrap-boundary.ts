@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } fr
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { makeDirectories } from '../make-directories.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sha256Hex } from '../content-digest.js';
 import { findExecutableOnPath } from '../executable-file.js';
 import type { Containment } from './attempt.js';

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readRememberedEntry, writeRememberedEntry } from '../remembered-entry-file.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sha256Hex } from '../content-digest.js';
 import { FileIdentitySchema, readFileIdentity, sameFileIdentity } from '../file-identity.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { makeDirectories } from '../make-directories.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import { syncDirectory, writeFileDurably } from '../durable-write.js';
 import { describeUnopenable, readRegularFile } from '../regular-file.js';
 import { describeSchemaIssues } from '../schema-errors.js';

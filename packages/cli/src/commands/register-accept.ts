@@ -5,7 +5,6 @@ import { listenForOperatorInterrupt } from '../operator-interrupt.js';
 import { emit } from '../answer.js';
 import { checkStatusHooks } from '../render/check-status.js';
 import { liveLineFor } from '../render/live-line.js';
-import { accept } from './accept.js';
 import { targetAndRun } from './target-and-run.js';
 import { checkSupervisionOverrides, collect, once, parseDuration, parsePositiveInteger } from './run-options.js';
 import { writeHumanLines } from '../render/human-lines.js';
@@ -70,6 +69,7 @@ chain, no such run, a verdict already final, a boundary that cannot be
 established); 3 usage; 4 an i/o error.`,
     )
     .action(async (first: string | undefined, second: string | undefined, flags: AcceptFlags) => {
+      const { accept } = await import('./accept.js');
       const { target, runId } = await targetAndRun(resolveProductHome().path, first, second);
       const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
       const suiteDeadlineMs = parseDuration('--suite-deadline', flags.suiteDeadline);

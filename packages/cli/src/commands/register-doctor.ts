@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { resolveProductHome } from '@statecraft/environment';
 import { emit } from '../answer.js';
-import { doctor } from './doctor.js';
 
 /** Registers `doctor`. Computing is in doctor.ts. */
 export function registerDoctor(program: Command): void {
@@ -31,6 +30,7 @@ missing-artifact, outcome-disagrees-with-stream).
 Exit: 0 nothing found; 1 findings.`,
     )
     .action(async (flags: { json: boolean }) => {
+      const { doctor } = await import('./doctor.js');
       emit(await doctor({ home: resolveProductHome().path }), flags.json);
     });
 }

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { resolveProductHome } from '@statecraft/environment';
 import { emit } from '../answer.js';
-import { envPlan } from './env-plan.js';
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -42,6 +41,7 @@ Exit: 0 every adapter may claim its paths; 1 an adapter claims nothing;
 is not a git repository).`,
     )
     .action(async (target: string, flags: { adapter: string[]; provider?: string; json: boolean }) => {
+      const { envPlan } = await import('./env-plan.js');
       const answer = await envPlan({
         home: resolveProductHome().path,
         target,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { land } from './land.js';
+import type { land } from './land.js';
 import { registerVerb } from './register-verb.js';
 import { once, parsePositiveInteger } from './run-options.js';
 import { targetAndRun } from './target-and-run.js';
@@ -41,6 +41,7 @@ Exit: 0 landed; 2 refused (also no such run); 3 usage (also an ambiguous
 start of a run id); 4 an i/o error.`,
     answer: async ([first, second], flags, home) => {
       const attempt = flags.attempt === undefined ? undefined : parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER);
+      const { land } = await import('./land.js');
       return land({ home, ...(await targetAndRun(home, first, second)), ...(attempt === undefined ? {} : { attempt }), squash: flags.squash });
     },
   });

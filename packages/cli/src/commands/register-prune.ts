@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { targetOrCurrentRepository } from './default-target.js';
-import { prune } from './prune.js';
+import type { prune } from './prune.js';
 import { registerVerb } from './register-verb.js';
 import { resolveRunReference } from './run-reference.js';
 import { once } from './run-options.js';
@@ -42,6 +42,7 @@ i/o error.`,
       const olderThanMs = flags.olderThan === undefined ? 0 : parseAge(flags.olderThan);
       const target = await targetOrCurrentRepository(given);
       const runId = reference === undefined ? undefined : await resolveRunReference(home, target, reference);
+      const { prune } = await import('./prune.js');
       return prune({ home, target, olderThanMs, keepAccepted: flags.keepAccepted, ...(runId === undefined ? {} : { runId }) });
     },
   });

@@ -5,9 +5,6 @@ import { writeHumanLines } from '../render/human-lines.js';
 import { listenForOperatorInterrupt } from '../operator-interrupt.js';
 import { UsageError } from '../errors.js';
 import { liveLineFor } from '../render/live-line.js';
-import { qualify } from './qualify.js';
-import { renderCaseEnded, renderCaseStarted } from './qualify-render.js';
-import { checkQualifications, listQualifications, showQualification } from './qualifications.js';
 import { checkSupervisionOverrides } from './run-options.js';
 
 /** What an interrupted `qualify` says on stderr, whatever else it prints. */
@@ -60,6 +57,7 @@ executable, no provider executable, a provider whose identity files are
 missing).`,
     )
     .action(async (binary: string | undefined, flags: { fixture: boolean; manifest?: string; provider?: string; boundary?: string; json: boolean }) => {
+      const [{ qualify }, { renderCaseEnded, renderCaseStarted }] = await Promise.all([import('./qualify.js'), import('./qualify-render.js')]);
       const boundary = readBoundaryChoice(flags.boundary, process.env);
       if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
       checkSupervisionOverrides();
@@ -131,6 +129,7 @@ unreadable names each file that is not a valid record.
 Exit: 0 listed; 1 a file is not a valid record.`,
     )
     .action(async (flags: { json: boolean }) => {
+      const { listQualifications } = await import('./qualifications.js');
       emit(await listQualifications({ home: resolveProductHome().path }), flags.json);
     });
 }
@@ -156,6 +155,7 @@ Exit: 0 shown; 2 refused: no record has that id ({ refused } with --json);
 3 not an id; 4 the record cannot be read.`,
     )
     .action(async (id: string, flags: { json: boolean }) => {
+      const { showQualification } = await import('./qualifications.js');
       emit(await showQualification({ home: resolveProductHome().path, id }), flags.json);
     });
 }
@@ -185,6 +185,7 @@ digest, provider, suite). A binary with the qualified version string but
 different bytes is unqualified (R3.3).`,
     )
     .action(async (binary: string, flags: { manifest?: string; provider?: string; json: boolean }) => {
+      const { checkQualifications } = await import('./qualifications.js');
       emit(
         await checkQualifications({
           home: resolveProductHome().path,

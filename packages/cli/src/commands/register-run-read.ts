@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import type { Answer } from '../answer.js';
 import { parsePositiveInteger } from './run-options.js';
 import { registerVerb } from './register-verb.js';
-import { runDiff } from './run-diff.js';
-import { runLog } from './run-log.js';
+import type { runDiff } from './run-diff.js';
+import type { runLog } from './run-log.js';
 import { targetAndRun } from './target-and-run.js';
 
 interface ReadFlags {
@@ -48,7 +48,8 @@ file a { path, status, additions, deletions }.
 Exit: 0 compared; 1 the attempt has no candidate (not completed, or not
 identified: said with why); 2 refused (no such run, a broken chain, a
 candidate git cannot read); 3 usage (an ambiguous start of a run id).`,
-    answer: runDiff,
+    // Each verb's code is loaded when it runs, not at every start.
+    answer: async (options: Parameters<typeof runDiff>[0]) => (await import('./run-diff.js')).runDiff(options),
   }),
   readVerb({
     name: 'log',
@@ -66,7 +67,7 @@ each event a { line, type, seq, kind, tools, text, command, cut }.
 Exit: 0 shown, the stream and prompt as sealed; 1 a kept file altered,
 missing or not recorded (nothing of it shown); 2 refused (no such run, a
 broken chain); 3 usage (an ambiguous start of a run id).`,
-    answer: runLog,
+    answer: async (options: Parameters<typeof runLog>[0]) => (await import('./run-log.js')).runLog(options),
   }),
 ];
 

@@ -8,7 +8,7 @@ import { liveLineFor, type LiveLine } from '../render/live-line.js';
 import { RunStatus } from '../render/run-status.js';
 import { checkStatusHooks } from '../render/check-status.js';
 import { DEFAULT_CHECK_DEADLINE, DEFAULT_SUITE_DEADLINE } from './register-accept.js';
-import { run, type RunOptions } from './run.js';
+import type { run, RunOptions } from './run.js';
 import { KNOWN_ADAPTERS, resolveAdapterArgument } from './run-adapters.js';
 import {
   checkSupervisionOverrides,
@@ -21,7 +21,6 @@ import {
   parseTokens,
   readPrompt,
 } from './run-options.js';
-import { runList, runShow } from './run-show.js';
 import { writeHumanLines } from '../render/human-lines.js';
 import { registerRunRead } from './register-run-read.js';
 import { targetOrCurrentRepository } from './default-target.js';
@@ -160,6 +159,7 @@ Exit: 0 listed; 2 refused (a broken chain).`,
     )
     .action(async (given: string | undefined, _flags: { json: boolean }, command: Command) => {
       const json = wantsJson(command);
+      const { runList } = await import('./run-show.js');
       const answer = await runList({ home: resolveProductHome().path, target: await targetOrCurrentRepository(given), json });
       emit(answer, json);
     });
@@ -205,6 +205,7 @@ such run or attempt, a broken chain).`,
     .action(
       async (first: string | undefined, second: string | undefined, flags: { attempt?: string; posture: boolean; verbose: boolean }, command: Command) => {
         const home = resolveProductHome().path;
+        const { runShow } = await import('./run-show.js');
         const answer = await runShow({
           posture: flags.posture || flags.verbose,
           home,
@@ -245,6 +246,7 @@ async function runFromFlags(given: string | undefined, flags: RunFlags, command:
   // The operator's interrupt cancels the attempt (R8.1): its tree is killed and the outcome recorded.
   const interrupt = listenForOperatorInterrupt();
   try {
+    const { run } = await import('./run.js');
     const answer = await run({
       ...checkAllowUnder(
         permissions,

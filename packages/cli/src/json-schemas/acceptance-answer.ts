@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BoundaryRecordSchema, NotRecordedSchema, ReceiptSchema } from '@statecraft/adapter';
 import { AcceptanceRecordSchema, CandidateSchema, CheckOutputSchema, CheckRunSchema } from '@statecraft/run';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PrerequisiteSchema, QualificationVerdictSchema, BoundaryAvailabilitySchema, BoundaryPathSchema } from '@statecraft/adapter';
 import { AbsentNameSchema, PlacedNameSchema } from '@statecraft/environment';
 import { NamedProviderSchema } from './qualification-answers.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The documents `--json` prints when a verb does not answer (errors.ts): a refusal (exit 2), a

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorDocumentSchema } from './error-documents.js';
 import { RunAnswerSchema, RunListAnswerSchema, RunShowAnswerSchema } from './attempt-account.js';
 import {

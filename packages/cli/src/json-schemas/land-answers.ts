@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { LandMethodSchema, PrunedAttemptSchema } from '@statecraft/run';
 
 const CommitId = z.string().regex(/^[0-9a-f]{40,64}$/);

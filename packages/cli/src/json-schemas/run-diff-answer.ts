@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CommitIdSchema, CountSchema } from '@statecraft/adapter';
 
 /** One path the candidate changed from the base, as git names it (the bytes of its name, not quoted). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CountSchema, InterruptionCauseSchema, NotRecordedSchema, OutcomeSchema } from '@statecraft/adapter';
 
 /** Whether a kept file is the one the chain sealed: only a `verified` file's content is shown. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CountSchema } from '@statecraft/adapter';
 import { IntentRecordSchema } from '@statecraft/run';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { BoundaryRecordSchema, ContainmentSchema, ExitSchema, NotRecordedSchema, ReceiptSchema, SurvivorSchema } from '@statecraft/adapter';
 import { EnvironmentRecordSchema } from '@statecraft/environment';
 import { CandidateSchema } from '../workspace/candidate.js';

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { openRegularFileSync } from '@statecraft/adapter';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readAt, readLineEndingAt } from './check-chain-tip.js';
 import { sha256Of, type ChainStart, type LinkedRecord } from './open-chain.js';
 import type { ChainPosition } from './append-record.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CountSchema, InterruptionCauseSchema, OutcomeSchema, QualificationVerdictSchema, RecordedCostSchema, Sha256HexSchema } from '@statecraft/adapter';
 import { AcceptanceReasonSchema, AcceptanceVerdictSchema } from './acceptance-record.js';
 import { IntentRecordSchema, LinkSchema } from './record-schemas.js';

@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import type { LineDigester } from './digest-lines.js';
 import type { LineBatch } from './read-chain-lines.js';
 import type { WorkerBatchReading, WorkerReadingSetup } from './summary-reading-on-worker.js';
@@ -58,10 +59,6 @@ interface Waiting {
  * shared too: hashing alone left it idle most of the time (decision 0023).
  */
 export function startWorkerDigester(reading?: WorkerReadingSetup): LineDigester {
-  // Loaded when a worker is first wanted, never at load: the CLI's startup snapshot is built by
-  // loading the bundle, and on Node 20 a worker made through a `worker_threads` loaded while the
-  // snapshot was built fails as it starts (its `process.cwd` finds no shared counter).
-  const { Worker } = process.getBuiltinModule('node:worker_threads');
   // How many batches the worker has answered, counted in shared memory: read at once, where its
   // messages are seen only when this thread's event loop turns (after any file read it was waiting for).
   const finished = new Int32Array(new SharedArrayBuffer(4));

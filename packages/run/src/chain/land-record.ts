@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 const Sha256Hex = z.string().regex(/^[0-9a-f]{64}$/);
 const CommitId = z.string().regex(/^[0-9a-f]{40,64}$/);

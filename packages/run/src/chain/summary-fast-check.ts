@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A quick check that accepts a parsed summary only when ChainSummarySchema certainly accepts it

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A target's name is one line of JSON: a larger file at its path is not one (every reader holds to it). */
 export const TARGET_NAME_BYTES = 64 * 1024;

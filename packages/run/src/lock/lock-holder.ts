@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { z } from 'zod';
+import * as z from 'zod';
 import { openRegularFile, RecordTimeSchema } from '@statecraft/adapter';
 
 /** Who holds a target's lock: enough to name the live attempt in a refusal (R8.5). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AttemptStartSchema, CandidateMadeBySchema, CountSchema, EarlierCommitSchema, NotRecordedSchema } from '@statecraft/adapter';
 
 const CommitId = z.string().regex(/^[0-9a-f]{40,64}$/);
