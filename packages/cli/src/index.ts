@@ -23,6 +23,7 @@
  * - commands/env-plan.ts            `env plan`: the constructed environment, managed paths, prerequisites (R10.6)
  * - commands/doctor.ts              `doctor`: checks the product home and every chain; repairs nothing
  * - commands/*-render.ts            the human renderings of each verb's value
+ * - zod-jitless.ts                  the first import: zod builds its schemas without code generation (start-up time)
  * - json-schemas/*                  each verb's --json answer and the error documents, one zod schema each;
  *                                   the answer types are inferred from them, schema/*.schema.json generated from them
  * - render/*                        terminal helpers: the live status line, per-case progress (TTY only), untrusted text made safe to print,
