@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 const packages = fileURLToPath(new URL('./packages/', import.meta.url));
 
-// Two tiers (docs/decisions/0251-tests-in-tiers.md). Unit tests beside each package import the
+// Two tiers (docs/decisions/0251-tests-in-two-tiers.md). Unit tests beside each package import the
 // packages' sources: `@statecraft/<name>` resolves to packages/<name>/src/index.ts, so they run with
 // no build and any new package resolves the same way. End-to-end tests in test/e2e/<verb>/ drive the
 // built CLI and adapter bundles, and import the built packages the way the CLI runs them.

@@ -8,7 +8,7 @@ import { recordedStreamsDirectory } from '@statecraft/adapter-claude-code';
 
 // The recorded streams' provenance is checkable: the one recording script, run again against the
 // pinned claude and the model double, reproduces every committed stream byte for byte. A change
-// in the pinned binary's behaviour shows here first, as a diff to review (testdata/stream/README.md).
+// in the pinned binary's behaviour shows here first, as a diff to review (packages/adapter-claude-code/testdata/stream/README.md).
 
 const script = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'packages', 'adapter-claude-code', 'scripts', 'record-streams.mjs');
 

@@ -10,7 +10,7 @@ import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 
 // The mapping, tested across a real process boundary: the adapter is given a fake `claude`
 // (testdata/replay-claude.mjs) that prints a native stream recorded from the pinned binary
-// (testdata/stream/README.md), or an altered copy of one.
+// (packages/adapter-claude-code/testdata/stream/README.md), or an altered copy of one.
 
 async function replay(stream: string, extra: Record<string, string> = {}): Promise<AdapterRun> {
   const sandbox = await makeSandbox({ withClaude: false });

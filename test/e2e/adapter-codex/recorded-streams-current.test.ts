@@ -8,7 +8,7 @@ import { recordedStreamsDirectory } from '@statecraft/adapter-codex';
 
 // The recorded streams' provenance is checkable: the one recording script, run again against the
 // pinned codex and the model double, reproduces every committed stream byte for byte. A change
-// in the pinned binary's behaviour shows here first, as a diff to review (testdata/stream/README.md).
+// in the pinned binary's behaviour shows here first, as a diff to review (packages/adapter-codex/testdata/stream/README.md).
 
 const script = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'packages', 'adapter-codex', 'scripts', 'record-streams.mjs');
 

@@ -8,7 +8,7 @@ import type { Replayed } from '../../fixtures/codex-adapter-process.js';
 
 // The mapping table of issue 13 (docs/decisions.md), row by row, across a real process boundary:
 // the bundled adapter is given a fake `codex` (testdata/replay-codex.mjs) that prints a native
-// stream recorded from the pinned binary (testdata/stream/README.md), or an altered copy of one.
+// stream recorded from the pinned binary (packages/adapter-codex/testdata/stream/README.md), or an altered copy of one.
 
 const recorded = (name: string) => join(recordedStreamsDirectory(), `${name}.jsonl`);
 

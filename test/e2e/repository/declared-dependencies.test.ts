@@ -29,6 +29,7 @@ const USED_WITHOUT_IMPORT: Record<string, string> = {
   '@types/node': 'the types of every node: import',
   '@types/semver': 'the types of semver, which @statecraft/adapter imports',
   '@types/tmp': 'the types of tmp, whose dirSync tmp-promise re-exports for the test helpers that make scratch directories synchronously',
+  '@vitest/coverage-v8': 'the coverage provider vitest loads by name for npm run coverage',
 };
 
 function filesUnder(path: string): string[] {
