@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { claudeCodeSuiteDriver, pinnedClaudePath } from '@statecraft/adapter-claude-code';
 
 // The driver's provocations. The whole suite against the pair runs once, end to end, in
-// test/claude-code-qualify.test.ts (it takes about 40 s on two cores).
+// test/e2e/qualify/claude-code-qualify.test.ts (it takes about 40 s on two cores).
 
 describe('the claude-code suite driver', () => {
   it('reaches the model double only through the constructed environment, at an address that does not name the scenario, with the test credential (issue 4 item 5)', async () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { codexSuiteDriver, pinnedCodexPath } from '@statecraft/adapter-codex';
 
 // The driver's provocations. The whole suite against the pair runs once, end to end, in
-// test/codex-qualify.test.ts; a provider that behaves only when it recognises the suite is
-// qualified against in test/codex-qualify-unrecognisable.test.ts.
+// test/e2e/qualify/codex-qualify.test.ts; a provider that behaves only when it recognises the suite is
+// qualified against in test/e2e/qualify/codex-qualify-unrecognisable.test.ts.
 
 async function environmentOf(scenario: 'complete' | 'refuse'): Promise<Record<string, string>> {
   const driver = codexSuiteDriver({ provider: pinnedCodexPath() });

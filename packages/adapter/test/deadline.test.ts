@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LONGEST_TIMER_MS, startDeadline } from '../dist/supervise/deadline.js';
+import { LONGEST_TIMER_MS, startDeadline } from '../src/supervise/deadline.js';
 
 /** Whether the deadline has fired yet, without waiting for it. */
 async function hasFired(expired: Promise<'deadline'>): Promise<boolean> {

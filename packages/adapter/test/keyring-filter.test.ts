@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyringFilterProgram } from '../dist/supervise/keyring-filter.js';
+import { keyringFilterProgram } from '../src/supervise/keyring-filter.js';
 
 // R12: the keyring system calls are denied by number, which differs per architecture. On one
 // whose numbers statecraft does not know, no filter is made and the boundary is refused, named.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startAttemptSummaries } from '@statecraft/acceptance';
-import { AttemptPartsAhead } from '../dist/commands/attempt-parts-ahead.js';
-import { jsonInParts } from '../dist/json-in-parts.js';
+import { AttemptPartsAhead } from '../src/commands/attempt-parts-ahead.js';
+import { jsonInParts } from '../src/json-in-parts.js';
 
 type Entry = Parameters<ReturnType<typeof startAttemptSummaries>['add']>[0];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonInParts } from '../dist/json-in-parts.js';
+import { jsonInParts } from '../src/json-in-parts.js';
 
 const oneStringify = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const joined = (value: unknown) => [...jsonInParts(value)].join('');

@@ -20,16 +20,7 @@ export interface GitProcessAnswer {
  * or an agent's earlier configuration could set, makes every commit do so. `core.fsmonitor` off:
  * a hook command, or a daemon git would start and leave running.
  */
-export const NO_DETACHED_GIT_WORK: readonly string[] = [
-  '-c',
-  'gc.auto=0',
-  '-c',
-  'gc.autoDetach=false',
-  '-c',
-  'maintenance.auto=false',
-  '-c',
-  'core.fsmonitor=false',
-];
+const NO_DETACHED_GIT_WORK: readonly string[] = ['-c', 'gc.auto=0', '-c', 'gc.autoDetach=false', '-c', 'maintenance.auto=false', '-c', 'core.fsmonitor=false'];
 
 /** Larger than any file or listing coverage reads (execa's default, which these calls used before). */
 const MAX_OUTPUT_BYTES = 100 * 1024 * 1024;

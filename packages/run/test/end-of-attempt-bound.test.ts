@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { endOfAttempt, endOfAttemptBoundMs } from '@statecraft/run';
 
 // The end of an attempt's git (R7.2, R13.2): its bound, the operator's interrupt, and the index lock
-// a stopped git leaves, exercised on real files; end to end in test/run-end-of-attempt-bound.test.ts.
+// a stopped git leaves, exercised on real files; end to end in test/e2e/run/run-end-of-attempt-bound.test.ts.
 
 let scratch: DirectoryResult;
 beforeEach(async () => {

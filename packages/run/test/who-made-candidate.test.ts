@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { whoMadeCandidate } from '../src/workspace/who-made-candidate.js';
 
 // Who made a candidate (R13.2), told from the workspace as the attempt found it. End to end, the
-// cases an attempt can reach under the fixture are in test/run-retry-candidate.test.ts; the ones
+// cases an attempt can reach under the fixture are in test/e2e/run/run-retry-candidate.test.ts; the ones
 // only an agent outside the boundary can reach (HEAD moved back to an earlier commit) are here.
 
 const BASE = 'b'.repeat(40);

@@ -26,7 +26,7 @@ export interface JudgeRequest {
 }
 
 /** The acceptance record less what the append supplies (links, time, the receipt file). */
-export type Judged = Omit<AcceptanceRecord, 'prev' | 'seq' | 'format' | 'at' | 'receiptFile'>;
+type Judged = Omit<AcceptanceRecord, 'prev' | 'seq' | 'format' | 'at' | 'receiptFile'>;
 
 /**
  * A judgement, or the refusal that runs no check and appends nothing (the sandbox could not be set

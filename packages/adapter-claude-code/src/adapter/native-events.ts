@@ -24,7 +24,7 @@ export type NativeInit = z.infer<typeof NativeInitSchema>;
  * One entry of the terminal `permission_denials`: carried verbatim as a refusal (R10.2), so kept as
  * the very object parsed; a loose object would be a copy without any `__proto__` key claude wrote.
  */
-export const NativeDenialSchema = VerbatimObjectSchema.refine((denial) => denial['tool_name'] === undefined || typeof denial['tool_name'] === 'string', {
+const NativeDenialSchema = VerbatimObjectSchema.refine((denial) => denial['tool_name'] === undefined || typeof denial['tool_name'] === 'string', {
   error: 'tool_name must be a string',
   path: ['tool_name'],
 });

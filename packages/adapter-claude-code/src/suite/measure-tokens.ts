@@ -19,7 +19,7 @@ export interface LiveProvocations {
   live(scenario: string, limits: Provocation['limits']): Provocation;
 }
 
-export const BLOCKING_HOOK_COMMAND = 'echo blocked-by-statecraft-hook >&2; exit 2';
+const BLOCKING_HOOK_COMMAND = 'echo blocked-by-statecraft-hook >&2; exit 2';
 
 /**
  * Row 6 for Claude Code (R10.5): each declared token measured against the running provider

@@ -28,7 +28,7 @@ export const DenialSchema = z.strictObject({
 export type Denial = z.infer<typeof DenialSchema>;
 
 /** A channel line that did not parse: still a refusal, carrying what was read. */
-export interface UnreadableDenial {
+interface UnreadableDenial {
   source: 'statecraft-pre-tool-use-hook';
   unreadable: string;
 }

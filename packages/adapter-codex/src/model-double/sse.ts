@@ -3,7 +3,7 @@ import type { Scenario, ScriptedReply } from './scenario.js';
 type Answerable = Extract<ScriptedReply, { kind: 'text' | 'exec' | 'write-stdin' }>;
 
 /** An output item of a Responses-API response, as far as the double writes them. */
-export type OutputItem =
+type OutputItem =
   | { type: 'message'; id: string; role: 'assistant'; content: Array<{ type: 'output_text'; text: string; annotations: [] }> }
   | { type: 'function_call'; id: string; call_id: string; name: 'exec_command' | 'write_stdin'; arguments: string };
 
@@ -22,7 +22,7 @@ function callArguments(reply: Extract<Answerable, { kind: 'exec' | 'write-stdin'
  * The output items a reply stands for; ids are derived from the request number, so runs repeat.
  * `sessionId`: the last session codex reported in the conversation, for a `write_stdin` call.
  */
-export function outputItemsFor(reply: Answerable, requestNumber: number, sessionId = 0): OutputItem[] {
+function outputItemsFor(reply: Answerable, requestNumber: number, sessionId = 0): OutputItem[] {
   const suffix = String(requestNumber).padStart(4, '0');
   const items: OutputItem[] = [];
   const text = reply.kind === 'write-stdin' ? undefined : reply.text;

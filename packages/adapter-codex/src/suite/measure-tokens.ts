@@ -21,7 +21,7 @@ export interface CodexProvocations {
   live(scenario: string, limits: Provocation['limits'], deadlineMs?: number, environment?: Record<string, string>): Provocation;
 }
 
-export const BLOCKING_HOOK_COMMAND = 'echo blocked-by-statecraft-hook >&2; exit 2';
+const BLOCKING_HOOK_COMMAND = 'echo blocked-by-statecraft-hook >&2; exit 2';
 
 type Verbatim = { reason?: unknown; tool_input?: { command?: unknown }; rule?: unknown; hook?: { exit_code?: unknown } | null };
 

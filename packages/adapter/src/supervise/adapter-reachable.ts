@@ -15,7 +15,7 @@ import type { BoundaryResidual } from './boundary-record.js';
  *
  * Reopening the adapter's stdout through `/proc/<pid>/fd/1` (which asks only for "read" access,
  * which Yama does not restrict) is not a way in: the supervisor hands it a socket, and the kernel
- * answers ENXIO to opening a socket by that path (measured: test/boundary-adapter-reachable.test.ts).
+ * answers ENXIO to opening a socket by that path (measured: test/e2e/boundary/boundary-adapter-reachable.test.ts).
  */
 
 /** Yama's setting: a number; `absent` when there is no Yama (no such file); `unreadable` otherwise. */

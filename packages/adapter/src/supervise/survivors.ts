@@ -4,7 +4,7 @@ import { describeCommand, findAttemptProcesses, isLiving } from './find-attempt-
 import { sendKill } from './kill-tree.js';
 
 /** How long the survivor probe allows for killed processes to die and be reaped (R7.2). */
-export const SURVIVOR_PROBE_MS = 1000;
+const SURVIVOR_PROBE_MS = 1000;
 const POLL_MS = 5;
 
 /**

@@ -12,18 +12,11 @@ import {
   type Manifest,
 } from '@statecraft/adapter';
 import type { z } from 'zod';
-import type {
-  QualificationsCheckAnswerSchema,
-  QualificationsListAnswerSchema,
-  QualificationsShowAnswerSchema,
-  RecordSummarySchema,
-} from '../json-schemas/index.js';
+import type { QualificationsCheckAnswerSchema, QualificationsListAnswerSchema, QualificationsShowAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { renderCheck, renderList, renderShow } from './qualifications-render.js';
-
-export type RecordSummary = z.infer<typeof RecordSummarySchema>;
 
 /** Files under qualifications/ that are not valid records are in `unreadable`: reported, never skipped silently. */
 export type ListValue = z.infer<typeof QualificationsListAnswerSchema>;

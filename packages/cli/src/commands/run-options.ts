@@ -7,7 +7,7 @@ import { UsageError, IoFailure } from '../errors.js';
  * The longest `--deadline` accepted: a year. Longer is a typo, not a plan; and it keeps the
  * request's `deadline.at` a real date (decision 0043).
  */
-export const LONGEST_DEADLINE_MS = 365 * 24 * 3_600_000;
+const LONGEST_DEADLINE_MS = 365 * 24 * 3_600_000;
 
 /** The largest `--max-turns` accepted: far beyond any session, well inside what the request can hold. */
 export const MOST_TURNS = 1_000_000;
@@ -77,7 +77,7 @@ export function parsePositiveInteger(option: string, text: string, most: number)
 }
 
 /** The longest prompt read from a file or stdin: far beyond any task's text, well inside what a string can hold. */
-export const LONGEST_PROMPT_BYTES = 64 * 1024 * 1024;
+const LONGEST_PROMPT_BYTES = 64 * 1024 * 1024;
 
 /**
  * Exactly one of `--prompt` and `--prompt-file`; the prompt goes to the child on stdin, never in

@@ -59,7 +59,7 @@ function command(label: string, words: readonly string[]): string[] {
 }
 
 /** The tone of an outcome or verdict word: green for the good end, red for a bad one, yellow for one cut short. */
-export function toneOf(word: string): Tone | undefined {
+function toneOf(word: string): Tone | undefined {
   if (word === 'completed' || word === 'accepted') return 'good';
   if (['refused', 'failed', 'authority-change', 'dangling'].includes(word)) return 'bad';
   if (['interrupted', 'cancelled', 'no-acceptance', 'not-attempted', 'running'].includes(word)) return 'warn';
@@ -84,7 +84,7 @@ function describeTook(account: AttemptAccount): string {
 }
 
 /** The names of the changed files, the first few, then a count. */
-export function describeChanged(paths: readonly string[], room = WIDTH - LABEL): string {
+function describeChanged(paths: readonly string[], room = WIDTH - LABEL): string {
   if (paths.length === 0) return 'nothing';
   const shown: string[] = [];
   for (const path of paths) {
@@ -154,7 +154,7 @@ function checkTail(check: AcceptanceView['checks'][number]): string[] {
 }
 
 /** The verdict, its reason said, and a failed check's last words. */
-export function acceptanceLines(view: AcceptanceView): HumanLines {
+function acceptanceLines(view: AcceptanceView): HumanLines {
   const [first = '', ...rest] = wrapped(`${view.verdict} — ${view.explanation}`, 2);
   const lines: (string | HumanSpans)[] = [
     [{ text: `  ${'acceptance'.padEnd(LABEL - 2)}` }, toned(view.verdict), { text: first.slice(view.verdict.length) }],

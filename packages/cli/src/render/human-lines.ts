@@ -21,13 +21,13 @@ const SGR: Record<Tone, string> = { good: '\u001b[32m', bad: '\u001b[31m', warn:
  * Color only on a terminal that wants it: the stream is a TTY, NO_COLOR is unset or empty
  * (no-color.org) and TERM is not `dumb`. A pipe, a file or a log never gets escape sequences.
  */
-export function wantsColor(stream: NodeJS.WritableStream, environment: Readonly<Record<string, string | undefined>> = process.env): boolean {
+function wantsColor(stream: NodeJS.WritableStream, environment: Readonly<Record<string, string | undefined>> = process.env): boolean {
   const tty = (stream as NodeJS.WritableStream & { isTTY?: boolean }).isTTY === true;
   return tty && (environment.NO_COLOR ?? '') === '' && environment.TERM !== 'dumb';
 }
 
 /** One line as the terminal gets it: escaped, and its toned parts colored when `color`. */
-export function humanLineText(line: string | HumanSpans, color: boolean): string {
+function humanLineText(line: string | HumanSpans, color: boolean): string {
   if (typeof line === 'string') return terminalSafeValue(line);
   return line
     .map((span) => {

@@ -31,7 +31,7 @@ export interface WorkerReadingSetup {
  * and the file's last line, which `run list` reads whole. Everything from there is read again by
  * the main thread's reader, which gives the refusal its exact words (R8.4).
  */
-export function summaryBatchReader(
+function summaryBatchReader(
   spec: SummaryCheckSpec,
   compileCheck: typeof compileSummaryCheck,
   findLeadingFields: typeof leadingFieldsFinder,

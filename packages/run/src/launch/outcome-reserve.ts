@@ -8,7 +8,7 @@ import { join } from 'node:path';
  * directory, and releases them just before the result and the outcome are written. Not
  * fsync'd: the space is charged when the bytes are written, and freed when the file is removed.
  */
-export const OUTCOME_RESERVE_BYTES = 64 * 1024;
+const OUTCOME_RESERVE_BYTES = 64 * 1024;
 
 /** Where one attempt keeps its reserve: in its own directory, beside the files it protects. */
 export function outcomeReservePath(attemptDirectory: string): string {

@@ -31,7 +31,7 @@ export function targetInsideManagedPath(target: ResolvedTarget, managedPaths: re
  * writable for its adapter, whichever adapter this run uses (writable-paths-remembered.ts), named;
  * or undefined. The path is as it was bound, its links resolved then.
  */
-export function targetInsideRememberedPath(target: ResolvedTarget, remembered: readonly RememberedWritablePath[], directory: string): string | undefined {
+function targetInsideRememberedPath(target: ResolvedTarget, remembered: readonly RememberedWritablePath[], directory: string): string | undefined {
   for (const { path, adapter, since } of remembered) {
     // As bound, and where its links lead now: a directory moved and linked back is the same directory.
     // Only through links the operator (or root) made: in /tmp any user can put one where a
@@ -56,7 +56,7 @@ export function targetInsideRememberedPath(target: ResolvedTarget, remembered: r
  * An attempt's work is continued with `--retry`, on the repository itself.
  * Read on the resolved paths: a state directory reached through a link is not recognised.
  */
-export function targetInsideStateDirectory(target: ResolvedTarget): string | undefined {
+function targetInsideStateDirectory(target: ResolvedTarget): string | undefined {
   const marker = `/${STATE_DIRECTORY}/`;
   const where = [target.path, target.commonDirectory].find((path) => `${path}/`.includes(marker));
   if (where === undefined) return undefined;

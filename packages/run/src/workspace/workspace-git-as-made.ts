@@ -18,7 +18,7 @@ export interface WorkspaceGitChange {
 }
 
 /** The bytes `git worktree add` writes into the workspace's `.git` file, and statecraft writes back. */
-export function workspaceGitPointer(gitDirectory: string): string {
+function workspaceGitPointer(gitDirectory: string): string {
   return `gitdir: ${gitDirectory}\n`;
 }
 

@@ -4,7 +4,7 @@ import type { SuiteContext } from '../suite-context.js';
 import { Findings, fail, notRun, type CaseVerdict } from './verdict.js';
 
 /** A program no allowance names: the check suite below invokes it. */
-export const UNLISTED_PROGRAM = 'statecraft-suite-unlisted-program';
+const UNLISTED_PROGRAM = 'statecraft-suite-unlisted-program';
 
 /** A spec whose Verification block runs one allowed program and one the allowance omits. */
 function specText(allowedProgram: string): string {

@@ -12,7 +12,7 @@ export interface CaseVerdict {
   detail: string;
 }
 
-export function pass(evidence: EvidenceKind, detail: string): CaseVerdict {
+function pass(evidence: EvidenceKind, detail: string): CaseVerdict {
   return { status: 'pass', evidence, detail };
 }
 

@@ -1,0 +1,29 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { dir } from 'tmp-promise';
+import { describe, expect, it } from 'vitest';
+import { recordedStreamsDirectory } from '@statecraft/adapter-claude-code';
+
+// The recorded streams' provenance is checkable: the one recording script, run again against the
+// pinned claude and the model double, reproduces every committed stream byte for byte. A change
+// in the pinned binary's behaviour shows here first, as a diff to review (packages/adapter-claude-code/testdata/stream/README.md).
+
+const script = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'packages', 'adapter-claude-code', 'scripts', 'record-streams.mjs');
+
+describe('the recorded Claude Code streams', () => {
+  it('are reproduced byte for byte by the recording script against the pinned binary', async () => {
+    const { path: into, cleanup } = await dir({ unsafeCleanup: true, prefix: 'statecraft-rerecord' });
+    try {
+      await execa(process.execPath, [script], { env: { STATECRAFT_RECORD_INTO: into }, timeout: 120_000 });
+      const committed = (await readdir(recordedStreamsDirectory())).filter((name) => name.endsWith('.jsonl')).sort();
+      expect((await readdir(into)).sort()).toEqual(committed);
+      for (const name of committed) {
+        expect(await readFile(join(into, name), 'utf8'), name).toBe(await readFile(join(recordedStreamsDirectory(), name), 'utf8'));
+      }
+    } finally {
+      await cleanup();
+    }
+  }, 150_000);
+});

@@ -1,0 +1,95 @@
+import { chmod, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { claudeCodeAdapterPath } from '@statecraft/adapter-claude-code';
+import { scratchDirectories } from '../../fixtures/scratch-directories.js';
+import { useTestTargets } from '../../fixtures/sample-repository.js';
+import { parseJson, runStatecraft, STATECRAFT_BIN } from '../../fixtures/statecraft-cli.js';
+
+const BUNDLE_DIRECTORY = fileURLToPath(new URL('../../../packages/cli/dist/bundle/', import.meta.url));
+const CLI_PACKAGE = fileURLToPath(new URL('../../../packages/cli/package.json', import.meta.url));
+const LOADED_MODULES_PRELOAD = fileURLToPath(new URL('../../fixtures/report-loaded-modules.cjs', import.meta.url));
+const targets = useTestTargets();
+const scratch = scratchDirectories();
+
+/** Runs `statecraft <args>` and answers its exit code and the Node built-ins the process loaded. */
+async function builtinsLoadedBy(
+  args: readonly string[],
+): Promise<{ exitCode: number; stdout: string; builtins: string[]; args: readonly string[]; stderr: string }> {
+  const report = join(await scratch.make('statecraft-loaded-modules-'), 'builtins.txt');
+  const run = await runStatecraft(args, {
+    home: targets.home.path,
+    env: { NODE_OPTIONS: `--require ${LOADED_MODULES_PRELOAD}`, STATECRAFT_TEST_LOADED_MODULES_FILE: report },
+  });
+  const builtins = (await readFile(report, 'utf8')).split('\n').filter((name) => name !== '');
+  return { ...run, builtins };
+}
+
+// Start-up is paid by every verb (issue 9: the benchmarks meet their targets): a provider package
+// (its schemas, its model double's HTTP server, its suite driver) is evaluated only when its adapter
+// is named. `node:http` is used by the model doubles alone, so its absence shows they never ran.
+describe('a start of the CLI evaluates only what its verb needs', () => {
+  it('`statecraft run` through the fixture adapter loads no provider package: no model double, so no node:http', async () => {
+    const run = await builtinsLoadedBy(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json']);
+    expect(parseJson<{ outcome: string }>(run).outcome).toBe('completed');
+    expect(run.exitCode).toBe(0);
+    expect(run.builtins).toContain('child_process');
+    expect(run.builtins).not.toContain('http');
+  });
+
+  it('`statecraft --help` loads no provider package either', async () => {
+    const help = await builtinsLoadedBy(['--help']);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain('Usage: statecraft');
+    expect(help.builtins).not.toContain('http');
+  });
+
+  it("the bundle carries zod's English messages alone (every start reads and hashes the whole file), and they still name what is wrong", async () => {
+    const files = (await readdir(BUNDLE_DIRECTORY)).filter((name) => name.endsWith('.mjs'));
+    const bundle = (await Promise.all(files.map((name) => readFile(join(BUNDLE_DIRECTORY, name), 'utf8')))).join('\n');
+    const locales = [...bundle.matchAll(/^\/\/ node_modules\/zod\/v4\/locales\/(\S+)$/gm)].map((match) => match[1]);
+    expect(locales).toEqual(['en.js']);
+    // A manifest zod refuses: the message is zod's English one, naming the file and the field.
+    const directory = await scratch.make('statecraft-bad-manifest-');
+    const adapter = join(directory, 'adapter');
+    await writeFile(adapter, '#!/bin/sh\nexit 0\n');
+    await chmod(adapter, 0o755);
+    await writeFile(`${adapter}.manifest.json`, JSON.stringify({ name: 5 }));
+    const run = await builtinsLoadedBy(['run', targets.repository.path, '--adapter', adapter, '--prompt', 'scenario: complete', '--json']);
+    expect(run.exitCode).toBe(2);
+    expect(parseJson<{ refused: { message: string } }>(run).refused.message).toContain(
+      `${adapter}.manifest.json: field "name": Invalid input: expected string, received number`,
+    );
+  });
+});
+
+describe('the command is a node script', () => {
+  it('runs when node is given it, with or without NODE_OPTIONS, and prints the package version', async () => {
+    const { version } = JSON.parse(await readFile(CLI_PACKAGE, 'utf8')) as { version: string };
+    for (const [words, env] of [
+      [['--version'], {}],
+      [['-V'], { NODE_OPTIONS: '--no-warnings' }],
+      [['--version', '--json'], {}],
+    ] as const) {
+      const ran = await execa(process.execPath, [STATECRAFT_BIN, ...words], { env: { PATH: process.env.PATH ?? '', ...env }, extendEnv: false, reject: false });
+      expect(ran.exitCode, ran.stderr).toBe(0);
+      expect(ran.stdout).toBe(version);
+    }
+    const help = await execa(process.execPath, [STATECRAFT_BIN, 'run', '--help'], { reject: false });
+    expect(help.exitCode, help.stderr).toBe(0);
+    expect(help.stdout).toContain('Usage: statecraft run');
+  });
+});
+
+// The provider adapter starts on every attempt (issue 10: (f), statecraft's time around the real
+// provider): its one-file bundle (R3.1) carries the seam's modules it runs, not the supervisor's.
+describe("a provider adapter's bundle holds only the seam it runs", () => {
+  it("the Claude Code adapter's bundle has none of the seam's supervisor, suite, receipt or qualification modules", async () => {
+    const bundle = await readFile(claudeCodeAdapterPath(), 'utf8');
+    const seamModules = [...bundle.matchAll(/^\/\/ packages\/adapter\/dist\/(\S+)$/gm)].map((match) => match[1]);
+    expect(seamModules).toContain('protocol/events.js');
+    expect(seamModules.filter((module) => /^(supervise|suite|receipt|qualification)\//.test(module ?? ''))).toEqual([]);
+  });
+});

@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// docs/architecture.md: cli → run → {adapter, environment}, environment → adapter (its PATH search),
+// acceptance → {adapter, environment, run},
+// adapter-claude-code → adapter, adapter-codex → adapter; only cli knows adapters by name; nothing imports cli.
+// The graph is checked twice: in each package.json and in every @statecraft/* import under src/.
+const ALLOWED: Record<string, readonly string[]> = {
+  adapter: [],
+  environment: ['adapter'],
+  'adapter-claude-code': ['adapter'],
+  'adapter-codex': ['adapter'],
+  run: ['adapter', 'environment'],
+  acceptance: ['adapter', 'environment', 'run'],
+  cli: ['acceptance', 'adapter', 'adapter-claude-code', 'adapter-codex', 'environment', 'run'],
+};
+
+const packagesDir = fileURLToPath(new URL('../../../packages', import.meta.url));
+const INTERNAL = /@statecraft\/([a-z-]+)/g;
+
+function filesUnder(path: string): string[] {
+  if (statSync(path).isFile()) return [path];
+  return readdirSync(path).flatMap((entry) => filesUnder(join(path, entry)));
+}
+
+function declaredInternal(name: string): string[] {
+  const manifest = JSON.parse(readFileSync(join(packagesDir, name, 'package.json'), 'utf8')) as Record<string, unknown>;
+  const fields = ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'];
+  const names = fields.flatMap((field) => Object.keys((manifest[field] ?? {}) as Record<string, string>));
+  return names.filter((dependency) => dependency.startsWith('@statecraft/')).map((dependency) => dependency.slice('@statecraft/'.length));
+}
+
+// Every @statecraft/<name> a source file mentions in an import, export-from or dynamic import.
+function importedInternal(name: string): { file: string; target: string }[] {
+  const sources = filesUnder(join(packagesDir, name, 'src')).filter((file) => /\.(ts|mts|js|mjs)$/.test(file));
+  return sources.flatMap((file) => {
+    const text = readFileSync(file, 'utf8');
+    const specifiers = [...text.matchAll(/(?:from\s*|import\s*\(\s*|import\s+)['"]([^'"]+)['"]/g)].map((match) => match[1] ?? '');
+    return specifiers.flatMap((specifier) => [...specifier.matchAll(INTERNAL)].map((match) => ({ file: relative(packagesDir, file), target: match[1] ?? '' })));
+  });
+}
+
+describe('dependency direction between the packages (docs/architecture.md)', () => {
+  it('the package list is exactly the seven packages the graph names', () => {
+    const present = readdirSync(packagesDir).filter((entry) => statSync(join(packagesDir, entry, 'package.json'), { throwIfNoEntry: false }));
+    expect(present.sort()).toEqual(Object.keys(ALLOWED).sort());
+  });
+
+  it.each(Object.keys(ALLOWED))('%s declares only the internal dependencies the graph allows', (name) => {
+    const disallowed = declaredInternal(name).filter((target) => !ALLOWED[name]?.includes(target));
+    expect(disallowed).toEqual([]);
+  });
+
+  it.each(Object.keys(ALLOWED))('%s imports only the internal packages the graph allows, and only ones it declares', (name) => {
+    const declared = declaredInternal(name);
+    const offending = importedInternal(name).filter(({ target }) => !ALLOWED[name]?.includes(target) || !declared.includes(target));
+    expect(offending).toEqual([]);
+  });
+
+  it('nothing imports cli', () => {
+    const importers = Object.keys(ALLOWED)
+      .filter((name) => name !== 'cli')
+      .flatMap((name) =>
+        [...declaredInternal(name), ...importedInternal(name).map(({ target }) => target)].filter((target) => target === 'cli').map(() => name),
+      );
+    expect(importers).toEqual([]);
+  });
+
+  it('the import scan sees the imports that exist (it cannot pass by reading nothing)', () => {
+    expect(importedInternal('run').some(({ target }) => target === 'adapter')).toBe(true);
+    expect(importedInternal('adapter-claude-code').some(({ target }) => target === 'adapter')).toBe(true);
+  });
+});
