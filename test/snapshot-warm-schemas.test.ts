@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ChainRecordSchema, resolveTarget, targetDirectoryIn } from '@statecraft/run';
+import { ChainRecordSchema, resolveTarget, targetDirectoryIn } from '@statecraft/records';
 import { warmSchemasForSnapshot } from '../packages/cli/dist/snapshot-warm-schemas.js';
 import { useTestTargets } from './fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from './fixtures/statecraft-cli.js';

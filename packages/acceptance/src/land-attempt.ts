@@ -5,20 +5,18 @@ import {
   acquireRepositoryLock,
   appendRecord,
   chainPaths,
-  failedPath,
-  landCandidate,
   openChain,
   refusalOfContradictedChain,
   resolveTarget,
   targetDirectoryIn,
-  writingFile,
   type AcceptanceRecord,
   type ChainEntry,
   type LandRecord,
-} from '@statecraft/run';
-import { readCandidateIsTip } from './acceptance-view.js';
-import { isFinalVerdict } from './judge/earlier-final-verdict.js';
-import { landingsIn, readLandedIsReachable } from './landed-receipt-state.js';
+} from '@statecraft/records';
+import { failedPath, landCandidate, writingFile } from '@statecraft/run';
+import { readCandidateIsTip } from '@statecraft/records';
+import { isFinalVerdict } from '@statecraft/records';
+import { landingsIn, readLandedIsReachable } from '@statecraft/records';
 
 export type Landed =
   | { kind: 'landed'; target: string; record: LandRecord; line: number; sha256: string }

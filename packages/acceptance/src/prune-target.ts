@@ -3,21 +3,19 @@ import {
   acquireRepositoryLock,
   appendRecord,
   chainPaths,
-  failedPath,
   isRunId,
   openChain,
   refusalOfContradictedChain,
-  removeRunWorkspace,
   resolveTarget,
   runGit,
   targetDirectoryIn,
   workspaceLocation,
-  writingFile,
   type ChainEntry,
   type PrunedAttempt,
-} from '@statecraft/run';
-import { isFinalVerdict } from './judge/earlier-final-verdict.js';
-import { landingsIn } from './landed-receipt-state.js';
+} from '@statecraft/records';
+import { failedPath, removeRunWorkspace, writingFile } from '@statecraft/run';
+import { isFinalVerdict } from '@statecraft/records';
+import { landingsIn } from '@statecraft/records';
 
 export type KeptWhy = 'not-concluded' | 'newer' | 'accepted' | 'landed-only-here';
 

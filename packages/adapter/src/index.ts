@@ -68,8 +68,9 @@
  * - adapter-kit/model-scenario.ts         a model-double scenario around the provider's own replies; hang, http-error; loading
  * - adapter-kit/scripted-model-server.ts   the HTTP plumbing of every provider's model double: loopback, scenario routes behind opaque tokens, stop
  * - coverage/*             command coverage: check commands against the allowance (R9)
- * - receipt/receipt.ts     the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
  * - supervise/supervise-check.ts one acceptance check (not a protocol speaker) under the adapter's supervision, inside the boundary when given (R13.3, R12)
+ * - environment-record.ts    the recorded account of a child's environment: every name it received (R5.1, R6)
+ * - residuals.ts             what a constructed environment does not buy, named on every attempt (R5.3), and what the process-group fallback adds
  *
  * What this package does not claim: that the evidence boundary (R12) denies the network, Unix
  * sockets or reads outside the product home (its named residuals), or anything at all without it
@@ -141,6 +142,7 @@ export * from './adapter-kit/native-line-mapping.js';
 export * from './adapter-kit/model-scenario.js';
 export * from './adapter-kit/scripted-model-server.js';
 export * from './suite/index.js';
-export * from './qualification/index.js';
-export * from './receipt/receipt.js';
+export * from './qualification/provider-identity.js';
+export * from './environment-record.js';
+export * from './residuals.js';
 export * from './supervise/supervise-check.js';

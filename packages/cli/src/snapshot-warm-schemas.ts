@@ -11,17 +11,10 @@
  * It reads zod's internal `_zod.def` to find each schema's parts; should zod change it, fewer parts
  * are warmed and nothing else differs — each parse still computes what it needs, as before.
  */
-import {
-  EventSchema,
-  KnownDigestSchema,
-  ManifestSchema,
-  ProbeCheckSchema,
-  QualificationRecordSchema,
-  RecordedCoverageSchema,
-  RequestSchema,
-} from '@statecraft/adapter';
+import { EventSchema, KnownDigestSchema, ManifestSchema, ProbeCheckSchema, RecordedCoverageSchema, RequestSchema } from '@statecraft/adapter';
+import { QualificationRecordSchema } from '@statecraft/records';
 import { ProjectDeclarationSchema } from '@statecraft/environment';
-import { ChainCheckpointSchema, ChainRecordSchema, ChainSummarySchema, LockHolderSchema } from '@statecraft/run';
+import { ChainCheckpointSchema, ChainRecordSchema, ChainSummarySchema, LockHolderSchema } from '@statecraft/records';
 
 /** The schemas the verbs parse at run time: records, the protocol's documents, the product home's small files. */
 const PARSED_AT_RUN_TIME: readonly unknown[] = [

@@ -1,12 +1,9 @@
 /**
- * @statecraft/environment — what a supervised child is given to run with, and where statecraft
- * keeps its own records. Depends on no internal package.
+ * @statecraft/environment — what a supervised child is given to run with and what it can reach.
+ * Depends on @statecraft/adapter only; the product home's layout is @statecraft/records'.
  *
  * Modules:
- * - product-home.ts           `$STATECRAFT_HOME` (default `~/.statecraft`), the target key, the home's layout (R8.4)
  * - credential-families.ts    known publication-credential families, refused on construction (R5.2)
- * - residuals.ts              what a constructed environment does not buy, named on every attempt (R5.3), and what the process-group fallback adds
- * - environment-record.ts     the recorded account of a child's environment: every name it received (R5.1, R6)
  * - construct-environment.ts  selects names from an allowlist, refuses credentials, adds the attempt's bindings (R5.1, R5.5)
  * - project-declaration.ts    the target's .statecraft/environment.json, project.commands (R9.1)
  * - adapter-declarations.ts   adapters' managed paths, prerequisites, collisions (R10.6)
@@ -18,10 +15,7 @@
  * files (R5.3); that a name absent from the credential families is harmless — the allowlist, not
  * the family list, is what keeps names out.
  */
-export * from './product-home.js';
 export * from './credential-families.js';
-export * from './residuals.js';
-export * from './environment-record.js';
 export * from './construct-environment.js';
 export * from './project-declaration.js';
 export * from './adapter-declarations.js';

@@ -5,21 +5,19 @@ import {
   acquireRepositoryLock,
   appendRecord,
   chainPaths,
-  failedPath,
   openChainForRun,
   resolveTarget,
   targetDirectoryIn,
-  targetInWritablePlace,
-  writingFile,
   type AcceptanceRecord,
   type ChainEntry,
   type IntentRecord,
   type OutcomeRecord,
   type RunChainRecord,
-} from '@statecraft/run';
-import { readCandidateIsTip } from '../acceptance-view.js';
+} from '@statecraft/records';
+import { failedPath, targetInWritablePlace, writingFile } from '@statecraft/run';
+import { readCandidateIsTip } from '@statecraft/records';
 import { CHECKS_DIRECTORY } from './candidate-worktree.js';
-import { describeEarlierFinalVerdict, findEarlierFinalVerdict } from './earlier-final-verdict.js';
+import { describeEarlierFinalVerdict, findEarlierFinalVerdict } from '@statecraft/records';
 import { findFreeOutputsDirectory } from './free-outputs-directory.js';
 import { outcomeNotItsOwn } from './outcome-evidence-own.js';
 import { judgeAttempt, type JudgeRequest } from './judge-attempt.js';

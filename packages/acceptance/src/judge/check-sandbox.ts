@@ -11,12 +11,12 @@ import {
   buildBoundaryProfile,
   constructEnvironment,
   gitIdentityBinding,
-  productHomeLayout,
   writeGitIdentityFile,
   selectPassedNames,
   type BoundaryChoice,
-  type EnvironmentRecord,
 } from '@statecraft/environment';
+import { productHomeLayout } from '@statecraft/records';
+import type { EnvironmentRecord } from '@statecraft/adapter';
 import { readOperatorGitIdentity } from '@statecraft/run';
 import { makeCheckTemporaryDirectory, removeCheckTemporaryDirectory } from './check-temporary-directory.js';
 

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { examineProductHome } from '@statecraft/acceptance';
+import { examineProductHome } from '@statecraft/records';
 import { checkBoundaryAvailability } from '@statecraft/adapter';
 import type { DoctorAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';

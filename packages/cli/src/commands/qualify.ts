@@ -8,13 +8,13 @@ import {
   readManifest,
   runNegativeSuite,
   sidecarManifestPath,
-  writeQualificationRecord,
   type CaseReport,
   type Manifest,
   type NegativeSuiteAnswer,
   type SuiteCase,
 } from '@statecraft/adapter';
-import { productHomeLayout } from '@statecraft/environment';
+import { writeQualificationRecord } from '@statecraft/records';
+import { productHomeLayout } from '@statecraft/records';
 import { targetsTheHomeNames } from '@statecraft/run';
 import type { z } from 'zod';
 import type { QualifyAnswerSchema } from '../json-schemas/index.js';

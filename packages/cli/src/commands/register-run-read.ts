@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveProductHome } from '@statecraft/environment';
+import { resolveProductHome } from '@statecraft/records';
 import { emit } from '../answer.js';
 import { parsePositiveInteger } from './run-options.js';
 import { runDiff } from './run-diff.js';

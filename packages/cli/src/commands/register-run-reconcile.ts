@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { checkProductHomeWritable, resolveProductHome } from '@statecraft/environment';
+import { checkProductHomeWritable, resolveProductHome } from '@statecraft/records';
 import { emit } from '../answer.js';
 import { runReconcile } from './run-reconcile.js';
 

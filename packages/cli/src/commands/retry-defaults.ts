@@ -1,5 +1,5 @@
-import { readKeptFile, type AttemptAccount } from '@statecraft/acceptance';
-import type { Artifact } from '@statecraft/run';
+import { readKeptFile, type AttemptAccount } from '@statecraft/records';
+import type { Artifact } from '@statecraft/records';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { findAttemptOfRun } from './attempt-of-run.js';

@@ -7,9 +7,10 @@ import {
   type Finding,
   type OutcomeCheck,
   type RecordDisagreement,
-} from '@statecraft/acceptance';
+} from '@statecraft/records';
 import { describeCoverage, readRecordedCoverage } from '@statecraft/adapter';
-import { requiredNotApplied, type RunFailure, type RunRefusal } from '@statecraft/run';
+import { requiredNotApplied } from '@statecraft/records';
+import type { RunFailure, RunRefusal } from '@statecraft/run';
 import { renderAcceptance } from './accept-render.js';
 import { describeCandidateChanges, describeCandidateMaker } from '../render/describe-candidate.js';
 import { describePlacedName } from '../render/placed-name.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { BoundaryRecordSchema, NotRecordedSchema, ReceiptSchema } from '@statecraft/adapter';
-import { AcceptanceRecordSchema, CandidateSchema, CheckOutputSchema, CheckRunSchema } from '@statecraft/run';
+import { BoundaryRecordSchema, NotRecordedSchema } from '@statecraft/adapter';
+import { ReceiptSchema } from '@statecraft/records';
+import { AcceptanceRecordSchema, CandidateSchema, CheckOutputSchema, CheckRunSchema } from '@statecraft/records';
 
 const record = AcceptanceRecordSchema.shape;
 

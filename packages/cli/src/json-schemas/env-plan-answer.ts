@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PrerequisiteSchema, QualificationVerdictSchema, BoundaryAvailabilitySchema, BoundaryPathSchema } from '@statecraft/adapter';
-import { AbsentNameSchema, PlacedNameSchema } from '@statecraft/environment';
+import { AbsentNameSchema, PlacedNameSchema } from '@statecraft/adapter';
 import { NamedProviderSchema } from './qualification-answers.js';
 
 const PrerequisiteCheckSchema = z.strictObject({

@@ -13,7 +13,8 @@ import {
   type EstablishedBoundary,
   type ProbeCheck,
 } from '@statecraft/adapter';
-import { buildBoundaryProfile, productHomeLayout, type BoundaryChoice } from '@statecraft/environment';
+import { buildBoundaryProfile, type BoundaryChoice } from '@statecraft/environment';
+import { productHomeLayout } from '@statecraft/records';
 import { targetsTheHomeNames } from './targets-the-home-names.js';
 
 export type LaunchBoundary =

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { EventStreamReader, openRegularFileSync, resultReadFromStream, type AttemptResult, type attemptArtifactNames } from '@statecraft/adapter';
-import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
+import type { IntentRecord, OutcomeRecord } from '@statecraft/records';
 
 const CHUNK_BYTES = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 import type { GitIdentity } from '@statecraft/environment';
-import { runGitProcess } from '../git-process.js';
+import { runGitProcess } from '@statecraft/records';
 
 /** Long enough for a global configuration on a slow disk; an answer past it is an empty identity. */
 const IDENTITY_TIMEOUT_MS = 10_000;
