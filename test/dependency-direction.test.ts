@@ -70,6 +70,16 @@ describe('dependency direction between the packages (docs/architecture.md)', () 
     expect(importers).toEqual([]);
   });
 
+  // The contract an adapter author builds against spawns nothing (docs/architecture.md): supervision,
+  // the boundary and the suite, which do, live in run and environment; an adapter spawns its provider itself.
+  it('packages/adapter/src imports no child_process, execa or worker_threads', () => {
+    const spawning = /(?:from\s*|import\s*\(\s*|require\s*\(\s*)['"](?:node:)?(?:child_process|worker_threads)['"]|['"]execa['"]/;
+    const offending = filesUnder(join(packagesDir, 'adapter', 'src')).filter((file) => spawning.test(readFileSync(file, 'utf8')));
+    expect(offending.map((file) => relative(packagesDir, file))).toEqual([]);
+    expect(spawning.test("import { spawn } from 'node:child_process';")).toBe(true);
+    expect(spawning.test("const { execa } = await import('execa');")).toBe(true);
+  });
+
   it('the import scan sees the imports that exist (it cannot pass by reading nothing)', () => {
     expect(importedInternal('run').some(({ target }) => target === 'adapter')).toBe(true);
     expect(importedInternal('adapter-claude-code').some(({ target }) => target === 'adapter')).toBe(true);

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { sha256Hex, writeFileDurably } from '@statecraft/adapter';
+import { sha256Hex } from '@statecraft/adapter';
+import { writeFileDurably } from './durable-write.js';
 import type { Artifact } from './chain/record-schemas.js';
 
 /** Writes one attempt file durably and returns its digest for the chain (R8.4). */

@@ -74,6 +74,8 @@
  * - receipt.ts               the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
  * - run-id.ts                run ids
  * - workspace-location.ts    where a run's workspace and branch are in the target (.statecraft/state, kept out of git)
+ * - durable-write.ts         whole files written atomically and fsync'd (once, with `exclusive`); directory fsync; every byte of a write
+ * - writable-paths-remembered.ts every managed path a boundary bound writable, remembered in the product home: no later run of any adapter takes a target inside one (R12)
  */
 export * from './artifacts.js';
 export * from './candidate.js';
@@ -143,3 +145,6 @@ export * from './read/workspace-freshness.js';
 export * from './receipt.js';
 export * from './run-id.js';
 export * from './workspace-location.js';
+export * from './durable-write.js';
+export * from './attempt-files.js';
+export * from './writable-paths-remembered.js';

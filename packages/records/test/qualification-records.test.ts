@@ -10,7 +10,7 @@ import {
   writeQualificationRecord,
 } from '@statecraft/records';
 import { digestFile, fixtureAdapterPath, SUITE_CASES, SUITE_VERSION, readManifest, sidecarManifestPath, type SuiteReport } from '@statecraft/adapter';
-import { freshDirectory } from '../../adapter/test/suite-helpers.js';
+import { freshDirectory } from '../../run/test/suite-helpers.js';
 
 // Qualification records (R3): written once on a full pass, bound to exact binaries, never transferred.
 

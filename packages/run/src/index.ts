@@ -34,6 +34,22 @@
  * - workspace/stopped-git-index-lock.ts the index lock a git killed at the attempt's end leaves, removed
  * - workspace/end-of-attempt-git.ts what the end's git runs under: the bound's signal, and what follows a stopped git
  * - refusal.ts                    refusals (exit 2) and i/o failures (exit 4) as values
+ * - attempt/attempt-request.ts the request file of one attempt (R1.2)
+ * - attempt/run-attempt.ts   the attempt core `run` and `qualify` share: supervise, then classify
+ * - suite/index.ts           the negative suite: case table, runner, runAdapterOnce, the fixture driver (R4)
+ * - supervise/check-executable.ts the adapter executable checked before the spawn
+ * - supervise/check-workspace.ts the workspace checked before the spawn (R7.1)
+ * - supervise/deadline.ts    the deadline timer started at spawn (R7.2)
+ * - supervise/keep-bound.ts  how many bytes of each evidence file are kept (STATECRAFT_KEEP_BOUND, 1 GiB): past it the attempt or check is stopped (R8.4)
+ * - supervise/kill-tree.ts   the process tree killed: the namespace's first process, or the group and the tagged escapees (R7.2, R7.3)
+ * - supervise/options.ts     what the supervisor needs, and its answer
+ * - supervise/spawn-adapter.ts the adapter spawned with execa: no shell, the constructed environment, the attempt tag (R7.1)
+ * - supervise/stream-tee.ts  the evidence files written as the stream is read; an attempt whose evidence cannot be written is stopped
+ * - supervise/supervise-adapter.ts one adapter process supervised: spawn, deadline, stream, kill, survivors (R7)
+ * - supervise/supervise-check.ts one acceptance check (not a protocol speaker) under the adapter's supervision, inside the boundary when given (R13.3, R12)
+ * - supervise/supervisor-death-warden.ts the tree ended should the supervisor die outright, where the kernel alone does not (PID namespace, process group): a shell that kills the group and the tagged processes (R7.2, R7.3)
+ * - supervise/survivors.ts   the bounded survivor probe after the kill (R7.3)
+ * - supervise/watch-child.ts the child's exit and pipes watched, never awaited past the deadline
  *
  * What this package does not claim: that a record is safe from a process running as the same
  * user outside the boundary (with `--boundary none`, or any other process of the operator's: the
@@ -58,3 +74,12 @@ export * from './coverage/index.js'; // command coverage read from the working t
 export * from './reconcile/reconcile-dangling-intents.js';
 export * from './land/land-commit.js';
 export * from './land/remove-run-workspace.js';
+export * from './supervise/options.js';
+export * from './supervise/supervise-adapter.js';
+export * from './attempt/attempt-request.js';
+export * from './attempt/run-attempt.js';
+export { EvidenceWriteError } from './supervise/stream-tee.js';
+export { DEFAULT_KEEP_BOUND_BYTES, KEEP_BOUND_VARIABLE, readKeepBound } from './supervise/keep-bound.js';
+export { WARDEN_NAME } from './supervise/supervisor-death-warden.js';
+export * from './suite/index.js';
+export * from './supervise/supervise-check.js';

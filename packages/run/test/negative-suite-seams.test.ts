@@ -2,8 +2,9 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkQualification } from '@statecraft/records';
-import { digestFile, findTaggedProcesses, fixtureAdapterPath, reportedDescendant, sidecarManifestPath, type ProtocolEvent } from '@statecraft/adapter';
-import { freshDirectory, ran, runFixtureOnce, writeManifest } from '../../adapter/test/suite-helpers.js';
+import { digestFile, fixtureAdapterPath, sidecarManifestPath, type ProtocolEvent } from '@statecraft/adapter';
+import { findTaggedProcesses, reportedDescendant } from '@statecraft/run';
+import { freshDirectory, ran, runFixtureOnce, writeManifest } from './suite-helpers.js';
 
 // The seam rows of the negative cases (R2.3, R3.2, R7), run through `runAdapterOnce` — the same
 // path the suite and the run package take — against the fixture adapter, a real executable.

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { sha256Hex, writeFileDurably } from '@statecraft/adapter';
+import { sha256Hex } from '@statecraft/adapter';
+import { writeFileDurably } from '@statecraft/records';
 import type { BoundaryChoice } from '@statecraft/environment';
 import {
   acquireRepositoryLock,

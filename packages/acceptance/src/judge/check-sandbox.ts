@@ -1,12 +1,6 @@
-import {
-  ATTEMPT_TAG_VARIABLE,
-  chooseContainment,
-  establishBoundary,
-  newAttemptTag,
-  noBoundaryRecord,
-  type BoundaryRecord,
-  type EstablishedBoundary,
-} from '@statecraft/adapter';
+import { ATTEMPT_TAG_VARIABLE, noBoundaryRecord, type BoundaryRecord } from '@statecraft/adapter';
+import { chooseContainment, establishBoundary, type EstablishedBoundary } from '@statecraft/environment';
+import { newAttemptTag } from '@statecraft/records';
 import {
   buildBoundaryProfile,
   constructEnvironment,

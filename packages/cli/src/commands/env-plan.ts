@@ -1,15 +1,8 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import {
-  checkBoundaryAvailability,
-  checkManagedPaths,
-  digestFile,
-  findExecutableOnPath,
-  identifyProvider,
-  readManifest,
-  sidecarManifestPath,
-} from '@statecraft/adapter';
+import { checkBoundaryAvailability, checkManagedPaths } from '@statecraft/environment';
+import { digestFile, findExecutableOnPath, identifyProvider, readManifest, sidecarManifestPath } from '@statecraft/adapter';
 import { checkQualification } from '@statecraft/records';
 import type { Manifest } from '@statecraft/adapter';
 import {

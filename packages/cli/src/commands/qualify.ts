@@ -6,13 +6,12 @@ import {
   digestFile,
   fixtureAdapterPath,
   readManifest,
-  runNegativeSuite,
   sidecarManifestPath,
   type CaseReport,
   type Manifest,
-  type NegativeSuiteAnswer,
   type SuiteCase,
 } from '@statecraft/adapter';
+import { runNegativeSuite, type NegativeSuiteAnswer } from '@statecraft/run';
 import { writeQualificationRecord } from '@statecraft/records';
 import { productHomeLayout } from '@statecraft/records';
 import { targetsTheHomeNames } from '@statecraft/run';

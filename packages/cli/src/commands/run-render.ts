@@ -8,7 +8,8 @@ import {
   type OutcomeCheck,
   type RecordDisagreement,
 } from '@statecraft/records';
-import { describeCoverage, readRecordedCoverage } from '@statecraft/adapter';
+import { describeCoverage } from '@statecraft/run';
+import { readRecordedCoverage } from '@statecraft/adapter';
 import { requiredNotApplied } from '@statecraft/records';
 import type { RunFailure, RunRefusal } from '@statecraft/run';
 import { renderAcceptance } from './accept-render.js';

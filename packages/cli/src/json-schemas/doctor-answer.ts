@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { BoundaryAvailabilitySchema, CountSchema, RecordTimeSchema } from '@statecraft/adapter';
+import { BoundaryAvailabilitySchema } from '@statecraft/environment';
+import { CountSchema, RecordTimeSchema } from '@statecraft/adapter';
 import { IntentRecordSchema } from '@statecraft/records';
 
 const attemptId = IntentRecordSchema.pick({ runId: true, attempt: true }).shape;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { PrerequisiteSchema, QualificationVerdictSchema, BoundaryAvailabilitySchema, BoundaryPathSchema } from '@statecraft/adapter';
+import { PrerequisiteSchema, QualificationVerdictSchema, BoundaryPathSchema } from '@statecraft/adapter';
+import { BoundaryAvailabilitySchema } from '@statecraft/environment';
 import { AbsentNameSchema, PlacedNameSchema } from '@statecraft/adapter';
 import { NamedProviderSchema } from './qualification-answers.js';
 

@@ -1,7 +1,8 @@
 import { closeSync, fsyncSync, ftruncateSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { makeDirectories } from '@statecraft/adapter';
-import { openRegularFileSync, sha256Hex, syncDirectory, writeAllSync } from '@statecraft/adapter';
+import { openRegularFileSync, sha256Hex } from '@statecraft/adapter';
+import { syncDirectory, writeAllSync } from '../durable-write.js';
 import type { ChainRecord, UnlinkedRecord } from './record-schemas.js';
 import type { TornTail } from './open-chain.js';
 import { checkChainTip } from './check-chain-tip.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { attemptDirectoryName } from '@statecraft/adapter';
+import { attemptDirectoryName } from '../attempt-files.js';
 import { productHomeLayout } from '../product-home.js';
 
 /** Where one target's records live inside the product home (R8.4): never in the target or the workspace. */
@@ -23,7 +23,7 @@ export type ChainPaths = ReturnType<typeof chainPaths>;
  * the attempt core. Readers derive an attempt's files from its run and number with these, never
  * from a path a record holds (a record naming another attempt's files is a finding, not a pointer).
  */
-export { attemptArtifactNames, attemptDirectoryName } from '@statecraft/adapter';
+export { attemptArtifactNames, attemptDirectoryName } from '../attempt-files.js';
 
 /** One judgement's directory, relative to the target directory: its check outputs and receipt, inside its attempt's (R13.6). */
 export function acceptanceDirectoryName(runId: string, attempt: number, number: number): string {

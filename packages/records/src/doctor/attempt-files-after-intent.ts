@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ATTEMPT_FILE_NAMES } from '@statecraft/adapter';
+import { ATTEMPT_FILE_NAMES } from '../attempt-files.js';
 import { workspaceLocation } from '../workspace-location.js';
 import type { Finding } from './examine-product-home.js';
 

@@ -6,7 +6,8 @@ import { chainPaths, targetDirectoryIn, targetsDirectoryIn } from '../chain/chai
 import { checkpointContradiction, readChainCheckpoint } from '../chain/chain-checkpoint.js';
 import { openChain, type ChainEntry } from '../chain/open-chain.js';
 import { parseTargetName, TARGET_NAME_BYTES } from '../chain/target-name.js';
-import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, readRegularFile, readRememberedWritablePaths } from '@statecraft/adapter';
+import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, readRegularFile } from '@statecraft/adapter';
+import { readRememberedWritablePaths } from '../writable-paths-remembered.js';
 import { listQualificationRecords } from '../qualification/qualification-store.js';
 import { productHomeLayout } from '../product-home.js';
 import type { AttemptAccount } from '../read/attempt-account.js';

@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import { makeDirectories } from '@statecraft/adapter';
-import { writeFileDurably } from '@statecraft/adapter';
+import { writeFileDurably } from '../durable-write.js';
 import { wordsAfterPath } from '@statecraft/adapter';
 import { readRegularFile } from '@statecraft/adapter';
 import { describeSchemaIssues } from '@statecraft/adapter';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import type { attemptArtifactNames, AttemptRun } from '@statecraft/adapter';
+import type { attemptArtifactNames } from '@statecraft/records';
+import type { AttemptRun } from '../attempt/run-attempt.js';
 import { appendRecord, type AppendedRecord } from '@statecraft/records';
 import type { IntentRecord, OutcomeRecord } from '@statecraft/records';
 import type { LockHolder } from '@statecraft/records';

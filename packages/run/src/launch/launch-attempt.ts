@@ -1,16 +1,10 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import {
-  attemptArtifactNames,
-  EvidenceWriteError,
-  newAttemptTag,
-  runAttempt,
-  type AttemptRun,
-  type StreamReading,
-  type BoundaryLaunch,
-  type ProtocolEvent,
-  writeFileDurably,
-} from '@statecraft/adapter';
+import { attemptArtifactNames, newAttemptTag, writeFileDurably } from '@statecraft/records';
+import { EvidenceWriteError } from '../supervise/stream-tee.js';
+import { runAttempt, type AttemptRun } from '../attempt/run-attempt.js';
+import type { StreamReading, ProtocolEvent } from '@statecraft/adapter';
+import type { BoundaryLaunch } from '@statecraft/environment';
 import { appendRecord, type AppendedRecord, type ChainPosition } from '@statecraft/records';
 import { ChainMovedError } from '@statecraft/records';
 import type { ChainSummary } from '@statecraft/records';

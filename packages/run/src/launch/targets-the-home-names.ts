@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, lstatSync, readdirSync, readSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { openRegularFileSync, type ProtectedLocation } from '@statecraft/adapter';
+import { openRegularFileSync } from '@statecraft/adapter';
+import type { ProtectedLocation } from '@statecraft/environment';
 import { chainPaths, targetDirectoryIn, targetsDirectoryIn } from '@statecraft/records';
 import { parseTargetName, TARGET_NAME_BYTES } from '@statecraft/records';
 

@@ -1,14 +1,12 @@
 import { isAbsolute, resolve } from 'node:path';
+import { boundaryContainment, chooseContainment, readContainmentOverride } from '@statecraft/environment';
 import {
-  boundaryContainment,
-  chooseContainment,
   checkExecutableFile,
   digestFileCached,
   EXECUTABLE_CHECK_WORDS,
   findExecutableOnPath,
   type KnownDigest,
   negotiateCapabilities,
-  readContainmentOverride,
   readManifest,
   sidecarManifestPath,
   type AdapterIdentity,

@@ -1,5 +1,6 @@
 import { lstatSync } from 'node:fs';
-import { expandManagedPaths, readRememberedWritablePaths, resolvedThroughLinks, type RememberedWritablePath } from '@statecraft/adapter';
+import { expandManagedPaths, resolvedThroughLinks } from '@statecraft/environment';
+import { readRememberedWritablePaths, type RememberedWritablePath } from '@statecraft/records';
 import { productHomeLayout } from '@statecraft/records';
 import { STATE_DIRECTORY } from '@statecraft/records';
 import type { ResolvedTarget } from '@statecraft/records';

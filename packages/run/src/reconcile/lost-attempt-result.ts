@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { EventStreamReader, openRegularFileSync, resultReadFromStream, type AttemptResult, type attemptArtifactNames } from '@statecraft/adapter';
+import { EventStreamReader, openRegularFileSync, resultReadFromStream, type AttemptResult } from '@statecraft/adapter';
+import type { attemptArtifactNames } from '@statecraft/records';
 import type { IntentRecord, OutcomeRecord } from '@statecraft/records';
 
 const CHUNK_BYTES = 1024 * 1024;

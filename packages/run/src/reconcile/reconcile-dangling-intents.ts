@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ATTEMPT_TAG_VARIABLE, attemptArtifactNames, findAttemptProcesses } from '@statecraft/adapter';
+import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses } from '@statecraft/adapter';
+import { attemptArtifactNames } from '@statecraft/records';
 import { appendRecord, type ChainPosition } from '@statecraft/records';
 import { chainPaths, targetDirectoryIn } from '@statecraft/records';
 import { openChain, type ChainEntry } from '@statecraft/records';
