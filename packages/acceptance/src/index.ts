@@ -34,9 +34,7 @@
  * and says nothing about what the checks do not test, or about a program the checks ran that
  * reached outside the worktree (R5.3).
  */
-export * from './judge/accept-attempt.js';
-export * from './judge/suite-at-base.js';
-export * from './judge/check-invocation.js';
-export * from './judge/run-suite.js';
-export * from './land-attempt.js';
-export * from './prune-target.js';
+export { type Acceptance, acceptAttempt, type AcceptRequest } from './judge/accept-attempt.js';
+export { type SuiteHooks } from './judge/run-suite.js';
+export { landAttempt } from './land-attempt.js';
+export { pruneTarget } from './prune-target.js';

@@ -59,55 +59,151 @@
  * sockets or reads outside the product home (its named residuals), or anything at all without it
  * (R5.3); that a program run by another program is seen by command coverage (R9.3).
  */
-export * from './capabilities.js';
-export * from './schema-pieces.js';
-export * from './candidate-origin.js';
-export * from './protocol/version.js';
-export * from './protocol/manifest.js';
-export * from './protocol/request.js';
-export * from './protocol/events.js';
-export * from './read-manifest.js';
-export * from './regular-file.js';
-export * from './path-entries.js';
-export * from './failure-words.js';
-export * from './negotiate.js';
-export * from './supervise/attempt.js';
-export * from './outcome.js';
-export * from './classify.js';
-export * from './result.js';
-export * from './schema-errors.js';
-export * from './content-digest.js';
-export * from './make-directories.js';
-export * from './executable-file.js';
-export * from './file-identity.js';
-export * from './digest-cache.js';
-export * from './suite/driver.js';
-export * from './stream/line-splitter.js';
-export * from './stream/event-stream-reader.js';
-export * from './stream/read-event-stream.js';
-export * from './stream/refusal-tally.js';
-export * from './coverage/index.js';
-export * from './supervise/find-attempt-processes.js';
-export * from './supervise/boundary-record.js';
-export * from './fixture-adapter-path.js';
-export * from './package-root.js';
-export * from './adapter-kit/event-draft.js';
-export * from './adapter-kit/event-writer.js';
-export * from './adapter-kit/native-lines.js';
-export * from './adapter-kit/read-request.js';
-export * from './adapter-kit/failure-before-provider.js';
-export * from './adapter-kit/open-session.js';
-export * from './adapter-kit/resolve-provider.js';
-export * from './adapter-kit/private-files.js';
-export * from './adapter-kit/provider-child.js';
-export * from './adapter-kit/provider-lines.js';
-export * from './adapter-kit/native-line-mapping.js';
-export * from './adapter-kit/model-scenario.js';
-export * from './adapter-kit/scripted-model-server.js';
-export * from './qualification/provider-identity.js';
-export * from './environment-record.js';
-export * from './residuals.js';
-export * from './suite/case-table.js';
-export * from './suite/suite-report.js';
-export * from './suite/scenario-prompt-driver.js';
+export { CAPABILITY_TOKENS, CapabilityListSchema, type CapabilityToken, CapabilityTokenSchema } from './capabilities.js';
+export {
+  CommitIdSchema,
+  CountSchema,
+  DurationMsSchema,
+  QualificationVerdictSchema,
+  RecordedCostSchema,
+  RecordTimeSchema,
+  Sha256DigestSchema,
+  Sha256HexSchema,
+  SizedDigestSchema,
+  VerbatimObjectSchema,
+} from './schema-pieces.js';
+export { type AttemptStart, AttemptStartSchema, CandidateMadeBySchema, type EarlierCommit, EarlierCommitSchema } from './candidate-origin.js';
+export { PROTOCOL_VERSION, ProtocolVersionSchema } from './protocol/version.js';
+export {
+  type Manifest,
+  ManifestSchema,
+  type Prerequisite,
+  PrerequisiteSchema,
+  type ProviderIdentityFile,
+  ProviderIdentityFileSchema,
+} from './protocol/manifest.js';
+export { type Request, RequestSchema } from './protocol/request.js';
+export {
+  EventSchema,
+  type InitEvent,
+  NotRecordedSchema,
+  type ProtocolEvent,
+  type ProviderIdentity,
+  ProviderIdentitySchema,
+  type TerminalState,
+} from './protocol/events.js';
+export { type ManifestReading, readManifest, sidecarManifestPath } from './read-manifest.js';
+export { describeUnopenable, openRegularFile, openRegularFileSync, readRegularFile, readRegularFileTail } from './regular-file.js';
+export { keepAbsolutePathEntries } from './path-entries.js';
+export { wordsAfterPath } from './failure-words.js';
+export { findUnappliedCapabilities, negotiateCapabilities, type Negotiation } from './negotiate.js';
+export {
+  type Containment,
+  type ContainmentMechanism,
+  ContainmentSchema,
+  ExitSchema,
+  type Stop,
+  StreamDiagnosticSchema,
+  StreamDigestSchema,
+  type SupervisedAttempt,
+  type Survivor,
+  SurvivorSchema,
+} from './supervise/attempt.js';
+export { type InterruptionCause, InterruptionCauseSchema, type Outcome, OutcomeSchema } from './outcome.js';
+export { classifyAttempt, classifyOutcome, resultReadFromStream } from './classify.js';
+export { type AdapterIdentity, AdapterIdentitySchema, type AttemptResult, AttemptResultSchema } from './result.js';
+export { describeSchemaIssues } from './schema-errors.js';
+export { digestFile, hashFile, sha256Hex } from './content-digest.js';
+export { makeDirectories } from './make-directories.js';
+export { checkExecutableFile, EXECUTABLE_CHECK_WORDS, findExecutableOnPath } from './executable-file.js';
+export { FileIdentitySchema, readFileIdentity, sameFileIdentity } from './file-identity.js';
+export { digestFileCached, type KnownDigest, knownDigestOf, KnownDigestSchema, matchKnownDigest } from './digest-cache.js';
+export { type DriverScenario, type EvidenceKind, type MeasurementContext, type Provocation, type SuiteDriver, type TokenMeasurement } from './suite/driver.js';
+export { DEFAULT_MAX_LINE_BYTES, OVERSIZE_EVIDENCE_BYTES } from './stream/line-splitter.js';
+export { EventStreamReader, type StreamReading } from './stream/event-stream-reader.js';
+export { readEventStream } from './stream/read-event-stream.js';
+export {
+  REFUSAL_EXCERPT_COUNT,
+  REFUSAL_EXCERPT_LINE_BYTES,
+  type RefusalDigest,
+  RefusalDigestSchema,
+  RefusalExcerptEntrySchema,
+} from './stream/refusal-tally.js';
+export {
+  type AllowanceSource,
+  buildAllowance,
+  type CheckedCoverage,
+  classifyCommand,
+  type CommandReading,
+  compareCoverage,
+  COVERAGE_LIMITS,
+  type CoverageReadFrom,
+  type DeclarationInput,
+  readRecordedCoverage,
+  type RecordedCoverage,
+  RecordedCoverageSchema,
+  StoredCoverageSchema,
+  WRAPPER_PROGRAMS,
+} from './coverage/index.js';
+export {
+  ATTEMPT_TAG_VARIABLE,
+  describeCommand,
+  findAttemptProcesses,
+  isLiving,
+  markAttemptSpawn,
+  startTimeOfThisProcess,
+} from './supervise/find-attempt-processes.js';
+export {
+  type BoundaryPath,
+  BoundaryPathSchema,
+  type BoundaryProfile,
+  type BoundaryRecord,
+  BoundaryRecordSchema,
+  type BoundaryResidual,
+  BWRAP_RESIDUALS,
+  noBoundaryRecord,
+  type ProbeCheck,
+  ProbeCheckSchema,
+} from './supervise/boundary-record.js';
+export { fixtureAdapterPath, replayAdapterPath } from './fixture-adapter-path.js';
+export { packageRootOf } from './package-root.js';
+export { type EventDraft } from './adapter-kit/event-draft.js';
+export { EventWriter } from './adapter-kit/event-writer.js';
+export { openSession } from './adapter-kit/open-session.js';
+export { type ProviderCommand, type ProviderResolution, resolveProvider } from './adapter-kit/resolve-provider.js';
+export { isPathInside, privateDirectoryRemoval, type PrivateRemoval, writeExclusivePrivateFile } from './adapter-kit/private-files.js';
+export {
+  awaitExitWithGrace,
+  type ProviderChild,
+  type ProviderInvocation,
+  removeOnInterrupt,
+  type StartedProvider,
+  writeEnding,
+} from './adapter-kit/provider-child.js';
+export { providerLines } from './adapter-kit/provider-lines.js';
+export { HeldUntilInit, type MappedLine, parseNativeLine, progressDetail, type StreamMapperContext } from './adapter-kit/native-line-mapping.js';
+export { HangReplySchema, HttpErrorReplySchema, loadScenarioFile, loadScenarioFiles, scenarioSchemaFor } from './adapter-kit/model-scenario.js';
+export { type ScriptedExchange, type ScriptedModelDouble, sendJson, startScriptedModelServer } from './adapter-kit/scripted-model-server.js';
+export { identifyProvider, type ProviderIdentification, ProviderIdentificationSchema } from './qualification/provider-identity.js';
+export {
+  type AbsentName,
+  AbsentNameSchema,
+  type EnvironmentRecord,
+  EnvironmentRecordSchema,
+  type EnvironmentRefusal,
+  type PlacedName,
+  PlacedNameSchema,
+} from './environment-record.js';
+export { type ContainmentKind, ENVIRONMENT_RESIDUALS, residualsFor } from './residuals.js';
+export { SUITE_CASES, SUITE_VERSION, type SuiteCase, type SuiteRow } from './suite/case-table.js';
+export {
+  type CaseReport,
+  CaseReportSchema,
+  QualifiedAdapterSchema,
+  type QualifiedProvider,
+  QualifiedProviderSchema,
+  type SuiteReport,
+  SuiteReportSchema,
+} from './suite/suite-report.js';
+export { fixtureDriver, scenarioPromptDriver } from './suite/scenario-prompt-driver.js';
 export { readRememberedEntry, writeRememberedEntry } from './remembered-entry-file.js';

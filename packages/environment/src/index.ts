@@ -30,21 +30,45 @@
  * files (R5.3); that a name absent from the credential families is harmless — the allowlist, not
  * the family list, is what keeps names out.
  */
-export * from './credential-families.js';
-export * from './construct-environment.js';
-export * from './project-declaration.js';
-export * from './adapter-declarations.js';
-export * from './boundary-profile.js';
-export { homesToHide, pathEntriesInside, programHoldersInside, type HiddenHome } from './homes-to-hide.js';
-export * from './operator-git-identity.js';
-export * from './containment/probe-containment.js';
-export * from './boundary/boundary-probe.js';
-export * from './boundary/bwrap-boundary.js';
+export { CREDENTIAL_FAMILIES, credentialFamilyOf } from './credential-families.js';
+export { constructEnvironment, type NameSelection, selectPassedNames } from './construct-environment.js';
+export { parseProjectDeclaration, PROJECT_DECLARATION_PATH, ProjectDeclarationSchema } from './project-declaration.js';
+export {
+  type AdapterClaim,
+  type AdapterDeclaration,
+  checkPrerequisite,
+  expandHome,
+  findManagedPathCollisions,
+  planAdapterPaths,
+  type PrerequisiteContext,
+  type QualificationState,
+} from './adapter-declarations.js';
+export { type BoundaryChoice, buildBoundaryProfile, readBoundaryChoice, readExposedPaths } from './boundary-profile.js';
+export { homesToHide, pathEntriesInside } from './homes-to-hide.js';
+export { type GitIdentity, gitIdentityBinding, writeGitIdentityFile } from './operator-git-identity.js';
+export {
+  chooseContainment,
+  CONTAINMENT_OVERRIDE_VARIABLE,
+  type ContainmentChoice,
+  probeContainment,
+  readContainmentOverride,
+} from './containment/probe-containment.js';
+export { GATE_GO } from './boundary/boundary-probe.js';
+export {
+  type BoundaryAvailability,
+  BoundaryAvailabilitySchema,
+  boundaryCommand,
+  boundaryContainment,
+  type BoundaryLaunch,
+  type BoundaryRefusalReason,
+  checkBoundaryAvailability,
+  establishBoundary,
+  type EstablishedBoundary,
+} from './boundary/bwrap-boundary.js';
 export { withHiddenPaths, withReadOnlyPaths } from './boundary/boundary-after-probe.js';
-export * from './boundary/product-home-views.js';
-export * from './boundary/adapter-reachable.js';
-export * from './managed-paths/managed-paths.js';
-export * from './managed-paths/supervisor-protected-locations.js';
-export * from './managed-paths/enclosing-git-directory.js';
+export { productHomeViewsIn } from './boundary/product-home-views.js';
+export { adapterReachableResiduals, readPtraceScope } from './boundary/adapter-reachable.js';
+export { checkManagedPaths, expandManagedPaths, prepareManagedPaths, type ProtectedLocation } from './managed-paths/managed-paths.js';
+export { supervisorProtectedLocations } from './managed-paths/supervisor-protected-locations.js';
 export { resolvedThroughLinks } from './managed-paths/resolved-through-links.js';
 export { openLaunchDescriptors } from './boundary/launch-descriptors.js';

@@ -77,74 +77,84 @@
  * - durable-write.ts         whole files written atomically and fsync'd (once, with `exclusive`); directory fsync; every byte of a write
  * - writable-paths-remembered.ts every managed path a boundary bound writable, remembered in the product home: no later run of any adapter takes a target inside one (R12)
  */
-export * from './artifacts.js';
-export * from './candidate.js';
-export * from './chain/acceptance-record.js';
-export * from './chain/append-record.js';
-export * from './chain/chain-checkpoint.js';
-export * from './chain/chain-paths.js';
-export * from './chain/chain-summary.js';
-export * from './chain/check-chain-tip.js';
-export * from './chain/digest-lines.js';
-export * from './chain/land-record.js';
-export * from './chain/leading-fields.js';
-export * from './chain/open-chain-for-append.js';
-export * from './chain/open-chain-for-run.js';
-export * from './chain/open-chain.js';
-export * from './chain/read-chain-lines.js';
-export * from './chain/record-bound.js';
-export * from './chain/record-schemas.js';
-export * from './chain/refuse-unreadable-record.js';
-export * from './chain/summary-fast-check.js';
-export * from './chain/target-name.js';
-export * from './concluded-posture.js';
-export * from './doctor/attempt-files-after-intent.js';
-export * from './doctor/attempt-record-findings.js';
-export * from './doctor/check-acceptance-evidence.js';
-export * from './doctor/check-acceptance-records.js';
-export * from './doctor/check-checkpoint-presence.js';
-export * from './doctor/check-outcome-records.js';
-export * from './doctor/check-run-ids.js';
-export * from './doctor/check-target-lock.js';
-export * from './doctor/check-target-name.js';
-export * from './doctor/check-workspace-git.js';
-export * from './doctor/examine-attempt-evidence.js';
-export * from './doctor/examine-product-home.js';
-export * from './doctor/receipt-against-record.js';
-export * from './doctor/unrecorded-acceptance-files.js';
-export * from './doctor/unrecorded-attempt-files.js';
-export * from './git/git-process.js';
-export * from './git/git.js';
-export * from './git/registered-git-directory.js';
-export * from './git/resolve-target.js';
-export * from './git/workspace-git-as-made.js';
-export * from './lock/dead-attempt-temporary-directory.js';
-export * from './lock/lock-holder.js';
-export * from './lock/repository-lock.js';
-export * from './lock/take-over-stale-lock.js';
-export * from './posture.js';
-export * from './product-home.js';
-export * from './qualification/check-qualification.js';
-export * from './qualification/qualification-record.js';
-export * from './qualification/qualification-store.js';
-export * from './qualification/reference-record.js';
-export * from './read/acceptance-view.js';
-export * from './read/attempt-account.js';
-export * from './read/attempt-records.js';
-export * from './read/check-artifacts.js';
-export * from './read/earlier-final-verdict.js';
-export * from './read/fold-attempts.js';
-export * from './read/landed-receipt-state.js';
-export * from './read/list-attempts.js';
-export * from './read/open-target-records.js';
-export * from './read/own-evidence-paths.js';
-export * from './read/reclassify-attempt.js';
-export * from './read/records-against-kept-files.js';
-export * from './read/reread-kept-stream.js';
-export * from './read/workspace-freshness.js';
-export * from './receipt.js';
-export * from './run-id.js';
-export * from './workspace-location.js';
-export * from './durable-write.js';
-export * from './attempt-files.js';
-export * from './writable-paths-remembered.js';
+export { keepArtifact } from './artifacts.js';
+export { type Candidate, CandidateSchema, IGNORED_FILES_NOTE, type OutcomeCandidate, OutcomeCandidateSchema } from './candidate.js';
+export {
+  type AcceptanceReason,
+  type AcceptanceRecord,
+  AcceptanceRecordSchema,
+  type AcceptanceVerdict,
+  CheckOutputSchema,
+  type CheckRun,
+  CheckRunSchema,
+  VERDICT_OF_REASON,
+} from './chain/acceptance-record.js';
+export { type AppendedRecord, appendRecord, type ChainPosition } from './chain/append-record.js';
+export { ChainCheckpointSchema, refusalOfContradictedChain } from './chain/chain-checkpoint.js';
+export { acceptanceDirectoryName, attemptArtifactNames, chainPaths, type ChainPaths, targetDirectoryIn, targetsDirectoryIn } from './chain/chain-paths.js';
+export { type ChainSummary, ChainSummarySchema, openChainSummaries } from './chain/chain-summary.js';
+export { ChainMovedError } from './chain/check-chain-tip.js';
+export { WORKER_DIGEST_THRESHOLD } from './chain/digest-lines.js';
+export { type LandMethod, LandMethodSchema, type LandRecord, type PrunedAttempt, PrunedAttemptSchema } from './chain/land-record.js';
+export { openChainForAppend } from './chain/open-chain-for-append.js';
+export { openChainForRun, type RunChainRecord } from './chain/open-chain-for-run.js';
+export { type ChainEntry, type ChainOpening, openChain } from './chain/open-chain.js';
+export { readChainLines } from './chain/read-chain-lines.js';
+export { MAX_RECORD_BYTES } from './chain/record-bound.js';
+export {
+  type Artifact,
+  ArtifactSchema,
+  ChainRecordSchema,
+  type IntentRecord,
+  IntentRecordSchema,
+  type OutcomeRecord,
+  OutcomeRecordSchema,
+  StoredAttemptResultSchema,
+  TruncatedTailSchema,
+  type UnlinkedRecord,
+} from './chain/record-schemas.js';
+export { UnreadableRecordError } from './chain/refuse-unreadable-record.js';
+export { quickSummaryCheck } from './chain/summary-fast-check.js';
+export { formatTargetName, parseTargetName, TARGET_NAME_BYTES } from './chain/target-name.js';
+export { findAttemptRecordFindings } from './doctor/attempt-record-findings.js';
+export { examineAttemptEvidence } from './doctor/examine-attempt-evidence.js';
+export { examineProductHome, type Finding, type HomeExamination } from './doctor/examine-product-home.js';
+export { runGitProcess } from './git/git-process.js';
+export { runGit } from './git/git.js';
+export { registeredGitDirectory, untrustedWorktreeGitOptions } from './git/registered-git-directory.js';
+export { type ResolvedTarget, resolveTarget } from './git/resolve-target.js';
+export { restoreWorkspaceGit, type WorkspaceGitRestoration } from './git/workspace-git-as-made.js';
+export { removeDeadAttemptTemporaryDirectory } from './lock/dead-attempt-temporary-directory.js';
+export { isLive, type LockHolder, LockHolderSchema, readLockInstance } from './lock/lock-holder.js';
+export { acquireRepositoryLock } from './lock/repository-lock.js';
+export { type CoverageVerdict, type Posture, PostureSchema, type QualificationLabel, requiredNotApplied } from './posture.js';
+export { checkProductHomeWritable, productHomeLayout, resolveProductHome, targetKey } from './product-home.js';
+export { checkQualification, type ManifestToCheck } from './qualification/check-qualification.js';
+export { QualificationIdSchema, QualificationRecordSchema } from './qualification/qualification-record.js';
+export { listQualificationRecords, qualificationsDir, showQualificationRecord, writeQualificationRecord } from './qualification/qualification-store.js';
+export { keepReferenceRecord } from './qualification/reference-record.js';
+export { type AcceptanceView, readCandidateIsTip, readReceiptState, viewOfAcceptance } from './read/acceptance-view.js';
+export { type AttemptAccount } from './read/attempt-account.js';
+export { entriesByDigest } from './read/attempt-records.js';
+export { checkKeptFile, readKeptFile } from './read/check-artifacts.js';
+export { describeEarlierFinalVerdict, findEarlierFinalVerdict, isFinalVerdict } from './read/earlier-final-verdict.js';
+export { foldAttempts, type LiveHolder } from './read/fold-attempts.js';
+export { type Landing, landingsIn, readLandedIsReachable } from './read/landed-receipt-state.js';
+export { type AttemptList, type AttemptSummaries, type AttemptSummary, startAttemptSummaries } from './read/list-attempts.js';
+export { openTargetRecords, openTargetSummaries } from './read/open-target-records.js';
+export { attemptFilesElsewhere, namedElsewhereByRecord } from './read/own-evidence-paths.js';
+export { describeClassification, type OutcomeCheck, reclassifyAttempt, sameClassification } from './read/reclassify-attempt.js';
+export {
+  compareAttemptRecordsWithKeptFiles,
+  compareRecordsWithKeptFiles,
+  describeFieldDisagreements,
+  type RecordDisagreement,
+} from './read/records-against-kept-files.js';
+export { rereadKeptStream } from './read/reread-kept-stream.js';
+export { readWorkspaceFreshness } from './read/workspace-freshness.js';
+export { type Receipt, ReceiptSchema } from './receipt.js';
+export { isRunId, newRunId } from './run-id.js';
+export { STATE_DIRECTORY, workspaceLocation } from './workspace-location.js';
+export { writeFileDurably } from './durable-write.js';
+export { ATTEMPT_FILE_NAMES, newAttemptTag } from './attempt-files.js';
+export { readRememberedWritablePaths, type RememberedWritablePath, rememberWritablePaths } from './writable-paths-remembered.js';

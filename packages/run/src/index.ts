@@ -56,30 +56,47 @@
  * chain is tamper-evident, not tamper-proof, and the last record has no successor to vouch for
  * it); that the boundary denies the network or Unix sockets (R12's named residuals).
  */
-export * from './refusal.js';
-export * from './workspace/exclude-state.js';
-export * from './workspace/prepare-workspace.js';
-export * from './workspace/identify-candidate.js';
-export * from './plan/plan-run.js';
+export { type RunFailure, type RunRefusal } from './refusal.js';
+export { prepareWorkspace } from './workspace/prepare-workspace.js';
+export { planRun } from './plan/plan-run.js';
 export { targetInsideManagedPath, targetInWritablePlace } from './plan/target-outside-managed-paths.js';
-export * from './plan/label-qualification.js';
-export * from './launch/failed-file.js';
+export { failedPath, writingFile } from './launch/failed-file.js';
 export { managedPathsMustNotReach } from './launch/launch-boundary.js';
 export { targetsTheHomeNames } from './launch/targets-the-home-names.js';
-export { endOfAttempt, endOfAttemptBoundMs, type EndOfAttempt } from './launch/end-of-attempt-bound.js';
-export * from './launch/launch-attempt.js';
-export * from './launch/compose-posture.js';
+export { endOfAttempt, endOfAttemptBoundMs } from './launch/end-of-attempt-bound.js';
+export { type Launch, launchAttempt } from './launch/launch-attempt.js';
 export { readOperatorGitIdentity } from './workspace/read-operator-git-identity.js';
-export * from './coverage/index.js'; // command coverage read from the working tree and the base commit (R9.4)
-export * from './reconcile/reconcile-dangling-intents.js';
-export * from './land/land-commit.js';
-export * from './land/remove-run-workspace.js';
-export * from './supervise/options.js';
-export * from './supervise/supervise-adapter.js';
-export * from './attempt/attempt-request.js';
-export * from './attempt/run-attempt.js';
-export { EvidenceWriteError } from './supervise/stream-tee.js';
-export { DEFAULT_KEEP_BOUND_BYTES, KEEP_BOUND_VARIABLE, readKeepBound } from './supervise/keep-bound.js';
+export {
+  assessCoverage,
+  checkCoverageAtLaunch,
+  compareReadings,
+  describeCoverage,
+  extractVerificationCommands,
+  gitReadingEnvironment,
+  planCoverageAt,
+  type PlannedCoverage,
+  readCoverageInputs,
+  runGitForReading,
+  specCandidatePaths,
+  suitePlanDigest,
+} from './coverage/index.js';
+export { reconcileDanglingIntents } from './reconcile/reconcile-dangling-intents.js';
+export { landCandidate } from './land/land-commit.js';
+export { removeRunWorkspace } from './land/remove-run-workspace.js';
+export { type SuperviseOptions } from './supervise/options.js';
+export { superviseAdapter } from './supervise/supervise-adapter.js';
+export { buildAttemptRequest } from './attempt/attempt-request.js';
+export { readKeepBound } from './supervise/keep-bound.js';
 export { WARDEN_NAME } from './supervise/supervisor-death-warden.js';
-export * from './suite/index.js';
-export * from './supervise/supervise-check.js';
+export {
+  comparableResult,
+  findTaggedProcesses,
+  type NegativeSuiteAnswer,
+  reportedDescendant,
+  runAdapterOnce,
+  type RunAdapterOnceAnswer,
+  type RunAdapterOnceOptions,
+  runNegativeSuite,
+  type RunNegativeSuiteOptions,
+} from './suite/index.js';
+export { superviseCheck, type SupervisedCheck } from './supervise/supervise-check.js';
