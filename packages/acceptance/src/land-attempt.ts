@@ -4,20 +4,16 @@ import { sha256Hex } from '@statecraft/adapter';
 import {
   appendRecord,
   chainPaths,
-  failedPath,
-  landCandidate,
   resolveTarget,
   targetDirectoryIn,
-  writingFile,
   type AcceptanceRecord,
   type ChainPaths,
   type ResolvedTarget,
   type ChainEntry,
   type LandRecord,
-} from '@statecraft/run';
-import { readCandidateIsTip } from './acceptance-view.js';
-import { isFinalVerdict } from './judge/earlier-final-verdict.js';
-import { landingsIn, readLandedIsReachable } from './landed-receipt-state.js';
+} from '@statecraft/records';
+import { failedPath, landCandidate, writingFile } from '@statecraft/run';
+import { readCandidateIsTip, isFinalVerdict, landingsIn, readLandedIsReachable } from '@statecraft/records';
 import { openChainToAppend, underTargetLock, type OpenedChain } from './under-target-lock.js';
 
 export type Landed =

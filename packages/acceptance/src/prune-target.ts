@@ -2,21 +2,18 @@ import { existsSync } from 'node:fs';
 import {
   appendRecord,
   chainPaths,
-  failedPath,
   isRunId,
-  removeRunWorkspace,
   resolveTarget,
   runGit,
   targetDirectoryIn,
   workspaceLocation,
-  writingFile,
   type ChainPaths,
   type ResolvedTarget,
   type ChainEntry,
   type PrunedAttempt,
-} from '@statecraft/run';
-import { isFinalVerdict } from './judge/earlier-final-verdict.js';
-import { landingsIn } from './landed-receipt-state.js';
+} from '@statecraft/records';
+import { failedPath, removeRunWorkspace, writingFile } from '@statecraft/run';
+import { isFinalVerdict, landingsIn } from '@statecraft/records';
 import { openChainToAppend, underTargetLock, type OpenedChain } from './under-target-lock.js';
 
 export type KeptWhy = 'not-concluded' | 'newer' | 'accepted' | 'landed-only-here';

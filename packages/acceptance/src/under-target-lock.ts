@@ -1,6 +1,6 @@
+import { failedPath } from '@statecraft/run';
 import {
   acquireRepositoryLock,
-  failedPath,
   openChain,
   refusalOfContradictedChain,
   type ChainOpening,
@@ -8,7 +8,7 @@ import {
   type ChainPaths,
   type LinkedRecord,
   type LockHolder,
-} from '@statecraft/run';
+} from '@statecraft/records';
 
 /** What a verb that appends under the lock answers when the lock or the chain stops it. */
 export type LockedChainStop = { kind: 'refused'; reason: 'live-attempt' | 'chain-broken'; message: string } | { kind: 'failed'; path: string; message: string };

@@ -24,6 +24,7 @@
  * - suite/measure-workspace-write.ts workspace-write measured live: edits land in the workspace with no allow rule, a write beside it does not
  * - model-double/*                  a scripted Anthropic Messages API server on 127.0.0.1 (tests, the suite)
  * - suite-driver.ts                 how the negative suite provokes this adapter (live and replayed)
+ * - adapter/start-provider.ts the provider spawned with the prompt on stdin, never argv, no shell (R1.3, R7.1): the adapter spawns, the kit does not
  *
  * What this package does not claim: that the session cannot write outside the workspace when it
  * runs without the evidence boundary (`--boundary none`: `workspace-write` is then not applied, and

@@ -30,6 +30,7 @@
  * - suite/altered-streams.ts        the recorded stream, altered one defect at a time (rows 4 and 5, fake providers)
  * - suite/measure-tokens.ts         each declared token measured against the pinned provider (row 6)
  * - suite-driver.ts                 how the negative suite provokes this adapter (live and replayed)
+ * - adapter/start-provider.ts the provider spawned with the prompt on stdin, never argv, no shell (R1.3, R7.1): the adapter spawns, the kit does not
  *
  * What this package does not claim: a refusal that Codex's own sandbox or approval policy made (it
  * reports those only as text: they are not refusals here, R14.2); a turn cap or a cost (Codex has

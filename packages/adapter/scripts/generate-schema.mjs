@@ -5,7 +5,8 @@
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { keepStandardFormats, writeOrCheckGenerated } from './write-generated-files.mjs';
-import { AttemptResultSchema, EventSchema, ManifestSchema, PROTOCOL_VERSION, QualificationRecordSchema, ReceiptSchema, RequestSchema } from '../dist/index.js';
+import { AttemptResultSchema, EventSchema, ManifestSchema, PROTOCOL_VERSION, RequestSchema } from '../dist/index.js';
+import { QualificationRecordSchema, ReceiptSchema } from '../../records/dist/index.js';
 
 const schemaDir = fileURLToPath(new URL('../schema/', import.meta.url));
 

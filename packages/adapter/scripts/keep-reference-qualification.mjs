@@ -2,7 +2,8 @@
 // adapter and keep the record it writes as the repository's reference record
 // (qualification/records/), replacing the previous one of that adapter.
 import { fileURLToPath } from 'node:url';
-import { keepReferenceRecord, runNegativeSuite } from '@statecraft/adapter';
+import { keepReferenceRecord } from '../../records/dist/index.js';
+import { runNegativeSuite } from '../../run/dist/index.js';
 
 const RECORDS_DIRECTORY = fileURLToPath(new URL('../../../qualification/records/', import.meta.url));
 

@@ -1,6 +1,7 @@
 /**
- * @statecraft/adapter — the seam. Every agent runs through this package, and it names no
- * provider (R1.1).
+ * @statecraft/adapter — the seam: the contract an adapter author builds against. It names no
+ * provider (R1.1) and spawns nothing: supervision and the suite are @statecraft/run's, the
+ * boundary and containment @statecraft/environment's, the product home @statecraft/records'.
  *
  * Modules:
  * - capabilities.ts        the closed six-token vocabulary (R2.1)
@@ -14,14 +15,12 @@
  * - canonical-json.ts      one spelling of a JSON value (sorted keys, no whitespace): a digest of what a reader acts on
  * - negotiate.ts           required / preferred tokens against the manifest; init discrepancies (R2.3, R2.4)
  * - supervise/attempt.ts   what the supervisor observed of one process (shapes)
- * - supervise/options.ts   what the supervisor needs, and its answer
  * - outcome.ts             the five outcomes (R8.1) and interruption causes
  * - classify.ts            the supervisor's reading of an attempt into an outcome (R8.2, R10.4); what a result reads from the stream alone
  * - result.ts              the recorded attempt result (R1.2)
  * - schema-errors.ts       zod errors as sentences naming file and field
  * - content-digest.ts      sha256 digests of files and bytes
  * - make-directories.ts    a directory and its missing parents, made one at a time so a refusing file system (/proc) fails at once
- * - durable-write.ts       whole files written atomically and fsync'd (once, with `exclusive`); directory fsync; every byte of a write
  * - regular-file.ts        files statecraft keeps opened only if regular, never waiting: a FIFO in their place is named, not waited on, and what stands there said in one wording (describeUnopenable); small files read within a bound, a tail read as a tail
  * - failure-words.ts       what a failure says after the path it names, so a caller naming the file does not name it twice
  * - executable-file.ts     whether a path can be executed, and the one PATH search every package uses
@@ -29,32 +28,17 @@
  * - file-identity.ts       what identifies a file's bytes without reading them (device, inode, size, times)
  * - digest-cache.ts        file digests remembered by identity, and handed to the adapter in the request
  * - remembered-entry-file.ts   one cache entry in the product home, read against its schema and written whole
- * - attempt/*              the attempt core `run` and `qualify` share: file names, the process tag, the request, supervise + classify
- * - suite/driver.ts        how the negative suite provokes behaviour from one adapter
- * - suite/index.ts         the negative suite: case table, runner, runAdapterOnce, the fixture driver (R4)
+ * - suite/driver.ts        how the negative suite provokes behaviour from one adapter (the contract an adapter's suite driver meets)
+ * - suite/case-table.ts    the suite's nine rows and its version, as data (run runs them; a qualification record names them)
+ * - suite/suite-report.ts  the suite report's schema, carried in a qualification record
+ * - suite/scenario-prompt-driver.ts the `scenario: <name>` prompt convention (the fixture's, and the default driver)
  * - qualification/         qualification records: write once, list, show, check a binary (R3)
  * - fixture-adapter-path.ts where the shipped fixture adapter and replay child live
  * - package-root.ts        an installed package's root by its name: node_modules looked up directly, Node's resolver behind
  * - stream/*               the bounded NDJSON event-stream reader: trusted prefix, diagnostics (R7.4, R7.5)
  * - stream/refusal-tally.ts refusals kept bounded: a count, a running digest, the first few
- * - supervise/*            the process supervisor: workspace check, spawn, deadline, tree kill, survivor probe (R7);
- *                          the stream tee, which stops an attempt whose evidence cannot be written
+ * - supervise/find-attempt-processes.ts an attempt's living processes found by its tag in /proc (R7.3): run kills them, doctor names them
  * - supervise/boundary-record.ts  the protected evidence boundary's shapes: profile, probe findings, record, residuals (R12)
- * - supervise/boundary-probe.ts   the self-test run inside the sandbox before each launch, and the descriptor closer (R12)
- * - supervise/bwrap-boundary.ts   the boundary's mechanism on Linux (bubblewrap): establish, wrap the child (R12)
- * - supervise/run-quietly.ts      bwrap and the probe run with a fixed PATH, their output whole, a time limit counted once their input is given
- * - supervise/boundary-after-probe.ts  an established boundary widened after its probe: paths made read-only or hidden, recorded in its profile (R12, R13.3, R13.5)
- * - supervise/product-home-views.ts  every other mount reaching the product home, from the mount table, hidden and probed too (R12)
- * - supervise/adapter-reachable.ts  what the agent's processes can still do to the adapter (attach unless Yama, reopen its descriptors): residuals (R12)
- * - supervise/bwrap-version.ts    bwrap's version for the boundary record, remembered by the binary's identity
- * - supervise/keep-bound.ts       how many bytes of each evidence file are kept (STATECRAFT_KEEP_BOUND, 1 GiB): past it the attempt or check is stopped (R8.4)
- * - supervise/supervisor-death-warden.ts  the tree ended should the supervisor die outright, where the kernel alone does not (PID namespace, process group): a shell that kills the group and the tagged processes (R7.2, R7.3)
- * - supervise/managed-paths.ts    an adapter's managed paths checked against what they must not reach (alone, for `env plan`), then made when absent, so the boundary can bind them writable (R10.6, R12)
- * - supervise/writable-paths-remembered.ts every managed path a boundary bound writable, remembered in the product home: no later run of any adapter takes a target inside one (R12)
- * - supervise/supervisor-protected-locations.ts what statecraft runs or reads outside the sandbox, whichever target: no managed path may reach it (R12)
- * - supervise/enclosing-git-directory.ts whether a managed path is or lies inside a git directory, up to the HOME or /tmp it lies in; what it holds is not walked (R12)
- * - supervise/supervisor-programs.ts   where each program statecraft runs outside the sandbox really lives, link by link, with its installation (R12)
- * - supervise/resolved-through-links.ts a path with its links resolved as far as it exists
  * - adapter-kit/*          what every adapter executable shares: the event writer (NDJSON out, stamped, schema-checked),
  *                          the event draft, and the provider's stdout split into bounded byte lines (R1.2, R7.5)
  * - adapter-kit/read-request.ts            the request file read and checked against the protocol (R1.2)
@@ -68,79 +52,159 @@
  * - adapter-kit/model-scenario.ts         a model-double scenario around the provider's own replies; hang, http-error; loading
  * - adapter-kit/scripted-model-server.ts   the HTTP plumbing of every provider's model double: loopback, scenario routes behind opaque tokens, stop
  * - coverage/*             command coverage: check commands against the allowance (R9)
- * - receipt/receipt.ts     the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
- * - supervise/supervise-check.ts one acceptance check (not a protocol speaker) under the adapter's supervision, inside the boundary when given (R13.3, R12)
+ * - environment-record.ts    the recorded account of a child's environment: every name it received (R5.1, R6)
+ * - residuals.ts             what a constructed environment does not buy, named on every attempt (R5.3), and what the process-group fallback adds
  *
  * What this package does not claim: that the evidence boundary (R12) denies the network, Unix
  * sockets or reads outside the product home (its named residuals), or anything at all without it
  * (R5.3); that a program run by another program is seen by command coverage (R9.3).
  */
-export * from './capabilities.js';
-export * from './schema-pieces.js';
-export * from './candidate-origin.js';
-export * from './protocol/version.js';
-export * from './protocol/manifest.js';
-export * from './protocol/request.js';
-export * from './protocol/events.js';
-export * from './read-manifest.js';
-export * from './regular-file.js';
-export * from './path-entries.js';
-export * from './failure-words.js';
-export * from './negotiate.js';
-export * from './supervise/attempt.js';
-export * from './supervise/options.js';
-export * from './outcome.js';
-export * from './classify.js';
-export * from './result.js';
-export * from './schema-errors.js';
-export * from './content-digest.js';
-export * from './durable-write.js';
-export * from './make-directories.js';
-export * from './executable-file.js';
-export * from './file-identity.js';
-export * from './digest-cache.js';
-export * from './suite/driver.js';
-export * from './stream/line-splitter.js';
-export * from './stream/event-stream-reader.js';
-export * from './stream/read-event-stream.js';
-export * from './stream/refusal-tally.js';
-export * from './coverage/index.js';
-export * from './supervise/supervise-adapter.js';
-export * from './attempt/attempt-files.js';
-export * from './attempt/attempt-request.js';
-export * from './attempt/run-attempt.js';
-export { EvidenceWriteError } from './supervise/stream-tee.js';
-export * from './supervise/probe-containment.js';
-export { DEFAULT_KEEP_BOUND_BYTES, KEEP_BOUND_VARIABLE, readKeepBound } from './supervise/keep-bound.js';
-export * from './supervise/find-attempt-processes.js';
-export * from './supervise/boundary-record.js';
-export * from './supervise/boundary-probe.js';
-export * from './supervise/bwrap-boundary.js';
-export { withHiddenPaths, withReadOnlyPaths } from './supervise/boundary-after-probe.js';
-export * from './supervise/product-home-views.js';
-export * from './supervise/adapter-reachable.js';
-export * from './supervise/managed-paths.js';
-export * from './supervise/writable-paths-remembered.js';
-export * from './supervise/supervisor-protected-locations.js';
-export { WARDEN_NAME } from './supervise/supervisor-death-warden.js';
-export * from './supervise/enclosing-git-directory.js';
-export { resolvedThroughLinks } from './supervise/resolved-through-links.js';
-export * from './fixture-adapter-path.js';
-export * from './package-root.js';
-export * from './adapter-kit/event-draft.js';
-export * from './adapter-kit/event-writer.js';
-export * from './adapter-kit/native-lines.js';
-export * from './adapter-kit/read-request.js';
-export * from './adapter-kit/failure-before-provider.js';
-export * from './adapter-kit/open-session.js';
-export * from './adapter-kit/resolve-provider.js';
-export * from './adapter-kit/private-files.js';
-export * from './adapter-kit/provider-child.js';
-export * from './adapter-kit/provider-lines.js';
-export * from './adapter-kit/native-line-mapping.js';
-export * from './adapter-kit/model-scenario.js';
-export * from './adapter-kit/scripted-model-server.js';
-export * from './suite/index.js';
-export * from './qualification/index.js';
-export * from './receipt/receipt.js';
-export * from './supervise/supervise-check.js';
+export { CAPABILITY_TOKENS, CapabilityListSchema, type CapabilityToken, CapabilityTokenSchema } from './capabilities.js';
+export {
+  CommitIdSchema,
+  CountSchema,
+  DurationMsSchema,
+  QualificationVerdictSchema,
+  RecordedCostSchema,
+  RecordTimeSchema,
+  Sha256DigestSchema,
+  Sha256HexSchema,
+  SizedDigestSchema,
+  VerbatimObjectSchema,
+} from './schema-pieces.js';
+export { type AttemptStart, AttemptStartSchema, CandidateMadeBySchema, type EarlierCommit, EarlierCommitSchema } from './candidate-origin.js';
+export { PROTOCOL_VERSION, ProtocolVersionSchema } from './protocol/version.js';
+export {
+  type Manifest,
+  ManifestSchema,
+  type Prerequisite,
+  PrerequisiteSchema,
+  type ProviderIdentityFile,
+  ProviderIdentityFileSchema,
+} from './protocol/manifest.js';
+export { appliedPermissionMode, type PermissionMode, PermissionModeSchema, type Request, RequestSchema } from './protocol/request.js';
+export {
+  EventSchema,
+  type InitEvent,
+  NotRecordedSchema,
+  type ProtocolEvent,
+  type ProviderIdentity,
+  ProviderIdentitySchema,
+  type TerminalState,
+} from './protocol/events.js';
+export { type ManifestReading, readManifest, sidecarManifestPath } from './read-manifest.js';
+export { describeUnopenable, openRegularFile, openRegularFileSync, readRegularFile, readRegularFileTail } from './regular-file.js';
+export { keepAbsolutePathEntries } from './path-entries.js';
+export { wordsAfterPath } from './failure-words.js';
+export { findUnappliedCapabilities, negotiateCapabilities, type Negotiation } from './negotiate.js';
+export {
+  type Containment,
+  type ContainmentMechanism,
+  ContainmentSchema,
+  ExitSchema,
+  type Stop,
+  StreamDiagnosticSchema,
+  StreamDigestSchema,
+  type SupervisedAttempt,
+  type Survivor,
+  SurvivorSchema,
+} from './supervise/attempt.js';
+export { type InterruptionCause, InterruptionCauseSchema, type Outcome, OutcomeSchema } from './outcome.js';
+export { classifyAttempt, classifyOutcome, resultReadFromStream } from './classify.js';
+export { type AdapterIdentity, AdapterIdentitySchema, type AttemptResult, AttemptResultSchema } from './result.js';
+export { describeSchemaIssues } from './schema-errors.js';
+export { digestFile, hashFile, sha256Hex } from './content-digest.js';
+export { makeDirectories } from './make-directories.js';
+export { checkExecutableFile, EXECUTABLE_CHECK_WORDS, findExecutableOnPath } from './executable-file.js';
+export { FileIdentitySchema, readFileIdentity, sameFileIdentity } from './file-identity.js';
+export { digestFileCached, type KnownDigest, knownDigestOf, KnownDigestSchema, matchKnownDigest } from './digest-cache.js';
+export { type DriverScenario, type EvidenceKind, type MeasurementContext, type Provocation, type SuiteDriver, type TokenMeasurement } from './suite/driver.js';
+export { DEFAULT_MAX_LINE_BYTES, OVERSIZE_EVIDENCE_BYTES } from './stream/line-splitter.js';
+export { EventStreamReader, type StreamReading } from './stream/event-stream-reader.js';
+export { readEventStream } from './stream/read-event-stream.js';
+export {
+  REFUSAL_EXCERPT_COUNT,
+  REFUSAL_EXCERPT_LINE_BYTES,
+  type RefusalDigest,
+  RefusalDigestSchema,
+  RefusalExcerptEntrySchema,
+} from './stream/refusal-tally.js';
+export {
+  type AllowanceSource,
+  buildAllowance,
+  type CheckedCoverage,
+  classifyCommand,
+  type CommandReading,
+  compareCoverage,
+  COVERAGE_LIMITS,
+  type CoverageReadFrom,
+  type DeclarationInput,
+  readRecordedCoverage,
+  type RecordedCoverage,
+  RecordedCoverageSchema,
+  StoredCoverageSchema,
+  WRAPPER_PROGRAMS,
+} from './coverage/index.js';
+export {
+  ATTEMPT_TAG_VARIABLE,
+  describeCommand,
+  findAttemptProcesses,
+  isLiving,
+  markAttemptSpawn,
+  startTimeOfThisProcess,
+} from './supervise/find-attempt-processes.js';
+export {
+  type BoundaryPath,
+  BoundaryPathSchema,
+  type BoundaryPathRole,
+  type BoundaryProfile,
+  type BoundaryRecord,
+  BoundaryRecordSchema,
+  type BoundaryResidual,
+  BWRAP_RESIDUALS,
+  noBoundaryRecord,
+  type ProbeCheck,
+  ProbeCheckSchema,
+} from './supervise/boundary-record.js';
+export { fixtureAdapterPath, replayAdapterPath } from './fixture-adapter-path.js';
+export { packageRootOf } from './package-root.js';
+export { type EventDraft } from './adapter-kit/event-draft.js';
+export { EventWriter } from './adapter-kit/event-writer.js';
+export { openSession } from './adapter-kit/open-session.js';
+export { type ProviderCommand, type ProviderResolution, resolveProvider } from './adapter-kit/resolve-provider.js';
+export { isPathInside, privateDirectoryRemoval, type PrivateRemoval, writeExclusivePrivateFile } from './adapter-kit/private-files.js';
+export {
+  awaitExitWithGrace,
+  type ProviderChild,
+  type ProviderInvocation,
+  removeOnInterrupt,
+  type StartedProvider,
+  writeEnding,
+} from './adapter-kit/provider-child.js';
+export { providerLines } from './adapter-kit/provider-lines.js';
+export { HeldUntilInit, type MappedLine, parseNativeLine, progressDetail, type StreamMapperContext } from './adapter-kit/native-line-mapping.js';
+export { HangReplySchema, HttpErrorReplySchema, loadScenarioFile, loadScenarioFiles, scenarioSchemaFor } from './adapter-kit/model-scenario.js';
+export { type ScriptedExchange, type ScriptedModelDouble, sendJson, startScriptedModelServer } from './adapter-kit/scripted-model-server.js';
+export { identifyProvider, type ProviderIdentification, ProviderIdentificationSchema } from './qualification/provider-identity.js';
+export {
+  type AbsentName,
+  AbsentNameSchema,
+  type EnvironmentRecord,
+  EnvironmentRecordSchema,
+  type EnvironmentRefusal,
+  type PlacedName,
+  PlacedNameSchema,
+} from './environment-record.js';
+export { type ContainmentKind, ENVIRONMENT_RESIDUALS, residualsFor } from './residuals.js';
+export { SUITE_CASES, SUITE_VERSION, type SuiteCase, type SuiteRow } from './suite/case-table.js';
+export {
+  type CaseReport,
+  CaseReportSchema,
+  QualifiedAdapterSchema,
+  type QualifiedProvider,
+  QualifiedProviderSchema,
+  type SuiteReport,
+  SuiteReportSchema,
+} from './suite/suite-report.js';
+export { fixtureDriver, scenarioPromptDriver } from './suite/scenario-prompt-driver.js';
+export { readRememberedEntry, writeRememberedEntry } from './remembered-entry-file.js';

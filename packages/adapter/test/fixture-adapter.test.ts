@@ -4,7 +4,7 @@ import { accessSync, constants, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EventSchema, digestFile, fixtureAdapterPath, readManifest, replayAdapterPath, sidecarManifestPath } from '@statecraft/adapter';
-import { freshDirectory } from './suite-helpers.js';
+import { freshDirectory } from '../../run/test/suite-helpers.js';
 
 // The fixture adapter is a real executable (R4): these tests start it directly, without the
 // supervisor, and read its bytes — what any adapter author would check of their own binary.

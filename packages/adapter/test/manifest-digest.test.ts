@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readManifest } from '@statecraft/adapter';
-import { fixtureManifest, freshDirectory } from './suite-helpers.js';
+import { fixtureManifest, freshDirectory } from '../../run/test/suite-helpers.js';
 
 // A qualification binds the manifest the suite ran with (R2.2, R3.1), by the digest of its
 // canonical JSON: what the supervisor acts on, not how the file is laid out.

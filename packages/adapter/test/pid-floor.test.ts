@@ -1,8 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { findAttemptProcesses, markAttemptSpawn, pidFloor } from '../src/supervise/find-attempt-processes.js';
-import { ATTEMPT_TAG_VARIABLE } from '../src/supervise/options.js';
+import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, markAttemptSpawn, pidFloor } from '../src/supervise/find-attempt-processes.js';
 
 const mark = { lastPid: 20_000, created: 1_000_000, alive: 200 };
 

@@ -2,7 +2,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { digestFile, identifyProvider, ProviderIdentityFileSchema, sha256Hex, type ProviderIdentityFile } from '@statecraft/adapter';
-import { freshDirectory } from './suite-helpers.js';
+import { freshDirectory } from '../../run/test/suite-helpers.js';
 
 // The provider's identity (R3.1): its executable's bytes, combined with each identity file its
 // adapter's manifest declares — a native binary behind a launcher whose own bytes never change.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startAttemptSummaries } from '@statecraft/acceptance';
+import { startAttemptSummaries } from '@statecraft/records';
 import { AttemptPartsAhead } from '../src/commands/attempt-parts-ahead.js';
 import { jsonInParts } from '../src/json-in-parts.js';
 

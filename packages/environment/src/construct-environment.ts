@@ -1,7 +1,7 @@
 import { credentialFamilyOf } from './credential-families.js';
 import { keepAbsolutePathEntries } from '@statecraft/adapter';
-import { residualsFor, type ContainmentKind } from './residuals.js';
-import type { AbsentName, EnvironmentRecord, EnvironmentRefusal, PlacedName } from './environment-record.js';
+import { residualsFor, type ContainmentKind } from '@statecraft/adapter';
+import type { AbsentName, EnvironmentRecord, EnvironmentRefusal, PlacedName } from '@statecraft/adapter';
 
 /** A name an adapter's manifest asks to have carried in (the shape of the manifest's `environment.pass`). */
 export interface AdapterPassedName {

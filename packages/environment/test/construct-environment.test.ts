@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CREDENTIAL_FAMILIES, constructEnvironment, credentialFamilyOf, ENVIRONMENT_RESIDUALS, selectPassedNames } from '@statecraft/environment';
+import { CREDENTIAL_FAMILIES, constructEnvironment, credentialFamilyOf, selectPassedNames } from '@statecraft/environment';
+import { ENVIRONMENT_RESIDUALS } from '@statecraft/adapter';
 
 const OPERATOR = {
   PATH: '/usr/local/bin:/usr/bin:/bin',

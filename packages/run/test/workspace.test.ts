@@ -1,7 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { prepareWorkspace, resolveTarget, type ResolvedTarget } from '@statecraft/run';
+import { prepareWorkspace } from '@statecraft/run';
+import { resolveTarget, type ResolvedTarget } from '@statecraft/records';
 import { createSampleRepository, type SampleRepository } from '../../../test/fixtures/sample-repository.js';
 
 let repository: SampleRepository;

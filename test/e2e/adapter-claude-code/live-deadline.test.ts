@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findAttemptProcesses, isLiving, superviseAdapter } from '@statecraft/adapter';
+import { findAttemptProcesses, isLiving } from '@statecraft/adapter';
+import { superviseAdapter } from '@statecraft/run';
 import { MODEL_DOUBLE_API_KEY, claudeCodeAdapterPath, loadScenario, scenarioPath, startModelDouble } from '@statecraft/adapter-claude-code';
 import type { ModelDouble } from '@statecraft/adapter-claude-code';
 import { NO_LIMITS, baseEnvironment, makeSandbox, writeRequest } from '../../fixtures/claude-code-adapter-process.js';

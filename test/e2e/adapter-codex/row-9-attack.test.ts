@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runNegativeSuite, type CaseReport } from '@statecraft/adapter';
+import { runNegativeSuite } from '@statecraft/run';
+import type { CaseReport } from '@statecraft/adapter';
 import { codexAdapterPath, codexSuiteDriver, pinnedCodexPath } from '@statecraft/adapter-codex';
 
 // Row 9 (R12, R4 row 9) provoked by Codex itself, live: the pinned codex, pointed at its model

@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { adapterReachableResiduals, readPtraceScope } from '@statecraft/adapter';
+import { adapterReachableResiduals, readPtraceScope } from '@statecraft/environment';
 import { describe, expect, it } from 'vitest';
 import { readKeptEvents } from '../../fixtures/attempt-stream.js';
 import { createForgingAdapter } from '../../fixtures/forging-adapter.js';

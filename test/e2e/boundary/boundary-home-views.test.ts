@@ -2,7 +2,7 @@ import { mkdir, readFile, rm } from 'node:fs/promises';
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { productHomeViewsIn } from '@statecraft/adapter';
+import { productHomeViewsIn } from '@statecraft/environment';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { progressDetail, readKeptEvents } from '../../fixtures/attempt-stream.js';

@@ -2,7 +2,7 @@ import { watch } from 'node:fs';
 import { mkdir, readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { establishBoundary } from '@statecraft/adapter';
+import { establishBoundary } from '@statecraft/environment';
 import { buildBoundaryProfile } from '@statecraft/environment';
 import { describe, expect, it } from 'vitest';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';

@@ -1,6 +1,6 @@
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkBoundaryAvailability } from '@statecraft/adapter';
+import { checkBoundaryAvailability } from '@statecraft/environment';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { useTestTargets } from '../../fixtures/sample-repository.js';

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digestFile, identifyProvider, sha256Hex, type ProviderIdentification } from '@statecraft/adapter';
-import { productHomeLayout } from '@statecraft/environment';
+import { productHomeLayout } from '@statecraft/records';
 import { claudeCodeAdapterPath, pinnedClaudePath } from '@statecraft/adapter-claude-code';
 import {
   CODEX_MANIFEST,

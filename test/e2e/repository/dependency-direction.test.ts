@@ -3,18 +3,20 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-// docs/architecture.md: cli → run → {adapter, environment}, environment → adapter (its PATH search),
-// acceptance → {adapter, environment, run},
-// adapter-claude-code → adapter, adapter-codex → adapter; only cli knows adapters by name; nothing imports cli.
+// docs/architecture.md: cli → {acceptance, run, records, environment} (and the adapters by name, and the
+// protocol's types), acceptance → {run, records, environment, adapter}, run → {records, environment, adapter},
+// records → adapter, environment → adapter, adapter-claude-code → adapter, adapter-codex → adapter;
+// only cli knows adapters by name; nothing imports cli.
 // The graph is checked twice: in each package.json and in every @statecraft/* import under src/.
 const ALLOWED: Record<string, readonly string[]> = {
   adapter: [],
   environment: ['adapter'],
+  records: ['adapter'],
   'adapter-claude-code': ['adapter'],
   'adapter-codex': ['adapter'],
-  run: ['adapter', 'environment'],
-  acceptance: ['adapter', 'environment', 'run'],
-  cli: ['acceptance', 'adapter', 'adapter-claude-code', 'adapter-codex', 'environment', 'run'],
+  run: ['adapter', 'environment', 'records'],
+  acceptance: ['adapter', 'environment', 'records', 'run'],
+  cli: ['acceptance', 'adapter', 'adapter-claude-code', 'adapter-codex', 'environment', 'records', 'run'],
 };
 
 const packagesDir = fileURLToPath(new URL('../../../packages', import.meta.url));
@@ -43,7 +45,7 @@ function importedInternal(name: string): { file: string; target: string }[] {
 }
 
 describe('dependency direction between the packages (docs/architecture.md)', () => {
-  it('the package list is exactly the seven packages the graph names', () => {
+  it('the package list is exactly the packages the graph names', () => {
     const present = readdirSync(packagesDir).filter((entry) => statSync(join(packagesDir, entry, 'package.json'), { throwIfNoEntry: false }));
     expect(present.sort()).toEqual(Object.keys(ALLOWED).sort());
   });
@@ -66,6 +68,16 @@ describe('dependency direction between the packages (docs/architecture.md)', () 
         [...declaredInternal(name), ...importedInternal(name).map(({ target }) => target)].filter((target) => target === 'cli').map(() => name),
       );
     expect(importers).toEqual([]);
+  });
+
+  // The contract an adapter author builds against spawns nothing (docs/architecture.md): supervision,
+  // the boundary and the suite, which do, live in run and environment; an adapter spawns its provider itself.
+  it('packages/adapter/src imports no child_process, execa or worker_threads', () => {
+    const spawning = /(?:from\s*|import\s*\(\s*|require\s*\(\s*)['"](?:node:)?(?:child_process|worker_threads)['"]|['"]execa['"]/;
+    const offending = filesUnder(join(packagesDir, 'adapter', 'src')).filter((file) => spawning.test(readFileSync(file, 'utf8')));
+    expect(offending.map((file) => relative(packagesDir, file))).toEqual([]);
+    expect(spawning.test("import { spawn } from 'node:child_process';")).toBe(true);
+    expect(spawning.test("const { execa } = await import('execa');")).toBe(true);
   });
 
   it('the import scan sees the imports that exist (it cannot pass by reading nothing)', () => {

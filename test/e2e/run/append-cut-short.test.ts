@@ -4,10 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { dir, type DirectoryResult } from 'tmp-promise';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendRecord, openChain, type ChainPosition, type UnlinkedRecord } from '@statecraft/run';
-import { sampleIntent } from '../../../packages/run/test/sample-records.js';
-
-const RUN_PACKAGE = fileURLToPath(new URL('../../../packages/run/dist/index.js', import.meta.url));
+import { appendRecord, openChain, type ChainPosition, type UnlinkedRecord } from '@statecraft/records';
+import { sampleIntent } from '../../../packages/records/test/sample-records.js';
+const RUN_PACKAGE = fileURLToPath(new URL('../../../packages/records/dist/index.js', import.meta.url));
 
 let scratch: DirectoryResult;
 let chain: string;

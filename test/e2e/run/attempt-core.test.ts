@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ATTEMPT_FILE_NAMES, fixtureAdapterPath, runAdapterOnce } from '@statecraft/adapter';
+import { ATTEMPT_FILE_NAMES } from '@statecraft/records';
+import { fixtureAdapterPath } from '@statecraft/adapter';
+import { runAdapterOnce } from '@statecraft/run';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';

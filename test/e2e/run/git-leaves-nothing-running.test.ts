@@ -127,14 +127,16 @@ async function productSources(): Promise<string[]> {
 }
 
 describe('every git the product runs is started in one place', () => {
-  it("no source but packages/run/src/git-process.ts spawns 'git' (spawn, execFile, execa, exec … with git as the program)", async () => {
+  it("no source but packages/records/src/git/git-process.ts spawns 'git' (spawn, execFile, execa, exec … with git as the program)", async () => {
     const spawning = /\b(?:spawn|spawnSync|execFile|execFileSync|execa|execaSync|exec|execSync|fork)\s*\(\s*['"`]git\b/;
     const elsewhere: string[] = [];
     for (const file of await productSources()) {
-      if (file.endsWith(join('packages', 'run', 'src', 'git-process.ts'))) continue;
+      if (file.endsWith(join('packages', 'records', 'src', 'git', 'git-process.ts'))) continue;
       if (spawning.test(await readFile(file, 'utf8'))) elsewhere.push(file);
     }
     expect(elsewhere).toEqual([]);
-    expect(spawning.test(await readFile(join(import.meta.dirname, '..', '..', '..', 'packages', 'run', 'src', 'git-process.ts'), 'utf8'))).toBe(true);
+    expect(spawning.test(await readFile(join(import.meta.dirname, '..', '..', '..', 'packages', 'records', 'src', 'git', 'git-process.ts'), 'utf8'))).toBe(
+      true,
+    );
   });
 });

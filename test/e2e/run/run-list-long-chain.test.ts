@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WORKER_DIGEST_THRESHOLD } from '@statecraft/run';
+import { WORKER_DIGEST_THRESHOLD } from '@statecraft/records';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
 

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { WARDEN_NAME } from '@statecraft/adapter';
+import { WARDEN_NAME } from '@statecraft/run';
 import { isAlive } from '../../fixtures/attempt-stream.js';
 import { processesWithArgument } from '../../fixtures/processes-with-argument.js';
 import { type SampleRepository, useTestTargets } from '../../fixtures/sample-repository.js';

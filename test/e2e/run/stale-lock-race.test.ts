@@ -6,9 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { execa, type ResultPromise } from 'execa';
 import { dir, type DirectoryResult } from 'tmp-promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openChain } from '@statecraft/run';
-import { sampleIntent } from '../../../packages/run/test/sample-records.js';
-
+import { openChain } from '@statecraft/records';
+import { sampleIntent } from '../../../packages/records/test/sample-records.js';
 const RACER = fileURLToPath(new URL('../../fixtures/lock-racer.mjs', import.meta.url));
 const ROUNDS = 200;
 const RACERS = 4;

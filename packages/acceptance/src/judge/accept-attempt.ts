@@ -1,15 +1,13 @@
 import { join } from 'node:path';
-import { sha256Hex, writeFileDurably } from '@statecraft/adapter';
+import { sha256Hex } from '@statecraft/adapter';
+import { writeFileDurably } from '@statecraft/records';
 import type { BoundaryChoice } from '@statecraft/environment';
 import {
   appendRecord,
   chainPaths,
-  failedPath,
   openChainForRun,
   resolveTarget,
   targetDirectoryIn,
-  targetInWritablePlace,
-  writingFile,
   type AcceptanceRecord,
   type ChainPaths,
   type ResolvedTarget,
@@ -17,10 +15,11 @@ import {
   type IntentRecord,
   type OutcomeRecord,
   type RunChainRecord,
-} from '@statecraft/run';
-import { readCandidateIsTip } from '../acceptance-view.js';
+} from '@statecraft/records';
+import { failedPath, targetInWritablePlace, writingFile } from '@statecraft/run';
+import { readCandidateIsTip } from '@statecraft/records';
 import { CHECKS_DIRECTORY } from './candidate-worktree.js';
-import { describeEarlierFinalVerdict, findEarlierFinalVerdict } from './earlier-final-verdict.js';
+import { describeEarlierFinalVerdict, findEarlierFinalVerdict } from '@statecraft/records';
 import { findFreeOutputsDirectory } from './free-outputs-directory.js';
 import { outcomeNotItsOwn } from './outcome-evidence-own.js';
 import { judgeAttempt, type JudgeRequest } from './judge-attempt.js';

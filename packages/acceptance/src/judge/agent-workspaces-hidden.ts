@@ -1,7 +1,8 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { withHiddenPaths, type BoundaryPath } from '@statecraft/adapter';
-import { runGit, STATE_DIRECTORY, workspaceLocation } from '@statecraft/run';
+import { withHiddenPaths } from '@statecraft/environment';
+import type { BoundaryPath } from '@statecraft/adapter';
+import { runGit, STATE_DIRECTORY, workspaceLocation } from '@statecraft/records';
 import type { CheckSandbox } from './check-sandbox.js';
 
 /**

@@ -1,6 +1,7 @@
 import { lstat, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { withReadOnlyPaths, type BoundaryPath } from '@statecraft/adapter';
+import { withReadOnlyPaths } from '@statecraft/environment';
+import type { BoundaryPath } from '@statecraft/adapter';
 import type { CheckSandbox } from './check-sandbox.js';
 
 /**

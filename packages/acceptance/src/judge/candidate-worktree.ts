@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { lstat, readFile, realpath, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { runGit, untrustedWorktreeGitOptions } from '@statecraft/run';
+import { runGit, untrustedWorktreeGitOptions } from '@statecraft/records';
 
 /** Where fresh worktrees of candidates are made: the target's state directory, kept out of git (R8.6). */
 export const CHECKS_DIRECTORY = join('.statecraft', 'state', 'checks');

@@ -1,22 +1,16 @@
-import {
-  ATTEMPT_TAG_VARIABLE,
-  chooseContainment,
-  establishBoundary,
-  newAttemptTag,
-  noBoundaryRecord,
-  type BoundaryRecord,
-  type EstablishedBoundary,
-} from '@statecraft/adapter';
+import { ATTEMPT_TAG_VARIABLE, noBoundaryRecord, type BoundaryRecord } from '@statecraft/adapter';
+import { chooseContainment, establishBoundary, type EstablishedBoundary } from '@statecraft/environment';
+import { newAttemptTag } from '@statecraft/records';
 import {
   buildBoundaryProfile,
   constructEnvironment,
   gitIdentityBinding,
-  productHomeLayout,
   writeGitIdentityFile,
   selectPassedNames,
   type BoundaryChoice,
-  type EnvironmentRecord,
 } from '@statecraft/environment';
+import { productHomeLayout } from '@statecraft/records';
+import type { EnvironmentRecord } from '@statecraft/adapter';
 import { readOperatorGitIdentity } from '@statecraft/run';
 import { makeCheckTemporaryDirectory, removeCheckTemporaryDirectory } from './check-temporary-directory.js';
 

@@ -1,5 +1,5 @@
-import type { AcceptanceReason, AcceptanceVerdict, Candidate, CheckRun } from '@statecraft/run';
-import { VERDICT_OF_REASON } from '@statecraft/run';
+import type { AcceptanceReason, AcceptanceVerdict, Candidate, CheckRun } from '@statecraft/records';
+import { VERDICT_OF_REASON } from '@statecraft/records';
 import type { LinkOutside } from './links-outside-candidate.js';
 import type { SuiteEnd } from './run-suite.js';
 

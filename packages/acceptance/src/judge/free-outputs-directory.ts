@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { acceptanceDirectoryName } from '@statecraft/run';
+import { acceptanceDirectoryName } from '@statecraft/records';
 
 /**
  * The directory this judgement's check outputs and receipt go in, relative to the target's

@@ -1,6 +1,6 @@
 import { readRecordedCoverage } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
-import type { AcceptanceRecord, Candidate, ChainEntry, IntentRecord, OutcomeRecord } from '@statecraft/run';
+import type { AcceptanceRecord, Candidate, ChainEntry, IntentRecord, OutcomeRecord } from '@statecraft/records';
 import { withAgentWorkspacesHidden } from './agent-workspaces-hidden.js';
 import { findAuthorityCheckedOutOtherwise } from './authority-checked-out.js';
 import { withAuthorityReadOnly } from './authority-read-only.js';

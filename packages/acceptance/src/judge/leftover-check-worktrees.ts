@@ -1,6 +1,6 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isLive, LockHolderSchema } from '@statecraft/run';
+import { isLive, LockHolderSchema } from '@statecraft/records';
 import { ownerFileOf, removeCandidateWorktree } from './candidate-worktree.js';
 import { removeLeftoverCheckTemporaryDirectories } from './check-temporary-directory.js';
 

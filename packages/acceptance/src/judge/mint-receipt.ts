@@ -1,5 +1,6 @@
-import type { BoundaryRecord, Receipt } from '@statecraft/adapter';
-import type { Candidate, ChainEntry, CheckRun, IntentRecord, OutcomeRecord } from '@statecraft/run';
+import type { BoundaryRecord } from '@statecraft/adapter';
+import type { Receipt } from '@statecraft/records';
+import type { Candidate, ChainEntry, CheckRun, IntentRecord, OutcomeRecord } from '@statecraft/records';
 
 /**
  * The receipt (R13.6): repository, base, candidate commit and tree, every check with its command,

@@ -1,8 +1,8 @@
-import type { ChainEntry, IntentRecord, OutcomeRecord } from '@statecraft/run';
-import { checkKeptFile } from '../check-artifacts.js';
-import { foldAttempts } from '../fold-attempts.js';
-import { attemptFilesElsewhere, namedElsewhereByRecord } from '../own-evidence-paths.js';
-import { compareRecordsWithKeptFiles, describeFieldDisagreements } from '../records-against-kept-files.js';
+import type { ChainEntry, IntentRecord, OutcomeRecord } from '@statecraft/records';
+import { checkKeptFile } from '@statecraft/records';
+import { foldAttempts } from '@statecraft/records';
+import { attemptFilesElsewhere, namedElsewhereByRecord } from '@statecraft/records';
+import { compareRecordsWithKeptFiles, describeFieldDisagreements } from '@statecraft/records';
 
 /**
  * Why the outcome about to be judged is not its attempt's own, or `undefined` when it is (R13.1:

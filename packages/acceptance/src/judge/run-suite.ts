@@ -1,7 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { makeDirectories, superviseCheck, type Containment, type EstablishedBoundary, type SupervisedCheck } from '@statecraft/adapter';
-import type { CheckRun } from '@statecraft/run';
+import { makeDirectories, type Containment } from '@statecraft/adapter';
+import { superviseCheck, type SupervisedCheck } from '@statecraft/run';
+import type { EstablishedBoundary } from '@statecraft/environment';
+import type { CheckRun } from '@statecraft/records';
 import { planCheckInvocation } from './check-invocation.js';
 
 /** What the live status shows as a check starts and ends. */

@@ -1,4 +1,5 @@
-import { extractVerificationCommands, sha256Hex } from '@statecraft/adapter';
+import { extractVerificationCommands } from '@statecraft/run';
+import { sha256Hex } from '@statecraft/adapter';
 import { parseProjectDeclaration, PROJECT_DECLARATION_PATH } from '@statecraft/environment';
 import { readCoverageInputs, runGitForReading, specCandidatePaths } from '@statecraft/run';
 import { describeAuthorityThroughLinks, findAuthorityThroughLinks } from './authority-through-links.js';

@@ -1,4 +1,5 @@
-import { awaitExitWithGrace, providerLines, removeOnInterrupt, startProvider, writeEnding } from '@statecraft/adapter';
+import { awaitExitWithGrace, providerLines, removeOnInterrupt, writeEnding } from '@statecraft/adapter';
+import { startProvider } from './start-provider.js';
 import type { ProviderChild, ProviderInvocation, StartedProvider } from '@statecraft/adapter';
 import type { EventDraft } from './event-draft.js';
 import type { EventWriter } from './event-writer.js';

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { resolveProvider } from '@statecraft/adapter';
 import type { KnownDigest, ProviderCommand, ProviderResolution } from '@statecraft/adapter';
 
@@ -6,9 +7,10 @@ export type { ProviderResolution } from '@statecraft/adapter';
 /** `codex --version` answers `codex-cli 0.171.0`; the last word is the version. */
 export const CODEX_COMMAND: ProviderCommand = {
   command: 'codex',
-  versionFrom(stdout) {
-    const words = stdout.trim().split(/\s+/);
-    return words[0] === 'codex-cli' ? words.at(-1) : undefined;
+  askVersion(executable, environment) {
+    const answer = spawnSync(executable, ['--version'], { env: environment, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    const words = (answer.stdout ?? '').trim().split(/\s+/);
+    return answer.status === 0 && words[0] === 'codex-cli' ? words.at(-1) : undefined;
   },
 };
 

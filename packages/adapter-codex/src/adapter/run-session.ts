@@ -1,4 +1,5 @@
-import { awaitExitWithGrace, providerLines, removeOnInterrupt, startProvider, writeEnding } from '@statecraft/adapter';
+import { awaitExitWithGrace, providerLines, removeOnInterrupt, writeEnding } from '@statecraft/adapter';
+import { startProvider } from './start-provider.js';
 import type { EventDraft, EventWriter, ProviderInvocation } from '@statecraft/adapter';
 import type { CodexHome } from './codex-home.js';
 import { acknowledgeChannel } from './denial-acknowledgement.js';

@@ -1,11 +1,14 @@
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import type { Readable, Writable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { EventDraft } from './event-draft.js';
 import type { EventWriter } from './event-writer.js';
 
-export type ProviderChild = ChildProcessByStdio<Writable, Readable, null>;
+/** What the kit needs of the provider's process, which the adapter spawns (the kit spawns nothing). */
+export interface ProviderChild {
+  stdout: Readable;
+  kill(signal?: NodeJS.Signals | number): boolean;
+}
 
 /** A started provider: the process, when it exited and closed its pipes, and why it could not start. */
 export interface StartedProvider {
@@ -22,22 +25,6 @@ export interface ProviderInvocation {
   /** The provider's environment: the adapter's own, which the supervisor constructed (R5.1), plus what the adapter adds. */
   environment: NodeJS.ProcessEnv;
   prompt: Buffer;
-}
-
-/**
- * Spawns the provider in the workspace (R7.1) with the prompt on stdin, never argv, no shell
- * (R1.3); its stderr is the adapter's stderr. A provider that never reads its prompt must not
- * crash the adapter (EPIPE).
- */
-export function startProvider(invocation: ProviderInvocation): StartedProvider {
-  const child = spawn(invocation.executable, invocation.argv, { cwd: invocation.workspace, env: invocation.environment, stdio: ['pipe', 'pipe', 'inherit'] });
-  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let spawnError: Error | undefined;
-  child.once('error', (error) => (spawnError = error));
-  child.stdin.on('error', () => undefined);
-  child.stdin.end(invocation.prompt);
-  return { child, closed, exited, spawnError: () => spawnError };
 }
 
 /** Waits for the provider to exit after its ending; the grace timer is cancelled once it does, or it would hold the adapter open. */

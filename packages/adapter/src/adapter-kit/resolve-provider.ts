@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { digestFile } from '../content-digest.js';
@@ -14,19 +13,18 @@ export interface ProviderCommand {
   /** The command looked up on the constructed PATH; also the provider's name in the init. */
   command: string;
   /**
-   * The version in `<command> --version`'s output, or `undefined` where the output is not the
-   * provider's. Absent where the provider states its version in its own stream: no process is
-   * spent asking (a second start of the provider on every attempt), and the
-   * identity's version stays `not-recorded` until the adapter reads it there.
+   * The version the provider states when asked (`<command> --version`, run by the adapter: the kit
+   * spawns nothing), or `undefined` where the answer is not the provider's. Absent where the
+   * provider states its version in its own stream: no process is spent asking, and the identity's
+   * version stays `not-recorded` until the adapter reads it there.
    */
-  versionFrom?: (stdout: string) => string | undefined;
+  askVersion?: (executable: string, environment: NodeJS.ProcessEnv) => string | undefined;
 }
 
 function readVersion(provider: ProviderCommand, executable: string, environment: NodeJS.ProcessEnv): string {
-  if (provider.versionFrom === undefined) return 'not-recorded';
-  const answer = spawnSync(executable, ['--version'], { env: environment, encoding: 'utf8', timeout: 30_000, stdio: ['ignore', 'pipe', 'pipe'] });
-  const version = provider.versionFrom(answer.stdout ?? '');
-  return answer.status === 0 && version !== undefined && version !== '' ? version : 'not-recorded';
+  if (provider.askVersion === undefined) return 'not-recorded';
+  const version = provider.askVersion(executable, environment);
+  return version !== undefined && version !== '' ? version : 'not-recorded';
 }
 
 /** The supervisor's digest of the provider, when it still describes the file; a file that cannot be read is hashed (and fails) there instead. */

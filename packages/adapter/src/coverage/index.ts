@@ -14,10 +14,7 @@
  * Does not claim: that a program run by another program is seen, or that the allowance is enforced.
  */
 export * from './command-reading.js';
-export * from './verification-commands.js';
 export * from './allowance.js';
 export * from './compare-coverage.js';
 export * from './limits.js';
 export * from './coverage-record.js';
-export * from './assess-coverage.js';
-export * from './describe-coverage.js';

@@ -1,5 +1,7 @@
 import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
-import { ATTEMPT_TAG_VARIABLE } from './options.js';
+
+/** The environment variable carrying the attempt tag into every descendant. */
+export const ATTEMPT_TAG_VARIABLE = 'STATECRAFT_ATTEMPT_TAG';
 
 /**
  * Finds the living processes of one attempt by reading /proc (R7.3): every process whose

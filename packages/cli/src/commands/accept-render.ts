@@ -1,4 +1,4 @@
-import type { AcceptanceView } from '@statecraft/acceptance';
+import type { AcceptanceView } from '@statecraft/records';
 import { readRegularFileTail } from '@statecraft/adapter';
 import type { HumanLines } from '../render/human-lines.js';
 import { describeCandidateChanges, describeCandidateMaker } from '../render/describe-candidate.js';

@@ -1,4 +1,5 @@
-import { acceptAttempt, viewOfAcceptance, type AcceptanceView, type AcceptRequest } from '@statecraft/acceptance';
+import { acceptAttempt, type AcceptRequest } from '@statecraft/acceptance';
+import { viewOfAcceptance, type AcceptanceView } from '@statecraft/records';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';
 import { STATECRAFT_VERSION } from '../statecraft-version.js';

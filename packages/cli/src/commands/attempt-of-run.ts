@@ -1,4 +1,4 @@
-import { foldAttempts, openTargetRecords, type AttemptAccount } from '@statecraft/acceptance';
+import { foldAttempts, openTargetRecords, type AttemptAccount } from '@statecraft/records';
 import { CliError, IoFailure } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 

@@ -1,4 +1,4 @@
-import { startAttemptSummaries, type AttemptSummaries, type AttemptSummary, type LiveHolder } from '@statecraft/acceptance';
+import { startAttemptSummaries, type AttemptSummaries, type AttemptSummary, type LiveHolder } from '@statecraft/records';
 import { ELEMENTS_PER_PART, partText, useRenderedParts } from '../json-in-parts.js';
 
 /**

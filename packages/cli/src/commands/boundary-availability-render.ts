@@ -1,4 +1,4 @@
-import type { BoundaryAvailability } from '@statecraft/adapter';
+import type { BoundaryAvailability } from '@statecraft/environment';
 
 /** One line for `doctor` and `env plan`: whether the evidence boundary can be established here, and why not (R12). */
 export function describeBoundaryAvailability(availability: BoundaryAvailability): string {

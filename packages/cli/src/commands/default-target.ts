@@ -1,5 +1,5 @@
 import { dirname, join, resolve, sep } from 'node:path';
-import { runGit } from '@statecraft/run';
+import { runGit } from '@statecraft/records';
 import { UsageError } from '../errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { HomeExamination } from '@statecraft/acceptance';
+import type { HomeExamination } from '@statecraft/records';
 import type { HumanLines } from '../render/human-lines.js';
 
 /** The human rendering of doctor's examination; a finding's message quotes record fields, each kept to its line (human-lines.ts). */

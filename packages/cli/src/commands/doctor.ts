@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { examineProductHome } from '@statecraft/acceptance';
-import { checkBoundaryAvailability } from '@statecraft/adapter';
+import { examineProductHome } from '@statecraft/records';
+import { checkBoundaryAvailability } from '@statecraft/environment';
 import type { DoctorAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';

@@ -1,16 +1,9 @@
 import { lstat, readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import {
-  checkBoundaryAvailability,
-  checkManagedPaths,
-  checkQualification,
-  digestFile,
-  findExecutableOnPath,
-  identifyProvider,
-  readManifest,
-  sidecarManifestPath,
-} from '@statecraft/adapter';
+import { checkBoundaryAvailability, checkManagedPaths } from '@statecraft/environment';
+import { digestFile, findExecutableOnPath, identifyProvider, readManifest, sidecarManifestPath } from '@statecraft/adapter';
+import { checkQualification } from '@statecraft/records';
 import type { Manifest } from '@statecraft/adapter';
 import {
   PROJECT_DECLARATION_PATH,
@@ -24,7 +17,8 @@ import {
 import type { AdapterClaim, QualificationState } from '@statecraft/environment';
 import type { z } from 'zod';
 import type { EnvPlanAnswerSchema, PlannedAdapterSchema } from '../json-schemas/index.js';
-import { managedPathsMustNotReach, resolveTarget, targetInsideManagedPath, targetInWritablePlace, type ResolvedTarget } from '@statecraft/run';
+import { managedPathsMustNotReach, targetInsideManagedPath, targetInWritablePlace } from '@statecraft/run';
+import { resolveTarget, type ResolvedTarget } from '@statecraft/records';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';

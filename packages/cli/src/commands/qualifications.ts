@@ -1,16 +1,6 @@
 import { resolve } from 'node:path';
-import {
-  checkQualification,
-  digestFile,
-  identifyProvider,
-  listQualificationRecords,
-  QualificationIdSchema,
-  readManifest,
-  showQualificationRecord,
-  sidecarManifestPath,
-  type AdapterIdentity,
-  type Manifest,
-} from '@statecraft/adapter';
+import { checkQualification, listQualificationRecords, QualificationIdSchema, showQualificationRecord } from '@statecraft/records';
+import { digestFile, identifyProvider, readManifest, sidecarManifestPath, type AdapterIdentity, type Manifest } from '@statecraft/adapter';
 import type { z } from 'zod';
 import type { QualificationsCheckAnswerSchema, QualificationsListAnswerSchema, QualificationsShowAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';

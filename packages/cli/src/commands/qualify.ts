@@ -7,15 +7,14 @@ import {
   fixtureAdapterPath,
   readManifest,
   replayAdapterPath,
-  runNegativeSuite,
   sidecarManifestPath,
-  writeQualificationRecord,
   type CaseReport,
   type Manifest,
-  type NegativeSuiteAnswer,
   type SuiteCase,
 } from '@statecraft/adapter';
-import { productHomeLayout, suiteHomes } from '@statecraft/environment';
+import { suiteHomes } from '@statecraft/environment';
+import { runNegativeSuite, type NegativeSuiteAnswer } from '@statecraft/run';
+import { writeQualificationRecord, productHomeLayout } from '@statecraft/records';
 import { targetsTheHomeNames } from '@statecraft/run';
 import type { z } from 'zod';
 import type { QualifyAnswerSchema } from '../json-schemas/index.js';

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { readBoundaryChoice, readExposedPaths, checkProductHomeWritable, resolveProductHome } from '@statecraft/environment';
+import { readBoundaryChoice, readExposedPaths } from '@statecraft/environment';
+import { checkProductHomeWritable, resolveProductHome } from '@statecraft/records';
 import { UsageError } from '../errors.js';
 import { listenForOperatorInterrupt } from '../operator-interrupt.js';
 import { emit } from '../answer.js';

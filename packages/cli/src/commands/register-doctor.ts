@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveProductHome } from '@statecraft/environment';
+import { resolveProductHome } from '@statecraft/records';
 import { emit } from '../answer.js';
 
 /** Registers `doctor`. Computing is in doctor.ts. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { resolveProductHome } from '@statecraft/environment';
+import { resolveProductHome } from '@statecraft/records';
 import { emit } from '../answer.js';
 
 function collect(value: string, previous: string[]): string[] {

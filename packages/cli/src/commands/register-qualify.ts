@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { readBoundaryChoice, resolveProductHome } from '@statecraft/environment';
+import { readBoundaryChoice } from '@statecraft/environment';
+import { resolveProductHome } from '@statecraft/records';
 import { emit } from '../answer.js';
 import { writeHumanLines } from '../render/human-lines.js';
 import { listenForOperatorInterrupt } from '../operator-interrupt.js';

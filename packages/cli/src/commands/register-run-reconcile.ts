@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { checkProductHomeWritable, resolveProductHome } from '@statecraft/environment';
+import { checkProductHomeWritable, resolveProductHome } from '@statecraft/records';
 import { emit } from '../answer.js';
 
 /** Registers `run reconcile` (R8.3): closing the attempts whose supervisor was lost. Computing is in run-reconcile.ts. */

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { PermissionMode } from '@statecraft/adapter';
-import { readBoundaryChoice, readExposedPaths, checkProductHomeWritable, resolveProductHome, type BoundaryChoice } from '@statecraft/environment';
+import { readBoundaryChoice, readExposedPaths, type BoundaryChoice } from '@statecraft/environment';
+import { checkProductHomeWritable, resolveProductHome } from '@statecraft/records';
 import { emit } from '../answer.js';
 import { UsageError } from '../errors.js';
 import { listenForOperatorInterrupt } from '../operator-interrupt.js';

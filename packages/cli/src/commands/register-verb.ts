@@ -1,5 +1,5 @@
 import type { Command, OptionValues } from 'commander';
-import { resolveProductHome } from '@statecraft/environment';
+import { resolveProductHome } from '@statecraft/records';
 import { emit, type Answer } from '../answer.js';
 
 /** One option: its flags, what it does, and for one that takes a value its parser and default. */

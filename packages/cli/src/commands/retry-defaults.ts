@@ -1,6 +1,5 @@
-import { readKeptFile, type AttemptAccount } from '@statecraft/acceptance';
+import { readKeptFile, type AttemptAccount, type Artifact } from '@statecraft/records';
 import type { PermissionMode } from '@statecraft/adapter';
-import type { Artifact } from '@statecraft/run';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { findAttemptOfRun } from './attempt-of-run.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { runGitForReading } from '@statecraft/run';
-import type { AttemptAccount } from '@statecraft/acceptance';
+import type { AttemptAccount } from '@statecraft/records';
 import type { RunDiffAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { CliError } from '../errors.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { readKeptFile, type AttemptAccount } from '@statecraft/acceptance';
-import type { Artifact } from '@statecraft/run';
+import { readKeptFile, type AttemptAccount } from '@statecraft/records';
+import type { Artifact } from '@statecraft/records';
 import type { RunLogAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';

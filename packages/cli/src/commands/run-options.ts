@@ -1,6 +1,8 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
-import { CapabilityTokenSchema, CAPABILITY_TOKENS, readContainmentOverride, readKeepBound, type CapabilityToken } from '@statecraft/adapter';
+import { CapabilityTokenSchema, CAPABILITY_TOKENS, type CapabilityToken } from '@statecraft/adapter';
+import { readContainmentOverride } from '@statecraft/environment';
+import { readKeepBound } from '@statecraft/run';
 import { UsageError, IoFailure } from '../errors.js';
 
 /**

@@ -1,5 +1,5 @@
-import { openTargetSummaries } from '@statecraft/acceptance';
-import { isRunId } from '@statecraft/run';
+import { openTargetSummaries } from '@statecraft/records';
+import { isRunId } from '@statecraft/records';
 import { CliError, IoFailure, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 

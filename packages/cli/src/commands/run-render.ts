@@ -7,9 +7,10 @@ import {
   type Finding,
   type OutcomeCheck,
   type RecordDisagreement,
-} from '@statecraft/acceptance';
-import { describeCoverage, readRecordedCoverage } from '@statecraft/adapter';
-import { requiredNotApplied, type MissingCredentialDetail, type RunFailure, type RunRefusal } from '@statecraft/run';
+} from '@statecraft/records';
+import { describeCoverage, type MissingCredentialDetail, type RunFailure, type RunRefusal } from '@statecraft/run';
+import { readRecordedCoverage } from '@statecraft/adapter';
+import { requiredNotApplied } from '@statecraft/records';
 import { renderAcceptance } from './accept-render.js';
 import { describeErrorCodes, type ProviderError } from './provider-error.js';
 import { describeCandidateChanges, describeCandidateMaker } from '../render/describe-candidate.js';

@@ -10,8 +10,8 @@ import {
   openTargetRecords,
   openTargetSummaries,
   startAttemptSummaries,
-} from '@statecraft/acceptance';
-import { requiredNotApplied } from '@statecraft/run';
+} from '@statecraft/records';
+import { requiredNotApplied } from '@statecraft/records';
 import type { RunListAnswerSchema, RunShowAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure } from '../errors.js';

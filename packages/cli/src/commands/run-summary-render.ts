@@ -1,6 +1,6 @@
 import { readRegularFileTail } from '@statecraft/adapter';
-import type { AcceptanceView, AttemptAccount } from '@statecraft/acceptance';
-import { requiredNotApplied } from '@statecraft/run';
+import type { AcceptanceView, AttemptAccount } from '@statecraft/records';
+import { requiredNotApplied } from '@statecraft/records';
 import type { HumanLines, HumanSpans, Tone } from '../render/human-lines.js';
 import { terminalSafeValue } from '../render/terminal-safe-text.js';
 import type { FinalMessage } from './final-message.js';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import { acceptAttempt, type Acceptance, type SuiteHooks } from '@statecraft/acceptance';
 import {
-  acceptAttempt,
   compareAttemptRecordsWithKeptFiles,
   entriesByDigest,
   examineAttemptEvidence,
@@ -8,22 +8,12 @@ import {
   foldAttempts,
   readReceiptState,
   type Landing,
-  type Acceptance,
   type AttemptAccount,
-  type SuiteHooks,
-} from '@statecraft/acceptance';
+} from '@statecraft/records';
 import type { CapabilityToken, PermissionMode, ProtocolEvent } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
-import {
-  launchAttempt,
-  planRun,
-  readUncommittedPaths,
-  requiredNotApplied,
-  type Launch,
-  type RunFailure,
-  type RunRefusal,
-  type UncommittedPaths,
-} from '@statecraft/run';
+import { launchAttempt, planRun, readUncommittedPaths, type Launch, type RunFailure, type RunRefusal, type UncommittedPaths } from '@statecraft/run';
+import { requiredNotApplied } from '@statecraft/records';
 import type { RunAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';

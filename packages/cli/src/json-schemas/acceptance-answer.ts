@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { BoundaryRecordSchema, NotRecordedSchema, ReceiptSchema } from '@statecraft/adapter';
-import { AcceptanceRecordSchema, CandidateSchema, CheckOutputSchema, CheckRunSchema } from '@statecraft/run';
+import { BoundaryRecordSchema, NotRecordedSchema } from '@statecraft/adapter';
+import { AcceptanceRecordSchema, CandidateSchema, CheckOutputSchema, CheckRunSchema, ReceiptSchema } from '@statecraft/records';
 
 const record = AcceptanceRecordSchema.shape;
 

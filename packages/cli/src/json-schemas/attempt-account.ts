@@ -28,7 +28,7 @@ import {
   PostureSchema,
   StoredAttemptResultSchema,
   TruncatedTailSchema,
-} from '@statecraft/run';
+} from '@statecraft/records';
 
 /** A field the records may not hold (R8.3): the value, or `not-recorded`. */
 const orNotRecorded = <T extends z.ZodType>(schema: T) => z.union([schema, NotRecordedSchema]);

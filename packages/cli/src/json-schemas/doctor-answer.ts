@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import { BoundaryAvailabilitySchema, CountSchema, RecordTimeSchema } from '@statecraft/adapter';
-import { IntentRecordSchema } from '@statecraft/run';
+import { BoundaryAvailabilitySchema } from '@statecraft/environment';
+import { CountSchema, RecordTimeSchema } from '@statecraft/adapter';
+import { IntentRecordSchema } from '@statecraft/records';
 
 const attemptId = IntentRecordSchema.pick({ runId: true, attempt: true }).shape;
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { PrerequisiteSchema, QualificationVerdictSchema, BoundaryAvailabilitySchema, BoundaryPathSchema } from '@statecraft/adapter';
-import { AbsentNameSchema, PlacedNameSchema } from '@statecraft/environment';
+import { PrerequisiteSchema, QualificationVerdictSchema, BoundaryPathSchema, AbsentNameSchema, PlacedNameSchema } from '@statecraft/adapter';
+import { BoundaryAvailabilitySchema } from '@statecraft/environment';
 import { NamedProviderSchema } from './qualification-answers.js';
 
 const PrerequisiteCheckSchema = z.strictObject({

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { LandMethodSchema, PrunedAttemptSchema } from '@statecraft/run';
+import { LandMethodSchema, PrunedAttemptSchema } from '@statecraft/records';
 
 const CommitId = z.string().regex(/^[0-9a-f]{40,64}$/);
 

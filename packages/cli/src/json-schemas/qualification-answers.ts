@@ -5,11 +5,11 @@ import {
   CaseReportSchema,
   CountSchema,
   ProviderIdentificationSchema,
-  QualificationRecordSchema,
   QualificationVerdictSchema,
   Sha256DigestSchema,
   SuiteReportSchema,
 } from '@statecraft/adapter';
+import { QualificationRecordSchema } from '@statecraft/records';
 
 /** A qualification record written to the product home: its id and where it is. */
 const WrittenRecordSchema = QualificationRecordSchema.pick({ id: true }).extend({ path: z.string().min(1) });

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { CountSchema } from '@statecraft/adapter';
-import { IntentRecordSchema } from '@statecraft/run';
+import { IntentRecordSchema } from '@statecraft/records';
 
 /** One dangling intent `run reconcile` closed: the outcome it appended, and what evidence it found kept. */
 export const ReconciledAttemptSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import type { Candidate } from '@statecraft/run';
+import type { Candidate } from '@statecraft/records';
 
 const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
 

@@ -1,4 +1,4 @@
-import type { PlacedName } from '@statecraft/environment';
+import type { PlacedName } from '@statecraft/adapter';
 
 /**
  * One name the child received, as a human line shows it: `(redacted)` for a secret, and PATH's

@@ -1,13 +1,7 @@
-import {
-  assessCoverage,
-  type CheckedCoverage,
-  describeChecksSource,
-  describeCoverage,
-  type CoverageAssessment,
-  type CoverageDigests,
-  type DeclarationInput,
-  type VerificationRefusalReason,
-} from '@statecraft/adapter';
+import { assessCoverage, type CoverageAssessment, type CoverageDigests } from './assess-coverage.js';
+import type { CheckedCoverage, DeclarationInput } from '@statecraft/adapter';
+import { describeChecksSource, describeCoverage } from './describe-coverage.js';
+import type { VerificationRefusalReason } from './verification-commands.js';
 import { parseProjectDeclaration } from '@statecraft/environment';
 import { readCoverageInputs, type CoverageInputsRefusalReason } from './read-coverage-inputs.js';
 import type { CoverageSource } from './read-input-file.js';

@@ -1,4 +1,4 @@
-import type { CoverageInputName } from '@statecraft/adapter';
+import type { CoverageInputName } from './assess-coverage.js';
 import { compareReadings, driftMessage } from './compare-readings.js';
 import { describeMissingPrograms, readCoverageAt, type CoverageRefusal, type PlannedCoverage } from './assess-reading.js';
 

@@ -1,4 +1,4 @@
-import type { CoverageDigests, CoverageInputName } from '@statecraft/adapter';
+import type { CoverageDigests, CoverageInputName } from './assess-coverage.js';
 
 export type ReadingComparison = { kind: 'same' } | { kind: 'drifted'; inputs: CoverageInputName[]; message: string };
 

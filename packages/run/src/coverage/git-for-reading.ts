@@ -1,4 +1,4 @@
-import { runGitProcess } from '../git-process.js';
+import { runGitProcess } from '@statecraft/records';
 
 /**
  * The only environment git gets when coverage reads the base commit (R9.4). Built, not filtered

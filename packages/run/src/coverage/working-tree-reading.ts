@@ -1,5 +1,5 @@
 import { planCoverageAt, type PlannedCoverage } from './assess-reading.js';
-import type { CoverageVerdict } from '../posture.js';
+import type { CoverageVerdict } from '@statecraft/records';
 
 export interface CoverageInput {
   targetPath: string;

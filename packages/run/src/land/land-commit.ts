@@ -1,5 +1,5 @@
-import { runGit } from '../workspace/git.js';
-import type { LandMethod } from '../chain/land-record.js';
+import { runGit } from '@statecraft/records';
+import type { LandMethod } from '@statecraft/records';
 
 export interface LandGitRequest {
   /** The operator's checkout: its current branch receives the candidate. */

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { runGit } from '../workspace/git.js';
-import { workspaceLocation } from '../workspace/prepare-workspace.js';
-import type { PrunedAttempt } from '../chain/land-record.js';
+import { runGit } from '@statecraft/records';
+import { workspaceLocation } from '@statecraft/records';
+import type { PrunedAttempt } from '@statecraft/records';
 
 /**
  * Removes a concluded run's worktree and branch from the target repository. The places are derived

@@ -1,6 +1,8 @@
 import { tmpdir } from 'node:os';
 import { makeDirectories } from '@statecraft/adapter';
-import { ATTEMPT_TAG_VARIABLE, attemptArtifactNames, type BoundaryLaunch } from '@statecraft/adapter';
+import { ATTEMPT_TAG_VARIABLE } from '@statecraft/adapter';
+import { attemptArtifactNames } from '@statecraft/records';
+import type { BoundaryLaunch } from '@statecraft/environment';
 import { constructEnvironment, gitIdentityBinding, writeGitIdentityFile, type GitIdentity } from '@statecraft/environment';
 import { readOperatorGitIdentity } from '../workspace/read-operator-git-identity.js';
 import type { RunPlan } from '../plan/plan-run.js';

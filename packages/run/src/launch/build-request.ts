@@ -1,4 +1,5 @@
-import { buildAttemptRequest, type Request } from '@statecraft/adapter';
+import { buildAttemptRequest } from '../attempt/attempt-request.js';
+import type { Request } from '@statecraft/adapter';
 import type { RunPlan } from '../plan/plan-run.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { AttemptResult, BoundaryRecord } from '@statecraft/adapter';
-import { residualsFor, type EnvironmentRecord } from '@statecraft/environment';
+import type { BoundaryRecord } from '@statecraft/adapter';
+import type { EnvironmentRecord } from '@statecraft/adapter';
 import type { RunPlan } from '../plan/plan-run.js';
-import type { Posture } from '../posture.js';
+import type { Posture } from '@statecraft/records';
 
 /** The posture known before the spawn, carried on the intent (R6): what was applied is not yet known. */
 export function plannedPosture(plan: RunPlan, environment: EnvironmentRecord, boundary: BoundaryRecord): Posture {
@@ -22,17 +22,5 @@ export function plannedPosture(plan: RunPlan, environment: EnvironmentRecord, bo
     permissions: { mode: plan.permissions },
     survivors: 'not-recorded',
     coverage: plan.coverage,
-  };
-}
-
-/** The posture as the attempt ran it, carried on the outcome: applied tokens, containment used, survivors. */
-export function concludedPosture(planned: Posture, result: Pick<AttemptResult, 'capabilities' | 'containment' | 'survivors'>): Posture {
-  return {
-    ...planned,
-    capabilities: { ...planned.capabilities, applied: result.capabilities.applied, notApplied: result.capabilities.notApplied },
-    // The residuals follow the mechanism that actually contained the attempt.
-    environment: { ...planned.environment, residuals: residualsFor(result.containment.mechanism) },
-    containment: result.containment,
-    survivors: result.survivors,
   };
 }

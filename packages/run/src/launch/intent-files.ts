@@ -1,8 +1,8 @@
 import { rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { makeDirectories } from '@statecraft/adapter';
-import type { Artifact } from '../chain/record-schemas.js';
-import { keepArtifact } from './artifacts.js';
+import type { Artifact } from '@statecraft/records';
+import { keepArtifact } from '@statecraft/records';
 import { writingFile } from './failed-file.js';
 import { keepOutcomeReserve } from './outcome-reserve.js';
 

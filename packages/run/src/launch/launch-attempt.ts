@@ -1,32 +1,26 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import {
-  attemptArtifactNames,
-  EvidenceWriteError,
-  newAttemptTag,
-  runAttempt,
-  type AttemptRun,
-  type StreamReading,
-  type BoundaryLaunch,
-  type ProtocolEvent,
-  writeFileDurably,
-} from '@statecraft/adapter';
-import { appendRecord, type AppendedRecord, type ChainPosition } from '../chain/append-record.js';
-import { ChainMovedError } from '../chain/check-chain-tip.js';
-import type { ChainSummary } from '../chain/chain-summary.js';
-import { openChainForAppend } from '../chain/open-chain-for-append.js';
-import type { ChainOpening } from '../chain/open-chain.js';
-import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
-import { formatTargetName } from '../chain/target-name.js';
-import { acquireRepositoryLock, type LockHolder } from '../lock/repository-lock.js';
-import { removeDeadAttemptTemporaryDirectory } from '../lock/dead-attempt-temporary-directory.js';
+import { attemptArtifactNames, newAttemptTag, writeFileDurably } from '@statecraft/records';
+import { EvidenceWriteError } from '../supervise/stream-tee.js';
+import { runAttempt, type AttemptRun } from '../attempt/run-attempt.js';
+import type { StreamReading, ProtocolEvent } from '@statecraft/adapter';
+import type { BoundaryLaunch } from '@statecraft/environment';
+import { appendRecord, type AppendedRecord, type ChainPosition } from '@statecraft/records';
+import { ChainMovedError } from '@statecraft/records';
+import type { ChainSummary } from '@statecraft/records';
+import { openChainForAppend } from '@statecraft/records';
+import type { ChainOpening } from '@statecraft/records';
+import type { IntentRecord, OutcomeRecord } from '@statecraft/records';
+import { formatTargetName } from '@statecraft/records';
+import { acquireRepositoryLock, type LockHolder } from '@statecraft/records';
+import { removeDeadAttemptTemporaryDirectory } from '@statecraft/records';
 import type { RunPlan } from '../plan/plan-run.js';
-import type { Posture } from '../posture.js';
+import type { Posture } from '@statecraft/records';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
-import { newRunId } from '../run-id.js';
+import { newRunId } from '@statecraft/records';
 import { prepareWorkspace, withdrawWorkspace, type PreparedWorkspace } from '../workspace/prepare-workspace.js';
-import { registeredGitDirectory } from '../workspace/registered-git-directory.js';
-import type { WorkspaceGitRestoration } from '../workspace/workspace-git-as-made.js';
+import { registeredGitDirectory } from '@statecraft/records';
+import type { WorkspaceGitRestoration } from '@statecraft/records';
 import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/base-commit-reading.js';
 import type { buildRequest } from './build-request.js';
 import { plannedPosture } from './compose-posture.js';

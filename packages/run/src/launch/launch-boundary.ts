@@ -3,17 +3,16 @@ import { join } from 'node:path';
 import {
   establishBoundary,
   prepareManagedPaths,
-  noBoundaryRecord,
-  rememberWritablePaths,
   supervisorProtectedLocations,
   type ProtectedLocation,
   type BoundaryLaunch,
-  type BoundaryRecord,
   type BoundaryRefusalReason,
   type EstablishedBoundary,
-  type ProbeCheck,
-} from '@statecraft/adapter';
-import { buildBoundaryProfile, productHomeLayout, type BoundaryChoice } from '@statecraft/environment';
+} from '@statecraft/environment';
+import { noBoundaryRecord, type BoundaryRecord, type ProbeCheck } from '@statecraft/adapter';
+import { rememberWritablePaths } from '@statecraft/records';
+import { buildBoundaryProfile, type BoundaryChoice } from '@statecraft/environment';
+import { productHomeLayout } from '@statecraft/records';
 import { targetsTheHomeNames } from './targets-the-home-names.js';
 
 export type LaunchBoundary =

@@ -1,8 +1,9 @@
 import { closeSync, fstatSync, lstatSync, readdirSync, readSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { openRegularFileSync, type ProtectedLocation } from '@statecraft/adapter';
-import { chainPaths, targetDirectoryIn, targetsDirectoryIn } from '../chain/chain-paths.js';
-import { parseTargetName, TARGET_NAME_BYTES } from '../chain/target-name.js';
+import { openRegularFileSync } from '@statecraft/adapter';
+import type { ProtectedLocation } from '@statecraft/environment';
+import { chainPaths, targetDirectoryIn, targetsDirectoryIn } from '@statecraft/records';
+import { parseTargetName, TARGET_NAME_BYTES } from '@statecraft/records';
 
 /** A `.git` file is one line naming the git directory (`gitdir: <path>`), as is a `commondir` file. */
 const POINTER_BYTES = 4 * 1024;

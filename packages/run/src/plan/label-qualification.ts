@@ -1,14 +1,6 @@
-import {
-  checkQualification,
-  digestFileCached,
-  identifyProvider,
-  knownDigestOf,
-  type AdapterIdentity,
-  type KnownDigest,
-  type ManifestToCheck,
-  type ProviderIdentityFile,
-} from '@statecraft/adapter';
-import type { QualificationLabel } from '../posture.js';
+import { checkQualification, type ManifestToCheck } from '@statecraft/records';
+import { digestFileCached, identifyProvider, knownDigestOf, type AdapterIdentity, type KnownDigest, type ProviderIdentityFile } from '@statecraft/adapter';
+import type { QualificationLabel } from '@statecraft/records';
 
 export interface LabelQualificationInput {
   home: string;

@@ -1,32 +1,31 @@
 import { isAbsolute, resolve } from 'node:path';
+import { boundaryContainment, chooseContainment, readContainmentOverride } from '@statecraft/environment';
 import {
-  boundaryContainment,
-  chooseContainment,
   checkExecutableFile,
   digestFileCached,
   EXECUTABLE_CHECK_WORDS,
   findExecutableOnPath,
   type KnownDigest,
   negotiateCapabilities,
-  readContainmentOverride,
   readManifest,
   sidecarManifestPath,
   type AdapterIdentity,
   type CapabilityToken,
   type Containment,
   type Manifest,
-  type ManifestToCheck,
   type Negotiation,
   type PermissionMode,
 } from '@statecraft/adapter';
-import { productHomeLayout, selectPassedNames, type BoundaryChoice, type NameSelection } from '@statecraft/environment';
-import { chainPaths, type ChainPaths } from '../chain/chain-paths.js';
-import { openChain, type ChainEntry } from '../chain/open-chain.js';
-import type { IntentRecord } from '../chain/record-schemas.js';
-import type { CoverageVerdict, QualificationLabel } from '../posture.js';
+import type { ManifestToCheck } from '@statecraft/records';
+import { productHomeLayout } from '@statecraft/records';
+import { selectPassedNames, type BoundaryChoice, type NameSelection } from '@statecraft/environment';
+import { chainPaths, type ChainPaths } from '@statecraft/records';
+import { openChain, type ChainEntry } from '@statecraft/records';
+import type { IntentRecord } from '@statecraft/records';
+import type { CoverageVerdict, QualificationLabel } from '@statecraft/records';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
-import { isRunId } from '../run-id.js';
-import { resolveTarget, type ResolvedTarget } from '../workspace/resolve-target.js';
+import { isRunId } from '@statecraft/records';
+import { resolveTarget, type ResolvedTarget } from '@statecraft/records';
 import type { EarlierCandidate } from '../workspace/attempt-start.js';
 import { labelQualification } from './label-qualification.js';
 import { refuseMissingCredential } from './credential-present.js';

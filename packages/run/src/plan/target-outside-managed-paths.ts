@@ -1,8 +1,9 @@
 import { lstatSync } from 'node:fs';
-import { expandManagedPaths, readRememberedWritablePaths, resolvedThroughLinks, type RememberedWritablePath } from '@statecraft/adapter';
-import { productHomeLayout } from '@statecraft/environment';
-import { STATE_DIRECTORY } from '../workspace/exclude-state.js';
-import type { ResolvedTarget } from '../workspace/resolve-target.js';
+import { expandManagedPaths, resolvedThroughLinks } from '@statecraft/environment';
+import { readRememberedWritablePaths, type RememberedWritablePath } from '@statecraft/records';
+import { productHomeLayout } from '@statecraft/records';
+import { STATE_DIRECTORY } from '@statecraft/records';
+import type { ResolvedTarget } from '@statecraft/records';
 
 /**
  * A target whose work tree or git directory lies in a path the adapter declares managed, named, or

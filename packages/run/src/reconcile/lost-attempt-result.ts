@@ -1,7 +1,6 @@
 import { join } from 'node:path';
-import { EventStreamReader, resultReadFromStream, sha256Hex, type AttemptResult, type attemptArtifactNames } from '@statecraft/adapter';
-import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
-import { readKeptFile } from '../launch/read-kept-file.js';
+import { EventStreamReader, resultReadFromStream, sha256Hex, type AttemptResult } from '@statecraft/adapter';
+import { readKeptFile, type attemptArtifactNames, type IntentRecord, type OutcomeRecord } from '@statecraft/records';
 
 type Kept = { kind: 'kept'; sha256: string; bytes: number } | { kind: 'not-found'; message: string };
 

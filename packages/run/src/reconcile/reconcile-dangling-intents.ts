@@ -1,18 +1,19 @@
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { ATTEMPT_TAG_VARIABLE, attemptArtifactNames, findAttemptProcesses } from '@statecraft/adapter';
-import { appendRecord, type ChainPosition } from '../chain/append-record.js';
-import { chainPaths, targetDirectoryIn } from '../chain/chain-paths.js';
-import { openChain, type ChainEntry } from '../chain/open-chain.js';
-import type { IntentRecord, OutcomeRecord } from '../chain/record-schemas.js';
-import { keepArtifact } from '../launch/artifacts.js';
+import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses } from '@statecraft/adapter';
+import { attemptArtifactNames } from '@statecraft/records';
+import { appendRecord, type ChainPosition } from '@statecraft/records';
+import { chainPaths, targetDirectoryIn } from '@statecraft/records';
+import { openChain, type ChainEntry } from '@statecraft/records';
+import type { IntentRecord, OutcomeRecord } from '@statecraft/records';
+import { keepArtifact } from '@statecraft/records';
 import { failedPath, writingFile } from '../launch/failed-file.js';
 import { outcomeReservePath, releaseOutcomeReserve } from '../launch/outcome-reserve.js';
-import { removeDeadAttemptTemporaryDirectory } from '../lock/dead-attempt-temporary-directory.js';
-import { acquireRepositoryLock } from '../lock/repository-lock.js';
-import { isRunId } from '../run-id.js';
-import { resolveTarget } from '../workspace/resolve-target.js';
+import { removeDeadAttemptTemporaryDirectory } from '@statecraft/records';
+import { acquireRepositoryLock } from '@statecraft/records';
+import { isRunId } from '@statecraft/records';
+import { resolveTarget } from '@statecraft/records';
 import { lostAttemptResult } from './lost-attempt-result.js';
 
 /** One dangling intent closed: where its intent and its new outcome stand, and what evidence was found. */

@@ -1,8 +1,7 @@
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { STATE_DIRECTORY } from '@statecraft/records';
 
-/** The target-relative directory holding workspaces; never committed. */
-export const STATE_DIRECTORY = '.statecraft/state';
 const EXCLUDE_PATTERN = `/${STATE_DIRECTORY}/`;
 
 /**

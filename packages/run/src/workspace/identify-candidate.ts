@@ -1,6 +1,6 @@
 import type { AttemptStart } from '@statecraft/adapter';
-import { IGNORED_FILES_NOTE, type Candidate } from './candidate.js';
-import { MAX_RECORD_BYTES } from '../chain/record-bound.js';
+import { IGNORED_FILES_NOTE, type Candidate } from '@statecraft/records';
+import { MAX_RECORD_BYTES } from '@statecraft/records';
 import type { EndOfAttemptGit } from './end-of-attempt-git.js';
 import type { WorkspaceHeadReading } from './prepare-workspace.js';
 import type { EarlierCandidate } from './attempt-start.js';

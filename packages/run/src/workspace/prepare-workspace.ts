@@ -1,11 +1,12 @@
 import { lstatSync, mkdirSync, readdirSync, realpathSync, rmdirSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runGit } from './git.js';
-import { STATE_DIRECTORY, excludeStateDirectory } from './exclude-state.js';
-import { registeredGitDirectory, untrustedWorktreeGitOptions } from './registered-git-directory.js';
+import { runGit } from '@statecraft/records';
+import { excludeStateDirectory } from './exclude-state.js';
+import { STATE_DIRECTORY, workspaceLocation } from '@statecraft/records';
+import { registeredGitDirectory, untrustedWorktreeGitOptions } from '@statecraft/records';
 import type { EndOfAttemptGit } from './end-of-attempt-git.js';
-import type { ResolvedTarget } from './resolve-target.js';
+import type { ResolvedTarget } from '@statecraft/records';
 
 export interface WorkspaceRequest {
   target: ResolvedTarget;
@@ -37,11 +38,6 @@ export type WorkspacePreparation =
       path: string;
       message: string;
     };
-
-/** The run's workspace directory and branch names, derived from the run id. */
-export function workspaceLocation(targetPath: string, runId: string): { path: string; branch: string } {
-  return { path: join(targetPath, STATE_DIRECTORY, 'workspaces', runId), branch: `statecraft/${runId}` };
-}
 
 /**
  * Prepares the attempt's workspace (R8.6): a git worktree of the target at the recorded base

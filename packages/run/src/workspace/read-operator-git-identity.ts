@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GitIdentity } from '@statecraft/environment';
-import { runGitProcess } from '../git-process.js';
+import { runGitProcess } from '@statecraft/records';
 
 /** Long enough for a global configuration on a slow disk; an answer past it is an empty identity. */
 const IDENTITY_TIMEOUT_MS = 10_000;

@@ -1,4 +1,4 @@
-import { runGit } from './git.js';
+import { runGit } from '@statecraft/records';
 
 /** How many of the paths are kept in the answer; the count is of them all. */
 const NAMED_PATHS = 100;

@@ -1,6 +1,6 @@
 import type { AttemptStart } from '@statecraft/adapter';
 import { whatEarlierCommitIs, type EarlierCandidate } from './attempt-start.js';
-import type { Candidate } from './candidate.js';
+import type { Candidate } from '@statecraft/records';
 
 /**
  * Who made a completed attempt's candidate (R13.2), told from the workspace as the attempt found

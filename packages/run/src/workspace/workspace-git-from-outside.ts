@@ -1,7 +1,7 @@
 import { gitReadingEnvironment } from '../coverage/git-for-reading.js';
-import { runGitProcess } from '../git-process.js';
+import { runGitProcess } from '@statecraft/records';
 import type { EndOfAttemptGit } from './end-of-attempt-git.js';
-import { untrustedWorktreeGitOptions } from './registered-git-directory.js';
+import { untrustedWorktreeGitOptions } from '@statecraft/records';
 
 /** What git over a workspace answered: its stdout, or a message naming the command and the workspace. */
 export type WorkspaceGitAnswer = { ok: true; stdout: string } | { ok: false; message: string };
