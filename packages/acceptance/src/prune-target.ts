@@ -16,7 +16,7 @@ import { failedPath, removeRunWorkspace, writingFile } from '@statecraft/run';
 import { isFinalVerdict, landingsIn } from '@statecraft/records';
 import { openChainToAppend, underTargetLock, type OpenedChain } from './under-target-lock.js';
 
-export type KeptWhy = 'not-concluded' | 'newer' | 'accepted' | 'landed-only-here';
+type KeptWhy = 'not-concluded' | 'newer' | 'accepted' | 'landed-only-here';
 
 export type Pruned =
   | { kind: 'pruned'; target: string; removed: PrunedAttempt[]; kept: { runId: string; why: KeptWhy }[]; record: { line: number; sha256: string } | 'none' }

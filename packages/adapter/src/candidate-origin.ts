@@ -37,4 +37,3 @@ export type AttemptStart = z.infer<typeof AttemptStartSchema>;
  * run's branch before the attempt started (its start, or a commit HEAD was moved back to).
  */
 export const CandidateMadeBySchema = z.enum(['agent', 'statecraft', 'earlier']);
-export type CandidateMadeBy = z.infer<typeof CandidateMadeBySchema>;

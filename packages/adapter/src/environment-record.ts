@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { ResidualSchema } from './residuals.js';
 
 /** Who asked for a name to be placed in the child. */
-export const NameOriginSchema = z.enum([
+const NameOriginSchema = z.enum([
   /** The allowlist every child gets: PATH, and LANG / TZ when set. */
   'baseline',
   /** The adapter's manifest (`environment.pass`): the provider's measured credential path (R5.4). */
@@ -12,7 +12,6 @@ export const NameOriginSchema = z.enum([
   /** Set by the supervisor to bind the attempt (R5.5): run id, attempt number, TMPDIR, attempt tag. */
   'supervisor',
 ]);
-export type NameOrigin = z.infer<typeof NameOriginSchema>;
 
 /**
  * One name the child received. A secret's value is never recorded, only the word `redacted`.
@@ -42,7 +41,7 @@ export const AbsentNameSchema = z.strictObject({
 export type AbsentName = z.infer<typeof AbsentNameSchema>;
 
 /** A request to place a credential family in the child, refused on construction (R5.2). */
-export const EnvironmentRefusalSchema = z.strictObject({
+const EnvironmentRefusalSchema = z.strictObject({
   name: z.string().min(1),
   origin: NameOriginSchema,
   family: z.string().min(1),
@@ -55,8 +54,7 @@ export type EnvironmentRefusal = z.infer<typeof EnvironmentRefusalSchema>;
  * child runs with less than was declared (and may fail visibly, R5.4). `refused`: a credential
  * family was requested; nothing is spawned.
  */
-export const EnvironmentStateSchema = z.enum(['applied', 'degraded', 'refused']);
-export type EnvironmentState = z.infer<typeof EnvironmentStateSchema>;
+const EnvironmentStateSchema = z.enum(['applied', 'degraded', 'refused']);
 
 /** What the record says about the child's environment (R5.1, R6): every name it received. */
 export const EnvironmentRecordSchema = z.strictObject({

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /** The five attempt outcomes (R8.1). Nothing else is an outcome. */
-export const OUTCOMES = ['completed', 'failed', 'refused', 'interrupted', 'cancelled'] as const;
+const OUTCOMES = ['completed', 'failed', 'refused', 'interrupted', 'cancelled'] as const;
 export const OutcomeSchema = z.enum(OUTCOMES);
 export type Outcome = z.infer<typeof OutcomeSchema>;
 

@@ -59,6 +59,6 @@ export async function readManifest(path: string): Promise<ManifestReading> {
  * writable managed paths (R2.2), so a qualification binds it (R3.1); canonical JSON binds exactly
  * that, and a manifest re-indented or with its keys reordered stays the qualified one.
  */
-export function manifestDigest(manifest: Manifest): string {
+function manifestDigest(manifest: Manifest): string {
   return `sha256:${sha256Hex(canonicalJson(manifest))}`;
 }

@@ -51,7 +51,7 @@ export type ContainmentKind = 'pid-namespace' | 'process-group' | 'bwrap';
  * What the process-group fallback adds: the child shares the supervisor's user and its view of
  * /proc, so the supervisor is visible to it. A PID namespace with its own /proc hides it.
  */
-export const PROCESS_GROUP_RESIDUALS: readonly Residual[] = [
+const PROCESS_GROUP_RESIDUALS: readonly Residual[] = [
   {
     id: 'supervisor-environment-readable',
     statement:

@@ -29,11 +29,9 @@ export const SizedDigestSchema = z.strictObject({
   sha256: Sha256HexSchema,
   bytes: CountSchema,
 });
-export type SizedDigest = z.infer<typeof SizedDigestSchema>;
 
 /** An attempt's cost as recorded: dollars, or `unknown` — never zero for a cost nobody reported (R4 row 5). */
 export const RecordedCostSchema = z.union([z.number().nonnegative(), z.literal('unknown')]);
-export type RecordedCost = z.infer<typeof RecordedCostSchema>;
 
 /** Whether a qualification record vouches for this adapter (and provider) binary (R3.2, R3.3). */
 export const QualificationVerdictSchema = z.enum(['qualified', 'unqualified']);

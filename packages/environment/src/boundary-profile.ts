@@ -27,7 +27,7 @@ export interface BoundaryProfile {
  * the product home it undoes the hiding. It is recorded in the profile (role `test-bind`), so a
  * record made with it says so and its digest differs.
  */
-export const BOUNDARY_TEST_BIND_VARIABLE = 'STATECRAFT_BOUNDARY_TEST_BIND';
+const BOUNDARY_TEST_BIND_VARIABLE = 'STATECRAFT_BOUNDARY_TEST_BIND';
 
 export interface BoundaryProfileRequest {
   productHome: string;
@@ -148,7 +148,7 @@ export function suiteHomes(request: Parameters<typeof homesOfLaunch>[0]): {
 /** The operator's choice: the boundary (the default), with what `--expose` shows of the hidden homes, or explicitly none. */
 export type BoundaryChoice = { kind: 'bwrap'; expose?: readonly string[] } | { kind: 'none'; chosenBy: '--boundary none' | 'STATECRAFT_BOUNDARY=none' };
 
-export const BOUNDARY_VARIABLE = 'STATECRAFT_BOUNDARY';
+const BOUNDARY_VARIABLE = 'STATECRAFT_BOUNDARY';
 
 /**
  * Reads `--boundary` and `STATECRAFT_BOUNDARY` strictly (the flag wins): a misspelt value silently

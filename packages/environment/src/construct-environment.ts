@@ -4,7 +4,7 @@ import { residualsFor, type ContainmentKind } from '@statecraft/adapter';
 import type { AbsentName, EnvironmentRecord, EnvironmentRefusal, PlacedName } from '@statecraft/adapter';
 
 /** A name an adapter's manifest asks to have carried in (the shape of the manifest's `environment.pass`). */
-export interface AdapterPassedName {
+interface AdapterPassedName {
   name: string;
   secret: boolean;
   why: string;
@@ -31,7 +31,7 @@ const BASELINE: readonly { name: string; why: string }[] = [
  * Asking to pass one is refused: the child would get the supervisor's value while the record named
  * the name twice, once as the operator's.
  */
-export const SUPERVISOR_SET_NAMES: readonly string[] = ['STATECRAFT_RUN_ID', 'STATECRAFT_ATTEMPT', 'STATECRAFT_ATTEMPT_TAG', 'TMPDIR'];
+const SUPERVISOR_SET_NAMES: readonly string[] = ['STATECRAFT_RUN_ID', 'STATECRAFT_ATTEMPT', 'STATECRAFT_ATTEMPT_TAG', 'TMPDIR'];
 
 export type NameSelection =
   | { kind: 'refused'; refusals: EnvironmentRefusal[]; message: string }

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The variable that points the child's git at the identity file (git reads it in place of `~/.gitconfig`). */
-export const GIT_IDENTITY_VARIABLE = 'GIT_CONFIG_GLOBAL';
+const GIT_IDENTITY_VARIABLE = 'GIT_CONFIG_GLOBAL';
 
 /** The operator's `user.name` and `user.email`, as their global git configuration gives them. */
 export interface GitIdentity {

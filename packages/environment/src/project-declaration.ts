@@ -26,7 +26,7 @@ const ProjectCommandSchema = z.unknown().transform((entry, context): string => {
 });
 
 /** `project.commands`: non-empty when present, no duplicates (R9.1). */
-export const ProjectCommandsSchema = z
+const ProjectCommandsSchema = z
   .array(ProjectCommandSchema, { error: 'must be a list of program names' })
   .min(1, { message: 'is an empty list; name at least one program, or leave "commands" out' })
   .superRefine((commands, context) => {
@@ -39,7 +39,7 @@ export const ProjectCommandsSchema = z
   });
 
 // Strict: see the module's comment.
-export const ProjectSectionSchema = z.strictObject({
+const ProjectSectionSchema = z.strictObject({
   commands: ProjectCommandsSchema.optional(),
 });
 
@@ -67,7 +67,7 @@ const AuthorityPathSchema = z.string({ error: 'must be a string naming a reposit
 });
 
 /** `acceptance`: the checks a run without a spec is judged by, and the authority set's further paths (R13.3, R13.5). */
-export const AcceptanceSectionSchema = z.strictObject({
+const AcceptanceSectionSchema = z.strictObject({
   checks: z
     .array(AcceptanceCheckSchema, { error: 'must be a list of command lines' })
     .min(1, { message: 'is an empty list; name at least one check, or leave "checks" out' })
@@ -79,7 +79,7 @@ export const ProjectDeclarationSchema = z.looseObject({
   project: ProjectSectionSchema.optional(),
   acceptance: AcceptanceSectionSchema.optional(),
 });
-export type ProjectDeclaration = z.infer<typeof ProjectDeclarationSchema>;
+type ProjectDeclaration = z.infer<typeof ProjectDeclarationSchema>;
 
 export type ProjectDeclarationParse =
   | {

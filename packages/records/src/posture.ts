@@ -14,7 +14,7 @@ import {
 import { EnvironmentRecordSchema } from '@statecraft/adapter';
 
 /** R3.2: an adapter with no matching record runs, labelled `unqualified`; never refused for that. */
-export const QualificationLabelSchema = z.strictObject({
+const QualificationLabelSchema = z.strictObject({
   verdict: QualificationVerdictSchema,
   /** Why, in a sentence: which record matched, or why none did. */
   reason: z.string().min(1),
@@ -26,7 +26,7 @@ export type QualificationLabel = z.infer<typeof QualificationLabelSchema>;
  * chain refuses a posture whose coverage the renderer could not read. `not-checked`: the
  * comparison was not made for this attempt.
  */
-export const CoverageVerdictSchema = StoredCoverageSchema;
+const CoverageVerdictSchema = StoredCoverageSchema;
 export type CoverageVerdict = RecordedCoverage;
 
 /**

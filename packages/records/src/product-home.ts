@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /** Where the product home came from: the operator's `STATECRAFT_HOME`, or the default `~/.statecraft`. */
-export type ProductHomeSource = 'STATECRAFT_HOME' | 'default';
+type ProductHomeSource = 'STATECRAFT_HOME' | 'default';
 
 export interface ProductHome {
   /** Absolute path; it may not exist yet (a missing home is an empty home). */
@@ -50,7 +50,6 @@ export function productHomeLayout(home: string) {
     target: (key: string) => join(targets, key),
   };
 }
-export type ProductHomeLayout = ReturnType<typeof productHomeLayout>;
 
 /**
  * Checks, before a verb that writes records does anything else (run, accept, run reconcile), that

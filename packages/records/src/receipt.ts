@@ -9,10 +9,10 @@ const CommitId = z.string().regex(/^[0-9a-f]{40,64}$/);
 const Digest = z.string().regex(/^sha256:[0-9a-f]{64}$/);
 
 /** An output of a check, bound by its digest (the file itself is kept beside the chain). */
-export const CheckOutputDigestSchema = z.strictObject({ sha256: Sha256Hex, bytes: z.int().nonnegative() });
+const CheckOutputDigestSchema = z.strictObject({ sha256: Sha256Hex, bytes: z.int().nonnegative() });
 
 /** One check as the receipt binds it: what ran, how it ended, and the digests of what it printed. */
-export const ReceiptCheckSchema = z.strictObject({
+const ReceiptCheckSchema = z.strictObject({
   /** The command line as the suite at the base holds it. */
   command: z.string().min(1),
   /** The program run: the first word of a simple command (R9.2), or `/bin/sh` for any other. */
@@ -24,7 +24,6 @@ export const ReceiptCheckSchema = z.strictObject({
   stdout: CheckOutputDigestSchema,
   stderr: CheckOutputDigestSchema,
 });
-export type ReceiptCheck = z.infer<typeof ReceiptCheckSchema>;
 
 /**
  * An acceptance receipt (R13.6): evidence that statecraft ran the suite read at the base over

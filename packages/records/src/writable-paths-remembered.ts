@@ -17,7 +17,7 @@ import { describeSchemaIssues } from '@statecraft/adapter';
  * path has been writable (a repository made under one adapter's managed path, run later with
  * another, would be checked out by statecraft's git, its filters run).
  */
-export const RememberedWritablePathSchema = z.strictObject({
+const RememberedWritablePathSchema = z.strictObject({
   path: z.string().refine((path) => isAbsolute(path), 'an absolute path'),
   /** The adapter whose managed path it was, by its manifest's name. */
   adapter: z.string().min(1),

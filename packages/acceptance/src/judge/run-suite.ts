@@ -44,7 +44,7 @@ export interface SuiteRequest {
 }
 
 /** The worktree as read after a check: HEAD, the dirty paths (and the ignored ones when asked), or why it could not be read. */
-export type WorktreeReading = { head: string; dirtyPaths: string[]; ignoredPaths?: string[] } | { failed: string };
+type WorktreeReading = { head: string; dirtyPaths: string[]; ignoredPaths?: string[] } | { failed: string };
 
 /** How the suite ended: `passed` only when every check ran and exited 0. */
 export type SuiteEnd =

@@ -9,7 +9,7 @@ import { describeAuthorityThroughLinks, findAuthorityThroughLinks } from './auth
  * decides the bytes git checks out (CHECKOUT_CONFIGURATION), and the declared authority path
  * prefixes. `atBase`: the base's regular files under it, with their blobs.
  */
-export interface AuthoritySet {
+interface AuthoritySet {
   paths: string[];
   atBase: AuthorityFile[];
 }
@@ -27,7 +27,7 @@ export interface AuthorityFile {
  * `.gitmodules`, and `.lfsconfig` (where git-lfs fetches a file's bytes from). An entry led by
  * ANY_DIRECTORY names a file of that name in any directory (isUnderAuthority).
  */
-export const CHECKOUT_CONFIGURATION = ['**/.gitattributes', '.gitmodules', '.lfsconfig'] as const;
+const CHECKOUT_CONFIGURATION = ['**/.gitattributes', '.gitmodules', '.lfsconfig'] as const;
 const ANY_DIRECTORY = '**/';
 
 export type SuiteReading =
@@ -94,7 +94,7 @@ export async function readSuiteAtBase(input: {
 }
 
 /** Whether a changed path falls under an authority entry: the entry itself, or anything below it (one led by ANY_DIRECTORY: a file of its name anywhere). */
-export function isUnderAuthority(path: string, entry: string): boolean {
+function isUnderAuthority(path: string, entry: string): boolean {
   if (entry.startsWith(ANY_DIRECTORY)) {
     const name = entry.slice(ANY_DIRECTORY.length);
     return path === name || path.endsWith(`/${name}`);

@@ -41,7 +41,7 @@ export function parseNativeLine<Native>(
  * supervisor bounds lines (1 MiB by default, R7.5) and a large tool result is not worth an
  * attempt read as malformed. Refusals and the result are never cut: they are the evidence.
  */
-export const MAX_PROGRESS_DETAIL_BYTES = 256 * 1024;
+const MAX_PROGRESS_DETAIL_BYTES = 256 * 1024;
 
 /** The native event itself, or past the bound a summary: `head` (what identifies it), its size and an excerpt. */
 export function progressDetail(json: unknown, line: string, head: Record<string, unknown>): unknown {

@@ -8,7 +8,7 @@ import { failureBeforeProvider, unresolvedProvider } from './failure-before-prov
 import { readRequest } from './read-request.js';
 
 /** Speaks a failure before the provider started (an init, then an `error`) and answers the exit code. */
-export type FailBeforeProvider = (code: string, message: string, provider?: ProviderIdentity) => number;
+type FailBeforeProvider = (code: string, message: string, provider?: ProviderIdentity) => number;
 
 export type OpenedSession =
   | { kind: 'opened'; adapter: { name: string; version: string }; request: Request; requested: CapabilityToken[]; fail: FailBeforeProvider }

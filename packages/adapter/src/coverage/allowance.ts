@@ -4,7 +4,7 @@ import { Sha256DigestSchema } from '../schema-pieces.js';
 const DigestSchema = Sha256DigestSchema;
 
 /** Where an allowed program came from (R9.1). Nothing machine-local is ever a source. */
-export const AllowanceSourceSchema = z.discriminatedUnion('kind', [
+const AllowanceSourceSchema = z.discriminatedUnion('kind', [
   /** The adapter manifest's `requiresCommands`. */
   z.strictObject({ kind: z.literal('adapter') }),
   /** The target's committed `.statecraft/environment.json`, `project.commands`, at this digest. */
@@ -13,17 +13,15 @@ export const AllowanceSourceSchema = z.discriminatedUnion('kind', [
 export type AllowanceSource = z.infer<typeof AllowanceSourceSchema>;
 
 /** The declaration as it was read: present (with its digest) or `absent`, never assumed. */
-export const DeclarationStateSchema = z.discriminatedUnion('kind', [
+const DeclarationStateSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('declared'), path: z.string().min(1), digest: DigestSchema }),
   z.strictObject({ kind: z.literal('absent'), path: z.string().min(1) }),
 ]);
-export type DeclarationState = z.infer<typeof DeclarationStateSchema>;
 
-export const AllowanceEntrySchema = z.strictObject({
+const AllowanceEntrySchema = z.strictObject({
   program: z.string().min(1),
   sources: z.array(AllowanceSourceSchema).min(1),
 });
-export type AllowanceEntry = z.infer<typeof AllowanceEntrySchema>;
 
 /** The allowance (R9.1): every program the posture allows, each with where it came from. */
 export const AllowanceSchema = z.strictObject({

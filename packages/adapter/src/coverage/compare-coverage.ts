@@ -8,11 +8,14 @@ export const MissingProgramSchema = z.strictObject({
   program: z.string().min(1),
   commands: z.array(z.string()).min(1),
 });
-export type MissingProgram = z.infer<typeof MissingProgramSchema>;
+type MissingProgram = z.infer<typeof MissingProgramSchema>;
 
-/** The four verdicts (R9.3). None says "complete": see `COVERAGE_LIMITS`. */
+/**
+ * The four verdicts (R9.3). None says "complete": see `COVERAGE_LIMITS`.
+ * @public the schema of a published shape, kept whole though only its type is read here
+ */
 export const CoverageVerdictKindSchema = z.enum(['refused', 'partial', 'direct', 'not-applicable']);
-export type CoverageVerdictKind = z.infer<typeof CoverageVerdictKindSchema>;
+type CoverageVerdictKind = z.infer<typeof CoverageVerdictKindSchema>;
 
 export interface CoverageComparison {
   verdict: CoverageVerdictKind;

@@ -8,13 +8,13 @@ import { CoverageLimitsSchema, coverageLimits } from './limits.js';
 const DigestSchema = Sha256DigestSchema;
 
 /** Where both inputs were read (R9.4): the working tree at planning, the base commit at launch. */
-export const CoverageReadFromSchema = z.discriminatedUnion('kind', [
+const CoverageReadFromSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('working-tree') }),
   z.strictObject({ kind: z.literal('commit'), commit: CommitIdSchema }),
 ]);
 export type CoverageReadFrom = z.infer<typeof CoverageReadFromSchema>;
 
-export const CoverageSpecSchema = z.strictObject({
+const CoverageSpecSchema = z.strictObject({
   /** As given to `--spec`. */
   id: z.string().min(1),
   /** Repository-relative path the lookup found (`specs/<id>/spec.md` or `specs/<id>.md`). */
@@ -22,13 +22,12 @@ export const CoverageSpecSchema = z.strictObject({
   /** `sha256:` of the whole spec file. */
   digest: DigestSchema,
 });
-export type CoverageSpec = z.infer<typeof CoverageSpecSchema>;
 
 /**
  * A run with a suite: its commands were read and compared (R9.2, R9.3) — the spec's Verification
  * commands, or, for a run without a spec, the declaration's `acceptance.checks` (R13.3).
  */
-export const CheckedCoverageSchema = z.strictObject({
+const CheckedCoverageSchema = z.strictObject({
   verdict: z.enum(['refused', 'partial', 'direct']),
   readFrom: CoverageReadFromSchema,
   /** `none` when the commands are the declaration's `acceptance.checks`. */
@@ -49,17 +48,16 @@ export const CheckedCoverageSchema = z.strictObject({
 export type CheckedCoverage = z.infer<typeof CheckedCoverageSchema>;
 
 /** A run without a spec or declared checks: nothing to compare; the allowance is still recorded. */
-export const NotApplicableCoverageSchema = z.strictObject({
+const NotApplicableCoverageSchema = z.strictObject({
   verdict: z.literal('not-applicable'),
   readFrom: CoverageReadFromSchema,
   spec: z.literal('none'),
   allowance: AllowanceSchema,
   limits: CoverageLimitsSchema,
 });
-export type NotApplicableCoverage = z.infer<typeof NotApplicableCoverageSchema>;
 
 /** An attempt recorded before coverage existed: never read as covered. */
-export const NotCheckedCoverageSchema = z.strictObject({
+const NotCheckedCoverageSchema = z.strictObject({
   verdict: z.literal('not-checked'),
   reason: z.string().min(1),
   limits: CoverageLimitsSchema,

@@ -41,7 +41,7 @@ export const InitEventSchema = z.strictObject({
 });
 export type InitEvent = z.infer<typeof InitEventSchema>;
 
-export const ProgressEventSchema = z.strictObject({
+const ProgressEventSchema = z.strictObject({
   type: z.literal('progress'),
   ...envelope,
   /** A short provider-neutral kind, e.g. `message`, `tool-use`, `tool-result`, `hook`, `notice`. */
@@ -50,7 +50,6 @@ export const ProgressEventSchema = z.strictObject({
   tools: z.array(z.string()),
   detail: z.unknown(),
 });
-export type ProgressEvent = z.infer<typeof ProgressEventSchema>;
 
 /** One refusal, carried verbatim; the supervisor counts these (R1.4), the adapter never does. */
 export const RefusalEventSchema = z.strictObject({
@@ -79,9 +78,8 @@ export const ProviderClaimSchema = z.strictObject({
   /** Whatever else the provider said of its ending, every key as it said it. */
   detail: VerbatimObjectSchema,
 });
-export type ProviderClaim = z.infer<typeof ProviderClaimSchema>;
 
-export const CostSchema = z.union([z.strictObject({ usd: z.number().nonnegative() }), z.literal('unknown')]);
+const CostSchema = z.union([z.strictObject({ usd: z.number().nonnegative() }), z.literal('unknown')]);
 
 export const ResultEventSchema = z.strictObject({
   type: z.literal('result'),
@@ -93,7 +91,7 @@ export const ResultEventSchema = z.strictObject({
   turns: z.union([CountSchema, NotRecordedSchema]),
   usage: z.unknown().optional(),
 });
-export type ResultEvent = z.infer<typeof ResultEventSchema>;
+type ResultEvent = z.infer<typeof ResultEventSchema>;
 
 /** The adapter could not do its job (bad request, unknown scenario …). Terminal, like `result`. */
 export const ErrorEventSchema = z.strictObject({
@@ -102,7 +100,7 @@ export const ErrorEventSchema = z.strictObject({
   code: z.string().min(1),
   message: z.string().min(1),
 });
-export type ErrorEvent = z.infer<typeof ErrorEventSchema>;
+type ErrorEvent = z.infer<typeof ErrorEventSchema>;
 
 export const EventSchema = z.discriminatedUnion('type', [InitEventSchema, ProgressEventSchema, RefusalEventSchema, ResultEventSchema, ErrorEventSchema]);
 export type ProtocolEvent = z.infer<typeof EventSchema>;

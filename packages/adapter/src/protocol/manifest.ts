@@ -4,20 +4,19 @@ import { CapabilityListSchema } from '../capabilities.js';
 import { ProtocolVersionSchema } from './version.js';
 
 /** A bare program name (R9.1): letters, digits and `_ . + -`; no `/`, no whitespace. */
-export const BareProgramNameSchema = z
+const BareProgramNameSchema = z
   .string()
   .regex(/^[A-Za-z0-9_.+-]+$/, { message: 'must be a bare program name (no "/", no whitespace)' })
   .refine((name) => name !== '.' && name !== '..', { message: 'must be a bare program name, not "." or ".."' });
 
 /** A name the adapter needs carried from the operator's environment into the child (R5.4). */
-export const PassedNameSchema = z.strictObject({
+const PassedNameSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'must be an environment variable name' }),
   /** A secret's value is never written to a record; only its name. */
   secret: z.boolean(),
   /** Why the adapter needs it, e.g. "credential path: ~/.provider/credentials.json". */
   why: z.string().min(1),
 });
-export type PassedName = z.infer<typeof PassedNameSchema>;
 
 /** Something that must be present before the adapter may claim its managed paths (R10.6). */
 export const PrerequisiteSchema = z.discriminatedUnion('kind', [

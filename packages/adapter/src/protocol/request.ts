@@ -9,14 +9,13 @@ export const PermissionModeSchema = z.enum(['sandboxed', 'strict']);
 export type PermissionMode = z.infer<typeof PermissionModeSchema>;
 
 /** A hook the supervisor asks the provider to run before a tool call (provider-neutral). */
-export const HookSchema = z.strictObject({
+const HookSchema = z.strictObject({
   when: z.literal('before-tool'),
   /** The tool name the hook applies to, e.g. `Bash`. */
   tool: z.string().min(1),
   /** A shell command line the provider runs; a non-zero exit of 2 blocks the call. */
   command: z.string().min(1),
 });
-export type Hook = z.infer<typeof HookSchema>;
 
 /**
  * The request the supervisor writes for one attempt (R1.2). The adapter is pointed at the

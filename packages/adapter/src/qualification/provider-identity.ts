@@ -13,8 +13,8 @@ export const IdentityFileDigestSchema = z.strictObject({
 });
 
 /** The same, with the path it was found at on this machine. */
-export const LocatedIdentityFileSchema = IdentityFileDigestSchema.extend({ path: z.string().min(1) });
-export type LocatedIdentityFile = z.infer<typeof LocatedIdentityFileSchema>;
+const LocatedIdentityFileSchema = IdentityFileDigestSchema.extend({ path: z.string().min(1) });
+type LocatedIdentityFile = z.infer<typeof LocatedIdentityFileSchema>;
 
 /**
  * The provider's identity for qualification (R3.1): `identified`, with the digest a record binds

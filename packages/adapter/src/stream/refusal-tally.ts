@@ -19,7 +19,7 @@ export const REFUSAL_EXCERPT_COUNT = 8;
 export const REFUSAL_EXCERPT_LINE_BYTES = 4096;
 
 /** A refusal whose line was too long for the excerpt: its place in the stream and the line's first bytes. */
-export const CutRefusalSchema = z.strictObject({
+const CutRefusalSchema = z.strictObject({
   type: z.literal('refusal'),
   protocol: ProtocolVersionSchema,
   /** The stream line is `seq + 1`: the trusted prefix has one event a line from the init at seq 0. */
@@ -31,7 +31,6 @@ export const CutRefusalSchema = z.strictObject({
     head: z.string().max(REFUSAL_EXCERPT_LINE_BYTES),
   }),
 });
-export type CutRefusal = z.infer<typeof CutRefusalSchema>;
 
 /** One refusal of the excerpt: the event verbatim, or cut when its line was long. */
 export const RefusalExcerptEntrySchema = z.union([RefusalEventSchema, CutRefusalSchema]);

@@ -80,9 +80,3 @@ export const SUITE_CASES = [
 ] as const satisfies readonly SuiteCase[];
 
 export type SuiteRow = (typeof SUITE_CASES)[number]['row'];
-
-export function suiteCase(row: SuiteRow): SuiteCase {
-  const found = SUITE_CASES.find((entry) => entry.row === row);
-  if (found === undefined) throw new Error(`no suite case for row ${row}`);
-  return found;
-}

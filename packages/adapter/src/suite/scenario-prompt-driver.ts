@@ -1,7 +1,7 @@
 import type { DriverScenario, EvidenceKind, Provocation, SuiteDriver } from './driver.js';
 
 /** A hung child needs only long enough to start its descendant; the deadline is the subject there. */
-export const HANG_DEADLINE_MS = 2_000;
+const HANG_DEADLINE_MS = 2_000;
 
 /**
  * The prompt convention the fixture adapter understands: the prompt `scenario: <name>` asks for a

@@ -6,7 +6,7 @@ import { AdapterIdentitySchema } from '../result.js';
 import { IdentityFileDigestSchema } from '../qualification/provider-identity.js';
 
 /** The kind of evidence a case rests on (R3.1); `none` only for a case that ran nothing. */
-export const CaseEvidenceSchema = z.enum(['live', 'replayed', 'fixture', 'none']);
+const CaseEvidenceSchema = z.enum(['live', 'replayed', 'fixture', 'none']);
 
 export const CaseReportSchema = z.strictObject({
   row: z.int().positive(),
@@ -26,7 +26,6 @@ export type CaseReport = z.infer<typeof CaseReportSchema>;
 export const QualifiedAdapterSchema = AdapterIdentitySchema.extend({
   manifestDigest: z.union([Sha256DigestSchema, NotRecordedSchema]).default('not-recorded'),
 });
-export type QualifiedAdapter = z.infer<typeof QualifiedAdapterSchema>;
 
 /**
  * The provider qualified with the adapter (the pair, R3.1), or `none`. Its `digest` is the

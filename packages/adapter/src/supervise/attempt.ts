@@ -10,7 +10,7 @@ import { RefusalTallySchema } from '../stream/refusal-tally.js';
 
 /** How the process tree was contained (R7.3); part of the posture. */
 /** `bwrap`: the PID namespace of the protected evidence boundary (R12), which replaces `unshare` when it is on. */
-export const ContainmentMechanismSchema = z.enum(['pid-namespace', 'process-group', 'bwrap']);
+const ContainmentMechanismSchema = z.enum(['pid-namespace', 'process-group', 'bwrap']);
 export type ContainmentMechanism = z.infer<typeof ContainmentMechanismSchema>;
 
 export const ContainmentSchema = z.strictObject({
@@ -54,7 +54,7 @@ export type StreamDiagnostic = z.infer<typeof StreamDiagnosticSchema>;
  * interrupt (R8.1), a file of evidence that could not be written (R8.4), or one that reached the
  * keep bound (R8.4, keep-bound.ts). `none`: it ended itself.
  */
-export const StopSchema = z.enum(['none', 'deadline', 'operator-cancel', 'evidence-not-kept', 'evidence-bound', 'supervisor-lost']);
+const StopSchema = z.enum(['none', 'deadline', 'operator-cancel', 'evidence-not-kept', 'evidence-bound', 'supervisor-lost']);
 export type Stop = z.infer<typeof StopSchema>;
 
 export const ExitSchema = z.union([
@@ -69,6 +69,7 @@ export const StreamDigestSchema = SizedDigestSchema;
 /**
  * One supervised adapter process, as observed. Memory is bounded: only the init, the terminal
  * event, counts and a bounded tally of the refusals are kept; the raw stream goes to a file.
+ * @public the schema of a published shape, kept whole though only its type is read here
  */
 export const SupervisedAttemptSchema = z.strictObject({
   init: z.union([InitEventSchema, NotRecordedSchema]),

@@ -7,7 +7,7 @@ import * as z from 'zod';
  */
 
 /** Why a path is in the profile; the profile digest replaces each path by its role. */
-export const BoundaryPathRoleSchema = z.enum([
+const BoundaryPathRoleSchema = z.enum([
   'product-home',
   /** Another mount reaching the product home's directory (a bind mount of it or of a parent), hidden as the home is. */
   'product-home-view',
@@ -45,7 +45,7 @@ export type BoundaryPath = z.infer<typeof BoundaryPathSchema>;
  * handed over in the private temporary directory; an acceptance check's authority paths inside
  * the candidate's worktree, R13.5).
  */
-export const BoundaryProfileSchema = z.strictObject({
+const BoundaryProfileSchema = z.strictObject({
   hidden: z.array(BoundaryPathSchema),
   writable: z.array(BoundaryPathSchema),
   readOnly: z.array(BoundaryPathSchema),
@@ -77,7 +77,7 @@ export const ProbeCheckSchema = z.strictObject({
 export type ProbeCheck = z.infer<typeof ProbeCheckSchema>;
 
 /** Something the boundary (or its absence) leaves open, in a sentence; named on every attempt. */
-export const BoundaryResidualSchema = z.strictObject({
+const BoundaryResidualSchema = z.strictObject({
   id: z.string().min(1),
   statement: z.string().min(1),
 });
@@ -127,7 +127,7 @@ export const BWRAP_RESIDUALS: readonly BoundaryResidual[] = [
 ];
 
 /** What running without the boundary leaves open (R5.3, R12): named on every such attempt. */
-export const NO_BOUNDARY_RESIDUALS: readonly BoundaryResidual[] = [
+const NO_BOUNDARY_RESIDUALS: readonly BoundaryResidual[] = [
   {
     id: 'records-reachable',
     statement:

@@ -73,7 +73,7 @@ function wordsBefore(events: readonly TailEvent[], end: number, claim: Claim): {
 }
 
 /** The provider error the stream's result ends in (`terminal: provider-error`), in the provider's words. */
-export function providerErrorIn(events: readonly TailEvent[]): ProviderError {
+function providerErrorIn(events: readonly TailEvent[]): ProviderError {
   const end = events.findLastIndex((event) => event.type === 'result');
   const result = events[end];
   if (result === undefined || result.terminal !== 'provider-error') return 'none';

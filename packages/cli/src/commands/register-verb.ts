@@ -3,7 +3,7 @@ import { resolveProductHome } from '@statecraft/records';
 import { emit, type Answer } from '../answer.js';
 
 /** One option: its flags, what it does, and for one that takes a value its parser and default. */
-export type VerbOption =
+type VerbOption =
   | readonly [flags: string, description: string]
   | readonly [flags: string, description: string, parse: (value: string, previous: unknown) => unknown, fallback?: unknown];
 

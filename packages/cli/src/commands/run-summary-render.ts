@@ -105,7 +105,7 @@ function describeChanges(candidate: AttemptAccount['candidate']): string {
 }
 
 /** The provider's own error, over at most two lines, its code and HTTP status after it. */
-export function providerErrorLines(error: ProviderError | undefined): string[] {
+function providerErrorLines(error: ProviderError | undefined): string[] {
   if (error === undefined || error === 'none') return [];
   const [first = '', ...rest] = wrapped(`${error.text.replace(/\s+/g, ' ')}${describeErrorCodes(error)}`, 2);
   return [row('provider said', first), ...rest.map(more)];

@@ -110,7 +110,7 @@ export const CLOSER_SCRIPT =
  */
 export const GATED_CLOSER_SCRIPT = `IFS= read -r go || exit 0; [ "$go" = ${GATE_GO} ] || exit 0; export ${ATTEMPT_TAG_VARIABLE}="$1"; shift; ${CLOSER_SCRIPT}`;
 
-export const PROBE_CHECKS = ProbeCheckSchema.shape.check.options;
+const PROBE_CHECKS = ProbeCheckSchema.shape.check.options;
 
 /**
  * Reads the probe's output into findings. A check that printed nothing, or printed something

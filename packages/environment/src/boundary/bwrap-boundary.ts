@@ -135,7 +135,7 @@ export function profileArguments(profile: BoundaryProfile, workspace: BoundaryPa
 }
 
 /** A home hidden under an empty tmpfs, over which the paths the child reaches are bound (boundary-record.ts). */
-export function isHome(entry: BoundaryPath): boolean {
+function isHome(entry: BoundaryPath): boolean {
   return entry.role === 'operator-home' || entry.role === 'other-home';
 }
 

@@ -10,7 +10,7 @@ import type { BoundaryLaunch } from '../boundary/bwrap-boundary.js';
 export const CONTAINMENT_OVERRIDE_VARIABLE = 'STATECRAFT_CONTAINMENT';
 
 /** The flags that put the child in its own PID namespace, killed with its first process (R7.3). */
-export const UNSHARE_FLAGS = ['--map-current-user', '--pid', '--fork', '--kill-child', '--mount-proc'] as const;
+const UNSHARE_FLAGS = ['--map-current-user', '--pid', '--fork', '--kill-child', '--mount-proc'] as const;
 
 export type PidNamespaceProbe = { available: true; launch: readonly string[] } | { available: false; reason: string };
 
@@ -25,7 +25,7 @@ function unshareLaunch(unshare: string, setpriv: string | undefined): readonly s
 }
 
 /** What each mechanism cannot see, in words (R6, R7.3): recorded on every attempt. */
-export const BLIND_SPOTS: Readonly<Record<ContainmentMechanism, readonly string[]>> = {
+const BLIND_SPOTS: Readonly<Record<ContainmentMechanism, readonly string[]>> = {
   'pid-namespace': [
     "a process started on the attempt's behalf by a service outside the namespace (for example through a socket to a daemon) is not a descendant and is not killed",
   ],

@@ -87,7 +87,7 @@ export const CheckRunSchema = z.strictObject({
 export type CheckRun = z.infer<typeof CheckRunSchema>;
 
 /** Where the suite came from, read at the base (R13.3): the spec's Verification block, or the declaration. */
-export const SuiteSourceSchema = z.union([
+const SuiteSourceSchema = z.union([
   z.strictObject({ kind: z.enum(['spec', 'declaration']), path: z.string().min(1), baseCommit: CommitId, commands: z.array(z.string().min(1)) }),
   z.literal('none'),
   NotRecordedSchema,

@@ -18,7 +18,7 @@ export const ChainCheckpointSchema = z.strictObject({
   seq: z.int().nonnegative(),
   digest: z.string().regex(/^[0-9a-f]{64}$/),
 });
-export type ChainCheckpoint = z.infer<typeof ChainCheckpointSchema>;
+type ChainCheckpoint = z.infer<typeof ChainCheckpointSchema>;
 
 /** Kept beside the chain it describes. */
 export function checkpointPathOf(chainFile: string): string {
@@ -26,7 +26,7 @@ export function checkpointPathOf(chainFile: string): string {
 }
 
 /** Why a checkpoint was not used; every one of them means: verify from the beginning. */
-export type CheckpointMiss = 'missing' | 'unreadable' | 'malformed' | 'past-the-end' | 'not-a-line-end' | 'digest-differs' | 'seq-differs';
+type CheckpointMiss = 'missing' | 'unreadable' | 'malformed' | 'past-the-end' | 'not-a-line-end' | 'digest-differs' | 'seq-differs';
 
 export type CheckpointReading = { kind: 'usable'; start: ChainStart } | { kind: 'not-used'; why: CheckpointMiss; checkpoint?: ChainCheckpoint };
 

@@ -100,7 +100,7 @@ export interface ChainStart {
   previous: 'none' | { lineNumber: number; record: LinkedRecord };
 }
 
-export const CHAIN_BEGINNING: ChainStart = { offset: 0, head: 'genesis', nextSeq: 0, previous: 'none' };
+const CHAIN_BEGINNING: ChainStart = { offset: 0, head: 'genesis', nextSeq: 0, previous: 'none' };
 
 export interface VerifyOptions<R extends LinkedRecord = LinkedRecord> {
   /** Start past a verified point instead of at the beginning; nothing before it is read. */
@@ -384,6 +384,6 @@ class LinkChecker<R extends LinkedRecord> {
 }
 
 /** `intent of run <id> attempt <n>`: how a record is named in messages. */
-export function describeRecord(record: LinkedRecord): string {
+function describeRecord(record: LinkedRecord): string {
   return record.runId === undefined ? `${record.kind} record` : `${record.kind} of run ${record.runId} attempt ${String(record.attempt)}`;
 }

@@ -14,7 +14,7 @@ export function quickSummaryCheck(schema: z.ZodDiscriminatedUnion<z.ZodObject[]>
 }
 
 /** One field's check as data, so the worker that reads summaries (summary-reading-on-worker.ts) builds the same one. */
-export type FieldCheckSpec = { values: unknown[] } | { pattern: string; flags: string } | { named: string };
+type FieldCheckSpec = { values: unknown[] } | { pattern: string; flags: string } | { named: string };
 
 /** The kinds every field of which has a check; a kind not listed goes to the schema every time. */
 export interface SummaryCheckSpec {

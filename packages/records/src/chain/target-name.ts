@@ -8,7 +8,7 @@ export const TARGET_NAME_BYTES = 64 * 1024;
  * path derives to (resolve-target.ts). `run` writes it before the chain's first intent; doctor
  * checks it against the intents, and `run` reads it to protect every repository the home names.
  */
-export const TargetNameSchema = z.object({ path: z.string().min(1), key: z.string().min(1) });
+const TargetNameSchema = z.object({ path: z.string().min(1), key: z.string().min(1) });
 export type TargetName = z.infer<typeof TargetNameSchema>;
 
 /** The file's text, as `run` writes it. */

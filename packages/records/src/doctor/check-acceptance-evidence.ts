@@ -3,7 +3,7 @@ import type { AcceptanceRecord, CheckOutput } from '../chain/acceptance-record.j
 import type { ChainEntry } from '../chain/open-chain.js';
 import { entriesByDigest } from '../read/attempt-records.js';
 import { attemptJudgedBy } from './check-acceptance-records.js';
-import { readKeptFile } from '../read/check-artifacts.js';
+import { readKeptFile } from '../read/read-kept-file.js';
 import type { Finding } from './examine-product-home.js';
 import { acceptanceFilesElsewhere, acceptanceKeptFiles } from '../read/own-evidence-paths.js';
 

@@ -24,7 +24,7 @@ import { checkCheckpointPresence } from './check-checkpoint-presence.js';
 import { checkWorkspaceGit } from './check-workspace-git.js';
 import type { RecordedResult } from '../read/reclassify-attempt.js';
 
-export type FindingKind =
+type FindingKind =
   | 'broken-chain'
   | 'unreadable-chain'
   | 'torn-tail'
@@ -83,7 +83,7 @@ export interface Finding {
   message: string;
 }
 
-export interface TargetExamination {
+interface TargetExamination {
   key: string;
   /** The repository these records belong to, as recorded; `not-recorded` when no attempt wrote it. */
   target: string;

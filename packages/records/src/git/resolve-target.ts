@@ -16,7 +16,7 @@ export interface ResolvedTarget {
  * The base commit (R8.6): the revision's full object name and its tree's (which a candidate left
  * clean on its base then has without another git call), or why it names no commit.
  */
-export type BaseResolution = { kind: 'resolved'; commit: string; tree: string } | { kind: 'refused'; message: string };
+type BaseResolution = { kind: 'resolved'; commit: string; tree: string } | { kind: 'refused'; message: string };
 
 export type TargetResolution =
   | { kind: 'resolved'; target: ResolvedTarget; base: BaseResolution | 'not-asked' }

@@ -7,7 +7,7 @@ import { makeDirectories } from '@statecraft/adapter';
 import { readLockHolder, readLockInstance, isLive, type LockHolder } from './lock-holder.js';
 import { linkExclusive, sweepTakeoverClaims, takeOverStaleLock } from './take-over-stale-lock.js';
 
-export { LockHolderSchema, isLive, readLockHolder, readLockInstance, type LockHolder, type LockInstance } from './lock-holder.js';
+export { type LockHolder } from './lock-holder.js';
 
 export type LockAcquisition =
   | {

@@ -9,7 +9,7 @@ export const QualificationIdSchema = z
   .regex(/^[a-z0-9][a-z0-9.+-]*$/, { message: 'must be lower-case letters, digits and ". + -"' })
   .max(200);
 
-export const PlatformSchema = z.strictObject({
+const PlatformSchema = z.strictObject({
   os: z.string().min(1),
   arch: z.string().min(1),
   node: z.string().min(1),

@@ -9,7 +9,7 @@ import type { OutcomeRecord } from '../chain/record-schemas.js';
 import { runGit } from '../git/git.js';
 
 /** A check's output as shown: the absolute path beside the chain, and the digest the chain holds. */
-export type ShownOutput = CheckOutput;
+type ShownOutput = CheckOutput;
 
 /**
  * The acceptance of one attempt as an operator reads it: the JSON contract of `accept --json`, and

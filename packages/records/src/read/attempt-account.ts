@@ -9,7 +9,7 @@ import type { Posture } from '../posture.js';
  * that nothing of this kind happened), `not-recorded` (no record of this kind exists), `stale`
  * (a record exists for a revision that is no longer current).
  */
-export type NotRecorded = 'not-recorded';
+type NotRecorded = 'not-recorded';
 
 /**
  * `concluded`: intent and outcome. `running`: an intent whose supervisor still holds the lock.

@@ -32,16 +32,6 @@ export interface AttemptList {
   attempts: AttemptSummary[];
 }
 
-/**
- * One summary per attempt from summary-read records (R8.3): an intent with no outcome is
- * `dangling` (or `running` while its supervisor holds the lock), never completed.
- */
-export function summarizeChain(entries: readonly ChainEntry<ChainSummary>[], live: LiveHolder): AttemptSummary[] {
-  const summaries = startAttemptSummaries();
-  for (const entry of entries) summaries.add(entry);
-  return summaries.finish(live);
-}
-
 /** One attempt as its records arrive: its summary, and what is settled only at the end. */
 interface Attempt {
   /** Its place in the list: how many attempts came before it. */

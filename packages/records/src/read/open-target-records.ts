@@ -69,7 +69,7 @@ async function openTargetWith<R extends LinkedRecord>(
 }
 
 /** Who holds the target's lock, when that supervisor is alive. */
-export async function readLiveHolder(lockFile: string): Promise<LiveHolder> {
+async function readLiveHolder(lockFile: string): Promise<LiveHolder> {
   const holder = await readLockHolder(lockFile).catch(() => 'unreadable' as const);
   if (holder === 'gone' || holder === 'unreadable' || !isLive(holder)) return 'none';
   return { runId: holder.runId, attempt: holder.attempt };

@@ -61,7 +61,7 @@ export function attemptFilesElsewhere(intent: IntentEntry, outcome: OutcomeEntry
  * `x/../<another run>` would have its files derived, and normalised, into that run's directory,
  * and doctor would read another attempt's files as its own.
  */
-export function ownAttemptFiles(runId: string, attempt: number): ReturnType<typeof attemptArtifactNames> | undefined {
+function ownAttemptFiles(runId: string, attempt: number): ReturnType<typeof attemptArtifactNames> | undefined {
   return isRunId(runId) ? attemptArtifactNames(runId, attempt) : undefined;
 }
 

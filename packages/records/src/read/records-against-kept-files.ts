@@ -5,11 +5,11 @@ import { StoredAttemptResultSchema, type Artifact, type IntentRecord, type Outco
 import type { ChainEntry } from '../chain/open-chain.js';
 import type { AttemptAccount } from './attempt-account.js';
 import { attemptRecordsOf, entriesByDigest } from './attempt-records.js';
-import { readKeptFile } from './check-artifacts.js';
+import { readKeptFile } from './read-kept-file.js';
 import type { Finding } from '../doctor/examine-product-home.js';
 
 /** What one side holds of a field: its value, or `absent` when that side holds no such field (never `undefined`, which JSON drops). */
-export type HeldValue = { value: unknown } | 'absent';
+type HeldValue = { value: unknown } | 'absent';
 
 /** One field a record and a kept file both hold, with what each says. */
 export interface FieldDisagreement {
@@ -230,7 +230,7 @@ export function describeFieldDisagreements(fields: readonly FieldDisagreement[],
 }
 
 /** The finding `doctor` makes of one disagreement: the record (line, run, attempt), the file, each field. */
-export function describeRecordDisagreement(account: AttemptAccount, disagreement: RecordDisagreement): Finding {
+function describeRecordDisagreement(account: AttemptAccount, disagreement: RecordDisagreement): Finding {
   const { record, line, file, fields } = disagreement;
   return {
     kind: 'record-disagrees-with-kept-file',

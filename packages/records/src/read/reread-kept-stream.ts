@@ -1,5 +1,5 @@
 import { EventStreamReader, type StreamReading } from '@statecraft/adapter';
-import { readKeptFile } from './check-artifacts.js';
+import { readKeptFile } from './read-kept-file.js';
 
 export type KeptStreamReading = { kind: 'read'; sha256: string; bytes: number; reading: StreamReading } | { kind: 'unreadable'; message: string };
 

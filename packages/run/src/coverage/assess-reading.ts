@@ -7,9 +7,9 @@ import { readCoverageInputs, type CoverageInputsRefusalReason } from './read-cov
 import type { CoverageSource } from './read-input-file.js';
 
 /** A coverage that was compared (`refused` / `partial` / `direct` / `not-applicable`). */
-export type AssessedCoverage = Extract<CoverageAssessment, { kind: 'assessed' }>['coverage'];
+type AssessedCoverage = Extract<CoverageAssessment, { kind: 'assessed' }>['coverage'];
 
-export type CoverageRefusalReason =
+type CoverageRefusalReason =
   | CoverageInputsRefusalReason
   | VerificationRefusalReason
   | 'declaration-invalid'

@@ -4,7 +4,7 @@ import { readInputFile, resolveCommit, type CoverageSource, type InputFileReadin
 import { isSpecId, specCandidatePaths } from './spec-lookup.js';
 
 /** One input file as read: its text and `sha256:` of its bytes. */
-export interface ReadInput {
+interface ReadInput {
   path: string;
   text: string;
   digest: string;

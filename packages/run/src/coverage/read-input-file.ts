@@ -28,7 +28,7 @@ export type InputFileReading =
   | { kind: 'failed'; message: string };
 
 /** Reads one repository-relative file from the working tree. */
-export async function readWorkingTreeFile(repository: string, path: string): Promise<InputFileReading> {
+async function readWorkingTreeFile(repository: string, path: string): Promise<InputFileReading> {
   const full = join(repository, path);
   try {
     const info = await lstat(full);
@@ -47,7 +47,7 @@ export async function readWorkingTreeFile(repository: string, path: string): Pro
  * gives its stored bytes. Never the workspace, and never `git archive` or `git show`, whose
  * attribute filters and textconv could rewrite what is read (R9.4).
  */
-export async function readCommittedFile(repository: string, commit: string, path: string, wholeListing?: Uint8Array): Promise<InputFileReading> {
+async function readCommittedFile(repository: string, commit: string, path: string, wholeListing?: Uint8Array): Promise<InputFileReading> {
   let entry: string | undefined;
   if (wholeListing === undefined) {
     const listing = await runGitForReading(repository, ['ls-tree', '-z', '--full-tree', commit, '--', path]);

@@ -14,7 +14,7 @@
  */
 
 /** One command as written in the spec; `line` is where it starts (1-based), for messages only. */
-export interface VerificationCommand {
+interface VerificationCommand {
   text: string;
   line: number;
 }

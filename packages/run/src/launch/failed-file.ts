@@ -1,7 +1,7 @@
 import { wordsAfterPath } from '@statecraft/adapter';
 
 /** A step of writing one file that failed: carries the file, so the failure names it (exit 4). */
-export class FileStepFailure extends Error {
+class FileStepFailure extends Error {
   readonly path: string;
   constructor(path: string, cause: unknown) {
     // A failure that names the file already (the chain's own refusals do) is not named twice.

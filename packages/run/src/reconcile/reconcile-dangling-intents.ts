@@ -17,7 +17,7 @@ import { resolveTarget } from '@statecraft/records';
 import { lostAttemptResult } from './lost-attempt-result.js';
 
 /** One dangling intent closed: where its intent and its new outcome stand, and what evidence was found. */
-export interface ReconciledAttempt {
+interface ReconciledAttempt {
   runId: string;
   attempt: number;
   /** 1-based lines of the chain. */

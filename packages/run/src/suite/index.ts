@@ -18,5 +18,4 @@ export * from './run-negative-suite.js';
 export * from './tagged-processes.js';
 export * from './suite-environment-failure.js';
 export { comparableResult } from './cases/row-7-records-identical.js';
-export type { CaseVerdict, CaseStatus } from './cases/verdict.js';
 export { reportedDescendant } from './cases/row-3-hung-child-killed.js';

@@ -60,7 +60,7 @@ export interface RunAdapterOnceOptions {
   protectedLocations?: readonly ProtectedLocation[];
 }
 
-export interface AttemptFiles {
+interface AttemptFiles {
   request: string;
   stream: string;
   stderr: string;

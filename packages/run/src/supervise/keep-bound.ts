@@ -6,10 +6,10 @@
  * bound the attempt or check is stopped at once, as at its deadline, and the file holds exactly
  * the bytes that were read: its digest and the stream's classification stay those of the file.
  */
-export const KEEP_BOUND_VARIABLE = 'STATECRAFT_KEEP_BOUND';
+const KEEP_BOUND_VARIABLE = 'STATECRAFT_KEEP_BOUND';
 
 /** 1 GiB: hundreds of times any real session's stream, a few seconds of a flood. */
-export const DEFAULT_KEEP_BOUND_BYTES = 1024 ** 3;
+const DEFAULT_KEEP_BOUND_BYTES = 1024 ** 3;
 
 const SMALLEST = 1024;
 const LARGEST = 1024 ** 4;

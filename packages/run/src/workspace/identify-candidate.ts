@@ -8,7 +8,7 @@ import { whoMadeCandidate } from './who-made-candidate.js';
 import { workspaceGitFromOutside, type WorkspaceGitAnswer } from './workspace-git-from-outside.js';
 
 /** The fixed identity of a commit statecraft makes of the work tree (R13.2): never the operator's. */
-export const STATECRAFT_GIT_IDENTITY = { name: 'statecraft', email: 'statecraft@statecraft.invalid' } as const;
+const STATECRAFT_GIT_IDENTITY = { name: 'statecraft', email: 'statecraft@statecraft.invalid' } as const;
 
 /**
  * The most bytes the changed paths may take in the outcome record: half of a record's bound

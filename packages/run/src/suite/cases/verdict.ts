@@ -2,7 +2,7 @@ import type { EvidenceKind } from '@statecraft/adapter';
 import type { Provoked } from '../suite-context.js';
 import type { AttemptResult } from '@statecraft/adapter';
 
-export type CaseStatus = 'pass' | 'fail' | 'not-run';
+type CaseStatus = 'pass' | 'fail' | 'not-run';
 
 /** One case's verdict; `evidence` is `none` only when nothing was run. */
 export interface CaseVerdict {
