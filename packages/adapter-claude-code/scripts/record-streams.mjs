@@ -61,7 +61,7 @@ async function record({ name, scenario, limits, loggedIn }) {
   await symlink(pinnedClaudePath(), join(bin, 'claude'));
   const settingsPath = join(root, 'settings.json');
   await writeFile(settingsPath, JSON.stringify(settingsDocumentFor(limits)), { mode: 0o600 });
-  const argv = buildClaudeArgv({ settingsPath, maxTurns: limits.maxTurns, removeTools: limits.removeTools });
+  const argv = buildClaudeArgv({ settingsPath, maxTurns: limits.maxTurns, removeTools: limits.removeTools, permissionMode: 'default' });
   if (argv.kind !== 'argv') throw new Error(argv.message);
   const double = await startModelDouble(await loadScenario(scenarioPath(scenario)));
   const environment = { PATH: `${bin}:/usr/bin:/bin`, HOME: home };

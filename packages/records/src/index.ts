@@ -61,6 +61,7 @@
  * - read/attempt-account.ts  the account of one attempt: the JSON contract of `run --json` / `run show --json`
  * - read/attempt-records.ts  the chain's entries by digest, and one account's intent and outcome found among them
  * - read/check-artifacts.ts  re-digests the files kept beside the chain: verified, altered or missing
+ * - read/read-kept-file.ts   a kept file's digest as it stands, read once in bounded chunks: the one reader (doctor, reconcile, run log)
  * - read/earlier-final-verdict.ts an attempt already judged accepted, failed or authority-change: not judged again (R13.4, R8.5)
  * - read/fold-attempts.ts    pairs intents with their first outcomes; an intent alone is dangling, never completed (R8.3); each kept file where its attempt keeps it
  * - read/landed-receipt-state.ts a landed receipt stays current while the landed commit is in its branch

@@ -8,7 +8,7 @@ import type { SupervisedAttempt } from '@statecraft/adapter';
 import { scratchDirectories } from '../../../test/fixtures/scratch-directories.js';
 
 /** The supervisor's test programs: real executables, started through their shebang. */
-export const fixture = (name: string) => join(dirname(fileURLToPath(import.meta.url)), 'fixtures', name);
+export const fixture = (name: string) => join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test', 'fixtures', name);
 
 /** A constructed environment with just enough to find `node` for the fixtures' shebang. */
 export const baseEnvironment = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` };
