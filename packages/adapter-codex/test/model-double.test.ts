@@ -31,7 +31,17 @@ function eventTypes(text: string): string[] {
 describe('the Codex model double', () => {
   it('loads every scenario file under qualification/scenarios/codex', async () => {
     const names = (await loadScenarios(scenariosDirectory())).map((scenario) => scenario.name);
-    expect(names).toEqual(['attack-records', 'completed', 'exec-setsid', 'exec-touch-hang', 'exec-touch', 'exec-work-session', 'exec-write-outside', 'hang', 'http-error']);
+    expect(names).toEqual([
+      'attack-records',
+      'completed',
+      'exec-setsid',
+      'exec-touch-hang',
+      'exec-touch',
+      'exec-work-session',
+      'exec-write-outside',
+      'hang',
+      'http-error',
+    ]);
   });
 
   it('answers a text reply as response.created, output_item.added, output_text.delta, output_item.done and response.completed with usage', async () => {
