@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 
 /** The supervisor's test programs double as the benchmark's adapters. */
-export const fixture = (name) => join(root, 'packages', 'adapter', 'test', 'fixtures', name);
+export const fixture = (name) => join(root, 'test', 'fixtures', name);
 
 export function median(samples) {
   const sorted = [...samples].sort((a, b) => a - b);

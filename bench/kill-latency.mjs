@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { findAttemptProcesses, probeContainment, superviseAdapter } from '@statecraft/adapter';
+import { findAttemptProcesses } from '@statecraft/adapter';
+import { probeContainment } from '@statecraft/environment';
+import { superviseAdapter } from '@statecraft/run';
 import { fixture, median } from './common.mjs';
 
 const environment = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` };

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { superviseAdapter } from '@statecraft/adapter';
+import { superviseAdapter } from '@statecraft/run';
 import { fixture, median } from './common.mjs';
 
 const executable = fixture('speak.mjs');

@@ -4,7 +4,7 @@
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { openChainForAppend } from '@statecraft/run';
+import { openChainForAppend } from '@statecraft/records';
 import { median } from './common.mjs';
 import { measureRunList, targetWithAttempts } from './run-list.mjs';
 import { STATECRAFT, productHome, sampleRepository, timed } from './run-statecraft-helpers.mjs';
