@@ -26,8 +26,8 @@ export function renderQualifyReport(value: QualifyValue): HumanLines {
     lines.push(`not qualified: ${failing.join(', ')} did not pass; no record written`);
     lines.push(
       value.boundary === 'none'
-        ? '  the binary still runs, labelled unqualified (R3.2); without the evidence boundary row 9 cannot pass, whatever the adapter: qualify without --boundary none'
-        : '  the binary still runs, labelled unqualified (R3.2); fix the rows above and qualify again',
+        ? '  the binary still runs, labelled unqualified; without the evidence boundary row 9 cannot pass, whatever the adapter: qualify without --boundary none'
+        : '  the binary still runs, labelled unqualified; fix the rows above and qualify again',
     );
   }
   return lines;

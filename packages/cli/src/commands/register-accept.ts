@@ -23,7 +23,7 @@ export function registerAccept(program: Command): void {
     .command('accept')
     .summary("judge a completed attempt by running the repository's own checks over the exact bytes it left")
     .description(
-      "Judge one attempt (R13): its candidate commit, the suite read at the base (the spec's Verification commands, or " +
+      "Judge one attempt: its candidate commit, the suite read at the base (the spec's Verification commands, or " +
         '"acceptance.checks" of .statecraft/environment.json), each check run in a fresh worktree of the candidate under ' +
         'the supervision an adapter gets. The verdict is appended to the chain; an accepted candidate gets a receipt.',
     )

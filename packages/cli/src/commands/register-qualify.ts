@@ -95,7 +95,7 @@ function registerQualifications(program: Command): Command {
   const qualifications = program
     .command('qualifications')
     .summary('list, show and check qualification records')
-    .description('Read the qualification records in $STATECRAFT_HOME/qualifications/ (R3.4).')
+    .description('Read the qualification records in $STATECRAFT_HOME/qualifications/.')
     .addHelpText(
       'after',
       `
@@ -183,7 +183,7 @@ verdict qualified or unqualified; record the { id, path } that qualifies it,
 or null.
 Exit: 0 qualified; 1 unqualified (the reason says what differs: version,
 digest, provider, suite). A binary with the qualified version string but
-different bytes is unqualified (R3.3).`,
+different bytes is unqualified.`,
     )
     .action(async (binary: string, flags: { manifest?: string; provider?: string; json: boolean }) => {
       const { checkQualifications } = await import('./qualifications.js');

@@ -24,7 +24,7 @@ export async function checkCheckpointPresence(chainFile: string, records: number
   if (found === 'regular' || found === 'not-judged') return [];
   const what =
     found === 'missing'
-      ? `no checkpoint beside a chain of ${records} record${records === 1 ? '' : 's'}: every append writes one, so it was removed (or the chain was last appended to before checkpoints existed, 2026-11-30, or its first append's checkpoint was never written)`
+      ? `no checkpoint beside a chain of ${records} record${records === 1 ? '' : 's'}: every append writes one, so it was removed (or the chain was last appended to by a statecraft that wrote none, or its first append's checkpoint was never written)`
       : `the checkpoint is ${found}, not the regular file every append writes: something other than statecraft put it there`;
   return [
     {

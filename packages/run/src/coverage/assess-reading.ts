@@ -107,7 +107,7 @@ export function describeMissingPrograms(coverage: CheckedCoverage): string {
   const programs = coverage.missing.map((missing) => missing.program);
   return [
     `command coverage refused: ${coverage.spec === 'none' ? describeChecksSource(coverage) : `the checks of ${describeChecksSource(coverage)}`} name ${programs.join(', ')}, ` +
-      `which the allowance omits (R9.3); declare ${programs.length === 1 ? 'it' : 'each'} in ` +
+      `which the allowance omits; declare ${programs.length === 1 ? 'it' : 'each'} in ` +
       `${coverage.allowance.declaration.path} under "project.commands" and commit it. Nothing was started, nothing appended.`,
     ...describeCoverage(coverage),
   ].join('\n');
