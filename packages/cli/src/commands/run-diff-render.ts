@@ -14,7 +14,8 @@ export function renderDiff(value: RunDiffValue): HumanLines {
   if (value.candidate.state !== 'identified')
     return [`${head}: no candidate to compare (${value.candidate.state})`, `  ${terminalSafeValue(value.candidate.reason)}`];
   const lines = [
-    `${head}: base ${short(value.baseCommit)} .. candidate ${short(value.candidate.commit)} (made by ${value.candidate.madeBy})`,
+    head,
+    `  base ${short(value.baseCommit)} .. candidate ${short(value.candidate.commit)} (made by ${value.candidate.madeBy})`,
     `${String(value.files.length)} path${value.files.length === 1 ? '' : 's'} changed`,
   ];
   for (const file of value.files) {
