@@ -4,13 +4,13 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { packageRootOf } from '@statecraft/adapter';
-import { scratchDirectories } from '../../../test/fixtures/scratch-directories.js';
+import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 
 const scratch = scratchDirectories();
 
 /**
- * packageRootOf looks a package up in the ancestors' node_modules itself (Node's resolver, cold,
- * was ~4 ms of every start) and must give exactly Node's answer, links resolved; where it finds
+ * packageRootOf looks a package up in the ancestors' node_modules itself (Node's resolver, cold, is
+ * slow on every start) and must give exactly Node's answer, links resolved; where it finds
  * nothing, Node's resolver answers, and refuses what Node refuses.
  */
 describe('packageRootOf', () => {
