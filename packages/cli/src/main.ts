@@ -2,7 +2,6 @@
  * The `statecraft` entry point: commander maps argv onto one function per verb; each verb
  * returns an Answer that is rendered as text or JSON (R11). Nothing here decides anything.
  */
-import './zod-jitless.js';
 import { Command, CommanderError } from 'commander';
 import { printJson } from './answer.js';
 import { EXIT } from './exit-codes.js';
