@@ -20,7 +20,7 @@ const outdir = join(packageRoot, 'dist', 'bundle');
 await rm(outdir, { recursive: true, force: true });
 await mkdir(outdir, { recursive: true });
 await build({
-  entryPoints: { statecraft: join(packageRoot, 'dist', 'start.js') },
+  entryPoints: { statecraft: join(packageRoot, 'dist', 'main.js') },
   outdir,
   outExtension: { '.js': '.mjs' },
   bundle: true,

@@ -4,7 +4,7 @@
  * as the same value in JSON (R11). Nothing imports this package; its entry is main.ts.
  *
  * Modules:
- * - main.ts                         loaded by start.ts: registers the verbs, turns errors into messages, JSON documents and exit codes
+ * - main.ts                         the entry: registers the verbs, turns errors into messages, JSON documents and exit codes
  * - statecraft-version.ts           statecraft's own version: bound into receipts, printed by `--version`
  * - answer.ts                       Answer: what every verb returns, and how it is printed
  * - json-in-parts.ts                a --json document as consecutive pieces: a long list is never held whole as text
@@ -23,7 +23,7 @@
  * - commands/env-plan.ts            `env plan`: the constructed environment, managed paths, prerequisites (R10.6)
  * - commands/doctor.ts              `doctor`: checks the product home and every chain; repairs nothing
  * - commands/*-render.ts            the human renderings of each verb's value
- * - start.ts                        the bundle's entry: zod configured (zod-jitless.ts) before main.ts and any schema is loaded
+ * - zod-jitless.ts                  zod builds its schemas without code generation; imported before any verb runs
  * - json-schemas/*                  each verb's --json answer and the error documents, one zod schema each;
  *                                   the answer types are inferred from them, schema/*.schema.json generated from them
  * - render/*                        terminal helpers: the live status line, per-case progress (TTY only), untrusted text made safe to print,

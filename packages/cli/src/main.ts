@@ -51,9 +51,11 @@ repository.`,
 // on the subcommand (`run list`/`run show` see the parent's via optsWithGlobals). A verb that
 // refuses or fails then still prints one JSON document on stdout (R11); stderr keeps the sentence.
 let jsonRequested = false;
-program.hook('preAction', (_program, actionCommand) => {
+program.hook('preAction', async (_program, actionCommand) => {
+  // Before any verb loads a package: see zod-jitless.ts. Help and usage errors load neither.
+  await import('./zod-jitless.js');
   jsonRequested = actionCommand.optsWithGlobals<{ json?: boolean }>().json === true;
-  refuseEmptyArguments(actionCommand);
+  await refuseEmptyArguments(actionCommand);
 });
 
 /**
@@ -61,20 +63,20 @@ program.hook('preAction', (_program, actionCommand) => {
  * directory, which node's path resolution would make of it: a verb must not act on wherever the
  * shell happens to be.
  */
-function refuseEmptyArguments(command: Command): void {
-  command.registeredArguments.forEach((argument, index) => {
+async function refuseEmptyArguments(command: Command): Promise<void> {
+  for (const [index, argument] of command.registeredArguments.entries()) {
     const given: unknown = command.processedArgs[index];
     if (typeof given === 'string' && given.trim() === '')
       throw new UsageError(`<${argument.name()}> is empty`, EMPTY_ARGUMENT_ADVICE[argument.name()] ?? PATH_ADVICE);
     // A run id has one shape; anything else (`../../x`) is a slip of the command line, not a run the target lacks.
-    if (argument.name() === 'run' && typeof given === 'string') refuseMalformedRunId('<run>', given);
-  });
+    if (argument.name() === 'run' && typeof given === 'string') await refuseMalformedRunId('<run>', given);
+  }
   const retry = command.opts<{ retry?: unknown }>().retry;
-  if (typeof retry === 'string') refuseMalformedRunId('--retry', retry);
+  if (typeof retry === 'string') await refuseMalformedRunId('--retry', retry);
 }
 
-function refuseMalformedRunId(where: string, given: string): void {
-  if (!isRunReference(given))
+async function refuseMalformedRunId(where: string, given: string): Promise<void> {
+  if (!(await isRunReference(given)))
     throw new UsageError(`${where} ${JSON.stringify(given)} is not a run id`, `${EMPTY_ARGUMENT_ADVICE.run} (like 20261202T024107Z-5e36a1)`);
 }
 

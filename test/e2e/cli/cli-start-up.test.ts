@@ -46,6 +46,24 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
     expect(help.builtins).not.toContain('http');
   });
 
+  it("the bundle's entry, with what it imports statically, holds commander and the CLI's wiring alone: no package, no zod", async () => {
+    // Every package is loaded by the verb that runs (commands/load-packages.ts): a static import
+    // of one from main.ts or a registration would compile it at every start, and would build its
+    // schemas before zod-jitless.ts ran.
+    const reached = new Set<string>();
+    const toRead = ['statecraft.mjs'];
+    const sources: string[] = [];
+    for (let name = toRead.pop(); name !== undefined; name = toRead.pop()) {
+      if (reached.has(name)) continue;
+      reached.add(name);
+      const text = await readFile(join(BUNDLE_DIRECTORY, name), 'utf8');
+      toRead.push(...[...text.matchAll(/(?:\bfrom\s*|^import\s*)"\.\/([^"]+\.mjs)"/gm)].map((match) => match[1]!));
+      sources.push(...[...text.matchAll(/^\/\/ ((?:node_modules|packages)\/\S+)$/gm)].map((match) => match[1]!));
+    }
+    const origins = new Set(sources.map((source) => /^node_modules\/((?:@[^/]+\/)?[^/]+)|^packages\/([^/]+)/.exec(source)?.slice(1).find(Boolean)));
+    expect([...origins].sort()).toEqual(['cli', 'commander']);
+  });
+
   it("the bundle carries zod's English messages alone (every start reads and hashes the whole file), and they still name what is wrong", async () => {
     const files = (await readdir(BUNDLE_DIRECTORY)).filter((name) => name.endsWith('.mjs'));
     const bundle = (await Promise.all(files.map((name) => readFile(join(BUNDLE_DIRECTORY, name), 'utf8')))).join('\n');

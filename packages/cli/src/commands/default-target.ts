@@ -1,6 +1,6 @@
 import { dirname, join, resolve, sep } from 'node:path';
-import { runGit } from '@statecraft/records';
 import { UsageError } from '../errors.js';
+import { loadRecords } from './load-packages.js';
 
 /**
  * The target a verb works on when none is named: the repository containing the current
@@ -12,6 +12,7 @@ export async function targetOrCurrentRepository(given: string | undefined): Prom
   if (given !== undefined) return given;
   const cwd = process.cwd();
   // The common directory may be given relative to `cwd` (git before 2.31 has no --path-format).
+  const { runGit } = await loadRecords();
   const answer = await runGit(cwd, ['rev-parse', '--show-toplevel', '--git-common-dir']);
   const [topLevel, commonDirectory] = answer.ok ? answer.stdout.split('\n') : [];
   if (topLevel === undefined || topLevel === '' || commonDirectory === undefined)

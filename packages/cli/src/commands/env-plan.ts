@@ -23,7 +23,7 @@ import type { Answer } from '../answer.js';
 import { CliError, IoFailure, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { renderEnvPlan } from './env-plan-render.js';
-import { KNOWN_ADAPTERS, resolveAdapterArgument } from './run-adapters.js';
+import { KNOWN_ADAPTER_NAMES, resolveAdapterArgument } from './run-adapters.js';
 
 export interface EnvPlanOptions {
   home: string;
@@ -185,7 +185,7 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
   if (inWritablePlace !== undefined)
     throw new CliError(`refused: ${inWritablePlace.message}`, EXIT.refused, { hint: 'move the repository out of it, as `statecraft run` would be refused' });
   const declaration = await readDeclaration(target);
-  const names = options.adapters.length > 0 ? options.adapters : Object.keys(KNOWN_ADAPTERS);
+  const names = options.adapters.length > 0 ? options.adapters : KNOWN_ADAPTER_NAMES;
   const boundary = checkBoundaryAvailability(options.source.PATH);
   const loaded = await Promise.all(names.map(loadAdapter));
 

@@ -1,21 +1,10 @@
 import type { Command } from 'commander';
-import { readBoundaryChoice, readExposedPaths } from '@statecraft/environment';
-import { checkProductHomeWritable, resolveProductHome } from '@statecraft/records';
-import { UsageError } from '../errors.js';
-import { listenForOperatorInterrupt } from '../operator-interrupt.js';
-import { emit } from '../answer.js';
-import { checkStatusHooks } from '../render/check-status.js';
-import { liveLineFor } from '../render/live-line.js';
-import { targetAndRun } from './target-and-run.js';
-import { checkSupervisionOverrides, collect, once, parseDuration, parsePositiveInteger } from './run-options.js';
-import { writeHumanLines } from '../render/human-lines.js';
+import type { AcceptFlags } from './accept-from-flags.js';
+import { collect, once } from './option-parsers.js';
 
 /** The defaults of the check and suite deadlines. */
 export const DEFAULT_CHECK_DEADLINE = '10m';
 export const DEFAULT_SUITE_DEADLINE = '60m';
-
-/** The options commander hands the action, as parsed from argv. */
-type AcceptFlags = { attempt?: string; checkDeadline: string; suiteDeadline: string; boundary?: string; expose: string[]; json: boolean; verbose: boolean };
 
 /** Registers `accept` (R13). Computing is in accept.ts. */
 export function registerAccept(program: Command): void {
@@ -69,41 +58,7 @@ Exit: 0 accepted; 1 any other verdict; 2 refused (a live attempt, a broken
 chain, no such run, a verdict already final, a boundary that cannot be
 established); 3 usage; 4 an i/o error.`,
     )
-    .action(async (first: string | undefined, second: string | undefined, flags: AcceptFlags) => {
-      const { accept } = await import('./accept.js');
-      const { target, runId } = await targetAndRun(resolveProductHome().path, first, second);
-      const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
-      const suiteDeadlineMs = parseDuration('--suite-deadline', flags.suiteDeadline);
-      const attempt = flags.attempt === undefined ? undefined : parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER);
-      const choice = readBoundaryChoice(flags.boundary, process.env);
-      if (choice.kind === 'invalid') throw new UsageError(choice.message);
-      const exposed = readExposedPaths(flags.expose, choice, resolveProductHome().path);
-      if (exposed.kind === 'invalid') throw new UsageError(exposed.message);
-      const boundary = exposed.choice;
-      checkSupervisionOverrides();
-      checkProductHomeWritable(resolveProductHome().path);
-      const status = checkStatusHooks(flags.json ? undefined : liveLineFor(process.stdout));
-      const interrupt = listenForOperatorInterrupt();
-      try {
-        const answer = await accept({
-          home: resolveProductHome().path,
-          target,
-          runId,
-          ...(attempt === undefined ? {} : { attempt }),
-          checkDeadlineMs,
-          suiteDeadlineMs,
-          source: process.env,
-          boundary,
-          signal: interrupt.signal,
-          hooks: status.hooks,
-          verbose: flags.verbose,
-        });
-        if ('refused' in answer.value || 'failed' in answer.value) writeHumanLines(process.stderr, answer.human(answer.value), 'statecraft: ');
-        if (!flags.json && ('refused' in answer.value || 'failed' in answer.value)) process.exitCode = answer.exitCode;
-        else emit(answer, flags.json);
-      } finally {
-        status.stop();
-        interrupt.stop();
-      }
-    });
+    .action(async (first: string | undefined, second: string | undefined, flags: AcceptFlags) =>
+      (await import('./accept-from-flags.js')).acceptFromFlags(first, second, flags),
+    );
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { resolveProductHome } from '@statecraft/records';
 import { emit } from '../answer.js';
+import { productHomePath } from './load-packages.js';
 
 /** Registers `doctor`. Computing is in doctor.ts. */
 export function registerDoctor(program: Command): void {
@@ -31,6 +31,6 @@ Exit: 0 nothing found; 1 findings.`,
     )
     .action(async (flags: { json: boolean }) => {
       const { doctor } = await import('./doctor.js');
-      emit(await doctor({ home: resolveProductHome().path }), flags.json);
+      emit(await doctor({ home: await productHomePath() }), flags.json);
     });
 }

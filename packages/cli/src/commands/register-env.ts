@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { resolveProductHome } from '@statecraft/records';
 import { emit } from '../answer.js';
+import { productHomePath } from './load-packages.js';
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
@@ -43,7 +43,7 @@ is not a git repository).`,
     .action(async (target: string, flags: { adapter: string[]; provider?: string; json: boolean }) => {
       const { envPlan } = await import('./env-plan.js');
       const answer = await envPlan({
-        home: resolveProductHome().path,
+        home: await productHomePath(),
         target,
         adapters: flags.adapter,
         ...(flags.provider === undefined ? {} : { provider: flags.provider }),

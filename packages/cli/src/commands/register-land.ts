@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { land } from './land.js';
 import { registerVerb } from './register-verb.js';
-import { once, parsePositiveInteger } from './run-options.js';
+import { once, parsePositiveInteger } from './option-parsers.js';
 import { targetAndRun } from './target-and-run.js';
 
 /** Registers `land`. Computing is in land.ts. */

@@ -4,7 +4,7 @@ import { targetOrCurrentRepository } from './default-target.js';
 import type { prune } from './prune.js';
 import { registerVerb } from './register-verb.js';
 import { resolveRunReference } from './run-reference.js';
-import { once } from './run-options.js';
+import { once } from './option-parsers.js';
 
 /** Registers `prune`. Computing is in prune.ts. */
 export function registerPrune(program: Command): void {

@@ -1,16 +1,7 @@
 import type { Command } from 'commander';
-import { readBoundaryChoice } from '@statecraft/environment';
-import { resolveProductHome } from '@statecraft/records';
 import { emit } from '../answer.js';
-import { writeHumanLines } from '../render/human-lines.js';
-import { listenForOperatorInterrupt } from '../operator-interrupt.js';
-import { UsageError } from '../errors.js';
-import { liveLineFor } from '../render/live-line.js';
-import { checkSupervisionOverrides } from './run-options.js';
-
-/** What an interrupted `qualify` says on stderr, whatever else it prints. */
-const QUALIFY_CANCELLED =
-  "qualify cancelled by the operator: the attempt running was killed, the rows not run to their end are not-run, nothing was recorded, and the suite's scratch directory was removed";
+import { productHomePath } from './load-packages.js';
+import type { QualifyFlags } from './qualify-from-flags.js';
 
 /** Registers `qualify` and `qualifications` (R3, R4, R11). Computing is in qualify.ts / qualifications.ts. */
 export function registerQualify(program: Command): void {
@@ -57,37 +48,7 @@ not run (no record); 2 refused before anything ran (no manifest, no
 executable, no provider executable, a provider whose identity files are
 missing).`,
     )
-    .action(async (binary: string | undefined, flags: { fixture: boolean; manifest?: string; provider?: string; boundary?: string; json: boolean }) => {
-      const [{ qualify }, { renderCaseEnded, renderCaseStarted }] = await Promise.all([import('./qualify.js'), import('./qualify-render.js')]);
-      const boundary = readBoundaryChoice(flags.boundary, process.env);
-      if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
-      checkSupervisionOverrides();
-      const live = flags.json ? undefined : liveLineFor(process.stdout);
-      // Ctrl-C or SIGTERM stops the suite (its attempt killed, its scratch directory removed), records nothing, and says so.
-      const interrupt = listenForOperatorInterrupt();
-      let answer: Awaited<ReturnType<typeof qualify>>;
-      try {
-        answer = await qualify({
-          ...(binary === undefined ? {} : { binary }),
-          fixture: flags.fixture,
-          ...(flags.manifest === undefined ? {} : { manifest: flags.manifest }),
-          ...(flags.provider === undefined ? {} : { provider: flags.provider }),
-          home: resolveProductHome().path,
-          boundary: boundary.kind,
-          ...(live === undefined
-            ? {}
-            : {
-                onCaseStart: (entry) => live.show(renderCaseStarted(entry.row, entry.title)),
-                onCaseEnd: (entry, report) => live.commit(renderCaseEnded(entry.row, entry.title, report.status, report.evidence)),
-              }),
-          signal: interrupt.signal,
-        });
-      } finally {
-        interrupt.stop();
-      }
-      if (interrupt.signal.aborted && answer.value.record === null) writeHumanLines(process.stderr, [QUALIFY_CANCELLED], 'statecraft: ');
-      emit(answer, flags.json);
-    });
+    .action(async (binary: string | undefined, flags: QualifyFlags) => (await import('./qualify-from-flags.js')).qualifyFromFlags(binary, flags));
 }
 
 /** `qualifications`: the parent of list, show and check. */
@@ -131,7 +92,7 @@ Exit: 0 listed; 1 a file is not a valid record.`,
     )
     .action(async (flags: { json: boolean }) => {
       const { listQualifications } = await import('./qualifications.js');
-      emit(await listQualifications({ home: resolveProductHome().path }), flags.json);
+      emit(await listQualifications({ home: await productHomePath() }), flags.json);
     });
 }
 
@@ -157,7 +118,7 @@ Exit: 0 shown; 2 refused: no record has that id ({ refused } with --json);
     )
     .action(async (id: string, flags: { json: boolean }) => {
       const { showQualification } = await import('./qualifications.js');
-      emit(await showQualification({ home: resolveProductHome().path, id }), flags.json);
+      emit(await showQualification({ home: await productHomePath(), id }), flags.json);
     });
 }
 
@@ -189,7 +150,7 @@ different bytes is unqualified.`,
       const { checkQualifications } = await import('./qualifications.js');
       emit(
         await checkQualifications({
-          home: resolveProductHome().path,
+          home: await productHomePath(),
           binary,
           ...(flags.manifest === undefined ? {} : { manifest: flags.manifest }),
           ...(flags.provider === undefined ? {} : { provider: flags.provider }),

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Answer } from '../answer.js';
-import { parsePositiveInteger } from './run-options.js';
+import { parsePositiveInteger } from './option-parsers.js';
 import { registerVerb } from './register-verb.js';
 import type { runDiff } from './run-diff.js';
 import type { runLog } from './run-log.js';

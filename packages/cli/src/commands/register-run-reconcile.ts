@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { checkProductHomeWritable, resolveProductHome } from '@statecraft/records';
 import { emit } from '../answer.js';
+import { loadRecords } from './load-packages.js';
 
 /** Registers `run reconcile` (R8.3): closing the attempts whose supervisor was lost. Computing is in run-reconcile.ts. */
 export function registerRunReconcile(runCommand: Command): void {
@@ -41,6 +41,7 @@ i/o error (the file is named, with how many outcomes were appended before it).`,
     )
     .action(async (target: string, _flags: { json: boolean }, command: Command) => {
       const { runReconcile } = await import('./run-reconcile.js');
+      const { checkProductHomeWritable, resolveProductHome } = await loadRecords();
       const home = resolveProductHome().path;
       checkProductHomeWritable(home);
       emit(await runReconcile({ home, target }), command.optsWithGlobals<{ json?: boolean }>().json === true);

@@ -1,60 +1,14 @@
 import type { Command } from 'commander';
-import type { PermissionMode } from '@statecraft/adapter';
-import { readBoundaryChoice, readExposedPaths, type BoundaryChoice } from '@statecraft/environment';
-import { checkProductHomeWritable, resolveProductHome } from '@statecraft/records';
 import { emit } from '../answer.js';
-import { UsageError } from '../errors.js';
-import { listenForOperatorInterrupt } from '../operator-interrupt.js';
-import { liveLineFor, type LiveLine } from '../render/live-line.js';
-import { RunStatus } from '../render/run-status.js';
-import { checkStatusHooks } from '../render/check-status.js';
 import { DEFAULT_CHECK_DEADLINE, DEFAULT_SUITE_DEADLINE } from './register-accept.js';
-import type { run, RunOptions } from './run.js';
-import { KNOWN_ADAPTERS, resolveAdapterArgument } from './run-adapters.js';
-import {
-  checkSupervisionOverrides,
-  collect,
-  MOST_TURNS,
-  once,
-  parseDuration,
-  parsePassNames,
-  parsePositiveInteger,
-  parseTokens,
-  readPrompt,
-} from './run-options.js';
-import { writeHumanLines } from '../render/human-lines.js';
+import { KNOWN_ADAPTER_NAMES } from './run-adapters.js';
+import { collect, MOST_TURNS, once, parsePositiveInteger } from './option-parsers.js';
 import { registerRunRead } from './register-run-read.js';
 import { targetOrCurrentRepository } from './default-target.js';
 import { targetAndRun } from './target-and-run.js';
-import { resolveRunReference } from './run-reference.js';
-import { readRetryDefaults, withRetryDefaults } from './retry-defaults.js';
 import { registerRunReconcile } from './register-run-reconcile.js';
-
-interface RunFlags {
-  spec?: string;
-  prompt?: string;
-  promptFile?: string;
-  adapter?: string;
-  manifest?: string;
-  provider?: string;
-  require: string[];
-  prefer: string[];
-  deadline: string;
-  maxTurns?: string;
-  allow: string[];
-  deny: string[];
-  pass: string[];
-  retry?: string;
-  base?: string;
-  boundary?: string;
-  permissions?: string;
-  expose: string[];
-  accept: boolean;
-  allowMissingCredential: boolean;
-  checkDeadline: string;
-  suiteDeadline: string;
-  json: boolean;
-}
+import { productHomePath } from './load-packages.js';
+import type { RunFlags } from './run-from-flags.js';
 
 /** Registers `run`, `run list`, `run show` and `run reconcile` (R8, R11). Computing is in run.ts / run-show.ts. */
 export function registerRun(program: Command): void {
@@ -79,7 +33,7 @@ function registerRunVerb(program: Command): Command {
     .argument('[target]', 'the git repository to work on (default: the one containing the current directory)')
     .option('--prompt <text>', "the prompt (sent on the adapter's stdin, never in argv)", once('--prompt'))
     .option('--prompt-file <file>', 'read the prompt from a file (- reads stdin; at most 64 MiB)', once('--prompt-file'))
-    .option('--adapter <name|path>', `a known adapter (${Object.keys(KNOWN_ADAPTERS).join(', ')}) or the path of an adapter executable`, once('--adapter'))
+    .option('--adapter <name|path>', `a known adapter (${KNOWN_ADAPTER_NAMES.join(', ')}) or the path of an adapter executable`, once('--adapter'))
     .option('--manifest <file>', "the adapter's manifest, when it is not beside the executable", once('--manifest'))
     .option('--provider <path>', 'the provider executable the adapter should run', once('--provider'))
     .option('--spec <id>', 'the spec the run works from (its checks feed command coverage)', once('--spec'))
@@ -133,7 +87,7 @@ before spawn, nothing appended; 3 usage; 4 an i/o error writing records.
 With --accept: 0 only when accepted, 1 any other verdict; the JSON gains
 \`acceptance\`.`,
     )
-    .action(runFromFlags);
+    .action(async (given: string | undefined, flags: RunFlags, command: Command) => (await import('./run-from-flags.js')).runFromFlags(given, flags, command));
 }
 
 /** `run list`: every attempt of a target, read-only. */
@@ -161,7 +115,7 @@ Exit: 0 listed; 2 refused (a broken chain).`,
     .action(async (given: string | undefined, _flags: { json: boolean }, command: Command) => {
       const json = wantsJson(command);
       const { runList } = await import('./run-show.js');
-      const answer = await runList({ home: resolveProductHome().path, target: await targetOrCurrentRepository(given), json });
+      const answer = await runList({ home: await productHomePath(), target: await targetOrCurrentRepository(given), json });
       emit(answer, json);
     });
 }
@@ -205,7 +159,7 @@ such run or attempt, a broken chain).`,
     )
     .action(
       async (first: string | undefined, second: string | undefined, flags: { attempt?: string; posture: boolean; verbose: boolean }, command: Command) => {
-        const home = resolveProductHome().path;
+        const home = await productHomePath();
         const { runShow } = await import('./run-show.js');
         const answer = await runShow({
           posture: flags.posture || flags.verbose,
@@ -216,174 +170,6 @@ such run or attempt, a broken chain).`,
         emit(answer, wantsJson(command));
       },
     );
-}
-
-/** `run`'s action: the flags checked and parsed, the attempt run with its live status line, the answer printed. */
-async function runFromFlags(given: string | undefined, flags: RunFlags, command: Command): Promise<void> {
-  const target = await targetOrCurrentRepository(given);
-  refuseIdleOptions(flags, command);
-  if (flags.retry !== undefined) flags.retry = await resolveRunReference(resolveProductHome().path, target, flags.retry);
-  // A retry reuses its run's adapter, prompt and limits, each unless given here (retry-defaults.ts).
-  const retried = flags.retry === undefined ? undefined : await readRetryDefaults(resolveProductHome().path, target, flags.retry);
-  const adapter = await adapterOf(flags, retried?.adapter);
-  // With --spec and no prompt, the spec's text is the prompt.
-  const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
-  const promptGiven = flags.prompt !== undefined || flags.promptFile !== undefined || flags.spec !== undefined;
-  const prompt = promptFromSpec ? undefined : retried !== undefined && !promptGiven ? retried.prompt() : await readPrompt(flags.prompt, flags.promptFile);
-  const choice = readBoundaryChoice(flags.boundary, process.env);
-  if (choice.kind === 'invalid') throw new UsageError(choice.message);
-  const exposed = readExposedPaths(flags.expose, choice, resolveProductHome().path);
-  if (exposed.kind === 'invalid') throw new UsageError(exposed.message);
-  const boundary = exposed.choice;
-  const permissions = permissionsOf(flags, boundary, retried?.permissions);
-  checkSupervisionOverrides();
-  checkProductHomeWritable(resolveProductHome().path);
-  const status = new RunStatus();
-  const live = flags.json ? undefined : liveLineFor(process.stdout);
-  const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
-  const suiteDeadlineMs = parseDuration('--suite-deadline', flags.suiteDeadline);
-  const checkStatus = checkStatusHooks(live);
-  const ticker = live === undefined ? undefined : setInterval(() => status.running && live.show(status.line()), 250);
-  // The operator's interrupt cancels the attempt (R8.1): its tree is killed and the outcome recorded.
-  const interrupt = listenForOperatorInterrupt();
-  try {
-    const { run } = await import('./run.js');
-    const answer = await run({
-      ...checkAllowUnder(
-        permissions,
-        withRetryDefaults(runOptionsOf(target, flags, adapter, prompt, boundary), retried, (option) => command.getOptionValueSource(option) === 'cli'),
-      ),
-      onSpawn: (at) => {
-        status.started(at);
-        live?.show(status.line());
-      },
-      onEvent: (event) => {
-        status.observe(event);
-        if (status.running) live?.show(status.line());
-      },
-      signal: interrupt.signal,
-      ...(flags.accept ? { accept: { checkDeadlineMs, suiteDeadlineMs, hooks: judgingHooks(checkStatus, status, live) } } : {}),
-    });
-    if (live !== undefined && status.running) live.commit(status.line());
-    printRunAnswer(answer, flags.json);
-  } finally {
-    if (ticker !== undefined) clearInterval(ticker);
-    checkStatus.stop();
-    interrupt.stop();
-  }
-}
-
-/** Options that would do nothing as combined: said, not silently ignored. */
-function refuseIdleOptions(flags: RunFlags, command: Command): void {
-  if (!flags.accept) {
-    for (const [key, option] of [
-      ['checkDeadline', '--check-deadline'],
-      ['suiteDeadline', '--suite-deadline'],
-    ] as const) {
-      if (command.getOptionValueSource(key) === 'cli')
-        throw new UsageError(`${option} applies only with --accept`, `add --accept to judge the attempt, or leave ${option} out`);
-    }
-  }
-  if (flags.retry !== undefined && flags.base !== undefined)
-    throw new UsageError('--base cannot be given with --retry', "a retry starts at its run's recorded base; leave --base out");
-}
-
-/**
- * The permission mode: `--permissions`, else a retried run's own, else the boundary's default
- * (`sandboxed` inside it). Without the boundary only `strict` exists: asking for more is refused.
- */
-function permissionsOf(flags: RunFlags, boundary: BoundaryChoice, retried: PermissionMode | undefined): PermissionMode {
-  const given = flags.permissions;
-  if (given !== undefined && given !== 'sandboxed' && given !== 'strict')
-    throw new UsageError(`--permissions ${given}: no such mode`, 'sandboxed (the default inside the boundary) or strict');
-  if (boundary.kind === 'none') {
-    if (given === 'sandboxed')
-      throw new UsageError(
-        '--permissions sandboxed needs the evidence boundary, which is off',
-        'without it only strict exists: leave --permissions out or use strict',
-      );
-    return 'strict';
-  }
-  return given ?? retried ?? 'sandboxed';
-}
-
-/** `--allow` narrows only a strict session: under `sandboxed` every tool is already permitted. */
-function checkAllowUnder<T extends { allow: string[] }>(permissions: PermissionMode, options: T): T & { permissions: PermissionMode } {
-  if (permissions === 'sandboxed' && options.allow.length > 0)
-    throw new UsageError(
-      '--allow needs --permissions strict; sandboxed permits every tool',
-      'add --permissions strict to allow only these, or use --deny instead',
-    );
-  return { ...options, permissions };
-}
-
-type ResolvedAdapter = Extract<Awaited<ReturnType<typeof resolveAdapterArgument>>, { kind: 'resolved' }>;
-
-/** The adapter `--adapter` names: a known name or a path; refused (exit 3) when absent or unknown. */
-async function adapterOf(flags: RunFlags, retried?: string): Promise<ResolvedAdapter> {
-  const named = flags.adapter ?? retried;
-  if (named === undefined) throw new UsageError('name an adapter with --adapter <name|path>', 'the fixture adapter needs no provider: --adapter fixture');
-  const adapter = await resolveAdapterArgument(named);
-  if (adapter.kind === 'unknown')
-    throw new UsageError(`--adapter ${named}: no adapter of that name`, `known names: ${adapter.known.join(', ')}; or give a path`);
-  return adapter;
-}
-
-/** What the attempt is asked to do, from the flags; each parse refuses (exit 3) naming its option. */
-function runOptionsOf(
-  target: string,
-  flags: RunFlags,
-  adapter: ResolvedAdapter,
-  prompt: string | undefined,
-  boundary: BoundaryChoice,
-): Omit<RunOptions, 'onSpawn' | 'onEvent' | 'signal' | 'accept'> {
-  return {
-    home: resolveProductHome().path,
-    target,
-    adapter: {
-      executable: adapter.executable,
-      ...(flags.manifest !== undefined ? { manifest: flags.manifest } : adapter.manifest !== undefined ? { manifest: adapter.manifest } : {}),
-    },
-    ...(flags.provider === undefined ? {} : { provider: flags.provider }),
-    ...(prompt === undefined ? {} : { prompt }),
-    required: parseTokens('--require', flags.require),
-    preferred: parseTokens('--prefer', flags.prefer),
-    deadlineMs: parseDuration('--deadline', flags.deadline),
-    maxTurns: flags.maxTurns === undefined ? null : parsePositiveInteger('--max-turns', flags.maxTurns, MOST_TURNS),
-    allow: flags.allow,
-    deny: flags.deny,
-    pass: parsePassNames(flags.pass),
-    ...(flags.retry === undefined ? {} : { retryOf: flags.retry }),
-    ...(flags.base === undefined ? {} : { base: flags.base }),
-    ...(flags.spec === undefined ? {} : { spec: flags.spec }),
-    source: process.env,
-    boundary,
-    ...(flags.allowMissingCredential ? { allowMissingCredential: true } : {}),
-  };
-}
-
-/** With --accept: the per-check status lines, the attempt's own line ended once judging starts. */
-function judgingHooks(checkStatus: ReturnType<typeof checkStatusHooks>, status: RunStatus, live: LiveLine | undefined) {
-  return {
-    ...checkStatus.hooks,
-    onJudging: (what: { checks: number }) => {
-      if (live !== undefined && status.running) live.commit(status.line());
-      status.end();
-      checkStatus.hooks.onJudging(what);
-    },
-  };
-}
-
-/** A refusal or failure goes to stderr; with --json, stdout still carries the document. */
-function printRunAnswer(answer: Awaited<ReturnType<typeof run>>, json: boolean): void {
-  const value = answer.value;
-  if ('refused' in value || 'failed' in value) {
-    writeHumanLines(process.stderr, answer.human(value), 'statecraft: ');
-    if (json) emit(answer, true);
-    else process.exitCode = answer.exitCode;
-  } else {
-    emit(answer, json);
-  }
 }
 
 /** `--json` may land on `run` or on the subcommand (commander parses the parent's options too). */

@@ -1,6 +1,6 @@
 import type { Command, OptionValues } from 'commander';
-import { resolveProductHome } from '@statecraft/records';
 import { emit, type Answer } from '../answer.js';
+import { productHomePath } from './load-packages.js';
 
 /** One option: its flags, what it does, and for one that takes a value its parser and default. */
 type VerbOption =
@@ -41,7 +41,7 @@ export function registerVerb<Flags extends OptionValues, Value>(parent: Command,
   command.action(async (...parts: unknown[]) => {
     const invoked = parts.at(-1) as Command;
     const words = parts.slice(0, spec.arguments.length) as (string | undefined)[];
-    const answer = await spec.answer(words, invoked.opts<Flags>(), resolveProductHome().path);
+    const answer = await spec.answer(words, invoked.opts<Flags>(), await productHomePath());
     emit(answer, invoked.optsWithGlobals<{ json?: boolean }>().json === true);
   });
   return command;

@@ -1,7 +1,6 @@
-import { openTargetSummaries } from '@statecraft/records';
-import { isRunId } from '@statecraft/records';
 import { CliError, IoFailure, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
+import { loadRecords } from './load-packages.js';
 
 /** How many candidates an ambiguous prefix names before it says how many more there are. */
 const NAMED_CANDIDATES = 8;
@@ -11,7 +10,8 @@ const NAMED_CANDIDATES = 8;
  * characters a run id holds). Anything else (`../x`) is a slip of the command line, refused as
  * usage before any record is read.
  */
-export function isRunReference(text: string): boolean {
+export async function isRunReference(text: string): Promise<boolean> {
+  const { isRunId } = await loadRecords();
   return text === 'latest' || isRunId(text) || /^[0-9TZ][0-9a-fTZ-]{0,22}$/.test(text);
 }
 
@@ -22,7 +22,8 @@ export function isRunReference(text: string): boolean {
  * naming them; none is a refusal (exit 2) naming what was looked for, as an unknown id is.
  */
 export async function resolveRunReference(home: string, target: string, reference: string): Promise<string> {
-  if (!isRunReference(reference)) throw new UsageError(`${JSON.stringify(reference)} names no run`, RUN_REFERENCE_ADVICE);
+  const { isRunId, openTargetSummaries } = await loadRecords();
+  if (!(await isRunReference(reference))) throw new UsageError(`${JSON.stringify(reference)} names no run`, RUN_REFERENCE_ADVICE);
   if (isRunId(reference)) return reference;
   const runIds: string[] = [];
   const seen = new Set<string>();
