@@ -11,13 +11,16 @@
  * - exit-codes.ts                   0 ok, 1 finding, 2 refused, 3 usage, 4 failed (R11)
  * - errors.ts                       CliError / UsageError / IoFailure, and their --json documents
  * - operator-interrupt.ts           SIGINT, SIGTERM and SIGHUP as one AbortSignal: the operator's stop cancels, and is recorded
- * - commands/register-*.ts          each verb's commander wiring: options, help text and examples
+ * - commands/register-*.ts          each verb's commander wiring: options, help text and examples; they import no package
+ * - commands/*-from-flags.ts        a verb's action (flags checked, live status, the answer printed), loaded when it runs
+ * - commands/load-packages.ts       the packages below, loaded by the verb that needs them; the product home's path
+ * - commands/option-parsers.ts      option values parsed without a package: durations, counts, prompts, once/collect
  * - commands/qualify.ts             `qualify`: the negative suite against a binary; a record on a full pass (R3, R4)
  * - commands/qualify-drivers.ts     which suite driver provokes a named adapter (only the CLI knows adapters by name)
  * - commands/qualifications.ts      `qualifications list | show | check` (R3.4)
  * - commands/run.ts                 `run`: plan, launch, and the account folded back from the records (R5–R9)
  * - commands/run-adapters.ts        the adapters `--adapter` knows by name
- * - commands/run-options.ts         parsing `run`'s options (durations, tokens, prompt sources)
+ * - commands/run-options.ts         the option checks that need a package: capability tokens, supervision overrides
  * - commands/run-show.ts            `run list` and `run show`, read-only
  * - commands/attempt-parts-ahead.ts `run list --json`'s attempts rendered a part at a time while the chain is read
  * - commands/env-plan.ts            `env plan`: the constructed environment, managed paths, prerequisites (R10.6)
