@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import semver from 'semver';
+import validSemver from 'semver/functions/valid.js';
 import { CapabilityListSchema } from '../capabilities.js';
 import { ProtocolVersionSchema } from './version.js';
 
@@ -60,7 +60,7 @@ export type ProviderIdentityFile = z.infer<typeof ProviderIdentityFileSchema>;
  */
 export const ManifestSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { message: 'must be lower-case letters, digits and "-"' }),
-  version: z.string().refine((v) => semver.valid(v) !== null, { message: 'must be a semantic version (x.y.z)' }),
+  version: z.string().refine((v) => validSemver(v) !== null, { message: 'must be a semantic version (x.y.z)' }),
   protocol: ProtocolVersionSchema,
   capabilities: CapabilityListSchema,
   requiresCommands: z.array(BareProgramNameSchema).refine((names) => new Set(names).size === names.length, { message: 'a command is listed twice' }),

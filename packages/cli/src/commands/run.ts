@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { acceptAttempt, type Acceptance, type SuiteHooks } from '@statecraft/acceptance';
+import type { Acceptance, SuiteHooks } from '@statecraft/acceptance';
 import {
   compareAttemptRecordsWithKeptFiles,
   entriesByDigest,
@@ -105,6 +105,8 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
   const opened = { paths: planning.plan.paths, ...(uncommitted === undefined ? {} : { uncommitted }) };
   if (options.accept === undefined) return answerOf(launch, opened);
   // Launch, then accept: the lock is released between them, and acceptance takes it again (R8.5).
+  // Judging is loaded only when asked for: most runs are not judged in the same process.
+  const { acceptAttempt } = await import('@statecraft/acceptance');
   const acceptance = await acceptAttempt({
     home: options.home,
     target: planning.plan.target.path,
