@@ -46,7 +46,7 @@
  * - adapter-kit/open-session.ts            an invocation's first steps: request read, prompt matched, failures spoken (R5.4)
  * - adapter-kit/resolve-provider.ts        the provider binary on the constructed PATH, with its version and digest (R10.7)
  * - adapter-kit/private-files.ts          an adapter's private files: outside the workspace, exclusive 0600, removed after (R10.1)
- * - adapter-kit/provider-child.ts         the provider spawned with the prompt on stdin, its exit grace, removal on interrupt, the last word (R1.3, R10.1)
+ * - adapter-kit/provider-child.ts         the provider started with the adapter's spawn, the prompt on stdin, its exit grace, removal on interrupt, the last word (R1.3, R10.1)
  * - adapter-kit/provider-lines.ts         the provider's stdout as numbered text lines, or the defect to pass on (R7.5)
  * - adapter-kit/native-line-mapping.ts    what every stream mapper shares: a line read as JSON, progress detail bounded, events held until the init (R7.5)
  * - adapter-kit/model-scenario.ts         a model-double scenario around the provider's own replies; hang, http-error; loading
@@ -179,6 +179,7 @@ export {
   type ProviderInvocation,
   removeOnInterrupt,
   type StartedProvider,
+  startProvider,
   writeEnding,
 } from './adapter-kit/provider-child.js';
 export { providerLines } from './adapter-kit/provider-lines.js';
