@@ -26,8 +26,7 @@
  * - executable-file.ts     whether a path can be executed, and the one PATH search every package uses
  * - path-entries.ts        keeps PATH's absolute entries only: an empty or relative one resolves in the agent's workspace (R5.1)
  * - file-identity.ts       what identifies a file's bytes without reading them (device, inode, size, times)
- * - digest-cache.ts        file digests remembered by identity, and handed to the adapter in the request
- * - remembered-entry-file.ts   one cache entry in the product home, read against its schema and written whole
+ * - digest-cache.ts        a file's known digest (path, identity, sha256) handed to the adapter in the request, and its match
  * - suite/driver.ts        how the negative suite provokes behaviour from one adapter (the contract an adapter's suite driver meets)
  * - suite/case-table.ts    the suite's nine rows and its version, as data (run runs them; a qualification record names them)
  * - suite/suite-report.ts  the suite report's schema, carried in a qualification record
@@ -117,7 +116,7 @@ export { digestFile, hashFile, sha256Hex } from './content-digest.js';
 export { makeDirectories } from './make-directories.js';
 export { checkExecutableFile, EXECUTABLE_CHECK_WORDS, findExecutableOnPath } from './executable-file.js';
 export { FileIdentitySchema, readFileIdentity, sameFileIdentity } from './file-identity.js';
-export { digestFileCached, type KnownDigest, knownDigestOf, KnownDigestSchema, matchKnownDigest } from './digest-cache.js';
+export { type KnownDigest, KnownDigestSchema, matchKnownDigest } from './digest-cache.js';
 export { type DriverScenario, type EvidenceKind, type MeasurementContext, type Provocation, type SuiteDriver, type TokenMeasurement } from './suite/driver.js';
 export { DEFAULT_MAX_LINE_BYTES, OVERSIZE_EVIDENCE_BYTES } from './stream/line-splitter.js';
 export { EventStreamReader, type StreamReading } from './stream/event-stream-reader.js';
@@ -208,4 +207,3 @@ export {
   SuiteReportSchema,
 } from './suite/suite-report.js';
 export { fixtureDriver, scenarioPromptDriver } from './suite/scenario-prompt-driver.js';
-export { readRememberedEntry, writeRememberedEntry } from './remembered-entry-file.js';

@@ -77,6 +77,9 @@
  * - run-id.ts                run ids
  * - workspace-location.ts    where a run's workspace and branch are in the target (.statecraft/state, kept out of git)
  * - failed-file.ts          a failed write step carries the file it was writing, so the failure names it
+ * - remembered-bwrap-version.ts bwrap's version for the boundary record, remembered by the binary's identity (environment asks, records keeps)
+ * - remembered-digests.ts   file digests remembered by identity: a provider binary hashed once, not per attempt
+ * - remembered-entry-file.ts one cache entry in the product home, read against its schema and written whole
  * - durable-write.ts         whole files written atomically and fsync'd (once, with `exclusive`); directory fsync; every byte of a write
  * - writable-paths-remembered.ts every managed path a boundary bound writable, remembered in the product home: no later run of any adapter takes a target inside one (R12)
  */
@@ -162,6 +165,8 @@ export { type Receipt, ReceiptSchema } from './receipt.js';
 export { isRunId, newRunId } from './run-id.js';
 export { STATE_DIRECTORY, workspaceLocation } from './workspace-location.js';
 export { writeFileDurably } from './durable-write.js';
+export { bwrapVersionMemo } from './remembered-bwrap-version.js';
+export { digestFileCached, knownDigestOf } from './remembered-digests.js';
 export { failedPath, writingFile } from './failed-file.js';
 export { ATTEMPT_FILE_NAMES, newAttemptTag } from './attempt-files.js';
 export { readRememberedWritablePaths, type RememberedWritablePath, rememberWritablePaths } from './writable-paths-remembered.js';
