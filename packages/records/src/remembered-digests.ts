@@ -27,4 +27,3 @@ export async function knownDigestOf(path: string, cacheDirectory: string): Promi
   if (sameFileIdentity(await readFileIdentity(real), identity)) await writeRememberedEntry(cacheDirectory, entryFile, known);
   return known;
 }
-
