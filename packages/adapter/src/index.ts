@@ -30,6 +30,8 @@
  * - suite/driver.ts        how the negative suite provokes behaviour from one adapter (the contract an adapter's suite driver meets)
  * - suite/case-table.ts    the suite's nine rows and its version, as data (run runs them; a qualification record names them)
  * - suite/suite-report.ts  the suite report's schema, carried in a qualification record
+ * - suite/altered-streams.ts a recorded stream's named defects written as files, for rows 4 and 5's replays
+ * - suite/live-measurement.ts row 6's step: one live session provoked, its events read, the token judged
  * - suite/scenario-prompt-driver.ts the `scenario: <name>` prompt convention (the fixture's, and the default driver)
  * - qualification/         qualification records: write once, list, show, check a binary (R3)
  * - fixture-adapter-path.ts where the shipped fixture adapter and replay child live
@@ -207,3 +209,5 @@ export {
   SuiteReportSchema,
 } from './suite/suite-report.js';
 export { fixtureDriver, scenarioPromptDriver } from './suite/scenario-prompt-driver.js';
+export { type LineAlteration, writeAlteredStreams } from './suite/altered-streams.js';
+export { liveMeasurement } from './suite/live-measurement.js';
