@@ -1,8 +1,8 @@
 /**
  * @statecraft/acceptance — judgment: the independent acceptance of a completed attempt (R13: the
  * candidate's suite read at the base, run over a fresh worktree of the candidate, a verdict, a
- * receipt, one acceptance record appended under the lock); and `land` and `prune`. The read side
- * (fold, list, show, doctor) is @statecraft/records'.
+ * receipt, one acceptance record appended under the lock). Landing and pruning are @statecraft/run's,
+ * the read side (fold, list, show, doctor) @statecraft/records'.
  *
  * Modules:
  * - judge/accept-attempt.ts  `accept`: lock → verified chain → leftovers removed → judge → receipt file → acceptance record (R13)
@@ -23,9 +23,6 @@
  * - judge/run-suite.ts       the checks in order, each supervised with its deadline, the worktree read after each; the unrun counted
  * - judge/decide-verdict.ts  the closed set of verdicts, each with its reason (R13.4), before the suite and after it
  * - judge/mint-receipt.ts    the receipt of an accepted candidate (R13.6)
- * - land-attempt.ts          `land`: an accepted attempt with a current receipt taken into the operator's branch, recorded
- * - prune-target.ts          `prune`: concluded runs' worktrees and branches removed under the lock, recorded
- * - under-target-lock.ts     the lock, the chain opened and verified, the work, the lock released: accept, land and prune
  *
  * What this package does not claim: that a verified chain was not rewritten whole by someone
  * who recomputed every link (tamper-evident, not tamper-proof: R12 keeps what statecraft launches
@@ -37,5 +34,3 @@
  */
 export { type Acceptance, acceptAttempt, type AcceptRequest } from './judge/accept-attempt.js';
 export { type SuiteHooks } from './judge/run-suite.js';
-export { landAttempt } from './land-attempt.js';
-export { pruneTarget } from './prune-target.js';

@@ -13,7 +13,7 @@
  * - adapter/settings-file.ts        the private, exclusive, 0600 settings file outside the workspace (R10.1)
  * - adapter/config-directory.ts     the attempt's private CLAUDE_CONFIG_DIR beside it, the operator's login linked in
  * - adapter/argv.ts                 claude's argv; refuses a second --settings (R10.1)
- * - adapter/run-session.ts          runs claude (spawned by the seam's kit), translates, cleans up
+ * - adapter/run-session.ts          runs claude (started by the kit's startProvider with node's spawn), translates, cleans up
  * - adapter/native-events.ts        the native stream-json shapes the mapping reads
  * - adapter/native-stream-mapper.ts native events → protocol events (R10.2, R10.3)
  * - adapter/terminal-state.ts       the provider's ending in neutral terms (R10.4)
@@ -24,7 +24,6 @@
  * - suite/measure-workspace-write.ts workspace-write measured live: edits land in the workspace with no allow rule, a write beside it does not
  * - model-double/*                  a scripted Anthropic Messages API server on 127.0.0.1 (tests, the suite)
  * - suite-driver.ts                 how the negative suite provokes this adapter (live and replayed)
- * - adapter/start-provider.ts the provider spawned with the prompt on stdin, never argv, no shell (R1.3, R7.1): the adapter spawns, the kit does not
  *
  * What this package does not claim: that the session cannot write outside the workspace when it
  * runs without the evidence boundary (`--boundary none`: `workspace-write` is then not applied, and

@@ -22,7 +22,7 @@
  * - adapter/denial-channel.ts       the adapter's reading end of the channel: each denial once, as a refusal
  * - adapter/denial-watch.ts         the channel watched on its own, so a denial is a refusal as soon as it is recorded (R14.2)
  * - adapter/denial-acknowledgement.ts  how far the adapter has written the channel out: the hook answers Codex only after its record (R14.2)
- * - adapter/run-session.ts          runs codex (spawned by the seam's kit), translates, reads the channel, cleans up
+ * - adapter/run-session.ts          runs codex (started by the kit's startProvider with node's spawn), translates, reads the channel, cleans up
  * - adapter/native-events.ts        the `--json` shapes the mapping reads
  * - adapter/native-stream-mapper.ts native events → protocol events (the table in decision 0060)
  * - adapter/terminal-state.ts       the provider's ending in neutral terms (R10.4)
@@ -30,7 +30,6 @@
  * - suite/altered-streams.ts        the recorded stream, altered one defect at a time (rows 4 and 5, fake providers)
  * - suite/measure-tokens.ts         each declared token measured against the pinned provider (row 6)
  * - suite-driver.ts                 how the negative suite provokes this adapter (live and replayed)
- * - adapter/start-provider.ts the provider spawned with the prompt on stdin, never argv, no shell (R1.3, R7.1): the adapter spawns, the kit does not
  *
  * What this package does not claim: a refusal that Codex's own sandbox or approval policy made (it
  * reports those only as text: they are not refusals here, R14.2); a turn cap or a cost (Codex has

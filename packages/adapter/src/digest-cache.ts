@@ -1,11 +1,7 @@
 import { realpathSync } from 'node:fs';
-import { realpath } from 'node:fs/promises';
-import { join } from 'node:path';
-import { readRememberedEntry, writeRememberedEntry } from './remembered-entry-file.js';
 import * as z from 'zod';
 import { Sha256HexSchema } from './schema-pieces.js';
-import { hashFile, sha256Hex } from './content-digest.js';
-import { FileIdentitySchema, readFileIdentity, readFileIdentitySync, sameFileIdentity } from './file-identity.js';
+import { FileIdentitySchema, readFileIdentitySync, sameFileIdentity } from './file-identity.js';
 
 /** One remembered digest: the file's real path, the identity its bytes had, and their sha256. */
 export const KnownDigestSchema = z.strictObject({
@@ -14,31 +10,6 @@ export const KnownDigestSchema = z.strictObject({
   sha256: Sha256HexSchema,
 });
 export type KnownDigest = z.infer<typeof KnownDigestSchema>;
-
-/**
- * `sha256:<hex>` of a file's bytes, remembered in `cacheDirectory` under its real path and identity
- * (device, inode, size, modification and change times in nanoseconds): a provider binary of
- * hundreds of megabytes is hashed once, not on every attempt. A file whose
- * identity moved while it was hashed is not remembered. An unreadable or unwritable cache only
- * costs the hashing; it never changes the answer.
- */
-export async function digestFileCached(path: string, cacheDirectory: string): Promise<string> {
-  return `sha256:${(await knownDigestOf(path, cacheDirectory)).sha256}`;
-}
-
-/** The remembered digest of a file, computing and remembering it on a miss (see digestFileCached). */
-export async function knownDigestOf(path: string, cacheDirectory: string): Promise<KnownDigest> {
-  const real = await realpath(path);
-  const identity = await readFileIdentity(real);
-  const entryFile = join(cacheDirectory, `${sha256Hex(real)}.json`);
-  const remembered = await readRememberedEntry(entryFile, KnownDigestSchema);
-  if (remembered !== undefined && remembered.path === real && sameFileIdentity(remembered.identity, identity)) return remembered;
-  const { sha256 } = await hashFile(real);
-  const known: KnownDigest = { path: real, identity, sha256 };
-  // Bytes that changed while they were read have no one digest: answer, but remember nothing.
-  if (sameFileIdentity(await readFileIdentity(real), identity)) await writeRememberedEntry(cacheDirectory, entryFile, known);
-  return known;
-}
 
 /**
  * The digest handed over for `path` if it still describes the file there: the same real path and

@@ -26,11 +26,12 @@
  * - executable-file.ts     whether a path can be executed, and the one PATH search every package uses
  * - path-entries.ts        keeps PATH's absolute entries only: an empty or relative one resolves in the agent's workspace (R5.1)
  * - file-identity.ts       what identifies a file's bytes without reading them (device, inode, size, times)
- * - digest-cache.ts        file digests remembered by identity, and handed to the adapter in the request
- * - remembered-entry-file.ts   one cache entry in the product home, read against its schema and written whole
+ * - digest-cache.ts        a file's known digest (path, identity, sha256) handed to the adapter in the request, and its match
  * - suite/driver.ts        how the negative suite provokes behaviour from one adapter (the contract an adapter's suite driver meets)
  * - suite/case-table.ts    the suite's nine rows and its version, as data (run runs them; a qualification record names them)
  * - suite/suite-report.ts  the suite report's schema, carried in a qualification record
+ * - suite/altered-streams.ts a recorded stream's named defects written as files, for rows 4 and 5's replays
+ * - suite/live-measurement.ts row 6's step: one live session provoked, its events read, the token judged
  * - suite/scenario-prompt-driver.ts the `scenario: <name>` prompt convention (the fixture's, and the default driver)
  * - qualification/         qualification records: write once, list, show, check a binary (R3)
  * - fixture-adapter-path.ts where the shipped fixture adapter and replay child live
@@ -46,7 +47,7 @@
  * - adapter-kit/open-session.ts            an invocation's first steps: request read, prompt matched, failures spoken (R5.4)
  * - adapter-kit/resolve-provider.ts        the provider binary on the constructed PATH, with its version and digest (R10.7)
  * - adapter-kit/private-files.ts          an adapter's private files: outside the workspace, exclusive 0600, removed after (R10.1)
- * - adapter-kit/provider-child.ts         the provider spawned with the prompt on stdin, its exit grace, removal on interrupt, the last word (R1.3, R10.1)
+ * - adapter-kit/provider-child.ts         the provider started with the adapter's spawn, the prompt on stdin, its exit grace, removal on interrupt, the last word (R1.3, R10.1)
  * - adapter-kit/provider-lines.ts         the provider's stdout as numbered text lines, or the defect to pass on (R7.5)
  * - adapter-kit/native-line-mapping.ts    what every stream mapper shares: a line read as JSON, progress detail bounded, events held until the init (R7.5)
  * - adapter-kit/model-scenario.ts         a model-double scenario around the provider's own replies; hang, http-error; loading
@@ -117,7 +118,7 @@ export { digestFile, hashFile, sha256Hex } from './content-digest.js';
 export { makeDirectories } from './make-directories.js';
 export { checkExecutableFile, EXECUTABLE_CHECK_WORDS, findExecutableOnPath } from './executable-file.js';
 export { FileIdentitySchema, readFileIdentity, sameFileIdentity } from './file-identity.js';
-export { digestFileCached, type KnownDigest, knownDigestOf, KnownDigestSchema, matchKnownDigest } from './digest-cache.js';
+export { type KnownDigest, KnownDigestSchema, matchKnownDigest } from './digest-cache.js';
 export { type DriverScenario, type EvidenceKind, type MeasurementContext, type Provocation, type SuiteDriver, type TokenMeasurement } from './suite/driver.js';
 export { DEFAULT_MAX_LINE_BYTES, OVERSIZE_EVIDENCE_BYTES } from './stream/line-splitter.js';
 export { EventStreamReader, type StreamReading } from './stream/event-stream-reader.js';
@@ -179,6 +180,7 @@ export {
   type ProviderInvocation,
   removeOnInterrupt,
   type StartedProvider,
+  startProvider,
   writeEnding,
 } from './adapter-kit/provider-child.js';
 export { providerLines } from './adapter-kit/provider-lines.js';
@@ -207,4 +209,5 @@ export {
   SuiteReportSchema,
 } from './suite/suite-report.js';
 export { fixtureDriver, scenarioPromptDriver } from './suite/scenario-prompt-driver.js';
-export { readRememberedEntry, writeRememberedEntry } from './remembered-entry-file.js';
+export { type LineAlteration, writeAlteredStreams } from './suite/altered-streams.js';
+export { liveMeasurement } from './suite/live-measurement.js';

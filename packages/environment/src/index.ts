@@ -14,7 +14,6 @@
  * - boundary/boundary-after-probe.ts an established boundary widened after its probe: paths made read-only or hidden, recorded in its profile (R12, R13.3, R13.5)
  * - boundary/boundary-probe.ts the self-test run inside the sandbox before each launch, and the descriptor closer (R12)
  * - boundary/bwrap-boundary.ts the boundary's mechanism on Linux (bubblewrap): establish, wrap the child (R12)
- * - boundary/bwrap-version.ts bwrap's version for the boundary record, remembered by the binary's identity
  * - boundary/keyring-filter.ts the seccomp filter that keeps a launch off the operator's session keyring (R12)
  * - boundary/launch-descriptors.ts the descriptors a launch is handed, and the closer that shuts the rest (R12)
  * - boundary/product-home-views.ts every other mount reaching the product home, from the mount table, hidden and probed too (R12)

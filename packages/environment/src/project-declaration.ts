@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { describeSchemaIssues } from '@statecraft/adapter';
 
 /**
  * The target repository's committed `.statecraft/environment.json` (R9.1, R13). `project.commands`
@@ -106,7 +107,7 @@ export function parseProjectDeclaration(text: string, file: string): ProjectDecl
   }
   const parsed = ProjectDeclarationSchema.safeParse(json);
   if (!parsed.success) {
-    return { kind: 'refused', file, reason: 'invalid', message: describeIssues(file, parsed.error) };
+    return { kind: 'refused', file, reason: 'invalid', message: describeSchemaIssues(file, parsed.error) };
   }
   const acceptance = parsed.data.acceptance;
   return {
@@ -127,18 +128,4 @@ function describeEntryProblem(entry: unknown): string | null {
   if (entry === '.' || entry === '..') return `${shown} is not a program name`;
   if (!BARE_PROGRAM_NAME.test(entry)) return `${shown} is not a bare program name (letters, digits and _ . + - only)`;
   return null;
-}
-
-/** One sentence per problem: `<file>: field "project.commands[1]": "bin/cargo" contains "/" …`. */
-function describeIssues(file: string, error: z.ZodError): string {
-  return error.issues
-    .map((issue) => {
-      const field = issue.path.length === 0 ? '(the document)' : `"${formatPath(issue.path)}"`;
-      return `${file}: field ${field}: ${issue.message}`;
-    })
-    .join('\n');
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? String(part) : `.${String(part)}`)).join('');
 }

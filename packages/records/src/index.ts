@@ -50,6 +50,7 @@
  * - lock/dead-attempt-temporary-directory.ts the TMPDIR of an attempt whose supervisor died, removed by the one taking its lock over (R5.5)
  * - lock/lock-holder.ts      the lock record, its identity (inode and bytes), and whether its holder lives
  * - lock/repository-lock.ts  one live attempt per target; stale locks of dead supervisors taken over (R8.5)
+ * - lock/under-target-lock.ts the lock, the chain opened and verified, the work, the lock released: accept, land and prune
  * - lock/take-over-stale-lock.ts a stale lock has exactly one taker: a claim per lock file, created with link(2)
  * - posture.ts               the posture schema (R6)
  * - product-home.ts          `$STATECRAFT_HOME` (default `~/.statecraft`), the target key, the home's layout (R8.4)
@@ -75,6 +76,10 @@
  * - receipt.ts               the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
  * - run-id.ts                run ids
  * - workspace-location.ts    where a run's workspace and branch are in the target (.statecraft/state, kept out of git)
+ * - failed-file.ts          a failed write step carries the file it was writing, so the failure names it
+ * - remembered-bwrap-version.ts bwrap's version for the boundary record, remembered by the binary's identity (environment asks, records keeps)
+ * - remembered-digests.ts   file digests remembered by identity: a provider binary hashed once, not per attempt
+ * - remembered-entry-file.ts one cache entry in the product home, read against its schema and written whole
  * - durable-write.ts         whole files written atomically and fsync'd (once, with `exclusive`); directory fsync; every byte of a write
  * - writable-paths-remembered.ts every managed path a boundary bound writable, remembered in the product home: no later run of any adapter takes a target inside one (R12)
  */
@@ -129,6 +134,7 @@ export { restoreWorkspaceGit, type WorkspaceGitRestoration } from './git/workspa
 export { removeDeadAttemptTemporaryDirectory } from './lock/dead-attempt-temporary-directory.js';
 export { isLive, type LockHolder, LockHolderSchema, readLockInstance } from './lock/lock-holder.js';
 export { acquireRepositoryLock } from './lock/repository-lock.js';
+export { type OpenedChain, openChainToAppend, underTargetLock } from './lock/under-target-lock.js';
 export { type CoverageVerdict, type Posture, PostureSchema, type QualificationLabel, requiredNotApplied } from './posture.js';
 export { checkProductHomeWritable, productHomeLayout, resolveProductHome, targetKey } from './product-home.js';
 export { checkQualification, type ManifestToCheck } from './qualification/check-qualification.js';
@@ -159,5 +165,8 @@ export { type Receipt, ReceiptSchema } from './receipt.js';
 export { isRunId, newRunId } from './run-id.js';
 export { STATE_DIRECTORY, workspaceLocation } from './workspace-location.js';
 export { writeFileDurably } from './durable-write.js';
+export { bwrapVersionMemo } from './remembered-bwrap-version.js';
+export { digestFileCached, knownDigestOf } from './remembered-digests.js';
+export { failedPath, writingFile } from './failed-file.js';
 export { ATTEMPT_FILE_NAMES, newAttemptTag } from './attempt-files.js';
 export { readRememberedWritablePaths, type RememberedWritablePath, rememberWritablePaths } from './writable-paths-remembered.js';

@@ -23,9 +23,10 @@
  * - launch/end-of-attempt-bound.ts the bound on the end's git (the tree the agent left is read within 10-60 s, or at the operator's interrupt)
  * - launch/intent-files.ts       the intent's request, prompt and reserve, written beside the probe and withdrawn when no intent follows
  * - launch/workspace-start.ts    the workspace as the attempt finds it, read before the intent (bounded); unread, the attempt is refused
- * - launch/failed-file.ts         a failed write step carries the file it was writing, so the failure names it
  * - land/land-commit.ts           brings a candidate into the checkout's branch, every refusal decided before anything moves
  * - land/remove-run-workspace.ts  removes a concluded run's worktree and branch, running no git inside the worktree
+ * - land/land-attempt.ts          `land`: an accepted attempt with a current receipt taken into the operator's branch, recorded
+ * - land/prune-target.ts          `prune`: concluded runs' worktrees and branches removed under the lock, recorded
  * - coverage/*                    command coverage (R9), every reading of it: from the working tree at planning, at the base commit at launch
  * - workspace/*                   the target and its base commit (one rev-parse), the git worktree under .statecraft/state (R8.6)
  * - workspace/attempt-start.ts    a retry's workspace as the attempt finds it: HEAD, its tree with uncommitted changes, what it is to the run
@@ -63,7 +64,6 @@ export { prepareWorkspace } from './workspace/prepare-workspace.js';
 export { planRun } from './plan/plan-run.js';
 export { targetInsideManagedPath, targetInWritablePlace } from './plan/target-outside-managed-paths.js';
 export { type MissingCredentialDetail } from './plan/credential-present.js';
-export { failedPath, writingFile } from './launch/failed-file.js';
 export { managedPathsMustNotReach } from './launch/launch-boundary.js';
 export { targetsTheHomeNames } from './launch/targets-the-home-names.js';
 export { endOfAttempt, endOfAttemptBoundMs } from './launch/end-of-attempt-bound.js';
@@ -85,8 +85,8 @@ export {
   suitePlanDigest,
 } from './coverage/index.js';
 export { reconcileDanglingIntents } from './reconcile/reconcile-dangling-intents.js';
-export { landCandidate } from './land/land-commit.js';
-export { removeRunWorkspace } from './land/remove-run-workspace.js';
+export { landAttempt } from './land/land-attempt.js';
+export { pruneTarget } from './land/prune-target.js';
 export { type SuperviseOptions } from './supervise/options.js';
 export { superviseAdapter } from './supervise/supervise-adapter.js';
 export { buildAttemptRequest } from './attempt/attempt-request.js';

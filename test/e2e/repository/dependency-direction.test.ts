@@ -80,6 +80,19 @@ describe('dependency direction between the packages (docs/architecture.md)', () 
     expect(spawning.test("const { execa } = await import('execa');")).toBe(true);
   });
 
+  // Acceptance judges and does nothing else (docs/architecture.md): landing and pruning are the
+  // workspace's, so run's; the locked step they share with accept is the lock's, so records'.
+  it('acceptance holds only its judgement: judge/ and the index', () => {
+    const acceptanceSrc = join(packagesDir, 'acceptance', 'src');
+    const elsewhere = filesUnder(acceptanceSrc)
+      .map((file) => relative(acceptanceSrc, file))
+      .filter((file) => file !== 'index.ts' && !file.startsWith('judge/'));
+    expect(elsewhere).toEqual([]);
+    const exported = [...readFileSync(join(acceptanceSrc, 'index.ts'), 'utf8').matchAll(/from '\.\/([^']+)'/g)].map((match) => match[1] ?? '');
+    expect(exported.filter((module) => !module.startsWith('judge/'))).toEqual([]);
+    expect(exported.length).toBeGreaterThan(0);
+  });
+
   it('the import scan sees the imports that exist (it cannot pass by reading nothing)', () => {
     expect(importedInternal('run').some(({ target }) => target === 'adapter')).toBe(true);
     expect(importedInternal('adapter-claude-code').some(({ target }) => target === 'adapter')).toBe(true);

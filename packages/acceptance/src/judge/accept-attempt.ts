@@ -16,7 +16,8 @@ import {
   type OutcomeRecord,
   type RunChainRecord,
 } from '@statecraft/records';
-import { failedPath, targetInWritablePlace, writingFile } from '@statecraft/run';
+import { targetInWritablePlace } from '@statecraft/run';
+import { failedPath, writingFile } from '@statecraft/records';
 import { readCandidateIsTip } from '@statecraft/records';
 import { CHECKS_DIRECTORY } from './candidate-worktree.js';
 import { describeEarlierFinalVerdict, findEarlierFinalVerdict } from '@statecraft/records';
@@ -24,7 +25,7 @@ import { findFreeOutputsDirectory } from './free-outputs-directory.js';
 import { outcomeNotItsOwn } from './outcome-evidence-own.js';
 import { judgeAttempt, type JudgeRequest } from './judge-attempt.js';
 import { removeLeftoverCheckWorktrees } from './leftover-check-worktrees.js';
-import { underTargetLock, type OpenedChain } from '../under-target-lock.js';
+import { underTargetLock, type OpenedChain } from '@statecraft/records';
 
 export interface AcceptRequest {
   home: string;

@@ -9,7 +9,7 @@ import {
   selectPassedNames,
   type BoundaryChoice,
 } from '@statecraft/environment';
-import { productHomeLayout } from '@statecraft/records';
+import { bwrapVersionMemo } from '@statecraft/records';
 import type { EnvironmentRecord } from '@statecraft/adapter';
 import { readOperatorGitIdentity } from '@statecraft/run';
 import { makeCheckTemporaryDirectory, removeCheckTemporaryDirectory } from './check-temporary-directory.js';
@@ -86,13 +86,12 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
     ...(request.gitDirectory === undefined ? {} : { gitDirectory: request.gitDirectory }),
     exposed: request.choice.expose ?? [],
   });
-  const versionCache = productHomeLayout(request.productHome).toolVersions;
   const established = await establishBoundary({
     profile,
     environment: environment.variables,
     workspace: request.worktree,
     ...(request.worktreeReady === undefined ? {} : { workspaceReady: request.worktreeReady }),
-    versionCache,
+    rememberVersion: bwrapVersionMemo(request.productHome),
   }).catch(
     (error: unknown) => ({ kind: 'refused', message: `the protected evidence boundary (R12) could not be set up (${(error as Error).message})` }) as const,
   );

@@ -1,5 +1,5 @@
-import { awaitExitWithGrace, providerLines, removeOnInterrupt, writeEnding } from '@statecraft/adapter';
-import { startProvider } from './start-provider.js';
+import { spawn } from 'node:child_process';
+import { awaitExitWithGrace, providerLines, removeOnInterrupt, startProvider, writeEnding } from '@statecraft/adapter';
 import type { ProviderChild, ProviderInvocation, StartedProvider } from '@statecraft/adapter';
 import type { EventDraft } from './event-draft.js';
 import type { EventWriter } from './event-writer.js';
@@ -26,7 +26,7 @@ type Translation = { kind: 'ending'; events: EventDraft[] } | { kind: 'defect'; 
  * nowhere (R7.6). Returns the adapter's exit status: 0 when a result was emitted.
  */
 export async function runSession(plan: SessionPlan): Promise<number> {
-  const started = startProvider(plan);
+  const started = startProvider(plan, spawn);
   // Interrupted: claude is stopped and the settings file removed before going (R10.1).
   const detachSignals = removeOnInterrupt(started.child, plan.settings.directory, 'statecraft-adapter-claude-code: settings');
   const translation = await translateStream(started.child, plan);

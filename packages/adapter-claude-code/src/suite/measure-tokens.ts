@@ -1,18 +1,6 @@
-import { EventSchema } from '@statecraft/adapter';
-import type { AttemptResult, MeasurementContext, ProtocolEvent, Provocation, TokenMeasurement } from '@statecraft/adapter';
+import { liveMeasurement } from '@statecraft/adapter';
+import type { MeasurementContext, Provocation, TokenMeasurement } from '@statecraft/adapter';
 import { measureWorkspaceWrite } from './measure-workspace-write.js';
-
-/** The events of a raw stream that parse as protocol events (the stream a measurement reads). */
-function eventsOf(rawStream: string): ProtocolEvent[] {
-  return rawStream.split('\n').flatMap((line) => {
-    try {
-      const parsed = EventSchema.safeParse(JSON.parse(line));
-      return parsed.success ? [parsed.data] : [];
-    } catch {
-      return [];
-    }
-  });
-}
 
 export interface LiveProvocations {
   /** A live provocation of the named scenario with the given limits. */
@@ -26,14 +14,7 @@ const BLOCKING_HOOK_COMMAND = 'echo blocked-by-statecraft-hook >&2; exit 2';
  * through the model double, one live session per token.
  */
 export async function measureClaudeCodeTokens(context: MeasurementContext, provocations: LiveProvocations): Promise<TokenMeasurement[]> {
-  const measure = async (
-    token: TokenMeasurement['token'],
-    provocation: Provocation,
-    judge: (result: AttemptResult, events: ProtocolEvent[]) => { honored: boolean; detail: string },
-  ): Promise<TokenMeasurement> => {
-    const { result, rawStream } = await context.provoke(provocation);
-    return { token, evidence: 'live', ...judge(result, eventsOf(rawStream)) };
-  };
+  const measure = liveMeasurement(context);
   return [
     await measure('turn-limit', provocations.live('bash-echo', { maxTurns: 1 }), (result) => {
       const reason = result.providerClaim === 'not-recorded' ? 'not-recorded' : result.providerClaim.reason;

@@ -1,5 +1,5 @@
-import { awaitExitWithGrace, providerLines, removeOnInterrupt, writeEnding } from '@statecraft/adapter';
-import { startProvider } from './start-provider.js';
+import { spawn } from 'node:child_process';
+import { awaitExitWithGrace, providerLines, removeOnInterrupt, startProvider, writeEnding } from '@statecraft/adapter';
 import type { EventDraft, EventWriter, ProviderInvocation } from '@statecraft/adapter';
 import type { CodexHome } from './codex-home.js';
 import { acknowledgeChannel } from './denial-acknowledgement.js';
@@ -41,7 +41,7 @@ export async function runSession(plan: SessionPlan): Promise<number> {
   };
   const readChannel = (): void => writeDenials(channel.drain());
   const stopWatching = watchDenialChannel(channel, writeDenials);
-  const started = startProvider(plan);
+  const started = startProvider(plan, spawn);
   const { child } = started;
   // Interrupted: the channel is read a last time (registered first, so before the removal), then
   // codex is stopped and the private directory removed before going (R10.1).

@@ -1,20 +1,8 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EventSchema } from '@statecraft/adapter';
+import { liveMeasurement } from '@statecraft/adapter';
 import type { AttemptResult, MeasurementContext, ProtocolEvent, Provocation, TokenMeasurement } from '@statecraft/adapter';
-
-/** The events of a raw stream that parse as protocol events (the stream a measurement reads). */
-function eventsOf(rawStream: string): ProtocolEvent[] {
-  return rawStream.split('\n').flatMap((line) => {
-    try {
-      const parsed = EventSchema.safeParse(JSON.parse(line));
-      return parsed.success ? [parsed.data] : [];
-    } catch {
-      return [];
-    }
-  });
-}
 
 export interface CodexProvocations {
   /** A live provocation of the named scenario with the given limits (and environment additions). */
@@ -57,14 +45,7 @@ function commandExit(events: ProtocolEvent[], command: string): unknown {
  * stop the write, and the file would outlast the attempt to be seen.
  */
 export async function measureCodexTokens(context: MeasurementContext, provocations: CodexProvocations): Promise<TokenMeasurement[]> {
-  const measure = async (
-    token: TokenMeasurement['token'],
-    provocation: Provocation,
-    judge: (result: AttemptResult, events: ProtocolEvent[]) => { honored: boolean; detail: string },
-  ): Promise<TokenMeasurement> => {
-    const { result, rawStream } = await context.provoke(provocation);
-    return { token, evidence: 'live', ...judge(result, eventsOf(rawStream)) };
-  };
+  const measure = liveMeasurement(context);
   const home = await mkdtemp(join(context.temporaryDirectory, 'row-6-home-'));
   const outside = join(home, 'statecraft-outside.txt');
   return [

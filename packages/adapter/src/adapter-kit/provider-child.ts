@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { EventDraft } from './event-draft.js';
 import type { EventWriter } from './event-writer.js';
@@ -25,6 +25,39 @@ export interface ProviderInvocation {
   /** The provider's environment: the adapter's own, which the supervisor constructed (R5.1), plus what the adapter adds. */
   environment: NodeJS.ProcessEnv;
   prompt: Buffer;
+}
+
+/** The provider's process as the adapter's spawn returns it: what `startProvider` watches. */
+interface SpawnedProvider extends ProviderChild {
+  stdin: Writable;
+  once(event: 'close' | 'exit', listener: () => void): unknown;
+  once(event: 'error', listener: (error: Error) => void): unknown;
+}
+
+/**
+ * Node's `spawn` (node:child_process), handed in by the adapter: the kit spawns nothing itself, so
+ * an adapter author reads in the adapter which process it starts.
+ */
+export type SpawnProvider = (
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; stdio: ['pipe', 'pipe', 'inherit'] },
+) => SpawnedProvider;
+
+/**
+ * Starts the provider with `spawn` in the workspace (R7.1) with the prompt on stdin, never argv,
+ * no shell (R1.3); its stderr is the adapter's stderr. A provider that never reads its prompt must
+ * not crash the adapter (EPIPE).
+ */
+export function startProvider(invocation: ProviderInvocation, spawn: SpawnProvider): StartedProvider {
+  const child = spawn(invocation.executable, invocation.argv, { cwd: invocation.workspace, env: invocation.environment, stdio: ['pipe', 'pipe', 'inherit'] });
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let spawnError: Error | undefined;
+  child.once('error', (error) => (spawnError = error));
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(invocation.prompt);
+  return { child, closed, exited, spawnError: () => spawnError };
 }
 
 /** Waits for the provider to exit after its ending; the grace timer is cancelled once it does, or it would hold the adapter open. */

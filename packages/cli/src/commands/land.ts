@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { landAttempt } from '@statecraft/acceptance';
+import { landAttempt } from '@statecraft/run';
 import type { Answer } from '../answer.js';
 import type { HumanLines } from '../render/human-lines.js';
 import { CliError, IoFailure } from '../errors.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { pruneTarget } from '@statecraft/acceptance';
+import { pruneTarget } from '@statecraft/run';
 import type { Answer } from '../answer.js';
 import type { HumanLines } from '../render/human-lines.js';
 import { CliError, IoFailure } from '../errors.js';

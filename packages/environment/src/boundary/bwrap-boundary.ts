@@ -9,7 +9,6 @@ import { findExecutableOnPath } from '@statecraft/adapter';
 import type { Containment } from '@statecraft/adapter';
 import { BWRAP_RESIDUALS, type BoundaryPath, type BoundaryProfile, type BoundaryRecord, type ProbeCheck } from '@statecraft/adapter';
 import { CLOSER_SCRIPT, GATE_GO, GATED_CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
-import { rememberedBwrapVersion } from './bwrap-version.js';
 import { runQuietly } from './run-quietly.js';
 import { findProductHomeViews, type ProductHomeView } from './product-home-views.js';
 import { adapterReachableResiduals, readPtraceScope } from './adapter-reachable.js';
@@ -65,8 +64,11 @@ export interface BoundaryRequest {
   environment: Readonly<Record<string, string>>;
   /** The adapter's working directory, writable in the profile. */
   workspace: string;
-  /** Where bwrap's version is remembered by the binary's identity (bwrap-version.ts); absent: asked once per process. */
-  versionCache?: string;
+  /**
+   * Remembers bwrap's version across processes (the caller's store: environment writes nothing
+   * under the product home); absent: asked once per process.
+   */
+  rememberVersion?: RememberBwrapVersion;
   /**
    * Settles true once the workspace holds what the probe may write beside (git has added the
    * worktree into the directory made for it): the sandbox is started at once, and its checks wait
@@ -147,12 +149,15 @@ export function profileDigest(profile: BoundaryProfile): string {
 
 const versions = new Map<string, Promise<string>>();
 
-/** `bwrap --version`, asked once per executable and process, and once per binary when a cache is given. */
-function bwrapVersion(bwrap: string, cacheDirectory: string | undefined): Promise<string> {
+/** A store that answers bwrap's version from memory, or asks (`ask`) and may remember the answer. */
+type RememberBwrapVersion = (bwrap: string, ask: () => Promise<string>) => Promise<string>;
+
+/** `bwrap --version`, asked once per executable and process, and once per binary when a store is given. */
+function bwrapVersion(bwrap: string, remember: RememberBwrapVersion | undefined): Promise<string> {
   let version = versions.get(bwrap);
   if (version === undefined) {
     const ask = () => runQuietly(bwrap, ['--version'], { timeoutMs: PROBE_TIMEOUT_MS }).then((answer) => answer.stdout.trim() || 'not-recorded');
-    version = cacheDirectory === undefined ? ask() : rememberedBwrapVersion(bwrap, cacheDirectory, ask);
+    version = remember === undefined ? ask() : remember(bwrap, ask);
     versions.set(bwrap, version);
   }
   return version;
@@ -276,7 +281,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
     descriptors.close();
     const ahead = launchDescriptors === undefined ? undefined : openedAhead(launchDescriptors);
     if (ahead !== undefined) request.onLaunch?.({ bwrap, closer, env, args, sources, ahead });
-    const [answer, version] = await Promise.all([probing, bwrapVersion(bwrap, request.versionCache)]);
+    const [answer, version] = await Promise.all([probing, bwrapVersion(bwrap, request.rememberVersion)]);
     const probe = readProbeOutput(answer.stdout);
     const refusal = refusalOfProbe(answer, probe, profile);
     if (refusal !== undefined) {

@@ -8,7 +8,7 @@ import { readOperatorGitIdentity } from '../workspace/read-operator-git-identity
 import type { RunPlan } from '../plan/plan-run.js';
 import type { RunFailure } from '../refusal.js';
 import { buildRequest } from './build-request.js';
-import { failedPath } from './failed-file.js';
+import { failedPath } from '@statecraft/records';
 import { withdrawIntentFiles, writeIntentFiles, type IntentFiles, type IntentFilesPlace } from './intent-files.js';
 import { prepareLaunchBoundary, type LaunchBoundary } from './launch-boundary.js';
 import { outcomeReservePath } from './outcome-reserve.js';

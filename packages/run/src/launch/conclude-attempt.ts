@@ -12,7 +12,7 @@ import type { EarlierCandidate } from '../workspace/attempt-start.js';
 import { readWorkspaceHead, type PreparedWorkspace, type WorkspaceHeadReading } from '../workspace/prepare-workspace.js';
 import { restoreWorkspaceGit, type WorkspaceGitRestoration } from '@statecraft/records';
 import { keepArtifact } from '@statecraft/records';
-import { failedPath, writingFile } from './failed-file.js';
+import { failedPath, writingFile } from '@statecraft/records';
 import type { Launch } from './launch-attempt.js';
 import { releaseOutcomeReserve } from './outcome-reserve.js';
 import type { EndOfAttempt } from './end-of-attempt-bound.js';

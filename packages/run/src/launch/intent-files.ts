@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { makeDirectories } from '@statecraft/adapter';
 import type { Artifact } from '@statecraft/records';
 import { keepArtifact } from '@statecraft/records';
-import { writingFile } from './failed-file.js';
+import { writingFile } from '@statecraft/records';
 import { keepOutcomeReserve } from './outcome-reserve.js';
 
 /** Where one attempt's files go, and what the intent's files hold. */

@@ -24,7 +24,7 @@ import type { WorkspaceGitRestoration } from '@statecraft/records';
 import { checkCoverageAtLaunch, type LaunchCoverage } from '../coverage/base-commit-reading.js';
 import type { buildRequest } from './build-request.js';
 import { plannedPosture } from './compose-posture.js';
-import { failedPath, writingFile } from './failed-file.js';
+import { failedPath, writingFile } from '@statecraft/records';
 import { releaseOutcomeReserve } from './outcome-reserve.js';
 import { endOfAttempt, endOfAttemptBoundMs } from './end-of-attempt-bound.js';
 import { removeAttemptTemporaryDirectory } from './temporary-directory.js';

@@ -12,7 +12,7 @@ import {
 import { noBoundaryRecord, type BoundaryRecord, type ProbeCheck } from '@statecraft/adapter';
 import { rememberWritablePaths } from '@statecraft/records';
 import { buildBoundaryProfile, type BoundaryChoice } from '@statecraft/environment';
-import { productHomeLayout } from '@statecraft/records';
+import { bwrapVersionMemo, productHomeLayout } from '@statecraft/records';
 import { targetsTheHomeNames } from './targets-the-home-names.js';
 
 export type LaunchBoundary =
@@ -96,7 +96,7 @@ export async function prepareLaunchBoundary(request: LaunchBoundaryRequest): Pro
     workspace: request.workspace,
     ...(request.workspaceReady === undefined ? {} : { workspaceReady: request.workspaceReady }),
     ...(request.onLaunch === undefined ? {} : { onLaunch: (launch: BoundaryLaunch) => request.onLaunch?.(launch, requestFile) }),
-    versionCache: productHomeLayout(request.productHome).toolVersions,
+    rememberVersion: bwrapVersionMemo(request.productHome),
   });
   if (established.kind === 'refused') return { kind: 'refused', reason: established.reason, message: established.message, probe: established.probe };
   return { kind: 'established', established: established.boundary, requestFile };

@@ -1,5 +1,6 @@
 import { checkQualification, type ManifestToCheck } from '@statecraft/records';
-import { digestFileCached, identifyProvider, knownDigestOf, type AdapterIdentity, type KnownDigest, type ProviderIdentityFile } from '@statecraft/adapter';
+import { digestFileCached, knownDigestOf } from '@statecraft/records';
+import { identifyProvider, type AdapterIdentity, type KnownDigest, type ProviderIdentityFile } from '@statecraft/adapter';
 import type { QualificationLabel } from '@statecraft/records';
 
 export interface LabelQualificationInput {

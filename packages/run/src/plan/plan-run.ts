@@ -2,7 +2,6 @@ import { isAbsolute, resolve } from 'node:path';
 import { boundaryContainment, chooseContainment, readContainmentOverride } from '@statecraft/environment';
 import {
   checkExecutableFile,
-  digestFileCached,
   EXECUTABLE_CHECK_WORDS,
   findExecutableOnPath,
   type KnownDigest,
@@ -17,7 +16,7 @@ import {
   type PermissionMode,
 } from '@statecraft/adapter';
 import type { ManifestToCheck } from '@statecraft/records';
-import { productHomeLayout } from '@statecraft/records';
+import { digestFileCached, productHomeLayout } from '@statecraft/records';
 import { selectPassedNames, type BoundaryChoice, type NameSelection } from '@statecraft/environment';
 import { chainPaths, type ChainPaths } from '@statecraft/records';
 import { openChain, type ChainEntry } from '@statecraft/records';

@@ -8,7 +8,7 @@ import { chainPaths, targetDirectoryIn } from '@statecraft/records';
 import { openChain, type ChainEntry } from '@statecraft/records';
 import type { IntentRecord, OutcomeRecord } from '@statecraft/records';
 import { keepArtifact } from '@statecraft/records';
-import { failedPath, writingFile } from '../launch/failed-file.js';
+import { failedPath, writingFile } from '@statecraft/records';
 import { outcomeReservePath, releaseOutcomeReserve } from '../launch/outcome-reserve.js';
 import { removeDeadAttemptTemporaryDirectory } from '@statecraft/records';
 import { acquireRepositoryLock } from '@statecraft/records';

@@ -1,14 +1,10 @@
-import { failedPath } from '@statecraft/run';
-import {
-  acquireRepositoryLock,
-  openChain,
-  refusalOfContradictedChain,
-  type ChainOpening,
-  type ChainRecord,
-  type ChainPaths,
-  type LinkedRecord,
-  type LockHolder,
-} from '@statecraft/records';
+import { failedPath } from '../failed-file.js';
+import { type ChainPaths } from '../chain/chain-paths.js';
+import { openChain, type ChainOpening, type LinkedRecord } from '../chain/open-chain.js';
+import { type ChainRecord } from '../chain/record-schemas.js';
+import { refusalOfContradictedChain } from '../chain/chain-checkpoint.js';
+import { type LockHolder } from './lock-holder.js';
+import { acquireRepositoryLock } from './repository-lock.js';
 
 /** What a verb that appends under the lock answers when the lock or the chain stops it. */
 export type LockedChainStop = { kind: 'refused'; reason: 'live-attempt' | 'chain-broken'; message: string } | { kind: 'failed'; path: string; message: string };

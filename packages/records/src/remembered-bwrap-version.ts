@@ -1,9 +1,10 @@
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readRememberedEntry, writeRememberedEntry } from '@statecraft/adapter';
 import * as z from 'zod';
 import { sha256Hex } from '@statecraft/adapter';
 import { FileIdentitySchema, readFileIdentity, sameFileIdentity } from '@statecraft/adapter';
+import { productHomeLayout } from './product-home.js';
+import { readRememberedEntry, writeRememberedEntry } from './remembered-entry-file.js';
 
 /** What `bwrap --version` said, remembered under the real path and identity of the bwrap that said it. */
 const RememberedVersionSchema = z.strictObject({
@@ -15,12 +16,12 @@ const RememberedVersionSchema = z.strictObject({
 /**
  * bwrap's version for the boundary record (R12), asked once per bwrap binary rather than on every
  * launch and every acceptance: remembered in `cacheDirectory` under the binary's real path and
- * identity (device, inode, size, modification and change times — digest-cache.ts), so an upgraded
+ * identity (device, inode, size, modification and change times — remembered-digests.ts), so an upgraded
  * or replaced bwrap is asked again. The identity is read before and after asking; an answer whose
  * binary moved meanwhile is used but not remembered. An unreadable or unwritable cache only costs
  * the process; it never changes the answer.
  */
-export async function rememberedBwrapVersion(bwrap: string, cacheDirectory: string, ask: () => Promise<string>): Promise<string> {
+async function rememberedBwrapVersion(bwrap: string, cacheDirectory: string, ask: () => Promise<string>): Promise<string> {
   let real: string;
   let identity;
   try {
@@ -39,4 +40,13 @@ export async function rememberedBwrapVersion(bwrap: string, cacheDirectory: stri
     await writeRememberedEntry(cacheDirectory, entryFile, { path: real, identity, version });
   }
   return version;
+}
+
+/**
+ * The boundary's way to remember bwrap's version in this product home: environment asks bwrap,
+ * records keeps the answer (environment writes nothing under the home).
+ */
+export function bwrapVersionMemo(productHome: string): (bwrap: string, ask: () => Promise<string>) => Promise<string> {
+  const cacheDirectory = productHomeLayout(productHome).toolVersions;
+  return (bwrap, ask) => rememberedBwrapVersion(bwrap, cacheDirectory, ask);
 }

@@ -11,10 +11,14 @@ import {
   type ResolvedTarget,
   type ChainEntry,
   type LandRecord,
+  failedPath,
+  openChainToAppend,
+  underTargetLock,
+  writingFile,
+  type OpenedChain,
 } from '@statecraft/records';
-import { failedPath, landCandidate, writingFile } from '@statecraft/run';
+import { landCandidate } from './land-commit.js';
 import { readCandidateIsTip, isFinalVerdict, landingsIn, readLandedIsReachable } from '@statecraft/records';
-import { openChainToAppend, underTargetLock, type OpenedChain } from './under-target-lock.js';
 
 export type Landed =
   | { kind: 'landed'; target: string; record: LandRecord; line: number; sha256: string }

@@ -11,10 +11,14 @@ import {
   type ResolvedTarget,
   type ChainEntry,
   type PrunedAttempt,
+  failedPath,
+  openChainToAppend,
+  underTargetLock,
+  writingFile,
+  type OpenedChain,
 } from '@statecraft/records';
-import { failedPath, removeRunWorkspace, writingFile } from '@statecraft/run';
+import { removeRunWorkspace } from './remove-run-workspace.js';
 import { isFinalVerdict, landingsIn } from '@statecraft/records';
-import { openChainToAppend, underTargetLock, type OpenedChain } from './under-target-lock.js';
 
 type KeptWhy = 'not-concluded' | 'newer' | 'accepted' | 'landed-only-here';
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
-import { makeDirectories } from './make-directories.js';
+import { makeDirectories } from '@statecraft/adapter';
 import type * as z from 'zod';
 
 /**
- * One entry a cache in the product home keeps (digest-cache.ts, supervise/bwrap-version.ts): read
+ * One entry a cache in the product home keeps (remembered-digests.ts, remembered-bwrap-version.ts): read
  * and checked against its schema, or absent when it is missing, unreadable or not what the schema
  * says — a cache never fails what asked it, it only recomputes.
  */

@@ -2,7 +2,8 @@ import { appendFile, readdir, readFile, symlink, writeFile } from 'node:fs/promi
 import { join } from 'node:path';
 import { dir, type DirectoryResult } from 'tmp-promise';
 import { afterEach, describe, expect, it } from 'vitest';
-import { digestFileCached, knownDigestOf, matchKnownDigest, sha256Hex } from '@statecraft/adapter';
+import { matchKnownDigest, sha256Hex } from '@statecraft/adapter';
+import { digestFileCached, knownDigestOf } from '@statecraft/records';
 
 let scratchDirectory: DirectoryResult;
 let scratch: string;
