@@ -82,6 +82,8 @@ describe("the reviewer's page, rendered in a real browser with no network (issue
       for (const mark of Object.values(marks)) expect(mark).toEqual({ state: 'matches', words: 'matches' });
       expect(await text(page, '#digest-summary')).toBe('8 of 8 embedded files match their records');
       await page.screenshot({ path: join(SCREENSHOTS, 'accepted.png'), fullPage: true });
+      await page.emulateMedia({ media: 'print' });
+      await page.screenshot({ path: join(SCREENSHOTS, 'accepted-print.png'), fullPage: true });
       expect(others).toEqual([]);
     } finally {
       await close();
@@ -110,6 +112,8 @@ describe("the reviewer's page, rendered in a real browser with no network (issue
       expect(await text(page, '#outcome .value')).toBe('refused');
       expect(await text(page, '#claim .value')).toBe('success');
       expect(await text(page, '#verdict .value')).toBe('not-attempted');
+      // The outcome is not a finding about the evidence: the kept files of a refusal hold.
+      expect(await text(page, '#evidence .value')).toBe('holds');
       const refusals = page.locator('ol.timeline li.refusal');
       expect(await refusals.count()).toBe(1);
       expect(await refusals.first().textContent()).toMatch(/REFUSED\s*refused: Bash[\s\S]*git push/);
