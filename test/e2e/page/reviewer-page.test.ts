@@ -252,13 +252,15 @@ describe("the reviewer's page, rendered in a real browser with no network (issue
     }
   });
 
-  it('a kept file past the bound is carried cut, and said to be: its digest is not recomputed in the page', async () => {
+  it('a kept file past the bound is carried cut, and said to be: its digest is not recomputed in the page; the timeline is bounded', async () => {
     const line = 'x'.repeat(1024 * 1024);
     const adapter = await createScriptedAdapter(
       'long-stream',
       [
         'init();',
         `for (let i = 0; i < 5; i += 1) emit({ type: 'progress', kind: 'message', tools: [], detail: { text: ${JSON.stringify(line)} } });`,
+        "for (let i = 0; i < 5100; i += 1) emit({ type: 'progress', kind: 'message', tools: [], detail: { text: 'step ' + i } });",
+        "emit({ type: 'refusal', tool: 'Bash', verbatim: { command: 'git push' } });",
         "emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'completed', detail: {} }, turns: 1 });",
       ].join('\n'),
     );
@@ -274,6 +276,12 @@ describe("the reviewer's page, rendered in a real browser with no network (issue
           /^cut at 4194304 of \d+ bytes: its digest cannot be recomputed here \(when the page was made, the whole file matched its record\)$/,
         );
         for (const [name, mark] of Object.entries(marks)) if (name !== 'stream') expect(mark.state).toBe('matches');
+        // The timeline is bounded too: the first 5,000 lines, and what is left said with its refusals.
+        expect(await page.locator('ol.timeline li').count()).toBe(5000);
+        expect(await text(page, '#timeline-omitted')).toBe(
+          'and 108 more lines, not listed here, 1 of them refusals: statecraft run log lists them, and the kept stream has them all',
+        );
+        expect((await readFile(path)).length).toBeLessThan(12 * 1024 * 1024);
       } finally {
         await close();
       }
