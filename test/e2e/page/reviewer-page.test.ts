@@ -1,4 +1,4 @@
-import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -288,5 +288,28 @@ describe("the reviewer's page, rendered in a real browser with no network (issue
     } finally {
       await adapter.remove();
     }
+  });
+  // Last: qualifying the fixture makes every later fixture attempt of this home qualified.
+  it('a qualified adapter: the qualification, and its signature said present only when a bundle lies beside its record', async () => {
+    const qualified = await runStatecraft(['qualify', '--fixture', '--json'], home());
+    expect(qualified.exitCode, qualified.stderr).toBe(0);
+    const repository = await targets.fresh();
+    const runId = await runOf(repository.path, ['--adapter', 'fixture', '--prompt', 'scenario: complete']);
+    const signature = async (name: string) => {
+      const { path } = await writePage(repository.path, runId, name);
+      const { page, others, close } = await openOffline(browser, path);
+      try {
+        expect(await text(page, '#qualification')).toMatch(/^qualified: fixture 1\.0\.0 /);
+        expect(others).toEqual([]);
+        return await text(page, '#qualification-signature');
+      } finally {
+        await close();
+      }
+    };
+    expect(await signature('qualified-unsigned')).toBe('unsigned');
+    const records = join(targets.home.path, 'qualifications');
+    const [record] = (await readdir(records)).filter((name) => name.endsWith('.json'));
+    await writeFile(join(records, (record ?? '').replace(/\.json$/, '.sigstore.json')), '{}\n');
+    expect(await signature('qualified-signed')).toMatch(/^signature present, not verified here \(.*\.sigstore\.json\)$/);
   });
 });
