@@ -1,0 +1,69 @@
+import type { RunLogValue } from '../../commands/run-log.js';
+import { escapeHtml } from './escape-html.js';
+
+type Entry = RunLogValue['events'][number];
+
+/** How many events the page lists, and how many characters of their words: a long stream must not make a long page. */
+const ENTRY_BOUND = 5000;
+const WORDS_BOUND = 2 * 1024 * 1024;
+
+/** The first entries, within both bounds. */
+function shownEntries(events: readonly Entry[]): Entry[] {
+  const shown: Entry[] = [];
+  let words = 0;
+  for (const entry of events) {
+    words += (entry.text?.length ?? 0) + (entry.command?.length ?? 0);
+    if (shown.length >= ENTRY_BOUND || (words > WORDS_BOUND && shown.length > 0)) break;
+    shown.push(entry);
+  }
+  return shown;
+}
+
+/** What an entry is, in a word a reviewer reads: a message, a tool call (naming the tools), a refusal, the result. */
+function whatOf(entry: Entry): string {
+  if (entry.type === 'progress') {
+    if (entry.kind === 'message') return 'message';
+    const tools = entry.tools ?? [];
+    return entry.kind === 'tool-use' ? `tool call${tools.length > 0 ? `: ${tools.join(', ')}` : ''}` : (entry.kind ?? 'progress');
+  }
+  if (entry.type === 'refusal') return `refused: ${(entry.tools ?? []).join(', ')}`;
+  return entry.type;
+}
+
+function entryItem(entry: Entry): string {
+  const refusal = entry.type === 'refusal';
+  const words = [
+    entry.command === undefined ? '' : `<pre class="command">$ ${escapeHtml(entry.command)}</pre>`,
+    entry.text === undefined ? '' : `<p class="words">${escapeHtml(entry.text)}${entry.cut ? ' …' : ''}</p>`,
+  ].join('');
+  return `<li class="event ${escapeHtml(entry.type)}${refusal ? ' refusal' : ''}" data-type="${escapeHtml(entry.type)}">
+<span class="where">line ${String(entry.line)}${entry.seq === 'not-recorded' ? '' : ` · seq ${String(entry.seq)}`}</span>
+<span class="what">${refusal ? '<span class="refused">REFUSED</span> ' : ''}${escapeHtml(whatOf(entry))}</span>
+<div>${words}</div>
+</li>`;
+}
+
+/** The agent's messages and tool calls in order, each refusal marked; none of it unless the stream is the one sealed. */
+export function timelineSection(log: RunLogValue): string {
+  const head = '<h2>Timeline</h2>';
+  const prompt =
+    log.prompt.state === 'verified' && log.prompt.text !== undefined
+      ? `<details class="prompt"><summary>the prompt</summary><pre>${escapeHtml(log.prompt.text)}${log.prompt.cut ? '\n…' : ''}</pre></details>`
+      : `<p class="note">the prompt is ${escapeHtml(log.prompt.state)}: not shown</p>`;
+  if (log.stream.state !== 'verified') {
+    const why = log.stream.message ?? `the stream is ${log.stream.state}`;
+    return `<section id="timeline">${head}${prompt}<p class="findings">${escapeHtml(why)}: the timeline is not shown.</p></section>`;
+  }
+  const shown = shownEntries(log.events);
+  const rest = log.events.slice(shown.length);
+  const refusals = rest.filter((entry) => entry.type === 'refusal').length;
+  const more = rest.length + log.omitted;
+  const omitted =
+    more > 0
+      ? `<p class="note" id="timeline-omitted">and ${String(more)} more lines, not listed here${refusals > 0 ? `, ${String(refusals)} of them refusals` : ''}: statecraft run log lists them, and the kept stream has them all</p>`
+      : '';
+  return `<section id="timeline">${head}${prompt}
+<ol class="timeline">
+${shown.map(entryItem).join('\n')}
+</ol>${omitted}</section>`;
+}
