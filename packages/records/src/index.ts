@@ -5,6 +5,11 @@
  *
  * Modules:
  * - artifacts.ts             request, prompt, stream, stderr, result kept beside the chain with digests (R8.4)
+ * - bundle/bundle-manifest.ts an exported run's manifest: every file with its digest and role, in one canonical form
+ * - bundle/collect-bundle.ts what a run's bundle holds: its chain lines and their anchors, kept files, receipts, qualification records
+ * - bundle/read-bundle.ts    reads a bundle (tar or directory) once, in bounded memory: digests, held records, the stream read
+ * - bundle/verify-bundle.ts  a bundle checked with its own bytes alone: digests, links, the outcome again, the receipt
+ * - bundle/write-bundle.ts   writes one run's bundle as a tar or a directory, never over an existing path
  * - candidate.ts             the candidate's shape: commit, tree, who made it, the attempt's start, changed paths (R13.2)
  * - chain/acceptance-record.ts the acceptance record: verdict, reason, checks, receipt (R13)
  * - chain/append-record.ts   links, appends and fsyncs one record; truncates a torn tail first
@@ -79,6 +84,11 @@
  * - writable-paths-remembered.ts every managed path a boundary bound writable, remembered in the product home: no later run of any adapter takes a target inside one (R12)
  */
 export { keepArtifact } from './artifacts.js';
+export { type BundleManifest, BundleManifestSchema, type BundleRole } from './bundle/bundle-manifest.js';
+export { type BundleSource } from './bundle/collect-bundle.js';
+export { readBundle } from './bundle/read-bundle.js';
+export { type BundleCheckName, type BundleFinding, type BundleHold, type BundleVerification, verifyBundleContents } from './bundle/verify-bundle.js';
+export { type BundleWriting, writeRunBundle } from './bundle/write-bundle.js';
 export { type Candidate, CandidateSchema, IGNORED_FILES_NOTE, type OutcomeCandidate, OutcomeCandidateSchema } from './candidate.js';
 export {
   type AcceptanceReason,
