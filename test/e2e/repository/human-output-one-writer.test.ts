@@ -5,10 +5,13 @@ import { describe, expect, it } from 'vitest';
 
 // Decision 0152: text output reaches the terminal only through writeHumanLines (each line escaped
 // whole) or the live line (escaped the same way); a new verb cannot print an untrusted value raw.
-// The others are the --json document (answer.ts) and commander's own usage text (main.ts).
+// The others are the --json document (answer.ts), commander's own usage text (main.ts) and the
+// reviewer's page, HTML and not text (decision 0273).
 const WRITERS: Record<string, number> = {
   'render/human-lines.ts': 1,
   'render/live-line.ts': 2,
+  // The reviewer's page on stdout (`run show --html -o -`): HTML whose every untrusted byte is escaped or base64.
+  'render/html/write-page.ts': 1,
   'answer.ts': 1,
   'main.ts': 1,
 };

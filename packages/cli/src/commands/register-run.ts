@@ -177,6 +177,8 @@ function registerRunShow(runCommand: Command): void {
     .option('--attempt <n>', 'which attempt of the run')
     .option('--posture', 'the whole account in text: posture, residuals, coverage, records and their checks', false)
     .option('--verbose', 'the same as --posture', false)
+    .option('--html', "write the reviewer's page: one self-contained HTML file", false)
+    .option('-o, --output <file>', 'with --html: where to write the page (- for stdout)', once('-o'))
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',
@@ -190,6 +192,9 @@ Examples:
                                          all of it: posture, residuals,
                                          coverage, records and their checks
   statecraft run show ./repo <run-id> --attempt 1 --json
+  statecraft run show latest --html      the reviewer's page, written to
+                                         ./statecraft-<run>-attempt-<n>.html
+  statecraft run show latest --html -o page.html
 
 JSON: the attempt's account, the value \`run --json\` printed (runId, attempt,
 state, outcome, cause, commits, posture, artifacts, ...), with artifactCheck
@@ -201,18 +206,33 @@ Exit: 0 completed, every kept file as the chain sealed it, the outcome what its
 stream gives and every record agreeing with the kept files it copies; 1 another
 outcome, none recorded, an altered or missing kept file, a disagreeing outcome
 or a disagreeing record, or a required capability not applied; 2 refused (no
-such run or attempt, a broken chain).`,
+such run or attempt, a broken chain). With --html the same, once the page is
+written; --json then adds page { path, bytes }.`,
     )
     .action(
-      async (first: string | undefined, second: string | undefined, flags: { attempt?: string; posture: boolean; verbose: boolean }, command: Command) => {
+      async (
+        first: string | undefined,
+        second: string | undefined,
+        flags: { attempt?: string; posture: boolean; verbose: boolean; html: boolean; output?: string },
+        command: Command,
+      ) => {
         const home = resolveProductHome().path;
-        const { runShow } = await import('./run-show.js');
-        const answer = await runShow({
-          posture: flags.posture || flags.verbose,
+        if (flags.output !== undefined && !flags.html) throw new UsageError('-o applies only with --html', 'add --html to write the page');
+        const options = {
           home,
           ...(await targetAndRun(home, first, second)),
           ...(flags.attempt === undefined ? {} : { attempt: parsePositiveInteger('--attempt', flags.attempt, Number.MAX_SAFE_INTEGER) }),
-        });
+        };
+        if (flags.html) {
+          const { runShowPage } = await import('./run-show-page.js');
+          emit(
+            await runShowPage({ ...options, ...(flags.output === undefined ? {} : { output: flags.output }), json: wantsJson(command) }),
+            wantsJson(command),
+          );
+          return;
+        }
+        const { runShow } = await import('./run-show.js');
+        const answer = await runShow({ posture: flags.posture || flags.verbose, ...options });
         emit(answer, wantsJson(command));
       },
     );

@@ -199,6 +199,8 @@ export const RunShowAnswerSchema = AttemptAccountSchema.extend({
       z.literal('none'),
     ])
     .optional(),
+  /** With `--html`: the reviewer's page written, its absolute path and its size. */
+  page: z.strictObject({ path: z.string().min(1), bytes: CountSchema }).optional(),
 });
 
 /** `run --json` of an attempt that ran: what `run show` prints, plus what opening the chain found. */

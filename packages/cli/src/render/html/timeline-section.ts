@@ -1,0 +1,46 @@
+import type { RunLogValue } from '../../commands/run-log.js';
+import { escapeHtml } from './escape-html.js';
+
+type Entry = RunLogValue['events'][number];
+
+/** What an entry is, in a word a reviewer reads: a message, a tool call (naming the tools), a refusal, the result. */
+function whatOf(entry: Entry): string {
+  if (entry.type === 'progress') {
+    if (entry.kind === 'message') return 'message';
+    const tools = entry.tools ?? [];
+    return entry.kind === 'tool-use' ? `tool call${tools.length > 0 ? `: ${tools.join(', ')}` : ''}` : (entry.kind ?? 'progress');
+  }
+  if (entry.type === 'refusal') return `refused: ${(entry.tools ?? []).join(', ')}`;
+  return entry.type;
+}
+
+function entryItem(entry: Entry): string {
+  const refusal = entry.type === 'refusal';
+  const words = [
+    entry.command === undefined ? '' : `<pre class="command">$ ${escapeHtml(entry.command)}</pre>`,
+    entry.text === undefined ? '' : `<p class="words">${escapeHtml(entry.text)}${entry.cut ? ' …' : ''}</p>`,
+  ].join('');
+  return `<li class="event ${escapeHtml(entry.type)}${refusal ? ' refusal' : ''}" data-type="${escapeHtml(entry.type)}">
+<span class="where">line ${String(entry.line)}${entry.seq === 'not-recorded' ? '' : ` · seq ${String(entry.seq)}`}</span>
+<span class="what">${refusal ? '<span class="refused">REFUSED</span> ' : ''}${escapeHtml(whatOf(entry))}</span>
+<div>${words}</div>
+</li>`;
+}
+
+/** The agent's messages and tool calls in order, each refusal marked; none of it unless the stream is the one sealed. */
+export function timelineSection(log: RunLogValue): string {
+  const head = '<h2>Timeline</h2>';
+  const prompt =
+    log.prompt.state === 'verified' && log.prompt.text !== undefined
+      ? `<details class="prompt"><summary>the prompt</summary><pre>${escapeHtml(log.prompt.text)}${log.prompt.cut ? '\n…' : ''}</pre></details>`
+      : `<p class="note">the prompt is ${escapeHtml(log.prompt.state)}: not shown</p>`;
+  if (log.stream.state !== 'verified') {
+    const why = log.stream.message ?? `the stream is ${log.stream.state}`;
+    return `<section id="timeline">${head}${prompt}<p class="findings">${escapeHtml(why)}: the timeline is not shown.</p></section>`;
+  }
+  const omitted = log.omitted > 0 ? `<p class="note">and ${String(log.omitted)} more lines, not shown here (the kept stream has them)</p>` : '';
+  return `<section id="timeline">${head}${prompt}
+<ol class="timeline">
+${log.events.map(entryItem).join('\n')}
+</ol>${omitted}</section>`;
+}
