@@ -49,6 +49,7 @@ describe('statecraft export and verify', () => {
         expect.arrayContaining([
           'manifest.json',
           'chain/records.jsonl',
+          'page.html',
           `attempts/${account.runId}/1/request.json`,
           `attempts/${account.runId}/1/prompt.txt`,
           `attempts/${account.runId}/1/stream.ndjson`,

@@ -25,7 +25,7 @@ export async function exportRun(options: { home: string; target: string; runId: 
     output,
     form,
     statecraftVersion: STATECRAFT_VERSION,
-    extra: reviewerPage(),
+    extra: await reviewerPage(options),
   });
   if (writing.kind === 'refused') throw new CliError(`refused: ${writing.message}`, EXIT.refused, { hint: `statecraft run list ${options.target}` });
   if (writing.kind === 'failed') throw new IoFailure(writing.path, writing.message);
@@ -41,10 +41,9 @@ export async function exportRun(options: { home: string; target: string; runId: 
   return { value, exitCode: EXIT.ok, human: renderExport };
 }
 
-/**
- * THE REVIEWER'S PAGE GOES HERE: once `renderReviewerPage` (render/html/) is merged, its page of
- * this run is one more file of the bundle, `page.html` with role `reviewer-page`.
- */
-function reviewerPage(): BundleSource[] {
-  return [];
+/** The reviewer's page of the run's latest attempt, as `run show --html` writes it: read offline by whoever receives the bundle. */
+async function reviewerPage(options: { home: string; target: string; runId: string }): Promise<BundleSource[]> {
+  const { renderReviewerPage } = await import('../render/html/reviewer-page.js');
+  const page = await renderReviewerPage({ home: options.home, target: options.target, runId: options.runId });
+  return [{ path: 'page.html', role: 'reviewer-page', from: { kind: 'bytes', bytes: Buffer.from(page.html) } }];
 }

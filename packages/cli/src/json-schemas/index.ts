@@ -65,6 +65,7 @@ export function verbOf(argv: readonly string[]): Verb | undefined {
     return second === 'show' || second === 'list' || second === 'diff' || second === 'log' || second === 'reconcile' ? `run-${second}` : 'run';
   if (first === 'qualifications' && (second === 'list' || second === 'show' || second === 'check')) return `qualifications-${second}`;
   if (first === 'env' && second === 'plan') return 'env-plan';
-  if (first === 'qualify' || first === 'doctor' || first === 'accept' || first === 'land' || first === 'prune' || first === 'export' || first === 'verify') return first;
+  if (first === 'qualify' || first === 'doctor' || first === 'accept' || first === 'land' || first === 'prune' || first === 'export' || first === 'verify')
+    return first;
   return undefined;
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 
 /** What each file of an exported bundle is: the verifier reads each by its role, never by guessing from its name. */
-export const BundleRoleSchema = z.enum([
+const BundleRoleSchema = z.enum([
   /** The run's own chain lines, byte for byte, in chain order. */
   'chain-records',
   /** The line before each run record that is not itself in the bundle: what that record's `prev` is the digest of. */
@@ -29,7 +29,7 @@ const BundlePathSchema = z
   .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)*$/)
   .refine((path) => !path.split('/').some((part) => part === '.' || part === '..'), 'a bundle path has no `.` or `..` part');
 
-export const BundleFileSchema = z.strictObject({
+const BundleFileSchema = z.strictObject({
   path: BundlePathSchema,
   role: BundleRoleSchema,
   sha256: z.string().regex(/^[0-9a-f]{64}$/),

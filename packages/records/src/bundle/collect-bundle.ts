@@ -101,7 +101,13 @@ async function qualificationSources(home: string, adapters: ReadonlySet<string>)
       return [
         { path: `qualifications/${name}`, role: 'qualification', from: { kind: 'file', path: entry.path } },
         ...(present.has(signature)
-          ? [{ path: `qualifications/${signature}`, role: 'qualification-signature' as const, from: { kind: 'file' as const, path: join(directory, signature) } }]
+          ? [
+              {
+                path: `qualifications/${signature}`,
+                role: 'qualification-signature' as const,
+                from: { kind: 'file' as const, path: join(directory, signature) },
+              },
+            ]
           : []),
       ];
     });

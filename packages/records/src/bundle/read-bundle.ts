@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, lstatSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, readdirSync, readSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { EventStreamReader, openRegularFileSync } from '@statecraft/adapter';
 import { BundleManifestSchema, manifestBytes, MANIFEST_PATH, type BundleManifest, type BundleRole } from './bundle-manifest.js';
@@ -127,14 +127,20 @@ class FileCollector {
 }
 
 async function readTarBundle(path: string): Promise<BundleReading> {
+  refuseCutTar(path);
   const { list } = await import('tar');
   const collector = new FileCollector();
-  let failure: unknown;
+  let failure: Error | undefined;
+  // The entry being read: one still open when the file ends was cut short, whether or not the parser says so.
+  let reading: string | undefined;
   try {
     list({
       file: path,
       sync: true,
       strict: true,
+      onwarn: (code: string, message: string | Error) => {
+        failure ??= new UnreadableBundle(path, `is not a readable tar (${code}: ${typeof message === 'string' ? message : message.message})`);
+      },
       onReadEntry: (entry) => {
         if (failure !== undefined) return entry.resume();
         if (entry.type !== 'File' && entry.type !== 'OldFile') {
@@ -143,14 +149,16 @@ async function readTarBundle(path: string): Promise<BundleReading> {
         }
         try {
           const file = collector.begin(entry.path.replace(/^\.\//, ''));
+          reading = entry.path;
           entry.on('data', (chunk: Buffer) => {
             if (failure === undefined) file.push(chunk);
           });
           entry.on('end', () => {
+            reading = undefined;
             if (failure === undefined) file.finish();
           });
         } catch (error) {
-          failure = error;
+          failure = error instanceof Error ? error : new Error(String(error));
           entry.resume();
         }
       },
@@ -159,7 +167,28 @@ async function readTarBundle(path: string): Promise<BundleReading> {
     throw new UnreadableBundle(path, `is not a readable tar (${(error as Error).message})`);
   }
   if (failure !== undefined) throw failure;
+  if (reading !== undefined) throw new UnreadableBundle(path, `is cut short: ${reading} ends before its size`);
   return collector.done();
+}
+
+/** The size of a tar's block, and its end: two blocks of zeros. */
+const TAR_BLOCK = 512;
+
+/**
+ * A tar ends with two zero blocks and is whole blocks long: one that does not was cut. The parser
+ * alone does not always say so (a cut inside the last entry's header leaves it unread, unnamed).
+ */
+function refuseCutTar(path: string): void {
+  const fd = openRegularFileSync(path);
+  try {
+    const { size } = fstatSync(fd);
+    const end = Buffer.alloc(2 * TAR_BLOCK, 1);
+    const read = size >= end.length ? readSync(fd, end, 0, end.length, size - end.length) : 0;
+    if (size % TAR_BLOCK !== 0 || read !== end.length || end.some((byte) => byte !== 0))
+      throw new UnreadableBundle(path, 'is not a whole tar: it does not end with the end-of-archive blocks (cut short, or not a tar)');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function readDirectoryBundle(root: string): BundleReading {

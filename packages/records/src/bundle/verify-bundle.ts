@@ -97,7 +97,12 @@ function checkFiles(bundle: Read, finding: Report): void {
     const kept = bundle.files.get(file.path);
     if (kept === undefined) finding('files', file.path, 'is listed in the manifest and missing from the bundle');
     else if (kept.sha256 !== file.sha256 || kept.bytes !== file.bytes)
-      finding('files', file.path, `its sha256 ${short(kept.sha256)} (${kept.bytes} bytes) is not the manifest's ${short(file.sha256)} (${file.bytes} bytes)`, 'sha256');
+      finding(
+        'files',
+        file.path,
+        `its sha256 ${short(kept.sha256)} (${kept.bytes} bytes) is not the one ${MANIFEST_PATH} holds (${short(file.sha256)}, ${file.bytes} bytes)`,
+        'sha256',
+      );
   }
   for (const path of bundle.files.keys()) if (!listed.has(path)) finding('files', path, 'is in the bundle and not in its manifest');
   for (const path of bundle.notRegular) finding('files', path, 'is not a regular file');
@@ -141,6 +146,8 @@ function checkLinks(bundle: Read, lines: readonly Line[], finding: Report): void
   let previous: Line | undefined;
   for (const line of lines) {
     const { record } = line;
+    if (record.kind === 'intent' && (record.target.path !== bundle.manifest.target.path || record.target.key !== bundle.manifest.target.key))
+      finding('links', MANIFEST_PATH, `names another target than the record at ${RECORDS_PATH} line ${line.number}`, 'target');
     if ('runId' in record && record.runId !== bundle.manifest.runId)
       finding('links', RECORDS_PATH, `is a record of run ${record.runId}, not of ${bundle.manifest.runId}`, `line ${line.number} runId`);
     if (previous !== undefined && record.seq <= previous.record.seq)
@@ -162,9 +169,11 @@ function checkLinks(bundle: Read, lines: readonly Line[], finding: Report): void
   }
   const tip = bundle.manifest.chainTip;
   const last = lines.at(-1);
-  if (last !== undefined && last.record.seq > tip.seq) finding('links', MANIFEST_PATH, `the chain's tip (seq ${tip.seq}) is before the run's last record`, 'chainTip');
+  if (last !== undefined && last.record.seq > tip.seq)
+    finding('links', MANIFEST_PATH, `the chain's tip (seq ${tip.seq}) is before the run's last record`, 'chainTip');
   const atTip = bySeq.get(tip.seq);
-  if (atTip !== undefined && atTip !== tip.digest) finding('links', MANIFEST_PATH, `the record at seq ${tip.seq} is not the chain's tip it names`, 'chainTip.digest');
+  if (atTip !== undefined && atTip !== tip.digest)
+    finding('links', MANIFEST_PATH, `the record at seq ${tip.seq} is not the chain's tip it names`, 'chainTip.digest');
 }
 
 /** The anchors' seqs and digests: each a whole chain line, read for its seq alone. */
@@ -201,7 +210,8 @@ function checkAttempt(bundle: Read, lines: readonly Line[], intentLine: Line, fi
   }
   const outcome = outcomeLine.record as OutcomeRecord;
   if (outcome.intent !== intentLine.digest) finding('links', RECORDS_PATH, "is not the digest of its attempt's intent", at(outcomeLine, 'intent'));
-  const streamOk = outcome.artifacts.stream !== 'not-recorded' && checkArtifact(bundle, names.stream, outcome.artifacts.stream, at(outcomeLine, 'artifacts.stream'), finding);
+  const streamOk =
+    outcome.artifacts.stream !== 'not-recorded' && checkArtifact(bundle, names.stream, outcome.artifacts.stream, at(outcomeLine, 'artifacts.stream'), finding);
   if (outcome.artifacts.stderr !== 'not-recorded') checkArtifact(bundle, names.stderr, outcome.artifacts.stderr, at(outcomeLine, 'artifacts.stderr'), finding);
   checkArtifact(bundle, names.result, outcome.artifacts.result, at(outcomeLine, 'artifacts.result'), finding);
   const reader = bundle.files.get(names.stream)?.reader;
@@ -230,14 +240,21 @@ function checkArtifact(bundle: Read, path: string, recorded: Artifact, field: st
   return checkDigest(bundle, path, recorded, field, finding);
 }
 
-function checkDigest(bundle: Read, path: string, recorded: { sha256: string; bytes: number }, field: string, finding: Report): boolean {
+function checkDigest(
+  bundle: Read,
+  path: string,
+  recorded: { sha256: string; bytes: number },
+  field: string,
+  finding: Report,
+  check: BundleCheckName = 'outcome',
+): boolean {
   const kept: FoundFile | undefined = bundle.files.get(path);
   if (kept === undefined) {
-    finding('outcome', path, `is missing (the record at ${RECORDS_PATH} ${field} names it)`);
+    finding(check, path, `is missing (the record at ${RECORDS_PATH} ${field} names it)`);
     return false;
   }
   if (kept.sha256 === recorded.sha256 && kept.bytes === recorded.bytes) return true;
-  finding('outcome', path, `its sha256 ${short(kept.sha256)} is not the one ${RECORDS_PATH} ${field} holds (${short(recorded.sha256)})`, 'sha256');
+  finding(check, path, `its sha256 ${short(kept.sha256)} is not the one ${RECORDS_PATH} ${field} holds (${short(recorded.sha256)})`, 'sha256');
   return false;
 }
 
@@ -249,7 +266,7 @@ function checkAcceptance(bundle: Read, lines: readonly Line[], line: Line, recor
   const intent = of('intent');
   if (outcome !== undefined && record.outcome !== outcome.digest)
     finding('links', RECORDS_PATH, "is not the digest of the judged attempt's outcome", `line ${line.number} outcome`);
-  for (const [file, output] of acceptanceKeptFiles(record)) checkDigest(bundle, output.path, output, `line ${line.number} ${file}`, finding);
+  for (const [file, output] of acceptanceKeptFiles(record)) checkDigest(bundle, output.path, output, `line ${line.number} ${file}`, finding, 'receipt');
   if (record.receipt === 'none' || record.receiptFile === 'none') return 0;
   const path = record.receiptFile.path;
   const content = bundle.files.get(path)?.content;
@@ -271,7 +288,8 @@ function checkAcceptance(bundle: Read, lines: readonly Line[], line: Line, recor
   for (const difference of differences('receipt', record.receipt, '', receipt))
     finding('receipt', path, `differs from the acceptance record at ${RECORDS_PATH} line ${line.number}`, difference.keptField);
   if (intent !== undefined && receipt.attempt.intent !== intent.digest) finding('receipt', path, "is not the digest of the attempt's intent", 'attempt.intent');
-  if (outcome !== undefined && receipt.attempt.outcome !== outcome.digest) finding('receipt', path, "is not the digest of the attempt's outcome", 'attempt.outcome');
+  if (outcome !== undefined && receipt.attempt.outcome !== outcome.digest)
+    finding('receipt', path, "is not the digest of the attempt's outcome", 'attempt.outcome');
   const candidate = outcome !== undefined ? (outcome.record as OutcomeRecord).candidate : undefined;
   for (const [name, recorded] of [
     ['the acceptance record', record.candidate],
@@ -286,7 +304,12 @@ function checkAcceptance(bundle: Read, lines: readonly Line[], line: Line, recor
   receipt.checks.forEach((check, index) => {
     const run = ran[index];
     if (run === undefined) return;
-    if (check.command !== run.command || check.exitCode !== run.exitCode || check.stdout.sha256 !== run.stdout.sha256 || check.stderr.sha256 !== run.stderr.sha256)
+    if (
+      check.command !== run.command ||
+      check.exitCode !== run.exitCode ||
+      check.stdout.sha256 !== run.stdout.sha256 ||
+      check.stderr.sha256 !== run.stderr.sha256
+    )
       finding('receipt', path, `is not check ${index + 1} as the record ran it`, `checks.${index}`);
   });
   return 1;
