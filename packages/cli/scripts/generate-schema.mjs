@@ -27,6 +27,8 @@ const TITLES = {
   accept: 'statecraft accept --json',
   land: 'statecraft land --json',
   prune: 'statecraft prune --json',
+  'keys-generate': 'statecraft keys generate --json',
+  'keys-show': 'statecraft keys show --json',
 };
 
 /** One file per verb (its answer or an error document), and one for the error documents alone. */

@@ -14,6 +14,7 @@ import { registerDoctor } from './commands/register-doctor.js';
 import { registerAccept } from './commands/register-accept.js';
 import { registerLand } from './commands/register-land.js';
 import { registerPrune } from './commands/register-prune.js';
+import { registerKeys } from './commands/register-keys.js';
 import { STATECRAFT_VERSION } from './statecraft-version.js';
 import { isRunReference } from './commands/run-reference.js';
 import { writeHumanLines } from './render/human-lines.js';
@@ -94,6 +95,7 @@ registerEnv(program);
 registerDoctor(program);
 registerLand(program);
 registerPrune(program);
+registerKeys(program);
 
 /** Runs the command line's words (what follows `statecraft`). */
 async function main(words: readonly string[]): Promise<void> {
