@@ -79,6 +79,13 @@
  * - read/workspace-freshness.ts whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
  * - receipt.ts               the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
  * - run-id.ts                run ids
+ * - signing/read-signed-bundle.ts the Sigstore bundle beside a record, as text, or none
+ * - signing/sign-statement.ts an in-toto statement signed into a Sigstore bundle (DSSE, public-key hint, offline)
+ * - signing/signed-bundle-path.ts where a record's bundle is kept: `X.json` → `X.sigstore.json`
+ * - signing/signed-statement.ts the in-toto statements of a receipt and of a qualification record
+ * - signing/signing-key.ts   the signing key: the product home's pair or STATECRAFT_SIGNING_KEY; made by `keys generate`
+ * - signing/trusted-keys.ts  the public keys an operator trusts: --trust and STATECRAFT_TRUSTED_KEYS
+ * - signing/verify-signed-bundle.ts a record's bundle checked with Sigstore's verifier against the trusted keys
  * - workspace-location.ts    where a run's workspace and branch are in the target (.statecraft/state, kept out of git)
  * - durable-write.ts         whole files written atomically and fsync'd (once, with `exclusive`); directory fsync; every byte of a write
  * - writable-paths-remembered.ts every managed path a boundary bound writable, remembered in the product home: no later run of any adapter takes a target inside one (R12)
@@ -143,6 +150,13 @@ export { type CoverageVerdict, type Posture, PostureSchema, type QualificationLa
 export { checkProductHomeWritable, productHomeLayout, resolveProductHome, targetKey } from './product-home.js';
 export { checkQualification, type ManifestToCheck } from './qualification/check-qualification.js';
 export { QualificationIdSchema, QualificationRecordSchema } from './qualification/qualification-record.js';
+export { readSignedBundle } from './signing/read-signed-bundle.js';
+export { signStatement } from './signing/sign-statement.js';
+export { signedBundlePath } from './signing/signed-bundle-path.js';
+export { type InTotoStatement, PREDICATE_TYPES, qualificationStatement, receiptStatement } from './signing/signed-statement.js';
+export { generateSigningKey, keyIdOf, readSigningKey, type SigningKey, signingKeyPaths, SigningKeyProblem } from './signing/signing-key.js';
+export { readTrustedKeys, type TrustedKey } from './signing/trusted-keys.js';
+export { type SignatureCheck, type SignedContent, verifySignedBundle } from './signing/verify-signed-bundle.js';
 export { listQualificationRecords, qualificationsDir, showQualificationRecord, writeQualificationRecord } from './qualification/qualification-store.js';
 export { keepReferenceRecord } from './qualification/reference-record.js';
 export { type AcceptanceView, readCandidateIsTip, readReceiptState, viewOfAcceptance } from './read/acceptance-view.js';

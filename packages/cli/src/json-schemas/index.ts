@@ -15,6 +15,7 @@ import { RunLogAnswerSchema } from './run-log-answer.js';
 import { RunReconcileAnswerSchema } from './run-reconcile-answer.js';
 import { LandAnswerSchema, PruneAnswerSchema } from './land-answers.js';
 import { ExportAnswerSchema, VerifyAnswerSchema } from './bundle-answers.js';
+import { KeysGenerateAnswerSchema, KeysShowAnswerSchema } from './keys-answers.js';
 
 export * from './error-documents.js';
 export * from './attempt-account.js';
@@ -27,6 +28,7 @@ export * from './run-log-answer.js';
 export * from './run-reconcile-answer.js';
 export * from './land-answers.js';
 export * from './bundle-answers.js';
+export * from './keys-answers.js';
 
 /**
  * Each verb's answer under `--json` (R11). A new verb is one line here; a new field is one line in
@@ -50,6 +52,8 @@ export const VERB_ANSWERS = {
   prune: PruneAnswerSchema,
   export: ExportAnswerSchema,
   verify: VerifyAnswerSchema,
+  'keys-generate': KeysGenerateAnswerSchema,
+  'keys-show': KeysShowAnswerSchema,
 } as const;
 export type Verb = keyof typeof VERB_ANSWERS;
 
@@ -65,6 +69,7 @@ export function verbOf(argv: readonly string[]): Verb | undefined {
     return second === 'show' || second === 'list' || second === 'diff' || second === 'log' || second === 'reconcile' ? `run-${second}` : 'run';
   if (first === 'qualifications' && (second === 'list' || second === 'show' || second === 'check')) return `qualifications-${second}`;
   if (first === 'env' && second === 'plan') return 'env-plan';
+  if (first === 'keys' && (second === 'generate' || second === 'show')) return `keys-${second}`;
   if (first === 'qualify' || first === 'doctor' || first === 'accept' || first === 'land' || first === 'prune' || first === 'export' || first === 'verify')
     return first;
   return undefined;
