@@ -9,6 +9,8 @@
  * - bundle/collect-bundle.ts what a run's bundle holds: its chain lines and their anchors, kept files, receipts, qualification records
  * - bundle/read-bundle.ts    reads a bundle (tar or directory) once, in bounded memory: digests, held records, the stream read
  * - bundle/verify-bundle.ts  a bundle checked with its own bytes alone: digests, links, the outcome again, the receipt
+ * - bundle/signing-keys-used.ts the public keys of the signatures a bundle carries, from the product home or STATECRAFT_SIGNING_KEY
+ * - bundle/verify-signatures.ts each receipt's and qualification record's signature in a bundle, against trusted or carried keys
  * - bundle/write-bundle.ts   writes one run's bundle as a tar or a directory, never over an existing path
  * - candidate.ts             the candidate's shape: commit, tree, who made it, the attempt's start, changed paths (R13.2)
  * - chain/acceptance-record.ts the acceptance record: verdict, reason, checks, receipt (R13)
@@ -95,6 +97,7 @@ export { type BundleManifest, BundleManifestSchema, type BundleRole } from './bu
 export { type BundleSource } from './bundle/collect-bundle.js';
 export { readBundle } from './bundle/read-bundle.js';
 export { type BundleCheckName, type BundleFinding, type BundleHold, type BundleVerification, verifyBundleContents } from './bundle/verify-bundle.js';
+export { verifyBundleSignatures } from './bundle/verify-signatures.js';
 export { type BundleWriting, writeRunBundle } from './bundle/write-bundle.js';
 export { type Candidate, CandidateSchema, IGNORED_FILES_NOTE, type OutcomeCandidate, OutcomeCandidateSchema } from './candidate.js';
 export {

@@ -25,6 +25,7 @@ export async function exportRun(options: { home: string; target: string; runId: 
     output,
     form,
     statecraftVersion: STATECRAFT_VERSION,
+    environment: process.env,
     extra: await reviewerPage(options),
   });
   if (writing.kind === 'refused') throw new CliError(`refused: ${writing.message}`, EXIT.refused, { hint: `statecraft run list ${options.target}` });

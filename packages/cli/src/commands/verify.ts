@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { readBundle, verifyBundleContents } from '@statecraft/records';
+import { readBundle, readTrustedKeys, SigningKeyProblem, verifyBundleContents, verifyBundleSignatures } from '@statecraft/records';
 import type { Answer } from '../answer.js';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -16,10 +16,22 @@ type VerifyAnswer = z.infer<typeof VerifyAnswerSchema>;
  */
 export async function verifyBundle(options: { bundle: string; trust: readonly string[] }): Promise<Answer<VerifyAnswer>> {
   const path = resolve(options.bundle);
+  const trusted = await readTrustedKeys(options.trust, process.env).catch((error: unknown) => {
+    if (error instanceof SigningKeyProblem)
+      throw new CliError(`refused: ${error.message}`, EXIT.refused, { hint: 'give --trust a PEM public key file, as `statecraft keys show` prints it' });
+    throw error;
+  });
   const reading = await readBundle(path);
   if (reading.kind === 'unreadable')
     throw new CliError(`refused: ${reading.path}: ${reading.message}`, EXIT.refused, { hint: 'give the tar or directory `statecraft export` wrote' });
   const verification = verifyBundleContents(reading);
-  const value: VerifyAnswer = { bundle: path, ...verification };
+  const signatures = await verifyBundleSignatures(reading, trusted);
+  const value: VerifyAnswer = {
+    bundle: path,
+    ...verification,
+    trustedKeys: trusted.map((key) => key.keyId),
+    holds: [...verification.holds, ...signatures.holds],
+    findings: [...verification.findings, ...signatures.findings],
+  };
   return { value, exitCode: value.findings.length === 0 ? EXIT.ok : EXIT.finding, human: renderVerification };
 }

@@ -19,6 +19,8 @@ export const VerifyAnswerSchema = z.strictObject({
   bundle: z.string().min(1),
   runId: z.string().min(1),
   target: z.strictObject({ path: z.string().min(1), key: z.string().min(1) }),
+  /** The ids of the keys given to trust (--trust, STATECRAFT_TRUSTED_KEYS); empty when none is. */
+  trustedKeys: z.array(z.string()),
   holds: z.array(z.strictObject({ check: CheckNameSchema, message: z.string() })),
   findings: z.array(
     z.strictObject({

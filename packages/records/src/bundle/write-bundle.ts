@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { openTargetRecords } from '../read/open-target-records.js';
 import { readKeptFile } from '../read/read-kept-file.js';
 import { BundleManifestSchema, manifestBytes, MANIFEST_PATH, type BundleFile, type BundleManifest } from './bundle-manifest.js';
+import { signingKeysUsed } from './signing-keys-used.js';
 import { collectRunFiles, digestOfBytes, type BundleSource, type NotExported } from './collect-bundle.js';
 
 export type BundleWriting =
@@ -25,6 +26,8 @@ export async function writeRunBundle(input: {
   output: string;
   form: 'tar' | 'directory';
   statecraftVersion: string;
+  /** Where `STATECRAFT_SIGNING_KEY` is read: the public key of a signature it made goes with it. */
+  environment: Readonly<Record<string, string | undefined>>;
   /** Made by the caller: the reviewer's page. */
   extra: readonly BundleSource[];
 }): Promise<BundleWriting> {
@@ -39,7 +42,7 @@ export async function writeRunBundle(input: {
   const tip = records.entries.at(-1);
   if (tip === undefined) return { kind: 'refused', message: `the chain of ${records.target} is empty` };
   const { sources, notExported } = await collectRunFiles({ ...records, home: input.home, runId: input.runId });
-  sources.push(...input.extra);
+  sources.push(...(await signingKeysUsed(input.home, input.environment, sources)), ...input.extra);
   const files: BundleFile[] = [];
   for (const source of sources) {
     const digest = source.from.kind === 'bytes' ? { kind: 'read' as const, ...digestOfBytes(source.from.bytes) } : readKeptFile(source.from.path);

@@ -2,6 +2,7 @@ import { sign } from 'node:crypto';
 import type { SerializedBundle } from '@sigstore/bundle';
 import { IN_TOTO_PAYLOAD_TYPE, type InTotoStatement } from './signed-statement.js';
 import type { SigningKey } from './signing-key.js';
+import { commonJsExports } from './common-js-exports.js';
 
 /**
  * Signs an in-toto statement with the key: a DSSE envelope carried in a Sigstore bundle v0.3 with
@@ -12,7 +13,10 @@ import type { SigningKey } from './signing-key.js';
  */
 export async function signStatement(key: SigningKey, statement: InTotoStatement): Promise<SerializedBundle> {
   // Loaded when something is signed, not when records are: most verbs never sign.
-  const [{ DSSEBundleBuilder }, { bundleToJSON }] = await Promise.all([import('@sigstore/sign'), import('@sigstore/bundle')]);
+  const [{ DSSEBundleBuilder }, { bundleToJSON }] = await Promise.all([
+    import('@sigstore/sign').then(commonJsExports),
+    import('@sigstore/bundle').then(commonJsExports),
+  ]);
   const signer = {
     sign: (data: Buffer) =>
       Promise.resolve({
