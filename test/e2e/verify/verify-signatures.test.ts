@@ -152,7 +152,11 @@ describe('statecraft verify --trust', () => {
     expect(verified.exitCode, verified.stdout).toBe(1);
     const { findings } = parseJson<Verified>(verified);
     expect(findings).toContainEqual(
-      expect.objectContaining({ check: 'signatures', file: `qualifications/${reference.id}.json`, message: expect.stringMatching(/unsigned.*unqualified/) as unknown }),
+      expect.objectContaining({
+        check: 'signatures',
+        file: `qualifications/${reference.id}.json`,
+        message: expect.stringMatching(/unsigned.*unqualified/) as unknown,
+      }),
     );
     // Without trust configured, an unsigned record is said, not a finding.
     expect((await verify(bundle)).exitCode).toBe(0);
