@@ -27,6 +27,10 @@ const TITLES = {
   accept: 'statecraft accept --json',
   land: 'statecraft land --json',
   prune: 'statecraft prune --json',
+  export: 'statecraft export --json',
+  verify: 'statecraft verify --json',
+  'keys-generate': 'statecraft keys generate --json',
+  'keys-show': 'statecraft keys show --json',
 };
 
 /** One file per verb (its answer or an error document), and one for the error documents alone. */

@@ -13,6 +13,9 @@ import { registerDoctor } from './commands/register-doctor.js';
 import { registerAccept } from './commands/register-accept.js';
 import { registerLand } from './commands/register-land.js';
 import { registerPrune } from './commands/register-prune.js';
+import { registerExport } from './commands/register-export.js';
+import { registerVerify } from './commands/register-verify.js';
+import { registerKeys } from './commands/register-keys.js';
 import { STATECRAFT_VERSION } from './statecraft-version.js';
 import { isRunReference } from './commands/run-reference.js';
 import { writeHumanLines } from './render/human-lines.js';
@@ -95,6 +98,9 @@ registerEnv(program);
 registerDoctor(program);
 registerLand(program);
 registerPrune(program);
+registerExport(program);
+registerVerify(program);
+registerKeys(program);
 
 /** Runs the command line's words (what follows `statecraft`). */
 async function main(words: readonly string[]): Promise<void> {

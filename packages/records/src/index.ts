@@ -5,6 +5,13 @@
  *
  * Modules:
  * - artifacts.ts             request, prompt, stream, stderr, result kept beside the chain with digests (R8.4)
+ * - bundle/bundle-manifest.ts an exported run's manifest: every file with its digest and role, in one canonical form
+ * - bundle/collect-bundle.ts what a run's bundle holds: its chain lines and their anchors, kept files, receipts, qualification records
+ * - bundle/read-bundle.ts    reads a bundle (tar or directory) once, in bounded memory: digests, held records, the stream read
+ * - bundle/verify-bundle.ts  a bundle checked with its own bytes alone: digests, links, the outcome again, the receipt
+ * - bundle/signing-keys-used.ts the public keys of the signatures a bundle carries, from the product home or STATECRAFT_SIGNING_KEY
+ * - bundle/verify-signatures.ts each receipt's and qualification record's signature in a bundle, against trusted or carried keys
+ * - bundle/write-bundle.ts   writes one run's bundle as a tar or a directory, never over an existing path
  * - candidate.ts             the candidate's shape: commit, tree, who made it, the attempt's start, changed paths (R13.2)
  * - chain/acceptance-record.ts the acceptance record: verdict, reason, checks, receipt (R13)
  * - chain/append-record.ts   links, appends and fsyncs one record; truncates a torn tail first
@@ -75,6 +82,13 @@
  * - read/workspace-freshness.ts whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
  * - receipt.ts               the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
  * - run-id.ts                run ids
+ * - signing/read-signed-bundle.ts the Sigstore bundle beside a record, as text, or none
+ * - signing/sign-statement.ts an in-toto statement signed into a Sigstore bundle (DSSE, public-key hint, offline)
+ * - signing/signed-bundle-path.ts where a record's bundle is kept: `X.json` → `X.sigstore.json`
+ * - signing/signed-statement.ts the in-toto statements of a receipt and of a qualification record
+ * - signing/signing-key.ts   the signing key: the product home's pair or STATECRAFT_SIGNING_KEY; made by `keys generate`
+ * - signing/trusted-keys.ts  the public keys an operator trusts: --trust and STATECRAFT_TRUSTED_KEYS
+ * - signing/verify-signed-bundle.ts a record's bundle checked with Sigstore's verifier against the trusted keys
  * - workspace-location.ts    where a run's workspace and branch are in the target (.statecraft/state, kept out of git)
  * - failed-file.ts          a failed write step carries the file it was writing, so the failure names it
  * - remembered-bwrap-version.ts bwrap's version for the boundary record, remembered by the binary's identity (environment asks, records keeps)
@@ -84,6 +98,12 @@
  * - writable-paths-remembered.ts every managed path a boundary bound writable, remembered in the product home: no later run of any adapter takes a target inside one (R12)
  */
 export { keepArtifact } from './artifacts.js';
+export { type BundleManifest, BundleManifestSchema, type BundleRole } from './bundle/bundle-manifest.js';
+export { type BundleSource } from './bundle/collect-bundle.js';
+export { readBundle } from './bundle/read-bundle.js';
+export { type BundleCheckName, type BundleFinding, type BundleHold, type BundleVerification, verifyBundleContents } from './bundle/verify-bundle.js';
+export { verifyBundleSignatures } from './bundle/verify-signatures.js';
+export { type BundleWriting, writeRunBundle } from './bundle/write-bundle.js';
 export { type Candidate, CandidateSchema, IGNORED_FILES_NOTE, type OutcomeCandidate, OutcomeCandidateSchema } from './candidate.js';
 export {
   type AcceptanceReason,
@@ -139,6 +159,13 @@ export { type CoverageVerdict, type Posture, PostureSchema, type QualificationLa
 export { checkProductHomeWritable, productHomeLayout, resolveProductHome, targetKey } from './product-home.js';
 export { checkQualification, type ManifestToCheck } from './qualification/check-qualification.js';
 export { QualificationIdSchema, QualificationRecordSchema } from './qualification/qualification-record.js';
+export { readSignedBundle } from './signing/read-signed-bundle.js';
+export { signStatement } from './signing/sign-statement.js';
+export { signedBundlePath } from './signing/signed-bundle-path.js';
+export { type InTotoStatement, PREDICATE_TYPES, qualificationStatement, receiptStatement } from './signing/signed-statement.js';
+export { generateSigningKey, keyIdOf, readSigningKey, type SigningKey, signingKeyPaths, SigningKeyProblem } from './signing/signing-key.js';
+export { readTrustedKeys, type TrustedKey } from './signing/trusted-keys.js';
+export { type SignatureCheck, type SignedContent, verifySignedBundle } from './signing/verify-signed-bundle.js';
 export { listQualificationRecords, qualificationsDir, showQualificationRecord, writeQualificationRecord } from './qualification/qualification-store.js';
 export { keepReferenceRecord } from './qualification/reference-record.js';
 export { type AcceptanceView, readCandidateIsTip, readReceiptState, viewOfAcceptance } from './read/acceptance-view.js';

@@ -14,6 +14,8 @@ import { RunDiffAnswerSchema } from './run-diff-answer.js';
 import { RunLogAnswerSchema } from './run-log-answer.js';
 import { RunReconcileAnswerSchema } from './run-reconcile-answer.js';
 import { LandAnswerSchema, PruneAnswerSchema } from './land-answers.js';
+import { ExportAnswerSchema, VerifyAnswerSchema } from './bundle-answers.js';
+import { KeysGenerateAnswerSchema, KeysShowAnswerSchema } from './keys-answers.js';
 
 export * from './error-documents.js';
 export * from './attempt-account.js';
@@ -25,6 +27,8 @@ export * from './run-diff-answer.js';
 export * from './run-log-answer.js';
 export * from './run-reconcile-answer.js';
 export * from './land-answers.js';
+export * from './bundle-answers.js';
+export * from './keys-answers.js';
 
 /**
  * Each verb's answer under `--json` (R11). A new verb is one line here; a new field is one line in
@@ -46,6 +50,10 @@ export const VERB_ANSWERS = {
   accept: AcceptAnswerSchema,
   land: LandAnswerSchema,
   prune: PruneAnswerSchema,
+  export: ExportAnswerSchema,
+  verify: VerifyAnswerSchema,
+  'keys-generate': KeysGenerateAnswerSchema,
+  'keys-show': KeysShowAnswerSchema,
 } as const;
 export type Verb = keyof typeof VERB_ANSWERS;
 
@@ -61,6 +69,8 @@ export function verbOf(argv: readonly string[]): Verb | undefined {
     return second === 'show' || second === 'list' || second === 'diff' || second === 'log' || second === 'reconcile' ? `run-${second}` : 'run';
   if (first === 'qualifications' && (second === 'list' || second === 'show' || second === 'check')) return `qualifications-${second}`;
   if (first === 'env' && second === 'plan') return 'env-plan';
-  if (first === 'qualify' || first === 'doctor' || first === 'accept' || first === 'land' || first === 'prune') return first;
+  if (first === 'keys' && (second === 'generate' || second === 'show')) return `keys-${second}`;
+  if (first === 'qualify' || first === 'doctor' || first === 'accept' || first === 'land' || first === 'prune' || first === 'export' || first === 'verify')
+    return first;
   return undefined;
 }

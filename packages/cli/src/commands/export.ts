@@ -1,0 +1,50 @@
+import { resolve } from 'node:path';
+import type { z } from 'zod';
+import { writeRunBundle, type BundleSource } from '@statecraft/records';
+import type { Answer } from '../answer.js';
+import { CliError, IoFailure } from '../errors.js';
+import { EXIT } from '../exit-codes.js';
+import type { ExportAnswerSchema } from '../json-schemas/index.js';
+import { STATECRAFT_VERSION } from '../statecraft-version.js';
+import { renderExport } from './export-render.js';
+
+type ExportAnswer = z.infer<typeof ExportAnswerSchema>;
+
+/**
+ * `statecraft export [target] <run> [-o <file>]`: one run's evidence in one bundle (decision 0281),
+ * written by the records package; this only names where and renders what was written.
+ */
+export async function exportRun(options: { home: string; target: string; runId: string; output?: string }): Promise<Answer<ExportAnswer>> {
+  const given = options.output ?? `statecraft-${options.runId}.tar`;
+  const form = given.endsWith('/') ? 'directory' : 'tar';
+  const output = resolve(given);
+  const writing = await writeRunBundle({
+    home: options.home,
+    target: options.target,
+    runId: options.runId,
+    output,
+    form,
+    statecraftVersion: STATECRAFT_VERSION,
+    environment: process.env,
+    extra: await reviewerPage(options),
+  });
+  if (writing.kind === 'refused') throw new CliError(`refused: ${writing.message}`, EXIT.refused, { hint: `statecraft run list ${options.target}` });
+  if (writing.kind === 'failed') throw new IoFailure(writing.path, writing.message);
+  const value: ExportAnswer = {
+    path: writing.path,
+    form: writing.form,
+    runId: writing.manifest.runId,
+    target: writing.manifest.target,
+    files: writing.manifest.files.length + 1,
+    bytes: writing.manifest.files.reduce((sum, file) => sum + file.bytes, 0),
+    notExported: writing.notExported,
+  };
+  return { value, exitCode: EXIT.ok, human: renderExport };
+}
+
+/** The reviewer's page of the run's latest attempt, as `run show --html` writes it: read offline by whoever receives the bundle. */
+async function reviewerPage(options: { home: string; target: string; runId: string }): Promise<BundleSource[]> {
+  const { renderReviewerPage } = await import('../render/html/reviewer-page.js');
+  const page = await renderReviewerPage({ home: options.home, target: options.target, runId: options.runId });
+  return [{ path: 'page.html', role: 'reviewer-page', from: { kind: 'bytes', bytes: Buffer.from(page.html) } }];
+}

@@ -1,0 +1,342 @@
+import { createHash } from 'node:crypto';
+import { attemptArtifactNames } from '../attempt-files.js';
+import type { AcceptanceRecord } from '../chain/acceptance-record.js';
+import { ChainRecordSchema, type Artifact, type ChainRecord, type IntentRecord, type OutcomeRecord } from '../chain/record-schemas.js';
+import { QualificationRecordSchema } from '../qualification/qualification-record.js';
+import { describeClassification, reclassifyAttempt, recordedStop } from '../read/reclassify-attempt.js';
+import { differences } from '../read/records-against-kept-files.js';
+import { acceptanceKeptFiles } from '../read/own-evidence-paths.js';
+import { ReceiptSchema } from '../receipt.js';
+import { MANIFEST_PATH, type BundleManifest } from './bundle-manifest.js';
+import { ANCHORS_PATH, RECORDS_PATH } from './collect-bundle.js';
+import type { BundleReading, FoundFile } from './read-bundle.js';
+
+/** What a verification looks at, one word each, in the order it is told. */
+export type BundleCheckName = 'files' | 'links' | 'outcome' | 'receipt' | 'qualification' | 'signatures';
+
+/** Something in the bundle that does not hold: the file, and the field or line where it does not. */
+export interface BundleFinding {
+  check: BundleCheckName;
+  file: string;
+  /** The field, or `line N` of a file of lines; absent when the whole file is meant. */
+  field?: string;
+  message: string;
+}
+
+/** What a check found holding, said in a sentence. */
+export interface BundleHold {
+  check: BundleCheckName;
+  message: string;
+}
+
+export interface BundleVerification {
+  runId: string;
+  target: BundleManifest['target'];
+  holds: BundleHold[];
+  findings: BundleFinding[];
+}
+
+interface Line {
+  /** 1-based, in its file. */
+  number: number;
+  digest: string;
+  record: ChainRecord;
+}
+
+type Read = Extract<BundleReading, { kind: 'read' }>;
+
+/**
+ * Verifies a bundle that was read (read-bundle.ts) with nothing but its own bytes (decision 0282):
+ * every file against the manifest's digest, the run's records against each other and against the
+ * lines that anchor them, each kept file against the digest its record holds, the outcome against
+ * the kept stream classified again by the supervisor's own classifier, and each receipt against the
+ * record that carries it. Signatures are the caller's (they need the trusted keys).
+ */
+export function verifyBundleContents(bundle: Read): BundleVerification {
+  const found: BundleFinding[] = [];
+  const holds: BundleHold[] = [];
+  const finding = (check: BundleCheckName, file: string, message: string, field?: string): void => {
+    found.push({ check, file, message, ...(field === undefined ? {} : { field }) });
+  };
+  const before = found.length;
+  checkFiles(bundle, finding);
+  if (found.length === before) holds.push({ check: 'files', message: `every file's digest matches the manifest (${bundle.manifest.files.length} files)` });
+
+  const lines = readLines(bundle, RECORDS_PATH, finding);
+  const beforeLinks = found.length;
+  checkLinks(bundle, lines, finding);
+  if (found.length === beforeLinks && lines.length > 0)
+    holds.push({ check: 'links', message: `the run's ${lines.length} records link to the records before them` });
+
+  const beforeOutcome = found.length;
+  let classified = 0;
+  for (const intent of lines.filter((line) => line.record.kind === 'intent')) classified += checkAttempt(bundle, lines, intent, finding);
+  if (found.length === beforeOutcome && classified > 0)
+    holds.push({ check: 'outcome', message: 'the kept files are the recorded ones; the stream classifies as recorded' });
+
+  const beforeReceipt = found.length;
+  let receipts = 0;
+  for (const line of lines) if (line.record.kind === 'acceptance') receipts += checkAcceptance(bundle, lines, line, line.record, finding);
+  if (found.length === beforeReceipt && receipts > 0) holds.push({ check: 'receipt', message: "the receipt's checks and candidate agree with the records" });
+
+  const beforeQualification = found.length;
+  const qualifications = checkQualifications(bundle, lines, finding);
+  if (found.length === beforeQualification && qualifications > 0)
+    holds.push({ check: 'qualification', message: `the qualification records name the adapter the run used (${qualifications})` });
+  return { runId: bundle.manifest.runId, target: bundle.manifest.target, holds, findings: found };
+}
+
+type Report = (check: BundleCheckName, file: string, message: string, field?: string) => void;
+
+function checkFiles(bundle: Read, finding: Report): void {
+  if (!bundle.manifestCanonical) finding('files', MANIFEST_PATH, 'is not in the one form statecraft writes it: it was changed after the export');
+  const listed = new Set<string>();
+  for (const file of bundle.manifest.files) {
+    if (listed.has(file.path)) finding('files', MANIFEST_PATH, `lists ${file.path} twice`, 'files');
+    listed.add(file.path);
+    const kept = bundle.files.get(file.path);
+    if (kept === undefined) finding('files', file.path, 'is listed in the manifest and missing from the bundle');
+    else if (kept.sha256 !== file.sha256 || kept.bytes !== file.bytes)
+      finding(
+        'files',
+        file.path,
+        `its sha256 ${short(kept.sha256)} (${kept.bytes} bytes) is not the one ${MANIFEST_PATH} holds (${short(file.sha256)}, ${file.bytes} bytes)`,
+        'sha256',
+      );
+  }
+  for (const path of bundle.files.keys()) if (!listed.has(path)) finding('files', path, 'is in the bundle and not in its manifest');
+  for (const path of bundle.notRegular) finding('files', path, 'is not a regular file');
+}
+
+/** The records of a file of chain lines, each parsed as the chain's reader parses it; a line that is not one is a finding. */
+function readLines(bundle: Read, path: string, finding: Report): Line[] {
+  const content = bundle.files.get(path)?.content;
+  if (content === undefined) {
+    finding('links', path, 'is missing or too large to hold records');
+    return [];
+  }
+  const text = content.toString('utf8');
+  if (text.length > 0 && !text.endsWith('\n')) finding('links', path, 'its last line has no newline: it was cut');
+  const lines: Line[] = [];
+  text
+    .split('\n')
+    .slice(0, text.endsWith('\n') ? -1 : undefined)
+    .forEach((line, index) => {
+      const number = index + 1;
+      let json: unknown;
+      try {
+        json = JSON.parse(line);
+      } catch {
+        return finding('links', path, 'is not JSON', `line ${number}`);
+      }
+      const parsed = ChainRecordSchema.safeParse(json);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        return finding('links', path, `is not a chain record (${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''})`, `line ${number}`);
+      }
+      lines.push({ number, digest: createHash('sha256').update(line).digest('hex'), record: parsed.data });
+    });
+  return lines;
+}
+
+/** Each record's `prev` is the digest of the line before it in the chain: one of the run's, or an anchor. */
+function checkLinks(bundle: Read, lines: readonly Line[], finding: Report): void {
+  const bySeq = new Map<number, string>();
+  for (const anchor of anchorDigests(bundle, finding)) bySeq.set(anchor.seq, anchor.digest);
+  let previous: Line | undefined;
+  for (const line of lines) {
+    const { record } = line;
+    if (record.kind === 'intent' && (record.target.path !== bundle.manifest.target.path || record.target.key !== bundle.manifest.target.key))
+      finding('links', MANIFEST_PATH, `names another target than the record at ${RECORDS_PATH} line ${line.number}`, 'target');
+    if ('runId' in record && record.runId !== bundle.manifest.runId)
+      finding('links', RECORDS_PATH, `is a record of run ${record.runId}, not of ${bundle.manifest.runId}`, `line ${line.number} runId`);
+    if (previous !== undefined && record.seq <= previous.record.seq)
+      finding('links', RECORDS_PATH, `seq ${record.seq} follows seq ${previous.record.seq}: the records are out of chain order`, `line ${line.number} seq`);
+    bySeq.set(record.seq, line.digest);
+    previous = line;
+  }
+  for (const line of lines) {
+    const { record } = line;
+    const field = `line ${line.number} prev`;
+    if (record.seq === 0) {
+      if (record.prev !== 'genesis') finding('links', RECORDS_PATH, "the chain's first record must link to genesis", field);
+      continue;
+    }
+    const before = bySeq.get(record.seq - 1);
+    if (before === undefined) finding('links', RECORDS_PATH, `the record before seq ${record.seq} is not in the bundle: a record was removed`, field);
+    else if (before !== record.prev)
+      finding('links', RECORDS_PATH, `does not match the digest of the record before it (seq ${record.seq - 1}): a link is broken`, field);
+  }
+  const tip = bundle.manifest.chainTip;
+  const last = lines.at(-1);
+  if (last !== undefined && last.record.seq > tip.seq)
+    finding('links', MANIFEST_PATH, `the chain's tip (seq ${tip.seq}) is before the run's last record`, 'chainTip');
+  const atTip = bySeq.get(tip.seq);
+  if (atTip !== undefined && atTip !== tip.digest)
+    finding('links', MANIFEST_PATH, `the record at seq ${tip.seq} is not the chain's tip it names`, 'chainTip.digest');
+}
+
+/** The anchors' seqs and digests: each a whole chain line, read for its seq alone. */
+function anchorDigests(bundle: Read, finding: Report): { seq: number; digest: string }[] {
+  const content = bundle.files.get(ANCHORS_PATH)?.content;
+  if (content === undefined) return [];
+  const text = content.toString('utf8');
+  return text
+    .split('\n')
+    .slice(0, -1)
+    .flatMap((line, index) => {
+      try {
+        const seq: unknown = (JSON.parse(line) as { seq?: unknown }).seq;
+        if (typeof seq === 'number' && Number.isInteger(seq)) return [{ seq, digest: createHash('sha256').update(line).digest('hex') }];
+      } catch {
+        // named below
+      }
+      finding('links', ANCHORS_PATH, 'is not a chain record', `line ${index + 1}`);
+      return [];
+    });
+}
+
+/** One attempt: its outcome names its intent, its kept files are the ones recorded, and the stream classifies as recorded. Returns 1 when classified. */
+function checkAttempt(bundle: Read, lines: readonly Line[], intentLine: Line, finding: Report): number {
+  const intent = intentLine.record as IntentRecord;
+  const names = attemptArtifactNames(intent.runId, intent.attempt);
+  const at = (line: Line, name: string): string => `line ${line.number} ${name}`;
+  checkArtifact(bundle, names.request, intent.artifacts.request, at(intentLine, 'artifacts.request'), finding);
+  checkArtifact(bundle, names.prompt, intent.artifacts.prompt, at(intentLine, 'artifacts.prompt'), finding);
+  const outcomeLine = lines.find((line) => line.record.kind === 'outcome' && line.record.runId === intent.runId && line.record.attempt === intent.attempt);
+  if (outcomeLine === undefined) {
+    finding('outcome', RECORDS_PATH, `attempt ${intent.attempt} has no outcome in the bundle`);
+    return 0;
+  }
+  const outcome = outcomeLine.record as OutcomeRecord;
+  if (outcome.intent !== intentLine.digest) finding('links', RECORDS_PATH, "is not the digest of its attempt's intent", at(outcomeLine, 'intent'));
+  const streamOk =
+    outcome.artifacts.stream !== 'not-recorded' && checkArtifact(bundle, names.stream, outcome.artifacts.stream, at(outcomeLine, 'artifacts.stream'), finding);
+  if (outcome.artifacts.stderr !== 'not-recorded') checkArtifact(bundle, names.stderr, outcome.artifacts.stderr, at(outcomeLine, 'artifacts.stderr'), finding);
+  checkArtifact(bundle, names.result, outcome.artifacts.result, at(outcomeLine, 'artifacts.result'), finding);
+  const reader = bundle.files.get(names.stream)?.reader;
+  if (!streamOk || reader === undefined) return 0;
+  // A stop (deadline, interrupt) ended the supervisor's reading before the pipe's end; the reading again stops there too.
+  if (recordedStop(outcome.result) === 'none') reader.end();
+  const check = reclassifyAttempt(outcome.result, reader.reading());
+  if (check.state === 'disagrees') {
+    const fields = check.fields.map((field) => field.field).join(', ');
+    finding(
+      'outcome',
+      RECORDS_PATH,
+      `records ${describeClassification(check.recorded)}; the kept stream classifies as ${describeClassification(check.fromStream)}${fields === '' ? '' : ` (fields: ${fields})`}`,
+      at(outcomeLine, 'outcome'),
+    );
+  }
+  return 1;
+}
+
+/** A kept file where its attempt keeps it, with the digest its record holds. */
+function checkArtifact(bundle: Read, path: string, recorded: Artifact, field: string, finding: Report): boolean {
+  if (recorded.path !== path) {
+    finding('outcome', RECORDS_PATH, `names ${recorded.path}, not ${path} where its attempt keeps it`, `${field}.path`);
+    return false;
+  }
+  return checkDigest(bundle, path, recorded, field, finding);
+}
+
+function checkDigest(
+  bundle: Read,
+  path: string,
+  recorded: { sha256: string; bytes: number },
+  field: string,
+  finding: Report,
+  check: BundleCheckName = 'outcome',
+): boolean {
+  const kept: FoundFile | undefined = bundle.files.get(path);
+  if (kept === undefined) {
+    finding(check, path, `is missing (the record at ${RECORDS_PATH} ${field} names it)`);
+    return false;
+  }
+  if (kept.sha256 === recorded.sha256 && kept.bytes === recorded.bytes) return true;
+  finding(check, path, `its sha256 ${short(kept.sha256)} is not the one ${RECORDS_PATH} ${field} holds (${short(recorded.sha256)})`, 'sha256');
+  return false;
+}
+
+/** A judgement: it names its attempt's outcome, its check outputs are the recorded ones, and its receipt is what the records say. Returns 1 for a receipt checked. */
+function checkAcceptance(bundle: Read, lines: readonly Line[], line: Line, record: AcceptanceRecord, finding: Report): number {
+  const of = (kind: 'intent' | 'outcome'): Line | undefined =>
+    lines.find((other) => other.record.kind === kind && other.record.runId === record.runId && other.record.attempt === record.attempt);
+  const outcome = of('outcome');
+  const intent = of('intent');
+  if (outcome !== undefined && record.outcome !== outcome.digest)
+    finding('links', RECORDS_PATH, "is not the digest of the judged attempt's outcome", `line ${line.number} outcome`);
+  for (const [file, output] of acceptanceKeptFiles(record)) checkDigest(bundle, output.path, output, `line ${line.number} ${file}`, finding, 'receipt');
+  if (record.receipt === 'none' || record.receiptFile === 'none') return 0;
+  const path = record.receiptFile.path;
+  const content = bundle.files.get(path)?.content;
+  if (content === undefined) return 1;
+  let json: unknown;
+  try {
+    json = JSON.parse(content.toString('utf8'));
+  } catch {
+    finding('receipt', path, 'is not JSON');
+    return 1;
+  }
+  const parsed = ReceiptSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    finding('receipt', path, `is not a receipt (${issue?.message ?? ''})`, issue?.path.join('.'));
+    return 1;
+  }
+  const receipt = parsed.data;
+  for (const difference of differences('receipt', record.receipt, '', receipt))
+    finding('receipt', path, `differs from the acceptance record at ${RECORDS_PATH} line ${line.number}`, difference.keptField);
+  if (intent !== undefined && receipt.attempt.intent !== intent.digest) finding('receipt', path, "is not the digest of the attempt's intent", 'attempt.intent');
+  if (outcome !== undefined && receipt.attempt.outcome !== outcome.digest)
+    finding('receipt', path, "is not the digest of the attempt's outcome", 'attempt.outcome');
+  const candidate = outcome !== undefined ? (outcome.record as OutcomeRecord).candidate : undefined;
+  for (const [name, recorded] of [
+    ['the acceptance record', record.candidate],
+    ['the outcome', candidate],
+  ] as const) {
+    if (recorded === undefined || typeof recorded === 'string' || !('commit' in recorded)) continue;
+    if (receipt.candidate.commit !== recorded.commit) finding('receipt', path, `is not the candidate ${name} holds`, 'candidate.commit');
+    if (receipt.candidate.tree !== recorded.tree) finding('receipt', path, `is not the candidate tree ${name} holds`, 'candidate.tree');
+  }
+  const ran = record.checks;
+  if (receipt.checks.length !== ran.length) finding('receipt', path, `names ${receipt.checks.length} checks; the record ran ${ran.length}`, 'checks');
+  receipt.checks.forEach((check, index) => {
+    const run = ran[index];
+    if (run === undefined) return;
+    if (
+      check.command !== run.command ||
+      check.exitCode !== run.exitCode ||
+      check.stdout.sha256 !== run.stdout.sha256 ||
+      check.stderr.sha256 !== run.stderr.sha256
+    )
+      finding('receipt', path, `is not check ${index + 1} as the record ran it`, `checks.${index}`);
+  });
+  return 1;
+}
+
+/** Each qualification record carried is one, and vouches for the adapter the run's intents name. */
+function checkQualifications(bundle: Read, lines: readonly Line[], finding: Report): number {
+  const adapters = new Set(lines.flatMap((line) => (line.record.kind === 'intent' ? [line.record.posture.adapter.digest] : [])));
+  let count = 0;
+  for (const file of bundle.manifest.files.filter((entry) => entry.role === 'qualification')) {
+    const content = bundle.files.get(file.path)?.content;
+    if (content === undefined) continue;
+    count += 1;
+    let json: unknown;
+    try {
+      json = JSON.parse(content.toString('utf8'));
+    } catch {
+      finding('qualification', file.path, 'is not JSON');
+      continue;
+    }
+    const parsed = QualificationRecordSchema.safeParse(json);
+    if (!parsed.success) finding('qualification', file.path, 'is not a qualification record', parsed.error.issues[0]?.path.join('.'));
+    else if (!adapters.has(parsed.data.adapter.digest)) finding('qualification', file.path, 'vouches for another adapter than the run used', 'adapter.digest');
+  }
+  return count;
+}
+
+function short(sha256: string): string {
+  return `${sha256.slice(0, 12)}…`;
+}

@@ -1,0 +1,92 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { openTargetRecords } from '../read/open-target-records.js';
+import { readKeptFile } from '../read/read-kept-file.js';
+import { BundleManifestSchema, manifestBytes, MANIFEST_PATH, type BundleFile, type BundleManifest } from './bundle-manifest.js';
+import { signingKeysUsed } from './signing-keys-used.js';
+import { collectRunFiles, digestOfBytes, type BundleSource, type NotExported } from './collect-bundle.js';
+
+export type BundleWriting =
+  | { kind: 'written'; path: string; form: 'tar' | 'directory'; manifest: BundleManifest; notExported: NotExported[] }
+  | { kind: 'refused'; message: string }
+  | { kind: 'failed'; path: string; message: string };
+
+/**
+ * Writes one run's bundle (decision 0281): `manifest.json` first, then the chain's lines, then
+ * every kept file, as a tar or, with `form: 'directory'`, as the same files in a directory. Kept
+ * files are streamed, never held: a tar is made from links to them (tar follows them), a directory
+ * by copying. The output is made beside its final name and renamed into place, so a failed export
+ * leaves nothing that reads as a bundle; an existing path is never overwritten.
+ */
+export async function writeRunBundle(input: {
+  home: string;
+  target: string;
+  runId: string;
+  output: string;
+  form: 'tar' | 'directory';
+  statecraftVersion: string;
+  /** Where `STATECRAFT_SIGNING_KEY` is read: the public key of a signature it made goes with it. */
+  environment: Readonly<Record<string, string | undefined>>;
+  /** Made by the caller: the reviewer's page. */
+  extra: readonly BundleSource[];
+}): Promise<BundleWriting> {
+  const records = await openTargetRecords(input.home, input.target);
+  if (records.kind === 'opened') {
+    if (!records.entries.some((entry) => entry.record.kind === 'intent' && entry.record.runId === input.runId))
+      return { kind: 'refused', message: `run ${input.runId} has no record for ${records.target}` };
+  } else if (records.kind === 'failed') return { kind: 'failed', path: records.path, message: records.message };
+  else return { kind: 'refused', message: records.message };
+  if (existsSync(input.output) && !(input.form === 'directory' && readdirSync(input.output).length === 0))
+    return { kind: 'refused', message: `${input.output} already exists: a bundle is never written over anything` };
+  const tip = records.entries.at(-1);
+  if (tip === undefined) return { kind: 'refused', message: `the chain of ${records.target} is empty` };
+  const { sources, notExported } = await collectRunFiles({ ...records, home: input.home, runId: input.runId });
+  sources.push(...(await signingKeysUsed(input.home, input.environment, sources)), ...input.extra);
+  const files: BundleFile[] = [];
+  for (const source of sources) {
+    const digest = source.from.kind === 'bytes' ? { kind: 'read' as const, ...digestOfBytes(source.from.bytes) } : readKeptFile(source.from.path);
+    if (digest.kind === 'unreadable') {
+      notExported.push({ path: source.path, why: digest.why });
+      continue;
+    }
+    files.push({ path: source.path, role: source.role, sha256: digest.sha256, bytes: digest.bytes });
+  }
+  const kept = sources.filter((source) => files.some((file) => file.path === source.path));
+  const intent = records.entries.find((entry) => entry.record.kind === 'intent' && entry.record.runId === input.runId)?.record;
+  const manifest = BundleManifestSchema.parse({
+    kind: 'statecraft-bundle',
+    bundleVersion: 1,
+    exportedAt: new Date().toISOString(),
+    statecraft: { version: input.statecraftVersion },
+    target: intent?.kind === 'intent' ? intent.target : { path: records.target, key: records.target },
+    runId: input.runId,
+    chainTip: { seq: tip.record.seq, digest: tip.digest },
+    files,
+  });
+  const staging = mkdtempSync(join(input.form === 'directory' ? dirname(input.output) : tmpdir(), '.statecraft-export-'));
+  try {
+    writeFileSync(join(staging, MANIFEST_PATH), manifestBytes(manifest));
+    for (const source of kept) {
+      const at = join(staging, source.path);
+      mkdirSync(dirname(at), { recursive: true });
+      if (source.from.kind === 'bytes') writeFileSync(at, source.from.bytes);
+      else if (input.form === 'directory') copyFileSync(source.from.path, at);
+      else symlinkSync(source.from.path, at);
+    }
+    if (input.form === 'directory') {
+      if (existsSync(input.output)) rmSync(input.output, { recursive: true });
+      renameSync(staging, input.output);
+    } else {
+      const { create } = await import('tar');
+      const partial = `${input.output}.partial-${process.pid}`;
+      await create({ file: partial, cwd: staging, follow: true, portable: true }, [MANIFEST_PATH, ...kept.map((source) => source.path)]);
+      renameSync(partial, input.output);
+    }
+  } catch (error) {
+    return { kind: 'failed', path: input.output, message: (error as Error).message };
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  return { kind: 'written', path: input.output, form: input.form, manifest, notExported };
+}

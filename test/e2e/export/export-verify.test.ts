@@ -1,0 +1,93 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dir } from 'tmp-promise';
+import { describe, expect, it } from 'vitest';
+import { judgedRun, operatorRepository } from '../../fixtures/operator-repository.js';
+import { useTestTargets } from '../../fixtures/sample-repository.js';
+import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
+
+// `statecraft export` then `statecraft verify` on a machine with no product home, end to end.
+
+interface Account {
+  runId: string;
+  acceptance: 'not-recorded' | { verdict: string };
+}
+interface Exported {
+  path: string;
+  form: string;
+  runId: string;
+  files: number;
+  notExported: unknown[];
+}
+interface Verified {
+  holds: { check: string }[];
+  findings: { file: string; field?: string; message: string }[];
+}
+
+const targets = useTestTargets({ sharedRepository: false });
+
+/** A home that does not exist: verify must need none. */
+const nowhere = () => ({ home: join(targets.home.path, 'no-such-home') });
+
+describe('statecraft export and verify', () => {
+  it('exports an accepted run as a tar and as a directory, and both verify with no product home', async () => {
+    const repository = await operatorRepository(targets);
+    const account = await judgedRun<Account>(targets, repository, 'forty-two');
+    expect(account.acceptance !== 'not-recorded' && account.acceptance.verdict).toBe('accepted');
+    const out = await dir({ unsafeCleanup: true });
+    try {
+      const tar = join(out.path, 'evidence.tar');
+      const exported = await runStatecraft(['export', repository.path, account.runId, '-o', tar, '--json'], { home: targets.home.path });
+      expect(exported.exitCode, exported.stderr).toBe(0);
+      const answer = parseJson<Exported>(exported);
+      expect(answer).toMatchObject({ path: tar, form: 'tar', runId: account.runId, notExported: [] });
+
+      const directory = join(out.path, 'evidence/');
+      expect((await runStatecraft(['export', repository.path, account.runId, '-o', directory], { home: targets.home.path })).exitCode).toBe(0);
+      const files = listFiles(directory);
+      expect(files).toEqual(
+        expect.arrayContaining([
+          'manifest.json',
+          'chain/records.jsonl',
+          'page.html',
+          `attempts/${account.runId}/1/request.json`,
+          `attempts/${account.runId}/1/prompt.txt`,
+          `attempts/${account.runId}/1/stream.ndjson`,
+          `attempts/${account.runId}/1/stderr.log`,
+          `attempts/${account.runId}/1/result.json`,
+          `attempts/${account.runId}/1/acceptance-1/receipt.json`,
+          `attempts/${account.runId}/1/acceptance-1/check-1.stdout`,
+        ]),
+      );
+      const manifest = JSON.parse(readFileSync(join(directory, 'manifest.json'), 'utf8')) as { files: { path: string; role: string; sha256: string }[] };
+      expect(manifest.files.map((file) => file.path).sort()).toEqual(files.filter((file) => file !== 'manifest.json').sort());
+      expect(answer.files).toBe(files.length);
+
+      for (const bundle of [tar, directory]) {
+        const verified = await runStatecraft(['verify', bundle, '--json'], nowhere());
+        expect(verified.exitCode, verified.stdout + verified.stderr).toBe(0);
+        const value = parseJson<Verified>(verified);
+        expect(value.findings).toEqual([]);
+        expect(value.holds.map((hold) => hold.check)).toEqual(expect.arrayContaining(['files', 'links', 'outcome', 'receipt']));
+        const text = await runStatecraft(['verify', bundle], nowhere());
+        expect(text.exitCode).toBe(0);
+        expect(text.stdout).toContain('everything holds');
+        for (const line of text.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+      }
+      expect(existsSync(nowhere().home)).toBe(false);
+
+      // An existing path is never written over.
+      const again = await runStatecraft(['export', repository.path, account.runId, '-o', tar], { home: targets.home.path });
+      expect(again.exitCode).toBe(2);
+      expect(again.stderr).toContain('already exists');
+    } finally {
+      await out.cleanup();
+    }
+  });
+});
+
+function listFiles(root: string, under = ''): string[] {
+  return readdirSync(join(root, under), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? listFiles(root, join(under, entry.name)) : [join(under, entry.name)],
+  );
+}
