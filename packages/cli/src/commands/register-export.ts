@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { exportRun } from './export.js';
 import { registerVerb } from './register-verb.js';
-import { once } from './run-options.js';
+import { once } from './option-parsers.js';
 import { targetAndRun } from './target-and-run.js';
 
 /** Registers `export`. Computing is in export.ts. */
