@@ -54,9 +54,15 @@ describe('the settings transport', () => {
     if (settings === null) return;
     expect(settings.mode).toBe(0o600);
     expect(relative(sandbox.workspace, settings.path).startsWith('..')).toBe(true);
+    // WebFetch, denied whole, is blocked by a hook: a deny rule would remove it, leaving no refusal.
     expect(settings.content).toEqual({
-      permissions: { allow: ['Bash(touch:*)'], deny: ['Bash(rm:*)', 'WebFetch'] },
-      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'exit 2' }] }] },
+      permissions: { allow: ['Bash(touch:*)'], deny: ['Bash(rm:*)'] },
+      hooks: {
+        PreToolUse: [
+          { matcher: 'WebFetch', hooks: [{ type: 'command', command: "echo 'statecraft: the WebFetch tool is denied by the rule WebFetch' >&2; exit 2" }] },
+          { matcher: 'Bash', hooks: [{ type: 'command', command: 'exit 2' }] },
+        ],
+      },
     });
     expect(existsSync(settings.path)).toBe(false);
     expect(inspection.cwd).toBe(sandbox.workspace);
@@ -127,7 +133,17 @@ describe('the argv builder', () => {
   });
 
   it('puts allow rules, deny rules and hooks where Claude Code reads them (R10.1, R10.3)', () => {
-    const document = settingsDocumentFor({ maxTurns: null, allow: ['Read'], deny: ['Bash'], removeTools: [], hooks: [] });
-    expect(document).toEqual({ permissions: { allow: ['Read'], deny: ['Bash'] }, hooks: {} });
+    const document = settingsDocumentFor({ maxTurns: null, allow: ['Read'], deny: ['Bash(rm:*)'], removeTools: [], hooks: [] });
+    expect(document).toEqual({ permissions: { allow: ['Read'], deny: ['Bash(rm:*)'] }, hooks: {} });
+  });
+
+  it('blocks a tool a deny rule names whole with a hook, and never gives it to --disallowedTools, which would remove it (R10.3)', () => {
+    const document = settingsDocumentFor({ maxTurns: null, allow: [], deny: ['Bash', 'Bash(rm:*)'], removeTools: [], hooks: [] });
+    expect(document.permissions.deny).toEqual(['Bash(rm:*)']);
+    expect(document.hooks.PreToolUse).toEqual([
+      { matcher: 'Bash', hooks: [{ type: 'command', command: "echo 'statecraft: the Bash tool is denied by the rule Bash' >&2; exit 2" }] },
+    ]);
+    const argv = buildClaudeArgv({ settingsPath: '/tmp/a.json', maxTurns: null, removeTools: [], permissionMode: 'bypass', denyRules: ['Bash', 'Bash(rm:*)'] });
+    expect(argv.kind === 'argv' && argv.argv.slice(argv.argv.indexOf('--disallowedTools'))).toEqual(['--disallowedTools', 'Bash(rm:*)']);
   });
 });

@@ -91,6 +91,24 @@ describe('Claude Code: sandboxed by default, strict on request (live, on the mod
     expect(value.posture.permissions).toEqual({ mode: 'sandboxed' });
   });
 
+  // claude removes a tool a rule names whole, and then records no denial: the adapter keeps the
+  // tool and blocks each call with a hook, so every call is a refusal kept verbatim (R10.3).
+  it.each([
+    ['sandboxed', []],
+    ['strict', ['--permissions', 'strict']],
+  ])('under %s, a --deny rule naming the whole tool keeps it offered and refuses each call, verbatim', async (mode, flags) => {
+    const { value, stream } = await run([...flags, '--deny', 'Bash']);
+    expect(value.posture.permissions).toEqual({ mode });
+    expect(value.outcome).toBe('refused');
+    expect(value.refusals.map((refusal) => refusal.tool)).toEqual(['Bash', 'Bash', 'Bash']);
+    expect(value.refusals.map((refusal) => (refusal.verbatim as { tool_input: { command: string } }).tool_input.command)).toEqual([
+      'git status --short',
+      'ls',
+      'node --test',
+    ]);
+    expect(stream).toMatch(/"tools":\[[^\]]*"Bash"/);
+  });
+
   it('under --permissions strict refuses the test run no rule allows, as before', async () => {
     const { value, posture, request } = await run(['--permissions', 'strict']);
     expect(value.outcome).toBe('refused');

@@ -1,3 +1,5 @@
+import { isWholeToolRule } from './whole-tool-rule.js';
+
 export type ClaudePermissionMode = 'default' | 'accept-edits' | 'bypass';
 
 /** The `--permission-mode` value claude is given for each mode, and reports back in its init. */
@@ -23,6 +25,7 @@ export interface ClaudeInvocation {
   /**
    * The request's deny rules, given again as `--disallowedTools` under `bypass`: claude documents
    * the flag as holding in that mode, and a call it stops is still listed in `permission_denials`.
+   * Not a rule naming a whole tool: there the flag removes the tool (whole-tool-rule.ts).
    */
   denyRules?: readonly string[];
   /** Arguments added by the caller (tests); each is checked like the rest. */
@@ -46,7 +49,8 @@ function isSettingsFlag(arg: string): boolean {
  */
 export function buildClaudeArgv(invocation: ClaudeInvocation): ClaudeArgv {
   const bypass = invocation.permissionMode === 'bypass';
-  const values = [...invocation.removeTools, ...(bypass ? (invocation.denyRules ?? []) : [])];
+  const denied = bypass ? (invocation.denyRules ?? []).filter((rule) => !isWholeToolRule(rule)) : [];
+  const values = [...invocation.removeTools, ...denied];
   for (const value of values) {
     if (value.startsWith('-')) {
       return {
@@ -62,7 +66,7 @@ export function buildClaudeArgv(invocation: ClaudeInvocation): ClaudeArgv {
   if (invocation.permissionMode !== 'default') argv.push('--permission-mode', CLAUDE_PERMISSION_MODE[invocation.permissionMode]);
   if (invocation.maxTurns !== null) argv.push('--max-turns', String(invocation.maxTurns));
   // Removal leaves no refusal record (R10.3): it is only for tools the request removes outright.
-  // Under bypass the deny rules join them; a rule naming a whole tool then removes that tool too.
+  // Under bypass the deny rules with a pattern join them; a whole tool's is blocked by a hook instead.
   if (values.length > 0) argv.push('--disallowedTools', ...values);
   argv.push(...(invocation.extraArgs ?? []));
   const settingsFlags = argv.filter(isSettingsFlag).length;

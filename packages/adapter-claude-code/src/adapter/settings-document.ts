@@ -1,4 +1,5 @@
 import type { Request } from '@statecraft/adapter';
+import { blockingHookCommand, isWholeToolRule } from './whole-tool-rule.js';
 
 /** The part of Claude Code's settings document the adapter writes (R10.1). */
 export interface ClaudeSettingsDocument {
@@ -9,14 +10,21 @@ export interface ClaudeSettingsDocument {
 }
 
 /**
- * Translates the request's neutral limits: allow rules → `permissions.allow`, deny rules →
- * `permissions.deny` (a denied call leaves a `permission_denials` entry, R10.3), and each
- * before-tool hook → a `PreToolUse` hook matched on its tool (docs/facts.md item 8).
+ * Translates the request's neutral limits: allow rules → `permissions.allow`, deny rules with a
+ * pattern → `permissions.deny` (a denied call leaves a `permission_denials` entry, R10.3), a deny
+ * rule naming a whole tool → a `PreToolUse` hook that blocks its every call (whole-tool-rule.ts),
+ * and each before-tool hook → a `PreToolUse` hook matched on its tool (docs/facts.md item 8).
  */
 export function settingsDocumentFor(limits: Request['limits']): ClaudeSettingsDocument {
-  const document: ClaudeSettingsDocument = { permissions: { allow: [...limits.allow], deny: [...limits.deny] }, hooks: {} };
-  if (limits.hooks.length > 0) {
-    document.hooks.PreToolUse = limits.hooks.map((hook) => ({ matcher: hook.tool, hooks: [{ type: 'command', command: hook.command }] }));
-  }
+  const wholeTools = limits.deny.filter(isWholeToolRule);
+  const document: ClaudeSettingsDocument = {
+    permissions: { allow: [...limits.allow], deny: limits.deny.filter((rule) => !isWholeToolRule(rule)) },
+    hooks: {},
+  };
+  const preToolUse = [
+    ...wholeTools.map((tool) => ({ matcher: tool, hooks: [{ type: 'command' as const, command: blockingHookCommand(tool) }] })),
+    ...limits.hooks.map((hook) => ({ matcher: hook.tool, hooks: [{ type: 'command' as const, command: hook.command }] })),
+  ];
+  if (preToolUse.length > 0) document.hooks.PreToolUse = preToolUse;
   return document;
 }
