@@ -18,7 +18,7 @@ function registerQualifyVerb(program: Command): void {
     .command('qualify')
     .summary('run the negative suite against an adapter binary; record a full pass')
     .description(
-      'Run the negative suite (nine cases, R4) against an adapter executable through the real supervisor. ' +
+      'Run the negative suite (nine cases) against an adapter executable through the real supervisor. ' +
         'On a full pass, write a qualification record to $STATECRAFT_HOME/qualifications/ bound to the ' +
         "binary's name, version and content digest and its manifest's (and the provider's identity, with --provider).",
     )
