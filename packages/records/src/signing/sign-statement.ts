@@ -11,8 +11,12 @@ import type { SigningKey } from './signing-key.js';
  * (a plain object), ready to be written beside the record.
  */
 export async function signStatement(key: SigningKey, statement: InTotoStatement): Promise<SerializedBundle> {
-  // Loaded when something is signed, not when records are: most verbs never sign.
-  const [{ DSSEBundleBuilder }, { bundleToJSON }] = await Promise.all([import('@sigstore/sign'), import('@sigstore/bundle')]);
+  // Loaded when something is signed, not when records are: most verbs never sign. The packages are
+  // CommonJS: their exports are the default export both for node and in the CLI's bundle.
+  const [{ DSSEBundleBuilder }, { bundleToJSON }] = await Promise.all([
+    import('@sigstore/sign').then((m) => m.default),
+    import('@sigstore/bundle').then((m) => m.default),
+  ]);
   const signer = {
     sign: (data: Buffer) =>
       Promise.resolve({

@@ -37,7 +37,11 @@ export async function verifySignedBundle(bundleJson: unknown, expected: SignedCo
       return { status: 'invalid', reason: 'the bundle is not JSON' };
     }
   }
-  const [{ bundleFromJSON }, { Verifier, toSignedEntity, toTrustMaterial }] = await Promise.all([import('@sigstore/bundle'), import('@sigstore/verify')]);
+  // CommonJS packages: their exports are the default export both for node and in the CLI's bundle.
+  const [{ bundleFromJSON }, { Verifier, toSignedEntity, toTrustMaterial }] = await Promise.all([
+    import('@sigstore/bundle').then((m) => m.default),
+    import('@sigstore/verify').then((m) => m.default),
+  ]);
   if (typeof bundleJson !== 'object' || bundleJson === null || (bundleJson as { mediaType?: unknown }).mediaType !== BUNDLE_V03) {
     return { status: 'invalid', reason: `mediaType: not ${BUNDLE_V03}` };
   }
