@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { readBoundaryChoice, readExposedPaths } from '@statecraft/environment';
 import { checkProductHomeWritable, resolveProductHome } from '@statecraft/records';
 import { UsageError } from '../errors.js';
+import { refuseSigningKeyInReach } from './signing-options.js';
 import { listenForOperatorInterrupt } from '../operator-interrupt.js';
 import { emit } from '../answer.js';
 import { checkStatusHooks } from '../render/check-status.js';
@@ -79,6 +80,7 @@ established); 3 usage; 4 an i/o error.`,
       if (choice.kind === 'invalid') throw new UsageError(choice.message);
       const exposed = readExposedPaths(flags.expose, choice, resolveProductHome().path);
       if (exposed.kind === 'invalid') throw new UsageError(exposed.message);
+      refuseSigningKeyInReach(process.env, exposed.choice, resolveProductHome().path);
       const boundary = exposed.choice;
       checkSupervisionOverrides();
       checkProductHomeWritable(resolveProductHome().path);

@@ -7,7 +7,7 @@ import { listenForOperatorInterrupt } from '../operator-interrupt.js';
 import { UsageError } from '../errors.js';
 import { liveLineFor } from '../render/live-line.js';
 import { checkSupervisionOverrides } from './run-options.js';
-import { collectTrust } from './signing-options.js';
+import { collectTrust, refuseSigningKeyInReach } from './signing-options.js';
 
 /** What an interrupted `qualify` says on stderr, whatever else it prints. */
 const QUALIFY_CANCELLED =
@@ -62,6 +62,7 @@ missing).`,
       const [{ qualify }, { renderCaseEnded, renderCaseStarted }] = await Promise.all([import('./qualify.js'), import('./qualify-render.js')]);
       const boundary = readBoundaryChoice(flags.boundary, process.env);
       if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
+      refuseSigningKeyInReach(process.env, boundary, resolveProductHome().path);
       checkSupervisionOverrides();
       const live = flags.json ? undefined : liveLineFor(process.stdout);
       // Ctrl-C or SIGTERM stops the suite (its attempt killed, its scratch directory removed), records nothing, and says so.

@@ -28,7 +28,7 @@ import { targetOrCurrentRepository } from './default-target.js';
 import { targetAndRun } from './target-and-run.js';
 import { resolveRunReference } from './run-reference.js';
 import { readRetryDefaults, withRetryDefaults } from './retry-defaults.js';
-import { signingKeyOrRefusal, trustedKeysOrRefusal } from './signing-options.js';
+import { refuseSigningKeyInReach, signingKeyOrRefusal, trustedKeysOrRefusal } from './signing-options.js';
 import { registerRunReconcile } from './register-run-reconcile.js';
 
 interface RunFlags {
@@ -242,6 +242,7 @@ async function runFromFlags(given: string | undefined, flags: RunFlags, command:
   checkSupervisionOverrides();
   checkProductHomeWritable(resolveProductHome().path);
   const trustedKeys = await trustedKeysOrRefusal(flags.trust, process.env);
+  refuseSigningKeyInReach(process.env, boundary, resolveProductHome().path);
   // A key file that cannot sign is refused before the attempt, not after it at the judgement.
   if (flags.accept) await signingKeyOrRefusal(resolveProductHome().path, process.env);
   const status = new RunStatus();
