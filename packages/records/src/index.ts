@@ -157,7 +157,7 @@ export { acquireRepositoryLock } from './lock/repository-lock.js';
 export { type OpenedChain, openChainToAppend, underTargetLock } from './lock/under-target-lock.js';
 export { type CoverageVerdict, type Posture, PostureSchema, type QualificationLabel, requiredNotApplied } from './posture.js';
 export { checkProductHomeWritable, productHomeLayout, resolveProductHome, targetKey } from './product-home.js';
-export { checkQualification, type ManifestToCheck } from './qualification/check-qualification.js';
+export { checkQualification, type ManifestToCheck, type RecordSignature } from './qualification/check-qualification.js';
 export { QualificationIdSchema, QualificationRecordSchema } from './qualification/qualification-record.js';
 export { readSignedBundle } from './signing/read-signed-bundle.js';
 export { signStatement } from './signing/sign-statement.js';

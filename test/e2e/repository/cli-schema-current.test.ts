@@ -27,6 +27,8 @@ describe('the published --json schemas of every verb are current (R11)', () => {
         'accept',
         'doctor',
         'env-plan',
+        'keys-generate',
+        'keys-show',
         'land',
         'prune',
         'qualifications-check',

@@ -5,8 +5,9 @@ import type { Candidate, ChainEntry, CheckRun, IntentRecord, OutcomeRecord } fro
 /**
  * The receipt (R13.6): repository, base, candidate commit and tree, every check with its command,
  * exit code, duration and output digests, the policy digest, statecraft's, the adapter's and the
- * provider's identities, the qualification verdict, the boundary the checks ran under and the attempt. `signature: "unsigned"`: it
- * is evidence, not a permission.
+ * provider's identities, the qualification verdict, the boundary the checks ran under and the attempt. It is
+ * minted `signature: "unsigned"`; accept marks it `sigstore-bundle` when it signs it. It is
+ * evidence, not a permission.
  */
 export function mintReceipt(input: {
   where: { target: string; key: string };

@@ -9,6 +9,7 @@ import { liveLineFor } from '../render/live-line.js';
 import { accept } from './accept.js';
 import { parseDuration, parsePositiveInteger } from './option-parsers.js';
 import { checkSupervisionOverrides } from './run-options.js';
+import { refuseSigningKeyInReach } from './signing-options.js';
 import { targetAndRun } from './target-and-run.js';
 
 /** The options commander hands `accept`'s action, as parsed from argv. */
@@ -32,6 +33,7 @@ export async function acceptFromFlags(first: string | undefined, second: string 
   if (choice.kind === 'invalid') throw new UsageError(choice.message);
   const exposed = readExposedPaths(flags.expose, choice, resolveProductHome().path);
   if (exposed.kind === 'invalid') throw new UsageError(exposed.message);
+  refuseSigningKeyInReach(process.env, exposed.choice, resolveProductHome().path);
   const boundary = exposed.choice;
   checkSupervisionOverrides();
   checkProductHomeWritable(resolveProductHome().path);

@@ -8,6 +8,7 @@ import { liveLineFor } from '../render/live-line.js';
 import { qualify } from './qualify.js';
 import { renderCaseEnded, renderCaseStarted } from './qualify-render.js';
 import { checkSupervisionOverrides } from './run-options.js';
+import { refuseSigningKeyInReach } from './signing-options.js';
 
 /** `qualify`'s flags, as commander parses them. */
 export interface QualifyFlags {
@@ -26,6 +27,7 @@ const QUALIFY_CANCELLED =
 export async function qualifyFromFlags(binary: string | undefined, flags: QualifyFlags): Promise<void> {
   const boundary = readBoundaryChoice(flags.boundary, process.env);
   if (boundary.kind === 'invalid') throw new UsageError(boundary.message);
+  refuseSigningKeyInReach(process.env, boundary, resolveProductHome().path);
   checkSupervisionOverrides();
   const live = flags.json ? undefined : liveLineFor(process.stdout);
   // Ctrl-C or SIGTERM stops the suite (its attempt killed, its scratch directory removed), records nothing, and says so.

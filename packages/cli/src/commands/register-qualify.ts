@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { emit } from '../answer.js';
 import { productHomePath } from './load-packages.js';
+import { collect } from './option-parsers.js';
 import type { QualifyFlags } from './qualify-from-flags.js';
 
 /** Registers `qualify` and `qualifications` (R3, R4, R11). Computing is in qualify.ts / qualifications.ts. */
@@ -130,6 +131,7 @@ function registerQualificationsCheck(qualifications: Command): void {
     .argument('<binary>', 'the adapter executable')
     .option('--manifest <file>', "the adapter's manifest, when it is not beside the executable")
     .option('--provider <path>', 'the provider binary the adapter fronts (the pair is what is qualified)')
+    .option('--trust <public-key>', 'believe only records signed by this key (repeatable; also STATECRAFT_TRUSTED_KEYS)', collect, [])
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',
@@ -138,15 +140,18 @@ Examples:
   statecraft qualifications check ./my-adapter
                                          is this exact binary qualified?
   statecraft qualifications check ./my-adapter --provider $(which claude) --json
+  statecraft qualifications check ./my-adapter --trust ci.pub
+                                         only a record signed by that key counts
 
-JSON: { verdict, reason, adapter: { name, version, digest }, provider, record }:
-verdict qualified or unqualified; record the { id, path } that qualifies it,
-or null.
+JSON: { verdict, reason, adapter: { name, version, digest }, provider, record,
+signature, trustedKeys }: verdict qualified or unqualified; record the
+{ id, path } that qualifies it, or null; signature the matching record's:
+verified, unsigned, untrusted or invalid.
 Exit: 0 qualified; 1 unqualified (the reason says what differs: version,
 digest, provider, suite). A binary with the qualified version string but
 different bytes is unqualified.`,
     )
-    .action(async (binary: string, flags: { manifest?: string; provider?: string; json: boolean }) => {
+    .action(async (binary: string, flags: { manifest?: string; provider?: string; trust: string[]; json: boolean }) => {
       const { checkQualifications } = await import('./qualifications.js');
       emit(
         await checkQualifications({
@@ -154,6 +159,7 @@ different bytes is unqualified.`,
           binary,
           ...(flags.manifest === undefined ? {} : { manifest: flags.manifest }),
           ...(flags.provider === undefined ? {} : { provider: flags.provider }),
+          trust: flags.trust,
         }),
         flags.json,
       );

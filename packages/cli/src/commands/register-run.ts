@@ -58,6 +58,7 @@ function registerRunVerb(program: Command): Command {
       once('--permissions'),
     )
     .option('--expose <path>', 'a path of a hidden home shown read-only inside the boundary, e.g. ~/.config/tool (repeatable)', collect, [])
+    .option('--trust <public-key>', 'label the adapter qualified only by a record this key signed (repeatable; also STATECRAFT_TRUSTED_KEYS)', collect, [])
     .option('--allow-missing-credential', "start the adapter even when the credential it declares is absent (it then fails in the provider's words)", false)
     .option('--accept', 'judge the attempt once it ends: the checks read at the base, over its candidate (see statecraft accept)', false)
     .option('--check-deadline <duration>', 'with --accept: how long each check may run', once('--check-deadline'), DEFAULT_CHECK_DEADLINE)

@@ -16,6 +16,7 @@ import { checkSupervisionOverrides, parseTokens } from './run-options.js';
 import { targetOrCurrentRepository } from './default-target.js';
 import { resolveRunReference } from './run-reference.js';
 import { readRetryDefaults, withRetryDefaults } from './retry-defaults.js';
+import { refuseSigningKeyInReach, signingKeyOrRefusal, trustedKeysOrRefusal } from './signing-options.js';
 
 /** `run`'s flags, as commander parses them. */
 export interface RunFlags {
@@ -37,6 +38,7 @@ export interface RunFlags {
   boundary?: string;
   permissions?: string;
   expose: string[];
+  trust: string[];
   accept: boolean;
   allowMissingCredential: boolean;
   checkDeadline: string;
@@ -64,6 +66,10 @@ export async function runFromFlags(given: string | undefined, flags: RunFlags, c
   const permissions = permissionsOf(flags, boundary, retried?.permissions);
   checkSupervisionOverrides();
   checkProductHomeWritable(resolveProductHome().path);
+  const trustedKeys = await trustedKeysOrRefusal(flags.trust, process.env);
+  refuseSigningKeyInReach(process.env, boundary, resolveProductHome().path);
+  // A key file that cannot sign is refused before the attempt, not after it at the judgement.
+  if (flags.accept) await signingKeyOrRefusal(resolveProductHome().path, process.env);
   const status = new RunStatus();
   const live = flags.json ? undefined : liveLineFor(process.stdout);
   const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
@@ -78,6 +84,7 @@ export async function runFromFlags(given: string | undefined, flags: RunFlags, c
         permissions,
         withRetryDefaults(runOptionsOf(target, flags, adapter, prompt, boundary), retried, (option) => command.getOptionValueSource(option) === 'cli'),
       ),
+      trustedKeys,
       onSpawn: (at) => {
         status.started(at);
         live?.show(status.line());
