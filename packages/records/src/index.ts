@@ -81,6 +81,7 @@
  * - read/workspace-freshness.ts whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
  * - receipt.ts               the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
  * - run-id.ts                run ids
+ * - signing/common-js-exports.ts a CommonJS package's exports from a dynamic import, bundled or not
  * - signing/read-signed-bundle.ts the Sigstore bundle beside a record, as text, or none
  * - signing/sign-statement.ts an in-toto statement signed into a Sigstore bundle (DSSE, public-key hint, offline)
  * - signing/signed-bundle-path.ts where a record's bundle is kept: `X.json` → `X.sigstore.json`
