@@ -19,7 +19,7 @@ export function checksSection(evidence: ReviewerEvidence): string {
     const ended = check.timedOut ? 'timed out' : check.exitCode === null ? 'killed' : `exit ${String(check.exitCode)}`;
     const tone = check.exitCode === 0 && !check.timedOut ? toneOf('passed') : toneOf('failed');
     return `<article class="check" id="check-${number}">
-<h3>check ${number}: <code>${escapeHtml(check.command)}</code></h3>
+<h3 class="check-head">check ${number}: <code>${escapeHtml(check.command)}</code></h3>
 <dl class="facts"><dt>ended</dt><dd class="exit ${tone}">${escapeHtml(ended)}</dd><dt>exit code</dt><dd class="exit-code">${check.exitCode === null ? 'none' : String(check.exitCode)}</dd><dt>took</dt><dd>${String(check.durationMs)} ms</dd></dl>
 <h3>stdout</h3>${output(evidence, `check ${number} stdout`)}
 <h3>stderr</h3>${output(evidence, `check ${number} stderr`)}

@@ -25,10 +25,8 @@ export const PAGE_SCRIPT = `
     row.setAttribute('data-state', state);
   }
   function check(row) {
-    if (row.getAttribute('data-cut') === 'true') {
-      mark(row, 'cut', 'cut: not recomputed');
-      return Promise.resolve('cut');
-    }
+    // A cut file keeps the renderer's words: how much the page holds, and what the whole file read as.
+    if (row.getAttribute('data-cut') === 'true') return Promise.resolve('cut');
     var block = document.getElementById(row.getAttribute('data-embedded'));
     var bytes;
     try { bytes = bytesOf((block ? block.textContent : '').replace(/\\s+/g, '')); } catch (error) {

@@ -36,6 +36,7 @@ th { color: var(--muted); font-weight: 600; font-size: .85rem; }
 .mark { font-weight: 600; white-space: nowrap; }
 .mark.matches { color: var(--good); } .mark.differs, .mark.missing { color: var(--bad); } .mark.cut, .mark.unchecked, .mark.pending { color: var(--warn); }
 .digest { font-size: .75rem; color: var(--muted); }
+#kept-files td:first-child { white-space: nowrap; }
 dl.facts { display: grid; grid-template-columns: 11rem 1fr; gap: .2rem .75rem; margin: 0; }
 dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; overflow-wrap: anywhere; }
 details summary { cursor: pointer; color: #1f4e9c; }

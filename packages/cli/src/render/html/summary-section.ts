@@ -35,7 +35,13 @@ export function summarySection(evidence: ReviewerEvidence): string {
       : para(`${acceptance.reason}: ${acceptance.explanation}`);
   const refusals = a.refusalCount === 'not-recorded' ? 'not recorded' : String(a.refusalCount);
   const findings = accountFindings(a).map((line) => line.trim());
-  const holds = evidence.exitCode === 0;
+  // The evidence, apart from the outcome: a refused attempt's kept files may hold all the same.
+  const holds =
+    findings.length === 0 &&
+    Object.values(a.artifactCheck).every((state) => state === 'verified' || state === 'not-recorded') &&
+    a.outcomeCheck.state !== 'disagrees' &&
+    a.recordDisagreements.length === 0 &&
+    a.recordFindings.length === 0;
   return `<header>
 <h1>Run ${escapeHtml(a.runId)}, attempt ${String(a.attempt)}</h1>
 <p class="sub">${escapeHtml(a.target)} · base ${escapeHtml(a.baseCommit)} · started ${escapeHtml(a.startedAt)}</p>
@@ -45,7 +51,7 @@ export function summarySection(evidence: ReviewerEvidence): string {
 ${card('outcome (classified by statecraft)', outcome, cause + para(`refusals: ${refusals}`), 'outcome')}
 ${card("the agent's claim", claim, claimWords + said, 'claim')}
 ${card('acceptance verdict', verdict, verdictWords, 'verdict')}
-${card('evidence', holds ? 'holds' : 'findings', para(holds ? 'every kept file as the chain sealed it, and the outcome its stream gives' : 'see the findings below; run show exits 1'), 'evidence')}
+${card('evidence', holds ? 'holds' : 'findings', para(holds ? 'every kept file as the chain sealed it, and the outcome its stream gives' : 'see the findings below'), 'evidence')}
 </div>
 ${findings.length === 0 ? '' : `<div class="findings" id="findings"><h3>Findings</h3><ul>${findings.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul></div>`}
 </section>`;

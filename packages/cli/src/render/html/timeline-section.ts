@@ -3,6 +3,22 @@ import { escapeHtml } from './escape-html.js';
 
 type Entry = RunLogValue['events'][number];
 
+/** How many events the page lists, and how many characters of their words: a long stream must not make a long page. */
+const ENTRY_BOUND = 5000;
+const WORDS_BOUND = 2 * 1024 * 1024;
+
+/** The first entries, within both bounds. */
+function shownEntries(events: readonly Entry[]): Entry[] {
+  const shown: Entry[] = [];
+  let words = 0;
+  for (const entry of events) {
+    words += (entry.text?.length ?? 0) + (entry.command?.length ?? 0);
+    if (shown.length >= ENTRY_BOUND || (words > WORDS_BOUND && shown.length > 0)) break;
+    shown.push(entry);
+  }
+  return shown;
+}
+
 /** What an entry is, in a word a reviewer reads: a message, a tool call (naming the tools), a refusal, the result. */
 function whatOf(entry: Entry): string {
   if (entry.type === 'progress') {
@@ -38,9 +54,16 @@ export function timelineSection(log: RunLogValue): string {
     const why = log.stream.message ?? `the stream is ${log.stream.state}`;
     return `<section id="timeline">${head}${prompt}<p class="findings">${escapeHtml(why)}: the timeline is not shown.</p></section>`;
   }
-  const omitted = log.omitted > 0 ? `<p class="note">and ${String(log.omitted)} more lines, not shown here (the kept stream has them)</p>` : '';
+  const shown = shownEntries(log.events);
+  const rest = log.events.slice(shown.length);
+  const refusals = rest.filter((entry) => entry.type === 'refusal').length;
+  const more = rest.length + log.omitted;
+  const omitted =
+    more > 0
+      ? `<p class="note" id="timeline-omitted">and ${String(more)} more lines, not listed here${refusals > 0 ? `, ${String(refusals)} of them refusals` : ''}: statecraft run log lists them, and the kept stream has them all</p>`
+      : '';
   return `<section id="timeline">${head}${prompt}
 <ol class="timeline">
-${log.events.map(entryItem).join('\n')}
+${shown.map(entryItem).join('\n')}
 </ol>${omitted}</section>`;
 }
