@@ -81,7 +81,6 @@
  * - read/workspace-freshness.ts whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
  * - receipt.ts               the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
  * - run-id.ts                run ids
- * - signing/common-js-exports.ts a CommonJS package's exports from a dynamic import, bundled or not
  * - signing/read-signed-bundle.ts the Sigstore bundle beside a record, as text, or none
  * - signing/sign-statement.ts an in-toto statement signed into a Sigstore bundle (DSSE, public-key hint, offline)
  * - signing/signed-bundle-path.ts where a record's bundle is kept: `X.json` → `X.sigstore.json`
@@ -152,7 +151,7 @@ export { isLive, type LockHolder, LockHolderSchema, readLockInstance } from './l
 export { acquireRepositoryLock } from './lock/repository-lock.js';
 export { type CoverageVerdict, type Posture, PostureSchema, type QualificationLabel, requiredNotApplied } from './posture.js';
 export { checkProductHomeWritable, productHomeLayout, resolveProductHome, targetKey } from './product-home.js';
-export { checkQualification, type ManifestToCheck } from './qualification/check-qualification.js';
+export { checkQualification, type ManifestToCheck, type RecordSignature } from './qualification/check-qualification.js';
 export { QualificationIdSchema, QualificationRecordSchema } from './qualification/qualification-record.js';
 export { readSignedBundle } from './signing/read-signed-bundle.js';
 export { signStatement } from './signing/sign-statement.js';

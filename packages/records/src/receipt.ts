@@ -28,8 +28,10 @@ const ReceiptCheckSchema = z.strictObject({
 /**
  * An acceptance receipt (R13.6): evidence that statecraft ran the suite read at the base over
  * exactly the candidate's bytes and every check exited 0, with HEAD unchanged and the tree clean,
- * and that the candidate changed nothing in the authority set. It is evidence, not a permission:
- * it is not signed (`signature: "unsigned"`), and it says nothing about what the checks do not test.
+ * and that the candidate changed nothing in the authority set. It is evidence, not a permission,
+ * and it says nothing about what the checks do not test. `signature`: `unsigned`, or
+ * `sigstore-bundle` when a signing key signed it: `receipt.sigstore.json` beside it (an in-toto
+ * statement in a Sigstore bundle) holds the signature, whose digest the acceptance record binds.
  */
 export const ReceiptSchema = z.strictObject({
   kind: z.literal('statecraft-receipt'),
@@ -76,6 +78,6 @@ export const ReceiptSchema = z.strictObject({
     intent: Sha256Hex,
     outcome: Sha256Hex,
   }),
-  signature: z.literal('unsigned'),
+  signature: z.enum(['unsigned', 'sigstore-bundle']),
 });
 export type Receipt = z.infer<typeof ReceiptSchema>;

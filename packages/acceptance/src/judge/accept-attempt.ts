@@ -1,6 +1,15 @@
 import { join } from 'node:path';
 import { sha256Hex } from '@statecraft/adapter';
-import { writeFileDurably } from '@statecraft/records';
+import {
+  readSigningKey,
+  receiptStatement,
+  signedBundlePath,
+  SigningKeyProblem,
+  signStatement,
+  writeFileDurably,
+  type Receipt,
+  type SigningKey,
+} from '@statecraft/records';
 import type { BoundaryChoice } from '@statecraft/environment';
 import {
   appendRecord,
@@ -70,6 +79,15 @@ export type Acceptance =
  * final) append nothing.
  */
 export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance> {
+  // The key is read before anything is judged: a key file that cannot sign refuses the judgement
+  // rather than leave a receipt unsigned that the operator asked to have signed.
+  let signingKey: SigningKey | undefined;
+  try {
+    signingKey = await readSigningKey(request.home, request.source);
+  } catch (error) {
+    if (error instanceof SigningKeyProblem) return { kind: 'refused', reason: 'environment', message: `${error.message}; nothing judged, nothing appended` };
+    throw error;
+  }
   const resolution = await resolveTarget(request.target);
   if (resolution.kind === 'refused') return { kind: 'refused', reason: 'target', message: resolution.message };
   const target = resolution.target;
@@ -101,7 +119,7 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
     beforeRelease: async () => {
       await progress.cleared;
     },
-    work: (opening) => judgeUnderLock(request, target, paths, opening, progress),
+    work: (opening) => judgeUnderLock(request, target, paths, opening, progress, signingKey),
   });
 }
 
@@ -112,6 +130,7 @@ async function judgeUnderLock(
   paths: ChainPaths,
   opening: OpenedChain<RunChainRecord>,
   progress: { cleared?: Promise<void> | undefined; kept?: string | undefined },
+  signingKey: SigningKey | undefined,
 ): Promise<Acceptance> {
   const found = findAttempt(opening.entries, request.runId, request.attempt);
   if (found.kind === 'refused') return { ...found, message: `${found.message} in ${paths.chain}; nothing judged, nothing appended` };
@@ -151,7 +170,11 @@ async function judgeUnderLock(
   progress.cleared = judgement.cleared;
   if (judgement.kind === 'refused') return { kind: 'refused', reason: judgement.reason, message: `${judgement.message}; nothing appended` };
   if (judgement.kind === 'failed') return { kind: 'failed', path: judgement.path, message: judgement.message };
-  const judged = judgement.judged;
+  // With a signing key the receipt says it is signed, and its signature is kept beside it.
+  const judged =
+    signingKey === undefined || judgement.judged.receipt === 'none'
+      ? judgement.judged
+      : { ...judgement.judged, receipt: { ...judgement.judged.receipt, signature: 'sigstore-bundle' as const } };
   // A read-only git call that needs only the candidate: it runs while the receipt and the record are made durable.
   const receiptState =
     judged.receipt === 'none' ? Promise.resolve('none' as const) : readCandidateIsTip(target.path, intent.record.branch, judged.receipt.candidate.commit);
@@ -163,11 +186,17 @@ async function judgeUnderLock(
           keepReceipt(paths.directory, `${outputsDirectory}/receipt.json`, judged.receipt as Exclude<typeof judged.receipt, 'none'>),
         );
   progress.kept = receiptFile === 'none' ? undefined : receiptPath;
+  const receiptSignature =
+    signingKey === undefined || judged.receipt === 'none'
+      ? undefined
+      : await writingFile(signedBundlePath(receiptPath), () =>
+          keepReceiptSignature(paths.directory, `${outputsDirectory}/receipt.sigstore.json`, judged.receipt as Receipt, signingKey),
+        );
   const appended = await writingFile(paths.chain, () =>
     appendRecord(
       paths.chain,
       { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn },
-      { at: new Date().toISOString(), ...judged, receiptFile },
+      { at: new Date().toISOString(), ...judged, receiptFile, ...(receiptSignature === undefined ? {} : { receiptSignature }) },
     ),
   );
   const record = appended.record as AcceptanceRecord;
@@ -207,6 +236,21 @@ function findAttempt(entries: readonly ChainEntry<RunChainRecord>[], runId: stri
       message: `run ${runId} attempt ${intent.record.attempt} has no outcome (its supervisor never concluded it)`,
     };
   return { kind: 'found', intent, outcome };
+}
+
+/**
+ * The receipt's signature, kept beside it: an in-toto statement over the candidate's commit and
+ * tree whose predicate is the receipt, in a Sigstore bundle, written durably, with its digest.
+ */
+async function keepReceiptSignature(
+  targetDirectory: string,
+  relativePath: string,
+  receipt: Receipt,
+  key: SigningKey,
+): Promise<{ path: string; sha256: string; bytes: number }> {
+  const text = `${JSON.stringify(await signStatement(key, receiptStatement(receipt)), null, 2)}\n`;
+  await writeFileDurably(join(targetDirectory, relativePath), text);
+  return { path: relativePath, sha256: sha256Hex(text), bytes: Buffer.byteLength(text) };
 }
 
 /** The receipt kept as a file beside the chain (R13.6), written durably, with its digest. */

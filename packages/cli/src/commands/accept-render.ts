@@ -32,6 +32,7 @@ export function renderAcceptance(view: AcceptanceView & { runId?: string; attemp
   if (view.authority.touched.length > 0) lines.push(`  authority       touched: ${safeList(view.authority.touched)}`);
   if (view.policyDigest !== 'not-recorded') lines.push(`  policy          ${view.policyDigest}`);
   lines.push(`  receipt         ${view.receiptFile === 'none' ? 'none' : `${view.receiptFile.path} (${view.receiptState})`}`);
+  if (view.receiptSignature !== undefined) lines.push(`  signature       ${view.receiptSignature.path}`);
   if (options.tails) {
     const failing = view.checks.find((check) => check.timedOut || check.exitCode !== 0);
     if (failing !== undefined) lines.push(...tailOf('stdout', failing.stdout.path), ...tailOf('stderr', failing.stderr.path));

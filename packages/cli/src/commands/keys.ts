@@ -1,4 +1,5 @@
-import { generateSigningKey, readSigningKey, signingKeyPaths, SigningKeyProblem, type SigningKey } from '@statecraft/records';
+import { generateSigningKey, signingKeyPaths, type SigningKey } from '@statecraft/records';
+import { signingKeyOrRefusal } from './signing-options.js';
 import type { z } from 'zod';
 import type { Answer } from '../answer.js';
 import { CliError } from '../errors.js';
@@ -39,20 +40,6 @@ export async function showKeys(options: { home: string; environment: NodeJS.Proc
     });
   }
   return { value: shown(key, options.home), exitCode: EXIT.ok, human: renderKeysShow };
-}
-
-/** The signing key, a key file that cannot serve refused naming it (exit 2). */
-async function signingKeyOrRefusal(home: string, environment: NodeJS.ProcessEnv): Promise<SigningKey | undefined> {
-  try {
-    return await readSigningKey(home, environment);
-  } catch (error) {
-    if (error instanceof SigningKeyProblem)
-      throw new CliError(`refused: ${error.message}`, EXIT.refused, {
-        cause: error,
-        hint: 'name a PEM ECDSA P-256 private key, or unset STATECRAFT_SIGNING_KEY',
-      });
-    throw error;
-  }
 }
 
 function shown(key: SigningKey, home: string): KeysShowValue {

@@ -7,6 +7,7 @@ import type { Answer } from '../answer.js';
 import { CliError, IoFailure, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { renderCheck, renderList, renderShow } from './qualifications-render.js';
+import { trustedKeysOrRefusal } from './signing-options.js';
 
 /** Files under qualifications/ that are not valid records are in `unreadable`: reported, never skipped silently. */
 export type ListValue = z.infer<typeof QualificationsListAnswerSchema>;
@@ -64,7 +65,14 @@ export type CheckValue = z.infer<typeof QualificationsCheckAnswerSchema>;
  * (or pair), is qualified and why (R3.3, R3.4). Executes nothing: the manifest is read and the
  * bytes digested. Exit 0 qualified, 1 unqualified.
  */
-export async function checkQualifications(options: { home: string; binary: string; manifest?: string; provider?: string }): Promise<Answer<CheckValue>> {
+export async function checkQualifications(options: {
+  home: string;
+  binary: string;
+  manifest?: string;
+  provider?: string;
+  trust: readonly string[];
+}): Promise<Answer<CheckValue>> {
+  const trustedKeys = await trustedKeysOrRefusal(options.trust, process.env);
   const executable = resolve(options.binary);
   const manifestPath = resolve(options.manifest ?? sidecarManifestPath(executable));
   const reading = await readManifest(manifestPath);
@@ -80,6 +88,7 @@ export async function checkQualifications(options: { home: string; binary: strin
     adapter,
     manifest,
     ...(provider === undefined ? {} : { provider: provider.identity }),
+    trustedKeys,
   });
   const value: CheckValue = {
     verdict: verdict.verdict,
@@ -88,6 +97,8 @@ export async function checkQualifications(options: { home: string; binary: strin
     manifest,
     provider: provider ?? 'none',
     record: verdict.record === undefined ? null : { id: verdict.record.id, path: verdict.record.path },
+    ...(verdict.signature === undefined ? {} : { signature: verdict.signature }),
+    trustedKeys: trustedKeys.map((key) => key.keyId),
   };
   return { value, exitCode: verdict.verdict === 'qualified' ? EXIT.ok : EXIT.finding, human: renderCheck };
 }

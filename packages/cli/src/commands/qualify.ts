@@ -15,6 +15,7 @@ import {
 import { suiteHomes } from '@statecraft/environment';
 import { runNegativeSuite, type NegativeSuiteAnswer } from '@statecraft/run';
 import { writeQualificationRecord, productHomeLayout } from '@statecraft/records';
+import { signingKeyOrRefusal } from './signing-options.js';
 import { targetsTheHomeNames } from '@statecraft/run';
 import type { z } from 'zod';
 import type { QualifyAnswerSchema } from '../json-schemas/index.js';
@@ -104,6 +105,7 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
     });
   }
   await ensureWritableHome(options.home);
+  const signingKey = await signingKeyOrRefusal(options.home, options.source ?? process.env);
   const shippedFixture = await isShippedFixture(executable);
   const driver = await driverFor(reading.manifest, { shippedFixture, ...(options.provider === undefined ? {} : { provider: resolve(options.provider) }) });
   const source = options.source ?? process.env;
@@ -139,8 +141,11 @@ export async function qualify(options: QualifyOptions): Promise<Answer<QualifyVa
   // A cancelled suite records nothing, whatever its rows showed before the interrupt; one that came
   // while the record was written is too late to cancel it.
   const cancelled = options.signal?.aborted === true;
-  const written = report.passed && !cancelled ? await writeQualificationRecord(options.home, report) : undefined;
-  const record = written?.kind === 'written' ? { id: written.record.id, path: written.path } : null;
+  const written = report.passed && !cancelled ? await writeQualificationRecord(options.home, report, signingKey) : undefined;
+  const record =
+    written?.kind === 'written'
+      ? { id: written.record.id, path: written.path, ...(written.signature === undefined ? {} : { signature: written.signature }) }
+      : null;
   const value: QualifyValue = {
     passed: report.passed && !cancelled,
     suiteVersion: report.suiteVersion,

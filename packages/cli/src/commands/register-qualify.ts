@@ -7,6 +7,7 @@ import { listenForOperatorInterrupt } from '../operator-interrupt.js';
 import { UsageError } from '../errors.js';
 import { liveLineFor } from '../render/live-line.js';
 import { checkSupervisionOverrides } from './run-options.js';
+import { collectTrust } from './signing-options.js';
 
 /** What an interrupted `qualify` says on stderr, whatever else it prints. */
 const QUALIFY_CANCELLED =
@@ -169,6 +170,7 @@ function registerQualificationsCheck(qualifications: Command): void {
     .argument('<binary>', 'the adapter executable')
     .option('--manifest <file>', "the adapter's manifest, when it is not beside the executable")
     .option('--provider <path>', 'the provider binary the adapter fronts (the pair is what is qualified)')
+    .option('--trust <public-key>', 'believe only records signed by this key (repeatable; also STATECRAFT_TRUSTED_KEYS)', collectTrust, [])
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',
@@ -177,15 +179,18 @@ Examples:
   statecraft qualifications check ./my-adapter
                                          is this exact binary qualified?
   statecraft qualifications check ./my-adapter --provider $(which claude) --json
+  statecraft qualifications check ./my-adapter --trust ci.pub
+                                         only a record signed by that key counts
 
-JSON: { verdict, reason, adapter: { name, version, digest }, provider, record }:
-verdict qualified or unqualified; record the { id, path } that qualifies it,
-or null.
+JSON: { verdict, reason, adapter: { name, version, digest }, provider, record,
+signature, trustedKeys }: verdict qualified or unqualified; record the
+{ id, path } that qualifies it, or null; signature the matching record's:
+verified, unsigned, untrusted or invalid.
 Exit: 0 qualified; 1 unqualified (the reason says what differs: version,
 digest, provider, suite). A binary with the qualified version string but
 different bytes is unqualified.`,
     )
-    .action(async (binary: string, flags: { manifest?: string; provider?: string; json: boolean }) => {
+    .action(async (binary: string, flags: { manifest?: string; provider?: string; trust: string[]; json: boolean }) => {
       const { checkQualifications } = await import('./qualifications.js');
       emit(
         await checkQualifications({
@@ -193,6 +198,7 @@ different bytes is unqualified.`,
           binary,
           ...(flags.manifest === undefined ? {} : { manifest: flags.manifest }),
           ...(flags.provider === undefined ? {} : { provider: flags.provider }),
+          trust: flags.trust,
         }),
         flags.json,
       );

@@ -28,6 +28,7 @@ import { targetOrCurrentRepository } from './default-target.js';
 import { targetAndRun } from './target-and-run.js';
 import { resolveRunReference } from './run-reference.js';
 import { readRetryDefaults, withRetryDefaults } from './retry-defaults.js';
+import { signingKeyOrRefusal, trustedKeysOrRefusal } from './signing-options.js';
 import { registerRunReconcile } from './register-run-reconcile.js';
 
 interface RunFlags {
@@ -49,6 +50,7 @@ interface RunFlags {
   boundary?: string;
   permissions?: string;
   expose: string[];
+  trust: string[];
   accept: boolean;
   allowMissingCredential: boolean;
   checkDeadline: string;
@@ -103,6 +105,7 @@ function registerRunVerb(program: Command): Command {
       once('--permissions'),
     )
     .option('--expose <path>', 'a path of a hidden home shown read-only inside the boundary, e.g. ~/.config/tool (repeatable)', collect, [])
+    .option('--trust <public-key>', 'label the adapter qualified only by a record this key signed (repeatable; also STATECRAFT_TRUSTED_KEYS)', collect, [])
     .option('--allow-missing-credential', "start the adapter even when the credential it declares is absent (it then fails in the provider's words)", false)
     .option('--accept', 'judge the attempt once it ends: the checks read at the base, over its candidate (see statecraft accept)', false)
     .option('--check-deadline <duration>', 'with --accept: how long each check may run', once('--check-deadline'), DEFAULT_CHECK_DEADLINE)
@@ -258,6 +261,9 @@ async function runFromFlags(given: string | undefined, flags: RunFlags, command:
   const permissions = permissionsOf(flags, boundary, retried?.permissions);
   checkSupervisionOverrides();
   checkProductHomeWritable(resolveProductHome().path);
+  const trustedKeys = await trustedKeysOrRefusal(flags.trust, process.env);
+  // A key file that cannot sign is refused before the attempt, not after it at the judgement.
+  if (flags.accept) await signingKeyOrRefusal(resolveProductHome().path, process.env);
   const status = new RunStatus();
   const live = flags.json ? undefined : liveLineFor(process.stdout);
   const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
@@ -273,6 +279,7 @@ async function runFromFlags(given: string | undefined, flags: RunFlags, command:
         permissions,
         withRetryDefaults(runOptionsOf(target, flags, adapter, prompt, boundary), retried, (option) => command.getOptionValueSource(option) === 'cli'),
       ),
+      trustedKeys,
       onSpawn: (at) => {
         status.started(at);
         live?.show(status.line());

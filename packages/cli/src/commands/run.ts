@@ -13,7 +13,7 @@ import {
 import type { CapabilityToken, PermissionMode, ProtocolEvent } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
 import { launchAttempt, planRun, readUncommittedPaths, type Launch, type RunFailure, type RunRefusal, type UncommittedPaths } from '@statecraft/run';
-import { requiredNotApplied } from '@statecraft/records';
+import { requiredNotApplied, type TrustedKey } from '@statecraft/records';
 import type { RunAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';
@@ -49,6 +49,8 @@ export interface RunOptions {
   permissions?: PermissionMode;
   /** `--allow-missing-credential`: start the adapter without the credential it declares. */
   allowMissingCredential?: boolean;
+  /** `--trust` and STATECRAFT_TRUSTED_KEYS: only a record one of them signed qualifies the adapter. */
+  trustedKeys?: readonly TrustedKey[];
   onEvent?: (event: ProtocolEvent) => void;
   onSpawn?: (at: { runId: string; attempt: number; deadlineMs: number }) => void;
   signal?: AbortSignal;
@@ -89,6 +91,7 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
     ...(options.boundary === undefined ? {} : { boundary: options.boundary }),
     ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
     ...(options.allowMissingCredential === true ? { allowMissingCredential: true } : {}),
+    ...(options.trustedKeys === undefined ? {} : { trustedKeys: options.trustedKeys }),
   });
   if (planning.kind !== 'planned') return answerOf(planning);
   // A new run starts from a commit: what the checkout holds beyond it is said now, not found later.

@@ -28,6 +28,8 @@ export const AcceptanceViewSchema = z.strictObject({
   boundary: z.union([BoundaryRecordSchema, NotRecordedSchema]),
   receipt: z.union([ReceiptSchema, z.null()]),
   receiptFile: z.union([CheckOutputSchema, z.literal('none')]),
+  /** The receipt's signature kept beside it (`receipt.sigstore.json`, a Sigstore bundle); absent when unsigned. */
+  receiptSignature: CheckOutputSchema.optional(),
   receiptState: z.enum(['current', 'stale', 'none']),
 });
 

@@ -14,6 +14,9 @@ import { QualificationRecordSchema } from '@statecraft/records';
 /** A qualification record written to the product home: its id and where it is. */
 const WrittenRecordSchema = QualificationRecordSchema.pick({ id: true }).extend({ path: z.string().min(1) });
 
+/** A record's signature written beside it (`<id>.sigstore.json`), and the key that made it. */
+const WrittenSignatureSchema = z.strictObject({ path: z.string().min(1), keyId: z.string().regex(/^[0-9a-f]{64}$/) });
+
 /** `qualify --json` (R3, R4): every case's result, and the record written on a full pass (`null`: none). */
 export const QualifyAnswerSchema = z.strictObject({
   passed: z.boolean(),
@@ -26,7 +29,8 @@ export const QualifyAnswerSchema = z.strictObject({
    */
   hidden: z.array(BoundaryPathSchema).optional(),
   cases: z.array(CaseReportSchema),
-  record: WrittenRecordSchema.nullable(),
+  /** `signature`: present when a signing key signed the record. */
+  record: WrittenRecordSchema.extend({ signature: WrittenSignatureSchema.optional() }).nullable(),
 });
 
 /** One record of `qualifications list`: the record's identity, without its cases. */
@@ -75,4 +79,19 @@ export const QualificationsCheckAnswerSchema = z.strictObject({
   manifest: z.strictObject({ path: z.string().min(1), digest: Sha256DigestSchema }),
   provider: NamedProviderSchema,
   record: WrittenRecordSchema.nullable(),
+  /**
+   * The signature of the record that matched this binary (or pair): `verified` by a trusted key,
+   * `unsigned`, `untrusted` (signed by a key not trusted; not checked without one), `invalid` (the
+   * reason names the field). Absent when no record matched.
+   */
+  signature: z
+    .discriminatedUnion('status', [
+      z.strictObject({ status: z.literal('verified'), keyId: z.string().min(1) }),
+      z.strictObject({ status: z.literal('unsigned') }),
+      z.strictObject({ status: z.literal('untrusted'), keyId: z.string().min(1) }),
+      z.strictObject({ status: z.literal('invalid'), reason: z.string().min(1), keyId: z.string().min(1).optional() }),
+    ])
+    .optional(),
+  /** The keys trusted (their ids): only a record one of them signed qualifies. Empty: trust not configured. */
+  trustedKeys: z.array(z.string().min(1)).optional(),
 });

@@ -134,6 +134,11 @@ export const AcceptanceRecordSchema = z.strictObject({
   receipt: z.union([ReceiptSchema, z.literal('none')]),
   /** The receipt kept as a file beside the chain, with its digest. */
   receiptFile: z.union([CheckOutputSchema, z.literal('none')]),
+  /**
+   * The receipt's signature kept beside it (`receipt.sigstore.json`, a Sigstore bundle), with its
+   * digest: present when a signing key signed the receipt, absent otherwise.
+   */
+  receiptSignature: CheckOutputSchema.optional(),
 });
 export type AcceptanceRecord = z.infer<typeof AcceptanceRecordSchema>;
 

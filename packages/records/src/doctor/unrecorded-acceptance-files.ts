@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import type { ChainEntry } from '../chain/open-chain.js';
 import type { Finding } from './examine-product-home.js';
 
-/** What a judge writes in its acceptance-N directory: the checks' outputs, and a receipt when accepted. */
-const JUDGEMENT_FILE = /^(receipt\.json|check-\d+\.(stdout|stderr))$/;
+/** What a judge writes in its acceptance-N directory: the checks' outputs, and a receipt (and its signature) when accepted. */
+const JUDGEMENT_FILE = /^(receipt\.json|receipt\.sigstore\.json|check-\d+\.(stdout|stderr))$/;
 
 /**
  * Acceptance directories holding a receipt or check outputs that no acceptance record names (R13.6,
@@ -26,7 +26,11 @@ export async function findUnrecordedAcceptanceFiles(
   for (const entry of entries) {
     if (entry.record.kind !== 'acceptance') continue;
     const record = entry.record;
-    for (const kept of [...record.checks.flatMap((check) => [check.stdout, check.stderr]), ...(record.receiptFile === 'none' ? [] : [record.receiptFile])])
+    for (const kept of [
+      ...record.checks.flatMap((check) => [check.stdout, check.stderr]),
+      ...(record.receiptFile === 'none' ? [] : [record.receiptFile]),
+      ...(record.receiptSignature === undefined ? [] : [record.receiptSignature]),
+    ])
       named.add(join(directory, dirname(kept.path)));
   }
   const attempts = join(directory, 'attempts');

@@ -5,6 +5,20 @@ import type { AdapterIdentity } from '@statecraft/adapter';
 import { SUITE_VERSION } from '@statecraft/adapter';
 import type { QualificationRecord } from './qualification-record.js';
 import { listQualificationRecords, thisPlatform, type StoredRecord } from './qualification-store.js';
+import { readSignedBundle } from '../signing/read-signed-bundle.js';
+import type { TrustedKey } from '../signing/trusted-keys.js';
+import { verifySignedBundle } from '../signing/verify-signed-bundle.js';
+
+/**
+ * A qualification record's signature as checked: by a trusted key (`verified`), none (`unsigned`),
+ * by a key not trusted (`untrusted`: not checked, no key being trusted to check it with), or one
+ * that does not hold (`invalid`, the reason naming the field).
+ */
+export type RecordSignature =
+  | { status: 'verified'; keyId: string }
+  | { status: 'unsigned' }
+  | { status: 'untrusted'; keyId: string }
+  | { status: 'invalid'; reason: string; keyId?: string };
 
 /**
  * The provider binary of the pair, by its identity (provider-identity.ts): its digest decides;
@@ -25,6 +39,8 @@ export interface QualificationVerdict {
   reason: string;
   /** The record that qualifies this binary (or pair). */
   record?: StoredRecord;
+  /** The signature of the record that matched the binary (or pair), when one did. */
+  signature?: RecordSignature;
 }
 
 /**
@@ -41,6 +57,12 @@ export async function checkQualification(input: {
   adapter: AdapterIdentity;
   manifest: ManifestToCheck;
   provider?: ProviderToCheck;
+  /**
+   * The keys the operator trusts. Where there are any, only a record signed by one of them
+   * qualifies: an unsigned record, or one signed by another key or over other bytes, does not.
+   * None: every matching record qualifies, as before signatures, and the reason says whether it is signed.
+   */
+  trustedKeys?: readonly TrustedKey[];
 }): Promise<QualificationVerdict> {
   const { records } = await listQualificationRecords(input.home);
   const { adapter } = input;
@@ -75,16 +97,63 @@ export async function checkQualification(input: {
   const sameManifest = here.filter((entry) => entry.record.adapter.manifestDigest === input.manifest.digest);
   if (sameManifest.length === 0) return unqualified(manifestMismatch(here, input.manifest));
   const paired = sameManifest.filter((entry) => sameProvider(entry.record, input.provider));
-  const chosen = paired.at(-1);
-  if (chosen === undefined) return unqualified(providerMismatch(sameManifest, input.provider));
-  return {
+  const newest = paired.at(-1);
+  if (newest === undefined) return unqualified(providerMismatch(sameManifest, input.provider));
+  const qualifiedBy = (chosen: StoredRecord, signature: RecordSignature): QualificationVerdict => ({
     verdict: 'qualified',
     reason:
       `${adapter.name} ${adapter.version} (${adapter.digest}) with the manifest ${input.manifest.path} (${input.manifest.digest})` +
       (input.provider?.kind === 'identified' ? ` with ${describeProvider(input.provider)}` : '') +
-      ` passed ${chosen.record.suiteVersion} on ${chosen.record.date}: record ${chosen.id}`,
+      ` passed ${chosen.record.suiteVersion} on ${chosen.record.date}: record ${chosen.id}; ${describeSignature(signature, false)}`,
     record: chosen,
+    signature,
+  });
+  const trusted = input.trustedKeys ?? [];
+  if (trusted.length === 0) return qualifiedBy(newest, await signatureOf(newest, []));
+  // Newest first: the first record a trusted key signed qualifies; else the newest says why not.
+  let refused: { entry: StoredRecord; signature: RecordSignature } | undefined;
+  for (const entry of [...paired].reverse()) {
+    const signature = await signatureOf(entry, trusted);
+    if (signature.status === 'verified') return qualifiedBy(entry, signature);
+    refused ??= { entry, signature };
+  }
+  const { entry, signature } = refused ?? { entry: newest, signature: { status: 'unsigned' } };
+  return {
+    verdict: 'unqualified',
+    reason:
+      `record ${entry.id} matches this binary, but ${describeSignature(signature, true)}: ` +
+      `with trusted keys configured (${trusted.map((key) => key.keyId.slice(0, 16)).join(', ')}), only a record signed by one of them qualifies`,
+    signature,
   };
+}
+
+/** A record's signature, checked against the trusted keys (none: only whether it is signed, and by which key). */
+async function signatureOf(entry: StoredRecord, trusted: readonly TrustedKey[]): Promise<RecordSignature> {
+  let text: string | undefined;
+  try {
+    text = await readSignedBundle(entry.path);
+  } catch (error) {
+    return { status: 'invalid', reason: `its signature cannot be read (${(error as Error).message})` };
+  }
+  const checked = await verifySignedBundle(text, { record: entry.json }, trusted);
+  if (checked.status === 'verified' || checked.status === 'untrusted') return { status: checked.status, keyId: checked.keyId };
+  return checked;
+}
+
+/** The signature in words, for a verdict's reason. */
+function describeSignature(signature: RecordSignature, trustConfigured: boolean): string {
+  switch (signature.status) {
+    case 'verified':
+      return `the record is signed by trusted key ${signature.keyId}`;
+    case 'unsigned':
+      return 'the record is unsigned';
+    case 'untrusted':
+      return trustConfigured
+        ? `the record is signed by key ${signature.keyId}, which is not trusted`
+        : `the record is signed by key ${signature.keyId} (not verified: no key is trusted; --trust names one)`;
+    case 'invalid':
+      return `the record's signature does not hold (${signature.reason})`;
+  }
 }
 
 function unqualified(reason: string): QualificationVerdict {

@@ -9,6 +9,10 @@ import { describeSchemaIssues } from '@statecraft/adapter';
 import type { SuiteReport } from '@statecraft/adapter';
 import { SUITE_CASES, SUITE_VERSION } from '@statecraft/adapter';
 import { QualificationIdSchema, QualificationRecordSchema, type Platform, type QualificationRecord } from './qualification-record.js';
+import { signStatement } from '../signing/sign-statement.js';
+import { signedBundlePath } from '../signing/signed-bundle-path.js';
+import { qualificationStatement } from '../signing/signed-statement.js';
+import type { SigningKey } from '../signing/signing-key.js';
 
 /**
  * Qualification records in the product home: `<home>/qualifications/<id>.json` (R3.1, R8.4). The
@@ -24,10 +28,14 @@ export function thisPlatform(): Platform {
 }
 
 export type WriteQualificationAnswer =
-  { kind: 'written'; record: QualificationRecord; path: string } | { kind: 'refused'; reason: 'not-passed'; message: string };
+  | { kind: 'written'; record: QualificationRecord; path: string; signature?: { path: string; keyId: string } }
+  | { kind: 'refused'; reason: 'not-passed'; message: string };
 
-/** Writes the record of a full pass; anything less is not a qualification and writes nothing. */
-export async function writeQualificationRecord(home: string, report: SuiteReport): Promise<WriteQualificationAnswer> {
+/**
+ * Writes the record of a full pass; anything less is not a qualification and writes nothing. With
+ * a signing key, its signature is written beside it (`<id>.sigstore.json`), once, like the record.
+ */
+export async function writeQualificationRecord(home: string, report: SuiteReport, signingKey?: SigningKey): Promise<WriteQualificationAnswer> {
   const notPassing = report.cases.filter((entry) => entry.status !== 'pass');
   const absent = SUITE_CASES.filter((entry) => !report.cases.some((ran) => ran.row === entry.row)).map((entry) => `row ${entry.row} absent`);
   if (!report.passed || notPassing.length > 0 || absent.length > 0 || report.suiteVersion !== SUITE_VERSION) {
@@ -61,7 +69,15 @@ export async function writeQualificationRecord(home: string, report: SuiteReport
     try {
       // Atomic and never rewritten: a record is written once, readable by anyone who checks a binary.
       await writeFileDurably(path, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o644, exclusive: true });
-      return { kind: 'written', record, path };
+      if (signingKey === undefined) return { kind: 'written', record, path };
+      const signature = signedBundlePath(path);
+      const bundle = await signStatement(signingKey, qualificationStatement(record));
+      await writeFileDurably(signature, `${JSON.stringify(bundle, null, 2)}\n`, { mode: 0o644, exclusive: true }).catch((error: unknown) => {
+        throw Object.assign(new Error(`${signature}: cannot write the qualification record's signature (${(error as Error).message})`, { cause: error }), {
+          path: signature,
+        });
+      });
+      return { kind: 'written', record, path, signature: { path: signature, keyId: signingKey.keyId } };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'EEXIST' && copy < 100) continue;
       // A write to a descriptor fails with the system's words only: the record's file is named here.
@@ -84,6 +100,8 @@ export interface StoredRecord {
   id: string;
   path: string;
   record: QualificationRecord;
+  /** The record as its file holds it (before defaults are filled in): what a signature is checked against. */
+  json: unknown;
 }
 
 export interface UnreadableRecord {
@@ -103,9 +121,10 @@ export async function listQualificationRecords(home: string): Promise<{ records:
   }
   const records: StoredRecord[] = [];
   const unreadable: UnreadableRecord[] = [];
-  for (const name of names.filter((entry) => entry.endsWith('.json')).sort()) {
+  // A record's signature (`<id>.sigstore.json`) is kept beside it and read with it, not as a record.
+  for (const name of names.filter((entry) => entry.endsWith('.json') && !entry.endsWith('.sigstore.json')).sort()) {
     const reading = await readRecordFile(join(dir, name));
-    if (reading.kind === 'found') records.push({ id: reading.record.id, path: reading.path, record: reading.record });
+    if (reading.kind === 'found') records.push({ id: reading.record.id, path: reading.path, record: reading.record, json: reading.json });
     else unreadable.push({ path: reading.path, message: reading.message });
   }
   records.sort((left, right) => left.record.date.localeCompare(right.record.date) || left.id.localeCompare(right.id));
@@ -113,7 +132,7 @@ export async function listQualificationRecords(home: string): Promise<{ records:
 }
 
 export type ShowQualificationAnswer =
-  | { kind: 'found'; record: QualificationRecord; path: string }
+  | { kind: 'found'; record: QualificationRecord; path: string; json: unknown }
   | { kind: 'not-found'; path: string; message: string }
   | { kind: 'invalid'; path: string; message: string };
 
@@ -147,5 +166,5 @@ async function readRecordFile(path: string): Promise<ShowQualificationAnswer> {
   }
   const parsed = QualificationRecordSchema.safeParse(json);
   if (!parsed.success) return { kind: 'invalid', path, message: describeSchemaIssues(path, parsed.error) };
-  return { kind: 'found', record: parsed.data, path };
+  return { kind: 'found', record: parsed.data, path, json };
 }

@@ -45,6 +45,8 @@ export interface AcceptanceView {
   boundary: BoundaryRecord | 'not-recorded';
   receipt: Receipt | null;
   receiptFile: ShownOutput | 'none';
+  /** The receipt's signature kept beside it (a Sigstore bundle), when a signing key signed it. */
+  receiptSignature?: ShownOutput | undefined;
   /** `current` while the receipt's candidate is its run branch's tip; `stale` once it is not (R13.6); `none` without a receipt. */
   receiptState: 'current' | 'stale' | 'none';
 }
@@ -80,6 +82,7 @@ export function viewOfAcceptance(entry: ChainEntry & { record: AcceptanceRecord 
     boundary: r.boundary ?? 'not-recorded',
     receipt: r.receipt === 'none' ? null : r.receipt,
     receiptFile: r.receiptFile === 'none' ? 'none' : absolute(r.receiptFile),
+    ...(r.receiptSignature === undefined ? {} : { receiptSignature: absolute(r.receiptSignature) }),
     receiptState: 'none',
   };
 }

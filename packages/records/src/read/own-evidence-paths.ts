@@ -85,7 +85,7 @@ export function acceptanceFilesElsewhere(acceptance: AcceptanceEntry, judged: { 
   });
 }
 
-/** The files an acceptance record names, each with the name the judge gives it: `check-K.stdout` and `.stderr` for the K-th check, `receipt.json`. */
+/** The files an acceptance record names, each with the name the judge gives it: `check-K.stdout` and `.stderr` for the K-th check, `receipt.json`, `receipt.sigstore.json`. */
 export function acceptanceKeptFiles(record: AcceptanceRecord): [file: string, output: CheckOutput][] {
   return [
     ...record.checks.flatMap((check, index): [string, CheckOutput][] => [
@@ -93,6 +93,7 @@ export function acceptanceKeptFiles(record: AcceptanceRecord): [file: string, ou
       [`check-${index + 1}.stderr`, check.stderr],
     ]),
     ...(record.receiptFile === 'none' ? [] : [['receipt.json', record.receiptFile] as [string, CheckOutput]]),
+    ...(record.receiptSignature === undefined ? [] : [['receipt.sigstore.json', record.receiptSignature] as [string, CheckOutput]]),
   ];
 }
 

@@ -2,7 +2,6 @@ import { sign } from 'node:crypto';
 import type { SerializedBundle } from '@sigstore/bundle';
 import { IN_TOTO_PAYLOAD_TYPE, type InTotoStatement } from './signed-statement.js';
 import type { SigningKey } from './signing-key.js';
-import { commonJsExports } from './common-js-exports.js';
 
 /**
  * Signs an in-toto statement with the key: a DSSE envelope carried in a Sigstore bundle v0.3 with
@@ -12,10 +11,11 @@ import { commonJsExports } from './common-js-exports.js';
  * (a plain object), ready to be written beside the record.
  */
 export async function signStatement(key: SigningKey, statement: InTotoStatement): Promise<SerializedBundle> {
-  // Loaded when something is signed, not when records are: most verbs never sign.
+  // Loaded when something is signed, not when records are: most verbs never sign. The packages are
+  // CommonJS: their exports are the default export both for node and in the CLI's bundle.
   const [{ DSSEBundleBuilder }, { bundleToJSON }] = await Promise.all([
-    import('@sigstore/sign').then(commonJsExports),
-    import('@sigstore/bundle').then(commonJsExports),
+    import('@sigstore/sign').then((m) => m.default),
+    import('@sigstore/bundle').then((m) => m.default),
   ]);
   const signer = {
     sign: (data: Buffer) =>

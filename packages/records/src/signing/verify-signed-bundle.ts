@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { IN_TOTO_PAYLOAD_TYPE, IN_TOTO_STATEMENT_TYPE, type InTotoStatement } from './signed-statement.js';
 import type { TrustedKey } from './trusted-keys.js';
-import { commonJsExports } from './common-js-exports.js';
 
 /**
  * What a signature is checked against: the record as its file holds it (JSON.parse of its bytes),
@@ -38,9 +37,10 @@ export async function verifySignedBundle(bundleJson: unknown, expected: SignedCo
       return { status: 'invalid', reason: 'the bundle is not JSON' };
     }
   }
+  // CommonJS packages: their exports are the default export both for node and in the CLI's bundle.
   const [{ bundleFromJSON }, { Verifier, toSignedEntity, toTrustMaterial }] = await Promise.all([
-    import('@sigstore/bundle').then(commonJsExports),
-    import('@sigstore/verify').then(commonJsExports),
+    import('@sigstore/bundle').then((m) => m.default),
+    import('@sigstore/verify').then((m) => m.default),
   ]);
   if (typeof bundleJson !== 'object' || bundleJson === null || (bundleJson as { mediaType?: unknown }).mediaType !== BUNDLE_V03) {
     return { status: 'invalid', reason: `mediaType: not ${BUNDLE_V03}` };

@@ -1,4 +1,4 @@
-import { checkQualification, type ManifestToCheck } from '@statecraft/records';
+import { checkQualification, type ManifestToCheck, type TrustedKey } from '@statecraft/records';
 import { digestFileCached, identifyProvider, knownDigestOf, type AdapterIdentity, type KnownDigest, type ProviderIdentityFile } from '@statecraft/adapter';
 import type { QualificationLabel } from '@statecraft/records';
 
@@ -13,6 +13,8 @@ export interface LabelQualificationInput {
   provider: string | undefined;
   /** The product home's digest cache. */
   digestCache: string;
+  /** The keys the operator trusts: where any is given, only a record one of them signed qualifies. */
+  trustedKeys: readonly TrustedKey[];
 }
 
 /**
@@ -42,6 +44,7 @@ export async function labelQualification(input: LabelQualificationInput): Promis
       adapter: { name: input.adapter.name, version: input.adapter.version, digest: input.adapter.digest },
       manifest: input.manifest,
       ...(identity === undefined ? {} : { provider: identity }),
+      trustedKeys: input.trustedKeys,
     });
     return { qualification: { verdict: verdict.verdict, reason: verdict.reason }, ...(providerDigest === undefined ? {} : { providerDigest }) };
   } catch (error) {

@@ -16,7 +16,7 @@ import {
   type Negotiation,
   type PermissionMode,
 } from '@statecraft/adapter';
-import type { ManifestToCheck } from '@statecraft/records';
+import type { ManifestToCheck, TrustedKey } from '@statecraft/records';
 import { productHomeLayout } from '@statecraft/records';
 import { selectPassedNames, type BoundaryChoice, type NameSelection } from '@statecraft/environment';
 import { chainPaths, type ChainPaths } from '@statecraft/records';
@@ -69,6 +69,8 @@ export interface RunRequest {
   permissions?: PermissionMode;
   /** `--allow-missing-credential`: start the adapter even when the credential its manifest declares is absent. */
   allowMissingCredential?: boolean;
+  /** `--trust` and STATECRAFT_TRUSTED_KEYS: where any is given, only a record one of them signed qualifies the adapter. */
+  trustedKeys?: readonly TrustedKey[];
 }
 
 /** Everything decided before anything is appended. */
@@ -319,6 +321,7 @@ async function identifyAdapter(
     identityFiles: manifest.providerIdentityFiles,
     provider: labelledProvider,
     digestCache: digests,
+    trustedKeys: request.trustedKeys ?? [],
   });
   return { adapter, provider, qualification, providerDigest };
 }
