@@ -141,6 +141,20 @@ describe('statecraft verify of a changed bundle', () => {
     ).toBe(true);
   });
 
+  it('names every record removed, whichever it is: the files it named are left without it', async () => {
+    for (const kind of ['intent', 'outcome', 'acceptance']) {
+      const bundle = copy();
+      relinkRecords(bundle, (records) => records.filter((record) => record.kind !== kind));
+      const verified = await verify(bundle);
+      expect(verified.exitCode, kind).toBe(1);
+      const { findings } = parseJson<Verified>(verified);
+      expect(
+        findings.some((finding) => /was removed/.test(finding.message)),
+        `${kind}: ${verified.stdout}`,
+      ).toBe(true);
+    }
+  });
+
   it('names records out of chain order', async () => {
     const bundle = copy();
     const path = join(bundle, 'chain/records.jsonl');
