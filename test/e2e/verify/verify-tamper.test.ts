@@ -184,6 +184,11 @@ describe('statecraft verify of a changed bundle', () => {
       findings.some((finding) => finding.field === 'line 2 prev' && /a link is broken/.test(finding.message)),
       verified.stdout,
     ).toBe(true);
+    // The same findings for a person: each naming the file and the field, in 80 columns.
+    const text = await runStatecraft(['verify', bundle], { home: join(scratch.path, 'no-such-home') });
+    expect(text.exitCode).toBe(1);
+    expect(text.stdout).toContain('chain/records.jsonl (line 2 prev):');
+    for (const line of text.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
   it('names a recorded outcome that the kept stream does not give', async () => {
