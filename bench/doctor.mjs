@@ -123,7 +123,12 @@ export async function measureDoctorOverAttempts(attempts = 1000, rounds = 3) {
   };
 }
 
-export async function measureDoctorOverLargeStream(megabytes = 256) {
+/**
+ * One real completed attempt whose kept stream is replaced by a generated one of `megabytes` MB, its
+ * result and outcome rewritten to agree with it (the stream classifies as recorded), the chain
+ * checkpointed by a second run: what doctor, export and verify read as `run` would have left it.
+ */
+export async function largeStreamAttempt(megabytes) {
   const real = await oneRealAttempt('complete');
   const directory = dirname(real.chain);
   const streamPath = join(directory, real.outcome.artifacts.stream.path);
@@ -155,12 +160,17 @@ export async function measureDoctorOverLargeStream(megabytes = 256) {
   };
   writeChain(real.chain, [[real.intent, outcome]]);
   await checkpointByARun(real);
+  return { ...real, streamBytes: digest.bytes, events: generated.events };
+}
+
+export async function measureDoctorOverLargeStream(megabytes = 256) {
+  const real = await largeStreamAttempt(megabytes);
   const answer = timedDoctor(real.env);
   real.remove();
   // Exit 0: the forged record agrees with the generated stream, so the stream was classified again in full.
   if (answer.status !== 0 || answer.value.targets[0]?.reclassified !== 2)
     throw new Error(`doctor exited ${answer.status}: ${JSON.stringify(answer.value.findings)}`);
-  return { streamMB: digest.bytes / 1e6, events: generated.events, ms: answer.ms, cpuMs: answer.cpuMs, peakRssMB: answer.peakRssMB };
+  return { streamMB: real.streamBytes / 1e6, events: real.events, ms: answer.ms, cpuMs: answer.cpuMs, peakRssMB: answer.peakRssMB };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

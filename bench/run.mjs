@@ -62,3 +62,6 @@ console.log(`\n${JSON.stringify({ refusalFlood: flood })}`);
 
 // Issue 12's figure (statecraft accept's overhead).
 await (await import('./accept-overhead.mjs')).reportAcceptOverhead();
+
+// Issue 32's figure: export and verify of an attempt with a 200 MB stream.
+await (await import('./export-verify.mjs')).reportExportVerify();

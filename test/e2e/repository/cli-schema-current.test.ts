@@ -27,6 +27,7 @@ describe('the published --json schemas of every verb are current (R11)', () => {
         'accept',
         'doctor',
         'env-plan',
+        'export',
         'keys-generate',
         'keys-show',
         'land',
@@ -41,6 +42,7 @@ describe('the published --json schemas of every verb are current (R11)', () => {
         'run-diff',
         'run-log',
         'run-reconcile',
+        'verify',
       ].sort(),
     );
     for (const verb of Object.keys(VERB_ANSWERS)) {

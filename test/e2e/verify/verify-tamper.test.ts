@@ -141,6 +141,20 @@ describe('statecraft verify of a changed bundle', () => {
     ).toBe(true);
   });
 
+  it('names every record removed, whichever it is: the files it named are left without it', async () => {
+    for (const kind of ['intent', 'outcome', 'acceptance']) {
+      const bundle = copy();
+      relinkRecords(bundle, (records) => records.filter((record) => record.kind !== kind));
+      const verified = await verify(bundle);
+      expect(verified.exitCode, kind).toBe(1);
+      const { findings } = parseJson<Verified>(verified);
+      expect(
+        findings.some((finding) => /was removed/.test(finding.message)),
+        `${kind}: ${verified.stdout}`,
+      ).toBe(true);
+    }
+  });
+
   it('names records out of chain order', async () => {
     const bundle = copy();
     const path = join(bundle, 'chain/records.jsonl');
@@ -170,6 +184,11 @@ describe('statecraft verify of a changed bundle', () => {
       findings.some((finding) => finding.field === 'line 2 prev' && /a link is broken/.test(finding.message)),
       verified.stdout,
     ).toBe(true);
+    // The same findings for a person: each naming the file and the field, in 80 columns.
+    const text = await runStatecraft(['verify', bundle], { home: join(scratch.path, 'no-such-home') });
+    expect(text.exitCode).toBe(1);
+    expect(text.stdout).toContain('chain/records.jsonl (line 2 prev):');
+    for (const line of text.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
   });
 
   it('names a recorded outcome that the kept stream does not give', async () => {

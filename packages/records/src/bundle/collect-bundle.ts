@@ -77,9 +77,11 @@ function collectOfRecord(targetDirectory: string, record: ChainRecord, kept: (pa
     const own = `${attemptDirectoryName(record.runId, record.attempt)}/acceptance-`;
     for (const [file, output] of acceptanceKeptFiles(record)) {
       if (!output.path.startsWith(own) || output.path.includes('..')) continue;
+      if (file === 'receipt.sigstore.json') continue;
       if (file !== 'receipt.json') kept(output.path, 'check-output');
       else {
         kept(output.path, 'receipt');
+        // Bound by the record where accept signed it (its digest checked with the others), or only beside the receipt.
         const signature = join(dirname(output.path), 'receipt.sigstore.json');
         if (existsSync(join(targetDirectory, signature))) kept(signature, 'receipt-signature');
       }

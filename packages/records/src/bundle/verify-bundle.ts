@@ -79,6 +79,8 @@ export function verifyBundleContents(bundle: Read): BundleVerification {
   for (const line of lines) if (line.record.kind === 'acceptance') receipts += checkAcceptance(bundle, lines, line, line.record, finding);
   if (found.length === beforeReceipt && receipts > 0) holds.push({ check: 'receipt', message: "the receipt's checks and candidate agree with the records" });
 
+  checkEveryFileNamed(bundle, lines, finding);
+
   const beforeQualification = found.length;
   const qualifications = checkQualifications(bundle, lines, finding);
   if (found.length === beforeQualification && qualifications > 0)
@@ -313,6 +315,22 @@ function checkAcceptance(bundle: Read, lines: readonly Line[], line: Line, recor
       finding('receipt', path, `is not check ${index + 1} as the record ran it`, `checks.${index}`);
   });
   return 1;
+}
+
+/** The roles whose files a record of the run names: one that none names had its record taken out. */
+const RECORD_BOUND: ReadonlySet<string> = new Set(['request', 'prompt', 'stream', 'stderr', 'result', 'check-output', 'receipt']);
+
+/** Every kept file of the bundle is named by a record in it: a file left without one means its record was removed. */
+function checkEveryFileNamed(bundle: Read, lines: readonly Line[], finding: Report): void {
+  const named = new Set<string>();
+  for (const { record } of lines) {
+    if (record.kind === 'intent' || record.kind === 'outcome')
+      for (const path of Object.values(attemptArtifactNames(record.runId, record.attempt))) named.add(path);
+    if (record.kind === 'acceptance') for (const [, output] of acceptanceKeptFiles(record)) named.add(output.path);
+  }
+  for (const file of bundle.manifest.files)
+    if (RECORD_BOUND.has(file.role) && !named.has(file.path))
+      finding('links', file.path, `no record in ${RECORDS_PATH} names it: the record that did was removed`);
 }
 
 /** Each qualification record carried is one, and vouches for the adapter the run's intents name. */

@@ -80,7 +80,10 @@ export async function writeRunBundle(input: {
     } else {
       const { create } = await import('tar');
       const partial = `${input.output}.partial-${process.pid}`;
-      await create({ file: partial, cwd: staging, follow: true, portable: true }, [MANIFEST_PATH, ...kept.map((source) => source.path)]);
+      await create({ file: partial, cwd: staging, follow: true, portable: true, maxReadSize: 1024 * 1024 }, [
+        MANIFEST_PATH,
+        ...kept.map((source) => source.path),
+      ]);
       renameSync(partial, input.output);
     }
   } catch (error) {
