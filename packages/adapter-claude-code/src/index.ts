@@ -10,6 +10,7 @@
  * - adapter/start-session.ts        request (opened by the seam's kit) → provider → settings file, private config → argv → session
  * - adapter/provider.ts             `claude`, resolved by the seam's kit (R10.7); its version is read from its own init (R10.2)
  * - adapter/settings-document.ts    allow/deny rules and hooks as a Claude Code settings document (R10.1)
+ * - adapter/whole-tool-rule.ts      a deny rule naming a whole tool: blocked by a hook, since claude would remove the tool (R10.3)
  * - adapter/settings-file.ts        the private, exclusive, 0600 settings file outside the workspace (R10.1)
  * - adapter/config-directory.ts     the attempt's private CLAUDE_CONFIG_DIR beside it, the operator's login linked in
  * - adapter/argv.ts                 claude's argv; refuses a second --settings (R10.1)

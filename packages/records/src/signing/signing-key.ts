@@ -55,6 +55,27 @@ export function requireP256(key: KeyObject, path: string): void {
 }
 
 /**
+ * A PEM key file, read and parsed as a P-256 `private` or `public` key; each fault is a problem
+ * naming the file: unreadable, not PEM, not that kind of key, another curve.
+ */
+export async function readP256Key(path: string, kind: 'private' | 'public', what: string): Promise<KeyObject> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new SigningKeyProblem(path, `${what} cannot be read (${(error as Error).message})`, error);
+  }
+  let key: KeyObject;
+  try {
+    key = kind === 'private' ? createPrivateKey({ key: text, format: 'pem' }) : createPublicKey({ key: text, format: 'pem' });
+  } catch (error) {
+    throw new SigningKeyProblem(path, `not a PEM ${kind} key (${(error as Error).message})`, error);
+  }
+  requireP256(key, path);
+  return key;
+}
+
+/**
  * The signing key, or undefined when there is none: `STATECRAFT_SIGNING_KEY` (a PEM private key
  * file) first, else the product home's own. A key named by the variable that cannot be read is a
  * problem, never silently no key: the operator asked for signatures.
@@ -72,19 +93,7 @@ export async function readSigningKey(home: string, environment: Readonly<Record<
 }
 
 async function readPrivateKeyFile(path: string, source: SigningKey['source']): Promise<SigningKey> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new SigningKeyProblem(path, `the signing key cannot be read (${(error as Error).message})`, error);
-  }
-  let privateKey: KeyObject;
-  try {
-    privateKey = createPrivateKey({ key: text, format: 'pem' });
-  } catch (error) {
-    throw new SigningKeyProblem(path, `not a PEM private key (${(error as Error).message})`, error);
-  }
-  requireP256(privateKey, path);
+  const privateKey = await readP256Key(path, 'private', 'the signing key');
   const publicKey = createPublicKey(privateKey);
   return {
     privateKey,

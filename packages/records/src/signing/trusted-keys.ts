@@ -1,7 +1,6 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import type { KeyObject } from 'node:crypto';
 import { delimiter } from 'node:path';
-import { keyIdOf, requireP256, SigningKeyProblem } from './signing-key.js';
+import { keyIdOf, readP256Key } from './signing-key.js';
 
 /** A public key the operator trusts: its file, the key and its id (the hint a bundle names it by). */
 export interface TrustedKey {
@@ -28,18 +27,6 @@ export async function readTrustedKeys(flags: readonly string[], environment: Rea
 }
 
 async function readPublicKeyFile(path: string): Promise<TrustedKey> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new SigningKeyProblem(path, `the trusted key cannot be read (${(error as Error).message})`, error);
-  }
-  let publicKey: KeyObject;
-  try {
-    publicKey = createPublicKey({ key: text, format: 'pem' });
-  } catch (error) {
-    throw new SigningKeyProblem(path, `not a PEM public key (${(error as Error).message})`, error);
-  }
-  requireP256(publicKey, path);
+  const publicKey = await readP256Key(path, 'public', 'the trusted key');
   return { path, publicKey, keyId: keyIdOf(publicKey) };
 }

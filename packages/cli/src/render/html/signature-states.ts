@@ -39,8 +39,9 @@ async function qualificationSignature(home: string, account: AttemptAccount): Pr
   } catch {
     return { kind: 'no-record', why: 'the qualification records could not be listed' };
   }
-  // The label names its record last ("... record <id>"): the record that qualified the attempt then.
-  const record = records.find((entry) => label.reason.endsWith(`record ${entry.id}`));
+  // The label names its record ("...: record <id>", then what its signature was): the one that qualified the attempt then.
+  const named = /: record ([^;\s]+)(?:;|$)/.exec(label.reason)?.[1];
+  const record = records.find((entry) => entry.id === named);
   if (record === undefined) return { kind: 'no-record', why: 'the record the label names is no longer in the product home' };
   const base = record.path.replace(/\.json$/, '');
   return beside(record.path, [`${base}.sigstore.json`, `${record.path}.sigstore.json`]);
