@@ -21,10 +21,17 @@ const PROMPT_BOUND = 2000;
  * stream altered since is said to be so, and none of it is shown. Exit 0 with the stream and the
  * prompt verified; 1 otherwise (altered, missing, or not recorded).
  */
-export async function runLog(options: { home: string; target: string; runId: string; attempt?: number }): Promise<Answer<RunLogValue>> {
+export async function runLog(options: {
+  home: string;
+  target: string;
+  runId: string;
+  attempt?: number;
+  /** How many events to keep; the rest are counted in `omitted`. */
+  entries?: number;
+}): Promise<Answer<RunLogValue>> {
   const account = await attemptOfRun(options);
   const prompt = readPrompt(account.artifacts.prompt);
-  const stream = readStream(account.artifacts.stream);
+  const stream = readStream(account.artifacts.stream, options.entries ?? ENTRY_BOUND);
   const value: RunLogValue = {
     target: account.target,
     runId: account.runId,
@@ -35,6 +42,7 @@ export async function runLog(options: { home: string; target: string; runId: str
     stream: stream.stream,
     events: stream.events,
     omitted: stream.omitted,
+    omittedRefusals: stream.omittedRefusals,
   };
   const holds = prompt.state === 'verified' && stream.stream.state === 'verified';
   return { value, exitCode: holds ? EXIT.ok : EXIT.finding, human: renderLog };
@@ -69,18 +77,29 @@ function readPrompt(artifact: Artifact): RunLogValue['prompt'] {
  * The stream read once: hashed, and split into lines as it is read, so what is shown is the very
  * bytes that were digested. The entries are dropped unless the digest is the record's.
  */
-function readStream(artifact: AttemptAccount['artifacts']['stream']): { stream: RunLogValue['stream']; events: LogEntry[]; omitted: number } {
+function readStream(
+  artifact: AttemptAccount['artifacts']['stream'],
+  bound: number,
+): { stream: RunLogValue['stream']; events: LogEntry[]; omitted: number; omittedRefusals: number } {
   if (artifact === 'not-recorded')
-    return { stream: { path: 'not-recorded', state: 'not-recorded', message: 'no stream was kept for this attempt' }, events: [], omitted: 0 };
+    return {
+      stream: { path: 'not-recorded', state: 'not-recorded', message: 'no stream was kept for this attempt' },
+      events: [],
+      omitted: 0,
+      omittedRefusals: 0,
+    };
   const events: LogEntry[] = [];
   let omitted = 0;
+  let omittedRefusals = 0;
   let line = 0;
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   const take = (bytes: number, text: string | undefined): void => {
     line += 1;
-    if (events.length >= ENTRY_BOUND) omitted += 1;
-    else events.push(text === undefined ? overlongLine(line, bytes) : entryOfLine(line, text));
+    if (events.length >= bound) {
+      omitted += 1;
+      if (text !== undefined && isRefusalLine(text)) omittedRefusals += 1;
+    } else events.push(text === undefined ? overlongLine(line, bytes) : entryOfLine(line, text));
   };
   const finishLine = (last: Buffer): void => {
     const bytes = pendingBytes + last.length;
@@ -103,5 +122,15 @@ function readStream(artifact: AttemptAccount['artifacts']['stream']): { stream: 
   if (pendingBytes > 0) finishLine(Buffer.alloc(0));
   const { state, message } = stateOf(artifact, reading);
   const stream = { path: artifact.path, state, ...(message === undefined ? {} : { message }) };
-  return state === 'verified' ? { stream, events, omitted } : { stream, events: [], omitted: 0 };
+  return state === 'verified' ? { stream, events, omitted, omittedRefusals } : { stream, events: [], omitted: 0, omittedRefusals: 0 };
+}
+
+/** Whether a line past the bound is a refusal event: counted, not kept. */
+function isRefusalLine(text: string): boolean {
+  if (!text.includes('"refusal"')) return false;
+  try {
+    return (JSON.parse(text) as { type?: unknown }).type === 'refusal';
+  } catch {
+    return false;
+  }
 }

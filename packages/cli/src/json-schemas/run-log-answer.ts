@@ -38,4 +38,6 @@ export const RunLogAnswerSchema = z.strictObject({
   events: z.array(LogEntrySchema),
   /** Lines past the bound on how many are shown (`events` holds the first ones). */
   omitted: CountSchema,
+  /** How many of the omitted lines are refusal events. */
+  omittedRefusals: CountSchema,
 });

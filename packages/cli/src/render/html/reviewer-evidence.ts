@@ -7,6 +7,7 @@ import { runLog, type RunLogValue } from '../../commands/run-log.js';
 import { runDiff, type RunDiffValue } from '../../commands/run-diff.js';
 import { embedKeptFile, EMBED_BOUND, type EmbeddedFile } from './embedded-file.js';
 import { readSignatureStates, type SignatureStates } from './signature-states.js';
+import { TIMELINE_ENTRIES } from './timeline-section.js';
 
 export type ShownAccount = z.infer<typeof RunShowAnswerSchema>;
 
@@ -38,7 +39,8 @@ export async function gatherReviewerEvidence(options: ReviewerPageOptions): Prom
   const account = shown.value;
   // The attempt `run show` chose, by number: a later attempt appended meanwhile is not mixed in.
   const same = { home: options.home, target: options.target, runId: account.runId, attempt: account.attempt };
-  const log = (await runLog(same)).value;
+  // Only what the page lists is kept: a long stream's events, held whole, would cost its size again in memory.
+  const log = (await runLog({ ...same, entries: TIMELINE_ENTRIES })).value;
   let diff: ReviewerEvidence['diff'];
   try {
     diff = (await runDiff(same)).value;

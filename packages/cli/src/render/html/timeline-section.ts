@@ -4,7 +4,7 @@ import { escapeHtml } from './escape-html.js';
 type Entry = RunLogValue['events'][number];
 
 /** How many events the page lists, and how many characters of their words: a long stream must not make a long page. */
-const ENTRY_BOUND = 5000;
+export const TIMELINE_ENTRIES = 5000;
 const WORDS_BOUND = 2 * 1024 * 1024;
 
 /** The first entries, within both bounds. */
@@ -13,7 +13,7 @@ function shownEntries(events: readonly Entry[]): Entry[] {
   let words = 0;
   for (const entry of events) {
     words += (entry.text?.length ?? 0) + (entry.command?.length ?? 0);
-    if (shown.length >= ENTRY_BOUND || (words > WORDS_BOUND && shown.length > 0)) break;
+    if (shown.length >= TIMELINE_ENTRIES || (words > WORDS_BOUND && shown.length > 0)) break;
     shown.push(entry);
   }
   return shown;
@@ -43,7 +43,11 @@ function entryItem(entry: Entry): string {
 </li>`;
 }
 
-/** The agent's messages and tool calls in order, each refusal marked; none of it unless the stream is the one sealed. */
+/**
+ * The agent's messages and tool calls in order, each refusal marked; none of it unless the stream is
+ * the one sealed. `log` holds only the events the page may list (TIMELINE_ENTRIES); the rest are
+ * counted, with their refusals.
+ */
 export function timelineSection(log: RunLogValue): string {
   const head = '<h2>Timeline</h2>';
   const prompt =
@@ -56,7 +60,7 @@ export function timelineSection(log: RunLogValue): string {
   }
   const shown = shownEntries(log.events);
   const rest = log.events.slice(shown.length);
-  const refusals = rest.filter((entry) => entry.type === 'refusal').length;
+  const refusals = rest.filter((entry) => entry.type === 'refusal').length + log.omittedRefusals;
   const more = rest.length + log.omitted;
   const omitted =
     more > 0
