@@ -67,6 +67,13 @@ beforeAll(async () => {
 }, 1_200_000);
 
 describe('signed qualification records, and trust', () => {
+  it('a signature is never shown as a record: `qualifications show <id>.sigstore` is a usage error naming it', async () => {
+    const shown = await runStatecraft(['qualifications', 'show', `${ours.record.id}.sigstore`, '--json'], { home: ours.home });
+    expect(shown.exitCode, shown.stderr).toBe(3);
+    expect(parseJson<{ usage: { message: string } }>(shown).usage.message).toContain('names the signature beside a record, not a record');
+    expect((await runStatecraft(['qualifications', 'show', ours.record.id, '--json'], { home: ours.home })).exitCode).toBe(0);
+  });
+
   it('qualify signs its record beside it: an in-toto statement over the adapter digest, the record its predicate', () => {
     const signature = ours.record.signature;
     expect(signature).toEqual({ path: join(ours.home, 'qualifications', `${ours.record.id}.sigstore.json`), keyId: ours.keyId });

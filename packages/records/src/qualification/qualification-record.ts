@@ -7,7 +7,9 @@ import { CaseReportSchema, QualifiedAdapterSchema, QualifiedProviderSchema, Suit
 export const QualificationIdSchema = z
   .string()
   .regex(/^[a-z0-9][a-z0-9.+-]*$/, { message: 'must be lower-case letters, digits and ". + -"' })
-  .max(200);
+  .max(200)
+  // `<id>.sigstore.json` beside a record is its signature, never a record of its own.
+  .refine((id) => !id.endsWith('.sigstore'), { message: 'names the signature beside a record, not a record' });
 
 const PlatformSchema = z.strictObject({
   os: z.string().min(1),
