@@ -18,6 +18,8 @@ const QualificationLabelSchema = z.strictObject({
   verdict: QualificationVerdictSchema,
   /** Why, in a sentence: which record matched, or why none did. */
   reason: z.string().min(1),
+  /** The id of the record that qualified the adapter, when one did (absent from older labels). */
+  record: z.string().min(1).optional(),
 });
 export type QualificationLabel = z.infer<typeof QualificationLabelSchema>;
 

@@ -47,7 +47,8 @@ export async function labelQualification(input: LabelQualificationInput): Promis
       ...(identity === undefined ? {} : { provider: identity }),
       trustedKeys: input.trustedKeys,
     });
-    return { qualification: { verdict: verdict.verdict, reason: verdict.reason }, ...(providerDigest === undefined ? {} : { providerDigest }) };
+    const record = verdict.verdict === 'qualified' && verdict.record !== undefined ? { record: verdict.record.id } : {};
+    return { qualification: { verdict: verdict.verdict, reason: verdict.reason, ...record }, ...(providerDigest === undefined ? {} : { providerDigest }) };
   } catch (error) {
     return {
       qualification: { verdict: 'unqualified', reason: `the qualification records could not be read (${(error as Error).message})` },

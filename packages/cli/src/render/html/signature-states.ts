@@ -39,9 +39,9 @@ async function qualificationSignature(home: string, account: AttemptAccount): Pr
   } catch {
     return { kind: 'no-record', why: 'the qualification records could not be listed' };
   }
-  // The label names its record ("...: record <id>", then what its signature was): the one that qualified the attempt then.
-  const named = /: record ([^;\s]+)(?:;|$)/.exec(label.reason)?.[1];
-  const record = records.find((entry) => entry.id === named);
+  if (label.record === undefined) return { kind: 'no-record', why: 'the label names no record (recorded before labels carried its id)' };
+  // The record that qualified the attempt then, by the id its label carries.
+  const record = records.find((entry) => entry.id === label.record);
   if (record === undefined) return { kind: 'no-record', why: 'the record the label names is no longer in the product home' };
   const base = record.path.replace(/\.json$/, '');
   return beside(record.path, [`${base}.sigstore.json`, `${record.path}.sigstore.json`]);
