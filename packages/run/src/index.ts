@@ -62,7 +62,7 @@
  */
 export { type RunFailure, type RunRefusal } from './refusal.js';
 export { prepareWorkspace } from './workspace/prepare-workspace.js';
-export { planRun } from './plan/plan-run.js';
+export { planRun, type RunPlan } from './plan/plan-run.js';
 export { targetInsideManagedPath, targetInWritablePlace } from './plan/target-outside-managed-paths.js';
 export { type MissingCredentialDetail } from './plan/credential-present.js';
 export { managedPathsMustNotReach } from './launch/launch-boundary.js';

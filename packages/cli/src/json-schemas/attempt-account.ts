@@ -18,6 +18,7 @@ import {
 } from '@statecraft/adapter';
 import { AcceptanceViewSchema } from './acceptance-answer.js';
 import { FindingSchema } from './doctor-answer.js';
+import { RunAttemptsAnswerSchema } from './run-attempts-answer.js';
 import {
   AcceptanceRecordSchema,
   ArtifactSchema,
@@ -262,7 +263,8 @@ export const RunFailedAnswerSchema = z.strictObject({
   }),
 });
 
-export const RunAnswerSchema = z.union([RunAccountAnswerSchema, RunRefusedAnswerSchema, RunFailedAnswerSchema]);
+/** `run --json`: one attempt's account, a run of several attempts (run-attempts-answer.ts), or a refusal or failure. */
+export const RunAnswerSchema = z.union([RunAccountAnswerSchema, RunRefusedAnswerSchema, RunFailedAnswerSchema, RunAttemptsAnswerSchema]);
 
 /** One line of `run list`. */
 export const AttemptSummarySchema = z.strictObject({

@@ -14,6 +14,8 @@ import {
   failedPath,
   openChainToAppend,
   underTargetLock,
+  attemptWorkspaceLocation,
+  workspaceLocation,
   writingFile,
   type OpenedChain,
 } from '@statecraft/records';
@@ -77,7 +79,7 @@ async function landUnderLock(
       message: `${receiptPath}: not the receipt the acceptance sealed (statecraft doctor names it); nothing landed`,
     };
   const candidate = acceptance.receipt.candidate.commit;
-  const branch = `statecraft/${acceptance.runId}`;
+  const branch = attemptBranch(opening.entries, acceptance.runId, acceptance.attempt);
   // Landed already, and still there: a second landing would only make an empty commit.
   if (await readLandedIsReachable(target.path, landingsIn(opening.entries), acceptance.runId, acceptance.attempt, candidate))
     return {
@@ -115,6 +117,17 @@ async function landUnderLock(
     ),
   );
   return { kind: 'landed', target: target.path, record: appended.record as LandRecord, line: appended.record.seq + 1, sha256: appended.digest };
+}
+
+/**
+ * The attempt's branch, as its intent names it: the run's own, or, for an attempt started beside
+ * others, its own `<run>-<n>` (workspace-location.ts). Only these names: a record naming another
+ * branch is not followed, the run's own is read (and the receipt is stale against it).
+ */
+function attemptBranch(entries: readonly ChainEntry[], runId: string, attempt: number): string {
+  const intent = entries.find((entry) => entry.record.kind === 'intent' && entry.record.runId === runId && entry.record.attempt === attempt);
+  const own = attemptWorkspaceLocation('/', runId, attempt).branch;
+  return intent?.record.kind === 'intent' && intent.record.branch === own ? own : workspaceLocation('/', runId).branch;
 }
 
 /** The attempt's acceptance that stands (its first final verdict, else its latest), or why there is none to land. */

@@ -62,7 +62,7 @@ export async function launchRun<After, Final>(run: {
   hooks: (number: number) => LaunchHooks;
   signal?: AbortSignal;
   afterAttempt: (launch: Launch, chain: SerialAppender) => Promise<After>;
-  beforeRelease: (attempts: readonly RunAttempt<After>[], chain: SerialAppender) => Promise<Final>;
+  beforeRelease: (attempts: readonly RunAttempt<After>[], chain: SerialAppender, runId: string) => Promise<Final>;
 }): Promise<RunLaunch<After, Final>> {
   const [first] = run.plans;
   if (first === undefined) throw new Error('a run needs at least one attempt');
@@ -108,7 +108,7 @@ export async function launchRun<After, Final>(run: {
       const launch = await launchAttempt(plan, run.hooks(number), held(number));
       return { number, plan, launch, after: await inTurn(launch) };
     });
-    return { kind: 'ran', runId, attempts, final: await run.beforeRelease(attempts, chain), reclaimedLock };
+    return { kind: 'ran', runId, attempts, final: await run.beforeRelease(attempts, chain, runId), reclaimedLock };
   } finally {
     await lock.release();
   }
