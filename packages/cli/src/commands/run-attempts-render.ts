@@ -12,14 +12,19 @@ const WIDTH = 80;
 /** The columns: a title, a width, and the row's text for it. */
 const COLUMNS: readonly { title: string; width: number; text: (row: Row) => string }[] = [
   { title: '#', width: 4, text: (row) => String(row.attempt) },
-  { title: 'adapter', width: 14, text: (row) => row.adapter },
+  { title: 'adapter', width: 12, text: (row) => row.adapter },
   { title: 'outcome', width: 12, text: (row) => (row.problem?.kind === 'refused' || row.problem?.kind === 'failed' ? row.problem.kind : row.outcome) },
-  { title: 'verdict', width: 14, text: (row) => (row.verdict === 'not-recorded' ? '-' : row.verdict) },
-  { title: 'refusals', width: 9, text: (row) => String(row.refusalCount === 'not-recorded' ? '-' : row.refusalCount) },
-  { title: 'paths', width: 6, text: (row) => String(row.changedPaths === 'not-recorded' ? '-' : row.changedPaths) },
-  { title: 'cost', width: 9, text: (row) => describeCost(row.cost) },
-  { title: 'time', width: 8, text: (row) => (row.durationMs === 'not-recorded' ? '-' : describeDuration(row.durationMs)) },
+  { title: 'verdict', width: 13, text: (row) => (row.verdict === 'not-recorded' ? '-' : row.verdict) },
+  { title: 'refusals', width: 9, text: (row) => counted(row.refusalCount) },
+  { title: 'paths', width: 6, text: (row) => counted(row.changedPaths) },
+  { title: 'lines', width: 6, text: (row) => counted(row.changedLines) },
+  { title: 'cost', width: 8, text: (row) => describeCost(row.cost) },
+  { title: 'time', width: 7, text: (row) => (row.durationMs === 'not-recorded' ? '-' : describeDuration(row.durationMs)) },
 ];
+
+function counted(count: number | 'not-recorded'): string {
+  return count === 'not-recorded' ? '-' : String(count);
+}
 
 function describeCost(cost: Row['cost']): string {
   if (typeof cost === 'number') return `$${cost.toFixed(4)}`;
@@ -73,7 +78,7 @@ export function renderRunAttempts(value: Value, accept: boolean): HumanLines {
     return lines;
   }
   const row = value.attempts.find((attempt) => attempt.attempt === chosen);
-  lines.push(clip(`chosen: attempt ${value.selection.chosen}, on ${row?.branch ?? 'its branch'}`, WIDTH));
+  lines.push(clip(`chosen: attempt ${value.selection.chosen} (ranking rule ${value.selection.rule.version}), on ${row?.branch ?? 'its branch'}`, WIDTH));
   const landable = accept && row?.verdict === 'accepted';
   lines.push(
     landable

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Acceptance } from '@statecraft/acceptance';
-import { foldAttempts, type AttemptAccount, type ChainEntry, type SerialAppender } from '@statecraft/records';
+import { foldAttempts, rankKeyOf, type AttemptAccount, type ChainEntry, type SerialAppender } from '@statecraft/records';
 import { launchRun, parallelBound, planRun, readUncommittedPaths, type Launch, type RunAttempt } from '@statecraft/run';
 import type { RunPlan } from '@statecraft/run';
 import type { RunAttemptRowSchema, RunAttemptsAnswerSchema } from '../json-schemas/index.js';
@@ -116,12 +116,13 @@ function rowOf(attempt: RunAttempt<Acceptance | undefined>, accounts: readonly A
       verdict: 'not-recorded',
       refusalCount: 'not-recorded',
       changedPaths: 'not-recorded',
+      changedLines: 'not-recorded',
       cost: 'not-recorded',
       durationMs: 'not-recorded',
       ...(problem === undefined ? {} : { problem }),
     };
   }
-  const candidate = account.candidate;
+  const key = rankKeyOf(account);
   return {
     attempt: attempt.number,
     adapter,
@@ -131,7 +132,8 @@ function rowOf(attempt: RunAttempt<Acceptance | undefined>, accounts: readonly A
     cause: account.cause,
     verdict: account.acceptance === 'not-recorded' ? 'not-recorded' : account.acceptance.verdict,
     refusalCount: account.refusalCount,
-    changedPaths: typeof candidate === 'object' && 'changedPaths' in candidate ? candidate.changedPaths.length : 'not-recorded',
+    changedPaths: key.change.paths,
+    changedLines: key.change.lines,
     cost: account.cost,
     durationMs: account.durationMs,
     ...(problem === undefined ? {} : { problem }),

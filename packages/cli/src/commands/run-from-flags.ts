@@ -52,10 +52,10 @@ export interface RunFlags {
 export async function runFromFlags(given: string | undefined, flags: RunFlags, command: Command): Promise<void> {
   const target = await targetOrCurrentRepository(given);
   refuseIdleOptions(flags, command);
+  const many = attemptsOf(flags);
   if (flags.retry !== undefined) flags.retry = await resolveRunReference(resolveProductHome().path, target, flags.retry);
   // A retry reuses its run's adapter, prompt and limits, each unless given here (retry-defaults.ts).
   const retried = flags.retry === undefined ? undefined : await readRetryDefaults(resolveProductHome().path, target, flags.retry);
-  const many = attemptsOf(flags);
   const adapter = await adapterOf(flags.adapter[0], retried?.adapter);
   // With --spec and no prompt, the spec's text is the prompt.
   const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;

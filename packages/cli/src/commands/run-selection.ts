@@ -1,19 +1,28 @@
-import type { AttemptAccount, SerialAppender } from '@statecraft/records';
+import { selectionOf, type AttemptAccount, type RankKey, type SelectionRecord, type SerialAppender } from '@statecraft/records';
 
 /** The selection record as the answer names it: where it is, its rule, the attempts best first and the one chosen. */
 export interface AppendedSelection {
   line: number;
   sha256: string;
-  rule: { version: number | string };
+  rule: { version: number };
   chosen: number;
-  ranked: number[];
+  ranked: { attempt: number; key: RankKey }[];
 }
 
 /**
- * The run's selection, appended through its chain once every attempt has ended: the attempts
- * ranked by the recorded evidence alone, and the one chosen. `none` when no attempt has records.
+ * The run's selection, appended through its chain once every attempt has ended (and, with
+ * --accept, been judged): the attempts ranked by the recorded evidence alone (selectionOf), the
+ * first chosen. `none` when no attempt has records to rank.
  */
 export async function appendRunSelection(chain: SerialAppender, runId: string, accounts: readonly AttemptAccount[]): Promise<AppendedSelection | 'none'> {
-  if (accounts.length === 0 || chain.chain === '' || runId === '') return 'none';
-  return 'none';
+  if (accounts.length === 0) return 'none';
+  const appended = await chain.append(() => selectionOf(runId, accounts));
+  const record = appended.record as SelectionRecord;
+  return {
+    line: record.seq + 1,
+    sha256: appended.digest,
+    rule: record.rule,
+    chosen: record.chosen.attempt,
+    ranked: record.ranked.map(({ attempt, key }) => ({ attempt, key })),
+  };
 }

@@ -8,7 +8,7 @@ import {
   RecordedCostSchema,
   Sha256HexSchema,
 } from '@statecraft/adapter';
-import { AcceptanceRecordSchema, LockHolderSchema } from '@statecraft/records';
+import { AcceptanceRecordSchema, LockHolderSchema, RankKeySchema, SelectionRecordSchema } from '@statecraft/records';
 
 const orNotRecorded = <T extends z.ZodType>(schema: T) => z.union([schema, NotRecordedSchema]);
 
@@ -25,8 +25,9 @@ export const RunAttemptRowSchema = z.strictObject({
   /** With --accept: the verdict; `not-recorded` when it was not judged. */
   verdict: orNotRecorded(AcceptanceRecordSchema.shape.verdict),
   refusalCount: orNotRecorded(CountSchema),
-  /** Paths the candidate changes from the base. */
+  /** Paths and lines the candidate changes from the base. */
   changedPaths: orNotRecorded(CountSchema),
+  changedLines: orNotRecorded(CountSchema),
   cost: orNotRecorded(RecordedCostSchema),
   durationMs: orNotRecorded(DurationMsSchema),
   /** What stopped the attempt before or after its records, or stopped its judgement: said, never dropped. */
@@ -52,10 +53,10 @@ export const RunAttemptsAnswerSchema = z.strictObject({
     z.strictObject({
       line: z.int().positive(),
       sha256: Sha256HexSchema,
-      rule: z.strictObject({ version: z.union([z.int().nonnegative(), z.string().min(1)]) }),
+      rule: SelectionRecordSchema.shape.rule,
       chosen: z.int().positive(),
-      /** The attempts best first. */
-      ranked: z.array(z.int().positive()),
+      /** The attempts best first, each with the key it was ranked on. */
+      ranked: z.array(z.strictObject({ attempt: z.int().positive(), key: RankKeySchema })),
     }),
     z.literal('none'),
   ]),
