@@ -83,7 +83,7 @@ Examples:
   statecraft run list ./repo
   statecraft run show ./repo <run-id> --attempt 2
   statecraft run --retry latest          again: same adapter, prompt, limits
-  statecraft run ./repo --adapter claude-code --adapter codex \
+  statecraft run ./repo --adapter claude-code --adapter codex \\
       --attempts 4 --accept --prompt-file task.md
                                          four attempts, two of each, judged,
                                          one chosen: then statecraft land
