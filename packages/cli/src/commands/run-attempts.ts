@@ -20,6 +20,8 @@ export interface ManyAttempts {
   adapters: readonly RunOptions['adapter'][];
   attempts: number;
   parallel: number | undefined;
+  /** Told a line as each attempt ends (for a person; the table is the answer). */
+  progress?: (line: string) => void;
 }
 
 /**
@@ -49,7 +51,11 @@ export async function runAttempts(options: RunOptions, many: ManyAttempts): Prom
     parallel,
     hooks: () => (options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
-    afterAttempt: (launch, chain) => judge(options, launch, chain),
+    afterAttempt: async (launch, chain) => {
+      const judged = await judge(options, launch, chain);
+      many.progress?.(progressLine(launch, judged, many.attempts));
+      return judged;
+    },
     beforeRelease: async (attempts, chain, runId) => {
       const accounts = foldAttempts(first.paths.chain, first.paths.directory, entriesOf(attempts), 'none');
       return { accounts, selection: await appendRunSelection(chain, runId, accounts) };
@@ -67,6 +73,14 @@ export async function runAttempts(options: RunOptions, many: ManyAttempts): Prom
     reclaimedLock: ran.reclaimedLock,
   };
   return { value, exitCode: exitCodeOf(value, options.accept !== undefined), human: () => renderRunAttempts(value, options.accept !== undefined) };
+}
+
+/** What one ended attempt came to, in a line. */
+function progressLine(launch: Launch, judged: Acceptance | undefined, of: number): string {
+  if (launch.kind !== 'concluded') return `an attempt of ${of} was ${launch.kind}: ${launch.message}`;
+  const { record } = launch.outcome;
+  const verdict = judged?.kind === 'judged' ? `, ${judged.entry.record.verdict}` : '';
+  return `attempt ${record.attempt} of ${of}: ${record.outcome}${record.cause === 'none' ? '' : ` (${record.cause})`}${verdict}`;
 }
 
 /** With --accept, a concluded attempt judged through the run's chain (acceptance takes no lock of its own then). */

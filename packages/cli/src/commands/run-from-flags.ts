@@ -105,7 +105,11 @@ export async function runFromFlags(given: string | undefined, flags: RunFlags, c
         ? await run(options)
         : await (
             await import('./run-attempts.js')
-          ).runAttempts(options, { ...many, adapters: await Promise.all(flags.adapter.map(async (named) => adapterOptionOf(flags, await adapterOf(named)))) });
+          ).runAttempts(options, {
+            ...many,
+            ...(flags.json ? {} : { progress: (line: string) => writeHumanLines(process.stderr, [line], 'statecraft: ') }),
+            adapters: await Promise.all(flags.adapter.map(async (named) => adapterOptionOf(flags, await adapterOf(named)))),
+          });
     if (live !== undefined && status.running) live.commit(status.line());
     printRunAnswer(answer, flags.json);
   } finally {
