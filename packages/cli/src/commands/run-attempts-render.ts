@@ -46,6 +46,22 @@ function clip(text: string, room: number): string {
   return safe.length <= room ? safe : `${safe.slice(0, Math.max(0, room - 1))}…`;
 }
 
+/** A message over as many lines as it takes, each within WIDTH, cut at spaces where there are some; the rest indented. */
+function wrapped(text: string): string[] {
+  const lines: string[] = [];
+  let rest = terminalSafeValue(text);
+  let room = WIDTH;
+  while (rest.length > room) {
+    const space = rest.lastIndexOf(' ', room);
+    const end = space > room / 2 ? space : room;
+    lines.push(`${lines.length === 0 ? '' : '  '}${rest.slice(0, end)}`);
+    rest = rest.slice(end).trimStart();
+    room = WIDTH - 2;
+  }
+  lines.push(`${lines.length === 0 ? '' : '  '}${rest}`);
+  return lines;
+}
+
 function line(mark: string, cells: readonly string[]): string {
   return `${mark} ${cells.map((cell, index) => clip(cell, (COLUMNS[index]?.width ?? 1) - 1).padEnd(COLUMNS[index]?.width ?? 1)).join('')}`.trimEnd();
 }
@@ -56,7 +72,7 @@ function line(mark: string, cells: readonly string[]): string {
  * what to do next.
  */
 export function renderRunAttempts(value: Value, accept: boolean): HumanLines {
-  const chosen = value.selection === 'none' ? undefined : value.selection.chosen;
+  const chosen = value.selection === 'none' || 'failed' in value.selection ? undefined : value.selection.chosen;
   const lines: string[] = [
     clip(`run ${value.runId}: ${value.attempts.length} attempts, ${value.parallel} at a time`, WIDTH),
     line(
@@ -71,10 +87,14 @@ export function renderRunAttempts(value: Value, accept: boolean): HumanLines {
     ),
   ];
   for (const row of value.attempts) {
-    if (row.problem !== undefined) lines.push(clip(`attempt ${row.attempt}: ${row.problem.message}`, WIDTH));
+    if (row.problem !== undefined) lines.push(...wrapped(`attempt ${row.attempt}: ${row.problem.message}`));
   }
   if (value.selection === 'none') {
     lines.push('no attempt was chosen: none has records to rank');
+    return lines;
+  }
+  if ('failed' in value.selection) {
+    lines.push(...wrapped(value.selection.failed.message));
     return lines;
   }
   const row = value.attempts.find((attempt) => attempt.attempt === chosen);

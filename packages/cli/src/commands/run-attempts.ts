@@ -9,7 +9,7 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import { STATECRAFT_VERSION } from '../statecraft-version.js';
 import { writeHumanLines } from '../render/human-lines.js';
 import { answerOf, planRequestOf, uncommittedNote, type RunOptions, type RunValue } from './run.js';
-import { appendRunSelection, type AppendedSelection } from './run-selection.js';
+import { appendRunSelection } from './run-selection.js';
 import { renderRunAttempts } from './run-attempts-render.js';
 
 export type RunAttemptsValue = z.infer<typeof RunAttemptsAnswerSchema>;
@@ -46,7 +46,7 @@ export async function runAttempts(options: RunOptions, many: ManyAttempts): Prom
   if (uncommitted !== undefined && uncommitted.count > 0) writeHumanLines(process.stderr, uncommittedNote(uncommitted, options.base ?? 'HEAD'));
   const parallel = Math.min(many.parallel ?? many.attempts, many.attempts, parallelBound());
   const attemptPlans = Array.from({ length: many.attempts }, (_, index) => plans[index % plans.length] as RunPlan);
-  const ran = await launchRun<Acceptance | undefined, { accounts: AttemptAccount[]; selection: AppendedSelection | 'none' }>({
+  const ran = await launchRun<Acceptance | undefined, { accounts: AttemptAccount[]; selection: RunAttemptsValue['selection'] }>({
     plans: attemptPlans,
     parallel,
     hooks: () => (options.signal === undefined ? {} : { signal: options.signal }),
@@ -166,6 +166,7 @@ function problemOf({ launch, after }: RunAttempt<Acceptance | undefined>): Row['
 function exitCodeOf(value: RunAttemptsValue, accept: boolean): ExitCode {
   if (value.attempts.some((row) => row.problem?.kind === 'failed' || row.problem?.kind === 'acceptance-failed')) return EXIT.failed;
   if (value.selection === 'none') return value.attempts.every((row) => row.problem?.kind === 'refused') ? EXIT.refused : EXIT.finding;
+  if ('failed' in value.selection) return EXIT.failed;
   const chosen = value.selection.chosen;
   const row = value.attempts.find((attempt) => attempt.attempt === chosen);
   const good = accept ? row?.verdict === 'accepted' : row?.outcome === 'completed';

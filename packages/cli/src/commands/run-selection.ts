@@ -1,4 +1,4 @@
-import { selectionOf, type AttemptAccount, type RankKey, type SelectionRecord, type SerialAppender } from '@statecraft/records';
+import { failedPath, selectionOf, type AttemptAccount, type RankKey, type SelectionRecord, type SerialAppender } from '@statecraft/records';
 
 /** The selection record as the answer names it: where it is, its rule, the attempts best first and the one chosen. */
 export interface AppendedSelection {
@@ -14,9 +14,19 @@ export interface AppendedSelection {
  * --accept, been judged): the attempts ranked by the recorded evidence alone (selectionOf), the
  * first chosen. `none` when no attempt has records to rank.
  */
-export async function appendRunSelection(chain: SerialAppender, runId: string, accounts: readonly AttemptAccount[]): Promise<AppendedSelection | 'none'> {
+export async function appendRunSelection(
+  chain: SerialAppender,
+  runId: string,
+  accounts: readonly AttemptAccount[],
+): Promise<AppendedSelection | 'none' | { failed: { path: string; message: string } }> {
   if (accounts.length === 0) return 'none';
-  const appended = await chain.append(() => selectionOf(runId, accounts));
+  let appended: Awaited<ReturnType<SerialAppender['append']>>;
+  try {
+    appended = await chain.append(() => selectionOf(runId, accounts));
+  } catch (error) {
+    const message = `cannot append the run's selection (${(error as Error).message}); every attempt's records stand, none was chosen: name one with --attempt`;
+    return { failed: { path: failedPath(error, chain.chain), message } };
+  }
   const record = appended.record as SelectionRecord;
   return {
     line: record.seq + 1,

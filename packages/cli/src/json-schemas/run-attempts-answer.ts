@@ -59,6 +59,8 @@ export const RunAttemptsAnswerSchema = z.strictObject({
       ranked: z.array(z.strictObject({ attempt: z.int().positive(), key: RankKeySchema })),
     }),
     z.literal('none'),
+    /** The selection could not be appended (an i/o failure, exit 4): the attempts' records stand. */
+    z.strictObject({ failed: z.strictObject({ path: z.string().min(1), message: z.string().min(1) }) }),
   ]),
   /** A stale lock of a dead supervisor that was taken over. */
   reclaimedLock: z.union([z.literal('none'), z.literal('unreadable'), LockHolderSchema]),
