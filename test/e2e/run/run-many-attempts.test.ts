@@ -113,7 +113,7 @@ describe('run --attempts N', () => {
     }
   });
 
-  it('--adapter A --adapter B --attempts 4 assigns A, B, A, B; prune then removes every worktree and branch of the run', async () => {
+  it('--adapter A --adapter B --attempts 4 assigns A, B, A, B; a retry continues the run; prune removes every worktree and branch of it', async () => {
     const target = await targets.fresh();
     const other = await createCustomAdapter({ name: 'second' });
     try {
@@ -146,6 +146,15 @@ describe('run --attempts N', () => {
         [3, 'fixture'],
         [4, 'second'],
       ]);
+      // A retry is one more attempt of the run, in the run's own worktree, numbered after the four.
+      const retried = await runStatecraft(['run', target.path, '--retry', many.runId, '--json'], home());
+      expect(retried.exitCode, retried.stderr).toBe(0);
+      expect(parseJson<{ runId: string; attempt: number; branch: string }>(retried)).toMatchObject({
+        runId: many.runId,
+        attempt: 5,
+        branch: `statecraft/${many.runId}`,
+      });
+      linkedChain(many.chain);
       const pruned = await runStatecraft(['prune', target.path, '--older-than', '0s', '--json'], home());
       expect(pruned.exitCode, pruned.stderr).toBe(0);
       expect(await target.git('branch', '--list', 'statecraft/*')).toBe('');
