@@ -100,6 +100,9 @@ describe('run --attempts N', () => {
         expect(shown.exitCode, shown.stderr).toBe(0);
         expect(parseJson<{ branch: string; artifactCheck: Record<string, string> }>(shown).branch).toBe(row.branch);
       }
+      // A person reading attempt 2 is told the commands that name it, not the run's latest attempt.
+      const told = await runStatecraft(['run', 'show', target.path, many.runId, '--attempt', '2'], home());
+      expect(told.stdout.replace(/\\\n\s+/g, '')).toContain(`statecraft accept ${target.path} ${many.runId} --attempt 2`);
       // The table: one row per attempt, the chosen one marked, within 80 columns.
       const text = await runStatecraft(['run', target.path, '--adapter', adapter.executable, '--attempts', '2', '--prompt', 'work'], home());
       expect(text.exitCode, text.stderr).toBe(0);
