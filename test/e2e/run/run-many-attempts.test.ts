@@ -179,7 +179,7 @@ describe('run --attempts N', () => {
     expect(ran.stderr).toContain(said);
   });
 
-  it('Ctrl-C cancels every attempt: each is recorded cancelled, and the run still appends its selection', async () => {
+  it('the run holds the target for all its attempts; Ctrl-C cancels every attempt: each is recorded cancelled, and the run still appends its selection', async () => {
     const target = await targets.fresh();
     const adapter = await createPerAttemptAdapter('hanging', { 1: { hang: true }, 2: { hang: true }, 3: { hang: true } });
     try {
@@ -188,6 +188,13 @@ describe('run --attempts N', () => {
         home(),
       );
       await untilIntents(target.path, 3);
+      // The run holds the target, not one of its attempts: another run is refused naming it.
+      const other = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], home());
+      expect(other.exitCode, other.stderr).toBe(2);
+      expect(parseJson<{ refused: { reason: string; message: string } }>(other).refused).toMatchObject({
+        reason: 'live-attempt',
+        message: expect.stringMatching(/^run \S+ \(3 attempts\) holds this target/) as unknown,
+      });
       started.kill('SIGINT');
       const ran = await finishedRun(started);
       expect(ran.exitCode, ran.stderr).toBe(1);
