@@ -116,4 +116,43 @@ describe('run --attempts under kills', () => {
       await adapter.remove();
     }
   });
+
+  it.each([150, 600, 1100])(
+    'killed %i ms after the run starts, while attempts end every 250 ms: the chain verifies, reconcile closes what dangles, every attempt concluded once',
+    async (afterMs) => {
+      const target = await targets.fresh();
+      const scripts = Object.fromEntries(Array.from({ length: 6 }, (_, index) => [index + 1, { waitMs: 250 * (index + 1) }]));
+      const adapter = await createPerAttemptAdapter('every-250ms', scripts);
+      try {
+        const started = startStatecraft(['run', target.path, '--adapter', adapter.executable, '--attempts', '6', '--prompt', 'work', '--json'], home());
+        // The clock starts once the first intent is durable: the kill then falls among the appends.
+        for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+          const listing = await runStatecraft(['run', 'list', target.path, '--json'], home());
+          if (listing.exitCode === 0 && parseJson<Listed>(listing).attempts.length > 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await new Promise((resolve) => setTimeout(resolve, afterMs));
+        started.kill('SIGKILL');
+        await finishedRun(started);
+        const { chain } = await listed(target.path);
+        const records = linkedChain(chain);
+        const intents = records.filter((record) => record.kind === 'intent').length;
+        expect(records.filter((record) => record.kind === 'outcome').length).toBeLessThanOrEqual(intents);
+        const reconciled = await runStatecraft(['run', 'reconcile', target.path, '--json'], home());
+        expect(reconciled.exitCode, reconciled.stderr).toBe(0);
+        const after = linkedChain(chain);
+        // Every attempt that has an intent has exactly one outcome now; none has two.
+        const outcomes = after.filter((record) => record.kind === 'outcome').map((record) => record.attempt);
+        expect(outcomes.sort()).toEqual(
+          after
+            .filter((record) => record.kind === 'intent')
+            .map((record) => record.attempt)
+            .sort(),
+        );
+        expect((await listed(target.path)).attempts.every((attempt) => attempt.state === 'concluded')).toBe(true);
+      } finally {
+        await adapter.remove();
+      }
+    },
+  );
 });
