@@ -9,7 +9,7 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import { STATECRAFT_VERSION } from '../statecraft-version.js';
 import { writeHumanLines } from '../render/human-lines.js';
 import { answerOf, planRequestOf, uncommittedNote, type RunOptions, type RunValue } from './run.js';
-import { appendRunSelection } from './run-selection.js';
+import { appendRunSelection } from './append-run-selection.js';
 import { renderRunAttempts } from './run-attempts-render.js';
 
 export type RunAttemptsValue = z.infer<typeof RunAttemptsAnswerSchema>;
