@@ -28,6 +28,7 @@
  * - chain/open-chain.ts      reads and verifies every link; torn tail reported, corruption refused (R8.4)
  * - chain/read-chain-lines.ts the chain's complete lines from an offset, read in chunks: memory flat whatever its length
  * - chain/record-bound.ts    the most bytes a record takes: a longer line is refused, never read whole nor cut as torn
+ * - chain/serial-appender.ts the one writer of a chain for a run of several attempts: appends and reads in turn, each linked to the tip
  * - chain/record-schemas.ts  the chain's record kinds (intent, outcome, acceptance), one zod schema each
  * - chain/refuse-unreadable-record.ts before an append: the record parses with the reader's schema and is within the bound, or nothing is written
  * - chain/summary-fast-check.ts accepts a summary the schema certainly accepts without the schema's parse; the rest go to it
@@ -131,6 +132,7 @@ export { selectionOf, type UnlinkedSelection } from './selection/selection-of.js
 export { type SelectionRecord, SelectionRecordSchema } from './selection/selection-record.js';
 export { type LandMethod, LandMethodSchema, type LandRecord, type PrunedAttempt, PrunedAttemptSchema } from './chain/land-record.js';
 export { openChainForAppend } from './chain/open-chain-for-append.js';
+export { SerialAppender } from './chain/serial-appender.js';
 export { openChainForRun, type RunChainRecord } from './chain/open-chain-for-run.js';
 export { type ChainEntry, type ChainOpening, type LinkedRecord, openChain } from './chain/open-chain.js';
 export { readChainLines } from './chain/read-chain-lines.js';
@@ -162,7 +164,7 @@ export { restoreWorkspaceGit, type WorkspaceGitRestoration } from './git/workspa
 export { removeDeadAttemptTemporaryDirectory } from './lock/dead-attempt-temporary-directory.js';
 export { isLive, type LockHolder, LockHolderSchema, readLockInstance } from './lock/lock-holder.js';
 export { acquireRepositoryLock } from './lock/repository-lock.js';
-export { type OpenedChain, openChainToAppend, underTargetLock } from './lock/under-target-lock.js';
+export { type AppendUnderLock, type OpenedChain, openChainToAppend, underTargetLock } from './lock/under-target-lock.js';
 export { type CoverageVerdict, type Posture, PostureSchema, type QualificationLabel, requiredNotApplied } from './posture.js';
 export { checkProductHomeWritable, productHomeLayout, resolveProductHome, targetKey } from './product-home.js';
 export { checkQualification, type ManifestToCheck, type RecordSignature } from './qualification/check-qualification.js';
@@ -198,7 +200,7 @@ export { rereadKeptStream } from './read/reread-kept-stream.js';
 export { readWorkspaceFreshness } from './read/workspace-freshness.js';
 export { type Receipt, ReceiptSchema } from './receipt.js';
 export { isRunId, newRunId } from './run-id.js';
-export { STATE_DIRECTORY, workspaceLocation } from './workspace-location.js';
+export { attemptWorkspaceLocation, runWorkspaceLocations, STATE_DIRECTORY, workspaceLocation } from './workspace-location.js';
 export { writeFileDurably } from './durable-write.js';
 export { bwrapVersionMemo } from './remembered-bwrap-version.js';
 export { digestFileCached, knownDigestOf } from './remembered-digests.js';

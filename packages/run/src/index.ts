@@ -10,6 +10,7 @@
  * - plan/home-outside-target.ts   the product home and the target must not hold each other (R8.4, R12)
  * - plan/target-outside-managed-paths.ts a target inside a path the adapter declares managed, statecraft's state directory (workspaces, check worktrees), or a path any attempt had writable, is refused before git runs in it (R12)
  * - launch/launch-attempt.ts      lock → workspace → environment → intent (fsync) → supervise → classify → outcome
+ * - launch/launch-run.ts        several attempts of one run: the lock taken once for the run, each attempt launched in turn-taking appends, then what ends the run
  * - launch/before-intent.ts       what an intent needs besides the readings, started once the workspace's directory exists: TMPDIR, environment, request, boundary
  * - launch/conclude-attempt.ts    after the adapter: the result kept, the candidate identified (R13.2), the outcome appended
  * - launch/build-request.ts       the request file the adapter is pointed at (R1.2)
@@ -61,13 +62,14 @@
  */
 export { type RunFailure, type RunRefusal } from './refusal.js';
 export { prepareWorkspace } from './workspace/prepare-workspace.js';
-export { planRun } from './plan/plan-run.js';
+export { planRun, type RunPlan } from './plan/plan-run.js';
 export { targetInsideManagedPath, targetInWritablePlace } from './plan/target-outside-managed-paths.js';
 export { type MissingCredentialDetail } from './plan/credential-present.js';
 export { managedPathsMustNotReach } from './launch/launch-boundary.js';
 export { targetsTheHomeNames } from './launch/targets-the-home-names.js';
 export { endOfAttempt, endOfAttemptBoundMs } from './launch/end-of-attempt-bound.js';
 export { type Launch, launchAttempt } from './launch/launch-attempt.js';
+export { launchRun, parallelBound, type RunAttempt, type RunLaunch } from './launch/launch-run.js';
 export { readOperatorGitIdentity } from './workspace/read-operator-git-identity.js';
 export { readUncommittedPaths, type UncommittedPaths } from './workspace/uncommitted-paths.js';
 export {

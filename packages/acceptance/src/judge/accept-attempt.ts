@@ -12,7 +12,6 @@ import {
 } from '@statecraft/records';
 import type { BoundaryChoice } from '@statecraft/environment';
 import {
-  appendRecord,
   chainPaths,
   openChainForRun,
   resolveTarget,
@@ -34,7 +33,7 @@ import { findFreeOutputsDirectory } from './free-outputs-directory.js';
 import { outcomeNotItsOwn } from './outcome-evidence-own.js';
 import { judgeAttempt, type JudgeRequest } from './judge-attempt.js';
 import { removeLeftoverCheckWorktrees } from './leftover-check-worktrees.js';
-import { underTargetLock, type OpenedChain } from '@statecraft/records';
+import { underTargetLock, type AppendUnderLock, type OpenedChain, type SerialAppender } from '@statecraft/records';
 
 export interface AcceptRequest {
   home: string;
@@ -51,6 +50,8 @@ export interface AcceptRequest {
   statecraftVersion: string;
   signal?: AbortSignal;
   hooks?: NonNullable<JudgeRequest['hooks']>;
+  /** The chain of a run that holds the target's lock: judged without taking it, the record appended through it. */
+  held?: SerialAppender;
 }
 
 export type Acceptance =
@@ -120,7 +121,8 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
     beforeRelease: async () => {
       await progress.cleared;
     },
-    work: (opening) => judgeUnderLock(request, target, paths, opening, progress, signingKey),
+    work: (opening, append) => judgeUnderLock(request, target, paths, { opening, append }, progress, signingKey),
+    ...(request.held === undefined ? {} : { held: request.held }),
   });
 }
 
@@ -129,7 +131,7 @@ async function judgeUnderLock(
   request: AcceptRequest,
   target: ResolvedTarget,
   paths: ChainPaths,
-  opening: OpenedChain<RunChainRecord>,
+  { opening, append }: { opening: OpenedChain<RunChainRecord>; append: AppendUnderLock },
   progress: { cleared?: Promise<void> | undefined; kept?: string | undefined },
   signingKey: SigningKey | undefined,
 ): Promise<Acceptance> {
@@ -194,11 +196,7 @@ async function judgeUnderLock(
           keepReceiptSignature(paths.directory, `${outputsDirectory}/receipt.sigstore.json`, judged.receipt as Receipt, signingKey),
         );
   const appended = await writingFile(paths.chain, () =>
-    appendRecord(
-      paths.chain,
-      { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn },
-      { at: new Date().toISOString(), ...judged, receiptFile, ...(receiptSignature === undefined ? {} : { receiptSignature }) },
-    ),
+    append({ at: new Date().toISOString(), ...judged, receiptFile, ...(receiptSignature === undefined ? {} : { receiptSignature }) }),
   );
   const record = appended.record as AcceptanceRecord;
   return {

@@ -34,7 +34,12 @@ function registerRunVerb(program: Command): Command {
     .argument('[target]', 'the git repository to work on (default: the one containing the current directory)')
     .option('--prompt <text>', "the prompt (sent on the adapter's stdin, never in argv)", once('--prompt'))
     .option('--prompt-file <file>', 'read the prompt from a file (- reads stdin; at most 64 MiB)', once('--prompt-file'))
-    .option('--adapter <name|path>', `a known adapter (${KNOWN_ADAPTER_NAMES.join(', ')}) or the path of an adapter executable`, once('--adapter'))
+    .option(
+      '--adapter <name|path>',
+      `a known adapter (${KNOWN_ADAPTER_NAMES.join(', ')}) or the path of an adapter executable (repeatable with --attempts: round robin)`,
+      collect,
+      [],
+    )
     .option('--manifest <file>', "the adapter's manifest, when it is not beside the executable", once('--manifest'))
     .option('--provider <path>', 'the provider executable the adapter should run', once('--provider'))
     .option('--spec <id>', 'the spec the run works from (its checks feed command coverage)', once('--spec'))
@@ -60,6 +65,8 @@ function registerRunVerb(program: Command): Command {
     .option('--expose <path>', 'a path of a hidden home shown read-only inside the boundary, e.g. ~/.config/tool (repeatable)', collect, [])
     .option('--trust <public-key>', 'label the adapter qualified only by a record this key signed (repeatable; also STATECRAFT_TRUSTED_KEYS)', collect, [])
     .option('--allow-missing-credential', "start the adapter even when the credential it declares is absent (it then fails in the provider's words)", false)
+    .option('--attempts <n>', 'run n attempts of this run, each in its own worktree and branch, and choose one on the records', once('--attempts'))
+    .option('--parallel <k>', 'with --attempts: at most k at a time (default n, bounded by the cores and memory)', once('--parallel'))
     .option('--accept', 'judge the attempt once it ends: the checks read at the base, over its candidate (see statecraft accept)', false)
     .option('--check-deadline <duration>', 'with --accept: how long each check may run', once('--check-deadline'), DEFAULT_CHECK_DEADLINE)
     .option('--suite-deadline <duration>', 'with --accept: how long the whole suite may run', once('--suite-deadline'), DEFAULT_SUITE_DEADLINE)
@@ -76,6 +83,10 @@ Examples:
   statecraft run list ./repo
   statecraft run show ./repo <run-id> --attempt 2
   statecraft run --retry latest          again: same adapter, prompt, limits
+  statecraft run ./repo --adapter claude-code --adapter codex \\
+      --attempts 4 --accept --prompt-file task.md
+                                         four attempts, two of each, judged,
+                                         one chosen: then statecraft land
 
 JSON: the attempt's account, the value \`run show --json\` prints (runId,
 attempt, outcome, cause, commits, posture, artifacts, ...); a refusal before
@@ -87,7 +98,9 @@ Exit: 0 completed; 1 another outcome (refused, interrupted, failed,
 cancelled), or a required capability the init did not apply; 2 refused
 before spawn, nothing appended; 3 usage; 4 an i/o error writing records.
 With --accept: 0 only when accepted, 1 any other verdict; the JSON gains
-\`acceptance\`.`,
+\`acceptance\`. With --attempts n: the table of attempts, the chosen one marked;
+exit 0 when the chosen attempt completed (accepted, with --accept), else 1;
+the JSON is { runId, attempts, selection, ... }.`,
     )
     .action(async (given: string | undefined, flags: RunFlags, command: Command) => (await import('./run-from-flags.js')).runFromFlags(given, flags, command));
 }

@@ -23,7 +23,9 @@ export interface RunFlags {
   spec?: string;
   prompt?: string;
   promptFile?: string;
-  adapter?: string;
+  adapter: string[];
+  attempts?: string;
+  parallel?: string;
   manifest?: string;
   provider?: string;
   require: string[];
@@ -50,10 +52,11 @@ export interface RunFlags {
 export async function runFromFlags(given: string | undefined, flags: RunFlags, command: Command): Promise<void> {
   const target = await targetOrCurrentRepository(given);
   refuseIdleOptions(flags, command);
+  const many = attemptsOf(flags);
   if (flags.retry !== undefined) flags.retry = await resolveRunReference(resolveProductHome().path, target, flags.retry);
   // A retry reuses its run's adapter, prompt and limits, each unless given here (retry-defaults.ts).
   const retried = flags.retry === undefined ? undefined : await readRetryDefaults(resolveProductHome().path, target, flags.retry);
-  const adapter = await adapterOf(flags, retried?.adapter);
+  const adapter = await adapterOf(flags.adapter[0], retried?.adapter);
   // With --spec and no prompt, the spec's text is the prompt.
   const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
   const promptGiven = flags.prompt !== undefined || flags.promptFile !== undefined || flags.spec !== undefined;
@@ -71,7 +74,8 @@ export async function runFromFlags(given: string | undefined, flags: RunFlags, c
   // A key file that cannot sign is refused before the attempt, not after it at the judgement.
   if (flags.accept) await signingKeyOrRefusal(resolveProductHome().path, process.env);
   const status = new RunStatus();
-  const live = flags.json ? undefined : liveLineFor(process.stdout);
+  // Several attempts at once share no one status line: their table is the answer.
+  const live = flags.json || many !== undefined ? undefined : liveLineFor(process.stdout);
   const checkDeadlineMs = parseDuration('--check-deadline', flags.checkDeadline);
   const suiteDeadlineMs = parseDuration('--suite-deadline', flags.suiteDeadline);
   const checkStatus = checkStatusHooks(live);
@@ -79,7 +83,7 @@ export async function runFromFlags(given: string | undefined, flags: RunFlags, c
   // The operator's interrupt cancels the attempt (R8.1): its tree is killed and the outcome recorded.
   const interrupt = listenForOperatorInterrupt();
   try {
-    const answer = await run({
+    const options: RunOptions = {
       ...checkAllowUnder(
         permissions,
         withRetryDefaults(runOptionsOf(target, flags, adapter, prompt, boundary), retried, (option) => command.getOptionValueSource(option) === 'cli'),
@@ -95,7 +99,17 @@ export async function runFromFlags(given: string | undefined, flags: RunFlags, c
       },
       signal: interrupt.signal,
       ...(flags.accept ? { accept: { checkDeadlineMs, suiteDeadlineMs, hooks: judgingHooks(checkStatus, status, live) } } : {}),
-    });
+    };
+    const answer =
+      many === undefined
+        ? await run(options)
+        : await (
+            await import('./run-attempts.js')
+          ).runAttempts(options, {
+            ...many,
+            ...(flags.json ? {} : { progress: (line: string) => writeHumanLines(process.stderr, [line], 'statecraft: ') }),
+            adapters: await Promise.all(flags.adapter.map(async (named) => adapterOptionOf(flags, await adapterOf(named)))),
+          });
     if (live !== undefined && status.running) live.commit(status.line());
     printRunAnswer(answer, flags.json);
   } finally {
@@ -104,6 +118,30 @@ export async function runFromFlags(given: string | undefined, flags: RunFlags, c
     interrupt.stop();
   }
 }
+
+/**
+ * `--attempts n` with n ≥ 2 (and `--parallel`): a run of several attempts; absent or 1, a run of one,
+ * as before. A repeated `--adapter` needs `--attempts`, and no more adapters than attempts; a
+ * retry is one attempt of its run (decision 0311).
+ */
+function attemptsOf(flags: RunFlags): { attempts: number; parallel: number | undefined } | undefined {
+  const attempts = flags.attempts === undefined ? 1 : parsePositiveInteger('--attempts', flags.attempts, MOST_ATTEMPTS);
+  const parallel = flags.parallel === undefined ? undefined : parsePositiveInteger('--parallel', flags.parallel, MOST_ATTEMPTS);
+  if (flags.adapter.length > 1 && flags.attempts === undefined)
+    throw new UsageError('--adapter is given more than once; give it once', 'or add --attempts n to spread n attempts over these adapters');
+  if (flags.adapter.length > attempts)
+    throw new UsageError(`--adapter is given ${flags.adapter.length} times for ${attempts} attempts`, 'give at least as many attempts as adapters');
+  if (attempts === 1) {
+    if (parallel !== undefined) throw new UsageError('--parallel applies only with --attempts n (n at least 2)', 'add --attempts, or leave --parallel out');
+    return undefined;
+  }
+  if (flags.retry !== undefined)
+    throw new UsageError('--attempts cannot be given with --retry', 'a retry is one more attempt of its run; leave --attempts out');
+  return { attempts, parallel };
+}
+
+/** The most attempts one run starts. */
+const MOST_ATTEMPTS = 64;
 
 /** Options that would do nothing as combined: said, not silently ignored. */
 function refuseIdleOptions(flags: RunFlags, command: Command): void {
@@ -152,8 +190,8 @@ function checkAllowUnder<T extends { allow: string[] }>(permissions: PermissionM
 type ResolvedAdapter = Extract<Awaited<ReturnType<typeof resolveAdapterArgument>>, { kind: 'resolved' }>;
 
 /** The adapter `--adapter` names: a known name or a path; refused (exit 3) when absent or unknown. */
-async function adapterOf(flags: RunFlags, retried?: string): Promise<ResolvedAdapter> {
-  const named = flags.adapter ?? retried;
+async function adapterOf(given: string | undefined, retried?: string): Promise<ResolvedAdapter> {
+  const named = given ?? retried;
   if (named === undefined) throw new UsageError('name an adapter with --adapter <name|path>', 'the fixture adapter needs no provider: --adapter fixture');
   const adapter = await resolveAdapterArgument(named);
   if (adapter.kind === 'unknown')
@@ -172,10 +210,7 @@ function runOptionsOf(
   return {
     home: resolveProductHome().path,
     target,
-    adapter: {
-      executable: adapter.executable,
-      ...(flags.manifest !== undefined ? { manifest: flags.manifest } : adapter.manifest !== undefined ? { manifest: adapter.manifest } : {}),
-    },
+    adapter: adapterOptionOf(flags, adapter),
     ...(flags.provider === undefined ? {} : { provider: flags.provider }),
     ...(prompt === undefined ? {} : { prompt }),
     required: parseTokens('--require', flags.require),
@@ -191,6 +226,14 @@ function runOptionsOf(
     source: process.env,
     boundary,
     ...(flags.allowMissingCredential ? { allowMissingCredential: true } : {}),
+  };
+}
+
+/** The adapter to plan: its executable, and `--manifest` or the one a known name gives. */
+function adapterOptionOf(flags: RunFlags, adapter: ResolvedAdapter): RunOptions['adapter'] {
+  return {
+    executable: adapter.executable,
+    ...(flags.manifest !== undefined ? { manifest: flags.manifest } : adapter.manifest !== undefined ? { manifest: adapter.manifest } : {}),
   };
 }
 

@@ -218,9 +218,11 @@ export function renderAccountSummary(
       'refused' in account.acceptanceProblem ? `refused: ${account.acceptanceProblem.refused.message}` : `failed: ${account.acceptanceProblem.failed.message}`;
     lines.push([{ text: `  ${'acceptance'.padEnd(LABEL - 2)}` }, { text: clip(problem, WIDTH - LABEL), tone: 'bad' }]);
   }
-  lines.push(...command('more', ['statecraft', 'run', 'show', account.target, account.runId, '--posture']));
+  // A run's latest attempt is the default of both verbs: any other is named (a retry, or an attempt started beside others).
+  const which = account.attempt === 1 ? [] : ['--attempt', String(account.attempt)];
+  lines.push(...command('more', ['statecraft', 'run', 'show', account.target, account.runId, ...which, '--posture']));
   if (account.state === 'concluded' && account.outcome === 'completed' && account.acceptance === 'not-recorded')
-    lines.push(...command('judge', ['statecraft', 'accept', account.target, account.runId]));
+    lines.push(...command('judge', ['statecraft', 'accept', account.target, account.runId, ...which]));
   return lines;
 }
 

@@ -71,28 +71,7 @@ export type RunValue = z.infer<typeof RunAnswerSchema>;
  * same value. Exit 0 `completed`; 1 any other outcome; 2 refused before spawn; 4 i/o failure.
  */
 export async function run(options: RunOptions): Promise<Answer<RunValue>> {
-  const planning = await planRun({
-    home: options.home,
-    target: options.target,
-    adapter: options.adapter,
-    ...(options.provider === undefined ? {} : { provider: options.provider }),
-    ...(options.prompt === undefined ? {} : { prompt: options.prompt }),
-    required: options.required,
-    preferred: options.preferred,
-    deadlineMs: options.deadlineMs,
-    maxTurns: options.maxTurns,
-    allow: options.allow,
-    deny: options.deny,
-    pass: options.pass,
-    ...(options.retryOf === undefined ? {} : { retryOf: options.retryOf }),
-    ...(options.base === undefined ? {} : { base: options.base }),
-    ...(options.spec === undefined ? {} : { spec: options.spec }),
-    source: options.source,
-    ...(options.boundary === undefined ? {} : { boundary: options.boundary }),
-    ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
-    ...(options.allowMissingCredential === true ? { allowMissingCredential: true } : {}),
-    ...(options.trustedKeys === undefined ? {} : { trustedKeys: options.trustedKeys }),
-  });
+  const planning = await planRun(planRequestOf(options));
   if (planning.kind !== 'planned') return answerOf(planning);
   // A new run starts from a commit: what the checkout holds beyond it is said now, not found later.
   const uncommitted = planning.plan.retry === 'none' ? await readUncommittedPaths(planning.plan.target.path) : undefined;
@@ -127,7 +106,33 @@ export async function run(options: RunOptions): Promise<Answer<RunValue>> {
   return answerOf(launch, opened, acceptance);
 }
 
-async function answerOf(
+/** What planning is asked, from the run's options. */
+export function planRequestOf(options: RunOptions): Parameters<typeof planRun>[0] {
+  return {
+    home: options.home,
+    target: options.target,
+    adapter: options.adapter,
+    ...(options.provider === undefined ? {} : { provider: options.provider }),
+    ...(options.prompt === undefined ? {} : { prompt: options.prompt }),
+    required: options.required,
+    preferred: options.preferred,
+    deadlineMs: options.deadlineMs,
+    maxTurns: options.maxTurns,
+    allow: options.allow,
+    deny: options.deny,
+    pass: options.pass,
+    ...(options.retryOf === undefined ? {} : { retryOf: options.retryOf }),
+    ...(options.base === undefined ? {} : { base: options.base }),
+    ...(options.spec === undefined ? {} : { spec: options.spec }),
+    source: options.source,
+    ...(options.boundary === undefined ? {} : { boundary: options.boundary }),
+    ...(options.permissions === undefined ? {} : { permissions: options.permissions }),
+    ...(options.allowMissingCredential === true ? { allowMissingCredential: true } : {}),
+    ...(options.trustedKeys === undefined ? {} : { trustedKeys: options.trustedKeys }),
+  };
+}
+
+export async function answerOf(
   outcome: Launch | RunRefusal | RunFailure,
   opened?: { paths: { chain: string; directory: string }; uncommitted?: UncommittedPaths },
   acceptance?: Acceptance,
@@ -182,7 +187,7 @@ async function answerOf(
     value,
     exitCode: exitCodeOf(account, acceptance),
     // The summary; the posture, residuals and every record check are `run show --posture`'s.
-    human: (shown) => ('runId' in shown ? [...renderAccountSummary(shown, accountFindings(shown)), ...renderOpening(shown)] : []),
+    human: (shown) => ('runId' in shown && !('attempts' in shown) ? [...renderAccountSummary(shown, accountFindings(shown)), ...renderOpening(shown)] : []),
   };
 }
 
@@ -190,7 +195,7 @@ async function answerOf(
 const NAMED_UNCOMMITTED = 3;
 
 /** The note at the start of a run from a checkout with uncommitted changes: how many, the first few. */
-function uncommittedNote(uncommitted: UncommittedPaths, base: string): HumanLines {
+export function uncommittedNote(uncommitted: UncommittedPaths, base: string): HumanLines {
   const plural = uncommitted.count === 1 ? 'path is' : 'paths are';
   const named = uncommitted.paths.slice(0, NAMED_UNCOMMITTED).map((path) => (path.length > 60 ? `${path.slice(0, 59)}…` : path));
   const more = uncommitted.count - named.length;

@@ -19,6 +19,7 @@ import {
 import { AcceptanceViewSchema } from './acceptance-answer.js';
 import { FindingSchema } from './doctor-answer.js';
 import { SelectionViewSchema } from './selection-view.js';
+import { RunAttemptsAnswerSchema } from './run-attempts-answer.js';
 import {
   AcceptanceRecordSchema,
   ArtifactSchema,
@@ -268,7 +269,8 @@ export const RunFailedAnswerSchema = z.strictObject({
   }),
 });
 
-export const RunAnswerSchema = z.union([RunAccountAnswerSchema, RunRefusedAnswerSchema, RunFailedAnswerSchema]);
+/** `run --json`: one attempt's account, a run of several attempts (run-attempts-answer.ts), or a refusal or failure. */
+export const RunAnswerSchema = z.union([RunAccountAnswerSchema, RunRefusedAnswerSchema, RunFailedAnswerSchema, RunAttemptsAnswerSchema]);
 
 /** One line of `run list`. */
 export const AttemptSummarySchema = z.strictObject({

@@ -19,6 +19,7 @@ import { KeysGenerateAnswerSchema, KeysShowAnswerSchema } from './keys-answers.j
 
 export * from './error-documents.js';
 export * from './attempt-account.js';
+export * from './run-attempts-answer.js';
 export * from './qualification-answers.js';
 export * from './env-plan-answer.js';
 export * from './doctor-answer.js';

@@ -1,7 +1,7 @@
 import { describeUnopenable } from '@statecraft/adapter';
 import { isLive, readLockHolder } from '../lock/lock-holder.js';
 import type { Finding } from './examine-product-home.js';
-import type { LiveHolder } from '../read/fold-attempts.js';
+import { liveHolderOf, type LiveHolder } from '../read/fold-attempts.js';
 
 /**
  * A target's lock as doctor reads it: the attempt its live supervisor holds it for, or none; a lock
@@ -15,7 +15,7 @@ export async function checkTargetLock(lock: string): Promise<{ live: LiveHolder;
     const message = `${lock}: the target's lock ${holder.unopenable}: every run and accept of this target fails on it (exit 4) until it is removed; doctor removes nothing`;
     return { live: 'none', findings: [{ kind: 'home-unusable', path: lock, message }] };
   }
-  if (typeof holder === 'object' && isLive(holder)) return { live: { runId: holder.runId, attempt: holder.attempt }, findings: [] };
+  if (typeof holder === 'object' && isLive(holder)) return { live: liveHolderOf(holder), findings: [] };
   if (holder === 'gone') return { live: 'none', findings: [] };
   const who =
     holder === 'unreadable' ? 'an unreadable lock' : `a lock of run ${holder.runId} attempt ${holder.attempt} whose supervisor (pid ${holder.pid}) is gone`;

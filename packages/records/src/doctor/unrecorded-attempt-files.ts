@@ -18,12 +18,12 @@ export async function findUnrecordedAttemptFiles(
   directory: string,
   target: string,
   entries: readonly ChainEntry[],
-  live: 'none' | { runId: string; attempt: number },
+  live: 'none' | { runId: string; attempt: number; attempts?: number },
   startedAtMs: number,
 ): Promise<Finding[]> {
   const named = new Set(entries.flatMap((entry) => (entry.record.kind === 'intent' ? [`${entry.record.runId}/${entry.record.attempt}`] : [])));
   const recordedRuns = new Set(entries.flatMap((entry) => ('runId' in entry.record ? [entry.record.runId] : [])));
-  if (live !== 'none') named.add(`${live.runId}/${live.attempt}`);
+  if (live !== 'none') for (let attempt = live.attempt; attempt <= (live.attempts ?? live.attempt); attempt += 1) named.add(`${live.runId}/${attempt}`);
   const attempts = join(directory, 'attempts');
   const findings: Finding[] = [];
   for (const runId of (await readdir(attempts).catch(() => [] as string[])).sort()) {

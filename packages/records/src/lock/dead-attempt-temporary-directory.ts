@@ -21,7 +21,13 @@ const MKDTEMP_SUFFIX = /^[A-Za-z0-9]{6}$/;
  */
 export async function removeDeadAttemptTemporaryDirectory(holder: LockHolder): Promise<void> {
   if (holder.holding === 'acceptance' || !isRunId(holder.runId)) return;
-  const prefix = `statecraft-${holder.runId}-${holder.attempt}-`;
+  // A run of several attempts held the lock for all of them: each attempt's TMPDIR is its own.
+  const attempts = holder.holding === 'run' ? Array.from({ length: holder.attempts ?? 1 }, (_, index) => index + 1) : [holder.attempt];
+  for (const attempt of attempts) await removeTemporaryDirectoriesOf(`statecraft-${holder.runId}-${attempt}-`);
+}
+
+/** Each directory named `<prefix>XXXXXX` under the system temporary directory, of this user, not a link. */
+async function removeTemporaryDirectoriesOf(prefix: string): Promise<void> {
   const uid = process.getuid?.();
   let names: string[];
   try {

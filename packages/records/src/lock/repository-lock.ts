@@ -121,6 +121,7 @@ function describeHolder(holder: LockHolder, what: string): string {
   if (holder.holding === 'acceptance') return `the acceptance of run ${holder.runId} attempt ${holder.attempt} ${what}`;
   if (holder.holding === 'land') return `the landing of run ${holder.runId} attempt ${holder.attempt} ${what}`;
   if (holder.holding === 'prune') return `a prune ${what}`;
+  if (holder.holding === 'run') return `run ${holder.runId} (${holder.attempts ?? 1} attempts) ${what}`;
   if (holder.holding === 'reconciliation') return `\`statecraft run reconcile\` ${what}`;
   return `a live attempt ${what}: run ${holder.runId} attempt ${holder.attempt}`;
 }

@@ -11,7 +11,20 @@ import type { AttemptAccount, AttemptState } from './attempt-account.js';
 import { isFinalVerdict } from './earlier-final-verdict.js';
 
 /** A live lock's holder, if any: an intent it names is `running`, not `dangling`. */
-export type LiveHolder = Pick<LockHolder, 'runId' | 'attempt'> | 'none';
+export type LiveHolder = (Pick<LockHolder, 'runId' | 'attempt'> & { attempts?: number }) | 'none';
+
+/** Who a live lock holds: its run's attempt, or, for a run that started several together (`attempts`), each of them. */
+export function liveHolderOf(holder: LockHolder): Exclude<LiveHolder, 'none'> {
+  return holder.holding === 'run'
+    ? { runId: holder.runId, attempt: holder.attempt, attempts: holder.attempts ?? 1 }
+    : { runId: holder.runId, attempt: holder.attempt };
+}
+
+/** Whether the live holder supervises this attempt. */
+export function holdsAttempt(live: LiveHolder, runId: string, attempt: number): boolean {
+  if (live === 'none' || live.runId !== runId) return false;
+  return live.attempts === undefined ? live.attempt === attempt : attempt <= live.attempts;
+}
 
 /**
  * Folds a verified chain into one account per attempt, read-only (R8.4). An intent is paired
@@ -103,7 +116,7 @@ function accountOf(
 /** Concluded once an outcome names the intent; before that, running while its supervisor holds the lock, else dangling (R8.3). */
 function stateOf(intent: IntentRecord, outcome: OutcomeRecord | undefined, live: LiveHolder): AttemptState {
   if (outcome !== undefined) return 'concluded';
-  const isLive = live !== 'none' && live.runId === intent.runId && live.attempt === intent.attempt;
+  const isLive = holdsAttempt(live, intent.runId, intent.attempt);
   return isLive ? 'running' : 'dangling';
 }
 

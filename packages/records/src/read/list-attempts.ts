@@ -1,7 +1,7 @@
 import type { AcceptanceVerdict } from '../chain/acceptance-record.js';
 import type { ChainEntry, TornTail } from '../chain/open-chain.js';
 import type { ChainSummary } from '../chain/chain-summary.js';
-import type { LiveHolder } from './fold-attempts.js';
+import { holdsAttempt, type LiveHolder } from './fold-attempts.js';
 import type { AttemptAccount } from './attempt-account.js';
 import { isFinalVerdict } from './earlier-final-verdict.js';
 
@@ -147,7 +147,7 @@ export function startAttemptSummaries(onChange?: (index: number) => void): Attem
       return attempts.map((attempt) => {
         const { summary, outcome } = attempt;
         if (outcome === undefined) {
-          const isLive = live !== 'none' && live.runId === summary.runId && live.attempt === summary.attempt;
+          const isLive = holdsAttempt(live, summary.runId, summary.attempt);
           return isLive ? { ...summary, state: 'running' } : summary;
         }
         const { acceptance, outcome: shown } = settled(attempt, outcome);

@@ -7,7 +7,7 @@ import { isLive, readLockHolder } from '../lock/lock-holder.js';
 import { openChain, type ChainEntry, type ChainOpening, type LinkedRecord, type TornTail } from '../chain/open-chain.js';
 import { openChainSummaries, type ChainSummary } from '../chain/chain-summary.js';
 import { resolveTarget } from '../git/resolve-target.js';
-import type { LiveHolder } from './fold-attempts.js';
+import { liveHolderOf, type LiveHolder } from './fold-attempts.js';
 
 export type TargetRecords<R extends LinkedRecord = ChainEntry['record']> =
   | {
@@ -72,5 +72,5 @@ async function openTargetWith<R extends LinkedRecord>(
 async function readLiveHolder(lockFile: string): Promise<LiveHolder> {
   const holder = await readLockHolder(lockFile).catch(() => 'unreadable' as const);
   if (holder === 'gone' || holder === 'unreadable' || !isLive(holder)) return 'none';
-  return { runId: holder.runId, attempt: holder.attempt };
+  return liveHolderOf(holder);
 }

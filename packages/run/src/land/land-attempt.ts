@@ -14,6 +14,8 @@ import {
   failedPath,
   openChainToAppend,
   underTargetLock,
+  attemptWorkspaceLocation,
+  workspaceLocation,
   writingFile,
   type OpenedChain,
 } from '@statecraft/records';
@@ -77,7 +79,7 @@ async function landUnderLock(
       message: `${receiptPath}: not the receipt the acceptance sealed (statecraft doctor names it); nothing landed`,
     };
   const candidate = acceptance.receipt.candidate.commit;
-  const branch = `statecraft/${acceptance.runId}`;
+  const branch = attemptBranch(opening.entries, acceptance.runId, acceptance.attempt);
   // Landed already, and still there: a second landing would only make an empty commit.
   if (await readLandedIsReachable(target.path, landingsIn(opening.entries), acceptance.runId, acceptance.attempt, candidate))
     return {
@@ -117,11 +119,37 @@ async function landUnderLock(
   return { kind: 'landed', target: target.path, record: appended.record as LandRecord, line: appended.record.seq + 1, sha256: appended.digest };
 }
 
+/**
+ * The attempt's branch, as its intent names it: the run's own, or, for an attempt started beside
+ * others, its own `<run>-<n>` (workspace-location.ts). Only these names: a record naming another
+ * branch is not followed, the run's own is read (and the receipt is stale against it).
+ */
+function attemptBranch(entries: readonly ChainEntry[], runId: string, attempt: number): string {
+  const intent = entries.find((entry) => entry.record.kind === 'intent' && entry.record.runId === runId && entry.record.attempt === attempt);
+  const own = attemptWorkspaceLocation('/', runId, attempt).branch;
+  return intent?.record.kind === 'intent' && intent.record.branch === own ? own : workspaceLocation('/', runId).branch;
+}
+
+/**
+ * The attempt `land <run>` takes when none is named: the one the run's selection chose; for a run
+ * of one attempt and its retries, its latest. A run that started several attempts together and
+ * has no selection (its supervisor was stopped first) names none: the operator picks.
+ */
+function defaultAttempt(entries: readonly ChainEntry[], runId: string, intents: readonly { attempt: number; branch: string }[]): number | string {
+  const selection = entries.findLast((entry) => entry.record.kind === 'selection' && entry.record.runId === runId);
+  if (selection?.record.kind === 'selection') return selection.record.chosen.attempt;
+  const own = workspaceLocation('/', runId).branch;
+  if (intents.some((intent) => intent.branch !== own))
+    return `run ${runId} started ${intents.length} attempts together and chose none of them (no selection was recorded); name one with --attempt <n>`;
+  return intents.at(-1)?.attempt ?? 1;
+}
+
 /** The attempt's acceptance that stands (its first final verdict, else its latest), or why there is none to land. */
 function findAcceptance(entries: readonly ChainEntry[], runId: string, attempt: number | undefined): (ChainEntry & { record: AcceptanceRecord }) | string {
   const intents = entries.flatMap((entry) => (entry.record.kind === 'intent' && entry.record.runId === runId ? [entry.record] : []));
   if (intents.length === 0) return `run ${runId} has no record`;
-  const wanted = attempt ?? intents.at(-1)?.attempt;
+  const wanted = attempt ?? defaultAttempt(entries, runId, intents);
+  if (typeof wanted === 'string') return wanted;
   if (!intents.some((intent) => intent.attempt === wanted)) return `run ${runId} has no attempt ${String(wanted)}`;
   const ofAttempt = entries.filter(
     (entry): entry is ChainEntry & { record: AcceptanceRecord } =>

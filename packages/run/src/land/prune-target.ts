@@ -6,7 +6,7 @@ import {
   resolveTarget,
   runGit,
   targetDirectoryIn,
-  workspaceLocation,
+  runWorkspaceLocations,
   type ChainPaths,
   type ResolvedTarget,
   type ChainEntry,
@@ -73,9 +73,11 @@ async function pruneUnderLock(
   const landings = landingsIn(opening.entries);
   for (const [runId, run] of runsOf(opening.entries)) {
     if (request.runId !== undefined && runId !== request.runId) continue;
-    const { path, branch } = workspaceLocation(target.path, runId);
-    const present = existsSync(path) || (await runGit(target.path, ['rev-parse', '-q', '--verify', `refs/heads/${branch}`])).ok;
-    if (!present) continue;
+    const places = [];
+    for (const place of runWorkspaceLocations(target.path, runId, run.attempts)) {
+      if (existsSync(place.path) || (await runGit(target.path, ['rev-parse', '-q', '--verify', `refs/heads/${place.branch}`])).ok) places.push(place);
+    }
+    if (places.length === 0) continue;
     if (run.pending > 0) kept.push({ runId, why: 'not-concluded' });
     else if (Date.parse(run.last) > cutoff) kept.push({ runId, why: 'newer' });
     else if (request.keepAccepted && run.accepted) kept.push({ runId, why: 'accepted' });
@@ -86,9 +88,12 @@ async function pruneUnderLock(
         const inBranch = await runGit(target.path, ['merge-base', '--is-ancestor', landing.commit, landing.branch]);
         if (!inBranch.ok) keepBranch = true;
       }
-      const done = await removeRunWorkspace(target.path, runId, keepBranch);
-      if ('failed' in done) return { kind: 'failed', path: target.path, message: `${done.failed}; removed before it: ${describe(removed)}; nothing appended` };
-      removed.push(done);
+      for (const place of places) {
+        const done = await removeRunWorkspace(target.path, runId, place, keepBranch);
+        if ('failed' in done)
+          return { kind: 'failed', path: target.path, message: `${done.failed}; removed before it: ${describe(removed)}; nothing appended` };
+        removed.push(done);
+      }
       if (keepBranch) kept.push({ runId, why: 'landed-only-here' });
     }
   }
@@ -108,14 +113,17 @@ function describe(removed: readonly PrunedAttempt[]): string {
 }
 
 /** Per run id (only those `run` makes): intents with no outcome yet, the time of its last record, whether an attempt stands accepted. */
-function runsOf(entries: readonly ChainEntry[]): Map<string, { pending: number; last: string; accepted: boolean }> {
-  const runs = new Map<string, { pending: number; last: string; accepted: boolean }>();
+function runsOf(entries: readonly ChainEntry[]): Map<string, { pending: number; last: string; accepted: boolean; attempts: number[] }> {
+  const runs = new Map<string, { pending: number; last: string; accepted: boolean; attempts: number[] }>();
   const verdicts = new Map<string, string>();
   for (const { record } of entries) {
     if (!('runId' in record) || !isRunId(record.runId)) continue;
-    const run = runs.get(record.runId) ?? { pending: 0, last: record.at, accepted: false };
+    const run = runs.get(record.runId) ?? { pending: 0, last: record.at, accepted: false, attempts: [] };
     run.last = record.at;
-    if (record.kind === 'intent') run.pending += 1;
+    if (record.kind === 'intent') {
+      run.pending += 1;
+      run.attempts.push(record.attempt);
+    }
     if (record.kind === 'outcome') run.pending = Math.max(0, run.pending - 1);
     if (record.kind === 'acceptance') {
       const key = `${record.runId}/${record.attempt}`;

@@ -1,18 +1,22 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { runGit } from '@statecraft/records';
-import { workspaceLocation } from '@statecraft/records';
 import type { PrunedAttempt } from '@statecraft/records';
 
 /**
- * Removes a concluded run's worktree and branch from the target repository. The places are derived
- * from the run id (never from a path a record holds). The worktree's directory is removed without
+ * Removes one of a concluded run's worktrees and its branch from the target repository: the run's
+ * own, or that of an attempt started beside others (`<run>-<n>`). The places are derived from the
+ * run id and attempt numbers (runWorkspaceLocations; never from a path a record holds). The worktree's directory is removed without
  * running git in it — its git configuration is the agent's to have written — and its registration
  * with `git worktree prune`, which only forgets worktrees whose directory is gone. The branch goes
  * only when `keepBranch` is false, and only if it still points where it was read.
  */
-export async function removeRunWorkspace(target: string, runId: string, keepBranch: boolean): Promise<PrunedAttempt | { failed: string }> {
-  const { path, branch } = workspaceLocation(target, runId);
+export async function removeRunWorkspace(
+  target: string,
+  runId: string,
+  { path, branch }: { path: string; branch: string },
+  keepBranch: boolean,
+): Promise<PrunedAttempt | { failed: string }> {
   const ref = `refs/heads/${branch}`;
   let workspace = 'none';
   if (existsSync(path)) {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { attemptArtifactNames } from '@statecraft/records';
 import type { AttemptRun } from '../attempt/run-attempt.js';
-import { appendRecord, type AppendedRecord } from '@statecraft/records';
+import type { AppendedRecord, SerialAppender } from '@statecraft/records';
 import type { IntentRecord, OutcomeRecord } from '@statecraft/records';
 import type { LockHolder } from '@statecraft/records';
 import type { RunPlan } from '../plan/plan-run.js';
@@ -33,6 +33,8 @@ export interface AttemptIdentity {
 /** What one attempt has made before its intent: files are named from it, and withdrawn on a failure. */
 export interface PreparedAttempt {
   identity: AttemptIdentity;
+  /** Where its records go: each linked to the chain's tip, in turn with any other attempt of its run. */
+  chain: SerialAppender;
   names: ReturnType<typeof attemptArtifactNames>;
   workspace: PreparedWorkspace;
   temporaryDirectory: string;
@@ -114,7 +116,7 @@ export async function concludeAttempt(
     ]);
     const kept = keptEvidence(names, supervised, streamFile, stderrFile);
     const appended = await writingFile(plan.paths.chain, () =>
-      appendRecord(plan.paths.chain, intent.position, {
+      attempt.chain.append(() => ({
         kind: 'outcome',
         at: new Date().toISOString(),
         runId,
@@ -132,7 +134,7 @@ export async function concludeAttempt(
         temporaryDirectory: temporary,
         evidence: kept.evidence,
         candidate,
-      }),
+      })),
     );
     if (evidence !== 'kept')
       return evidenceFailure(

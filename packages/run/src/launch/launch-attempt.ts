@@ -5,7 +5,7 @@ import { EvidenceWriteError } from '../supervise/stream-tee.js';
 import { runAttempt, type AttemptRun } from '../attempt/run-attempt.js';
 import type { StreamReading, ProtocolEvent } from '@statecraft/adapter';
 import type { BoundaryLaunch } from '@statecraft/environment';
-import { appendRecord, type AppendedRecord, type ChainPosition } from '@statecraft/records';
+import { SerialAppender, type AppendedRecord } from '@statecraft/records';
 import { ChainMovedError } from '@statecraft/records';
 import type { ChainSummary } from '@statecraft/records';
 import { openChainForAppend } from '@statecraft/records';
@@ -43,6 +43,19 @@ export interface LaunchHooks {
   signal?: AbortSignal;
 }
 
+/**
+ * One attempt of a run that started several together and holds the target's lock for all of them
+ * (launch-run.ts): the attempt takes no lock and does not open the chain again; it appends
+ * through the run's appender, whose opening the run verified once.
+ */
+export interface HeldAttempt {
+  runId: string;
+  number: number;
+  chain: SerialAppender;
+  opening: Extract<ChainOpening<ChainSummary>, { kind: 'opened' }>;
+  reclaimedLock: 'none' | LockHolder | 'unreadable';
+}
+
 export type Launch =
   | {
       kind: 'concluded';
@@ -64,7 +77,8 @@ export type Launch =
  * (R8.2) → artifacts → outcome. Refusals before the intent append nothing and withdraw the
  * workspace; the lock is held throughout and released at the end.
  */
-export async function launchAttempt(plan: RunPlan, hooks: LaunchHooks = {}): Promise<Launch> {
+export async function launchAttempt(plan: RunPlan, hooks: LaunchHooks = {}, held?: HeldAttempt): Promise<Launch> {
+  if (held !== undefined) return launchHoldingLock(plan, hooks, { runId: held.runId, number: held.number, reclaimedLock: held.reclaimedLock }, held);
   const retry = plan.retry;
   const runId = retry === 'none' ? newRunId() : retry.firstIntent.runId;
   const number = retry === 'none' ? 1 : retry.lastAttempt + 1;
@@ -93,7 +107,7 @@ export async function launchAttempt(plan: RunPlan, hooks: LaunchHooks = {}): Pro
   }
 }
 
-async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: AttemptIdentity): Promise<Launch> {
+async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: AttemptIdentity, held?: HeldAttempt): Promise<Launch> {
   const { runId, number } = identity;
   const names = attemptArtifactNames(runId, number);
   const attemptTag = newAttemptTag(runId, number);
@@ -125,7 +139,7 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
     const made = makeBeforeIntent(plan, { runId, number, attemptTag }, (start) => {
       early = startAdapter(start);
     });
-    const readings = await takeReadings(plan, runId, hooks.signal, made.onDirectory);
+    const readings = await takeReadings(plan, { runId, number, held }, hooks.signal, made.onDirectory);
     const goOn = await goOnOrWithdraw(plan, readings, await made.settled(), withdrawLaunch);
     if ('stopped' in goOn) return goOn.stopped;
     const { opening, coverage, workspace, setUp, boundary } = goOn;
@@ -138,6 +152,8 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
     );
     const attempt: PreparedAttempt = {
       identity,
+      // The run's appender, or one of this attempt's own at the tip its opening read.
+      chain: held?.chain ?? new SerialAppender(plan.paths.chain, { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn }),
       names,
       workspace,
       temporaryDirectory,
@@ -164,7 +180,14 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
       });
     let intent: Awaited<ReturnType<typeof appendIntent>> | undefined;
     try {
-      intent = await appendIntent(plan, attempt, { opening, request, posture, files: setUp.files, filesPlace: setUp.filesPlace, start: workspaceStart });
+      intent = await appendIntent(plan, attempt, {
+        firstRecord: held === undefined && opening.nextSeq === 0,
+        request,
+        posture,
+        files: setUp.files,
+        filesPlace: setUp.filesPlace,
+        start: workspaceStart,
+      });
     } finally {
       settleGate(intent?.kind === 'appended');
     }
@@ -173,7 +196,13 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
       return intent;
     }
     hooks.onIntent?.(intent.intent.record);
-    return await superviseThenConclude(plan, attempt, { intent: intent.intent, supervising, streamFile, stderrFile, truncatedTail: opening.torn });
+    return await superviseThenConclude(plan, attempt, {
+      intent: intent.intent,
+      supervising,
+      streamFile,
+      stderrFile,
+      truncatedTail: intent.intent.record.truncatedTail,
+    });
   } finally {
     // Whatever ended this before the gate was opened (a throw included) leaves no sandbox waiting.
     settleGate(false);
@@ -264,13 +293,20 @@ async function superviseThenConclude(
  */
 async function takeReadings(
   plan: RunPlan,
-  runId: string,
+  { runId, number, held }: { runId: string; number: number; held: HeldAttempt | undefined },
   signal: AbortSignal | undefined,
   onDirectory: (path: string, added: Promise<boolean>) => void,
 ): Promise<(Omit<ReadingsToGoOn, 'kind'> & { kind: 'go'; workspace: PreparedWorkspace }) | RefusedReadings> {
   // In this order: each git process is started before the chain's checking holds the event loop.
   const [prepared, launchCoverage, chainOpening] = await Promise.all([
-    prepareWorkspace({ target: plan.target, runId, baseCommit: plan.baseCommit, mode: plan.retry === 'none' ? 'new-run' : 'retry', onDirectory }),
+    prepareWorkspace({
+      target: plan.target,
+      runId,
+      baseCommit: plan.baseCommit,
+      mode: plan.retry === 'none' ? 'new-run' : 'retry',
+      onDirectory,
+      ...(held === undefined ? {} : { besideOthers: number }),
+    }),
     checkCoverageAtLaunch({
       repository: plan.target.path,
       spec: plan.request.spec,
@@ -278,7 +314,7 @@ async function takeReadings(
       adapterCommands: plan.manifest.requiresCommands,
       plan: plan.coverageReading,
     }),
-    openChainForAppend(plan.paths.chain),
+    held === undefined ? openChainForAppend(plan.paths.chain) : held.opening,
   ]);
   const readings = judgeReadings(chainOpening, launchCoverage, signal);
   const workspace = prepared.kind === 'prepared' ? prepared.workspace : undefined;
@@ -319,7 +355,8 @@ async function appendIntent(
   plan: RunPlan,
   attempt: PreparedAttempt,
   made: {
-    opening: ReadingsToGoOn['opening'];
+    /** The chain's first record: the target's name is written beside it. */
+    firstRecord: boolean;
     request: ReturnType<typeof buildRequest>;
     posture: Posture;
     files: Promise<IntentFiles>;
@@ -329,7 +366,7 @@ async function appendIntent(
   },
 ): Promise<{ kind: 'appended'; intent: AppendedRecord & { record: IntentRecord } } | RunRefusal | RunFailure> {
   const { runId, number } = attempt.identity;
-  const { opening, request } = made;
+  const { request } = made;
   // Written beside the probe (intent-files.ts); a failure to write them withdraws them with the rest.
   const [files, start] = await Promise.all([made.files, made.start]);
   if (files.kind === 'failed') return withdrawUnappended(plan, attempt, files.error, withdrawIntentFiles(made.filesPlace, made.files));
@@ -338,13 +375,12 @@ async function appendIntent(
     return { ...start, message: `${start.message}${left}` };
   }
   try {
-    if (opening.nextSeq === 0) {
+    if (made.firstRecord) {
       await writingFile(plan.paths.target, () => writeFileDurably(plan.paths.target, formatTargetName(plan.target)));
     }
     const [requestArtifact, promptArtifact] = [files.request, files.prompt];
-    const position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn };
     const appended = await writingFile(plan.paths.chain, () =>
-      appendRecord(plan.paths.chain, position, {
+      attempt.chain.append((position) => ({
         kind: 'intent',
         at: new Date().toISOString(),
         runId,
@@ -361,8 +397,8 @@ async function appendIntent(
         deadline: request.deadline,
         supervisor: { pid: process.pid, host: hostname() },
         posture: made.posture,
-        truncatedTail: opening.torn,
-      }),
+        truncatedTail: position.torn,
+      })),
     );
     return { kind: 'appended', intent: appended as AppendedRecord & { record: IntentRecord } };
   } catch (error) {

@@ -3,7 +3,7 @@ import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGit } from '@statecraft/records';
 import { excludeStateDirectory } from './exclude-state.js';
-import { STATE_DIRECTORY, workspaceLocation } from '@statecraft/records';
+import { attemptWorkspaceLocation, STATE_DIRECTORY, workspaceLocation } from '@statecraft/records';
 import { registeredGitDirectory, untrustedWorktreeGitOptions } from '@statecraft/records';
 import type { EndOfAttemptGit } from './end-of-attempt-git.js';
 import type { ResolvedTarget } from '@statecraft/records';
@@ -21,6 +21,8 @@ export interface WorkspaceRequest {
    * while git works, and what writes there (its probe) waits for `added`.
    */
   onDirectory?: (path: string, added: Promise<boolean>) => void;
+  /** This attempt's number, in a run that started several together: each has its own worktree and branch. */
+  besideOthers?: number;
 }
 
 export interface PreparedWorkspace {
@@ -47,7 +49,10 @@ export type WorkspacePreparation =
  * refused by name, never removed.
  */
 export async function prepareWorkspace(request: WorkspaceRequest): Promise<WorkspacePreparation> {
-  const { path, branch } = workspaceLocation(request.target.path, request.runId);
+  const { path, branch } =
+    request.besideOthers === undefined
+      ? workspaceLocation(request.target.path, request.runId)
+      : attemptWorkspaceLocation(request.target.path, request.runId, request.besideOthers);
   // Synchronous up to `git worktree add` for a new run: launch checks the chain — CPU work that
   // holds the event loop — while git makes the worktree, so git has to be started first.
   excludeStateDirectory(request.target.commonDirectory);
