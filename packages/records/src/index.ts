@@ -136,6 +136,7 @@ export {
   IntentRecordSchema,
   type OutcomeRecord,
   OutcomeRecordSchema,
+  type RunGroup,
   StoredAttemptResultSchema,
   TruncatedTailSchema,
   type UnlinkedRecord,

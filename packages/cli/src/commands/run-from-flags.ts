@@ -16,6 +16,7 @@ import { checkSupervisionOverrides, parseTokens } from './run-options.js';
 import { targetOrCurrentRepository } from './default-target.js';
 import { resolveRunReference } from './run-reference.js';
 import { readRetryDefaults, withRetryDefaults } from './retry-defaults.js';
+import { groupOf } from './run-group.js';
 import { refuseSigningKeyInReach, signingKeyOrRefusal, trustedKeysOrRefusal } from './signing-options.js';
 
 /** `run`'s flags, as commander parses them. */
@@ -34,6 +35,9 @@ export interface RunFlags {
   deny: string[];
   pass: string[];
   retry?: string;
+  attempts?: string;
+  group?: string;
+  index?: string;
   base?: string;
   boundary?: string;
   permissions?: string;
@@ -188,6 +192,7 @@ function runOptionsOf(
     ...(flags.retry === undefined ? {} : { retryOf: flags.retry }),
     ...(flags.base === undefined ? {} : { base: flags.base }),
     ...(flags.spec === undefined ? {} : { spec: flags.spec }),
+    ...groupOf(flags, process.env),
     source: process.env,
     boundary,
     ...(flags.allowMissingCredential ? { allowMissingCredential: true } : {}),

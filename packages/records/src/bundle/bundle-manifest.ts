@@ -18,6 +18,8 @@ const BundleRoleSchema = z.enum([
   'qualification-signature',
   'public-key',
   'reviewer-page',
+  /** The candidate as a git bundle (`git bundle create`): the run's branch from its base, so it can be landed elsewhere. */
+  'git-bundle',
 ]);
 export type BundleRole = z.infer<typeof BundleRoleSchema>;
 

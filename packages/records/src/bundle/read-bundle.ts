@@ -27,7 +27,12 @@ export interface FoundFile {
   content?: Buffer;
   /** For a stream: the supervisor's reader, fed every byte and not yet ended. */
   reader?: EventStreamReader;
+  /** For a git bundle: its first bytes, where its header names its commits (the pack after them is only digested). */
+  head?: Buffer;
 }
+
+/** The most of a git bundle's start kept: its header, one line per prerequisite and ref, is far shorter. */
+const GIT_BUNDLE_HEAD_BYTES = 64 * 1024;
 
 export type BundleReading =
   | { kind: 'read'; manifest: BundleManifest; manifestCanonical: boolean; files: Map<string, FoundFile>; notRegular: string[] }
@@ -76,17 +81,26 @@ class FileCollector {
     const hash: Hash = createHash('sha256');
     const held: Buffer[] | undefined = role !== undefined && HELD_ROLES.has(role) ? [] : undefined;
     const reader = role === 'stream' ? new EventStreamReader() : undefined;
+    const head: Buffer[] | undefined = role === 'git-bundle' ? [] : undefined;
     let bytes = 0;
     return {
       push: (chunk) => {
         hash.update(chunk);
         bytes += chunk.length;
         if (held !== undefined && bytes <= HELD_BYTES) held.push(Buffer.from(chunk));
+        if (head !== undefined && bytes - chunk.length < GIT_BUNDLE_HEAD_BYTES)
+          head.push(Buffer.from(chunk.subarray(0, GIT_BUNDLE_HEAD_BYTES - (bytes - chunk.length))));
         reader?.push(chunk);
       },
       finish: () => {
         const content = held !== undefined && bytes <= HELD_BYTES ? Buffer.concat(held) : undefined;
-        this.files.set(path, { sha256: hash.digest('hex'), bytes, ...(content === undefined ? {} : { content }), ...(reader === undefined ? {} : { reader }) });
+        this.files.set(path, {
+          sha256: hash.digest('hex'),
+          bytes,
+          ...(content === undefined ? {} : { content }),
+          ...(reader === undefined ? {} : { reader }),
+          ...(head === undefined ? {} : { head: Buffer.concat(head) }),
+        });
       },
     };
   }

@@ -4,7 +4,9 @@ import { dirname, join } from 'node:path';
 import { openTargetRecords } from '../read/open-target-records.js';
 import { readKeptFile } from '../read/read-kept-file.js';
 import { BundleManifestSchema, manifestBytes, MANIFEST_PATH, type BundleFile, type BundleManifest } from './bundle-manifest.js';
+import type { ChainEntry } from '../chain/open-chain.js';
 import { signingKeysUsed } from './signing-keys-used.js';
+import { candidateGitBundle } from './candidate-git-bundle.js';
 import { collectRunFiles, digestOfBytes, type BundleSource, type NotExported } from './collect-bundle.js';
 
 export type BundleWriting =
@@ -43,6 +45,26 @@ export async function writeRunBundle(input: {
   if (tip === undefined) return { kind: 'refused', message: `the chain of ${records.target} is empty` };
   const { sources, notExported } = await collectRunFiles({ ...records, home: input.home, runId: input.runId });
   sources.push(...(await signingKeysUsed(input.home, input.environment, sources)), ...input.extra);
+  // The git bundle is made in a place of its own, read from there like a kept file, and removed after.
+  const gitStaging = mkdtempSync(join(tmpdir(), '.statecraft-git-bundle-'));
+  try {
+    const git = await candidateGitBundle({ target: records.target, entries: records.entries, runId: input.runId, directory: gitStaging });
+    if ('source' in git) sources.push(git.source);
+    else if ('notExported' in git) notExported.push(git.notExported);
+    return await writeSources(input, records, tip, sources, notExported);
+  } finally {
+    rmSync(gitStaging, { recursive: true, force: true });
+  }
+}
+
+/** The manifest made from the sources that could be read, and the bundle written beside its final name, then renamed into place. */
+async function writeSources(
+  input: { runId: string; output: string; form: 'tar' | 'directory'; statecraftVersion: string },
+  records: { target: string; entries: readonly ChainEntry[] },
+  tip: ChainEntry,
+  sources: readonly BundleSource[],
+  notExported: NotExported[],
+): Promise<BundleWriting> {
   const files: BundleFile[] = [];
   for (const source of sources) {
     const digest = source.from.kind === 'bytes' ? { kind: 'read' as const, ...digestOfBytes(source.from.bytes) } : readKeptFile(source.from.path);
