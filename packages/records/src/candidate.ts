@@ -24,6 +24,11 @@ export const CandidateSchema = z.strictObject({
   start: z.union([AttemptStartSchema, NotRecordedSchema]).default('not-recorded'),
   /** Paths changed from the base commit to the candidate, in git's order. */
   changedPaths: z.array(z.string().min(1)),
+  /**
+   * Lines added and removed from the base commit to the candidate, as git counts them (a binary
+   * file counts none); `not-recorded` in records written before it was counted.
+   */
+  changedLines: z.union([z.strictObject({ added: CountSchema, removed: CountSchema }), NotRecordedSchema]).default('not-recorded'),
   /** How many paths differ between the start's tree and the candidate's: 0 when the attempt changed nothing. */
   changedSinceStart: z.union([CountSchema, NotRecordedSchema]).default('not-recorded'),
   /** Ignored files present in the workspace, left out of the candidate; the first few by name. */

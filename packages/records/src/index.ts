@@ -82,6 +82,10 @@
  * - read/workspace-freshness.ts whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
  * - receipt.ts               the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
  * - run-id.ts                run ids
+ * - selection/rank-key.ts    what an attempt is ranked on (verdict, refusals, change, cost, duration): recorded evidence only
+ * - selection/rank-attempts.ts the fixed ranking rule: attempts best first, recomputable by anyone from their records
+ * - selection/selection-of.ts a run's selection record: its attempts ranked, the first chosen
+ * - selection/selection-record.ts the selection record's schema
  * - signing/read-signed-bundle.ts the Sigstore bundle beside a record, as text, or none
  * - signing/sign-statement.ts an in-toto statement signed into a Sigstore bundle (DSSE, public-key hint, offline)
  * - signing/signed-bundle-path.ts where a record's bundle is kept: `X.json` → `X.sigstore.json`
@@ -121,6 +125,10 @@ export { acceptanceDirectoryName, attemptArtifactNames, chainPaths, type ChainPa
 export { type ChainSummary, ChainSummarySchema, openChainSummaries } from './chain/chain-summary.js';
 export { ChainMovedError } from './chain/check-chain-tip.js';
 export { WORKER_DIGEST_THRESHOLD } from './chain/digest-lines.js';
+export { RANKED_VERDICTS, RANKING_RULE_VERSION, type RankKey, RankKeySchema, rankKeyOf } from './selection/rank-key.js';
+export { rankAttempts, rankKeyed, type RankedAttempt } from './selection/rank-attempts.js';
+export { selectionOf, type UnlinkedSelection } from './selection/selection-of.js';
+export { type SelectionRecord, SelectionRecordSchema } from './selection/selection-record.js';
 export { type LandMethod, LandMethodSchema, type LandRecord, type PrunedAttempt, PrunedAttemptSchema } from './chain/land-record.js';
 export { openChainForAppend } from './chain/open-chain-for-append.js';
 export { openChainForRun, type RunChainRecord } from './chain/open-chain-for-run.js';

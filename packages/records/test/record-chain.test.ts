@@ -103,13 +103,13 @@ describe('the record chain (R8.4)', () => {
     expect(
       summaries.entries.map((entry) => [
         entry.record.kind === 'prune' ? undefined : entry.record.runId,
-        entry.record.kind === 'prune' ? undefined : entry.record.attempt,
+        entry.record.kind === 'prune' || entry.record.kind === 'selection' ? undefined : entry.record.attempt,
         entry.digest,
       ]),
     ).toEqual(
       whole.entries.map((entry) => [
         entry.record.kind === 'prune' ? undefined : entry.record.runId,
-        entry.record.kind === 'prune' ? undefined : entry.record.attempt,
+        entry.record.kind === 'prune' || entry.record.kind === 'selection' ? undefined : entry.record.attempt,
         entry.digest,
       ]),
     );

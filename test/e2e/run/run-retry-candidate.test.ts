@@ -190,6 +190,8 @@ describe('a fresh attempt is told apart from the base it started at (R13.2)', ()
       madeBy: 'statecraft',
       start: { commit: account.baseCommit, is: 'base' },
       changedPaths: ['answer.txt'],
+      // Counted by git from the base, as the ranking rule reads it (docs/decisions/0331-ranking-rule.md).
+      changedLines: { added: 1, removed: 0 },
       changedSinceStart: 1,
     });
     expect(await shownCandidate(repository.path, account.runId, 1)).toMatch(

@@ -137,8 +137,9 @@ function readLink(line: Buffer): LinkedRecord | undefined {
     const json = JSON.parse(line.toString('utf8')) as Record<string, unknown>;
     const { prev, seq, kind, runId, attempt } = json;
     if (typeof prev !== 'string' || typeof seq !== 'number' || typeof kind !== 'string') return undefined;
-    // A prune names no single attempt: it has neither field; any other record has both.
+    // A prune names no single attempt: it has neither field; a selection names its run alone; any other record has both.
     if (runId === undefined && attempt === undefined && kind === 'prune') return { prev, seq, kind };
+    if (typeof runId === 'string' && attempt === undefined && kind === 'selection') return { prev, seq, kind, runId };
     if (typeof runId !== 'string' || typeof attempt !== 'number') return undefined;
     return { prev, seq, kind, runId, attempt };
   } catch {

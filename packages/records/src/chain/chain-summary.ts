@@ -41,6 +41,8 @@ export const ChainSummarySchema = z.discriminatedUnion('kind', [
   }),
   // A prune names many runs, in its body: its leading fields are its link alone.
   z.strictObject({ ...LinkSchema.shape, kind: z.literal('prune') }),
+  // A selection ranks a run's attempts in its body: its leading fields are its link and run.
+  z.strictObject({ ...LinkSchema.shape, kind: z.literal('selection'), runId: IntentRecordSchema.shape.runId }),
 ]);
 export type ChainSummary = z.infer<typeof ChainSummarySchema>;
 

@@ -19,6 +19,7 @@ export function leadingFieldsFinder(): (text: string) => string | undefined {
     ['acceptance', ',"candidate":'],
     ['land', ',"receipt":{'],
     ['prune', ',"removed":['],
+    ['selection', ',"rule":{'],
   ]);
   const kindAt = ',"kind":"';
   return (text) => {

@@ -11,7 +11,7 @@ export interface LinkedRecord {
   prev: string;
   seq: number;
   kind: string;
-  /** Absent only from a record that names no single attempt (a prune). */
+  /** Absent only from a record that names no run (a prune); `attempt` also from one that names a whole run (a selection). */
   runId?: string;
   attempt?: number;
 }

@@ -19,6 +19,7 @@ import { PostureSchema } from '../posture.js';
 import { OutcomeCandidateSchema } from '../candidate.js';
 import { AcceptanceRecordSchema, acceptanceRecordAgrees, type AcceptanceRecord } from './acceptance-record.js';
 import { LandRecordSchema, PruneRecordSchema, type LandRecord, type PruneRecord } from './land-record.js';
+import { SelectionRecordSchema, type SelectionRecord } from '../selection/selection-record.js';
 
 /**
  * Every record opens with its link: `prev` is the sha256 of the previous line's exact bytes
@@ -145,9 +146,9 @@ export type OutcomeRecord = z.infer<typeof OutcomeRecordSchema>;
 
 /** The repeated fields must agree with what they repeat; a record where they differ is not a record. */
 export const ChainRecordSchema = z
-  .discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema, AcceptanceRecordSchema, LandRecordSchema, PruneRecordSchema])
+  .discriminatedUnion('kind', [IntentRecordSchema, OutcomeRecordSchema, AcceptanceRecordSchema, LandRecordSchema, PruneRecordSchema, SelectionRecordSchema])
   .superRefine((record, context) => {
-    if (record.kind === 'land' || record.kind === 'prune') return;
+    if (record.kind === 'land' || record.kind === 'prune' || record.kind === 'selection') return;
     const agrees =
       record.kind === 'acceptance'
         ? acceptanceRecordAgrees(record)
@@ -170,4 +171,5 @@ export type UnlinkedRecord =
   | Omit<OutcomeRecord, 'prev' | 'seq' | 'format'>
   | Omit<AcceptanceRecord, 'prev' | 'seq' | 'format'>
   | Omit<LandRecord, 'prev' | 'seq' | 'format'>
-  | Omit<PruneRecord, 'prev' | 'seq' | 'format'>;
+  | Omit<PruneRecord, 'prev' | 'seq' | 'format'>
+  | Omit<SelectionRecord, 'prev' | 'seq' | 'format'>;

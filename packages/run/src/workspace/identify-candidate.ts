@@ -90,7 +90,7 @@ export async function identifyCandidate(
   // The paths changed from the base: none when the head is the base itself, which asks no git
   // (a clean tree on the base, the usual end of an attempt that changed nothing).
   const readChanged = (head: string | undefined): Promise<WorkspaceGitAnswer> =>
-    head === input.baseCommit ? Promise.resolve({ ok: true, stdout: '' }) : git(['diff', '--name-only', '-z', '--no-renames', input.baseCommit, 'HEAD']);
+    head === input.baseCommit ? Promise.resolve({ ok: true, stdout: '' }) : git(['diff', '--numstat', '-z', '--no-renames', input.baseCommit, 'HEAD']);
   const statusRead = started.status;
   const idsBeside = started.ids;
   const status = await statusRead;
@@ -145,7 +145,7 @@ export async function identifyCandidate(
   if (commit === undefined || tree === undefined) return { kind: 'not-identified', message: `git rev-parse HEAD in ${input.workspace} gave no commit` };
   if (!changed.ok) return { kind: 'not-identified', message: changed.message };
   if (sinceStart !== 'as-from-the-base' && !sinceStart.ok) return { kind: 'not-identified', message: sinceStart.message };
-  const changedPaths = changed.stdout.split('\0').filter((path) => path !== '');
+  const { paths: changedPaths, lines: changedLines } = readNumstat(changed.stdout);
   // The agent chooses how many paths it changes; the outcome record that carries them is bounded.
   const recordedBytes = Buffer.byteLength(JSON.stringify(changedPaths));
   if (recordedBytes > CHANGED_PATHS_BOUND_BYTES) {
@@ -162,6 +162,7 @@ export async function identifyCandidate(
       ...whoMadeCandidate({ dirty, commit, baseCommit: input.baseCommit, start: input.start, earlier: input.earlier }),
       start: input.start,
       changedPaths,
+      changedLines,
       changedSinceStart: sinceStart === 'as-from-the-base' ? changedPaths.length : countPaths(sinceStart.stdout),
       ignored: { note: IGNORED_FILES_NOTE, count: ignored.length, paths: ignored.slice(0, IGNORED_PATHS_NAMED) },
     },
@@ -184,6 +185,25 @@ function changedSinceStartReader(
     if (head === start.commit && !start.uncommitted) return Promise.resolve({ ok: true, stdout: '' });
     return git(['diff', '--name-only', '-z', '--no-renames', start.tree, 'HEAD']);
   };
+}
+
+/**
+ * The paths and lines of `git diff --numstat -z --no-renames`: one `added<TAB>removed<TAB>path`
+ * entry per path, each ended by NUL (a path may hold tabs: only the first two split); a binary
+ * file counts `-` lines, none here.
+ */
+function readNumstat(nulSeparated: string): { paths: string[]; lines: { added: number; removed: number } } {
+  const paths: string[] = [];
+  const lines = { added: 0, removed: 0 };
+  for (const entry of nulSeparated.split('\0')) {
+    if (entry === '') continue;
+    const first = entry.indexOf('\t');
+    const second = entry.indexOf('\t', first + 1);
+    paths.push(entry.slice(second + 1));
+    lines.added += Number.parseInt(entry.slice(0, first), 10) || 0;
+    lines.removed += Number.parseInt(entry.slice(first + 1, second), 10) || 0;
+  }
+  return { paths, lines };
 }
 
 function countPaths(nulSeparated: string): number {
