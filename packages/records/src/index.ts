@@ -128,7 +128,7 @@ export { WORKER_DIGEST_THRESHOLD } from './chain/digest-lines.js';
 export { RANKED_VERDICTS, RANKING_RULE_VERSION, type RankKey, RankKeySchema, rankKeyOf } from './selection/rank-key.js';
 export { rankAttempts, rankKeyed, type RankedAttempt } from './selection/rank-attempts.js';
 export { selectionOf, type UnlinkedSelection } from './selection/selection-of.js';
-export { type SelectionRecord, SelectionRecordSchema } from './selection/selection-record.js';
+export { type SelectedBundle, type SelectionRecord, SelectionRecordSchema } from './selection/selection-record.js';
 export { type LandMethod, LandMethodSchema, type LandRecord, type PrunedAttempt, PrunedAttemptSchema } from './chain/land-record.js';
 export { openChainForAppend } from './chain/open-chain-for-append.js';
 export { openChainForRun, type RunChainRecord } from './chain/open-chain-for-run.js';

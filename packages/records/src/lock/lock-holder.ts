@@ -15,7 +15,7 @@ export const LockHolderSchema = z.strictObject({
    * What the holder is doing: supervising the attempt, or judging it (`statecraft accept`), so a
    * refusal names the right one. Absent in a lock written before the field: an attempt.
    */
-  holding: z.enum(['attempt', 'acceptance', 'reconciliation', 'land', 'prune']).optional(),
+  holding: z.enum(['attempt', 'acceptance', 'reconciliation', 'land', 'prune', 'collect']).optional(),
 });
 export type LockHolder = z.infer<typeof LockHolderSchema>;
 
