@@ -15,6 +15,7 @@ import { registerLand } from './commands/register-land.js';
 import { registerPrune } from './commands/register-prune.js';
 import { registerExport } from './commands/register-export.js';
 import { registerVerify } from './commands/register-verify.js';
+import { registerCollect } from './commands/register-collect.js';
 import { registerKeys } from './commands/register-keys.js';
 import { STATECRAFT_VERSION } from './statecraft-version.js';
 import { isRunReference } from './commands/run-reference.js';
@@ -100,6 +101,7 @@ registerLand(program);
 registerPrune(program);
 registerExport(program);
 registerVerify(program);
+registerCollect(program);
 registerKeys(program);
 
 /** Runs the command line's words (what follows `statecraft`). */

@@ -1,5 +1,6 @@
+import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { landAttempt } from '@statecraft/run';
+import { landAttempt, landFromBundle } from '@statecraft/run';
 import type { Answer } from '../answer.js';
 import type { HumanLines } from '../render/human-lines.js';
 import { CliError, IoFailure } from '../errors.js';
@@ -14,7 +15,16 @@ export type LandValue = z.infer<typeof LandAnswerSchema>;
  * receipt, a dirty checkout, a conflict, a live attempt), nothing changed; 4 an i/o failure.
  */
 export async function land(options: { home: string; target: string; runId: string; attempt?: number; squash: boolean }): Promise<Answer<LandValue>> {
-  const landed = await landAttempt(options);
+  return answerOf(await landAttempt(options), options);
+}
+
+/** `statecraft land [target] --group <id> --bundle <file>…` (decision 0323): the chosen attempt of a collected group, from its bundle. */
+export async function landGroupFromBundles(options: Parameters<typeof landFromBundle>[0]): Promise<Answer<LandValue>> {
+  const bundles = options.bundles.map((bundle) => resolve(bundle));
+  return answerOf(await landFromBundle({ ...options, bundles }), { target: options.target, runId: options.group });
+}
+
+function answerOf(landed: Awaited<ReturnType<typeof landAttempt>>, options: { target: string; runId: string }): Answer<LandValue> {
   if (landed.kind === 'refused') {
     const hint = hintFor(landed.reason, options);
     throw new CliError(`refused (${landed.reason}): ${landed.message}`, EXIT.refused, hint === undefined ? {} : { hint });

@@ -16,6 +16,7 @@ import { RunReconcileAnswerSchema } from './run-reconcile-answer.js';
 import { LandAnswerSchema, PruneAnswerSchema } from './land-answers.js';
 import { ExportAnswerSchema, VerifyAnswerSchema } from './bundle-answers.js';
 import { KeysGenerateAnswerSchema, KeysShowAnswerSchema } from './keys-answers.js';
+import { CollectAnswerSchema } from './collect-answer.js';
 
 export * from './error-documents.js';
 export * from './attempt-account.js';
@@ -29,6 +30,7 @@ export * from './run-reconcile-answer.js';
 export * from './land-answers.js';
 export * from './bundle-answers.js';
 export * from './keys-answers.js';
+export * from './collect-answer.js';
 
 /**
  * Each verb's answer under `--json` (R11). A new verb is one line here; a new field is one line in
@@ -52,6 +54,7 @@ export const VERB_ANSWERS = {
   prune: PruneAnswerSchema,
   export: ExportAnswerSchema,
   verify: VerifyAnswerSchema,
+  collect: CollectAnswerSchema,
   'keys-generate': KeysGenerateAnswerSchema,
   'keys-show': KeysShowAnswerSchema,
 } as const;

@@ -58,6 +58,8 @@ export const BundleManifestSchema = z.strictObject({
 export type BundleManifest = z.infer<typeof BundleManifestSchema>;
 
 export const MANIFEST_PATH = 'manifest.json';
+/** The manifest's signature, beside it and outside its own list (it signs the list): written when the exporting home has a signing key. */
+export const MANIFEST_SIGNATURE_PATH = 'manifest.sigstore.json';
 
 /** The manifest's one form: what the exporter writes and the only bytes the verifier accepts for it. */
 export function manifestBytes(manifest: BundleManifest): Buffer {
