@@ -65,3 +65,6 @@ await (await import('./accept-overhead.mjs')).reportAcceptOverhead();
 
 // Issue 32's figure: export and verify of an attempt with a 200 MB stream.
 await (await import('./export-verify.mjs')).reportExportVerify();
+
+// Issue 33's figure: collect of 32 bundles of about 1 MB each.
+await (await import('./collect.mjs')).reportCollect();

@@ -48,7 +48,15 @@ answer, or { "refused": { message, ... } }, { "failed": { path, message } } or
 { "usage": { message } }; the sentence for a person still goes to stderr.
 
 Records live in $STATECRAFT_HOME (default ~/.statecraft), never in the target
-repository.`,
+repository.
+
+A run group over an engine's jobs (see docs/scale-out.md):
+  statecraft run . --adapter fixture --accept --prompt-file task.md \\
+      --group "$GROUP" --attempts 4 --index 0     one job: attempt 0 of 0..3
+  statecraft export . latest -o attempt-0.tar     its bundle, with the candidate
+  statecraft collect bundles/*.tar . --trust ci.pub     verify, rank, record
+  statecraft land . --group "$GROUP" --bundle bundles/attempt-0.tar \\
+      --trust ci.pub                              land the one chosen`,
   );
 
 // Whether the verb being run was asked for --json, read once its options are parsed: on `run` or

@@ -73,7 +73,16 @@ export function verbOf(argv: readonly string[]): Verb | undefined {
   if (first === 'qualifications' && (second === 'list' || second === 'show' || second === 'check')) return `qualifications-${second}`;
   if (first === 'env' && second === 'plan') return 'env-plan';
   if (first === 'keys' && (second === 'generate' || second === 'show')) return `keys-${second}`;
-  if (first === 'qualify' || first === 'doctor' || first === 'accept' || first === 'land' || first === 'prune' || first === 'export' || first === 'verify')
+  if (
+    first === 'qualify' ||
+    first === 'doctor' ||
+    first === 'accept' ||
+    first === 'land' ||
+    first === 'prune' ||
+    first === 'export' ||
+    first === 'verify' ||
+    first === 'collect'
+  )
     return first;
   return undefined;
 }

@@ -3,7 +3,7 @@ import type { ChainEntry } from '../chain/open-chain.js';
 import { runGit } from '../git/git.js';
 import type { BundleSource, NotExported } from './collect-bundle.js';
 
-export const GIT_BUNDLE_PATH = 'candidate.bundle';
+const GIT_BUNDLE_PATH = 'candidate.bundle';
 
 /**
  * The run's candidate as a git bundle: its branch from its base commit, made by git in the

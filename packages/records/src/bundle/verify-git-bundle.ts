@@ -44,7 +44,7 @@ export function verifyGitBundle(bundle: Read, records: readonly ChainRecord[]): 
 }
 
 /** The candidate commit of the run's last outcome that has one. */
-export function candidateOf(records: readonly ChainRecord[]): string | undefined {
+function candidateOf(records: readonly ChainRecord[]): string | undefined {
   return records
     .flatMap((record) => (record.kind === 'outcome' && typeof record.candidate === 'object' && 'commit' in record.candidate ? [record.candidate.commit] : []))
     .at(-1);
