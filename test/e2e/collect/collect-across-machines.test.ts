@@ -1,4 +1,5 @@
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { signingKeyPaths } from '@statecraft/records';
@@ -205,6 +206,35 @@ describe('statecraft collect: a run group over three machines', () => {
     expect(landed.exitCode).toBe(2);
     expect(landed.stderr).toContain(`${copy} does not verify`);
     expect(landed.stderr).toContain('nothing landed');
+  });
+
+  it('names a git bundle that is not the candidate its records name, and collect refuses its bundle', async () => {
+    const [zero, one] = machines as [Machine, Machine, Machine];
+    const swapped = join(scratch.path, 'swapped');
+    const donor = join(scratch.path, 'donor');
+    for (const [from, to] of [
+      [zero.bundle, swapped],
+      [one.bundle, donor],
+    ] as const) {
+      mkdirSync(to);
+      await execa('tar', ['-xf', from, '-C', to]);
+    }
+    // Another attempt's candidate, resealed into the manifest as a forger without the key would.
+    const bytes = readFileSync(join(donor, 'candidate.bundle'));
+    writeFileSync(join(swapped, 'candidate.bundle'), bytes);
+    const manifest = JSON.parse(readFileSync(join(swapped, 'manifest.json'), 'utf8')) as { files: { path: string; sha256: string; bytes: number }[] };
+    const entry = manifest.files.find((file) => file.path === 'candidate.bundle');
+    expect(entry).toBeDefined();
+    if (entry !== undefined) Object.assign(entry, { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length });
+    writeFileSync(join(swapped, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
+    rmSync(join(swapped, 'manifest.sigstore.json'));
+    const verified = await runStatecraft(['verify', swapped, '--json'], { home: join(scratch.path, 'no-home') });
+    expect(verified.exitCode).toBe(1);
+    expect(parseJson<{ findings: { check: string; file: string; message: string }[] }>(verified).findings).toContainEqual(
+      expect.objectContaining({ check: 'candidate', file: 'candidate.bundle', message: expect.stringMatching(/not the candidate/) as unknown }),
+    );
+    const collected = await collect([one.bundle, swapped], machines);
+    expect(parseJson<Collected>(collected).refused).toEqual([{ bundle: swapped, why: expect.stringMatching(/^does not verify: /) as unknown }]);
   });
 
   it('says what to do when the group, index and attempts do not go together (exit 3)', async () => {

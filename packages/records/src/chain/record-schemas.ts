@@ -61,7 +61,7 @@ export const StoredAttemptResultSchema = AttemptResultSchema.extend({
  * A run group spread over the jobs of an engine (decision 0321): its id, this attempt's index
  * (0-based, as the engine numbers its jobs) and how many attempts the group holds.
  */
-export const RunGroupSchema = z
+const RunGroupSchema = z
   .strictObject({
     id: z
       .string()

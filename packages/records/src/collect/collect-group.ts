@@ -15,7 +15,7 @@ import type { TrustedKey } from '../signing/trusted-keys.js';
 import { readGroupBundle, type GroupBundle } from './read-group-bundle.js';
 
 /** One collected attempt, as ranked: where it was read, and its account folded from the bundle's records. */
-export interface CollectedAttempt {
+interface CollectedAttempt {
   path: string;
   runId: string;
   attempt: number;

@@ -8,7 +8,7 @@ const AttemptNameSchema = z.strictObject({ runId: z.string().min(1), attempt: z.
  * Where a collected attempt was read (`statecraft collect`): the sha256 of its bundle's manifest,
  * which names every file's digest, and its place in the run group. Absent for an attempt of this home.
  */
-export const SelectedBundleSchema = z.strictObject({
+const SelectedBundleSchema = z.strictObject({
   digest: Sha256HexSchema,
   group: z.string().min(1),
   index: z.int().nonnegative(),
