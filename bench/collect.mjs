@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { median } from './common.mjs';
 import { FIXTURE, STATECRAFT, productHome, sampleRepository, timed } from './run-statecraft-helpers.mjs';
 
-export async function measureCollect(bundles = 32, textBytes = 300_000, rounds = 3) {
+export async function measureCollect(bundles = 32, textBytes = 190_000, rounds = 3) {
   const repository = sampleRepository();
   const home = productHome();
   const scratch = mkdtempSync(join(tmpdir(), 'statecraft-bench-collect-'));
