@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import { landAttempt, landFromBundle } from '@statecraft/run';
 import type { Answer } from '../answer.js';
 import type { HumanLines } from '../render/human-lines.js';
-import { CliError, IoFailure } from '../errors.js';
+import { CliError, IoFailure, UsageError } from '../errors.js';
+import { trustedKeysOrRefusal } from './signing-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { LandAnswerSchema } from '../json-schemas/land-answers.js';
 
@@ -19,9 +20,14 @@ export async function land(options: { home: string; target: string; runId: strin
 }
 
 /** `statecraft land [target] --group <id> --bundle <file>…` (decision 0323): the chosen attempt of a collected group, from its bundle. */
-export async function landGroupFromBundles(options: Parameters<typeof landFromBundle>[0]): Promise<Answer<LandValue>> {
+export async function landGroupFromBundles(
+  options: Omit<Parameters<typeof landFromBundle>[0], 'trusted'> & { trust: readonly string[] },
+): Promise<Answer<LandValue>> {
+  const trusted = await trustedKeysOrRefusal(options.trust, process.env);
+  if (trusted.length === 0)
+    throw new UsageError('--group needs the keys whose signatures it believes', 'give --trust <public key> (or STATECRAFT_TRUSTED_KEYS)');
   const bundles = options.bundles.map((bundle) => resolve(bundle));
-  return answerOf(await landFromBundle({ ...options, bundles }), { target: options.target, runId: options.group });
+  return answerOf(await landFromBundle({ ...options, bundles, trusted }), { target: options.target, runId: options.group });
 }
 
 function answerOf(landed: Awaited<ReturnType<typeof landAttempt>>, options: { target: string; runId: string }): Answer<LandValue> {

@@ -4,7 +4,6 @@ import { registerVerb } from './register-verb.js';
 import { once, parsePositiveInteger } from './option-parsers.js';
 import { targetAndRun } from './target-and-run.js';
 import { targetOrCurrentRepository } from './default-target.js';
-import { trustedKeysOrRefusal } from './signing-options.js';
 import { UsageError } from '../errors.js';
 
 const repeatable = (value: string, previous: unknown): string[] => [...(previous as string[]), value];
@@ -71,16 +70,13 @@ async function landGroup(
   if (second !== undefined || flags.attempt !== undefined)
     throw new UsageError('--group names the attempt to land: give no run and no --attempt', 'statecraft land [target] --group <id> --bundle <file>');
   if (flags.bundle.length === 0) throw new UsageError('--group needs the bundles', 'give --bundle <file> for the chosen bundle, or for each of the group');
-  const trusted = await trustedKeysOrRefusal(flags.trust, process.env);
-  if (trusted.length === 0)
-    throw new UsageError('--group needs the keys whose signatures it believes', 'give --trust <public key> (or STATECRAFT_TRUSTED_KEYS)');
   const { landGroupFromBundles } = await import('./land.js');
   return landGroupFromBundles({
     home,
     target: await targetOrCurrentRepository(first),
     group: flags.group ?? '',
     bundles: flags.bundle,
-    trusted,
+    trust: flags.trust,
     squash: flags.squash,
   });
 }
