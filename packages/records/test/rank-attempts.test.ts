@@ -43,7 +43,7 @@ const order = (ranked: RankedAttempt[]): number[] => ranked.map((entry) => entry
 describe('the ranking rule: verdict, refusals, change, cost, duration, attempt', () => {
   it('the verdict decides first: accepted, then failed, then no-acceptance, then not-attempted', () => {
     const ranked = rankAttempts([
-      account(1, { verdict: 'not-attempted', attemptOutcome: 'timed-out' }),
+      account(1, { verdict: 'not-attempted', attemptOutcome: 'interrupted' }),
       account(2, { verdict: 'no-acceptance' }),
       account(3, { verdict: 'failed', refusalCount: 0, paths: 0 }),
       account(4, { verdict: 'accepted', refusalCount: 9, paths: 50, cost: 9, durationMs: 99_000 }),
@@ -75,7 +75,7 @@ describe('the ranking rule: verdict, refusals, change, cost, duration, attempt',
   });
 
   it('an attempt that did not complete and was never judged ranks as not-attempted, below one completed and not judged', () => {
-    const ranked = rankAttempts([account(1, { attemptOutcome: 'timed-out', paths: 0 }), account(2, { paths: 9 })]);
+    const ranked = rankAttempts([account(1, { attemptOutcome: 'interrupted', paths: 0 }), account(2, { paths: 9 })]);
     expect(ranked.map((entry) => [entry.attempt, entry.key.verdict])).toEqual([
       [2, 'not-judged'],
       [1, 'not-attempted'],

@@ -31,6 +31,7 @@ export * from './land-answers.js';
 export * from './bundle-answers.js';
 export * from './keys-answers.js';
 export * from './collect-answer.js';
+export * from './selection-view.js';
 
 /**
  * Each verb's answer under `--json` (R11). A new verb is one line here; a new field is one line in
