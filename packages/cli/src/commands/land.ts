@@ -69,5 +69,7 @@ function hintFor(reason: string, options: { target: string; runId: string }): st
   if (reason === 'conflict')
     return `merge statecraft/${options.runId} by hand, or make a new attempt: statecraft run ${options.target} --retry ${options.runId}`;
   if (reason === 'stale' || reason === 'not-accepted') return `statecraft run show ${options.target} ${options.runId}`;
+  if (reason === 'not-collected') return `statecraft collect <bundle>... ${options.target} --trust <key>`;
+  if (reason === 'not-chosen') return 'give --bundle the bundle `statecraft collect` printed as chosen (or every bundle of the group)';
   return undefined;
 }
