@@ -206,6 +206,14 @@ describe('statecraft collect: a run group over three machines', () => {
     expect(landed.exitCode).toBe(2);
     expect(landed.stderr).toContain(`${copy} does not verify`);
     expect(landed.stderr).toContain('nothing landed');
+
+    // A group this home never collected, and --bundle without --group: nothing to take, said.
+    const never = await runStatecraft(['land', origin.path, '--group', 'never', '--bundle', copy, ...trusting(one)], { home });
+    expect(never.exitCode).toBe(2);
+    expect(never.stderr).toContain('group never was never collected');
+    const loose = await runStatecraft(['land', origin.path, 'latest', '--bundle', copy], { home });
+    expect(loose.exitCode).toBe(3);
+    expect(loose.stderr).toContain('--bundle and --trust apply only with --group');
   });
 
   it('names a git bundle that is not the candidate its records name, and collect refuses its bundle', async () => {
