@@ -68,3 +68,6 @@ await (await import('./export-verify.mjs')).reportExportVerify();
 
 // Issue 33's figure: several attempts of one run at once.
 await (await import('./many-attempts.mjs')).reportManyAttempts();
+
+// Issue 33's figure: collect of 32 bundles of about 1 MB each.
+await (await import('./collect.mjs')).reportCollect();

@@ -29,6 +29,7 @@ const TITLES = {
   prune: 'statecraft prune --json',
   export: 'statecraft export --json',
   verify: 'statecraft verify --json',
+  collect: 'statecraft collect --json',
   'keys-generate': 'statecraft keys generate --json',
   'keys-show': 'statecraft keys show --json',
 };

@@ -15,6 +15,7 @@ import { registerLand } from './commands/register-land.js';
 import { registerPrune } from './commands/register-prune.js';
 import { registerExport } from './commands/register-export.js';
 import { registerVerify } from './commands/register-verify.js';
+import { registerCollect } from './commands/register-collect.js';
 import { registerKeys } from './commands/register-keys.js';
 import { STATECRAFT_VERSION } from './statecraft-version.js';
 import { isRunReference } from './commands/run-reference.js';
@@ -47,7 +48,15 @@ answer, or { "refused": { message, ... } }, { "failed": { path, message } } or
 { "usage": { message } }; the sentence for a person still goes to stderr.
 
 Records live in $STATECRAFT_HOME (default ~/.statecraft), never in the target
-repository.`,
+repository.
+
+A run group over an engine's jobs (see docs/scale-out.md):
+  statecraft run . --adapter fixture --accept --prompt-file task.md \\
+      --group "$GROUP" --attempts 4 --index 0     one job: attempt 0 of 0..3
+  statecraft export . latest -o attempt-0.tar     its bundle, with the candidate
+  statecraft collect bundles/*.tar . --trust ci.pub     verify, rank, record
+  statecraft land . --group "$GROUP" --bundle bundles/attempt-0.tar \\
+      --trust ci.pub                              land the one chosen`,
   );
 
 // Whether the verb being run was asked for --json, read once its options are parsed: on `run` or
@@ -100,6 +109,7 @@ registerLand(program);
 registerPrune(program);
 registerExport(program);
 registerVerify(program);
+registerCollect(program);
 registerKeys(program);
 
 /** Runs the command line's words (what follows `statecraft`). */

@@ -83,6 +83,9 @@
  * - read/workspace-freshness.ts whether an attempt's recorded head is still its run's branch tip (`stale` when not, R8.3)
  * - receipt.ts               the acceptance receipt, published as JSON Schema beside the protocol's (R13.6)
  * - run-id.ts                run ids
+ * - collect/collect-group.ts  `collect`: a run group's bundles verified, refused by name or ranked, the selection appended
+ * - bundle/extract-bundle-file.ts one file of a bundle copied out and digested against its manifest
+ * - collect/read-group-bundle.ts one bundle verified offline with the trusted keys, as one attempt of a group
  * - selection/rank-key.ts    what an attempt is ranked on (verdict, refusals, change, cost, duration): recorded evidence only
  * - selection/rank-attempts.ts the fixed ranking rule: attempts best first, recomputable by anyone from their records
  * - selection/selection-of.ts a run's selection record: its attempts ranked, the first chosen
@@ -129,6 +132,9 @@ export { WORKER_DIGEST_THRESHOLD } from './chain/digest-lines.js';
 export { RANKED_VERDICTS, RANKING_RULE_VERSION, type RankKey, RankKeySchema, rankKeyOf } from './selection/rank-key.js';
 export { rankAttempts, rankKeyed, type RankedAttempt } from './selection/rank-attempts.js';
 export { selectionOf, type UnlinkedSelection } from './selection/selection-of.js';
+export { collectGroup } from './collect/collect-group.js';
+export { readGroupBundle } from './collect/read-group-bundle.js';
+export { extractBundleFile } from './bundle/extract-bundle-file.js';
 export { type SelectionRecord, SelectionRecordSchema } from './selection/selection-record.js';
 export { type LandMethod, LandMethodSchema, type LandRecord, type PrunedAttempt, PrunedAttemptSchema } from './chain/land-record.js';
 export { openChainForAppend } from './chain/open-chain-for-append.js';
@@ -146,6 +152,7 @@ export {
   IntentRecordSchema,
   type OutcomeRecord,
   OutcomeRecordSchema,
+  type RunGroup,
   StoredAttemptResultSchema,
   TruncatedTailSchema,
   type UnlinkedRecord,

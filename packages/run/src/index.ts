@@ -27,6 +27,7 @@
  * - land/land-commit.ts           brings a candidate into the checkout's branch, every refusal decided before anything moves
  * - land/remove-run-workspace.ts  removes a concluded run's worktree and branch, running no git inside the worktree
  * - land/land-attempt.ts          `land`: an accepted attempt with a current receipt taken into the operator's branch, recorded
+ * - land/land-from-bundle.ts     `land --group`: the chosen attempt of a collected group, fetched from its bundle and landed
  * - land/prune-target.ts          `prune`: concluded runs' worktrees and branches removed under the lock, recorded
  * - coverage/*                    command coverage (R9), every reading of it: from the working tree at planning, at the base commit at launch
  * - workspace/*                   the target and its base commit (one rev-parse), the git worktree under .statecraft/state (R8.6)
@@ -88,6 +89,7 @@ export {
 } from './coverage/index.js';
 export { reconcileDanglingIntents } from './reconcile/reconcile-dangling-intents.js';
 export { landAttempt } from './land/land-attempt.js';
+export { landFromBundle } from './land/land-from-bundle.js';
 export { pruneTarget } from './land/prune-target.js';
 export { type SuperviseOptions } from './supervise/options.js';
 export { superviseAdapter } from './supervise/supervise-adapter.js';

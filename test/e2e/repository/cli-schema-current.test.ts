@@ -25,6 +25,7 @@ describe('the published --json schemas of every verb are current (R11)', () => {
     expect(Object.keys(VERB_ANSWERS).sort()).toEqual(
       [
         'accept',
+        'collect',
         'doctor',
         'env-plan',
         'export',

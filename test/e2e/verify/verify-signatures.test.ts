@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readSigningKey, receiptStatement, ReceiptSchema, signStatement, signingKeyPaths } from '@statecraft/records';
 import { dir, type DirectoryResult } from 'tmp-promise';
@@ -74,8 +74,11 @@ function copy(): string {
   return to;
 }
 
-/** Writes a file into the bundle and the manifest, as a forger who knows the format would. */
-function reseal(bundle: string, path: string, role: string, bytes: Buffer): void {
+/**
+ * Writes a file into the bundle and the manifest, as a forger who knows the format would; one who
+ * holds no trusted key cannot sign the new manifest, and removes the signature it no longer matches.
+ */
+function reseal(bundle: string, path: string, role: string, bytes: Buffer, keepManifestSignature = false): void {
   mkdirSync(dirname(join(bundle, path)), { recursive: true });
   writeFileSync(join(bundle, path), bytes);
   const manifest = JSON.parse(readFileSync(join(bundle, 'manifest.json'), 'utf8')) as Manifest;
@@ -84,6 +87,7 @@ function reseal(bundle: string, path: string, role: string, bytes: Buffer): void
   if (at === -1) manifest.files.push(entry);
   else manifest.files[at] = entry;
   writeFileSync(join(bundle, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
+  if (!keepManifestSignature) rmSync(join(bundle, 'manifest.sigstore.json'), { force: true });
 }
 
 describe('statecraft verify --trust', () => {
@@ -132,6 +136,24 @@ describe('statecraft verify --trust', () => {
     const signature = receiptPath.replace(/\.json$/, '.sigstore.json');
     expect(parseJson<Verified>(verified).findings).toContainEqual(
       expect.objectContaining({ check: 'signatures', file: signature, message: expect.stringMatching(/does not verify/) as unknown }),
+    );
+  });
+
+  it('signs the manifest, and names one changed after it was signed, and one left unsigned under --trust', async () => {
+    expect(existsSync(join(exported, 'manifest.sigstore.json'))).toBe(true);
+    const holds = parseJson<Verified>(await verify(exported, ...trust(targets.home.path))).holds;
+    expect(holds).toContainEqual({ check: 'signatures', message: expect.stringMatching(/signatures? verify against a trusted key/) as unknown });
+    const bundle = copy();
+    reseal(bundle, 'extra.txt', 'check-output', Buffer.from('added after the export\n'), true);
+    const changed = await verify(bundle);
+    expect(changed.exitCode).toBe(1);
+    expect(parseJson<Verified>(changed).findings).toContainEqual(
+      expect.objectContaining({ check: 'signatures', file: 'manifest.sigstore.json', message: expect.stringMatching(/^does not verify/) as unknown }),
+    );
+    rmSync(join(bundle, 'manifest.sigstore.json'));
+    const unsigned = await verify(bundle, ...trust(targets.home.path));
+    expect(parseJson<Verified>(unsigned).findings).toContainEqual(
+      expect.objectContaining({ check: 'signatures', file: 'manifest.json', message: expect.stringMatching(/^is unsigned/) as unknown }),
     );
   });
 

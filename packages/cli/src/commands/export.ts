@@ -7,6 +7,7 @@ import { EXIT } from '../exit-codes.js';
 import type { ExportAnswerSchema } from '../json-schemas/index.js';
 import { STATECRAFT_VERSION } from '../statecraft-version.js';
 import { renderExport } from './export-render.js';
+import { signingKeyOrRefusal } from './signing-options.js';
 
 type ExportAnswer = z.infer<typeof ExportAnswerSchema>;
 
@@ -18,6 +19,8 @@ export async function exportRun(options: { home: string; target: string; runId: 
   const given = options.output ?? `statecraft-${options.runId}.tar`;
   const form = given.endsWith('/') ? 'directory' : 'tar';
   const output = resolve(given);
+  // The manifest is signed with the home's key (or STATECRAFT_SIGNING_KEY) when there is one: collect believes only a signed bundle.
+  const signer = await signingKeyOrRefusal(options.home, process.env);
   const writing = await writeRunBundle({
     home: options.home,
     target: options.target,
@@ -27,6 +30,7 @@ export async function exportRun(options: { home: string; target: string; runId: 
     statecraftVersion: STATECRAFT_VERSION,
     environment: process.env,
     extra: await reviewerPage(options),
+    ...(signer === undefined ? {} : { signer }),
   });
   if (writing.kind === 'refused') throw new CliError(`refused: ${writing.message}`, EXIT.refused, { hint: `statecraft run list ${options.target}` });
   if (writing.kind === 'failed') throw new IoFailure(writing.path, writing.message);

@@ -1,8 +1,10 @@
+import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { landAttempt } from '@statecraft/run';
+import { landAttempt, landFromBundle } from '@statecraft/run';
 import type { Answer } from '../answer.js';
 import type { HumanLines } from '../render/human-lines.js';
-import { CliError, IoFailure } from '../errors.js';
+import { CliError, IoFailure, UsageError } from '../errors.js';
+import { trustedKeysOrRefusal } from './signing-options.js';
 import { EXIT } from '../exit-codes.js';
 import type { LandAnswerSchema } from '../json-schemas/land-answers.js';
 
@@ -14,7 +16,21 @@ export type LandValue = z.infer<typeof LandAnswerSchema>;
  * receipt, a dirty checkout, a conflict, a live attempt), nothing changed; 4 an i/o failure.
  */
 export async function land(options: { home: string; target: string; runId: string; attempt?: number; squash: boolean }): Promise<Answer<LandValue>> {
-  const landed = await landAttempt(options);
+  return answerOf(await landAttempt(options), options);
+}
+
+/** `statecraft land [target] --group <id> --bundle <file>…` (decision 0323): the chosen attempt of a collected group, from its bundle. */
+export async function landGroupFromBundles(
+  options: Omit<Parameters<typeof landFromBundle>[0], 'trusted'> & { trust: readonly string[] },
+): Promise<Answer<LandValue>> {
+  const trusted = await trustedKeysOrRefusal(options.trust, process.env);
+  if (trusted.length === 0)
+    throw new UsageError('--group needs the keys whose signatures it believes', 'give --trust <public key> (or STATECRAFT_TRUSTED_KEYS)');
+  const bundles = options.bundles.map((bundle) => resolve(bundle));
+  return answerOf(await landFromBundle({ ...options, bundles, trusted }), { target: options.target, runId: options.group });
+}
+
+function answerOf(landed: Awaited<ReturnType<typeof landAttempt>>, options: { target: string; runId: string }): Answer<LandValue> {
   if (landed.kind === 'refused') {
     const hint = hintFor(landed.reason, options);
     throw new CliError(`refused (${landed.reason}): ${landed.message}`, EXIT.refused, hint === undefined ? {} : { hint });
@@ -53,5 +69,7 @@ function hintFor(reason: string, options: { target: string; runId: string }): st
   if (reason === 'conflict')
     return `merge statecraft/${options.runId} by hand, or make a new attempt: statecraft run ${options.target} --retry ${options.runId}`;
   if (reason === 'stale' || reason === 'not-accepted') return `statecraft run show ${options.target} ${options.runId}`;
+  if (reason === 'not-collected') return `statecraft collect <bundle>... ${options.target} --trust <key>`;
+  if (reason === 'not-chosen') return 'give --bundle the bundle `statecraft collect` printed as chosen (or every bundle of the group)';
   return undefined;
 }

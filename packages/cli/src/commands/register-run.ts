@@ -51,6 +51,12 @@ function registerRunVerb(program: Command): Command {
     .option('--deny <rule>', 'a tool rule denied; a denied call leaves a refusal record (repeatable)', collect, [])
     .option('--pass <name>', 'an environment name to carry into the child (never a credential family; repeatable)', collect, [])
     .option('--retry <run>', 'a new attempt of a run (its id, a unique start, or latest), in its workspace and at its base', once('--retry'))
+    .option('--group <id>', 'the run group this attempt is one of, when an engine spreads the attempts over its jobs (needs --index)', once('--group'))
+    .option(
+      '--index <i>',
+      'with --group and --attempts N: which attempt of the group this job runs, 0 to N-1 (default: $JOB_COMPLETION_INDEX)',
+      once('--index'),
+    )
     .option('--base <revision>', 'the revision the workspace starts from (default HEAD)', once('--base'))
     .option(
       '--boundary <mode>',
@@ -87,6 +93,11 @@ Examples:
       --attempts 4 --accept --prompt-file task.md
                                          four attempts, two of each, judged,
                                          one chosen: then statecraft land
+  statecraft run . --adapter fixture --accept --prompt-file task.md \\
+      --group "$GROUP" --attempts 3 --index 0
+                                         attempt 0 of 3 of a group spread
+                                         over an engine's jobs; then
+                                         statecraft export, statecraft collect
 
 JSON: the attempt's account, the value \`run show --json\` prints (runId,
 attempt, outcome, cause, commits, posture, artifacts, ...); a refusal before

@@ -16,6 +16,7 @@ import { checkSupervisionOverrides, parseTokens } from './run-options.js';
 import { targetOrCurrentRepository } from './default-target.js';
 import { resolveRunReference } from './run-reference.js';
 import { readRetryDefaults, withRetryDefaults } from './retry-defaults.js';
+import { groupOf } from './run-group.js';
 import { refuseSigningKeyInReach, signingKeyOrRefusal, trustedKeysOrRefusal } from './signing-options.js';
 
 /** `run`'s flags, as commander parses them. */
@@ -36,6 +37,8 @@ export interface RunFlags {
   deny: string[];
   pass: string[];
   retry?: string;
+  group?: string;
+  index?: string;
   base?: string;
   boundary?: string;
   permissions?: string;
@@ -53,10 +56,12 @@ export async function runFromFlags(given: string | undefined, flags: RunFlags, c
   const target = await targetOrCurrentRepository(given);
   refuseIdleOptions(flags, command);
   const many = attemptsOf(flags);
+  // One attempt of a run group spread over an engine's jobs: the adapters taken round robin by its index.
+  const grouped = groupOf(flags, process.env);
   if (flags.retry !== undefined) flags.retry = await resolveRunReference(resolveProductHome().path, target, flags.retry);
   // A retry reuses its run's adapter, prompt and limits, each unless given here (retry-defaults.ts).
   const retried = flags.retry === undefined ? undefined : await readRetryDefaults(resolveProductHome().path, target, flags.retry);
-  const adapter = await adapterOf(flags.adapter[0], retried?.adapter);
+  const adapter = await adapterOf(flags.adapter[grouped.group === undefined ? 0 : grouped.group.index % Math.max(1, flags.adapter.length)], retried?.adapter);
   // With --spec and no prompt, the spec's text is the prompt.
   const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
   const promptGiven = flags.prompt !== undefined || flags.promptFile !== undefined || flags.spec !== undefined;
@@ -125,6 +130,12 @@ export async function runFromFlags(given: string | undefined, flags: RunFlags, c
  * retry is one attempt of its run (decision 0311).
  */
 function attemptsOf(flags: RunFlags): { attempts: number; parallel: number | undefined } | undefined {
+  // With --group, --attempts is the group's size and this job runs one of its attempts (run-group.ts).
+  if (flags.group !== undefined || flags.index !== undefined) {
+    if (flags.parallel !== undefined)
+      throw new UsageError('--parallel applies to several attempts on this machine, not to one attempt of a group', 'leave --parallel out');
+    return undefined;
+  }
   const attempts = flags.attempts === undefined ? 1 : parsePositiveInteger('--attempts', flags.attempts, MOST_ATTEMPTS);
   const parallel = flags.parallel === undefined ? undefined : parsePositiveInteger('--parallel', flags.parallel, MOST_ATTEMPTS);
   if (flags.adapter.length > 1 && flags.attempts === undefined)
@@ -223,6 +234,7 @@ function runOptionsOf(
     ...(flags.retry === undefined ? {} : { retryOf: flags.retry }),
     ...(flags.base === undefined ? {} : { base: flags.base }),
     ...(flags.spec === undefined ? {} : { spec: flags.spec }),
+    ...groupOf(flags, process.env),
     source: process.env,
     boundary,
     ...(flags.allowMissingCredential ? { allowMissingCredential: true } : {}),

@@ -13,7 +13,7 @@ import {
 import type { CapabilityToken, PermissionMode, ProtocolEvent } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
 import { launchAttempt, planRun, readUncommittedPaths, type Launch, type RunFailure, type RunRefusal, type UncommittedPaths } from '@statecraft/run';
-import { requiredNotApplied, type TrustedKey } from '@statecraft/records';
+import { requiredNotApplied, type RunGroup, type TrustedKey } from '@statecraft/records';
 import type { RunAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';
@@ -41,6 +41,8 @@ export interface RunOptions {
   retryOf?: string;
   base?: string;
   spec?: string;
+  /** `--group`, `--index`, `--attempts`: this attempt's place in a run group spread over an engine's jobs. */
+  group?: RunGroup;
   /** The operator's environment; only allowlisted names are read from it (R5.1). */
   source: Readonly<Record<string, string | undefined>>;
   /** The protected evidence boundary (R12): on by default. */
@@ -124,6 +126,7 @@ export function planRequestOf(options: RunOptions): Parameters<typeof planRun>[0
     ...(options.retryOf === undefined ? {} : { retryOf: options.retryOf }),
     ...(options.base === undefined ? {} : { base: options.base }),
     ...(options.spec === undefined ? {} : { spec: options.spec }),
+    ...(options.group === undefined ? {} : { group: options.group }),
     source: options.source,
     ...(options.boundary === undefined ? {} : { boundary: options.boundary }),
     ...(options.permissions === undefined ? {} : { permissions: options.permissions }),

@@ -19,7 +19,7 @@ export function renderVerification(value: z.infer<typeof VerifyAnswerSchema>): H
 }
 
 /** Words filled into lines of at most 80 columns; a word longer than a line stands alone on its own. */
-function wrap(text: string, first: string, rest: string): string[] {
+export function wrap(text: string, first: string, rest: string): string[] {
   const lines: string[] = [];
   let line = first;
   for (const word of text.split(' ')) {

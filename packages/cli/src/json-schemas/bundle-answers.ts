@@ -1,6 +1,6 @@
 import * as z from 'zod';
 
-const CheckNameSchema = z.enum(['files', 'links', 'outcome', 'receipt', 'qualification', 'signatures']);
+const CheckNameSchema = z.enum(['files', 'links', 'outcome', 'receipt', 'qualification', 'signatures', 'candidate']);
 
 /** `statecraft export --json`: where the bundle was written, what it holds, and each file the records name that could not be read. */
 export const ExportAnswerSchema = z.strictObject({

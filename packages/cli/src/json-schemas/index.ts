@@ -16,6 +16,7 @@ import { RunReconcileAnswerSchema } from './run-reconcile-answer.js';
 import { LandAnswerSchema, PruneAnswerSchema } from './land-answers.js';
 import { ExportAnswerSchema, VerifyAnswerSchema } from './bundle-answers.js';
 import { KeysGenerateAnswerSchema, KeysShowAnswerSchema } from './keys-answers.js';
+import { CollectAnswerSchema } from './collect-answer.js';
 
 export * from './error-documents.js';
 export * from './attempt-account.js';
@@ -30,6 +31,7 @@ export * from './run-reconcile-answer.js';
 export * from './land-answers.js';
 export * from './bundle-answers.js';
 export * from './keys-answers.js';
+export * from './collect-answer.js';
 export * from './selection-view.js';
 
 /**
@@ -54,6 +56,7 @@ export const VERB_ANSWERS = {
   prune: PruneAnswerSchema,
   export: ExportAnswerSchema,
   verify: VerifyAnswerSchema,
+  collect: CollectAnswerSchema,
   'keys-generate': KeysGenerateAnswerSchema,
   'keys-show': KeysShowAnswerSchema,
 } as const;
@@ -72,7 +75,16 @@ export function verbOf(argv: readonly string[]): Verb | undefined {
   if (first === 'qualifications' && (second === 'list' || second === 'show' || second === 'check')) return `qualifications-${second}`;
   if (first === 'env' && second === 'plan') return 'env-plan';
   if (first === 'keys' && (second === 'generate' || second === 'show')) return `keys-${second}`;
-  if (first === 'qualify' || first === 'doctor' || first === 'accept' || first === 'land' || first === 'prune' || first === 'export' || first === 'verify')
+  if (
+    first === 'qualify' ||
+    first === 'doctor' ||
+    first === 'accept' ||
+    first === 'land' ||
+    first === 'prune' ||
+    first === 'export' ||
+    first === 'verify' ||
+    first === 'collect'
+  )
     return first;
   return undefined;
 }

@@ -18,6 +18,8 @@ const BundleRoleSchema = z.enum([
   'qualification-signature',
   'public-key',
   'reviewer-page',
+  /** The candidate as a git bundle (`git bundle create`): the run's branch from its base, so it can be landed elsewhere. */
+  'git-bundle',
 ]);
 export type BundleRole = z.infer<typeof BundleRoleSchema>;
 
@@ -56,6 +58,8 @@ export const BundleManifestSchema = z.strictObject({
 export type BundleManifest = z.infer<typeof BundleManifestSchema>;
 
 export const MANIFEST_PATH = 'manifest.json';
+/** The manifest's signature, beside it and outside its own list (it signs the list): written when the exporting home has a signing key. */
+export const MANIFEST_SIGNATURE_PATH = 'manifest.sigstore.json';
 
 /** The manifest's one form: what the exporter writes and the only bytes the verifier accepts for it. */
 export function manifestBytes(manifest: BundleManifest): Buffer {

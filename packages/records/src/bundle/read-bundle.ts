@@ -2,7 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, readdirSync, readSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { EventStreamReader, openRegularFileSync } from '@statecraft/adapter';
-import { BundleManifestSchema, manifestBytes, MANIFEST_PATH, type BundleManifest, type BundleRole } from './bundle-manifest.js';
+import { BundleManifestSchema, manifestBytes, MANIFEST_PATH, MANIFEST_SIGNATURE_PATH, type BundleManifest, type BundleRole } from './bundle-manifest.js';
 
 /** The roles whose files are read whole: records and documents, each bounded; the rest are only digested (the stream is also read). */
 const HELD_ROLES: ReadonlySet<BundleRole> = new Set([
@@ -27,10 +27,23 @@ export interface FoundFile {
   content?: Buffer;
   /** For a stream: the supervisor's reader, fed every byte and not yet ended. */
   reader?: EventStreamReader;
+  /** For a git bundle: its first bytes, where its header names its commits (the pack after them is only digested). */
+  head?: Buffer;
 }
 
+/** The most of a git bundle's start kept: its header, one line per prerequisite and ref, is far shorter. */
+const GIT_BUNDLE_HEAD_BYTES = 64 * 1024;
+
 export type BundleReading =
-  | { kind: 'read'; manifest: BundleManifest; manifestCanonical: boolean; files: Map<string, FoundFile>; notRegular: string[] }
+  | {
+      kind: 'read';
+      manifest: BundleManifest;
+      manifestCanonical: boolean;
+      /** `manifest.sigstore.json`, when the bundle carries one: the manifest's signature. */
+      manifestSignature?: Buffer;
+      files: Map<string, FoundFile>;
+      notRegular: string[];
+    }
   | { kind: 'unreadable'; path: string; message: string };
 
 /** Thrown inside a reading: the bundle cannot be read as one, naming the file. */
@@ -64,29 +77,56 @@ export async function readBundle(path: string): Promise<BundleReading> {
 class FileCollector {
   manifest: BundleManifest | undefined;
   manifestCanonical = false;
+  manifestSignature: Buffer | undefined;
   readonly files = new Map<string, FoundFile>();
   readonly notRegular: string[] = [];
 
   /** Starts one file: what its chunks go to, and what to call at its end. */
   begin(path: string): { push: (chunk: Buffer) => void; finish: () => void } {
     if (path === MANIFEST_PATH) return this.beginManifest();
+    if (path === MANIFEST_SIGNATURE_PATH) return this.beginSignature();
     if (this.manifest === undefined) throw new UnreadableBundle(MANIFEST_PATH, `is not the bundle's first file (${path} comes before it)`);
     if (this.files.has(path)) throw new UnreadableBundle(path, 'appears twice in the bundle');
     const role = this.manifest.files.find((file) => file.path === path)?.role;
     const hash: Hash = createHash('sha256');
     const held: Buffer[] | undefined = role !== undefined && HELD_ROLES.has(role) ? [] : undefined;
     const reader = role === 'stream' ? new EventStreamReader() : undefined;
+    const head: Buffer[] | undefined = role === 'git-bundle' ? [] : undefined;
     let bytes = 0;
     return {
       push: (chunk) => {
         hash.update(chunk);
         bytes += chunk.length;
         if (held !== undefined && bytes <= HELD_BYTES) held.push(Buffer.from(chunk));
+        if (head !== undefined && bytes - chunk.length < GIT_BUNDLE_HEAD_BYTES)
+          head.push(Buffer.from(chunk.subarray(0, GIT_BUNDLE_HEAD_BYTES - (bytes - chunk.length))));
         reader?.push(chunk);
       },
       finish: () => {
         const content = held !== undefined && bytes <= HELD_BYTES ? Buffer.concat(held) : undefined;
-        this.files.set(path, { sha256: hash.digest('hex'), bytes, ...(content === undefined ? {} : { content }), ...(reader === undefined ? {} : { reader }) });
+        this.files.set(path, {
+          sha256: hash.digest('hex'),
+          bytes,
+          ...(content === undefined ? {} : { content }),
+          ...(reader === undefined ? {} : { reader }),
+          ...(head === undefined ? {} : { head: Buffer.concat(head) }),
+        });
+      },
+    };
+  }
+
+  private beginSignature(): { push: (chunk: Buffer) => void; finish: () => void } {
+    if (this.manifestSignature !== undefined) throw new UnreadableBundle(MANIFEST_SIGNATURE_PATH, 'appears twice in the bundle');
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    return {
+      push: (chunk) => {
+        bytes += chunk.length;
+        if (bytes > HELD_BYTES) throw new UnreadableBundle(MANIFEST_SIGNATURE_PATH, 'is larger than any signature');
+        chunks.push(Buffer.from(chunk));
+      },
+      finish: () => {
+        this.manifestSignature = Buffer.concat(chunks);
       },
     };
   }
@@ -122,7 +162,14 @@ class FileCollector {
 
   done(): BundleReading {
     if (this.manifest === undefined) throw new UnreadableBundle(MANIFEST_PATH, 'is missing: this is not a statecraft bundle');
-    return { kind: 'read', manifest: this.manifest, manifestCanonical: this.manifestCanonical, files: this.files, notRegular: this.notRegular };
+    return {
+      kind: 'read',
+      manifest: this.manifest,
+      manifestCanonical: this.manifestCanonical,
+      ...(this.manifestSignature === undefined ? {} : { manifestSignature: this.manifestSignature }),
+      files: this.files,
+      notRegular: this.notRegular,
+    };
   }
 }
 

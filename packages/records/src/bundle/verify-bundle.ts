@@ -10,9 +10,10 @@ import { ReceiptSchema } from '../receipt.js';
 import { MANIFEST_PATH, type BundleManifest } from './bundle-manifest.js';
 import { ANCHORS_PATH, RECORDS_PATH } from './collect-bundle.js';
 import type { BundleReading, FoundFile } from './read-bundle.js';
+import { verifyGitBundle } from './verify-git-bundle.js';
 
 /** What a verification looks at, one word each, in the order it is told. */
-export type BundleCheckName = 'files' | 'links' | 'outcome' | 'receipt' | 'qualification' | 'signatures';
+export type BundleCheckName = 'files' | 'links' | 'outcome' | 'receipt' | 'qualification' | 'signatures' | 'candidate';
 
 /** Something in the bundle that does not hold: the file, and the field or line where it does not. */
 export interface BundleFinding {
@@ -85,6 +86,12 @@ export function verifyBundleContents(bundle: Read): BundleVerification {
   const qualifications = checkQualifications(bundle, lines, finding);
   if (found.length === beforeQualification && qualifications > 0)
     holds.push({ check: 'qualification', message: `the qualification records name the adapter the run used (${qualifications})` });
+  const git = verifyGitBundle(
+    bundle,
+    lines.map((line) => line.record),
+  );
+  holds.push(...git.holds);
+  found.push(...git.findings);
   return { runId: bundle.manifest.runId, target: bundle.manifest.target, holds, findings: found };
 }
 

@@ -3,6 +3,7 @@ import { keyIdOf, requireP256 } from '../signing/signing-key.js';
 import { signedBundlePath } from '../signing/signed-bundle-path.js';
 import type { TrustedKey } from '../signing/trusted-keys.js';
 import { verifySignedBundle } from '../signing/verify-signed-bundle.js';
+import { MANIFEST_PATH, MANIFEST_SIGNATURE_PATH } from './bundle-manifest.js';
 import type { BundleReading } from './read-bundle.js';
 import type { BundleFinding, BundleHold } from './verify-bundle.js';
 
@@ -62,6 +63,23 @@ export async function verifyBundleSignatures(bundle: Read, trusted: readonly Tru
       });
     else findings.push({ check: 'signatures', file: signaturePath, message: `does not verify: ${check.reason}` });
   }
+  const manifestCheck = await verifySignedBundle(bundle.manifestSignature?.toString('utf8'), { record: bundle.manifest }, keys);
+  if (manifestCheck.status === 'verified') verified += 1;
+  else if (manifestCheck.status === 'unsigned') {
+    if (trusted.length > 0)
+      findings.push({
+        check: 'signatures',
+        file: MANIFEST_PATH,
+        message: 'is unsigned: with trusted keys given, nothing vouches for the bundle as a whole (export it from a home with a signing key)',
+      });
+  } else if (manifestCheck.status === 'untrusted')
+    findings.push({
+      check: 'signatures',
+      file: MANIFEST_SIGNATURE_PATH,
+      field: 'verificationMaterial.publicKey.hint',
+      message: `signed by key ${manifestCheck.keyId.slice(0, 16)}…, which is ${trusted.length > 0 ? 'not a trusted key' : 'not among the keys the bundle carries'}`,
+    });
+  else findings.push({ check: 'signatures', file: MANIFEST_SIGNATURE_PATH, message: `does not verify: ${manifestCheck.reason}` });
   for (const file of bundle.manifest.files)
     if ((file.role === 'receipt-signature' || file.role === 'qualification-signature') && !signedPaths.has(file.path))
       findings.push({ check: 'signatures', file: file.path, message: 'signs no record the bundle carries' });

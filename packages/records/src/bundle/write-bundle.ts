@@ -3,8 +3,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openTargetRecords } from '../read/open-target-records.js';
 import { readKeptFile } from '../read/read-kept-file.js';
-import { BundleManifestSchema, manifestBytes, MANIFEST_PATH, type BundleFile, type BundleManifest } from './bundle-manifest.js';
+import { createHash } from 'node:crypto';
+import { signStatement } from '../signing/sign-statement.js';
+import { bundleManifestStatement } from '../signing/signed-statement.js';
+import type { SigningKey } from '../signing/signing-key.js';
+import { BundleManifestSchema, manifestBytes, MANIFEST_PATH, MANIFEST_SIGNATURE_PATH, type BundleFile, type BundleManifest } from './bundle-manifest.js';
+import type { ChainEntry } from '../chain/open-chain.js';
 import { signingKeysUsed } from './signing-keys-used.js';
+import { candidateGitBundle } from './candidate-git-bundle.js';
 import { collectRunFiles, digestOfBytes, type BundleSource, type NotExported } from './collect-bundle.js';
 
 export type BundleWriting =
@@ -30,6 +36,8 @@ export async function writeRunBundle(input: {
   environment: Readonly<Record<string, string | undefined>>;
   /** Made by the caller: the reviewer's page. */
   extra: readonly BundleSource[];
+  /** Signs the manifest (`manifest.sigstore.json`), so one trusted key believes every file of the bundle. */
+  signer?: SigningKey;
 }): Promise<BundleWriting> {
   const records = await openTargetRecords(input.home, input.target);
   if (records.kind === 'opened') {
@@ -43,6 +51,29 @@ export async function writeRunBundle(input: {
   if (tip === undefined) return { kind: 'refused', message: `the chain of ${records.target} is empty` };
   const { sources, notExported } = await collectRunFiles({ ...records, home: input.home, runId: input.runId });
   sources.push(...(await signingKeysUsed(input.home, input.environment, sources)), ...input.extra);
+  const signerKey = input.signer === undefined ? undefined : `keys/${input.signer.keyId}.pub`;
+  if (input.signer !== undefined && signerKey !== undefined && !sources.some((source) => source.path === signerKey))
+    sources.push({ path: signerKey, role: 'public-key', from: { kind: 'bytes', bytes: Buffer.from(input.signer.publicKeyPem) } });
+  // The git bundle is made in a place of its own, read from there like a kept file, and removed after.
+  const gitStaging = mkdtempSync(join(tmpdir(), '.statecraft-git-bundle-'));
+  try {
+    const git = await candidateGitBundle({ target: records.target, entries: records.entries, runId: input.runId, directory: gitStaging });
+    if ('source' in git) sources.push(git.source);
+    else if ('notExported' in git) notExported.push(git.notExported);
+    return await writeSources(input, records, tip, sources, notExported);
+  } finally {
+    rmSync(gitStaging, { recursive: true, force: true });
+  }
+}
+
+/** The manifest made from the sources that could be read, and the bundle written beside its final name, then renamed into place. */
+async function writeSources(
+  input: { runId: string; output: string; form: 'tar' | 'directory'; statecraftVersion: string; signer?: SigningKey },
+  records: { target: string; entries: readonly ChainEntry[] },
+  tip: ChainEntry,
+  sources: readonly BundleSource[],
+  notExported: NotExported[],
+): Promise<BundleWriting> {
   const files: BundleFile[] = [];
   for (const source of sources) {
     const digest = source.from.kind === 'bytes' ? { kind: 'read' as const, ...digestOfBytes(source.from.bytes) } : readKeptFile(source.from.path);
@@ -66,7 +97,14 @@ export async function writeRunBundle(input: {
   });
   const staging = mkdtempSync(join(input.form === 'directory' ? dirname(input.output) : tmpdir(), '.statecraft-export-'));
   try {
-    writeFileSync(join(staging, MANIFEST_PATH), manifestBytes(manifest));
+    const bytes = manifestBytes(manifest);
+    writeFileSync(join(staging, MANIFEST_PATH), bytes);
+    const signed = input.signer === undefined ? [] : [MANIFEST_SIGNATURE_PATH];
+    if (input.signer !== undefined)
+      writeFileSync(
+        join(staging, MANIFEST_SIGNATURE_PATH),
+        `${JSON.stringify(await signStatement(input.signer, bundleManifestStatement(manifest, createHash('sha256').update(bytes).digest('hex'))))}\n`,
+      );
     for (const source of kept) {
       const at = join(staging, source.path);
       mkdirSync(dirname(at), { recursive: true });
@@ -82,6 +120,7 @@ export async function writeRunBundle(input: {
       const partial = `${input.output}.partial-${process.pid}`;
       await create({ file: partial, cwd: staging, follow: true, portable: true, maxReadSize: 1024 * 1024 }, [
         MANIFEST_PATH,
+        ...signed,
         ...kept.map((source) => source.path),
       ]);
       renameSync(partial, input.output);

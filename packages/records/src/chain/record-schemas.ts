@@ -57,6 +57,23 @@ export const StoredAttemptResultSchema = AttemptResultSchema.extend({
   refusalDigest: z.union([RefusalDigestSchema, NotRecordedSchema]).default('not-recorded'),
 });
 
+/**
+ * A run group spread over the jobs of an engine (decision 0321): its id, this attempt's index
+ * (0-based, as the engine numbers its jobs) and how many attempts the group holds.
+ */
+const RunGroupSchema = z
+  .strictObject({
+    id: z
+      .string()
+      .min(1)
+      .max(128)
+      .regex(/^[A-Za-z0-9._-]+$/),
+    index: z.int().nonnegative(),
+    of: z.int().positive(),
+  })
+  .refine((group) => group.index < group.of, 'a group index is below the number of attempts');
+export type RunGroup = z.infer<typeof RunGroupSchema>;
+
 /** Written and fsync'd before the spawn (R8.4): an attempt that has an intent was, or was about to be, run. */
 export const IntentRecordSchema = z.strictObject({
   ...link,
@@ -82,6 +99,8 @@ export const IntentRecordSchema = z.strictObject({
   supervisor: z.strictObject({ pid: z.int().positive(), host: z.string() }),
   posture: PostureSchema,
   truncatedTail: z.union([z.literal('none'), TruncatedTailSchema]),
+  /** The run group this attempt is one of, when an engine spread the run (`run --group`); absent otherwise and in intents written before groups. */
+  group: RunGroupSchema.optional(),
 });
 export type IntentRecord = z.infer<typeof IntentRecordSchema>;
 

@@ -15,7 +15,7 @@ export const LockHolderSchema = z.strictObject({
    * What the holder is doing: supervising the attempt, or judging it (`statecraft accept`), so a
    * refusal names the right one. Absent in a lock written before the field: an attempt.
    */
-  holding: z.enum(['attempt', 'acceptance', 'reconciliation', 'land', 'prune', 'run']).optional(),
+  holding: z.enum(['attempt', 'acceptance', 'reconciliation', 'land', 'prune', 'run', 'collect']).optional(),
   /** With `run`: how many attempts the run started together, its attempts 1 to `attempts`. */
   attempts: z.int().positive().optional(),
 });

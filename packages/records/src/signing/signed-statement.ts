@@ -9,6 +9,7 @@ export const IN_TOTO_PAYLOAD_TYPE = 'application/vnd.in-toto+json';
 export const PREDICATE_TYPES = {
   receipt: 'https://statecraft.dev/receipt/v1',
   qualification: 'https://statecraft.dev/qualification/v1',
+  bundle: 'https://statecraft.dev/bundle-manifest/v1',
 } as const;
 
 /** An in-toto resource descriptor: a name and a digest set (algorithm → lower-case hex). */
@@ -55,4 +56,17 @@ export function qualificationStatement(record: QualificationRecord): InTotoState
 
 function hexOf(digest: string): string {
   return digest.startsWith('sha256:') ? digest.slice('sha256:'.length) : digest;
+}
+
+/**
+ * A bundle manifest's statement: its subject is the manifest's own bytes, which name every other
+ * file's digest, so one signature covers the whole bundle (its records, kept files and git bundle).
+ */
+export function bundleManifestStatement(manifest: { runId: string }, sha256: string): InTotoStatement {
+  return {
+    _type: IN_TOTO_STATEMENT_TYPE,
+    subject: [{ name: `bundle:${manifest.runId}`, digest: { sha256 } }],
+    predicateType: PREDICATE_TYPES.bundle,
+    predicate: manifest,
+  };
 }

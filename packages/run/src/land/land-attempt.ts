@@ -145,7 +145,11 @@ function defaultAttempt(entries: readonly ChainEntry[], runId: string, intents: 
 }
 
 /** The attempt's acceptance that stands (its first final verdict, else its latest), or why there is none to land. */
-function findAcceptance(entries: readonly ChainEntry[], runId: string, attempt: number | undefined): (ChainEntry & { record: AcceptanceRecord }) | string {
+export function findAcceptance(
+  entries: readonly ChainEntry[],
+  runId: string,
+  attempt: number | undefined,
+): (ChainEntry & { record: AcceptanceRecord }) | string {
   const intents = entries.flatMap((entry) => (entry.record.kind === 'intent' && entry.record.runId === runId ? [entry.record] : []));
   if (intents.length === 0) return `run ${runId} has no record`;
   const wanted = attempt ?? defaultAttempt(entries, runId, intents);

@@ -398,6 +398,7 @@ async function appendIntent(
         supervisor: { pid: process.pid, host: hostname() },
         posture: made.posture,
         truncatedTail: position.torn,
+        ...(plan.request.group === undefined ? {} : { group: plan.request.group }),
       })),
     );
     return { kind: 'appended', intent: appended as AppendedRecord & { record: IntentRecord } };

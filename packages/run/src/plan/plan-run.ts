@@ -20,7 +20,7 @@ import { digestFileCached, productHomeLayout } from '@statecraft/records';
 import { selectPassedNames, type BoundaryChoice, type NameSelection } from '@statecraft/environment';
 import { chainPaths, type ChainPaths } from '@statecraft/records';
 import { openChain, type ChainEntry } from '@statecraft/records';
-import type { IntentRecord } from '@statecraft/records';
+import type { IntentRecord, RunGroup } from '@statecraft/records';
 import type { CoverageVerdict, QualificationLabel } from '@statecraft/records';
 import { refused, type RunFailure, type RunRefusal } from '../refusal.js';
 import { isRunId } from '@statecraft/records';
@@ -56,6 +56,8 @@ export interface RunRequest {
   /** The revision the workspace is based on; default HEAD, resolved and recorded at launch. */
   base?: string;
   spec?: string;
+  /** `--group`: the run group this attempt is one of, recorded in its intent (decision 0321). */
+  group?: RunGroup;
   /** The operator's environment: only allowlisted names are read from it (R5.1). */
   source: Readonly<Record<string, string | undefined>>;
   /** The protected evidence boundary (R12): on unless the operator chose `none`; default on. */
