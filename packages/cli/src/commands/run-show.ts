@@ -21,6 +21,8 @@ import { renderAccountSummary } from './run-summary-render.js';
 import { readStreamEnding } from './provider-error.js';
 import { AttemptPartsAhead } from './attempt-parts-ahead.js';
 import { withReceiptState } from './run.js';
+import { readRunSelection } from './run-selection.js';
+import { renderSelection } from '../render/ranked-attempts.js';
 
 /** Opens the target's chain read-only; a broken link refuses (exit 2) naming the record (R8.4). */
 async function openOrRefuse(home: string, target: string) {
@@ -84,7 +86,10 @@ export async function runShow(options: {
   const ofRun = opened.accounts.filter((account) => account.runId === options.runId);
   if (ofRun.length === 0)
     throw new CliError(`refused: run ${options.runId} has no record for ${opened.target}`, EXIT.refused, { hint: `statecraft run list ${opened.target}` });
-  const account = options.attempt === undefined ? ofRun.at(-1) : ofRun.find((candidate) => candidate.attempt === options.attempt);
+  const selection = readRunSelection(opened.entries, ofRun, options.runId);
+  // A run whose attempts were ranked shows the chosen one unless another is asked for.
+  const shownAttempt = options.attempt ?? (selection === 'none' ? undefined : selection.chosen.attempt);
+  const account = shownAttempt === undefined ? ofRun.at(-1) : ofRun.find((candidate) => candidate.attempt === shownAttempt);
   if (account === undefined) {
     throw new CliError(
       `refused: run ${options.runId} has no attempt ${String(options.attempt)} (attempts: ${ofRun.map((a) => a.attempt).join(', ')})`,
@@ -109,6 +114,7 @@ export async function runShow(options: {
     headIs: await readWorkspaceFreshness(account),
     recordDisagreements,
     recordFindings,
+    selection,
     ...readStreamEnding(account.artifacts.stream),
   };
   const evidenceHolds =
@@ -121,6 +127,6 @@ export async function runShow(options: {
   return {
     value,
     exitCode: account.outcome === 'completed' && evidenceHolds && requiredHeld ? EXIT.ok : EXIT.finding,
-    human: options.posture === true ? renderAccount : (shown) => renderAccountSummary(shown, accountFindings(shown)),
+    human: options.posture === true ? renderAccount : (shown) => [...renderAccountSummary(shown, accountFindings(shown)), ...renderSelection(shown.selection)],
   };
 }

@@ -19,6 +19,7 @@ import {
 import { AcceptanceViewSchema } from './acceptance-answer.js';
 import { FindingSchema } from './doctor-answer.js';
 import { RunAttemptsAnswerSchema } from './run-attempts-answer.js';
+import { SelectionViewSchema } from './selection-view.js';
 import {
   AcceptanceRecordSchema,
   ArtifactSchema,
@@ -176,6 +177,11 @@ export const RunShowAnswerSchema = AttemptAccountSchema.extend({
    * its receipt). Empty when there is none; any is a finding (exit 1).
    */
   recordFindings: z.array(FindingSchema),
+  /**
+   * The run's selection among its attempts (the last selection record of the run), or `none` for
+   * a run with no selection; absent where it is not read (`run` of one attempt).
+   */
+  selection: z.union([SelectionViewSchema, z.literal('none')]).optional(),
   /**
    * The agent's last message, read from the end of the kept stream (a `progress` event of kind
    * `message`): its seq, its text (the first 2000 characters; `cut` when longer) — the agent's words,

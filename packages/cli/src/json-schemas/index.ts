@@ -30,6 +30,7 @@ export * from './run-reconcile-answer.js';
 export * from './land-answers.js';
 export * from './bundle-answers.js';
 export * from './keys-answers.js';
+export * from './selection-view.js';
 
 /**
  * Each verb's answer under `--json` (R11). A new verb is one line here; a new field is one line in

@@ -1,5 +1,6 @@
 import { STATECRAFT_VERSION } from '../../statecraft-version.js';
 import { checksSection } from './checks-section.js';
+import { comparisonSection } from './comparison-section.js';
 import { diffSection } from './diff-section.js';
 import { escapeHtml } from './escape-html.js';
 import { filesSection } from './files-section.js';
@@ -26,6 +27,7 @@ export async function renderReviewerPage(options: ReviewerPageOptions): Promise<
   const a = evidence.shown;
   const body = [
     summarySection(evidence),
+    comparisonSection(evidence),
     timelineSection(evidence.log),
     diffSection(evidence.diff),
     checksSection(evidence),
