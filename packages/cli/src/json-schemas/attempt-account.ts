@@ -18,8 +18,8 @@ import {
 } from '@statecraft/adapter';
 import { AcceptanceViewSchema } from './acceptance-answer.js';
 import { FindingSchema } from './doctor-answer.js';
-import { SelectionViewSchema } from './selection-view.js';
 import { RunAttemptsAnswerSchema } from './run-attempts-answer.js';
+import { SelectionViewSchema } from './selection-view.js';
 import {
   AcceptanceRecordSchema,
   ArtifactSchema,

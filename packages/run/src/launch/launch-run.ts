@@ -114,17 +114,27 @@ export async function launchRun<After, Final>(run: {
   }
 }
 
-/** `work` over every item, at most `width` at once, answers in the items' order. */
+/**
+ * `work` over every item, at most `width` at once, answers in the items' order. A throw starts no
+ * further item and is thrown once every item under way has ended: the run's lock is never released
+ * under an attempt still running.
+ */
 async function inPool<T, R>(items: readonly T[], width: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const answers: R[] = new Array<R>(items.length);
+  const thrown: unknown[] = [];
   let next = 0;
   const worker = async (): Promise<void> => {
-    while (next < items.length) {
+    while (next < items.length && thrown.length === 0) {
       const index = next;
       next += 1;
-      answers[index] = await work(items[index] as T, index);
+      try {
+        answers[index] = await work(items[index] as T, index);
+      } catch (error) {
+        thrown.push(error);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(width, items.length)) }, worker));
+  if (thrown.length > 0) throw thrown[0];
   return answers;
 }
