@@ -20,7 +20,7 @@ async function deniedCall() {
   const root = await mkdtemp(join(tmpdir(), 'statecraft-codex-hook-'));
   roots.push(root);
   const channel = join(root, 'statecraft-denials.jsonl');
-  const policy = encodeHookPolicy({ deny: ['Bash(touch:*)'], allow: [], hooks: [], channel });
+  const policy = encodeHookPolicy({ mode: 'strict', deny: ['Bash(touch:*)'], allow: [], hooks: [], channel });
   const input = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'touch x' }, tool_use_id: 'call_1' });
   const started = Date.now();
   const hook = execa(process.execPath, [codexAdapterPath(), 'hook', '--policy', policy], { input, reject: false, timeout: 20_000 });
