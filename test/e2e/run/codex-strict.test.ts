@@ -17,8 +17,8 @@ const scratch = scratchDirectories();
 let double: ModelDouble;
 let bin: string;
 beforeAll(async () => {
-  double = await startModelDouble(
-    ['touch', 'ls-then-touch'].map((name) =>
+  double = await startModelDouble([
+    ...['touch', 'ls-then-touch'].map((name) =>
       ScenarioSchema.parse({
         name: `strict-${name}`,
         description: name === 'touch' ? 'Asks for one shell command that writes the workspace.' : 'Lists the workspace into a file, then touches a file.',
@@ -29,7 +29,15 @@ beforeAll(async () => {
         ],
       }),
     ),
-  );
+    ScenarioSchema.parse({
+      name: 'strict-edit',
+      description: "Adds a file with Codex's own edit tool, then answers.",
+      replies: [
+        { kind: 'apply-patch', patch: '*** Begin Patch\n*** Add File: edited.txt\n+made by apply_patch\n*** End Patch\n' },
+        { kind: 'text', text: 'Edited.' },
+      ],
+    }),
+  ]);
   bin = await scratch.make('statecraft-codex-bin-');
   await symlink(pinnedCodexPath(), join(bin, 'codex'));
 });
@@ -93,6 +101,18 @@ describe('statecraft run --adapter codex --permissions strict', () => {
       expect(refusals[0]?.why).toBe('Bash "touch pwned" is not allowed: strict permissions allow no Bash call without an allow rule');
       expect(value.outcome).toBe('refused');
       expect(answer.exitCode).toBe(1);
+    },
+    150_000,
+  );
+
+  it.each(boundaries)(
+    "lets Codex's own edit tool through with no rule (boundary %s), as Claude Code's edits pass under strict",
+    async (_mechanism, boundary) => {
+      const { answer, value, refusals } = await run('strict-edit', ['--permissions', 'strict', ...boundary]);
+      expect(readFileSync(join(value.workspace, 'edited.txt'), 'utf8')).toBe('made by apply_patch\n');
+      expect(refusals).toEqual([]);
+      expect(value.outcome).toBe('completed');
+      expect(answer.exitCode).toBe(0);
     },
     150_000,
   );
