@@ -30,6 +30,16 @@ function commandOf(input: HookInput): string {
  * to Codex. The record is written before the answer: a denial never happens unrecorded.
  */
 export function runPreToolUseHook(encodedPolicy: string, stdin: Buffer): number {
+  try {
+    return judgeToolCall(encodedPolicy, stdin);
+  } catch (error) {
+    // Codex runs the call when a hook fails with any exit but 2: a hook that cannot judge blocks.
+    process.stderr.write(`statecraft: the PreToolUse hook failed (${(error as Error).message}); the call is blocked\n`);
+    return BLOCK;
+  }
+}
+
+function judgeToolCall(encodedPolicy: string, stdin: Buffer): number {
   const policy = decodeHookPolicy(encodedPolicy);
   let input: HookInput;
   try {
