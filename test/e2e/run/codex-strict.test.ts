@@ -30,6 +30,14 @@ beforeAll(async () => {
       }),
     ),
     ScenarioSchema.parse({
+      name: 'strict-code',
+      description: "Runs touch from Codex's JavaScript tool, which calls its shell tool.",
+      replies: [
+        { kind: 'code', source: 'const r = await tools.exec_command({ cmd: "touch pwned" }); text(JSON.stringify(r));' },
+        { kind: 'text', text: 'All done.' },
+      ],
+    }),
+    ScenarioSchema.parse({
       name: 'strict-edit',
       description: "Adds a file with Codex's own edit tool, then answers.",
       replies: [
@@ -99,6 +107,18 @@ describe('statecraft run --adapter codex --permissions strict', () => {
       expect(existsSync(join(value.workspace, 'pwned'))).toBe(false);
       expect(refusals.map((verbatim) => [verbatim.tool_input?.command, verbatim.reason])).toEqual([['touch pwned', 'not-allowed']]);
       expect(refusals[0]?.why).toBe('Bash "touch pwned" is not allowed: strict permissions allow no Bash call without an allow rule');
+      expect(value.outcome).toBe('refused');
+      expect(answer.exitCode).toBe(1);
+    },
+    150_000,
+  );
+
+  it.each(boundaries)(
+    "refuses a shell command Codex's JavaScript tool calls, as the same command called directly (boundary %s)",
+    async (_mechanism, boundary) => {
+      const { answer, value, refusals } = await run('strict-code', ['--permissions', 'strict', ...boundary]);
+      expect(existsSync(join(value.workspace, 'pwned'))).toBe(false);
+      expect(refusals.map((verbatim) => [verbatim.tool_input?.command, verbatim.reason])).toEqual([['touch pwned', 'not-allowed']]);
       expect(value.outcome).toBe('refused');
       expect(answer.exitCode).toBe(1);
     },

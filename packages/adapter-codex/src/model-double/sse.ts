@@ -1,12 +1,12 @@
 import type { Scenario, ScriptedReply } from './scenario.js';
 
-type Answerable = Extract<ScriptedReply, { kind: 'text' | 'exec' | 'write-stdin' | 'apply-patch' }>;
+type Answerable = Extract<ScriptedReply, { kind: 'text' | 'exec' | 'write-stdin' | 'apply-patch' | 'code' }>;
 
 /** An output item of a Responses-API response, as far as the double writes them. */
 type OutputItem =
   | { type: 'message'; id: string; role: 'assistant'; content: Array<{ type: 'output_text'; text: string; annotations: [] }> }
   | { type: 'function_call'; id: string; call_id: string; name: 'exec_command' | 'write_stdin'; arguments: string }
-  | { type: 'custom_tool_call'; id: string; call_id: string; name: 'apply_patch'; input: string };
+  | { type: 'custom_tool_call'; id: string; call_id: string; name: 'apply_patch' | 'exec'; input: string };
 
 function sseEvent(type: string, data: Record<string, unknown>): string {
   return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
@@ -26,13 +26,14 @@ function callArguments(reply: Extract<Answerable, { kind: 'exec' | 'write-stdin'
 function outputItemsFor(reply: Answerable, requestNumber: number, sessionId = 0): OutputItem[] {
   const suffix = String(requestNumber).padStart(4, '0');
   const items: OutputItem[] = [];
-  const text = reply.kind === 'write-stdin' || reply.kind === 'apply-patch' ? undefined : reply.text;
+  const text = reply.kind === 'exec' || reply.kind === 'text' ? reply.text : undefined;
   if (text !== undefined)
     items.push({ type: 'message', id: `msg_double_${suffix}`, role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] });
-  // Codex takes its edit tool as a freeform call, the patch as the input (docs/facts.md item 32).
-  if (reply.kind === 'apply-patch')
-    items.push({ type: 'custom_tool_call', id: `ctc_double_${suffix}`, call_id: `call_double_${suffix}`, name: 'apply_patch', input: reply.patch });
-  else if (reply.kind !== 'text') {
+  // Codex takes its edit tool and its JavaScript tool as freeform calls (docs/facts.md items 32, 33).
+  if (reply.kind === 'apply-patch' || reply.kind === 'code') {
+    const [name, input] = reply.kind === 'apply-patch' ? (['apply_patch', reply.patch] as const) : (['exec', reply.source] as const);
+    items.push({ type: 'custom_tool_call', id: `ctc_double_${suffix}`, call_id: `call_double_${suffix}`, name, input });
+  } else if (reply.kind !== 'text') {
     items.push({
       type: 'function_call',
       id: `fc_double_${suffix}`,
