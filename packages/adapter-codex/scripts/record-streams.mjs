@@ -58,7 +58,8 @@ async function record({ name, scenario, deny, hooks }) {
   await Promise.all([mkdir(workspace), mkdir(home), mkdir(codexHome, { recursive: true }), mkdir(codexTemporary, { recursive: true })]);
   const double = await startModelDouble(await loadScenario(scenarioPath(scenario)));
   const channel = join(privateDirectory, 'statecraft-denials.jsonl');
-  const policy = encodeHookPolicy({ deny, allow: [], hooks, channel });
+  // Sandboxed, the mode of a run inside the boundary: the hook applies only the recording's rules and hooks.
+  const policy = encodeHookPolicy({ mode: 'sandboxed', deny, allow: [], hooks, channel });
   const hookCommand = [process.execPath, codexAdapterPath(), 'hook', '--policy', policy].map(quote).join(' ');
   const ttySessions = deny.length > 0 || hooks.length > 0 ? 'disabled' : 'enabled';
   const configuration = { model: 'provider-default', sandboxMode: 'workspace-write', approvalPolicy: 'never', baseUrl: double.baseUrl, ttySessions };

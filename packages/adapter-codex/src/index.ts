@@ -51,7 +51,7 @@ export { buildCodexArgv } from './adapter/argv.js';
 export { configDocumentFor } from './adapter/config-document.js';
 export { encodeHookPolicy, decodeHookPolicy, HookPolicySchema } from './adapter/hook-policy.js';
 export type { HookPolicy } from './adapter/hook-policy.js';
-export { parseToolRules, matchingDenyRule, allowedBy } from './adapter/tool-rules.js';
+export { parseToolRules, matchingDenyRule, allowedBy, permittedUnderStrict } from './adapter/tool-rules.js';
 export { plainSimpleCommand } from './adapter/command-line-reading.js';
 export { unjudgeableUnderDeny } from './adapter/deny-judgeability.js';
 export { terminalStateFor } from './adapter/terminal-state.js';

@@ -21,6 +21,9 @@ export const CODEX_HANG_DEADLINE_MS = 20_000;
 
 const PROMPT = 'Do the scripted work.';
 
+/** The one command row 3's scenario runs (qualification/scenarios/codex/exec-setsid.json). */
+const SETSID_RULE = 'Bash(setsid sleep 600)';
+
 function defaultProvider(): string | undefined {
   for (const directory of (process.env.PATH ?? '').split(delimiter)) {
     if (directory !== '' && existsSync(join(directory, 'codex'))) return join(directory, 'codex');
@@ -68,8 +71,9 @@ export function codexSuiteDriver(options: CodexDriverOptions = {}): SuiteDriver 
     // A deny rule: the adapter's hook denies and records it, so the refusal survives as evidence (R14.2).
     refuse: () => live('exec-touch', { deny: ['Bash(touch:*)'] }),
     // A descendant in a new session inside Codex's own sandbox, then a model that never answers:
-    // killed at the deadline with the whole tree (R7.3).
-    hang: () => live('exec-setsid', {}, CODEX_HANG_DEADLINE_MS),
+    // killed at the deadline with the whole tree (R7.3). The suite's requests are strict, so the one
+    // command the row needs is allowed by rule, as an operator would under either boundary (decision 0341).
+    hang: () => live('exec-setsid', { allow: [SETSID_RULE] }, CODEX_HANG_DEADLINE_MS),
     malformed: () => replayed('malformed'),
     'read-failure': () => replayed('read-failure'),
     'no-result': () => replayed('no-result'),
@@ -92,8 +96,9 @@ export function codexSuiteDriver(options: CodexDriverOptions = {}): SuiteDriver 
     },
     provocation: (scenario) => provocations[scenario](),
     // Row 9: the hostile moves as one exec_command call aimed at the targets the row names in the
-    // environment, with no deny rule, so the adapter's hook lets it through and the moves are made.
-    attack: () => live('attack-records'),
+    // environment, with no deny rule and the shell allowed by rule (the request is strict), so the
+    // adapter's hook lets it through and what stops the moves is the boundary and Codex's sandbox.
+    attack: () => live('attack-records', { allow: ['Bash'] }),
     measureDeclaredTokens: (context) => measureCodexTokens(context, { live }),
   };
 }

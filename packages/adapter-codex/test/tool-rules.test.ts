@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedBy, matchingDenyRule, parseToolRules, plainSimpleCommand, unjudgeableUnderDeny } from '@statecraft/adapter-codex';
+import { allowedBy, matchingDenyRule, parseToolRules, permittedUnderStrict, plainSimpleCommand, unjudgeableUnderDeny } from '@statecraft/adapter-codex';
 
 // The request's neutral `Tool(pattern)` rules as the adapter's PreToolUse hook applies them to a
 // Codex Bash call (decisions 0060, 0151).
@@ -363,6 +363,16 @@ describe('tool rules for the Codex hook', () => {
     expect(allowedBy(allow, 'Bash', "echo ${a[$'a[\\x24(touch x)]']}")).toBe(false);
     expect(allowedBy(allow, 'Bash', 'echo () ( touch x ); echo')).toBe(false);
     expect(allowedBy(rules(['Bash']), 'Bash', 'anything $(at all)')).toBe(true);
+  });
+
+  it("under strict permits Codex's own edit tool and, beyond it, only what the allowlist covers: none covers no shell call, a read included, nor a tool no rule can name (decision 0341)", () => {
+    expect(permittedUnderStrict([], 'apply_patch', '*** Begin Patch')).toBe(true);
+    for (const command of ['touch pwned', 'ls', 'cat README.md', '']) expect(permittedUnderStrict([], 'Bash', command), command).toBe(false);
+    expect(permittedUnderStrict([], 'web_search', 'anything')).toBe(false);
+    const allow = rules(['Bash(ls:*)']);
+    expect(permittedUnderStrict(allow, 'Bash', 'ls -a > listed.txt')).toBe(true);
+    expect(permittedUnderStrict(allow, 'Bash', 'ls; touch x')).toBe(false);
+    expect(permittedUnderStrict(rules(['Bash']), 'web_search', 'anything')).toBe(false);
   });
 
   it('refuses a rule for a tool the hook is not measured to see, naming the rule and what to do', () => {

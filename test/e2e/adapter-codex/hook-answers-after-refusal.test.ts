@@ -20,7 +20,7 @@ async function deniedCall() {
   const root = await mkdtemp(join(tmpdir(), 'statecraft-codex-hook-'));
   roots.push(root);
   const channel = join(root, 'statecraft-denials.jsonl');
-  const policy = encodeHookPolicy({ deny: ['Bash(touch:*)'], allow: [], hooks: [], channel });
+  const policy = encodeHookPolicy({ mode: 'strict', deny: ['Bash(touch:*)'], allow: [], hooks: [], channel });
   const input = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'touch x' }, tool_use_id: 'call_1' });
   const started = Date.now();
   const hook = execa(process.execPath, [codexAdapterPath(), 'hook', '--policy', policy], { input, reject: false, timeout: 20_000 });
@@ -51,5 +51,19 @@ describe("the Codex adapter's PreToolUse hook", () => {
     const ended = await hook;
     expect(ended.exitCode).toBe(2);
     expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
+  });
+
+  it('blocks the call when its policy cannot be read, rather than crash and let Codex run it (a hook that fails otherwise than with exit 2 lets the call through)', async () => {
+    const input = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'touch x' }, tool_use_id: 'call_1' });
+    const policies = [
+      Buffer.from('{"deny":[],"allow":[],"hooks":[]}').toString('base64'),
+      Buffer.from('not json').toString('base64'),
+      encodeHookPolicy({ mode: 'strict', deny: [], allow: [], hooks: [], channel: '/nonexistent-statecraft-directory/denials.jsonl' }),
+    ];
+    for (const policy of policies) {
+      const ended = await execa(process.execPath, [codexAdapterPath(), 'hook', '--policy', policy], { input, reject: false, timeout: 20_000 });
+      expect(ended.exitCode, ended.stderr).toBe(2);
+      expect(ended.stderr).toContain('statecraft: the PreToolUse hook failed');
+    }
   });
 });

@@ -41,9 +41,13 @@ describe('recorded Codex streams replayed through a real child: the mapping tabl
       model: 'provider-default',
       sandboxMode: 'workspace-write',
       approvalPolicy: 'never',
-      ttySessions: 'enabled',
+      ttySessions: 'disabled',
       threadId: '00000000-0000-7000-8000-000000000000',
     });
+    // Only sandboxed, with no rule and no hook, leaves tty sessions on: strict's hook enforces the allowlist.
+    const sandboxed = await replay(recorded('completed'), { sandboxed: true });
+    const sandboxedInit = sandboxed.events[0];
+    expect(sandboxedInit?.type === 'init' ? sandboxedInit.detail : undefined).toMatchObject({ ttySessions: 'enabled' });
   });
 
   it('row 2: items become progress — a command_execution a tool use of Bash then a tool result, a message a message, a warning item a notice that ends nothing', async () => {

@@ -20,8 +20,8 @@ export interface ConfigDocumentInput {
  * with the key from `OPENAI_API_KEY` (docs/facts.md item 20); the workspace-write sandbox with /tmp
  * and $TMPDIR excluded, so only the workspace is writable (item 23); approvals never asked (an exec
  * session has nobody to ask); no update check (no network beyond the endpoint); the PreToolUse
- * hook, matched on every tool, that applies the deny and allow rules and the request's hooks; and,
- * when the hook enforces anything, no tty sessions (`unified_exec_tty = false`: Codex then refuses
+ * hook, matched on every tool, that applies the deny and allow rules (under strict permissions the
+ * allowlist, however empty) and the request's hooks; and, when the hook enforces anything, no tty sessions (`unified_exec_tty = false`: Codex then refuses
  * `exec_command` with `tty: true`, and `write_stdin` has no session to feed, docs/facts.md item 31).
  */
 export function configDocumentFor(input: ConfigDocumentInput): string {

@@ -1,3 +1,4 @@
+import { PermissionModeSchema } from '@statecraft/adapter';
 import { z } from 'zod';
 
 /**
@@ -9,6 +10,11 @@ export const HookPolicySchema = z.strictObject({
   deny: z.array(z.string()),
   allow: z.array(z.string()),
   hooks: z.array(z.strictObject({ tool: z.string(), command: z.string() })),
+  /**
+   * The request's applied permission mode. `strict`: `allow` is the whole allowlist, empty meaning
+   * nothing beyond Codex's own edit tool (decision 0341); `sandboxed`: every call not denied runs.
+   */
+  mode: PermissionModeSchema,
   /** The attempt's private denial channel: the file the hook appends one record per denial to. */
   channel: z.string().startsWith('/'),
 });

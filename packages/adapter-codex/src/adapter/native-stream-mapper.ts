@@ -14,7 +14,7 @@ export interface CodexConfiguration {
   /** The endpoint Codex was pointed at (OPENAI_BASE_URL, or the provider's default). */
   baseUrl: string;
   /**
-   * `disabled` whenever the hook enforces anything (a rule or a request hook): what is typed into a
+   * `disabled` whenever the hook enforces anything (strict permissions, a rule or a request hook): what is typed into a
    * tty session through `write_stdin` never reaches the PreToolUse hook (docs/facts.md item 31), so
    * such a session would run commands no rule sees.
    */

@@ -3,7 +3,7 @@ import { appendToChannel, awaitAcknowledgement } from './denial-acknowledgement.
 import type { Denial } from './denial-record.js';
 import { decodeHookPolicy } from './hook-policy.js';
 import { unjudgeableUnderDeny } from './deny-judgeability.js';
-import { HOOKED_TOOL, allowedBy, matchingDenyRule, parseToolRules } from './tool-rules.js';
+import { HOOKED_TOOL, allowedBy, matchingDenyRule, parseToolRules, permittedUnderStrict } from './tool-rules.js';
 
 interface HookInput {
   tool_name?: unknown;
@@ -23,12 +23,23 @@ function commandOf(input: HookInput): string {
  * The `hook` verb of the adapter executable: the PreToolUse hook Codex runs before each tool call
  * (trusted for this invocation only, `--dangerously-bypass-hook-trust`). It denies a call a deny
  * rule matches, or — while deny rules exist — one whose command hides what it runs from them (fail
- * closed), or one an allowlist does not cover, or one a request hook blocks (exit 2); each
+ * closed), or one the allowlist does not cover (under strict always, an empty allowlist covering
+ * nothing but Codex's own edit tool), or one a request hook blocks (exit 2); each
  * denial is first appended to the attempt's private channel as a structured record (R14.2), then —
  * once the adapter says it has written the record out as a refusal, or after a short wait — reported
  * to Codex. The record is written before the answer: a denial never happens unrecorded.
  */
 export function runPreToolUseHook(encodedPolicy: string, stdin: Buffer): number {
+  try {
+    return judgeToolCall(encodedPolicy, stdin);
+  } catch (error) {
+    // Codex runs the call when a hook fails with any exit but 2: a hook that cannot judge blocks.
+    process.stderr.write(`statecraft: the PreToolUse hook failed (${(error as Error).message}); the call is blocked\n`);
+    return BLOCK;
+  }
+}
+
+function judgeToolCall(encodedPolicy: string, stdin: Buffer): number {
   const policy = decodeHookPolicy(encodedPolicy);
   let input: HookInput;
   try {
@@ -67,8 +78,14 @@ export function runPreToolUseHook(encodedPolicy: string, stdin: Buffer): number 
       `denied unseen: ${unjudgeable} (deny rules ${deny.rules.map((rule) => rule.text).join(', ')} are in force)`,
     );
   }
-  if (allow.rules.length > 0 && !allowedBy(allow.rules, tool, command)) {
-    return record({ ...base, reason: 'not-allowed', rule: null, hook: null }, `${tool} ${JSON.stringify(command)} is not covered by the allowed rules`);
+  const notAllowed =
+    policy.mode === 'strict' ? !permittedUnderStrict(allow.rules, tool, command) : allow.rules.length > 0 && !allowedBy(allow.rules, tool, command);
+  if (notAllowed) {
+    const why =
+      allow.rules.length > 0
+        ? `${tool} ${JSON.stringify(command)} is not covered by the allowed rules`
+        : `${tool} ${JSON.stringify(command)} is not allowed: strict permissions allow no ${tool} call without an allow rule`;
+    return record({ ...base, reason: 'not-allowed', rule: null, hook: null }, why);
   }
   for (const hook of policy.hooks.filter((entry) => entry.tool === tool)) {
     const ran = spawnSync('/bin/sh', ['-c', hook.command], { input: stdin, encoding: 'utf8', stdio: ['pipe', 'inherit', 'pipe'] });

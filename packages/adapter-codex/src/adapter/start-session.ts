@@ -1,4 +1,4 @@
-import { openSession } from '@statecraft/adapter';
+import { appliedPermissionMode, openSession } from '@statecraft/adapter';
 import type { EventWriter, Manifest, Request } from '@statecraft/adapter';
 import { buildCodexArgv } from './argv.js';
 import { makePrivateCodexHome } from './codex-home.js';
@@ -53,7 +53,9 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
 
   const baseUrl = process.env.OPENAI_BASE_URL !== undefined && process.env.OPENAI_BASE_URL !== '' ? process.env.OPENAI_BASE_URL : DEFAULT_OPENAI_BASE_URL;
   const { deny, allow, hooks } = request.limits;
-  const hookEnforces = deny.length > 0 || allow.length > 0 || hooks.length > 0;
+  // Under strict the hook enforces the allowlist whatever it holds: none allows no command (decision 0341).
+  const mode = appliedPermissionMode(request);
+  const hookEnforces = mode === 'strict' || deny.length > 0 || allow.length > 0 || hooks.length > 0;
   const configuration: CodexConfiguration = {
     model: 'provider-default',
     sandboxMode: 'workspace-write',
@@ -62,7 +64,7 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
     ttySessions: hookEnforces ? 'disabled' : 'enabled',
   };
   const home = await makePrivateCodexHome(process.env, request.workspace, ({ channel }) => {
-    const policy = encodeHookPolicy({ deny, allow, hooks: hooks.map((hook) => ({ tool: hook.tool, command: hook.command })), channel });
+    const policy = encodeHookPolicy({ mode, deny, allow, hooks: hooks.map((hook) => ({ tool: hook.tool, command: hook.command })), channel });
     const hookCommand = [process.execPath, adapterExecutable, 'hook', '--policy', policy].map(shellWord).join(' ');
     return configDocumentFor({ configuration, hookCommand });
   });

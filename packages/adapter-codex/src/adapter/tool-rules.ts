@@ -19,6 +19,9 @@ export type ParsedRules = { kind: 'rules'; rules: ToolRule[] } | { kind: 'refuse
 /** The one tool whose calls the hook is measured to see (docs/facts.md item 22). */
 export const HOOKED_TOOL = 'Bash';
 
+/** Codex's own edit tool as the hook names it (docs/facts.md item 31): its sandbox keeps the writes in the workspace. */
+const EDIT_TOOL = 'apply_patch';
+
 export function parseToolRules(texts: readonly string[], field: 'allow' | 'deny'): ParsedRules {
   const rules: ToolRule[] = [];
   for (const text of texts) {
@@ -64,4 +67,14 @@ export function allowedBy(rules: readonly ToolRule[], tool: string, command: str
   if (hiddenFromEveryRule(command) !== undefined) return false;
   const parts = simpleCommands(command);
   return parts.length > 0 && parts.every((part) => forTool.some((rule) => matchesSimple(rule, part)));
+}
+
+/**
+ * Whether a call runs under strict permissions (decision 0341): Codex's own edit tool, as Claude
+ * Code's `acceptEdits` lets its edits through; otherwise only what the allowlist covers. A shell
+ * call that only reads is no exception (no rule can tell a read from what else a command line runs),
+ * and neither is any tool the hook sees that no rule can name: strict refuses the unforeseen.
+ */
+export function permittedUnderStrict(allow: readonly ToolRule[], tool: string, command: string): boolean {
+  return tool === EDIT_TOOL || allowedBy(allow, tool, command);
 }

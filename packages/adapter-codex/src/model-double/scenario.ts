@@ -20,6 +20,10 @@ export const ScriptedReplySchema = z.discriminatedUnion('kind', [
     /** How long codex waits for output before answering with the session still running. */
     yieldTimeMs: z.int().positive().optional(),
   }),
+  /** A `custom_tool_call` to `apply_patch` with the patch as its input: Codex's own edit tool (docs/facts.md item 32). */
+  z.strictObject({ kind: z.literal('apply-patch'), patch: z.string().min(1) }),
+  /** A `custom_tool_call` to `exec`, Codex's JavaScript tool that calls its other tools (`await tools.exec_command(…)`, docs/facts.md item 33). */
+  z.strictObject({ kind: z.literal('code'), source: z.string().min(1) }),
   /** A `function_call` to `write_stdin`: `chars` typed into the last session codex reported (its id read from the conversation). */
   z.strictObject({
     kind: z.literal('write-stdin'),

@@ -31,10 +31,13 @@ export interface ModelDouble extends ScriptedModelDouble<DoubleRequestLog> {
   apiKey: string;
 }
 
-/** The reply index is the number of function calls already made, so a retried request gets the same reply. */
+/** The reply index is the number of tool calls already made (function or freeform), so a retried request gets the same reply. */
 function functionCalls(input: unknown): number {
   if (!Array.isArray(input)) return 0;
-  return input.filter((item) => typeof item === 'object' && item !== null && (item as { type?: unknown }).type === 'function_call').length;
+  return input.filter((item) => {
+    const type = typeof item === 'object' && item !== null ? (item as { type?: unknown }).type : undefined;
+    return type === 'function_call' || type === 'custom_tool_call';
+  }).length;
 }
 
 /** The last unified-exec session codex reported in a tool output ("… session ID <n> …"), or 0 when none. */

@@ -1,11 +1,12 @@
 import type { Scenario, ScriptedReply } from './scenario.js';
 
-type Answerable = Extract<ScriptedReply, { kind: 'text' | 'exec' | 'write-stdin' }>;
+type Answerable = Extract<ScriptedReply, { kind: 'text' | 'exec' | 'write-stdin' | 'apply-patch' | 'code' }>;
 
 /** An output item of a Responses-API response, as far as the double writes them. */
 type OutputItem =
   | { type: 'message'; id: string; role: 'assistant'; content: Array<{ type: 'output_text'; text: string; annotations: [] }> }
-  | { type: 'function_call'; id: string; call_id: string; name: 'exec_command' | 'write_stdin'; arguments: string };
+  | { type: 'function_call'; id: string; call_id: string; name: 'exec_command' | 'write_stdin'; arguments: string }
+  | { type: 'custom_tool_call'; id: string; call_id: string; name: 'apply_patch' | 'exec'; input: string };
 
 function sseEvent(type: string, data: Record<string, unknown>): string {
   return `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
@@ -25,10 +26,14 @@ function callArguments(reply: Extract<Answerable, { kind: 'exec' | 'write-stdin'
 function outputItemsFor(reply: Answerable, requestNumber: number, sessionId = 0): OutputItem[] {
   const suffix = String(requestNumber).padStart(4, '0');
   const items: OutputItem[] = [];
-  const text = reply.kind === 'write-stdin' ? undefined : reply.text;
+  const text = reply.kind === 'exec' || reply.kind === 'text' ? reply.text : undefined;
   if (text !== undefined)
     items.push({ type: 'message', id: `msg_double_${suffix}`, role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] });
-  if (reply.kind !== 'text') {
+  // Codex takes its edit tool and its JavaScript tool as freeform calls (docs/facts.md items 32, 33).
+  if (reply.kind === 'apply-patch' || reply.kind === 'code') {
+    const [name, input] = reply.kind === 'apply-patch' ? (['apply_patch', reply.patch] as const) : (['exec', reply.source] as const);
+    items.push({ type: 'custom_tool_call', id: `ctc_double_${suffix}`, call_id: `call_double_${suffix}`, name, input });
+  } else if (reply.kind !== 'text') {
     items.push({
       type: 'function_call',
       id: `fc_double_${suffix}`,
@@ -54,7 +59,8 @@ export function sseEventsFor(reply: Answerable, usage: Scenario['usage'], reques
       const text = item.content[0]?.text ?? '';
       events.push(sseEvent('response.output_text.delta', { item_id: item.id, output_index: outputIndex, content_index: 0, delta: text }));
     } else {
-      events.push(sseEvent('response.output_item.added', { output_index: outputIndex, item: { ...item, arguments: '' } }));
+      const empty = item.type === 'function_call' ? { arguments: '' } : { input: '' };
+      events.push(sseEvent('response.output_item.added', { output_index: outputIndex, item: { ...item, ...empty } }));
     }
     events.push(sseEvent('response.output_item.done', { output_index: outputIndex, item }));
   });

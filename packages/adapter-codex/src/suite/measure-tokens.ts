@@ -62,7 +62,8 @@ export async function measureCodexTokens(context: MeasurementContext, provocatio
     }),
     await measure(
       'hook-enforcement',
-      provocations.live('exec-touch', { hooks: [{ when: 'before-tool', tool: 'Bash', command: BLOCKING_HOOK_COMMAND }] }),
+      // The call is allowed by rule, so what blocks it is the request's hook, not strict's allowlist.
+      provocations.live('exec-touch', { allow: ['Bash(touch:*)'], hooks: [{ when: 'before-tool', tool: 'Bash', command: BLOCKING_HOOK_COMMAND }] }),
       (result, events) => {
         const hooks = events.filter((event) => event.type === 'progress' && event.kind === 'hook' && (event.detail as { exit_code?: unknown }).exit_code === 2);
         return {
@@ -83,7 +84,8 @@ export async function measureCodexTokens(context: MeasurementContext, provocatio
         detail: `a deny rule gave ${result.refusalCount} structured refusal(s) carrying ${JSON.stringify(verbatim?.tool_input ?? null)} while the provider claimed ${claim}; outcome ${result.outcome}`,
       };
     }),
-    await measure('workspace-write', provocations.live('exec-write-outside', {}, undefined, { HOME: home }), (result, events) => {
+    // Both writes allowed by rule (the request is strict): only Codex's sandbox may stop the one outside.
+    await measure('workspace-write', provocations.live('exec-write-outside', { allow: ['Bash(touch:*)'] }, undefined, { HOME: home }), (result, events) => {
       const inside = commandExit(events, 'touch statecraft-inside.txt');
       const wroteOutside = existsSync(outside);
       return {
