@@ -148,8 +148,8 @@ describe('statecraft collect: a run group over three machines', () => {
     const [, one] = machines as [Machine, Machine, Machine];
     const moved = join(scratch.path, 'moved-origin');
     await git(scratch.path, 'clone', '--quiet', origin.path, moved);
-    writeFileSync(join(moved, 'NOTES.md'), 'another base\n');
-    await git(moved, 'add', 'NOTES.md');
+    writeFileSync(join(moved, 'notes.txt'), 'another base\n');
+    await git(moved, 'add', 'notes.txt');
     await git(moved, 'commit', '--quiet', '-m', 'another base');
     const otherBase = await machine('machine-other-base', moved, 'forty-two', ['--group', 'g', '--index', '0', '--attempts', '3']);
     const unrelated = join(scratch.path, 'unrelated');
