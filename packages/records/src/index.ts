@@ -6,6 +6,9 @@
  * Modules:
  * - artifacts.ts             request, prompt, stream, stderr, result kept beside the chain with digests (R8.4)
  * - bundle/bundle-manifest.ts an exported run's manifest: every file with its digest and role, in one canonical form
+ * - bundle/candidate-git-bundle.ts the run's candidate as a git bundle, made in the target repository from its base, never in the worktree
+ * - bundle/git-bundle-header.ts a git bundle's header read without git: the commits it needs, the refs it brings
+ * - bundle/verify-git-bundle.ts a bundle's git bundle: one ref, at the candidate the records name, needing only the base
  * - bundle/collect-bundle.ts what a run's bundle holds: its chain lines and their anchors, kept files, receipts, qualification records
  * - bundle/read-bundle.ts    reads a bundle (tar or directory) once, in bounded memory: digests, held records, the stream read
  * - bundle/verify-bundle.ts  a bundle checked with its own bytes alone: digests, links, the outcome again, the receipt

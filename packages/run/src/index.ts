@@ -25,6 +25,7 @@
  * - launch/intent-files.ts       the intent's request, prompt and reserve, written beside the probe and withdrawn when no intent follows
  * - launch/workspace-start.ts    the workspace as the attempt finds it, read before the intent (bounded); unread, the attempt is refused
  * - land/land-commit.ts           brings a candidate into the checkout's branch, every refusal decided before anything moves
+ * - land/land-and-record.ts      the last step of every landing: the candidate moved, then the land record appended
  * - land/remove-run-workspace.ts  removes a concluded run's worktree and branch, running no git inside the worktree
  * - land/land-attempt.ts          `land`: an accepted attempt with a current receipt taken into the operator's branch, recorded
  * - land/land-from-bundle.ts     `land --group`: the chosen attempt of a collected group, fetched from its bundle and landed

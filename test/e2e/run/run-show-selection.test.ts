@@ -34,13 +34,11 @@ interface Shown {
   runId: string;
   attempt: number;
   records: { chain: string };
-  selection:
-    | 'none'
-    | {
-        chosen: { attempt: number };
-        ranked: Ranked[];
-        rankedNow: 'agrees' | 'other-rule' | { chosen: { attempt: number } };
-      };
+  selection?: {
+    chosen: { attempt: number };
+    ranked: Ranked[];
+    rankedNow: 'agrees' | 'other-rule' | { chosen: { attempt: number } };
+  };
 }
 
 /** Appends the run's selection as `run --attempts` does once its attempts end: from the chain's own records. */
@@ -72,7 +70,7 @@ describe('run show and the reviewer page show the comparison of a run’s attemp
     // failed ranks above not-judged: attempt 1 is chosen, and shown, though attempt 2 is the latest.
     expect(shown.attempt).toBe(1);
     expect(shown.selection).toMatchObject({ chosen: { attempt: 1 }, rankedNow: 'agrees' });
-    if (shown.selection === 'none') return;
+    if (shown.selection === undefined) throw new Error('no selection shown');
     expect(shown.selection.ranked.map((entry) => [entry.attempt, entry.key.verdict, entry.key.change])).toEqual([
       [1, 'failed', { paths: 1, lines: 1 }],
       [2, 'not-judged', { paths: 1, lines: 1 }],
@@ -107,10 +105,11 @@ describe('run show and the reviewer page show the comparison of a run’s attemp
     }
   });
 
-  it('a run with no selection shows none, and its latest attempt as before', async () => {
+  it('a run with no selection shows none: run show --json has no selection field, as run --json has none', async () => {
     const repository = await targets.fresh();
     const run = parseJson<Shown>(await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete', '--json'], home()));
     const shown = parseJson<Shown>(await runStatecraft(['run', 'show', repository.path, run.runId, '--json'], home()));
-    expect(shown.selection).toBe('none');
+    expect(shown.selection).toBeUndefined();
+    expect('selection' in run).toBe(false);
   });
 });

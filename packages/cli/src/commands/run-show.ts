@@ -114,7 +114,7 @@ export async function runShow(options: {
     headIs: await readWorkspaceFreshness(account),
     recordDisagreements,
     recordFindings,
-    selection,
+    ...(selection === 'none' ? {} : { selection }),
     ...readStreamEnding(account.artifacts.stream),
   };
   const evidenceHolds =

@@ -178,8 +178,9 @@ export const RunShowAnswerSchema = AttemptAccountSchema.extend({
    */
   recordFindings: z.array(FindingSchema),
   /**
-   * The run's selection among its attempts (the last selection record of the run), or `none` for
-   * a run with no selection; absent where it is not read (`run` of one attempt).
+   * The run's selection among its attempts (the last selection record of the run). Absent for a
+   * run with no selection, so `run --json` of one attempt and `run show --json` of it stay the same
+   * value; `none` is never written now, and read as absent.
    */
   selection: z.union([SelectionViewSchema, z.literal('none')]).optional(),
   /**

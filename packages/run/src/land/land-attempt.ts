@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sha256Hex } from '@statecraft/adapter';
 import {
-  appendRecord,
   chainPaths,
   resolveTarget,
   targetDirectoryIn,
@@ -16,10 +15,9 @@ import {
   underTargetLock,
   attemptWorkspaceLocation,
   workspaceLocation,
-  writingFile,
   type OpenedChain,
 } from '@statecraft/records';
-import { landCandidate } from './land-commit.js';
+import { landAndRecord } from './land-and-record.js';
 import { readCandidateIsTip, isFinalVerdict, landingsIn, readLandedIsReachable } from '@statecraft/records';
 
 export type Landed =
@@ -95,28 +93,18 @@ async function landUnderLock(
     };
   const how = request.squash ? 'Squash' : 'Merge';
   const message = `${how} statecraft run ${acceptance.runId} attempt ${acceptance.attempt}\n\nAccepted by statecraft; receipt sha256 ${acceptance.receiptFile.sha256}.\n`;
-  const moved = await landCandidate({ target: target.path, candidate, squash: request.squash, message });
-  if (moved.kind === 'refused') return { kind: 'refused', reason: moved.reason, message: `${moved.message}; nothing appended` };
-  const appended = await writingFile(paths.chain, () =>
-    appendRecord(
-      paths.chain,
-      { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn },
-      {
-        at: new Date().toISOString(),
-        kind: 'land',
-        runId: acceptance.runId,
-        attempt: acceptance.attempt,
-        acceptance: found.digest,
-        receipt: { path: receiptFile.path, sha256: receiptFile.sha256 },
-        candidate,
-        branch: moved.branch,
-        before: moved.before,
-        commit: moved.commit,
-        method: moved.method,
-      },
-    ),
-  );
-  return { kind: 'landed', target: target.path, record: appended.record as LandRecord, line: appended.record.seq + 1, sha256: appended.digest };
+  return landAndRecord({
+    target: target.path,
+    paths,
+    opening,
+    candidate,
+    squash: request.squash,
+    message,
+    runId: acceptance.runId,
+    attempt: acceptance.attempt,
+    acceptance: found.digest,
+    receipt: { path: receiptFile.path, sha256: receiptFile.sha256 },
+  });
 }
 
 /**

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  appendRecord,
   chainPaths,
   extractBundleFile,
   failedPath,
@@ -14,16 +13,14 @@ import {
   runGit,
   targetDirectoryIn,
   underTargetLock,
-  writingFile,
   type ChainPaths,
-  type LandRecord,
   type OpenedChain,
   type ResolvedTarget,
   type SelectionRecord,
   type TrustedKey,
 } from '@statecraft/records';
 import { findAcceptance, type Landed } from './land-attempt.js';
-import { landCandidate } from './land-commit.js';
+import { landAndRecord } from './land-and-record.js';
 
 export interface LandFromBundleRequest {
   home: string;
@@ -108,28 +105,18 @@ async function landChosen(request: LandFromBundleRequest, target: ResolvedTarget
   }
   const how = request.squash ? 'Squash' : 'Merge';
   const message = `${how} statecraft run ${runId} attempt ${attempt} (group ${request.group}, index ${found.intent.group.index})\n\nAccepted by statecraft; receipt sha256 ${receiptFile.sha256}.\n`;
-  const moved = await landCandidate({ target: target.path, candidate, squash: request.squash, message });
-  if (moved.kind === 'refused') return { kind: 'refused', reason: moved.reason, message: `${moved.message}; nothing appended` };
-  const appended = await writingFile(paths.chain, () =>
-    appendRecord(
-      paths.chain,
-      { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn },
-      {
-        at: new Date().toISOString(),
-        kind: 'land',
-        runId,
-        attempt,
-        acceptance: acceptance.digest,
-        receipt: { path: receiptFile.path, sha256: receiptFile.sha256 },
-        candidate,
-        branch: moved.branch,
-        before: moved.before,
-        commit: moved.commit,
-        method: moved.method,
-      },
-    ),
-  );
-  return { kind: 'landed', target: target.path, record: appended.record as LandRecord, line: appended.record.seq + 1, sha256: appended.digest };
+  return landAndRecord({
+    target: target.path,
+    paths,
+    opening,
+    candidate,
+    squash: request.squash,
+    message,
+    runId,
+    attempt,
+    acceptance: acceptance.digest,
+    receipt: { path: receiptFile.path, sha256: receiptFile.sha256 },
+  });
 }
 
 function chosenOf(selection: SelectionRecord): SelectionRecord['ranked'][number] | undefined {
