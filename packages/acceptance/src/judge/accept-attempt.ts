@@ -39,7 +39,7 @@ export interface AcceptRequest {
   home: string;
   target: string;
   runId: string;
-  /** Default: the run's latest attempt. */
+  /** Default: the attempt the run's selection chose, else the run's latest attempt. */
   attempt?: number;
   checkDeadlineMs: number;
   suiteDeadlineMs: number;
@@ -217,12 +217,15 @@ function findAttempt(entries: readonly ChainEntry<RunChainRecord>[], runId: stri
   // Whole records, not summaries: openChainForRun reads this run's intents and outcomes whole.
   const intents = entries.filter((entry): entry is ChainEntry & { record: IntentRecord } => entry.record.kind === 'intent' && entry.record.runId === runId);
   if (intents.length === 0) return { kind: 'refused', reason: 'unknown-run', message: `run ${runId} has no record` };
-  const intent = attempt === undefined ? intents.at(-1) : intents.find((entry) => entry.record.attempt === attempt);
+  // A run of several attempts is judged, by default, at the attempt its selection chose: the one `land <run>` takes.
+  const selection = entries.findLast((entry) => entry.record.kind === 'selection' && entry.record.runId === runId)?.record;
+  const wanted = attempt ?? (selection !== undefined && 'chosen' in selection ? selection.chosen.attempt : undefined);
+  const intent = wanted === undefined ? intents.at(-1) : intents.find((entry) => entry.record.attempt === wanted);
   if (intent === undefined)
     return {
       kind: 'refused',
       reason: 'unknown-run',
-      message: `run ${runId} has no attempt ${String(attempt)} (attempts: ${intents.map((entry) => entry.record.attempt).join(', ')})`,
+      message: `run ${runId} has no attempt ${String(wanted)} (attempts: ${intents.map((entry) => entry.record.attempt).join(', ')})`,
     };
   const outcome = entries.find(
     (entry): entry is ChainEntry & { record: OutcomeRecord } =>

@@ -67,7 +67,8 @@ function renderLanded(value: LandValue): HumanLines {
 function hintFor(reason: string, options: { target: string; runId: string }): string | undefined {
   if (reason === 'dirty') return 'commit or stash your changes, then run land again';
   if (reason === 'conflict')
-    return `merge statecraft/${options.runId} by hand, or make a new attempt: statecraft run ${options.target} --retry ${options.runId}`;
+    // The attempt's branch is the run's own or, for one of several attempts, `<run>-<n>`: run show names it.
+    return `merge the attempt's branch by hand (statecraft run show ${options.target} ${options.runId} names it), or make a new attempt: statecraft run ${options.target} --retry ${options.runId}`;
   if (reason === 'stale' || reason === 'not-accepted') return `statecraft run show ${options.target} ${options.runId}`;
   if (reason === 'not-collected') return `statecraft collect <bundle>... ${options.target} --trust <key>`;
   if (reason === 'not-chosen') return 'give --bundle the bundle `statecraft collect` printed as chosen (or every bundle of the group)';

@@ -19,7 +19,7 @@ export function registerAccept(program: Command): void {
     .usage('[target] <run> [options]')
     .argument('[target]', 'the git repository (default: the one containing the current directory)')
     .argument('[run]', 'the run: its id, a unique start of it, or latest')
-    .option('--attempt <n>', 'which attempt of the run (default: its latest)', once('--attempt'))
+    .option('--attempt <n>', 'which attempt of the run (default: the one the run chose among several, else its latest)', once('--attempt'))
     .option('--check-deadline <duration>', 'how long each check may run (e.g. 90s, 10m)', once('--check-deadline'), DEFAULT_CHECK_DEADLINE)
     .option('--suite-deadline <duration>', 'how long the whole suite may run', once('--suite-deadline'), DEFAULT_SUITE_DEADLINE)
     .option(
