@@ -1,11 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { symlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScenarioSchema, pinnedCodexPath, startModelDouble } from '@statecraft/adapter-codex';
-import type { ModelDouble } from '@statecraft/adapter-codex';
-import { createProductHome, createSampleRepository } from '../../fixtures/sample-repository.js';
-import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ScenarioSchema } from '@statecraft/adapter-codex';
+import { useLiveCodex } from '../../fixtures/live-codex.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 
 const scratch = scratchDirectories();
@@ -21,82 +18,29 @@ const forms: Array<[command: string, made: string]> = [
   ['git ini? evade-glob', 'evade-glob'],
 ];
 
-let double: ModelDouble;
-let bin: string;
-beforeAll(async () => {
-  double = await startModelDouble(
-    ScenarioSchema.parse({
-      name: 'deny-expansions',
-      description: 'Runs git init past a Bash(git init:*) rule through words the shell expands, with plain commands that no rule names around them.',
-      replies: [
-        // A file named `init`, for the glob to match; plain commands no rule names run as ever.
-        { kind: 'exec', cmd: 'touch init' },
-        { kind: 'exec', cmd: 'echo hello > ran-echo.txt' },
-        { kind: 'exec', cmd: 'ls -la > ran-ls.txt' },
-        ...forms.map(([cmd]) => ({ kind: 'exec' as const, cmd })),
-        { kind: 'exec', cmd: 'git init evade-plain' },
-        { kind: 'text', text: 'All done.' },
-      ],
-    }),
-  );
-  bin = await scratch.make('statecraft-codex-bin-');
-  await symlink(pinnedCodexPath(), join(bin, 'codex'));
-});
-afterAll(async () => {
-  await double.stop();
-});
-
-interface RunJson {
-  outcome: string;
-  workspace: string;
-  refusalCount: number;
-  artifacts: { stream: { path: string } };
-}
-
-interface Verbatim {
-  tool_input?: { command?: string };
-  reason?: string;
-  why?: string;
-}
+const codex = useLiveCodex(scratch, () => [
+  ScenarioSchema.parse({
+    name: 'deny-expansions',
+    description: 'Runs git init past a Bash(git init:*) rule through words the shell expands, with plain commands that no rule names around them.',
+    replies: [
+      // A file named `init`, for the glob to match; plain commands no rule names run as ever.
+      { kind: 'exec', cmd: 'touch init' },
+      { kind: 'exec', cmd: 'echo hello > ran-echo.txt' },
+      { kind: 'exec', cmd: 'ls -la > ran-ls.txt' },
+      ...forms.map(([cmd]) => ({ kind: 'exec' as const, cmd })),
+      { kind: 'exec', cmd: 'git init evade-plain' },
+      { kind: 'text', text: 'All done.' },
+    ],
+  }),
+]);
 
 describe('statecraft run --adapter codex: a deny rule meets words the shell expands in any position', () => {
   it('denies and records, under Bash(git init:*), an argument hidden by quoting, braces, a parameter or a glob; plain commands no rule names run (R14.2)', async () => {
-    const repository = await createSampleRepository();
-    scratch.keep(repository);
-    const home = await createProductHome();
-    scratch.keep(home);
-    const operatorHome = await scratch.make('statecraft-codex-operator-home-');
-    const env = {
-      PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
-      HOME: operatorHome,
-      OPENAI_BASE_URL: double.baseUrlFor('deny-expansions'),
-      OPENAI_API_KEY: double.apiKey,
-    };
-    const args = [
-      'run',
-      repository.path,
-      '--adapter',
-      'codex',
-      '--prompt',
-      'Do the scripted work.',
-      '--deadline',
-      '120s',
-      '--json',
-      '--deny',
-      'Bash(git init:*)',
-    ];
-    const answer = await runStatecraft(args, { home: home.path, env, timeoutMs: 150_000 });
-    const value = parseJson<RunJson>(answer);
+    const { answer, value, refusals: streamed } = await codex.run('deny-expansions', ['--deny', 'Bash(git init:*)']);
     const made = [...forms.map(([, directory]) => directory), 'evade-plain'].filter((directory) => existsSync(join(value.workspace, directory)));
     expect(made).toEqual([]);
     expect(readFileSync(join(value.workspace, 'ran-echo.txt'), 'utf8')).toBe('hello\n');
     expect(readFileSync(join(value.workspace, 'ran-ls.txt'), 'utf8')).toContain('init');
-    const streamed = readFileSync(value.artifacts.stream.path, 'utf8')
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as { type: string; verbatim?: Verbatim })
-      .flatMap((event) => (event.type === 'refusal' && event.verbatim !== undefined ? [event.verbatim] : []));
-    expect(value.refusalCount).toBe(streamed.length);
     expect(streamed.map((verbatim) => [verbatim.tool_input?.command, verbatim.reason])).toEqual([
       ...forms.map(([command]) => [command, 'fail-closed']),
       ['git init evade-plain', 'deny-rule'],

@@ -1,11 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { symlink } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ScenarioSchema, pinnedCodexPath, startModelDouble } from '@statecraft/adapter-codex';
-import type { ModelDouble } from '@statecraft/adapter-codex';
-import { createProductHome, createSampleRepository } from '../../fixtures/sample-repository.js';
-import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ScenarioSchema } from '@statecraft/adapter-codex';
+import { useLiveCodex } from '../../fixtures/live-codex.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 
 const scratch = scratchDirectories();
@@ -14,83 +11,36 @@ const scratch = scratchDirectories();
 // asking for shell commands: with no `--allow` rule nothing beyond what Codex permits itself runs
 // (Codex's own edit tool), under the evidence boundary and without it; each denied call is a refusal.
 
-let double: ModelDouble;
-let bin: string;
-beforeAll(async () => {
-  double = await startModelDouble([
-    ...['touch', 'ls-then-touch'].map((name) =>
-      ScenarioSchema.parse({
-        name: `strict-${name}`,
-        description: name === 'touch' ? 'Asks for one shell command that writes the workspace.' : 'Lists the workspace into a file, then touches a file.',
-        replies: [
-          ...(name === 'touch' ? [] : [{ kind: 'exec', cmd: 'ls -a > listed.txt' }]),
-          { kind: 'exec', cmd: 'touch pwned' },
-          { kind: 'text', text: 'All done.' },
-        ],
-      }),
-    ),
+const codex = useLiveCodex(scratch, () => [
+  ...['touch', 'ls-then-touch'].map((name) =>
     ScenarioSchema.parse({
-      name: 'strict-code',
-      description: "Runs touch from Codex's JavaScript tool, which calls its shell tool.",
+      name: `strict-${name}`,
+      description: name === 'touch' ? 'Asks for one shell command that writes the workspace.' : 'Lists the workspace into a file, then touches a file.',
       replies: [
-        { kind: 'code', source: 'const r = await tools.exec_command({ cmd: "touch pwned" }); text(JSON.stringify(r));' },
+        ...(name === 'touch' ? [] : [{ kind: 'exec', cmd: 'ls -a > listed.txt' }]),
+        { kind: 'exec', cmd: 'touch pwned' },
         { kind: 'text', text: 'All done.' },
       ],
     }),
-    ScenarioSchema.parse({
-      name: 'strict-edit',
-      description: "Adds a file with Codex's own edit tool, then answers.",
-      replies: [
-        { kind: 'apply-patch', patch: '*** Begin Patch\n*** Add File: edited.txt\n+made by apply_patch\n*** End Patch\n' },
-        { kind: 'text', text: 'Edited.' },
-      ],
-    }),
-  ]);
-  bin = await scratch.make('statecraft-codex-bin-');
-  await symlink(pinnedCodexPath(), join(bin, 'codex'));
-});
-afterAll(async () => {
-  await double.stop();
-});
-
-interface Verbatim {
-  tool_input?: { command?: string };
-  reason?: string;
-  rule?: string | null;
-  why?: string;
-}
-
-interface RunJson {
-  outcome: string;
-  workspace: string;
-  refusalCount: number;
-  posture: { permissions: { mode: string } | string; boundary: { mechanism: string } };
-  artifacts: { stream: { path: string } };
-}
-
-async function run(scenario: string, extra: readonly string[]) {
-  const repository = await createSampleRepository();
-  scratch.keep(repository);
-  const home = await createProductHome();
-  scratch.keep(home);
-  const operatorHome = await scratch.make('statecraft-codex-operator-home-');
-  const env = {
-    PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
-    HOME: operatorHome,
-    OPENAI_BASE_URL: double.baseUrlFor(scenario),
-    OPENAI_API_KEY: double.apiKey,
-  };
-  const args = ['run', repository.path, '--adapter', 'codex', '--prompt', 'Do the scripted work.', '--deadline', '120s', '--json', ...extra];
-  const answer = await runStatecraft(args, { home: home.path, env, timeoutMs: 150_000 });
-  const value = parseJson<RunJson>(answer);
-  const refusals = readFileSync(value.artifacts.stream.path, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.parse(line) as { type: string; verbatim?: Verbatim })
-    .flatMap((event) => (event.type === 'refusal' && event.verbatim !== undefined ? [event.verbatim] : []));
-  expect(value.refusalCount).toBe(refusals.length);
-  return { answer, value, refusals };
-}
+  ),
+  ScenarioSchema.parse({
+    name: 'strict-code',
+    description: "Runs touch from Codex's JavaScript tool, which calls its shell tool.",
+    replies: [
+      { kind: 'code', source: 'const r = await tools.exec_command({ cmd: "touch pwned" }); text(JSON.stringify(r));' },
+      { kind: 'text', text: 'All done.' },
+    ],
+  }),
+  ScenarioSchema.parse({
+    name: 'strict-edit',
+    description: "Adds a file with Codex's own edit tool, then answers.",
+    replies: [
+      { kind: 'apply-patch', patch: '*** Begin Patch\n*** Add File: edited.txt\n+made by apply_patch\n*** End Patch\n' },
+      { kind: 'text', text: 'Edited.' },
+    ],
+  }),
+]);
+const run = (scenario: string, extra: readonly string[]) => codex.run(scenario, extra);
 
 const boundaries = [
   ['bwrap', []],
