@@ -77,7 +77,7 @@ describe('run show and the reviewer page show the comparison of a run’s attemp
     ]);
     const text = await runStatecraft(['run', 'show', repository.path, runId], { ...home(), env: { NO_COLOR: '1' } });
     const lines = text.stdout.split('\n');
-    expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^\* 1 +failed +0 +1 path \+-1 /), expect.stringMatching(/^ {2}2 +not-judged +0 /)]));
+    expect(lines).toEqual(expect.arrayContaining([expect.stringMatching(/^\* 1 +failed +0 +1 +1 /), expect.stringMatching(/^ {2}2 +not-judged +0 /)]));
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(80);
 
     // Judged now, attempt 2 is accepted: the rule, applied again to the records, would choose it.

@@ -1,41 +1,29 @@
-import type { RankKey, RankedAttempt } from '@statecraft/records';
+import type { RankedAttempt } from '@statecraft/records';
 import type { SelectionView } from '../json-schemas/index.js';
+import { attemptTable, costCell, countCell, durationCell } from './attempt-table.js';
+import type { AttemptColumn } from './attempt-table.js';
 import type { HumanLines, HumanSpans } from './human-lines.js';
 
-/** How one key reads in the table's columns; every row fits 80 columns. */
-function cells(key: RankKey): string[] {
-  const { paths, lines } = key.change;
-  const change = paths === 'not-recorded' ? '-' : `${paths} path${paths === 1 ? '' : 's'}${lines === 'not-recorded' ? '' : ` +-${lines}`}`;
-  return [
-    key.verdict,
-    key.refusals === 'not-recorded' ? '-' : String(key.refusals),
-    change,
-    typeof key.cost === 'number' ? `$${key.cost.toFixed(4)}` : 'unknown',
-    key.durationMs === 'not-recorded' ? '-' : `${(key.durationMs / 1000).toFixed(1)} s`,
-  ];
-}
-
-const WIDTHS = [5, 17, 9, 16, 11] as const;
+/** The columns after the attempt's name: what the ranking rule compares, in its order. */
+const KEY_COLUMNS: readonly AttemptColumn<RankedAttempt>[] = [
+  { title: 'verdict', width: 13, text: (entry) => entry.key.verdict },
+  { title: 'refusals', width: 9, text: (entry) => countCell(entry.key.refusals) },
+  { title: 'paths', width: 6, text: (entry) => countCell(entry.key.change.paths) },
+  { title: 'lines', width: 6, text: (entry) => countCell(entry.key.change.lines) },
+  { title: 'cost', width: 8, text: (entry) => costCell(entry.key.cost) },
+  { title: 'time', width: 7, text: (entry) => durationCell(entry.key.durationMs) },
+];
 
 /**
- * The attempts of a run best first, as the ranking rule ordered them, the chosen one marked `*`:
- * attempt, verdict, refusals, change (paths, lines added and removed), cost, duration.
+ * The attempts of a run best first, as the ranking rule ordered them, the chosen one marked `*`;
+ * attempts of several runs (a collected group) are named by run and attempt.
  */
-function renderRankedAttempts(ranked: readonly RankedAttempt[], chosen: { runId: string; attempt: number }): HumanLines {
-  const pad = (values: readonly string[]): string =>
-    values
-      .map((value, index) => value.padEnd(WIDTHS[index] ?? 0))
-      .join(' ')
-      .trimEnd();
+function renderRankedAttempts(ranked: readonly RankedAttempt[], chosen: { runId: string; attempt: number }): string[] {
   const several = new Set(ranked.map((entry) => entry.runId)).size > 1;
-  return [
-    `  ${pad(['#', 'verdict', 'refusals', 'change', 'cost', 'time'])}`,
-    ...ranked.map((entry) => {
-      const mark = entry.runId === chosen.runId && entry.attempt === chosen.attempt ? '* ' : '  ';
-      const name = several ? `${entry.runId.slice(-6)}/${String(entry.attempt)}` : String(entry.attempt);
-      return `${mark}${pad([name, ...cells(entry.key)])}`;
-    }),
-  ];
+  const name: AttemptColumn<RankedAttempt> = several
+    ? { title: '#', width: 11, text: (entry) => `${entry.runId.slice(-6)}/${String(entry.attempt)}` }
+    : { title: '#', width: 4, text: (entry) => String(entry.attempt) };
+  return attemptTable([name, ...KEY_COLUMNS], ranked, (entry) => entry.runId === chosen.runId && entry.attempt === chosen.attempt);
 }
 
 /** The run's selection under an attempt's summary: the table, and the rule applied again now where it orders them otherwise. */
