@@ -107,4 +107,26 @@ describe('run --permissions', () => {
     );
     expect(unbounded.posture.permissions).toEqual({ mode: 'strict' });
   });
+
+  it('says how to permit a call when a strict attempt is refused, and only then', async () => {
+    const repository = await targets.fresh();
+    const hint = '  to permit      strict permits a tool call only where an --allow rule names it,';
+    for (const [extra, said] of [
+      [['--permissions', 'strict'], true],
+      [[], false],
+    ] as const) {
+      const answer = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: refuse', ...extra], {
+        home: targets.home.path,
+        env: { NO_COLOR: '1' },
+      });
+      expect(answer.exitCode, extra.join(' ')).toBe(1);
+      expect(answer.stdout.includes(hint), answer.stdout).toBe(said);
+      for (const line of answer.stdout.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    }
+    const completed = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', PROMPT, '--permissions', 'strict'], {
+      home: targets.home.path,
+    });
+    expect(completed.exitCode).toBe(0);
+    expect(completed.stdout).not.toContain('to permit');
+  });
 });

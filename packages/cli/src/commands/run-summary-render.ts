@@ -137,6 +137,18 @@ function refusalLines(count: AttemptAccount['refusalCount'], refusals: Refusals)
   return [row('refusals', first), ...rest.map(more)];
 }
 
+/**
+ * Under strict permissions a refused call may be one the operator wants: said how to permit it,
+ * since the refusal names the call but not the flag.
+ */
+function strictHint(account: AttemptAccount): string[] {
+  const permissions = account.posture.permissions;
+  if (permissions === 'not-recorded' || permissions.mode !== 'strict') return [];
+  if (account.refusalCount === 'not-recorded' || account.refusalCount === 0) return [];
+  const [first = '', ...rest] = wrapped("strict permits a tool call only where an --allow rule names it, e.g. --allow 'Bash(npm test:*)'", 2);
+  return [row('to permit', first), ...rest.map(more)];
+}
+
 /** The last lines of a failing check's output, behind `|`: stdout's, or stderr's when stdout said nothing. */
 function checkTail(check: AcceptanceView['checks'][number]): string[] {
   for (const path of [check.stdout.path, check.stderr.path]) {
@@ -202,6 +214,7 @@ export function renderAccountSummary(
   lines.push(row('changed', describeChanges(account.candidate)));
   lines.push(row('took', describeTook(account)));
   lines.push(...refusalLines(account.refusalCount, account.refusals));
+  lines.push(...strictHint(account));
   if (account.adapterError !== 'none' && account.adapterError !== 'not-recorded')
     lines.push(row('adapter error', `${account.adapterError.code}: ${account.adapterError.message}`));
   const missing = requiredNotApplied(account.posture.capabilities);
