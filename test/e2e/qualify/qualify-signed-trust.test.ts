@@ -170,4 +170,25 @@ describe('signed qualification records, and trust', () => {
     expect(untrusting.reason).toContain('the record is unsigned');
     expect(existsSync(join(forged, 'qualifications', `${ours.record.id}.sigstore.json`))).toBe(false);
   });
+
+  it('env plan --trust: the plan counts a qualification record as run would, and so under STATECRAFT_TRUSTED_KEYS', async () => {
+    const repository = await targets.fresh();
+    const plan = async (home: string, extra: readonly string[], env: Record<string, string> = {}) => {
+      const ran = await runStatecraft(['env', 'plan', repository.path, '--adapter', 'fixture', '--json', ...extra], { home, env });
+      const adapter = parseJson<{ adapters: { qualification: { verdict: string; reason: string } }[] }>(ran).adapters[0];
+      if (adapter === undefined) throw new Error(`env plan planned no adapter: ${ran.stdout}`);
+      return adapter.qualification;
+    };
+    expect(await plan(ours.home, ['--trust', ours.publicKeyFile])).toMatchObject({ verdict: 'qualified' });
+    const forged = await homeWith([{ from: ours.record.path, name: `${ours.record.id}.json` }]);
+    expect(await plan(forged, [])).toMatchObject({ verdict: 'qualified' });
+    for (const [extra, env] of [
+      [['--trust', ours.publicKeyFile], {}],
+      [[], { STATECRAFT_TRUSTED_KEYS: ours.publicKeyFile }],
+    ] as const) {
+      const refused = await plan(forged, extra, env);
+      expect(refused.verdict).toBe('unqualified');
+      expect(refused.reason).toContain('the record is unsigned');
+    }
+  });
 });

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { checkBoundaryAvailability, checkManagedPaths } from '@statecraft/environment';
 import { digestFile, findExecutableOnPath, identifyProvider, readManifest, sidecarManifestPath } from '@statecraft/adapter';
-import { checkQualification } from '@statecraft/records';
+import { checkQualification, type TrustedKey } from '@statecraft/records';
 import type { Manifest } from '@statecraft/adapter';
 import {
   PROJECT_DECLARATION_PATH,
@@ -23,6 +23,7 @@ import type { Answer } from '../answer.js';
 import { CliError, IoFailure, UsageError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { renderEnvPlan } from './env-plan-render.js';
+import { trustedKeysOrRefusal } from './signing-options.js';
 import { KNOWN_ADAPTER_NAMES, resolveAdapterArgument } from './run-adapters.js';
 
 export interface EnvPlanOptions {
@@ -34,6 +35,8 @@ export interface EnvPlanOptions {
   provider?: string;
   /** The operator's environment: only allowlisted names are read from it (R5.1). */
   source: Readonly<Record<string, string | undefined>>;
+  /** Public keys (`--trust`; with STATECRAFT_TRUSTED_KEYS): a qualification record counts only when one of them signed it, as `run` counts it. */
+  trust: readonly string[];
 }
 
 /**
@@ -87,6 +90,7 @@ async function qualificationOf(
   home: string,
   { executable, manifest, manifestFile }: Awaited<ReturnType<typeof loadAdapter>>,
   provider: PlannedAdapter['provider'],
+  trustedKeys: readonly TrustedKey[],
 ): Promise<PlannedAdapter['qualification']> {
   const adapter = { name: manifest.name, version: manifest.version, digest: await digestFile(executable) };
   const verdict = await checkQualification({
@@ -94,6 +98,7 @@ async function qualificationOf(
     adapter,
     manifest: manifestFile,
     ...(provider === 'none' ? {} : { provider: provider.identity }),
+    trustedKeys,
   });
   return { verdict: verdict.verdict, reason: verdict.reason };
 }
@@ -117,7 +122,12 @@ async function plannedProvider(executable: string, manifest: Manifest): Promise<
 }
 
 /** What one adapter's prerequisites are checked against: its child's environment, its provider and its qualification. */
-async function prerequisitesContext(loaded: Awaited<ReturnType<typeof loadAdapter>>, target: ResolvedTarget, options: EnvPlanOptions) {
+async function prerequisitesContext(
+  loaded: Awaited<ReturnType<typeof loadAdapter>>,
+  target: ResolvedTarget,
+  options: EnvPlanOptions,
+  trustedKeys: readonly TrustedKey[],
+) {
   const { executable, manifest } = loaded;
   const environment = plannedEnvironment(manifest, options.source);
   const firstCommand = manifest.prerequisites?.find((entry) => entry.kind === 'command');
@@ -128,7 +138,7 @@ async function prerequisitesContext(loaded: Awaited<ReturnType<typeof loadAdapte
         ? undefined
         : findExecutableOnPath(firstCommand.command, environment.variables.PATH);
   const provider = providerPath === undefined ? 'none' : await plannedProvider(providerPath, manifest);
-  const qualification = await qualificationOf(options.home, loaded, provider);
+  const qualification = await qualificationOf(options.home, loaded, provider, trustedKeys);
   const state: QualificationState = qualification.verdict === 'qualified' ? { kind: 'qualified' } : { kind: 'unqualified', reason: qualification.reason };
   return {
     executable,
@@ -180,6 +190,7 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
   if (resolution.kind === 'refused')
     throw new CliError(`refused: ${resolution.message}`, EXIT.refused, { hint: 'name the target repository, as `statecraft run` would be given it' });
   const target = resolution.target.path;
+  const trustedKeys = await trustedKeysOrRefusal(options.trust, options.source);
   // Where run would refuse the target whatever adapter it used: an agent's workspace, a path an earlier boundary bound writable.
   const inWritablePlace = await targetInWritablePlace(resolution.target, options.home);
   if (inWritablePlace !== undefined)
@@ -189,7 +200,7 @@ export async function envPlan(options: EnvPlanOptions): Promise<Answer<EnvPlanVa
   const boundary = checkBoundaryAvailability(options.source.PATH);
   const loaded = await Promise.all(names.map(loadAdapter));
 
-  const planned = await Promise.all(loaded.map((adapter) => prerequisitesContext(adapter, resolution.target, options)));
+  const planned = await Promise.all(loaded.map((adapter) => prerequisitesContext(adapter, resolution.target, options, trustedKeys)));
   const plan = planAdapterPaths(planned.map((entry) => ({ declaration: entry.manifest, context: entry.context })));
   const commands = declaration === 'none' ? [] : declaration.commands;
   const adapters = plan.kind === 'refused' ? [] : plan.adapters.map((claim, index) => plannedAdapter(claim, planned[index], commands));

@@ -24,6 +24,12 @@ export function registerEnv(program: Command): void {
     .argument('<target>', 'the git repository the run would work on')
     .option('--adapter <name|path>', 'an adapter to plan (repeatable); default: every adapter known by name', collect, [])
     .option('--provider <path>', 'the provider binary of the pair, for its qualification record')
+    .option(
+      '--trust <public-key>',
+      'count a qualification record only if this key signed it, as run would (repeatable; also STATECRAFT_TRUSTED_KEYS)',
+      collect,
+      [],
+    )
     .option('--json', 'print one JSON document instead of text', false)
     .addHelpText(
       'after',
@@ -40,7 +46,7 @@ Exit: 0 every adapter may claim its paths; 1 an adapter claims nothing;
 2 refused (a collision, an unreadable manifest or declaration, a target that
 is not a git repository).`,
     )
-    .action(async (target: string, flags: { adapter: string[]; provider?: string; json: boolean }) => {
+    .action(async (target: string, flags: { adapter: string[]; provider?: string; trust: string[]; json: boolean }) => {
       const { envPlan } = await import('./env-plan.js');
       const answer = await envPlan({
         home: await productHomePath(),
@@ -48,6 +54,7 @@ is not a git repository).`,
         adapters: flags.adapter,
         ...(flags.provider === undefined ? {} : { provider: flags.provider }),
         source: process.env,
+        trust: flags.trust,
       });
       emit(answer, flags.json);
     });
