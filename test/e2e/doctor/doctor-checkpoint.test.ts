@@ -1,5 +1,6 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { doctorSteps } from '../../fixtures/doctor-findings.js';
@@ -69,5 +70,29 @@ describe("doctor reports a chain's checkpoint gone or not a regular file, and re
     const found = findingsOf((await doctor()).value, account);
     expect(found).toEqual([expect.objectContaining({ kind: 'unrecorded-attempt-files', path: left })]);
     expect(found[0]?.message).toContain('its supervisor stopped before its intent was written');
+  });
+
+  it("an unrecorded attempt n ≥ 2 of a recorded run is named with its own worktree and branch (<run>-<n>), offered for removal; the run's own stay", async () => {
+    const target = await targets.fresh();
+    const account = await attempt(target.path);
+    // Attempt 3 of the run, started beside the first, its supervisor killed before its intent: files and its own worktree left.
+    const left = join(dirname(account.records.chain), 'attempts', account.runId, '3');
+    await mkdir(left, { recursive: true });
+    for (const [name, text] of Object.entries({ 'request.json': '{}', 'prompt.txt': 'scenario: complete', 'stream.ndjson': '', 'stderr.log': '' })) {
+      await writeFile(join(left, name), text);
+    }
+    const branch = `statecraft/${account.runId}-3`;
+    const worktree = join(target.path, '.statecraft', 'state', 'workspaces', `${account.runId}-3`);
+    await execa('git', ['-C', target.path, 'worktree', 'add', '-q', '-b', branch, worktree, 'HEAD']);
+    const found = findingsOf((await doctor()).value, account);
+    expect(found).toEqual([expect.objectContaining({ kind: 'unrecorded-attempt-files', path: left })]);
+    expect(found[0]?.message).toContain(`left in ${target.path}: the worktree ${worktree} and the branch ${branch} (remove with: `);
+    expect(found[0]?.message).toContain(`git -C ${target.path} branch -D ${branch}`);
+
+    // Gone, the run's own worktree is named as the recorded attempts', never for removal.
+    await execa('git', ['-C', target.path, 'worktree', 'remove', '--force', worktree]);
+    await execa('git', ['-C', target.path, 'branch', '-D', branch]);
+    const after = findingsOf((await doctor()).value, account);
+    expect(after[0]?.message).toContain(`are those of run ${account.runId}'s recorded attempts too, and stay`);
   });
 });

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ATTEMPT_FILE_NAMES } from '../attempt-files.js';
-import { workspaceLocation } from '../workspace-location.js';
+import { attemptWorkspaceLocation, workspaceLocation } from '../workspace-location.js';
 import type { Finding } from './examine-product-home.js';
 
 /**
@@ -30,11 +30,16 @@ export async function filesWrittenAfterIntent(attemptDirectory: string): Promise
  * that attempt did — and never offered for removal, as a supervisor stopped before its intent's are.
  */
 export function missingAttemptRecords(path: string, attempt: { runId: string; attempt: string }, written: readonly string[], target: string): Finding {
+  const number = Number(attempt.attempt);
   const workspace = target === 'not-recorded' ? undefined : workspaceLocation(target, attempt.runId);
+  // Attempt n ≥ 2 worked in `<run>-<n>` when started beside the first, in the run's own when a retry.
+  const beside = target === 'not-recorded' || number < 2 ? undefined : attemptWorkspaceLocation(target, attempt.runId, number);
   const left =
     workspace === undefined
       ? `its branch statecraft/${attempt.runId} and workspace may be left in the target repository, which this home does not name`
-      : `its worktree ${workspace.path} and branch ${workspace.branch} in ${target}, if left, hold what it did: look there before removing anything`;
+      : beside === undefined
+        ? `its worktree ${workspace.path} and branch ${workspace.branch} in ${target}, if left, hold what it did: look there before removing anything`
+        : `its worktree and branch in ${target}, if left, hold what it did (${beside.path} on ${beside.branch} for an attempt started beside the first, else the run's own ${workspace.path} on ${workspace.branch}): look there before removing anything`;
   return {
     kind: 'missing-attempt-records',
     path,

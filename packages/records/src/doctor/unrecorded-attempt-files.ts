@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runGit } from '../git/git.js';
-import { workspaceLocation } from '../workspace-location.js';
+import { attemptWorkspaceLocation, workspaceLocation } from '../workspace-location.js';
 import type { ChainEntry } from '../chain/open-chain.js';
 import { filesWrittenAfterIntent, missingAttemptRecords } from './attempt-files-after-intent.js';
 import type { Finding } from './examine-product-home.js';
@@ -44,7 +44,7 @@ export async function findUnrecordedAttemptFiles(
       findings.push({
         kind: 'unrecorded-attempt-files',
         path,
-        message: `${path}: files of run ${runId} attempt ${attempt} that no record names (its supervisor stopped before its intent was written); ${await leftInRepository(target, runId, recordedRuns)}; doctor removes nothing`,
+        message: `${path}: files of run ${runId} attempt ${attempt} that no record names (its supervisor stopped before its intent was written); ${await leftInRepository(target, runId, Number(attempt), recordedRuns)}; doctor removes nothing`,
       });
     }
   }
@@ -52,15 +52,26 @@ export async function findUnrecordedAttemptFiles(
 }
 
 /**
- * What an unrecorded attempt left in the target repository, where `run` makes it (its worktree and
- * its branch), with the commands that remove it; or that nothing is left. A run with recorded
- * attempts (a `--retry` reuses its worktree and branch) keeps them: they hold those attempts'
+ * What an unrecorded attempt left in the target repository, where `run` makes it, with the commands
+ * that remove it; or that nothing is left. Attempt n ≥ 2 of a run that started several has its own
+ * worktree and branch (`<run>-<n>`), which no other attempt uses; a retry works in the run's own.
+ * A run with recorded attempts keeps its own worktree and branch: they hold those attempts'
  * candidates, and are named as such, never for removal.
  */
-async function leftInRepository(target: string, runId: string, recordedRuns: ReadonlySet<string>): Promise<string> {
+async function leftInRepository(target: string, runId: string, attempt: number, recordedRuns: ReadonlySet<string>): Promise<string> {
   if (target === 'not-recorded') return `its branch statecraft/${runId} and workspace may be left in the target repository, which this home does not name`;
+  if (attempt >= 2) {
+    const own = await leftAt(target, attemptWorkspaceLocation(target, runId, attempt));
+    if (own !== 'nothing') return own.left;
+  }
   const { path, branch } = workspaceLocation(target, runId);
   if (recordedRuns.has(runId)) return `its worktree ${path} and branch ${branch} are those of run ${runId}'s recorded attempts too, and stay`;
+  const left = await leftAt(target, { path, branch });
+  return left === 'nothing' ? `nothing of it is left in ${target} (no worktree at ${path}, no branch ${branch})` : left.left;
+}
+
+/** The worktree and branch at one place, if either is left, with the commands that remove them. */
+async function leftAt(target: string, { path, branch }: { path: string; branch: string }): Promise<{ left: string } | 'nothing'> {
   const [worktree, branchFound] = await Promise.all([
     stat(path).then(
       (info): boolean | 'unknown' => info.isDirectory(),
@@ -72,16 +83,16 @@ async function leftInRepository(target: string, runId: string, recordedRuns: Rea
     ),
   ]);
   if (worktree === 'unknown' || branchFound === 'unknown') {
-    return `whether its worktree ${path} or branch ${branch} is left in ${target} could not be read`;
+    return { left: `whether its worktree ${path} or branch ${branch} is left in ${target} could not be read` };
   }
-  if (!worktree && !branchFound) return `nothing of it is left in ${target} (no worktree at ${path}, no branch ${branch})`;
+  if (!worktree && !branchFound) return 'nothing';
   const left = [...(worktree ? [`the worktree ${path}`] : []), ...(branchFound ? [`the branch ${branch}`] : [])];
   const git = `git -C ${shellWord(target)}`;
   const removal = [
     ...(worktree ? [`${git} worktree remove --force ${shellWord(path)}`] : []),
     ...(branchFound ? [`${git} branch -D ${shellWord(branch)}`] : []),
   ];
-  return `left in ${target}: ${left.join(' and ')} (remove with: ${removal.join('; ')})`;
+  return { left: `left in ${target}: ${left.join(' and ')} (remove with: ${removal.join('; ')})` };
 }
 
 /** A word a POSIX shell reads back as itself: as it is when it is plain, else in single quotes. */
