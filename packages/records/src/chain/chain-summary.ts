@@ -5,7 +5,7 @@ import { IntentRecordSchema, LinkSchema } from './record-schemas.js';
 import { readWholeRecord, verifyChainWith, type ChainEntry, type ChainOpening, type LineReading, type VerifyOptions } from './open-chain.js';
 import { compileSummaryCheck, summaryCheckSpec } from './summary-fast-check.js';
 import { rebuildWorkerRecords, summaryReadingSetup, type WorkerBatchReading } from './summary-reading-on-worker.js';
-import { LEADING_PREFIX_BYTES, leadingFieldsFinder } from './leading-fields.js';
+import { leadingFieldsFinder } from './leading-fields.js';
 
 const link = { ...LinkSchema.shape, ...IntentRecordSchema.pick({ runId: true, attempt: true }).shape };
 
@@ -61,10 +61,7 @@ const leadingFieldsIn = leadingFieldsFinder();
  * call, and at 200,000 lines that crossing cost more than the parse (decision 0022).
  */
 function readLeadingFields(line: Buffer): LineReading<ChainSummary> {
-  const shortened = line.length > LEADING_PREFIX_BYTES;
-  // A multi-byte character cut at the prefix's end decodes as U+FFFD, past any key found before it.
-  let leading = leadingFieldsIn(line.toString('utf8', 0, shortened ? LEADING_PREFIX_BYTES : line.length));
-  if (leading === undefined && shortened) leading = leadingFieldsIn(line.toString('utf8'));
+  const leading = leadingFieldsIn(line, 0, line.length);
   if (leading === undefined) return { kind: 'not-a-record', detail: 'its leading fields could not be found' };
   let json: unknown;
   try {

@@ -1,4 +1,4 @@
-import { LEADING_PREFIX_BYTES, leadingFieldsFinder } from './leading-fields.js';
+import { leadingFieldsFinder } from './leading-fields.js';
 import { compileSummaryCheck, type SummaryCheckSpec } from './summary-fast-check.js';
 
 /**
@@ -35,7 +35,6 @@ function summaryBatchReader(
   spec: SummaryCheckSpec,
   compileCheck: typeof compileSummaryCheck,
   findLeadingFields: typeof leadingFieldsFinder,
-  prefixBytes: number,
 ): (bytes: Buffer, first: number, ends: Uint32Array, digests: string[], lines: number, stopBeforeLast: boolean) => Omit<WorkerBatchReading, 'digests'> {
   const isSummary = compileCheck(spec);
   const leadingFieldsIn = findLeadingFields();
@@ -49,9 +48,7 @@ function summaryBatchReader(
     const readable = Math.min(lines, stopBeforeLast ? ends.length - 1 : ends.length);
     for (; verified < readable; verified += 1) {
       const end = ends[verified]!;
-      const shortened = end - start > prefixBytes;
-      let leading = leadingFieldsIn(bytes.toString('utf8', start, shortened ? start + prefixBytes : end));
-      if (leading === undefined && shortened) leading = leadingFieldsIn(bytes.toString('utf8', start, end));
+      const leading = leadingFieldsIn(bytes, start, end);
       if (leading === undefined) break;
       let json: Record<string, unknown>;
       try {
@@ -77,8 +74,8 @@ function summaryBatchReader(
 /** The worker's reading of summaries: the quick check's data from the schema, the functions as source. */
 export function summaryReadingSetup(spec: SummaryCheckSpec): WorkerReadingSetup {
   return {
-    source: `(data) => (${String(summaryBatchReader)})(data.spec, (${String(compileSummaryCheck)}), (${String(leadingFieldsFinder)}), data.prefixBytes)`,
-    data: { spec, prefixBytes: LEADING_PREFIX_BYTES },
+    source: `(data) => (${String(summaryBatchReader)})(data.spec, (${String(compileSummaryCheck)}), (${String(leadingFieldsFinder)}))`,
+    data: { spec },
   };
 }
 
