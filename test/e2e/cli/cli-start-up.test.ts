@@ -27,6 +27,22 @@ async function builtinsLoadedBy(
   return { ...run, builtins };
 }
 
+/** The bundle's files `entry` imports statically, transitively: the modules they hold and the packages those come from. */
+async function staticallyReached(entry: string): Promise<{ sources: string[]; origins: Set<string | undefined> }> {
+  const reached = new Set<string>();
+  const toRead = [entry];
+  const sources: string[] = [];
+  for (let name = toRead.pop(); name !== undefined; name = toRead.pop()) {
+    if (reached.has(name)) continue;
+    reached.add(name);
+    const text = await readFile(join(BUNDLE_DIRECTORY, name), 'utf8');
+    toRead.push(...[...text.matchAll(/(?:\bfrom\s*|^import\s*)"\.\/([^"]+\.mjs)"/gm)].map((match) => match[1]!));
+    sources.push(...[...text.matchAll(/^\/\/ ((?:node_modules|packages)\/\S+)$/gm)].map((match) => match[1]!));
+  }
+  const origins = new Set(sources.map((source) => /^node_modules\/((?:@[^/]+\/)?[^/]+)|^packages\/([^/]+)/.exec(source)?.slice(1).find(Boolean)));
+  return { sources, origins };
+}
+
 // Start-up is paid by every verb (issue 9: the benchmarks meet their targets): a provider package
 // (its schemas, its model double's HTTP server, its suite driver) is evaluated only when its adapter
 // is named. `node:http` is used by the model doubles alone, so its absence shows they never ran.
@@ -50,18 +66,17 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
     // Every package is loaded by the verb that runs (commands/load-packages.ts): a static import
     // of one from main.ts or a registration would compile it at every start, and would build its
     // schemas before zod-jitless.ts ran.
-    const reached = new Set<string>();
-    const toRead = ['statecraft.mjs'];
-    const sources: string[] = [];
-    for (let name = toRead.pop(); name !== undefined; name = toRead.pop()) {
-      if (reached.has(name)) continue;
-      reached.add(name);
-      const text = await readFile(join(BUNDLE_DIRECTORY, name), 'utf8');
-      toRead.push(...[...text.matchAll(/(?:\bfrom\s*|^import\s*)"\.\/([^"]+\.mjs)"/gm)].map((match) => match[1]!));
-      sources.push(...[...text.matchAll(/^\/\/ ((?:node_modules|packages)\/\S+)$/gm)].map((match) => match[1]!));
-    }
-    const origins = new Set(sources.map((source) => /^node_modules\/((?:@[^/]+\/)?[^/]+)|^packages\/([^/]+)/.exec(source)?.slice(1).find(Boolean)));
+    const { origins } = await staticallyReached('statecraft.mjs');
     expect([...origins].sort()).toEqual(['cli', 'commander']);
+  });
+
+  it("`run`'s verb, with what it imports statically, holds no retry's reading of earlier records", async () => {
+    // Compiled at every `statecraft run`: only --retry reads an earlier run's records before the attempt.
+    const verb = (await readdir(BUNDLE_DIRECTORY)).find((name) => /^run-from-flags-[A-Z0-9]+\.mjs$/.test(name));
+    expect(verb).toBeDefined();
+    const { origins, sources } = await staticallyReached(verb!);
+    expect(origins).toContain('run');
+    expect(sources.filter((source) => /commands\/(retry-defaults|run-reference)\.js$/.test(source))).toEqual([]);
   });
 
   it("the bundle carries zod's English messages alone (every start reads and hashes the whole file), and they still name what is wrong", async () => {

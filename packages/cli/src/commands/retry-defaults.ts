@@ -3,7 +3,6 @@ import type { PermissionMode } from '@statecraft/adapter';
 import { CliError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { findAttemptOfRun } from './attempt-of-run.js';
-import type { RunOptions } from './run.js';
 
 /** What `--retry <run>` reuses from the run's latest attempt when the command line does not give it. */
 export interface RetryDefaults {
@@ -78,23 +77,4 @@ function parseRequest(account: AttemptAccount, text: string): KeptRequest {
   throw new CliError(`refused: the request kept for run ${account.runId} attempt ${String(account.attempt)} holds no limits to reuse`, EXIT.refused, {
     hint: 'give --adapter, --prompt and the limits again',
   });
-}
-
-/** The options a run is given, with what the command line did not say taken from the retried run. */
-export function withRetryDefaults<T extends Pick<RunOptions, 'deadlineMs' | 'maxTurns' | 'allow' | 'deny' | 'required' | 'preferred' | 'provider'>>(
-  options: T,
-  defaults: RetryDefaults | undefined,
-  given: (option: 'deadline' | 'maxTurns' | 'allow' | 'deny' | 'require' | 'prefer' | 'provider') => boolean,
-): T {
-  if (defaults === undefined) return options;
-  return {
-    ...options,
-    ...(given('deadline') ? {} : { deadlineMs: defaults.deadlineMs }),
-    ...(given('maxTurns') ? {} : { maxTurns: defaults.maxTurns }),
-    ...(given('allow') ? {} : { allow: defaults.allow }),
-    ...(given('deny') ? {} : { deny: defaults.deny }),
-    ...(given('require') ? {} : { required: defaults.required as RunOptions['required'] }),
-    ...(given('prefer') ? {} : { preferred: defaults.preferred as RunOptions['preferred'] }),
-    ...(given('provider') || defaults.provider === undefined ? {} : { provider: defaults.provider }),
-  };
 }

@@ -14,8 +14,7 @@ import { resolveAdapterArgument } from './run-adapters.js';
 import { MOST_TURNS, parseDuration, parsePassNames, parsePositiveInteger, readPrompt } from './option-parsers.js';
 import { checkSupervisionOverrides, parseTokens } from './run-options.js';
 import { targetOrCurrentRepository } from './default-target.js';
-import { resolveRunReference } from './run-reference.js';
-import { readRetryDefaults, withRetryDefaults } from './retry-defaults.js';
+import { withRetryDefaults } from './with-retry-defaults.js';
 import { groupOf } from './run-group.js';
 import { refuseSigningKeyInReach, signingKeyOrRefusal, trustedKeysOrRefusal } from './signing-options.js';
 
@@ -58,9 +57,9 @@ export async function runFromFlags(given: string | undefined, flags: RunFlags, c
   const many = attemptsOf(flags);
   // One attempt of a run group spread over an engine's jobs: the adapters taken round robin by its index.
   const grouped = groupOf(flags, process.env);
-  if (flags.retry !== undefined) flags.retry = await resolveRunReference(resolveProductHome().path, target, flags.retry);
-  // A retry reuses its run's adapter, prompt and limits, each unless given here (retry-defaults.ts).
-  const retried = flags.retry === undefined ? undefined : await readRetryDefaults(resolveProductHome().path, target, flags.retry);
+  // A retry reuses its run's adapter, prompt and limits, each unless given here (retry-defaults.ts);
+  // its code reads the target's records, which a first attempt never loads.
+  const retried = flags.retry === undefined ? undefined : await retryDefaultsOf(target, flags, flags.retry);
   const adapter = await adapterOf(flags.adapter[grouped.group === undefined ? 0 : grouped.group.index % Math.max(1, flags.adapter.length)], retried?.adapter);
   // With --spec and no prompt, the spec's text is the prompt.
   const promptFromSpec = flags.spec !== undefined && flags.prompt === undefined && flags.promptFile === undefined;
@@ -122,6 +121,13 @@ export async function runFromFlags(given: string | undefined, flags: RunFlags, c
     checkStatus.stop();
     interrupt.stop();
   }
+}
+
+/** The retried run, named by id or reference, and what its latest attempt reuses. */
+async function retryDefaultsOf(target: string, flags: RunFlags, reference: string) {
+  const [{ resolveRunReference }, { readRetryDefaults }] = await Promise.all([import('./run-reference.js'), import('./retry-defaults.js')]);
+  flags.retry = await resolveRunReference(resolveProductHome().path, target, reference);
+  return readRetryDefaults(resolveProductHome().path, target, flags.retry);
 }
 
 /**
