@@ -1,5 +1,5 @@
-import { lstat, realpath } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import { withHiddenPaths } from '@statecraft/environment';
 import type { BoundaryPath } from '@statecraft/adapter';
 import { runGit, STATE_DIRECTORY, workspaceLocation } from '@statecraft/records';
@@ -19,12 +19,12 @@ import type { CheckSandbox } from './check-sandbox.js';
  * worktree, registered too, is the checks' to write). Under `--boundary none`
  * nothing is applied, as the record says.
  */
-export async function withAgentWorkspacesHidden(sandbox: CheckSandbox, target: string): Promise<CheckSandbox> {
+export async function withAgentWorkspacesHidden(sandbox: CheckSandbox, target: string, gitDirectory?: string): Promise<CheckSandbox> {
   if (sandbox.established === undefined) return sandbox;
   const root = await realpath(target).catch(() => undefined);
   if (root === undefined) return sandbox;
   const own = dirname(workspaceLocation(root, 'any').path);
-  const others = (await otherWorktrees(root)).map((worktree) => join(worktree, STATE_DIRECTORY));
+  const others = (await otherWorktrees(root, gitDirectory)).map((worktree) => join(worktree, STATE_DIRECTORY));
   const profile = sandbox.established.record.profile;
   const hidden: string[] = profile.hidden.map((entry) => entry.path);
   const needed = [...profile.writable, ...profile.readOnly].map((entry) => entry.path);
@@ -43,18 +43,42 @@ export async function withAgentWorkspacesHidden(sandbox: CheckSandbox, target: s
 
 /**
  * The repository's worktrees other than the target, by their real paths: the main checkout and
- * each linked one, as the repository registers them (`git worktree list`, read from the common git
- * directory, which no agent writes inside the boundary). A worktree whose directory is gone is left out.
+ * each linked one, as the repository registers them in its common git directory, which no agent
+ * writes inside the boundary. A worktree whose directory is gone is left out.
  */
-async function otherWorktrees(root: string): Promise<string[]> {
+async function otherWorktrees(root: string, commonDirectory: string | undefined): Promise<string[]> {
+  const paths = commonDirectory === undefined ? await listedByGit(root) : await registeredIn(commonDirectory);
+  const real = await Promise.all(paths.map((path) => realpath(path).catch(() => undefined)));
+  return real.filter((path): path is string => path !== undefined && path !== root);
+}
+
+/**
+ * The worktrees as `git worktree list` finds them, read from the files it reads rather than by a
+ * git process: the main one is the common directory less its `/.git` (the directory itself when
+ * bare), each linked one is what `worktrees/<id>/gitdir` names less its `/.git` (a relative path
+ * taken from that directory); an id whose `gitdir` cannot be read is left out, as git leaves it.
+ */
+async function registeredIn(commonDirectory: string): Promise<string[]> {
+  const withoutGit = (path: string): string => (path.endsWith('/.git') ? path.slice(0, -'/.git'.length) : path);
+  const administrative = join(commonDirectory, 'worktrees');
+  const ids = await readdir(administrative).catch(() => [] as string[]);
+  const linked = await Promise.all(
+    ids.map(async (id) => {
+      const named = await readFile(join(administrative, id, 'gitdir'), 'utf8').catch(() => undefined);
+      return named === undefined || named.trim() === '' ? undefined : resolve(administrative, id, withoutGit(named.trimEnd()));
+    }),
+  );
+  return [withoutGit(commonDirectory), ...linked.filter((path): path is string => path !== undefined)];
+}
+
+/** The worktrees as `git worktree list` prints them, when the common git directory is not known. */
+async function listedByGit(root: string): Promise<string[]> {
   const listed = await runGit(root, ['worktree', 'list', '--porcelain', '-z']);
   if (!listed.ok) return [];
-  const paths = listed.stdout
+  return listed.stdout
     .split('\0')
     .filter((entry) => entry.startsWith('worktree '))
     .map((entry) => entry.slice('worktree '.length));
-  const real = await Promise.all(paths.map((path) => realpath(path).catch(() => undefined)));
-  return real.filter((path): path is string => path !== undefined && path !== root);
 }
 
 function isSameOrBelow(path: string, parent: string): boolean {

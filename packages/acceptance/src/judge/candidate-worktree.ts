@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { lstat, readFile, realpath, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { runGit, untrustedWorktreeGitOptions } from '@statecraft/records';
 
 /** Where fresh worktrees of candidates are made: the target's state directory, kept out of git (R8.6). */
@@ -181,6 +181,28 @@ function dirtyPathOf(entry: string): string | undefined {
   const fields = entry.split(' ');
   const before = FIELDS_BEFORE_PATH[fields[0] ?? ''];
   return before === undefined || fields.length <= before ? undefined : fields.slice(before).join(' ');
+}
+
+/**
+ * Removes a worktree this judge made, as `git worktree remove --force --force` does, without a git
+ * process: its directory, then its own git directory in the repository (`gitDir`, read from the
+ * `.git` file git wrote before any check ran, never the one the worktree now holds), then its
+ * owner file. Only when that git directory is still registered as this worktree's
+ * (`worktrees/<id>/gitdir` names its `.git`); else, or when a removal fails, git removes it.
+ */
+export async function removeMadeWorktree(target: string, worktree: MadeWorktree): Promise<'removed' | { notRemoved: string }> {
+  const registered = await readFile(join(worktree.gitDir, 'gitdir'), 'utf8').catch(() => undefined);
+  const own = basename(dirname(worktree.gitDir)) === 'worktrees' && registered?.trimEnd() === join(worktree.path, '.git');
+  // fs.rm does not follow symbolic links: nothing outside the worktree is reached through one a check left.
+  const gone =
+    own &&
+    (await rm(worktree.path, { recursive: true, force: true }).then(
+      () => rm(worktree.gitDir, { recursive: true, force: true }).then(() => true),
+      () => false,
+    ));
+  if (gone !== true) return removeCandidateWorktree(target, worktree.path);
+  await rm(ownerFileOf(worktree.path), { force: true }).catch(() => undefined);
+  return 'removed';
 }
 
 /**

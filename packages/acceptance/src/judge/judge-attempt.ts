@@ -4,7 +4,14 @@ import type { AcceptanceRecord, Candidate, ChainEntry, IntentRecord, OutcomeReco
 import { withAgentWorkspacesHidden } from './agent-workspaces-hidden.js';
 import { findAuthorityCheckedOutOtherwise } from './authority-checked-out.js';
 import { withAuthorityReadOnly } from './authority-read-only.js';
-import { makeCandidateWorktree, readWorktreeAfterSuite, removeCandidateWorktree, removeIgnoredPaths, type MadeWorktree } from './candidate-worktree.js';
+import {
+  makeCandidateWorktree,
+  readWorktreeAfterSuite,
+  removeCandidateWorktree,
+  removeIgnoredPaths,
+  removeMadeWorktree,
+  type MadeWorktree,
+} from './candidate-worktree.js';
 import { prepareCheckSandbox, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
 import { emptyCheckTemporaryDirectory, removeCheckTemporaryDirectory } from './check-temporary-directory.js';
 import { changedNothing, checkedOutOtherwise, decideAfterSuite, decideBeforeSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
@@ -199,7 +206,7 @@ async function runSuiteOverCandidate(
   // The TMPDIR first: the worktree's owner file, removed with the worktree, is what leads a later judge to it.
   const clear = async (): Promise<void> => {
     if (temporaryDirectory !== undefined) await removeCheckTemporaryDirectory(temporaryDirectory);
-    await removeCandidateWorktree(where.target, worktree);
+    await removeMadeWorktree(where.target, judged.worktree);
   };
   let cleared: Promise<void> | undefined;
   try {
@@ -207,7 +214,11 @@ async function runSuiteOverCandidate(
     if (setup.kind === 'refused') return setup;
     temporaryDirectory = setup.sandbox.temporaryDirectory;
     // Bound once the worktree is checked out and the authority set read at the base (R13.5); the agents' workspaces hidden.
-    const sandbox = await withAgentWorkspacesHidden(await withAuthorityReadOnly(setup.sandbox, worktree, suite.authority.paths), where.target);
+    const sandbox = await withAgentWorkspacesHidden(
+      await withAuthorityReadOnly(setup.sandbox, worktree, suite.authority.paths),
+      where.target,
+      where.gitDirectory,
+    );
     const ran = await runSuite({
       cwd: worktree,
       commands: suite.suite === 'none' ? [] : suite.suite.commands,

@@ -78,12 +78,12 @@ export interface SuiteRun {
  * check that passed but left the worktree other than the candidate (read after each check). What
  * a check that passed left that git ignores, and its TMPDIR's content, are removed before the next.
  *
- * Each check is set up only once the one before it has passed and the worktree was read clean —
+ * Each check is set up only once the one before it has ended and its process tree is gone —
  * never while candidate code runs, which could lay a link into a path its sandbox is assembled
- * from (R12, R13.3). Its sandbox waits at the closer's gate (superviseCheck's `gate`) until it is
- * let go with what is then left of the suite's time; a suite that ends first withdraws it,
- * leaving nothing. A waiting sandbox carries no attempt tag (the closer exports it as the check
- * starts).
+ * from (R12, R13.3) — beside the reading of the worktree after it. Its sandbox waits at the
+ * closer's gate (superviseCheck's `gate`) until the reading holds the candidate, and is let go
+ * with what is then left of the suite's time; a suite that ends first withdraws it, leaving
+ * nothing. A waiting sandbox carries no attempt tag (the closer exports it as the check starts).
  */
 export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
   // Made here, never reused: one already there holds another judgement's files (free-outputs-directory.ts), so EEXIST fails the judgement.
@@ -106,12 +106,14 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
     // An end not kept appends nothing (decideOverRun): its count of checks not run is never recorded.
     return { end: kept, checks, checksNotRun: notRun, containment, ...(after === undefined ? {} : { after }) };
   };
+  // The next check's sandbox, assembled beside the reading after the check before it (below).
+  let upcoming: CheckSetUp | undefined;
   for (const [index, command] of request.commands.entries()) {
     const unreached = total - index;
-    // Set up only now: the check before it has ended, its process tree is gone and the worktree read
-    // clean, so no candidate code runs while this sandbox is assembled (bwrap-boundary.ts binds by
-    // descriptor; where each bind lands is still a path, which nothing untrusted may move meanwhile).
-    const current = setUpCheck(request, index);
+    // Set up only once the check before it has ended and its process tree is gone, so no candidate
+    // code runs while this sandbox is assembled (bwrap-boundary.ts binds by descriptor; where each
+    // bind lands is still a path, which nothing untrusted may move meanwhile).
+    const current = upcoming ?? setUpCheck(request, index);
     if (request.signal?.aborted === true) {
       await current.withdraw();
       return stop({ kind: 'cancelled' }, unreached);
@@ -161,18 +163,37 @@ export async function runSuite(request: SuiteRequest): Promise<SuiteRun> {
     if (supervised.cancelled) return stop({ kind: 'cancelled' }, unreached);
     if (supervised.timedOut) return stop({ kind: 'timed-out', command, by: deadlineMs < request.checkDeadlineMs ? 'suite' : 'check' }, unreached);
     if (exitCode !== 0) return stop({ kind: 'failed', command, exitCode }, unreached - 1);
-    // What git ignores is removed before the next check is set up (the last check's is left: the
-    // worktree is removed whole).
+    // What git ignores is removed before the next check goes (the last check's is left: the
+    // worktree is removed whole). The next check's sandbox is assembled meanwhile: this check's
+    // tree is gone, so nothing untrusted moves a path it is assembled from; it waits at its gate
+    // and goes only once the reading holds the candidate and the leftovers are removed, else it is
+    // withdrawn, nothing of it having run (decision 0111).
     const next = index + 1 < total;
-    after = await request.readWorktree({ ignored: next });
-    if (!holdsCandidate(after, request.candidateCommit)) return stop({ kind: 'tree-changed', command }, unreached - 1);
-    const notRemoved = next && !('failed' in after) ? await request.clearForNextCheck(after) : [];
-    if (notRemoved.length > 0 && !('failed' in after)) {
-      after = { head: after.head, dirtyPaths: notRemoved };
+    const following = next ? setUpCheck(request, index + 1) : undefined;
+    const held = await readAndClear(request, next).catch(async (error: unknown) => {
+      await following?.withdraw();
+      throw error;
+    });
+    after = held.after;
+    if (!held.holds) {
+      await following?.withdraw();
       return stop({ kind: 'tree-changed', command }, unreached - 1);
     }
+    upcoming = following;
   }
   return stop({ kind: 'passed' }, 0);
+}
+
+/**
+ * The worktree read after a check that passed, and, when another check follows, what it left that
+ * git ignores and its TMPDIR's content removed: `holds` when it is still exactly the candidate.
+ */
+async function readAndClear(request: SuiteRequest, next: boolean): Promise<{ after: WorktreeReading; holds: boolean }> {
+  const after = await request.readWorktree({ ignored: next });
+  if (!holdsCandidate(after, request.candidateCommit)) return { after, holds: false };
+  const notRemoved = next && !('failed' in after) ? await request.clearForNextCheck(after) : [];
+  if (notRemoved.length > 0 && !('failed' in after)) return { after: { head: after.head, dirtyPaths: notRemoved }, holds: false };
+  return { after, holds: true };
 }
 
 type Invocation = Extract<ReturnType<typeof planCheckInvocation>, { kind: 'startable' }>;
