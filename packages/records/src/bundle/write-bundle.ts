@@ -2,7 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSy
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openTargetRecords } from '../read/open-target-records.js';
-import { readKeptFile } from '../read/read-kept-file.js';
+import { readKeptFile, type KeptFileReading } from '../read/read-kept-file.js';
 import { createHash } from 'node:crypto';
 import { signStatement } from '../signing/sign-statement.js';
 import { bundleManifestStatement } from '../signing/signed-statement.js';
@@ -38,6 +38,11 @@ export async function writeRunBundle(input: {
   extra: readonly BundleSource[];
   /** Signs the manifest (`manifest.sigstore.json`), so one trusted key believes every file of the bundle. */
   signer?: SigningKey;
+  /**
+   * Kept files the caller has just read whole, by path, with the digest of what it read (the
+   * reviewer's page reads the attempt's files): not read a second time before they are copied.
+   */
+  digested?: ReadonlyMap<string, { sha256: string; bytes: number }>;
 }): Promise<BundleWriting> {
   const records = await openTargetRecords(input.home, input.target);
   if (records.kind === 'opened') {
@@ -68,7 +73,14 @@ export async function writeRunBundle(input: {
 
 /** The manifest made from the sources that could be read, and the bundle written beside its final name, then renamed into place. */
 async function writeSources(
-  input: { runId: string; output: string; form: 'tar' | 'directory'; statecraftVersion: string; signer?: SigningKey },
+  input: {
+    runId: string;
+    output: string;
+    form: 'tar' | 'directory';
+    statecraftVersion: string;
+    signer?: SigningKey;
+    digested?: ReadonlyMap<string, { sha256: string; bytes: number }>;
+  },
   records: { target: string; entries: readonly ChainEntry[] },
   tip: ChainEntry,
   sources: readonly BundleSource[],
@@ -76,7 +88,8 @@ async function writeSources(
 ): Promise<BundleWriting> {
   const files: BundleFile[] = [];
   for (const source of sources) {
-    const digest = source.from.kind === 'bytes' ? { kind: 'read' as const, ...digestOfBytes(source.from.bytes) } : readKeptFile(source.from.path);
+    const digest =
+      source.from.kind === 'bytes' ? { kind: 'read' as const, ...digestOfBytes(source.from.bytes) } : digestOfFile(source.from.path, input.digested);
     if (digest.kind === 'unreadable') {
       notExported.push({ path: source.path, why: digest.why });
       continue;
@@ -131,4 +144,10 @@ async function writeSources(
     rmSync(staging, { recursive: true, force: true });
   }
   return { kind: 'written', path: input.output, form: input.form, manifest, notExported };
+}
+
+/** A kept file's digest: as the caller read it a moment ago, or read now. */
+function digestOfFile(path: string, digested: ReadonlyMap<string, { sha256: string; bytes: number }> | undefined): KeptFileReading {
+  const known = digested?.get(path);
+  return known === undefined ? readKeptFile(path) : { kind: 'read', ...known };
 }

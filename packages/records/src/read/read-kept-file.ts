@@ -19,7 +19,7 @@ function unreadable(error: unknown, opened: boolean): KeptFileReading {
 
 /**
  * The one reader of a file kept beside the chain (launch/artifacts.ts writes them): read once, in
- * bounded chunks, hashing it and handing each chunk (a copy, the caller's to keep) to `onChunk`
+ * bounded chunks, hashing it and handing each chunk (the caller's to keep) to `onChunk`
  * when one is given. Whoever checks a kept file against its recorded digest (acceptance, doctor,
  * `run log`) or records one as it stands (reconcile) reads it here, so they cannot disagree on what
  * a file's digest is. Only a regular file is opened (openRegularFileSync). Synchronous on purpose:
@@ -29,7 +29,7 @@ function unreadable(error: unknown, opened: boolean): KeptFileReading {
  */
 export function readKeptFile(path: string, onChunk?: (chunk: Buffer) => void): KeptFileReading {
   const hash = createHash('sha256');
-  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   let bytes = 0;
   let fd: number;
   try {
@@ -44,8 +44,13 @@ export function readKeptFile(path: string, onChunk?: (chunk: Buffer) => void): K
       const chunk = buffer.subarray(0, read);
       hash.update(chunk);
       bytes += read;
-      // Copied only for a caller that reads the chunks: hashing alone makes no garbage however large the file.
-      onChunk?.(Buffer.from(chunk));
+      // A caller that reads the chunks keeps each one: the next read goes to a new buffer rather
+      // than into a copy of this one (copying every chunk cost more than hashing it). Hashing
+      // alone reuses one buffer and makes no garbage however large the file.
+      if (onChunk !== undefined) {
+        onChunk(chunk);
+        buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+      }
     }
   } catch (error) {
     return unreadable(error, true);
