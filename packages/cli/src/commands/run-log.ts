@@ -86,7 +86,7 @@ export function readStream(artifact: AttemptAccount['artifacts']['stream'], boun
   const log = new StreamLog(bound);
   return log.finish(
     artifact,
-    readKeptFile(artifact.path, (chunk) => log.push(chunk)),
+    readKeptFile(artifact.path, (chunk) => log.push(chunk), { lent: true }),
   );
 }
 
@@ -127,8 +127,8 @@ export class StreamLog {
     }
     const rest = chunk.subarray(start);
     this.pendingBytes += rest.length;
-    // Past the bound only the size is kept: an endless line costs no memory.
-    if (this.pendingBytes <= LINE_BOUND) this.pending.push(rest);
+    // Past the bound only the size is kept: an endless line costs no memory. Copied: the chunk is only lent.
+    if (this.pendingBytes <= LINE_BOUND) this.pending.push(Buffer.from(rest));
     else this.pending = [];
   }
 

@@ -19,7 +19,7 @@ function unreadable(error: unknown, opened: boolean): KeptFileReading {
 
 /**
  * The one reader of a file kept beside the chain (launch/artifacts.ts writes them): read once, in
- * bounded chunks, hashing it and handing each chunk (the caller's to keep) to `onChunk`
+ * bounded chunks, hashing it and handing each chunk (the caller's to keep, unless only `lent`) to `onChunk`
  * when one is given. Whoever checks a kept file against its recorded digest (acceptance, doctor,
  * `run log`) or records one as it stands (reconcile) reads it here, so they cannot disagree on what
  * a file's digest is. Only a regular file is opened (openRegularFileSync). Synchronous on purpose:
@@ -27,7 +27,7 @@ function unreadable(error: unknown, opened: boolean): KeptFileReading {
  * read cost ten times the hashing (measured: 5,000 files, 1 s of CPU asynchronously, 0.1 s
  * synchronously); nothing else waits on the event loop of a reader that only reads.
  */
-export function readKeptFile(path: string, onChunk?: (chunk: Buffer) => void): KeptFileReading {
+export function readKeptFile(path: string, onChunk?: (chunk: Buffer) => void, options: { lent?: boolean } = {}): KeptFileReading {
   const hash = createHash('sha256');
   let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   let bytes = 0;
@@ -44,12 +44,14 @@ export function readKeptFile(path: string, onChunk?: (chunk: Buffer) => void): K
       const chunk = buffer.subarray(0, read);
       hash.update(chunk);
       bytes += read;
-      // A caller that reads the chunks keeps each one: the next read goes to a new buffer rather
-      // than into a copy of this one (copying every chunk cost more than hashing it). Hashing
-      // alone reuses one buffer and makes no garbage however large the file.
+      // A caller that keeps the chunks gets each in a buffer of its own: the next read goes to a
+      // new one rather than into a copy of this one (copying every chunk cost more than hashing
+      // it). A chunk only lent (`lent`: the caller copies what it keeps, as the stream's readers
+      // do) is read over by the next read, and then hashing and reading make no garbage however
+      // large the file.
       if (onChunk !== undefined) {
         onChunk(chunk);
-        buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+        if (options.lent !== true) buffer = Buffer.allocUnsafe(CHUNK_BYTES);
       }
     }
   } catch (error) {

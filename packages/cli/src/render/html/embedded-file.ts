@@ -22,7 +22,7 @@ export function embedKeptFile(name: string, file: { path: string; sha256: string
   return head.finish(
     name,
     file,
-    readKeptFile(file.path, (chunk) => head.push(chunk)),
+    readKeptFile(file.path, (chunk) => head.push(chunk), { lent: true }),
   );
 }
 
@@ -35,7 +35,8 @@ export class EmbedHead {
 
   push(chunk: Buffer): void {
     if (this.held >= this.bound) return;
-    const part = chunk.subarray(0, this.bound - this.held);
+    // Copied: the chunk is only lent (readKeptFile reads the next one into it).
+    const part = Buffer.from(chunk.subarray(0, this.bound - this.held));
     this.kept.push(part);
     this.held += part.length;
   }
