@@ -59,5 +59,5 @@ async function reviewerPage(options: {
   const page = await renderReviewerPage({ home: options.home, target: options.target, runId: options.runId });
   const digested = new Map<string, { sha256: string; bytes: number }>();
   for (const file of page.evidence.files) if (file.reading.kind === 'read') digested.set(file.path, { sha256: file.reading.sha256, bytes: file.reading.size });
-  return { sources: [{ path: 'page.html', role: 'reviewer-page', from: { kind: 'bytes', bytes: Buffer.from(page.html) } }], digested };
+  return { sources: [{ path: 'page.html', role: 'reviewer-page', from: { kind: 'bytes', bytes: page.html } }], digested };
 }
