@@ -56,7 +56,8 @@ async function reviewerPage(options: {
   runId: string;
 }): Promise<{ sources: BundleSource[]; digested: Map<string, { sha256: string; bytes: number }> }> {
   const { renderReviewerPage } = await import('../render/html/reviewer-page.js');
-  const page = await renderReviewerPage({ home: options.home, target: options.target, runId: options.runId });
+  // The stream is not classified again for the page: verify does it from the bundle, wherever it is read (decision 0351).
+  const page = await renderReviewerPage({ home: options.home, target: options.target, runId: options.runId, classifyStream: false });
   const digested = new Map<string, { sha256: string; bytes: number }>();
   for (const file of page.evidence.files) if (file.reading.kind === 'read') digested.set(file.path, { sha256: file.reading.sha256, bytes: file.reading.size });
   return { sources: [{ path: 'page.html', role: 'reviewer-page', from: { kind: 'bytes', bytes: page.html } }], digested };

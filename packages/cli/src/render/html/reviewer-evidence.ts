@@ -32,6 +32,8 @@ export interface ReviewerPageOptions {
   attempt?: number;
   /** How much of each kept file the page carries (default 4 MiB). */
   embedBound?: number;
+  /** false: the stream is digested, not classified again: the page an export carries (decision 0351). */
+  classifyStream?: boolean;
 }
 
 /**
@@ -42,7 +44,14 @@ export interface ReviewerPageOptions {
 export async function gatherReviewerEvidence(options: ReviewerPageOptions): Promise<ReviewerEvidence> {
   const bound = options.embedBound ?? EMBED_BOUND;
   const streamPass = new StreamPass(bound);
-  const shown = await runShow({ home: options.home, target: options.target, runId: options.runId, ...attemptOf(options), streamAlsoTo: streamPass });
+  const shown = await runShow({
+    home: options.home,
+    target: options.target,
+    runId: options.runId,
+    ...attemptOf(options),
+    streamAlsoTo: streamPass,
+    ...(options.classifyStream === false ? { classifyStream: false } : {}),
+  });
   const account = shown.value;
   // The attempt `run show` chose, by number: a later attempt appended meanwhile is not mixed in.
   const same = { home: options.home, target: options.target, runId: account.runId, attempt: account.attempt };
