@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openTargetRecords } from '../read/open-target-records.js';
@@ -10,6 +10,7 @@ import type { SigningKey } from '../signing/signing-key.js';
 import { BundleManifestSchema, manifestBytes, MANIFEST_PATH, MANIFEST_SIGNATURE_PATH, type BundleFile, type BundleManifest } from './bundle-manifest.js';
 import type { ChainEntry } from '../chain/open-chain.js';
 import { signingKeysUsed } from './signing-keys-used.js';
+import { writeTar } from './write-tar.js';
 import { candidateGitBundle } from './candidate-git-bundle.js';
 import { collectRunFiles, digestOfBytes, type BundleSource, type NotExported } from './collect-bundle.js';
 
@@ -21,8 +22,8 @@ export type BundleWriting =
 /**
  * Writes one run's bundle (decision 0281): `manifest.json` first, then the chain's lines, then
  * every kept file, as a tar or, with `form: 'directory'`, as the same files in a directory. Kept
- * files are streamed, never held: a tar is made from links to them (tar follows them), a directory
- * by copying. The output is made beside its final name and renamed into place, so a failed export
+ * files are streamed, never held: a tar copies each from where it is kept (write-tar.ts), a
+ * directory by copying. The output is made beside its final name and renamed into place, so a failed export
  * leaves nothing that reads as a bundle; an existing path is never overwritten.
  */
 export async function writeRunBundle(input: {
@@ -119,22 +120,28 @@ async function writeSources(
         `${JSON.stringify(await signStatement(input.signer, bundleManifestStatement(manifest, createHash('sha256').update(bytes).digest('hex'))))}\n`,
       );
     for (const source of kept) {
+      // A tar reads a kept file from where it is kept; only what the export made is staged.
+      if (input.form === 'tar' && source.from.kind === 'file') continue;
       const at = join(staging, source.path);
       mkdirSync(dirname(at), { recursive: true });
       if (source.from.kind === 'bytes') writeFileSync(at, source.from.bytes);
       else if (input.form === 'directory') copyFileSync(source.from.path, at);
-      else symlinkSync(source.from.path, at);
     }
     if (input.form === 'directory') {
       if (existsSync(input.output)) rmSync(input.output, { recursive: true });
       renameSync(staging, input.output);
     } else {
-      const { create } = await import('tar');
       const partial = `${input.output}.partial-${process.pid}`;
-      await create({ file: partial, cwd: staging, follow: true, portable: true, maxReadSize: 1024 * 1024 }, [
-        MANIFEST_PATH,
-        ...signed,
-        ...kept.map((source) => source.path),
+      const size = new Map(files.map((file) => [file.path, file.bytes]));
+      writeTar(partial, [
+        { path: MANIFEST_PATH, source: join(staging, MANIFEST_PATH), bytes: bytes.length },
+        ...signed.map((path) => ({ path, source: join(staging, path), bytes: statSync(join(staging, path)).size })),
+        // Each kept file read from where it is kept, as many bytes as were digested.
+        ...kept.map((source) => ({
+          path: source.path,
+          source: source.from.kind === 'file' ? source.from.path : join(staging, source.path),
+          bytes: size.get(source.path) ?? 0,
+        })),
       ]);
       renameSync(partial, input.output);
     }
