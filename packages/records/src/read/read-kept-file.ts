@@ -44,14 +44,18 @@ export function readKeptFile(path: string, onChunk?: (chunk: Buffer) => void, op
       const chunk = buffer.subarray(0, read);
       hash.update(chunk);
       bytes += read;
-      // A caller that keeps the chunks gets each in a buffer of its own: the next read goes to a
-      // new one rather than into a copy of this one (copying every chunk cost more than hashing
-      // it). A chunk only lent (`lent`: the caller copies what it keeps, as the stream's readers
-      // do) is read over by the next read, and then hashing and reading make no garbage however
-      // large the file.
-      if (onChunk !== undefined) {
+      // A caller that keeps the chunks gets each in a buffer of its own: a full read is handed
+      // over and the next read goes to a new buffer (copying every chunk of a long file cost more
+      // than hashing it); a short one, a small file's whole, is copied, so it does not pin a
+      // whole read buffer. A chunk only lent (`lent`: the caller copies what it keeps, as the
+      // stream's readers do) is read over by the next read: then reading makes no garbage
+      // however large the file.
+      if (onChunk === undefined) continue;
+      if (options.lent === true) onChunk(chunk);
+      else if (read < CHUNK_BYTES) onChunk(Buffer.from(chunk));
+      else {
         onChunk(chunk);
-        if (options.lent !== true) buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+        buffer = Buffer.allocUnsafe(CHUNK_BYTES);
       }
     }
   } catch (error) {
