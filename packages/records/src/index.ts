@@ -192,7 +192,7 @@ export { type AcceptanceView, readCandidateIsTip, readReceiptState, viewOfAccept
 export { type AttemptAccount } from './read/attempt-account.js';
 export { entriesByDigest } from './read/attempt-records.js';
 export { checkKeptFile } from './read/check-artifacts.js';
-export { readKeptFile } from './read/read-kept-file.js';
+export { readKeptFile, type KeptFileReading } from './read/read-kept-file.js';
 export { describeEarlierFinalVerdict, findEarlierFinalVerdict, isFinalVerdict } from './read/earlier-final-verdict.js';
 export { foldAttempts, type LiveHolder } from './read/fold-attempts.js';
 export { type Landing, landingsIn, readLandedIsReachable } from './read/landed-receipt-state.js';
@@ -206,7 +206,7 @@ export {
   describeFieldDisagreements,
   type RecordDisagreement,
 } from './read/records-against-kept-files.js';
-export { rereadKeptStream } from './read/reread-kept-stream.js';
+export { rereadKeptStream, type KeptStreamConsumer } from './read/reread-kept-stream.js';
 export { readWorkspaceFreshness } from './read/workspace-freshness.js';
 export { type Receipt, ReceiptSchema } from './receipt.js';
 export { isRunId, newRunId } from './run-id.js';

@@ -86,6 +86,42 @@ describe('statecraft export and verify', () => {
   });
 });
 
+describe('the page an export carries', () => {
+  it('digests the kept files and leaves classifying the stream to verify, and says so; run show --html still classifies it', async () => {
+    const repository = await operatorRepository(targets);
+    const account = await judgedRun<Account>(targets, repository, 'forty-two');
+    const out = await dir({ unsafeCleanup: true });
+    try {
+      const directory = join(out.path, 'evidence/');
+      const exported = await runStatecraft(['export', repository.path, account.runId, '-o', directory], { home: targets.home.path });
+      expect(exported.exitCode, exported.stderr).toBe(0);
+      const page = readFileSync(join(directory, 'page.html'), 'utf8');
+      expect(evidenceCard(page)).toBe(
+        'evidence holds every kept file as the chain sealed it; the outcome is classified again from the stream by statecraft verify of the bundle, not by this page',
+      );
+      // verify classifies it from the bundle, as it always did.
+      const verified = parseJson<Verified>(await runStatecraft(['verify', directory, '--json'], nowhere()));
+      expect(verified.holds.map((hold) => hold.check)).toContain('outcome');
+
+      const shown = join(out.path, 'shown.html');
+      const show = await runStatecraft(['run', 'show', repository.path, account.runId, '--html', '-o', shown], { home: targets.home.path });
+      expect(show.exitCode, show.stderr).toBe(0);
+      expect(evidenceCard(readFileSync(shown, 'utf8'))).toBe('evidence holds every kept file as the chain sealed it, and the outcome its stream gives');
+    } finally {
+      await out.cleanup();
+    }
+  });
+});
+
+/** The evidence card's words, markup removed. */
+function evidenceCard(page: string): string {
+  const card = /<div class="card" id="evidence">([\s\S]*?)<\/p><\/div>/.exec(page);
+  return (card?.[1] ?? '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
 function listFiles(root: string, under = ''): string[] {
   return readdirSync(join(root, under), { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory() ? listFiles(root, join(under, entry.name)) : [join(under, entry.name)],

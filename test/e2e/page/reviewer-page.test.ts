@@ -267,11 +267,15 @@ describe("the reviewer's page, rendered in a real browser with no network (issue
     try {
       const repository = await targets.fresh();
       const runId = await runOf(repository.path, ['--adapter', adapter.executable, '--prompt', 'hi']);
-      const { path } = await writePage(repository.path, runId, 'cut');
+      const { path, shown } = await writePage(repository.path, runId, 'cut');
       const { page, close } = await openOffline(browser, path);
       try {
         const marks = await fileMarks(page);
         expect(marks['stream']?.state).toBe('cut');
+        // What it carries is the kept stream's own start, taken from the pass that digested it.
+        const block = await page.locator('tr[data-name="stream"]').getAttribute('data-embedded');
+        const carried = Buffer.from((await page.locator(`#${block ?? 'none'}`).textContent()) ?? '', 'base64');
+        expect(carried.equals((await readFile(shown.artifacts.stream.path)).subarray(0, 4 * 1024 * 1024))).toBe(true);
         expect(await text(page, 'tr[data-name="stream"] .mark')).toMatch(
           /^cut at 4194304 of \d+ bytes: its digest cannot be recomputed here \(when the page was made, the whole file matched its record\)$/,
         );

@@ -21,6 +21,7 @@ export async function exportRun(options: { home: string; target: string; runId: 
   const output = resolve(given);
   // The manifest is signed with the home's key (or STATECRAFT_SIGNING_KEY) when there is one: collect believes only a signed bundle.
   const signer = await signingKeyOrRefusal(options.home, process.env);
+  const page = await reviewerPage(options);
   const writing = await writeRunBundle({
     home: options.home,
     target: options.target,
@@ -29,7 +30,9 @@ export async function exportRun(options: { home: string; target: string; runId: 
     form,
     statecraftVersion: STATECRAFT_VERSION,
     environment: process.env,
-    extra: await reviewerPage(options),
+    extra: page.sources,
+    // The page read the attempt's kept files whole, the stream in the pass that classified it: the bundle takes their digests from that reading.
+    digested: page.digested,
     ...(signer === undefined ? {} : { signer }),
   });
   if (writing.kind === 'refused') throw new CliError(`refused: ${writing.message}`, EXIT.refused, { hint: `statecraft run list ${options.target}` });
@@ -47,8 +50,15 @@ export async function exportRun(options: { home: string; target: string; runId: 
 }
 
 /** The reviewer's page of the run's latest attempt, as `run show --html` writes it: read offline by whoever receives the bundle. */
-async function reviewerPage(options: { home: string; target: string; runId: string }): Promise<BundleSource[]> {
+async function reviewerPage(options: {
+  home: string;
+  target: string;
+  runId: string;
+}): Promise<{ sources: BundleSource[]; digested: Map<string, { sha256: string; bytes: number }> }> {
   const { renderReviewerPage } = await import('../render/html/reviewer-page.js');
-  const page = await renderReviewerPage({ home: options.home, target: options.target, runId: options.runId });
-  return [{ path: 'page.html', role: 'reviewer-page', from: { kind: 'bytes', bytes: Buffer.from(page.html) } }];
+  // The stream is not classified again for the page: verify does it from the bundle, wherever it is read (decision 0351).
+  const page = await renderReviewerPage({ home: options.home, target: options.target, runId: options.runId, classifyStream: false });
+  const digested = new Map<string, { sha256: string; bytes: number }>();
+  for (const file of page.evidence.files) if (file.reading.kind === 'read') digested.set(file.path, { sha256: file.reading.sha256, bytes: file.reading.size });
+  return { sources: [{ path: 'page.html', role: 'reviewer-page', from: { kind: 'bytes', bytes: page.html } }], digested };
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { readKeptFile, type AttemptAccount } from '@statecraft/records';
+import { readKeptFile, type AttemptAccount, type KeptFileReading } from '@statecraft/records';
 import type { Artifact } from '@statecraft/records';
 import type { RunLogAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
@@ -28,10 +28,12 @@ export async function runLog(options: {
   attempt?: number;
   /** How many events to keep; the rest are counted in `omitted`. */
   entries?: number;
+  /** The stream's timeline as a StreamLog read it already, in the pass that digested it: not read again. */
+  streamRead?: StreamLogValue;
 }): Promise<Answer<RunLogValue>> {
   const account = await attemptOfRun(options);
   const prompt = readPrompt(account.artifacts.prompt);
-  const stream = readStream(account.artifacts.stream, options.entries ?? ENTRY_BOUND);
+  const stream = options.streamRead ?? readStream(account.artifacts.stream, options.entries ?? ENTRY_BOUND);
   const value: RunLogValue = {
     target: account.target,
     runId: account.runId,
@@ -49,7 +51,7 @@ export async function runLog(options: {
 }
 
 /** What a kept file is to its record, from one reading: the same bytes, or not. */
-function stateOf(artifact: Artifact, reading: ReturnType<typeof readKeptFile>): { state: 'verified' | 'altered' | 'missing'; message?: string } {
+function stateOf(artifact: Artifact, reading: KeptFileReading): { state: 'verified' | 'altered' | 'missing'; message?: string } {
   if (reading.kind === 'unreadable') return { state: 'missing', message: `${artifact.path}: ${reading.message}` };
   if (reading.sha256 === artifact.sha256 && reading.bytes === artifact.bytes) return { state: 'verified' };
   return {
@@ -73,61 +75,95 @@ function readPrompt(artifact: Artifact): RunLogValue['prompt'] {
   return { path: artifact.path, state, text: text.slice(0, PROMPT_BOUND), cut };
 }
 
+export type StreamLogValue = { stream: RunLogValue['stream']; events: LogEntry[]; omitted: number; omittedRefusals: number };
+
 /**
  * The stream read once: hashed, and split into lines as it is read, so what is shown is the very
  * bytes that were digested. The entries are dropped unless the digest is the record's.
  */
-function readStream(
-  artifact: AttemptAccount['artifacts']['stream'],
-  bound: number,
-): { stream: RunLogValue['stream']; events: LogEntry[]; omitted: number; omittedRefusals: number } {
-  if (artifact === 'not-recorded')
-    return {
-      stream: { path: 'not-recorded', state: 'not-recorded', message: 'no stream was kept for this attempt' },
-      events: [],
-      omitted: 0,
-      omittedRefusals: 0,
-    };
-  const events: LogEntry[] = [];
-  let omitted = 0;
-  let omittedRefusals = 0;
-  let line = 0;
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  const take = (bytes: number, text: string | undefined): void => {
-    line += 1;
-    if (events.length >= bound) {
-      omitted += 1;
-      if (text !== undefined && isRefusalLine(text)) omittedRefusals += 1;
-    } else events.push(text === undefined ? overlongLine(line, bytes) : entryOfLine(line, text));
+export function readStream(artifact: AttemptAccount['artifacts']['stream'], bound: number): StreamLogValue {
+  if (artifact === 'not-recorded') return notRecordedStream();
+  const log = new StreamLog(bound);
+  return log.finish(
+    artifact,
+    readKeptFile(artifact.path, (chunk) => log.push(chunk), { lent: true }),
+  );
+}
+
+export function notRecordedStream(): StreamLogValue {
+  return {
+    stream: { path: 'not-recorded', state: 'not-recorded', message: 'no stream was kept for this attempt' },
+    events: [],
+    omitted: 0,
+    omittedRefusals: 0,
   };
-  const finishLine = (last: Buffer): void => {
-    const bytes = pendingBytes + last.length;
-    take(bytes, bytes > LINE_BOUND ? undefined : Buffer.concat([...pending, last]).toString('utf8'));
-    pending = [];
-    pendingBytes = 0;
-  };
-  const reading = readKeptFile(artifact.path, (chunk) => {
+}
+
+const REFUSAL_WORD = Buffer.from('"refusal"');
+
+/**
+ * The timeline of a stream, fed its bytes in chunks by whoever reads it (here, or the reviewer's
+ * page, from the one pass that also digests and classifies it): the first `bound` lines as
+ * entries, the rest counted with their refusals.
+ */
+export class StreamLog {
+  private readonly events: LogEntry[] = [];
+  private omitted = 0;
+  private omittedRefusals = 0;
+  private line = 0;
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+
+  constructor(private readonly bound: number) {}
+
+  push(chunk: Buffer): void {
     let start = 0;
+    // Where the refusal word is next found in this chunk: searched once per occurrence, not once per line.
+    let word = chunk.indexOf(REFUSAL_WORD);
     for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
-      finishLine(chunk.subarray(start, end));
+      this.finishLine(chunk.subarray(start, end), word !== -1 && word + REFUSAL_WORD.length <= end);
       start = end + 1;
+      if (word !== -1 && word < start) word = chunk.indexOf(REFUSAL_WORD, start);
     }
     const rest = chunk.subarray(start);
-    pendingBytes += rest.length;
-    // Past the bound only the size is kept: an endless line costs no memory.
-    if (pendingBytes <= LINE_BOUND) pending.push(rest);
-    else pending = [];
-  });
-  if (pendingBytes > 0) finishLine(Buffer.alloc(0));
-  const { state, message } = stateOf(artifact, reading);
-  const stream = { path: artifact.path, state, ...(message === undefined ? {} : { message }) };
-  return state === 'verified' ? { stream, events, omitted, omittedRefusals } : { stream, events: [], omitted: 0, omittedRefusals: 0 };
+    this.pendingBytes += rest.length;
+    // Past the bound only the size is kept: an endless line costs no memory. Copied: the chunk is only lent.
+    if (this.pendingBytes <= LINE_BOUND) this.pending.push(Buffer.from(rest));
+    else this.pending = [];
+  }
+
+  /** The reading of the bytes pushed: the entries, or none unless they are the sealed stream's. */
+  finish(artifact: Artifact, reading: KeptFileReading): StreamLogValue {
+    if (this.pendingBytes > 0) this.finishLine(Buffer.alloc(0), false);
+    const { state, message } = stateOf(artifact, reading);
+    const stream = { path: artifact.path, state, ...(message === undefined ? {} : { message }) };
+    return state === 'verified'
+      ? { stream, events: this.events, omitted: this.omitted, omittedRefusals: this.omittedRefusals }
+      : { stream, events: [], omitted: 0, omittedRefusals: 0 };
+  }
+
+  /** `lastHoldsWord`: whether the refusal word lies within `last`, the line's part in the chunk being read. */
+  private finishLine(last: Buffer, lastHoldsWord: boolean): void {
+    const bytes = this.pendingBytes + last.length;
+    const pieces = this.pending.length;
+    const whole = bytes > LINE_BOUND ? undefined : pieces === 0 ? last : Buffer.concat([...this.pending, last]);
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.line += 1;
+    if (this.events.length < this.bound) {
+      this.events.push(whole === undefined ? overlongLine(this.line, bytes) : entryOfLine(this.line, whole.toString('utf8')));
+      return;
+    }
+    this.omitted += 1;
+    // Only a line holding the word is decoded: its bytes hold it exactly when its text does. A
+    // line read across chunks is searched whole; one inside a chunk was searched with the chunk.
+    const holdsWord = pieces === 0 ? lastHoldsWord : whole?.includes(REFUSAL_WORD) === true;
+    if (whole !== undefined && holdsWord && isRefusalLine(whole.toString('utf8'))) this.omittedRefusals += 1;
+  }
 }
 
 /** Whether a line past the bound is a refusal event: counted, not kept. */
 function isRefusalLine(text: string): boolean {
-  if (!text.includes('"refusal"')) return false;
   try {
     return (JSON.parse(text) as { type?: unknown }).type === 'refusal';
   } catch {

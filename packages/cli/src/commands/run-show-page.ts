@@ -29,7 +29,7 @@ export async function runShowPage(options: {
   const { shown, exitCode } = page.evidence;
   const path = options.output === undefined ? defaultPagePath(shown.runId, shown.attempt) : options.output === '-' ? '-' : resolve(options.output);
   await writeReviewerPage(page.html, path);
-  const bytes = Buffer.byteLength(page.html);
+  const bytes = page.html.length;
   if (path === '-') return { value: shown, exitCode, human: () => [] };
   return {
     value: { ...shown, page: { path, bytes } },

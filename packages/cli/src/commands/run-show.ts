@@ -10,6 +10,7 @@ import {
   openTargetRecords,
   openTargetSummaries,
   startAttemptSummaries,
+  type KeptStreamConsumer,
 } from '@statecraft/records';
 import { requiredNotApplied } from '@statecraft/records';
 import type { RunListAnswerSchema, RunShowAnswerSchema } from '../json-schemas/index.js';
@@ -81,6 +82,10 @@ export async function runShow(options: {
   attempt?: number;
   /** `--posture`: the whole account, posture, residuals, coverage and every check of the records; else the summary. */
   posture?: boolean;
+  /** Another reader of the one pass over the attempt's kept stream (the reviewer's page). */
+  streamAlsoTo?: KeptStreamConsumer;
+  /** false: the stream is digested, not classified again (an export's page, decision 0351). */
+  classifyStream?: boolean;
 }): Promise<Answer<z.infer<typeof RunShowAnswerSchema>>> {
   const opened = await openOrRefuse(options.home, options.target);
   const ofRun = opened.accounts.filter((account) => account.runId === options.runId);
@@ -104,7 +109,10 @@ export async function runShow(options: {
   const byDigest = entriesByDigest(opened.entries);
   const outcome = account.records.outcome;
   const recorded = outcome === 'not-recorded' ? undefined : byDigest.get(outcome.sha256)?.record;
-  const evidence = examineAttemptEvidence(account, recorded?.kind === 'outcome' ? recorded.result : undefined);
+  const evidence = examineAttemptEvidence(account, recorded?.kind === 'outcome' ? recorded.result : undefined, {
+    ...(options.streamAlsoTo === undefined ? {} : { streamAlsoTo: options.streamAlsoTo }),
+    ...(options.classifyStream === false ? { classify: false } : {}),
+  });
   const recordDisagreements = compareAttemptRecordsWithKeptFiles(account, byDigest);
   // A record naming another attempt's files, a second outcome, an acceptance no judgement wrote as it stands or whose files changed since: doctor's findings of this attempt.
   const recordFindings = findAttemptRecordFindings(account, opened.targetDirectory, opened.entries);

@@ -141,7 +141,10 @@ export const OutcomeCheckSchema = z.union([
     fromStream: ClassificationSchema,
     fields: z.array(FieldDisagreementSchema),
   }),
-  z.strictObject({ state: z.literal('not-checked'), reason: z.enum(['no-outcome', 'stream-not-recorded', 'stream-altered', 'stream-missing']) }),
+  z.strictObject({
+    state: z.literal('not-checked'),
+    reason: z.enum(['no-outcome', 'stream-not-recorded', 'stream-altered', 'stream-missing', 'left-to-verify']),
+  }),
 ]);
 
 /**

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, readdirSync } from 'node:fs';
+import { describeUnopenable, openRegularFileSync } from '@statecraft/adapter';
 import { open } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -8,7 +9,6 @@ import { readChainLines } from '../chain/read-chain-lines.js';
 import type { ChainEntry } from '../chain/open-chain.js';
 import type { ChainRecord } from '../chain/record-schemas.js';
 import { listQualificationRecords, qualificationsDir } from '../qualification/qualification-store.js';
-import { readKeptFile } from '../read/read-kept-file.js';
 import type { BundleRole } from './bundle-manifest.js';
 
 /** One file to put in a bundle: read from where it is kept, or made by the export (the chain's lines, the page). */
@@ -51,8 +51,9 @@ export async function collectRunFiles(input: {
   const notExported: NotExported[] = [];
   const kept = (path: string, role: BundleRole): void => {
     const source = join(input.targetDirectory, path);
-    const reading = readKeptFile(source);
-    if (reading.kind === 'unreadable') notExported.push({ path, why: reading.why });
+    // Opened, not read: the bundle's writer reads each file once, digesting it (write-bundle.ts).
+    const why = unopenable(source);
+    if (why !== undefined) notExported.push({ path, why });
     else sources.push({ path, role, from: { kind: 'file', path: source } });
   };
   const adapters = new Set<string>();
@@ -134,6 +135,16 @@ async function readLines(chain: string, run: ReadonlySet<number>, anchors: Reado
     await handle.close();
   }
   return { runLines, anchorLines };
+}
+
+/** Why a kept file cannot be opened as a regular file, in readKeptFile's words; undefined when it can. */
+function unopenable(path: string): string | undefined {
+  try {
+    closeSync(openRegularFileSync(path));
+    return undefined;
+  } catch (error) {
+    return describeUnopenable(error);
+  }
 }
 
 /** The sha256 and size of bytes held in memory, as a kept file's are read. */

@@ -1,8 +1,8 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openTargetRecords } from '../read/open-target-records.js';
-import { readKeptFile } from '../read/read-kept-file.js';
+import { readKeptFile, type KeptFileReading } from '../read/read-kept-file.js';
 import { createHash } from 'node:crypto';
 import { signStatement } from '../signing/sign-statement.js';
 import { bundleManifestStatement } from '../signing/signed-statement.js';
@@ -10,6 +10,7 @@ import type { SigningKey } from '../signing/signing-key.js';
 import { BundleManifestSchema, manifestBytes, MANIFEST_PATH, MANIFEST_SIGNATURE_PATH, type BundleFile, type BundleManifest } from './bundle-manifest.js';
 import type { ChainEntry } from '../chain/open-chain.js';
 import { signingKeysUsed } from './signing-keys-used.js';
+import { writeTar } from './write-tar.js';
 import { candidateGitBundle } from './candidate-git-bundle.js';
 import { collectRunFiles, digestOfBytes, type BundleSource, type NotExported } from './collect-bundle.js';
 
@@ -21,8 +22,8 @@ export type BundleWriting =
 /**
  * Writes one run's bundle (decision 0281): `manifest.json` first, then the chain's lines, then
  * every kept file, as a tar or, with `form: 'directory'`, as the same files in a directory. Kept
- * files are streamed, never held: a tar is made from links to them (tar follows them), a directory
- * by copying. The output is made beside its final name and renamed into place, so a failed export
+ * files are streamed, never held: a tar copies each from where it is kept (write-tar.ts), a
+ * directory by copying. The output is made beside its final name and renamed into place, so a failed export
  * leaves nothing that reads as a bundle; an existing path is never overwritten.
  */
 export async function writeRunBundle(input: {
@@ -38,6 +39,11 @@ export async function writeRunBundle(input: {
   extra: readonly BundleSource[];
   /** Signs the manifest (`manifest.sigstore.json`), so one trusted key believes every file of the bundle. */
   signer?: SigningKey;
+  /**
+   * Kept files the caller has just read whole, by path, with the digest of what it read (the
+   * reviewer's page reads the attempt's files): not read a second time before they are copied.
+   */
+  digested?: ReadonlyMap<string, { sha256: string; bytes: number }>;
 }): Promise<BundleWriting> {
   const records = await openTargetRecords(input.home, input.target);
   if (records.kind === 'opened') {
@@ -68,7 +74,14 @@ export async function writeRunBundle(input: {
 
 /** The manifest made from the sources that could be read, and the bundle written beside its final name, then renamed into place. */
 async function writeSources(
-  input: { runId: string; output: string; form: 'tar' | 'directory'; statecraftVersion: string; signer?: SigningKey },
+  input: {
+    runId: string;
+    output: string;
+    form: 'tar' | 'directory';
+    statecraftVersion: string;
+    signer?: SigningKey;
+    digested?: ReadonlyMap<string, { sha256: string; bytes: number }>;
+  },
   records: { target: string; entries: readonly ChainEntry[] },
   tip: ChainEntry,
   sources: readonly BundleSource[],
@@ -76,7 +89,8 @@ async function writeSources(
 ): Promise<BundleWriting> {
   const files: BundleFile[] = [];
   for (const source of sources) {
-    const digest = source.from.kind === 'bytes' ? { kind: 'read' as const, ...digestOfBytes(source.from.bytes) } : readKeptFile(source.from.path);
+    const digest =
+      source.from.kind === 'bytes' ? { kind: 'read' as const, ...digestOfBytes(source.from.bytes) } : digestOfFile(source.from.path, input.digested);
     if (digest.kind === 'unreadable') {
       notExported.push({ path: source.path, why: digest.why });
       continue;
@@ -106,22 +120,28 @@ async function writeSources(
         `${JSON.stringify(await signStatement(input.signer, bundleManifestStatement(manifest, createHash('sha256').update(bytes).digest('hex'))))}\n`,
       );
     for (const source of kept) {
+      // A tar reads a kept file from where it is kept; only what the export made is staged.
+      if (input.form === 'tar' && source.from.kind === 'file') continue;
       const at = join(staging, source.path);
       mkdirSync(dirname(at), { recursive: true });
       if (source.from.kind === 'bytes') writeFileSync(at, source.from.bytes);
       else if (input.form === 'directory') copyFileSync(source.from.path, at);
-      else symlinkSync(source.from.path, at);
     }
     if (input.form === 'directory') {
       if (existsSync(input.output)) rmSync(input.output, { recursive: true });
       renameSync(staging, input.output);
     } else {
-      const { create } = await import('tar');
       const partial = `${input.output}.partial-${process.pid}`;
-      await create({ file: partial, cwd: staging, follow: true, portable: true, maxReadSize: 1024 * 1024 }, [
-        MANIFEST_PATH,
-        ...signed,
-        ...kept.map((source) => source.path),
+      const size = new Map(files.map((file) => [file.path, file.bytes]));
+      writeTar(partial, [
+        { path: MANIFEST_PATH, source: join(staging, MANIFEST_PATH), bytes: bytes.length },
+        ...signed.map((path) => ({ path, source: join(staging, path), bytes: statSync(join(staging, path)).size })),
+        // Each kept file read from where it is kept, as many bytes as were digested.
+        ...kept.map((source) => ({
+          path: source.path,
+          source: source.from.kind === 'file' ? source.from.path : join(staging, source.path),
+          bytes: size.get(source.path) ?? 0,
+        })),
       ]);
       renameSync(partial, input.output);
     }
@@ -131,4 +151,10 @@ async function writeSources(
     rmSync(staging, { recursive: true, force: true });
   }
   return { kind: 'written', path: input.output, form: input.form, manifest, notExported };
+}
+
+/** A kept file's digest: as the caller read it a moment ago, or read now. */
+function digestOfFile(path: string, digested: ReadonlyMap<string, { sha256: string; bytes: number }> | undefined): KeptFileReading {
+  const known = digested?.get(path);
+  return known === undefined ? readKeptFile(path) : { kind: 'read', ...known };
 }

@@ -11,7 +11,8 @@ import {
   type RecordedResult,
 } from '../read/reclassify-attempt.js';
 import { describeFieldDisagreements } from '../read/records-against-kept-files.js';
-import { rereadKeptStream } from '../read/reread-kept-stream.js';
+import { readKeptFile } from '../read/read-kept-file.js';
+import { rereadKeptStream, type KeptStreamConsumer } from '../read/reread-kept-stream.js';
 
 /** What the files kept beside the chain say about one attempt: are they the sealed ones, and does the outcome follow from the stream? */
 export interface AttemptEvidence {
@@ -29,13 +30,23 @@ export interface AttemptEvidence {
  * bytes the stream's digest seals (the tee's, R8.4), with this classifier. A stream that still
  * verifies then agrees by construction, and is only digested, not parsed again: `run` answers the
  * same value `run show` does without paying a second parse of the stream.
+ *
+ * `streamAlsoTo`: another reader of the stream's one pass (reread-kept-stream.ts).
+ *
+ * `classify: false`: the stream is digested, not classified again (decision 0351): the page an
+ * export carries, whose bundle `statecraft verify` classifies wherever it is read.
  */
 export function examineAttemptEvidence(
   account: AttemptAccount,
   recorded: RecordedResult | undefined,
-  options: { justClassified?: boolean } = {},
+  options: { justClassified?: boolean; streamAlsoTo?: KeptStreamConsumer; classify?: boolean } = {},
 ): AttemptEvidence {
-  const streamed = options.justClassified === true ? checkStreamJustClassified(account.artifacts.stream) : checkStream(account.artifacts.stream, recorded);
+  const streamed =
+    options.justClassified === true
+      ? checkStreamJustClassified(account.artifacts.stream)
+      : options.classify === false
+        ? checkStreamDigestOnly(account.artifacts.stream, recorded, options.streamAlsoTo)
+        : checkStream(account.artifacts.stream, recorded, options.streamAlsoTo);
   const artifactCheck: ArtifactCheck = {
     request: checkKeptFile(account.artifacts.request),
     prompt: checkKeptFile(account.artifacts.prompt),
@@ -46,16 +57,36 @@ export function examineAttemptEvidence(
   return { artifactCheck, outcomeCheck: streamed.outcomeCheck };
 }
 
-function checkStream(stream: Artifact | 'not-recorded', recorded: RecordedResult | undefined): { state: ArtifactState; outcomeCheck: OutcomeCheck } {
+function checkStream(
+  stream: Artifact | 'not-recorded',
+  recorded: RecordedResult | undefined,
+  alsoTo: KeptStreamConsumer | undefined,
+): { state: ArtifactState; outcomeCheck: OutcomeCheck } {
   if (stream === 'not-recorded')
     return { state: 'not-recorded', outcomeCheck: { state: 'not-checked', reason: recorded === undefined ? 'no-outcome' : 'stream-not-recorded' } };
   // A stop (deadline, interrupt, evidence not kept) ended the supervisor's reading before the pipe's end (R7.2); the re-reading stops there too.
-  const kept = rereadKeptStream(stream.path, { endOfStream: recorded === undefined || recordedStop(recorded) === 'none' });
+  const endOfStream = recorded === undefined || recordedStop(recorded) === 'none';
+  const kept = rereadKeptStream(stream.path, alsoTo === undefined ? { endOfStream } : { endOfStream, alsoTo });
   if (kept.kind === 'unreadable') return { state: 'missing', outcomeCheck: { state: 'not-checked', reason: 'stream-missing' } };
   if (kept.sha256 !== stream.sha256 || kept.bytes !== stream.bytes)
     return { state: 'altered', outcomeCheck: { state: 'not-checked', reason: 'stream-altered' } };
   if (recorded === undefined) return { state: 'verified', outcomeCheck: { state: 'not-checked', reason: 'no-outcome' } };
   return { state: 'verified', outcomeCheck: reclassifyAttempt(recorded, kept.reading) };
+}
+
+function checkStreamDigestOnly(
+  stream: Artifact | 'not-recorded',
+  recorded: RecordedResult | undefined,
+  alsoTo: KeptStreamConsumer | undefined,
+): { state: ArtifactState; outcomeCheck: OutcomeCheck } {
+  if (stream === 'not-recorded')
+    return { state: 'not-recorded', outcomeCheck: { state: 'not-checked', reason: recorded === undefined ? 'no-outcome' : 'stream-not-recorded' } };
+  const kept = readKeptFile(stream.path, alsoTo === undefined ? undefined : (chunk) => alsoTo.push(chunk), { lent: true });
+  alsoTo?.end(kept);
+  if (kept.kind === 'unreadable') return { state: 'missing', outcomeCheck: { state: 'not-checked', reason: 'stream-missing' } };
+  if (kept.sha256 !== stream.sha256 || kept.bytes !== stream.bytes)
+    return { state: 'altered', outcomeCheck: { state: 'not-checked', reason: 'stream-altered' } };
+  return { state: 'verified', outcomeCheck: { state: 'not-checked', reason: recorded === undefined ? 'no-outcome' : 'left-to-verify' } };
 }
 
 function checkStreamJustClassified(stream: Artifact | 'not-recorded'): { state: ArtifactState; outcomeCheck: OutcomeCheck } {

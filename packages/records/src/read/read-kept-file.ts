@@ -19,7 +19,7 @@ function unreadable(error: unknown, opened: boolean): KeptFileReading {
 
 /**
  * The one reader of a file kept beside the chain (launch/artifacts.ts writes them): read once, in
- * bounded chunks, hashing it and handing each chunk (a copy, the caller's to keep) to `onChunk`
+ * bounded chunks, hashing it and handing each chunk (the caller's to keep, unless only `lent`) to `onChunk`
  * when one is given. Whoever checks a kept file against its recorded digest (acceptance, doctor,
  * `run log`) or records one as it stands (reconcile) reads it here, so they cannot disagree on what
  * a file's digest is. Only a regular file is opened (openRegularFileSync). Synchronous on purpose:
@@ -27,9 +27,9 @@ function unreadable(error: unknown, opened: boolean): KeptFileReading {
  * read cost ten times the hashing (measured: 5,000 files, 1 s of CPU asynchronously, 0.1 s
  * synchronously); nothing else waits on the event loop of a reader that only reads.
  */
-export function readKeptFile(path: string, onChunk?: (chunk: Buffer) => void): KeptFileReading {
+export function readKeptFile(path: string, onChunk?: (chunk: Buffer) => void, options: { lent?: boolean } = {}): KeptFileReading {
   const hash = createHash('sha256');
-  const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
   let bytes = 0;
   let fd: number;
   try {
@@ -44,8 +44,19 @@ export function readKeptFile(path: string, onChunk?: (chunk: Buffer) => void): K
       const chunk = buffer.subarray(0, read);
       hash.update(chunk);
       bytes += read;
-      // Copied only for a caller that reads the chunks: hashing alone makes no garbage however large the file.
-      onChunk?.(Buffer.from(chunk));
+      // A caller that keeps the chunks gets each in a buffer of its own: a full read is handed
+      // over and the next read goes to a new buffer (copying every chunk of a long file cost more
+      // than hashing it); a short one, a small file's whole, is copied, so it does not pin a
+      // whole read buffer. A chunk only lent (`lent`: the caller copies what it keeps, as the
+      // stream's readers do) is read over by the next read: then reading makes no garbage
+      // however large the file.
+      if (onChunk === undefined) continue;
+      if (options.lent === true) onChunk(chunk);
+      else if (read < CHUNK_BYTES) onChunk(Buffer.from(chunk));
+      else {
+        onChunk(chunk);
+        buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+      }
     }
   } catch (error) {
     return unreadable(error, true);

@@ -36,7 +36,8 @@ export type OutcomeCheck =
   | { state: 'agrees' }
   /** `fields`: what else the record holds of the stream (a refusal's text, the claim, the provider) and the stream does not give. */
   | { state: 'disagrees'; recorded: Classification; fromStream: Classification; fields: FieldDisagreement[] }
-  | { state: 'not-checked'; reason: 'no-outcome' | 'stream-not-recorded' | 'stream-altered' | 'stream-missing' };
+  /** `left-to-verify`: digested only, for an exported page: `statecraft verify` classifies the stream from the bundle. */
+  | { state: 'not-checked'; reason: 'no-outcome' | 'stream-not-recorded' | 'stream-altered' | 'stream-missing' | 'left-to-verify' };
 
 /**
  * Classifies an attempt again from its kept stream with the supervisor's own classifier (R8.2),

@@ -1,5 +1,16 @@
 import { EventStreamReader, type StreamReading } from '@statecraft/adapter';
-import { readKeptFile } from './read-kept-file.js';
+import { readKeptFile, type KeptFileReading } from './read-kept-file.js';
+
+/**
+ * Another reader of the same pass over a kept stream (the reviewer's page: its timeline and its
+ * embedded start): handed every chunk the digest is made of, then that digest, so what it shows is
+ * the very bytes that were digested and classified, and the stream is read once for all of them.
+ * A chunk is lent for the call: what is kept of it must be copied.
+ */
+export interface KeptStreamConsumer {
+  push(chunk: Buffer): void;
+  end(reading: KeptFileReading): void;
+}
 
 export type KeptStreamReading = { kind: 'read'; sha256: string; bytes: number; reading: StreamReading } | { kind: 'unreadable'; message: string };
 
@@ -13,9 +24,12 @@ export type KeptStreamReading = { kind: 'read'; sha256: string; bytes: number; r
  * and no `no-result` was claimed; the re-reading stops the same way, or it would disagree with an
  * honest record.
  */
-export function rereadKeptStream(path: string, options: { endOfStream: boolean }): KeptStreamReading {
+export function rereadKeptStream(path: string, options: { endOfStream: boolean; alsoTo?: KeptStreamConsumer }): KeptStreamReading {
   const reader = new EventStreamReader();
-  const kept = readKeptFile(path, (chunk) => reader.push(chunk));
+  const also = options.alsoTo;
+  // Lent: the reader copies what it keeps of a line, and so must another reader.
+  const kept = readKeptFile(path, also === undefined ? (chunk) => reader.push(chunk) : (chunk) => (reader.push(chunk), also.push(chunk)), { lent: true });
+  also?.end(kept);
   if (kept.kind === 'unreadable') return kept;
   if (options.endOfStream) reader.end();
   return { ...kept, reading: reader.reading() };

@@ -34,20 +34,28 @@ function row(file: EmbeddedFile, index: number): string {
 
 /**
  * Kept bytes travel as base64 in a block of a type no browser runs: no byte of them can end the
- * block (`</script>` has no base64 spelling) or be parsed as markup.
+ * block (`</script>` has no base64 spelling) or be parsed as markup. Made as bytes: the base64 of
+ * a 4 MiB file is never copied into the page's text.
  */
-function dataBlock(file: EmbeddedFile, index: number): string {
-  if (file.reading.kind !== 'read') return '';
-  return `<script type="application/octet-stream" id="kept-${String(index)}">${file.reading.bytes.toString('base64')}</script>`;
+function dataBlock(file: EmbeddedFile, index: number): Buffer[] {
+  if (file.reading.kind !== 'read') return [];
+  return [
+    Buffer.from(`<script type="application/octet-stream" id="kept-${String(index)}">`),
+    Buffer.from(file.reading.bytes.toString('base64'), 'latin1'),
+    Buffer.from('</script>\n'),
+  ];
 }
 
-/** Each kept file the page carries, with its digest recomputed in the browser against the record's. */
-export function filesSection(files: readonly EmbeddedFile[]): string {
-  return `<section id="kept-files"><h2>Kept files</h2>
+/** Each kept file the page carries, with its digest recomputed in the browser against the record's: the section's parts, in order. */
+export function filesSection(files: readonly EmbeddedFile[]): (string | Buffer)[] {
+  return [
+    `<section id="kept-files"><h2>Kept files</h2>
 <p>Recomputed in this browser: <span id="digest-summary" class="mark pending">not recomputed (this page recomputes them with its script)</span></p>
 <table><thead><tr><th>file</th><th>path and record</th><th>SHA-256 here</th></tr></thead><tbody>
 ${files.map(row).join('\n')}
 </tbody></table>
-${files.map(dataBlock).join('\n')}
-</section>`;
+`,
+    ...files.flatMap(dataBlock),
+    '</section>',
+  ];
 }

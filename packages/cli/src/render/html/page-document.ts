@@ -30,9 +30,14 @@ function contentSecurityPolicy(): string {
   ].join('; ');
 }
 
-/** One whole HTML document: the policy first in the head, before anything it governs. `body` is already escaped HTML. */
-export function pageDocument(title: string, body: string): string {
-  return `<!DOCTYPE html>
+/**
+ * One whole HTML document, as its UTF-8 bytes: the policy first in the head, before anything it
+ * governs. `body` is already escaped HTML, in parts: each is encoded on its own, so a part of
+ * ASCII (a kept file's base64) is never copied into a string of two-byte characters, the form a
+ * string takes once one character of another part (`·`, `…`) is past Latin-1.
+ */
+export function pageDocument(title: string, body: readonly (string | Buffer)[]): Buffer {
+  const head = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -43,9 +48,11 @@ export function pageDocument(title: string, body: string): string {
 <style>${PAGE_STYLE}</style>
 </head>
 <body>
-${body}
+`;
+  const tail = `
 <script>${PAGE_SCRIPT}</script>
 </body>
 </html>
 `;
+  return Buffer.concat([head, ...body, tail].map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
 }

@@ -3,9 +3,10 @@ import type { RunShowAnswerSchema } from '../../json-schemas/index.js';
 import { asCliError } from '../../errors.js';
 import type { ExitCode } from '../../exit-codes.js';
 import { runShow } from '../../commands/run-show.js';
-import { runLog, type RunLogValue } from '../../commands/run-log.js';
+import { notRecordedStream, readStream, runLog, StreamLog, type RunLogValue, type StreamLogValue } from '../../commands/run-log.js';
 import { runDiff, type RunDiffValue } from '../../commands/run-diff.js';
-import { embedKeptFile, EMBED_BOUND, type EmbeddedFile } from './embedded-file.js';
+import type { Artifact, KeptFileReading, KeptStreamConsumer } from '@statecraft/records';
+import { EmbedHead, embedKeptFile, EMBED_BOUND, type EmbeddedFile } from './embedded-file.js';
 import { readSignatureStates, type SignatureStates } from './signature-states.js';
 import { TIMELINE_ENTRIES } from './timeline-section.js';
 
@@ -31,16 +32,33 @@ export interface ReviewerPageOptions {
   attempt?: number;
   /** How much of each kept file the page carries (default 4 MiB). */
   embedBound?: number;
+  /** false: the stream is digested, not classified again: the page an export carries (decision 0351). */
+  classifyStream?: boolean;
 }
 
-/** Reads the attempt as `run show` does, then its timeline, its diff and its kept files, all of the same attempt. */
+/**
+ * Reads the attempt as `run show` does, then its timeline, its diff and its kept files, all of the
+ * same attempt. The stream, the largest of them, is read once: the pass that digests it and
+ * classifies it again for `run show` also makes the timeline and the start the page embeds.
+ */
 export async function gatherReviewerEvidence(options: ReviewerPageOptions): Promise<ReviewerEvidence> {
-  const shown = await runShow({ home: options.home, target: options.target, runId: options.runId, ...attemptOf(options) });
+  const bound = options.embedBound ?? EMBED_BOUND;
+  const streamPass = new StreamPass(bound);
+  const shown = await runShow({
+    home: options.home,
+    target: options.target,
+    runId: options.runId,
+    ...attemptOf(options),
+    streamAlsoTo: streamPass,
+    ...(options.classifyStream === false ? { classifyStream: false } : {}),
+  });
   const account = shown.value;
   // The attempt `run show` chose, by number: a later attempt appended meanwhile is not mixed in.
   const same = { home: options.home, target: options.target, runId: account.runId, attempt: account.attempt };
+  const stream = account.artifacts.stream;
   // Only what the page lists is kept: a long stream's events, held whole, would cost its size again in memory.
-  const log = (await runLog({ ...same, entries: TIMELINE_ENTRIES })).value;
+  const streamRead = stream === 'not-recorded' ? notRecordedStream() : streamPass.timeline(stream);
+  const log = (await runLog({ ...same, entries: TIMELINE_ENTRIES, streamRead })).value;
   let diff: ReviewerEvidence['diff'];
   try {
     diff = (await runDiff(same)).value;
@@ -54,9 +72,38 @@ export async function gatherReviewerEvidence(options: ReviewerPageOptions): Prom
     exitCode: shown.exitCode,
     log,
     diff,
-    files: keptFiles(account, options.embedBound ?? EMBED_BOUND),
+    files: keptFiles(account, bound, streamPass),
     signatures: await readSignatureStates(options.home, account),
   };
+}
+
+/** The page's readers of run show's one pass over the stream: the timeline and the embedded start. */
+class StreamPass implements KeptStreamConsumer {
+  private readonly log = new StreamLog(TIMELINE_ENTRIES);
+  private readonly head: EmbedHead;
+  private reading: KeptFileReading | undefined;
+
+  constructor(bound: number) {
+    this.head = new EmbedHead(bound);
+  }
+
+  push(chunk: Buffer): void {
+    this.log.push(chunk);
+    this.head.push(chunk);
+  }
+
+  end(reading: KeptFileReading): void {
+    this.reading = reading;
+  }
+
+  /** The timeline, from the pass when there was one (a stream run show could not read was never passed). */
+  timeline(artifact: Artifact): StreamLogValue {
+    return this.reading === undefined ? readStream(artifact, TIMELINE_ENTRIES) : this.log.finish(artifact, this.reading);
+  }
+
+  embedded(name: string, artifact: Artifact, bound: number): EmbeddedFile {
+    return this.reading === undefined ? embedKeptFile(name, artifact, bound) : this.head.finish(name, artifact, this.reading);
+  }
 }
 
 function attemptOf(options: ReviewerPageOptions): { attempt?: number } {
@@ -64,7 +111,7 @@ function attemptOf(options: ReviewerPageOptions): { attempt?: number } {
 }
 
 /** Each file the attempt keeps that the page shows, in the order a reviewer reads them. */
-function keptFiles(account: ShownAccount, bound: number): EmbeddedFile[] {
+function keptFiles(account: ShownAccount, bound: number, streamPass: StreamPass): EmbeddedFile[] {
   const files: EmbeddedFile[] = [];
   const { request, prompt, stream, stderr, result } = account.artifacts;
   for (const [name, artifact] of [
@@ -74,7 +121,8 @@ function keptFiles(account: ShownAccount, bound: number): EmbeddedFile[] {
     ['stderr', stderr],
     ['result', result],
   ] as const) {
-    if (artifact !== 'not-recorded') files.push(embedKeptFile(name, artifact, bound));
+    if (artifact === 'not-recorded') continue;
+    files.push(name === 'stream' ? streamPass.embedded(name, artifact, bound) : embedKeptFile(name, artifact, bound));
   }
   const acceptance = account.acceptance;
   if (acceptance !== 'not-recorded') {

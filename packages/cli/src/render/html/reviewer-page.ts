@@ -11,7 +11,8 @@ import { summarySection } from './summary-section.js';
 import { timelineSection } from './timeline-section.js';
 
 export interface ReviewerPage {
-  html: string;
+  /** The document's UTF-8 bytes. */
+  html: Buffer;
   /** The account `run show` computes for the attempt, which the page renders. */
   evidence: ReviewerEvidence;
 }
@@ -25,7 +26,7 @@ export interface ReviewerPage {
 export async function renderReviewerPage(options: ReviewerPageOptions): Promise<ReviewerPage> {
   const evidence = await gatherReviewerEvidence(options);
   const a = evidence.shown;
-  const body = [
+  const sections: (string | (string | Buffer)[])[] = [
     summarySection(evidence),
     comparisonSection(evidence),
     timelineSection(evidence.log),
@@ -35,6 +36,7 @@ export async function renderReviewerPage(options: ReviewerPageOptions): Promise<
     filesSection(evidence.files),
     `<footer><p class="note">Made by statecraft ${escapeHtml(STATECRAFT_VERSION)} from the records in the product home. The page fetches nothing; its one script only digests the files it carries.</p>
 <noscript><p class="note">Scripts are off: the digests of the kept files are not recomputed here.</p></noscript></footer>`,
-  ].join('\n');
+  ];
+  const body = sections.flatMap((section, index) => [...(index === 0 ? [] : ['\n']), ...(typeof section === 'string' ? [section] : section)]);
   return { html: pageDocument(`statecraft: run ${a.runId}, attempt ${String(a.attempt)}`, body), evidence };
 }

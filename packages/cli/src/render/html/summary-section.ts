@@ -16,6 +16,13 @@ function card(label: string, value: string, details: string, id: string): string
 
 const para = (text: string): string => `<p>${escapeHtml(text)}</p>`;
 
+/** What "holds" covers: the outcome classified again, unless the page was made for an export, whose bundle verify classifies. */
+function holdsWords(a: ReviewerEvidence['shown']): string {
+  return a.outcomeCheck.state === 'not-checked' && a.outcomeCheck.reason === 'left-to-verify'
+    ? 'every kept file as the chain sealed it; the outcome is classified again from the stream by statecraft verify of the bundle, not by this page'
+    : 'every kept file as the chain sealed it, and the outcome its stream gives';
+}
+
 /** The head of the page: what statecraft classified beside what the agent claimed, and the verdict. */
 export function summarySection(evidence: ReviewerEvidence): string {
   const a = evidence.shown;
@@ -51,7 +58,7 @@ export function summarySection(evidence: ReviewerEvidence): string {
 ${card('outcome (classified by statecraft)', outcome, cause + para(`refusals: ${refusals}`), 'outcome')}
 ${card("the agent's claim", claim, claimWords + said, 'claim')}
 ${card('acceptance verdict', verdict, verdictWords, 'verdict')}
-${card('evidence', holds ? 'holds' : 'findings', para(holds ? 'every kept file as the chain sealed it, and the outcome its stream gives' : 'see the findings below'), 'evidence')}
+${card('evidence', holds ? 'holds' : 'findings', para(holds ? holdsWords(a) : 'see the findings below'), 'evidence')}
 </div>
 ${findings.length === 0 ? '' : `<div class="findings" id="findings"><h3>Findings</h3><ul>${findings.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul></div>`}
 </section>`;

@@ -46,9 +46,11 @@ function entryItem(entry: Entry): string {
 /**
  * The agent's messages and tool calls in order, each refusal marked; none of it unless the stream is
  * the one sealed. `log` holds only the events the page may list (TIMELINE_ENTRIES); the rest are
- * counted, with their refusals.
+ * counted, with their refusals. In parts, each entry already bytes: thousands of entries joined into
+ * one string would be held again, at twice the size once one character is past Latin-1
+ * (page-document.ts).
  */
-export function timelineSection(log: RunLogValue): string {
+export function timelineSection(log: RunLogValue): (string | Buffer)[] {
   const head = '<h2>Timeline</h2>';
   const prompt =
     log.prompt.state === 'verified' && log.prompt.text !== undefined
@@ -56,7 +58,7 @@ export function timelineSection(log: RunLogValue): string {
       : `<p class="note">the prompt is ${escapeHtml(log.prompt.state)}: not shown</p>`;
   if (log.stream.state !== 'verified') {
     const why = log.stream.message ?? `the stream is ${log.stream.state}`;
-    return `<section id="timeline">${head}${prompt}<p class="findings">${escapeHtml(why)}: the timeline is not shown.</p></section>`;
+    return [`<section id="timeline">${head}${prompt}<p class="findings">${escapeHtml(why)}: the timeline is not shown.</p></section>`];
   }
   const shown = shownEntries(log.events);
   const rest = log.events.slice(shown.length);
@@ -66,8 +68,12 @@ export function timelineSection(log: RunLogValue): string {
     more > 0
       ? `<p class="note" id="timeline-omitted">and ${String(more)} more lines, not listed here${refusals > 0 ? `, ${String(refusals)} of them refusals` : ''}: statecraft run log lists them, and the kept stream has them all</p>`
       : '';
-  return `<section id="timeline">${head}${prompt}
+  return [
+    `<section id="timeline">${head}${prompt}
 <ol class="timeline">
-${shown.map(entryItem).join('\n')}
-</ol>${omitted}</section>`;
+`,
+    ...shown.map((entry, index) => Buffer.from(`${index === 0 ? '' : '\n'}${entryItem(entry)}`)),
+    `
+</ol>${omitted}</section>`,
+  ];
 }

@@ -7,7 +7,7 @@ import { IoFailure } from '../../errors.js';
  * The page is HTML every untrusted byte of which is escaped or base64 (reviewer-page.ts), so it
  * goes to stdout as it is, not through the terminal writer.
  */
-export async function writeReviewerPage(html: string, path: string): Promise<void> {
+export async function writeReviewerPage(html: Buffer, path: string): Promise<void> {
   if (path === '-') {
     process.stdout.write(html);
     return;
