@@ -15,6 +15,7 @@
  * - bundle/signing-keys-used.ts the public keys of the signatures a bundle carries, from the product home or STATECRAFT_SIGNING_KEY
  * - bundle/verify-signatures.ts each receipt's and qualification record's signature in a bundle, against trusted or carried keys
  * - bundle/write-bundle.ts   writes one run's bundle as a tar or a directory, never over an existing path
+ * - bundle/write-tar.ts      the bundle's tar: ustar entries (pax for a long path), each file copied once
  * - candidate.ts             the candidate's shape: commit, tree, who made it, the attempt's start, changed paths (R13.2)
  * - chain/acceptance-record.ts the acceptance record: verdict, reason, checks, receipt (R13)
  * - chain/append-record.ts   links, appends and fsyncs one record; truncates a torn tail first

@@ -44,9 +44,7 @@ export function examineAttemptEvidence(
   const streamed =
     options.justClassified === true
       ? checkStreamJustClassified(account.artifacts.stream)
-      : options.classify === false
-        ? checkStreamDigestOnly(account.artifacts.stream, recorded, options.streamAlsoTo)
-        : checkStream(account.artifacts.stream, recorded, options.streamAlsoTo);
+      : checkStream(account.artifacts.stream, recorded, options.streamAlsoTo, options.classify !== false);
   const artifactCheck: ArtifactCheck = {
     request: checkKeptFile(account.artifacts.request),
     prompt: checkKeptFile(account.artifacts.prompt),
@@ -61,32 +59,31 @@ function checkStream(
   stream: Artifact | 'not-recorded',
   recorded: RecordedResult | undefined,
   alsoTo: KeptStreamConsumer | undefined,
+  classify: boolean,
 ): { state: ArtifactState; outcomeCheck: OutcomeCheck } {
   if (stream === 'not-recorded')
     return { state: 'not-recorded', outcomeCheck: { state: 'not-checked', reason: recorded === undefined ? 'no-outcome' : 'stream-not-recorded' } };
   // A stop (deadline, interrupt, evidence not kept) ended the supervisor's reading before the pipe's end (R7.2); the re-reading stops there too.
   const endOfStream = recorded === undefined || recordedStop(recorded) === 'none';
-  const kept = rereadKeptStream(stream.path, alsoTo === undefined ? { endOfStream } : { endOfStream, alsoTo });
+  const kept = classify
+    ? rereadKeptStream(stream.path, alsoTo === undefined ? { endOfStream } : { endOfStream, alsoTo })
+    : digestKeptStream(stream.path, alsoTo);
   if (kept.kind === 'unreadable') return { state: 'missing', outcomeCheck: { state: 'not-checked', reason: 'stream-missing' } };
   if (kept.sha256 !== stream.sha256 || kept.bytes !== stream.bytes)
     return { state: 'altered', outcomeCheck: { state: 'not-checked', reason: 'stream-altered' } };
   if (recorded === undefined) return { state: 'verified', outcomeCheck: { state: 'not-checked', reason: 'no-outcome' } };
+  if (kept.reading === undefined) return { state: 'verified', outcomeCheck: { state: 'not-checked', reason: 'left-to-verify' } };
   return { state: 'verified', outcomeCheck: reclassifyAttempt(recorded, kept.reading) };
 }
 
-function checkStreamDigestOnly(
-  stream: Artifact | 'not-recorded',
-  recorded: RecordedResult | undefined,
+/** The stream digested, its bytes handed to `alsoTo` as they are read, nothing parsed: no reading. */
+function digestKeptStream(
+  path: string,
   alsoTo: KeptStreamConsumer | undefined,
-): { state: ArtifactState; outcomeCheck: OutcomeCheck } {
-  if (stream === 'not-recorded')
-    return { state: 'not-recorded', outcomeCheck: { state: 'not-checked', reason: recorded === undefined ? 'no-outcome' : 'stream-not-recorded' } };
-  const kept = readKeptFile(stream.path, alsoTo === undefined ? undefined : (chunk) => alsoTo.push(chunk), { lent: true });
+): { kind: 'read'; sha256: string; bytes: number; reading?: undefined } | { kind: 'unreadable' } {
+  const kept = readKeptFile(path, alsoTo === undefined ? undefined : (chunk) => alsoTo.push(chunk), { lent: true });
   alsoTo?.end(kept);
-  if (kept.kind === 'unreadable') return { state: 'missing', outcomeCheck: { state: 'not-checked', reason: 'stream-missing' } };
-  if (kept.sha256 !== stream.sha256 || kept.bytes !== stream.bytes)
-    return { state: 'altered', outcomeCheck: { state: 'not-checked', reason: 'stream-altered' } };
-  return { state: 'verified', outcomeCheck: { state: 'not-checked', reason: recorded === undefined ? 'no-outcome' : 'left-to-verify' } };
+  return kept;
 }
 
 function checkStreamJustClassified(stream: Artifact | 'not-recorded'): { state: ArtifactState; outcomeCheck: OutcomeCheck } {
