@@ -3,6 +3,7 @@ import type { AcceptanceView, AttemptAccount } from '@statecraft/records';
 import { requiredNotApplied } from '@statecraft/records';
 import type { HumanLines, HumanSpans, Tone } from '../render/human-lines.js';
 import { terminalSafeValue } from '../render/terminal-safe-text.js';
+import { clipped as clip } from '../render/attempt-table.js';
 import type { FinalMessage } from './final-message.js';
 import { describeErrorCodes, type ProviderError } from './provider-error.js';
 
@@ -12,12 +13,6 @@ const LABEL = 17;
 /** How much of a failing check's output the summary shows: its last lines. */
 const TAIL_LINES = 3;
 const TAIL_BYTES = 2000;
-
-/** The value escaped as the writer will escape it (idempotent), then cut to `room` columns. */
-function clip(text: string, room: number): string {
-  const safe = terminalSafeValue(text);
-  return safe.length <= room ? safe : `${safe.slice(0, Math.max(0, room - 1))}…`;
-}
 
 function row(label: string, value: string): string {
   return `  ${label.padEnd(LABEL - 2)}${clip(value, WIDTH - LABEL)}`;
