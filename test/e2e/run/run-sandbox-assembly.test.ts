@@ -67,7 +67,10 @@ describe("an agent's sandbox, assembled while another run's agent swaps a path i
       const answers: { exitCode: number; said: string }[] = [];
       for (let launch = 0; launch < LAUNCHES; launch += 1) {
         const ran = await runWith((await targets.fresh()).path, victim);
-        answers.push({ exitCode: ran.exitCode, said: ran.exitCode === 2 ? parseJson<{ refused: { message: string } }>(ran).refused.message : ran.stderr });
+        answers.push({
+          exitCode: ran.exitCode,
+          said: ran.exitCode === 2 ? parseJson<{ refused: { message: string } }>(ran).refused.message : `${ran.stderr}${ran.stdout.slice(0, 2000)}`,
+        });
       }
       // Each launch ran over the directory that was checked, or was refused before its adapter started.
       for (const answer of answers) expect([0, 2], JSON.stringify(answer)).toContain(answer.exitCode);

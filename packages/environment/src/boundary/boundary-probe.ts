@@ -103,12 +103,17 @@ export const CLOSER_SCRIPT =
  * a pipe a byte at a time, so what follows the line (the adapter's prompt) is left whole for the
  * command.
  *
- * The attempt's tag (R7.3) is its first argument, exported only once the gate opens: the sandbox
+ * Before it reads, it writes one byte to the descriptor its first argument names: the sandbox is
+ * assembled and its closer is at the gate. A launch whose sandbox bwrap could not assemble (a path
+ * it binds changed under it, which bwrap detects and dies on) never writes it, and is refused
+ * before anything is appended rather than read as an attempt that ran (spawn-adapter.ts).
+ *
+ * The attempt's tag (R7.3) is its second argument, exported only once the gate opens: the sandbox
  * and the closer waiting at the gate carry no tag, so the sweep and the kill of an attempt's
  * processes never take a launch that has not started. What starts receives the tag with the rest of the
  * constructed environment, exactly as recorded (R5.1).
  */
-export const GATED_CLOSER_SCRIPT = `IFS= read -r go || exit 0; [ "$go" = ${GATE_GO} ] || exit 0; export ${ATTEMPT_TAG_VARIABLE}="$1"; shift; ${CLOSER_SCRIPT}`;
+export const GATED_CLOSER_SCRIPT = `printf r >&"$1" || exit 0; shift; IFS= read -r go || exit 0; [ "$go" = ${GATE_GO} ] || exit 0; export ${ATTEMPT_TAG_VARIABLE}="$1"; shift; ${CLOSER_SCRIPT}`;
 
 const PROBE_CHECKS = ProbeCheckSchema.shape.check.options;
 

@@ -477,13 +477,14 @@ export async function checkBoundaryAvailability(path: string | undefined): Promi
  * A command inside the established sandbox (an adapter, a check), behind the descriptor closer,
  * which is told the environment's names (never its values) so it adds none of its own, and which
  * waits at its gate for the line `go` on stdin before it starts the command with the attempt's tag
- * exported (GATED_CLOSER_SCRIPT): bwrap is spawned with the environment less the tag.
+ * exported (GATED_CLOSER_SCRIPT): bwrap is spawned with the environment less the tag. The closer
+ * says it reached the gate on `readyDescriptor`, a pipe handed beyond the launch's descriptors.
  */
 export function boundaryCommand(
   boundary: BoundaryLaunch,
   executable: string,
   args: readonly string[],
-  environment: { names: readonly string[]; attemptTag: string },
+  environment: { names: readonly string[]; attemptTag: string; readyDescriptor: number },
 ): { file: string; args: string[] } {
   return {
     file: boundary.bwrap,
@@ -494,6 +495,7 @@ export function boundaryCommand(
       '-c',
       GATED_CLOSER_SCRIPT,
       'closer',
+      String(environment.readyDescriptor),
       environment.attemptTag,
       environment.names.join(' '),
       boundary.env,

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { attemptArtifactNames, newAttemptTag, writeFileDurably } from '@statecraft/records';
 import { EvidenceWriteError } from '../supervise/stream-tee.js';
 import { runAttempt, type AttemptRun } from '../attempt/run-attempt.js';
+import type { Assembly } from '../supervise/spawn-adapter.js';
 import type { StreamReading, ProtocolEvent } from '@statecraft/adapter';
 import type { BoundaryLaunch } from '@statecraft/environment';
 import { SerialAppender, type AppendedRecord } from '@statecraft/records';
@@ -125,8 +126,13 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
   // Once the adapter's tree is gone, while its evidence files are made durable: a candidate's first
   // reads are started for an adapter that reported a result (it may have completed, R13.2).
   let treeGone: (reading: StreamReading) => void = () => undefined;
+  // Under the boundary, whether the adapter's sandbox reached its gate (spawn-adapter.ts): known before the intent.
+  let tellAssembly: (assembled: Promise<Assembly>) => void = () => undefined;
+  const assembly = new Promise<Assembly>((resolve) => {
+    tellAssembly = (assembled) => resolve(assembled);
+  });
   const startAdapter = (start: AdapterStart): Promise<Supervised> =>
-    superviseAttempt(plan, hooks, { ...start, attemptTag, streamFile, stderrFile, gate, onTreeGone: (reading) => treeGone(reading) });
+    superviseAttempt(plan, hooks, { ...start, attemptTag, streamFile, stderrFile, gate, onTreeGone: (reading) => treeGone(reading), onAssembly: tellAssembly });
   let early: Promise<Supervised> | undefined;
   const withdrawLaunch = async (): Promise<void> => {
     settleGate(false);
@@ -144,6 +150,25 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
     if ('stopped' in goOn) return goOn.stopped;
     const { opening, coverage, workspace, setUp, boundary } = goOn;
     const { temporaryDirectory, environment, request } = setUp;
+    // Without the boundary nothing was set up beside the probe (the supervisor then waits at the gate
+    // without spawning); with it, only when the attempt's directory could not be made.
+    const supervising =
+      early ??
+      startAdapter({
+        workspace: workspace.path,
+        environment: environment.variables,
+        requestFile: boundary.kind === 'established' ? boundary.requestFile : join(plan.paths.directory, names.request),
+        ...(boundary.kind === 'established' ? { boundary: boundary.established } : {}),
+      });
+    if (boundary.kind === 'established') {
+      // A supervisor that ended before it spawned answers for itself below.
+      const assembled = await Promise.race([assembly, supervising.then((): Assembly => ({ assembled: true }))]);
+      if (!assembled.assembled) {
+        settleGate(false);
+        await supervising;
+        return await withdrawNotAssembled(plan, setUp, workspace, assembled.said);
+      }
+    }
     // The launch reading is the recorded one (R9.4).
     const posture = plannedPosture(
       { ...plan, coverage: coverage.coverage },
@@ -168,16 +193,6 @@ async function launchHoldingLock(plan: RunPlan, hooks: LaunchHooks, identity: At
     treeGone = (reading) => {
       if (reading.terminal !== 'not-recorded' && reading.terminal.type === 'result') attempt.firstReads = firstCandidateReads(attempt, plan.baseTree);
     };
-    // Without the boundary nothing was set up beside the probe (the supervisor then waits at the gate
-    // without spawning); with it, only when the attempt's directory could not be made.
-    const supervising =
-      early ??
-      startAdapter({
-        workspace: workspace.path,
-        environment: environment.variables,
-        requestFile: boundary.kind === 'established' ? boundary.requestFile : join(plan.paths.directory, names.request),
-        ...(boundary.kind === 'established' ? { boundary: boundary.established } : {}),
-      });
     let intent: Awaited<ReturnType<typeof appendIntent>> | undefined;
     try {
       intent = await appendIntent(plan, attempt, {
@@ -243,13 +258,32 @@ async function goOnOrWithdraw(
   const { boundary } = setUp;
   if (boundary.kind === 'refused') {
     await withdrawLaunch();
-    await Promise.all([removeAttemptTemporaryDirectory(setUp.temporaryDirectory), withdrawIntentFiles(setUp.filesPlace, setUp.files)]);
-    const withdrawn = await withdrawWorkspace(plan.target, workspace);
-    const tail =
-      withdrawn === 'withdrawn' ? 'nothing appended' : `nothing appended; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
-    return { stopped: refused('launch', 'boundary', `${boundary.message}, ${tail}`, { reason: boundary.reason, probe: boundary.probe }) };
+    return { stopped: await withdrawForBoundary(plan, setUp, workspace, boundary) };
   }
   return { opening, coverage, workspace, setUp, boundary };
+}
+
+/** The boundary refused the launch once its sandbox is withdrawn: what was made for the attempt is withdrawn too, nothing appended. */
+async function withdrawForBoundary(
+  plan: RunPlan,
+  setUp: Extract<BeforeIntent, { kind: 'made' }>,
+  workspace: PreparedWorkspace,
+  boundary: { reason: string; message: string; probe: unknown },
+): Promise<RunRefusal> {
+  await Promise.all([removeAttemptTemporaryDirectory(setUp.temporaryDirectory), withdrawIntentFiles(setUp.filesPlace, setUp.files)]);
+  const withdrawn = await withdrawWorkspace(plan.target, workspace);
+  const tail = withdrawn === 'withdrawn' ? 'nothing appended' : `nothing appended; the workspace prepared for it could not be withdrawn (${withdrawn.failed})`;
+  return refused('launch', 'boundary', `${boundary.message}, ${tail}`, { reason: boundary.reason, probe: boundary.probe });
+}
+
+/**
+ * The adapter's sandbox ended before its closer reached the gate: bwrap could not assemble it (a
+ * path it binds changed under it, R12). The adapter never started, so the launch is refused as the
+ * probe's failure is, before anything is appended — not recorded as an attempt that ran.
+ */
+function withdrawNotAssembled(plan: RunPlan, setUp: Extract<BeforeIntent, { kind: 'made' }>, workspace: PreparedWorkspace, said: string): Promise<RunRefusal> {
+  const message = `the adapter's sandbox could not be assembled (${said}); nothing was started`;
+  return withdrawForBoundary(plan, setUp, workspace, { reason: 'probe-failed', message, probe: 'not-run' });
 }
 
 /** The adapter, once its intent is durable: supervised to its end, then the outcome concluded. */
@@ -450,6 +484,7 @@ async function superviseAttempt(
     boundary?: BoundaryLaunch;
     gate: Promise<boolean>;
     onTreeGone: (reading: StreamReading) => void;
+    onAssembly: (assembled: Promise<Assembly>) => void;
   },
 ): Promise<Supervised> {
   try {
@@ -466,6 +501,7 @@ async function superviseAttempt(
       stderrFile: files.stderrFile,
       gate: files.gate,
       onTreeGone: files.onTreeGone,
+      onAssembly: files.onAssembly,
       manifest: plan.manifest,
       negotiation: plan.negotiation,
       adapter: { name: plan.adapter.name, version: plan.adapter.version, digest: plan.adapter.digest },

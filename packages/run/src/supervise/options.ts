@@ -2,6 +2,7 @@ import type { ContainmentMechanism } from '@statecraft/adapter';
 import type { BoundaryLaunch } from '@statecraft/environment';
 import type { ProtocolEvent } from '@statecraft/adapter';
 import type { StreamReading } from '@statecraft/adapter';
+import type { Assembly } from './spawn-adapter.js';
 
 /** What `superviseAdapter` needs to run one adapter process. */
 export interface SuperviseOptions {
@@ -64,6 +65,12 @@ export interface SuperviseOptions {
    * files removed, and the answer is `withdrawn` — the adapter never ran. Absent: at once.
    */
   gate?: Promise<boolean>;
+  /**
+   * Told, under the boundary, whether the sandbox set up at the gate was assembled (spawn-adapter.ts):
+   * a launch whose sandbox ended before its closer reached the gate never started the adapter, and
+   * `run` refuses it before its intent rather than record an attempt that did not run.
+   */
+  onAssembly?: (assembled: Promise<Assembly>) => void;
 }
 
 import type { SupervisedAttempt } from '@statecraft/adapter';

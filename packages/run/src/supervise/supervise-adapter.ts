@@ -52,7 +52,8 @@ export async function superviseAdapter(options: SuperviseOptions): Promise<Super
     return { kind: 'supervised', attempt: attemptOf(reader.reading(), ending, choice.containment, clock, stdout, stderr) };
   };
   if (!ahead && options.signal?.aborted === true) return notStarted();
-  const child = spawnAdapter(options, choice);
+  const { child, assembled } = spawnAdapter(options, choice);
+  if (ahead) options.onAssembly?.(assembled);
   // execa's own promise settles once the child is gone; it must never become an unhandled rejection.
   child.catch(() => undefined);
   const watched = watchChild(child, reader, stdoutTee, stderrTee);

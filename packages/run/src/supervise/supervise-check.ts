@@ -114,7 +114,7 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
   const ahead = 'boundary' in choice;
   const early = ahead ? undefined : await gate;
   if (early === 'withdrawn') return withdraw();
-  const child = spawnContained(
+  const { child, assembled } = spawnContained(
     { executable: options.file, args: options.args, cwd: options.cwd, environment: options.environment, attemptTag: options.attemptTag, stdin: 'ignore' },
     choice,
   );
@@ -127,6 +127,13 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
     // The closer never read its `go`: only the sandbox and the waiting closer are killed.
     await stopAndKill(options, choice, child, watched);
     return withdraw();
+  }
+  // A sandbox that ended before its closer reached the gate started nothing: the check could not be started.
+  const assembly = await assembled;
+  if (!assembly.assembled) {
+    await stopAndKill(options, choice, child, watched);
+    await removeOutputs();
+    throw new Error(`Could not start the check ${options.file}: its sandbox could not be assembled (${assembly.said})`);
   }
   const startedAt = new Date();
   const started = performance.now();
@@ -172,7 +179,7 @@ export async function superviseCheck(options: SuperviseCheckOptions): Promise<Su
   }
 }
 
-type CheckProcess = ReturnType<typeof spawnContained>;
+type CheckProcess = ReturnType<typeof spawnContained>['child'];
 type CheckWatch = ReturnType<typeof watchCheck>;
 
 /** The boundary's containment when the check runs inside it, else the supervisor's own choice (probed once, cached). */
