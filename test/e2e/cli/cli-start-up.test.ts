@@ -79,6 +79,16 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
     expect(sources.filter((source) => /commands\/(retry-defaults|run-reference)\.js$/.test(source))).toEqual([]);
   });
 
+  it('the bundle leaves out the zod no verb runs: the JIT compiler (verbs run jitless) and the JSON Schema reading', async () => {
+    // Each verb compiles the zod chunk at its start; zod's namespace taken as one value (`import
+    // { z }`) keeps every export it has, used or not.
+    const files = (await readdir(BUNDLE_DIRECTORY)).filter((name) => name.endsWith('.mjs'));
+    const bundle = (await Promise.all(files.map((name) => readFile(join(BUNDLE_DIRECTORY, name), 'utf8')))).join('\n');
+    const zod = [...bundle.matchAll(/^\/\/ node_modules\/zod\/(\S+)$/gm)].map((match) => match[1] ?? '');
+    expect(zod).toContain('v4/core/schemas.js');
+    expect(zod.filter((module) => /(^|\/)(compile|from-json-schema|json-schema-generator|json-schema)\.js$/.test(module))).toEqual([]);
+  });
+
   it("the bundle carries zod's English messages alone (every start reads and hashes the whole file), and they still name what is wrong", async () => {
     const files = (await readdir(BUNDLE_DIRECTORY)).filter((name) => name.endsWith('.mjs'));
     const bundle = (await Promise.all(files.map((name) => readFile(join(BUNDLE_DIRECTORY, name), 'utf8')))).join('\n');
