@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { englishZodMessagesOnly } from '../../adapter/scripts/esbuild-english-zod-messages.mjs';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const REQUIRE_BANNER = "import { createRequire as __statecraftCreateRequire } from 'node:module'; const require = __statecraftCreateRequire(import.meta.url);";
 const outdir = join(packageRoot, 'dist', 'bundle');
 
 await rm(outdir, { recursive: true, force: true });
@@ -32,14 +33,19 @@ await build({
   // resolved by path, from @statecraft/adapter-claude-code.
   external: ['@anthropic-ai/*', '@openai/*'],
   // commander is CommonJS and requires node's modules: an ES module has no `require` of its own.
-  banner: { js: "import { createRequire as __statecraftCreateRequire } from 'node:module'; const require = __statecraftCreateRequire(import.meta.url);" },
+  banner: { js: REQUIRE_BANNER },
   // Paths in comments relative to the repository root whatever the caller's working directory.
   absWorkingDir: join(packageRoot, '..', '..'),
   legalComments: 'none',
   logLevel: 'warning',
   plugins: [englishZodMessagesOnly()],
 });
-for (const file of await readdir(outdir)) await keepAscii(join(outdir, file));
+for (const file of await readdir(outdir)) {
+  const path = join(outdir, file);
+  const text = await readFile(path, 'utf8');
+  const final = keepAscii(withoutUnusedRequire(text));
+  if (final !== text) await writeFile(path, final);
+}
 process.stdout.write(`bundled ${outdir}\n`);
 
 /**
@@ -47,9 +53,18 @@ process.stdout.write(`bundled ${outdir}\n`);
  * carry one (an em dash, a middle dot): one such character makes node decode the whole file on its
  * slow UTF-8 path at every start. Escaped inside their comments they change nothing that runs.
  */
-async function keepAscii(file) {
-  const text = await readFile(file, 'utf8');
+function keepAscii(text) {
   // eslint-disable-next-line no-control-regex -- the ASCII range itself
-  const ascii = text.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  if (ascii !== text) await writeFile(file, ascii);
+  return text.replace(/[^\x00-\x7f]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * esbuild puts the banner on every chunk, and each makes its `require` at evaluation (a Module
+ * and its lookup paths): most chunks are ES modules that never name it. A chunk whose code does
+ * not name `require` at all loses the banner; the others (commander's, esbuild's `__require`
+ * helper's) keep it.
+ */
+function withoutUnusedRequire(text) {
+  const rest = text.replace(`${REQUIRE_BANNER}\n`, '');
+  return /\brequire\b/.test(rest) ? text : rest;
 }

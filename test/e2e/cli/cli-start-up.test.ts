@@ -79,6 +79,32 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
     expect(sources.filter((source) => /commands\/(retry-defaults|run-reference)\.js$/.test(source))).toEqual([]);
   });
 
+  it('the bundle leaves out the zod no verb runs: the JIT compiler (verbs run jitless) and the JSON Schema reading', async () => {
+    // Each verb compiles the zod chunk at its start; zod's namespace taken as one value (`import
+    // { z }`) keeps every export it has, used or not.
+    const files = (await readdir(BUNDLE_DIRECTORY)).filter((name) => name.endsWith('.mjs'));
+    const bundle = (await Promise.all(files.map((name) => readFile(join(BUNDLE_DIRECTORY, name), 'utf8')))).join('\n');
+    const zod = [...bundle.matchAll(/^\/\/ node_modules\/zod\/(\S+)$/gm)].map((match) => match[1] ?? '');
+    expect(zod).toContain('v4/core/schemas.js');
+    expect(zod.filter((module) => /(^|\/)(compile|from-json-schema|json-schema-generator|json-schema)\.js$/.test(module))).toEqual([]);
+  });
+
+  it("only the bundle's chunks that name `require` make one as they load", async () => {
+    // Each chunk that makes one builds a Module and its lookup paths at every start that loads it.
+    const files = (await readdir(BUNDLE_DIRECTORY)).filter((name) => name.endsWith('.mjs'));
+    const making: string[] = [];
+    const naming: string[] = [];
+    for (const name of files) {
+      const text = await readFile(join(BUNDLE_DIRECTORY, name), 'utf8');
+      const rest = text.replace(/^import \{ createRequire as (\w+) \} from 'node:module'; const require = \1\(import\.meta\.url\);\n/, '');
+      if (rest !== text) making.push(name);
+      if (/\brequire\b/.test(rest)) naming.push(name);
+    }
+    // commander is CommonJS and requires node's modules: its chunk still makes one.
+    expect(making.length).toBeGreaterThan(0);
+    expect(making.sort()).toEqual(naming.sort());
+  });
+
   it("the bundle carries zod's English messages alone (every start reads and hashes the whole file), and they still name what is wrong", async () => {
     const files = (await readdir(BUNDLE_DIRECTORY)).filter((name) => name.endsWith('.mjs'));
     const bundle = (await Promise.all(files.map((name) => readFile(join(BUNDLE_DIRECTORY, name), 'utf8')))).join('\n');

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * One denial the adapter's PreToolUse hook made, as it writes it to the attempt's private denial

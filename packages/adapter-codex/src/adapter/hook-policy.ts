@@ -1,5 +1,5 @@
 import { PermissionModeSchema } from '@statecraft/adapter';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the adapter's PreToolUse hook enforces, handed to it inside its own command line (base64

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The few `codex exec --json` shapes the mapping depends on (docs/facts.md items 21, 22), read

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * How one check command reads (R9.2): a `simple` command names the program that will be looked
