@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, readdir, realpath, writeFile } from 'node:fs/promises';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildAttemptRequest, superviseAdapter } from '@statecraft/run';
-import { establishBoundary } from '@statecraft/environment';
+import { superviseAdapter } from '@statecraft/run';
 import { findAttemptProcesses, fixtureAdapterPath } from '@statecraft/adapter';
-import { buildBoundaryProfile } from '@statecraft/environment';
 import { describe, expect, it } from 'vitest';
+import { establishedLaunch } from '../../fixtures/established-boundary.js';
 import { processesWithArgument } from '../../fixtures/processes-with-argument.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 
@@ -19,43 +18,16 @@ const scratch = scratchDirectories();
 const PROMPT = 'scenario: complete';
 
 async function gatedLaunch(signal?: AbortSignal) {
-  const root = await realpath(await scratch.make('statecraft-adapter-gate-'));
-  const [home, workspace, temporaryDirectory, records] = ['home', 'workspace', 'tmp', 'records'].map((name) => join(root, name)) as [
-    string,
-    string,
-    string,
-    string,
-  ];
-  for (const directory of [home, workspace, temporaryDirectory, records]) await mkdir(directory);
-  const requestFile = join(temporaryDirectory, 'request.json');
-  // The request `run` would write: the same builder.
-  const request = buildAttemptRequest(
-    {
-      attempt: { runId: 'gate', number: 1 },
-      workspace,
-      baseRevision: 'HEAD',
-      required: [],
-      preferred: [],
-      deadlineMs: 60_000,
-      prompt: PROMPT,
-      boundary: 'bwrap',
-    },
-    new Date(),
+  // In TMPDIR, which the sandbox may write: the fixture adapter logs its start there.
+  const { boundary, workspace, temporaryDirectory, records, requestFile, environment } = await establishedLaunch(
+    scratch,
+    'statecraft-adapter-gate-',
+    PROMPT,
+    (tmp) => ({
+      STATECRAFT_FIXTURE_SPAWN_LOG: join(tmp, 'spawn.log'),
+    }),
   );
-  await writeFile(requestFile, JSON.stringify(request));
   const spawnLog = join(temporaryDirectory, 'spawn.log');
-  const environment = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TMPDIR: temporaryDirectory, STATECRAFT_FIXTURE_SPAWN_LOG: spawnLog };
-  const profile = buildBoundaryProfile({
-    productHome: home,
-    workspace,
-    temporaryDirectory,
-    managedPaths: [],
-    environment,
-    handOver: [requestFile],
-    source: {},
-  });
-  const established = await establishBoundary({ profile, environment, workspace });
-  if (established.kind !== 'established') throw new Error(established.message);
   const attemptTag = `statecraft-gate-test-${Date.now()}`;
   let settle: (go: boolean) => void = () => undefined;
   const gate = new Promise<boolean>((resolve) => {
@@ -71,7 +43,7 @@ async function gatedLaunch(signal?: AbortSignal) {
     attemptTag,
     streamFile: join(records, 'stream.ndjson'),
     stderrFile: join(records, 'stderr.log'),
-    boundary: established.boundary,
+    boundary,
     gate,
     ...(signal === undefined ? {} : { signal }),
   });

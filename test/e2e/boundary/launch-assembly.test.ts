@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { mkdir, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildAttemptRequest, superviseAdapter, superviseCheck } from '@statecraft/run';
-import { buildBoundaryProfile, establishBoundary, type EstablishedBoundary } from '@statecraft/environment';
+import { superviseAdapter, superviseCheck } from '@statecraft/run';
+import type { EstablishedBoundary } from '@statecraft/environment';
 import { fixtureAdapterPath } from '@statecraft/adapter';
 import { describe, expect, it } from 'vitest';
+import { establishedLaunch } from '../../fixtures/established-boundary.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 
 // R12: bwrap binds each path by descriptor and dies when what it mounted is not what it was handed
@@ -15,45 +15,6 @@ import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 // assemble is made here by one bind whose source is not there.
 const scratch = scratchDirectories();
 const PROMPT = 'scenario: complete';
-
-async function establishedIn(prefix: string) {
-  const root = await realpath(await scratch.make(prefix));
-  const [home, workspace, temporaryDirectory, records] = ['home', 'workspace', 'tmp', 'records'].map((name) => join(root, name)) as [
-    string,
-    string,
-    string,
-    string,
-  ];
-  for (const directory of [home, workspace, temporaryDirectory, records]) await mkdir(directory);
-  const requestFile = join(temporaryDirectory, 'request.json');
-  const request = buildAttemptRequest(
-    {
-      attempt: { runId: 'assembly', number: 1 },
-      workspace,
-      baseRevision: 'HEAD',
-      required: [],
-      preferred: [],
-      deadlineMs: 60_000,
-      prompt: PROMPT,
-      boundary: 'bwrap',
-    },
-    new Date(),
-  );
-  await writeFile(requestFile, JSON.stringify(request));
-  const environment = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', TMPDIR: temporaryDirectory };
-  const profile = buildBoundaryProfile({
-    productHome: home,
-    workspace,
-    temporaryDirectory,
-    managedPaths: [],
-    environment,
-    handOver: [requestFile],
-    source: {},
-  });
-  const established = await establishBoundary({ profile, environment, workspace });
-  if (established.kind !== 'established') throw new Error(established.message);
-  return { boundary: established.boundary, workspace, records, requestFile, environment };
-}
 
 /** The same sandbox, less assemblable: one more bind, of a source that is not there. */
 function unassemblable(boundary: EstablishedBoundary): EstablishedBoundary {
@@ -67,7 +28,7 @@ describe("a launch's sandbox that bwrap could not assemble (R12)", () => {
   ])(
     'an adapter %s',
     async (_, how) => {
-      const set = await establishedIn('statecraft-launch-assembly-');
+      const set = await establishedLaunch(scratch, 'statecraft-launch-assembly-', PROMPT);
       const boundary = how === 'not' ? unassemblable(set.boundary) : set.boundary;
       let settle: (go: boolean) => void = () => undefined;
       const gate = new Promise<boolean>((resolve) => {
@@ -110,7 +71,7 @@ describe("a launch's sandbox that bwrap could not assemble (R12)", () => {
   );
 
   it('a check is one that could not be started, naming what bwrap said; no output file is left', async () => {
-    const set = await establishedIn('statecraft-check-assembly-');
+    const set = await establishedLaunch(scratch, 'statecraft-check-assembly-', PROMPT);
     const outputs = { stdoutFile: join(set.records, 'check-1.stdout'), stderrFile: join(set.records, 'check-1.stderr') };
     const checking = superviseCheck({
       file: '/bin/sh',
