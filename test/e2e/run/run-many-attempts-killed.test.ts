@@ -55,16 +55,23 @@ describe('run --attempts under kills', () => {
         home(),
       );
       let before: Listed | undefined;
-      for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
-        const now = await listed(target.path);
-        const states = now.attempts.map((attempt) => attempt.state).sort();
+      let seen: Listed | undefined;
+      // Well inside the test's own time: when the states never come, the run is interrupted and
+      // its answer, which names any attempt it could not start and why, is the failure's message.
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
+        seen = await listed(target.path);
+        const states = seen.attempts.map((attempt) => attempt.state).sort();
         if (states.join() === 'concluded,concluded,running,running') {
-          before = now;
+          before = seen;
           break;
         }
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      expect(before, 'two attempts concluded while two ran').toBeDefined();
+      if (before === undefined) {
+        started.kill('SIGINT');
+        const answer = await finishedRun(started);
+        expect.fail(`two attempts never concluded while two ran; last listed ${JSON.stringify(seen?.attempts)}; the run answered ${answer.exitCode}: ${answer.stdout}${answer.stderr}`);
+      }
       started.kill('SIGKILL');
       await finishedRun(started);
       const runId = before?.attempts[0]?.runId ?? '';
@@ -126,7 +133,7 @@ describe('run --attempts under kills', () => {
       try {
         const started = startStatecraft(['run', target.path, '--adapter', adapter.executable, '--attempts', '6', '--prompt', 'work', '--json'], home());
         // The clock starts once the first intent is durable: the kill then falls among the appends.
-        for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
+        for (const deadline = Date.now() + 30_000; Date.now() < deadline;) {
           const listing = await runStatecraft(['run', 'list', target.path, '--json'], home());
           if (listing.exitCode === 0 && parseJson<Listed>(listing).attempts.length > 0) break;
           await new Promise((resolve) => setTimeout(resolve, 20));
