@@ -70,7 +70,9 @@ describe('run --attempts under kills', () => {
       if (before === undefined) {
         started.kill('SIGINT');
         const answer = await finishedRun(started);
-        expect.fail(`two attempts never concluded while two ran; last listed ${JSON.stringify(seen?.attempts)}; the run answered ${answer.exitCode}: ${answer.stdout}${answer.stderr}`);
+        expect.fail(
+          `two attempts never concluded while two ran; last listed ${JSON.stringify(seen?.attempts)}; the run answered ${answer.exitCode}: ${answer.stdout}${answer.stderr}`,
+        );
       }
       started.kill('SIGKILL');
       await finishedRun(started);
