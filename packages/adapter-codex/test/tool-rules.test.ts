@@ -1,3 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allowedBy, matchingDenyRule, parseToolRules, permittedUnderStrict, plainSimpleCommand, unjudgeableUnderDeny } from '@statecraft/adapter-codex';
 
@@ -132,8 +136,8 @@ describe('tool rules for the Codex hook', () => {
       ['A=a\\ b touch x', 'deny-rule'],
       ['A=(1 2) touch x', /unquoted \( or \)/],
       ['PATH=/usr/bin touch x', 'deny-rule'],
-      ['A="x;y" touch x', /opens a quote/],
-      ['>"a;b" touch x', /opens a quote/],
+      ['A="x;y" touch x', 'deny-rule'],
+      ['>"a;b" touch x', 'deny-rule'],
       // Programs that run another: R9.2's wrappers, and others found here.
       ['eval touch x', /runs eval/],
       ['exec touch x', /runs exec/],
@@ -296,6 +300,51 @@ describe('tool rules for the Codex hook', () => {
       return (typeof expected === 'string' ? got === expected : expected.test(got)) ? [] : [{ command, expected: String(expected), got }];
     });
     expect(misread).toEqual([]);
+  });
+
+  it('reads a ; | & or line break inside quotes as part of its word, as bash does, and still splits where a comment or a here-document could move the quotes (each case run under bash -c here)', () => {
+    const deny = rules(['Bash(touch:*)']);
+    const verdict = (command: string): string => {
+      if (matchingDenyRule(deny, 'Bash', command) !== undefined) return 'deny-rule';
+      return unjudgeableUnderDeny(command) === undefined ? 'let through' : 'unjudgeable';
+    };
+    const cases: Array<[command: string, runsTouch: boolean, expected: 'deny-rule' | 'let through']> = [
+      // Separators quoted: one simple command, nothing hidden, nothing over-judged.
+      ["git commit -m 'fix; touch later'", false, 'let through'],
+      ['git commit -m "fix | touch && more"', false, 'let through'],
+      ["echo 'a & touch x'", false, 'let through'],
+      ['echo "a\\" ; touch x"', false, 'let through'],
+      ["echo \"'\" 'a;b'", false, 'let through'],
+      ['echo a\\;touch x', false, 'let through'],
+      // A quote that closes where bash closes it, then a real separator.
+      ["echo 'a\\' ; touch x", true, 'deny-rule'],
+      ['echo "a\\\\"; touch x', true, 'deny-rule'],
+      ["echo 'x' 'y;z' \"w\";touch x", true, 'deny-rule'],
+      ['echo "\'"; touch x', true, 'deny-rule'],
+      ["echo '\"'; touch x", true, 'deny-rule'],
+      ["echo 'a\\\n'; touch x", true, 'deny-rule'],
+      ['echo a\\\n; touch x', true, 'deny-rule'],
+      ["echo 'a;b'; t'ouc'h x", true, 'deny-rule'],
+      // A comment or a here-document body holds a quote bash does not read as one.
+      ["echo a # it's\ntouch x", true, 'deny-rule'],
+      ["cat <<EOF\n'\nEOF\ntouch x", true, 'deny-rule'],
+      // An unclosed quote: bash runs nothing, and the line is judged piece by piece.
+      ["echo 'a; touch x", false, 'deny-rule'],
+    ];
+    const scratch = mkdtempSync(join(tmpdir(), 'statecraft-quoted-separators-'));
+    try {
+      const misread = cases.flatMap(([command, runsTouch, expected], index) => {
+        const directory = join(scratch, String(index));
+        mkdirSync(directory);
+        spawnSync('bash', ['-c', command], { cwd: directory, stdio: 'ignore', timeout: 10_000 });
+        const ran = existsSync(join(directory, 'x'));
+        const got = verdict(command);
+        return ran === runsTouch && got === expected ? [] : [{ command, runsTouch, ran, expected, got }];
+      });
+      expect(misread).toEqual([]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it('reads plain words exactly: the spelled-plain command is the words as written', () => {

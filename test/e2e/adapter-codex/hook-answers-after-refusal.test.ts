@@ -53,6 +53,29 @@ describe("the Codex adapter's PreToolUse hook", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(3_000);
   });
 
+  it('records a call whose input it cannot read as a denial before it blocks it, so the block is a refusal like any other', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'statecraft-codex-hook-'));
+    roots.push(root);
+    const channel = join(root, 'statecraft-denials.jsonl');
+    const policy = encodeHookPolicy({ mode: 'sandboxed', deny: [], allow: [], hooks: [], channel });
+    const hook = execa(process.execPath, [codexAdapterPath(), 'hook', '--policy', policy], {
+      input: '{"tool_name": "Bash", cut',
+      reject: false,
+      timeout: 20_000,
+    });
+    const recorded = () => existsSync(channel) && readFileSync(channel, 'utf8').endsWith('\n');
+    for (let waited = 0; waited < 15_000 && !recorded(); waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    acknowledgeChannel(channel, readFileSync(channel).length);
+    const ended = await hook;
+    expect(ended.exitCode, ended.stderr).toBe(2);
+    expect(JSON.parse(readFileSync(channel, 'utf8'))).toMatchObject({
+      reason: 'fail-closed',
+      tool_name: '',
+      tool_input: '{"tool_name": "Bash", cut',
+      why: 'the PreToolUse hook input is not JSON; the call is blocked',
+    });
+  });
+
   it('blocks the call when its policy cannot be read, rather than crash and let Codex run it (a hook that fails otherwise than with exit 2 lets the call through)', async () => {
     const input = JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'touch x' }, tool_use_id: 'call_1' });
     const policies = [

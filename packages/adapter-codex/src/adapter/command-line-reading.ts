@@ -44,13 +44,53 @@ export function readingsOf(command: string): string[] {
 }
 
 /**
- * The simple commands of every reading, split at `;`, `|`, `&` and line breaks — but not at the `&`
- * of a redirection (`2>&1`, `&>`), which would cut the program off its redirection. Quotes are not
- * interpreted here: splitting inside a quoted string only makes the rules judge more pieces.
+ * The simple commands of a command line, split at `;`, `|`, `&` and line breaks outside quotes as
+ * bash splits them — but not at the `&` of a redirection (`2>&1`, `&>`), which would cut the
+ * program off its redirection. A `;` in a quoted commit message is part of its word. Where quotes
+ * alone cannot say what bash reads (a `#` that may open a comment, a here-document's body, a quote
+ * that does not close), the text is split at every such character, in quotes or not, in every
+ * reading: the rules then judge more pieces, never fewer.
  */
 export function simpleCommands(command: string): string[] {
-  const pieces = readingsOf(command).flatMap((reading) => reading.split(/[;|\n]+|(?<![<>])&(?!>)/));
+  const quoted = /#|<</.test(command) ? undefined : splitOutsideQuotes(command);
+  const pieces = quoted ?? readingsOf(command).flatMap((reading) => reading.split(/[;|\n]+|(?<![<>])&(?!>)/));
   return [...new Set(pieces.map((piece) => piece.trim()).filter((piece) => piece !== ''))];
+}
+
+/**
+ * The pieces between unquoted separators, with bash's quoting: a backslash takes the next character
+ * (a line continuation is dropped), single quotes take everything to the next `'`, double and
+ * `$'…'` quotes honour a backslash. `undefined` when a quote does not close.
+ */
+function splitOutsideQuotes(command: string): string[] | undefined {
+  const pieces: string[] = [];
+  let piece = '';
+  let quote: "'" | '"' | "$'" | undefined;
+  for (let at = 0; at < command.length; at += 1) {
+    const char = command[at] ?? '';
+    const next = command[at + 1] ?? '';
+    if (char === '\\' && quote !== "'") {
+      // Outside single quotes, backslash-newline is a line continuation: bash removes both.
+      if (next !== '\n') piece += char + next;
+      at += 1;
+    } else if (quote !== undefined) {
+      piece += char;
+      if (char === quote.at(-1)) quote = undefined;
+    } else if (char === "'" || char === '"') {
+      piece += char;
+      quote = char;
+    } else if (char === '$' && next === "'") {
+      piece += char + next;
+      quote = "$'";
+      at += 1;
+    } else if (char === ';' || char === '|' || char === '\n' || (char === '&' && !/[<>]/.test(command[at - 1] ?? '') && next !== '>')) {
+      pieces.push(piece);
+      piece = '';
+    } else piece += char;
+  }
+  if (quote !== undefined) return undefined;
+  pieces.push(piece);
+  return pieces;
 }
 
 /** The redirection operators, longest first. */

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendToChannel, awaitAcknowledgement } from './denial-acknowledgement.js';
 import type { Denial } from './denial-record.js';
-import { decodeHookPolicy } from './hook-policy.js';
+import { decodeHookPolicy, type HookPolicy } from './hook-policy.js';
 import { unjudgeableUnderDeny } from './deny-judgeability.js';
 import { HOOKED_TOOL, allowedBy, matchingDenyRule, parseToolRules, permittedUnderStrict } from './tool-rules.js';
 
@@ -30,23 +30,47 @@ function commandOf(input: HookInput): string {
  * to Codex. The record is written before the answer: a denial never happens unrecorded.
  */
 export function runPreToolUseHook(encodedPolicy: string, stdin: Buffer): number {
+  let policy: HookPolicy | undefined;
   try {
-    return judgeToolCall(encodedPolicy, stdin);
+    policy = decodeHookPolicy(encodedPolicy);
+    return judgeToolCall(policy, stdin);
   } catch (error) {
-    // Codex runs the call when a hook fails with any exit but 2: a hook that cannot judge blocks.
-    process.stderr.write(`statecraft: the PreToolUse hook failed (${(error as Error).message}); the call is blocked\n`);
+    // Codex runs the call when a hook fails with any exit but 2: a hook that cannot judge blocks,
+    // and once its channel is known the block is recorded as every denial is.
+    const why = `the PreToolUse hook failed (${(error as Error).message}); the call is blocked`;
+    if (policy !== undefined) {
+      try {
+        return recordDenial(policy, { ...unjudged, tool_input: null }, why);
+      } catch {
+        // The channel itself failed: the block is still answered, on stderr alone.
+      }
+    }
+    process.stderr.write(`statecraft: ${why}\n`);
     return BLOCK;
   }
 }
 
-function judgeToolCall(encodedPolicy: string, stdin: Buffer): number {
-  const policy = decodeHookPolicy(encodedPolicy);
+/** A denial of a call the hook could not read: no tool, no rule. */
+const unjudged = { source: 'statecraft-pre-tool-use-hook', tool_name: '', tool_use_id: null, reason: 'fail-closed', rule: null, hook: null } as const;
+
+/**
+ * Appends the denial to the attempt's private channel, waits until the adapter has written it out
+ * as a refusal (or the wait ran out), then answers Codex. `told`: what Codex passes on to the
+ * model; a request hook's own stderr goes as it wrote it.
+ */
+function recordDenial(policy: HookPolicy, denial: Omit<Denial, 'why'>, why: string, told = `statecraft: ${why}`): number {
+  const end = appendToChannel(policy.channel, `${JSON.stringify({ ...denial, why })}\n`);
+  awaitAcknowledgement(policy.channel, end);
+  process.stderr.write(`${told}\n`);
+  return BLOCK;
+}
+
+function judgeToolCall(policy: HookPolicy, stdin: Buffer): number {
   let input: HookInput;
   try {
     input = JSON.parse(stdin.toString('utf8')) as HookInput;
   } catch {
-    process.stderr.write('statecraft: the PreToolUse hook input is not JSON; the call is blocked\n');
-    return BLOCK;
+    return recordDenial(policy, { ...unjudged, tool_input: stdin.toString('utf8') }, 'the PreToolUse hook input is not JSON; the call is blocked');
   }
   const tool = typeof input.tool_name === 'string' ? input.tool_name : '';
   const command = commandOf(input);
@@ -58,14 +82,7 @@ function judgeToolCall(encodedPolicy: string, stdin: Buffer): number {
     tool_use_id: typeof input.tool_use_id === 'string' ? input.tool_use_id : null,
     tool_input: input.tool_input ?? null,
   };
-  // `told`: what Codex passes on to the model; a request hook's own stderr goes as it wrote it.
-  const record = (denial: Omit<Denial, 'why'>, why: string, told = `statecraft: ${why}`): number => {
-    const end = appendToChannel(policy.channel, `${JSON.stringify({ ...denial, why })}\n`);
-    // Answered once the adapter has written the record out as a refusal (or the wait ran out).
-    awaitAcknowledgement(policy.channel, end);
-    process.stderr.write(`${told}\n`);
-    return BLOCK;
-  };
+  const record = (denial: Omit<Denial, 'why'>, why: string, told?: string): number => recordDenial(policy, denial, why, told);
   if (deny.kind === 'refused' || allow.kind === 'refused') {
     return record({ ...base, reason: 'deny-rule', rule: null, hook: null }, 'the tool rules could not be read; the call is blocked');
   }
