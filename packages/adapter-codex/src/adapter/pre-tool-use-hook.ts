@@ -30,17 +30,18 @@ function commandOf(input: HookInput): string {
  * to Codex. The record is written before the answer: a denial never happens unrecorded.
  */
 export function runPreToolUseHook(encodedPolicy: string, stdin: Buffer): number {
-  let policy: HookPolicy | undefined;
+  let channel: DenialChannel | undefined;
   try {
-    policy = decodeHookPolicy(encodedPolicy);
-    return judgeToolCall(policy, stdin);
+    const policy = decodeHookPolicy(encodedPolicy);
+    channel = new DenialChannel(policy.channel);
+    return judgeToolCall(policy, channel, stdin);
   } catch (error) {
     // Codex runs the call when a hook fails with any exit but 2: a hook that cannot judge blocks,
     // and once its channel is known the block is recorded as every denial is.
     const why = `the PreToolUse hook failed (${(error as Error).message}); the call is blocked`;
-    if (policy !== undefined) {
+    if (channel !== undefined && !channel.tried) {
       try {
-        return recordDenial(policy, { ...unjudged, tool_input: null }, why);
+        return channel.record({ ...unjudged, tool_input: null }, why);
       } catch {
         // The channel itself failed: the block is still answered, on stderr alone.
       }
@@ -53,24 +54,31 @@ export function runPreToolUseHook(encodedPolicy: string, stdin: Buffer): number 
 /** A denial of a call the hook could not read: no tool, no rule. */
 const unjudged = { source: 'statecraft-pre-tool-use-hook', tool_name: '', tool_use_id: null, reason: 'fail-closed', rule: null, hook: null } as const;
 
-/**
- * Appends the denial to the attempt's private channel, waits until the adapter has written it out
- * as a refusal (or the wait ran out), then answers Codex. `told`: what Codex passes on to the
- * model; a request hook's own stderr goes as it wrote it.
- */
-function recordDenial(policy: HookPolicy, denial: Omit<Denial, 'why'>, why: string, told = `statecraft: ${why}`): number {
-  const end = appendToChannel(policy.channel, `${JSON.stringify({ ...denial, why })}\n`);
-  awaitAcknowledgement(policy.channel, end);
-  process.stderr.write(`${told}\n`);
-  return BLOCK;
+/** The attempt's private denial channel, tried once per call: a failure after a record never appends a second one. */
+class DenialChannel {
+  tried = false;
+  constructor(private readonly path: string) {}
+
+  /**
+   * Appends the denial, waits until the adapter has written it out as a refusal (or the wait ran
+   * out), then answers Codex. `told`: what Codex passes on to the model; a request hook's own
+   * stderr goes as it wrote it.
+   */
+  record(denial: Omit<Denial, 'why'>, why: string, told = `statecraft: ${why}`): number {
+    this.tried = true;
+    const end = appendToChannel(this.path, `${JSON.stringify({ ...denial, why })}\n`);
+    awaitAcknowledgement(this.path, end);
+    process.stderr.write(`${told}\n`);
+    return BLOCK;
+  }
 }
 
-function judgeToolCall(policy: HookPolicy, stdin: Buffer): number {
+function judgeToolCall(policy: HookPolicy, channel: DenialChannel, stdin: Buffer): number {
   let input: HookInput;
   try {
     input = JSON.parse(stdin.toString('utf8')) as HookInput;
   } catch {
-    return recordDenial(policy, { ...unjudged, tool_input: stdin.toString('utf8') }, 'the PreToolUse hook input is not JSON; the call is blocked');
+    return channel.record({ ...unjudged, tool_input: stdin.toString('utf8') }, 'the PreToolUse hook input is not JSON; the call is blocked');
   }
   const tool = typeof input.tool_name === 'string' ? input.tool_name : '';
   const command = commandOf(input);
@@ -82,15 +90,14 @@ function judgeToolCall(policy: HookPolicy, stdin: Buffer): number {
     tool_use_id: typeof input.tool_use_id === 'string' ? input.tool_use_id : null,
     tool_input: input.tool_input ?? null,
   };
-  const record = (denial: Omit<Denial, 'why'>, why: string, told?: string): number => recordDenial(policy, denial, why, told);
   if (deny.kind === 'refused' || allow.kind === 'refused') {
-    return record({ ...base, reason: 'deny-rule', rule: null, hook: null }, 'the tool rules could not be read; the call is blocked');
+    return channel.record({ ...base, reason: 'deny-rule', rule: null, hook: null }, 'the tool rules could not be read; the call is blocked');
   }
   const denied = matchingDenyRule(deny.rules, tool, command);
-  if (denied !== undefined) return record({ ...base, reason: 'deny-rule', rule: denied.text, hook: null }, `denied by the rule ${denied.text}`);
+  if (denied !== undefined) return channel.record({ ...base, reason: 'deny-rule', rule: denied.text, hook: null }, `denied by the rule ${denied.text}`);
   const unjudgeable = tool === HOOKED_TOOL && deny.rules.length > 0 ? unjudgeableUnderDeny(command) : undefined;
   if (unjudgeable !== undefined) {
-    return record(
+    return channel.record(
       { ...base, reason: 'fail-closed', rule: null, hook: null },
       `denied unseen: ${unjudgeable} (deny rules ${deny.rules.map((rule) => rule.text).join(', ')} are in force)`,
     );
@@ -102,14 +109,14 @@ function judgeToolCall(policy: HookPolicy, stdin: Buffer): number {
       allow.rules.length > 0
         ? `${tool} ${JSON.stringify(command)} is not covered by the allowed rules`
         : `${tool} ${JSON.stringify(command)} is not allowed: strict permissions allow no ${tool} call without an allow rule`;
-    return record({ ...base, reason: 'not-allowed', rule: null, hook: null }, why);
+    return channel.record({ ...base, reason: 'not-allowed', rule: null, hook: null }, why);
   }
   for (const hook of policy.hooks.filter((entry) => entry.tool === tool)) {
     const ran = spawnSync('/bin/sh', ['-c', hook.command], { input: stdin, encoding: 'utf8', stdio: ['pipe', 'inherit', 'pipe'] });
     if (ran.status === BLOCK) {
       const stderr = ran.stderr ?? '';
       const why = `blocked by the hook ${hook.command}`;
-      return record(
+      return channel.record(
         { ...base, reason: 'hook', rule: null, hook: { command: hook.command, exit_code: BLOCK, stderr } },
         why,
         stderr.trim() || `statecraft: ${why}`,
