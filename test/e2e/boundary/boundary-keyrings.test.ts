@@ -73,7 +73,7 @@ async function inOperatorSession(keys: Keys, home: string, commands: string[]): 
     reject: false,
     timeout: 180_000,
   });
-  if (ran.exitCode !== 0) throw new Error(`the session script failed: ${ran.stderr}`);
+  if (ran.exitCode !== 0) throw new Error(`the session script failed (it needs keyctl, Debian's keyutils): ${ran.message}`);
   return { outputs: commands.map((_, index) => readFileSync(`${out}.${index}`, 'utf8')), after: ran.stdout };
 }
 
