@@ -138,6 +138,8 @@ export {
   type CommandReading,
   compareCoverage,
   COVERAGE_LIMITS,
+  describeCoverage,
+  describeChecksSource,
   type CoverageReadFrom,
   type DeclarationInput,
   readRecordedCoverage,

@@ -78,7 +78,6 @@ export {
   assessCoverage,
   checkCoverageAtLaunch,
   compareReadings,
-  describeCoverage,
   extractVerificationCommands,
   gitReadingEnvironment,
   planCoverageAt,

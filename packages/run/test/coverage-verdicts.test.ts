@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assessCoverage, describeCoverage, suitePlanDigest } from '@statecraft/run';
+import { assessCoverage, suitePlanDigest } from '@statecraft/run';
 import {
   buildAllowance,
   classifyCommand,
   compareCoverage,
   COVERAGE_LIMITS,
+  describeCoverage,
   readRecordedCoverage,
   RecordedCoverageSchema,
   sha256Hex,

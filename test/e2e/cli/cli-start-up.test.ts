@@ -79,6 +79,15 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
     expect(sources.filter((source) => /commands\/(retry-defaults|run-reference)\.js$/.test(source))).toEqual([]);
   });
 
+  it('`run list` and `run show`, with what they import statically, hold none of the run package: they read records, and start no attempt', async () => {
+    // Compiled at every listing: run's launch, suite and land, with execa, are ~450 kB a reader never calls.
+    const verb = (await readdir(BUNDLE_DIRECTORY)).find((name) => /^run-show-[A-Z0-9]+\.mjs$/.test(name));
+    expect(verb).toBeDefined();
+    const { origins } = await staticallyReached(verb!);
+    expect(origins).toContain('records');
+    expect([...origins].filter((origin) => origin === 'run' || origin === 'execa')).toEqual([]);
+  });
+
   it('the bundle leaves out the zod no verb runs: the JIT compiler (verbs run jitless) and the JSON Schema reading', async () => {
     // Each verb compiles the zod chunk at its start; zod's namespace taken as one value (`import
     // { z }`) keeps every export it has, used or not.

@@ -8,8 +8,8 @@ import {
   type OutcomeCheck,
   type RecordDisagreement,
 } from '@statecraft/records';
-import { describeCoverage, type MissingCredentialDetail, type RunFailure, type RunRefusal } from '@statecraft/run';
-import { readRecordedCoverage } from '@statecraft/adapter';
+import type { MissingCredentialDetail, RunFailure, RunRefusal } from '@statecraft/run';
+import { describeCoverage, readRecordedCoverage } from '@statecraft/adapter';
 import { requiredNotApplied } from '@statecraft/records';
 import { renderAcceptance } from './accept-render.js';
 import { describeErrorCodes, type ProviderError } from './provider-error.js';

@@ -21,7 +21,7 @@ import { accountFindings, renderAccount, renderList } from './run-render.js';
 import { renderAccountSummary } from './run-summary-render.js';
 import { readStreamEnding } from './provider-error.js';
 import { AttemptPartsAhead } from './attempt-parts-ahead.js';
-import { withReceiptState } from './run.js';
+import { withReceiptState } from './receipt-state.js';
 import { readRunSelection } from './run-selection.js';
 import { renderSelection } from '../render/ranked-attempts.js';
 

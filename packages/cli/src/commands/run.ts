@@ -6,8 +6,6 @@ import {
   examineAttemptEvidence,
   findAttemptRecordFindings,
   foldAttempts,
-  readReceiptState,
-  type Landing,
   type AttemptAccount,
 } from '@statecraft/records';
 import type { CapabilityToken, PermissionMode, ProtocolEvent } from '@statecraft/adapter';
@@ -22,6 +20,7 @@ import { accountFindings, renderFailure, renderRefusal } from './run-render.js';
 import { renderAccountSummary } from './run-summary-render.js';
 import { readStreamEnding } from './provider-error.js';
 import { workspaceGitNote } from './workspace-git-note.js';
+import { withReceiptState } from './receipt-state.js';
 import { writeHumanLines, type HumanLines } from '../render/human-lines.js';
 
 export interface RunOptions {
@@ -245,13 +244,4 @@ function exitCodeOf(account: AttemptAccount, acceptance: Acceptance | undefined)
   if (acceptance.kind === 'refused') return EXIT.refused;
   if (acceptance.kind === 'failed') return EXIT.failed;
   return account.acceptance !== 'not-recorded' && account.acceptance.verdict === 'accepted' ? EXIT.ok : EXIT.finding;
-}
-
-/** The account with its acceptance's receipt state read from git (`current` or `stale`, R13.6). */
-export async function withReceiptState<A extends AttemptAccount>(account: A, landings: readonly Landing[] = []): Promise<A> {
-  if (account.acceptance === 'not-recorded' || account.acceptance.receipt === null) return account;
-  return {
-    ...account,
-    acceptance: { ...account.acceptance, receiptState: await readReceiptState(account.acceptance, account.target, account.branch, landings) },
-  };
 }

@@ -1,6 +1,6 @@
 import { assessCoverage, type CoverageAssessment, type CoverageDigests } from './assess-coverage.js';
 import type { CheckedCoverage, DeclarationInput } from '@statecraft/adapter';
-import { describeChecksSource, describeCoverage } from './describe-coverage.js';
+import { describeChecksSource, describeCoverage } from '@statecraft/adapter';
 import type { VerificationRefusalReason } from './verification-commands.js';
 import { parseProjectDeclaration } from '@statecraft/environment';
 import { readCoverageInputs, type CoverageInputsRefusalReason } from './read-coverage-inputs.js';

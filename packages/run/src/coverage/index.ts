@@ -22,5 +22,4 @@ export * from './working-tree-reading.js';
 export * from './compare-readings.js';
 export * from './base-commit-reading.js';
 export * from './assess-coverage.js';
-export * from './describe-coverage.js';
 export * from './verification-commands.js';

@@ -1,6 +1,6 @@
-import type { AllowanceSource } from '@statecraft/adapter';
-import type { CommandReading } from '@statecraft/adapter';
-import type { CheckedCoverage, RecordedCoverage } from '@statecraft/adapter';
+import type { AllowanceSource } from './allowance.js';
+import type { CommandReading } from './command-reading.js';
+import type { CheckedCoverage, RecordedCoverage } from './coverage-record.js';
 
 /**
  * Human lines for a recorded coverage (`run show`, a plan refusal). Both limits end every
