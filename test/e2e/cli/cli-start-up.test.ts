@@ -88,6 +88,15 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
     expect([...origins].filter((origin) => origin === 'run' || origin === 'execa')).toEqual([]);
   });
 
+  it('the command and its bundle keep no compiled code between starts: no compile cache, code cache, snapshot or tunables', async () => {
+    // A cache node reads back is code it runs as the operator, from a directory an agent with
+    // --boundary none can write (decision 0201).
+    const files = (await readdir(BUNDLE_DIRECTORY)).filter((name) => name.endsWith('.mjs')).map((name) => join(BUNDLE_DIRECTORY, name));
+    const texts = await Promise.all([STATECRAFT_BIN, ...files].map(async (path) => ({ path, text: await readFile(path, 'utf8') })));
+    const tricks = /enableCompileCache|NODE_COMPILE_CACHE|cachedData|produceCachedData|startupSnapshot|snapshot-blob|GLIBC_TUNABLES/;
+    expect(texts.filter(({ text }) => tricks.test(text)).map(({ path, text }) => `${path}: ${tricks.exec(text)?.[0]}`)).toEqual([]);
+  });
+
   it('the bundle leaves out the zod no verb runs: the JIT compiler (verbs run jitless) and the JSON Schema reading', async () => {
     // Each verb compiles the zod chunk at its start; zod's namespace taken as one value (`import
     // { z }`) keeps every export it has, used or not.
