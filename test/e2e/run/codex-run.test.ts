@@ -232,10 +232,10 @@ describe('statecraft run --adapter codex with the pinned codex and its model dou
 
   it("ends a hang as interrupted at the deadline with no survivor, the descendant Codex's sandbox started included (R7.2, R7.3)", async () => {
     const { repository, home, env } = await setUp('exec-setsid');
-    const started = startStatecraft(runArgs(repository.path, '30s', []), { home, env, timeoutMs: 90_000 });
+    const started = startStatecraft(runArgs(repository.path, '20s', []), { home, env, timeoutMs: 90_000 });
     const workspaces = join(repository.path, '.statecraft', 'state', 'workspaces');
     let seen: number[] = [];
-    for (let waited = 0; waited < 28_000 && seen.length === 0; waited += 250) {
+    for (let waited = 0; waited < 18_000 && seen.length === 0; waited += 250) {
       await new Promise((resolve) => setTimeout(resolve, 250));
       const names = existsSync(workspaces) ? readdirSync(workspaces) : [];
       seen = names.flatMap((name) => sleepersIn(join(workspaces, name)));
