@@ -43,6 +43,17 @@ async function staticallyReached(entry: string): Promise<{ sources: string[]; or
   return { sources, origins };
 }
 
+/** Every file of the bundle: its name, path and text. */
+async function bundleFiles(): Promise<{ name: string; path: string; text: string }[]> {
+  const names = (await readdir(BUNDLE_DIRECTORY)).filter((name) => name.endsWith('.mjs'));
+  return Promise.all(names.map(async (name) => ({ name, path: join(BUNDLE_DIRECTORY, name), text: await readFile(join(BUNDLE_DIRECTORY, name), 'utf8') })));
+}
+
+/** The chunk of the bundle a verb's module made (`<module>-<hash>.mjs`), if there is one. */
+async function verbChunk(module: string): Promise<string | undefined> {
+  return (await readdir(BUNDLE_DIRECTORY)).find((name) => new RegExp(`^${module}-[A-Z0-9]+\\.mjs$`).test(name));
+}
+
 // Start-up is paid by every verb (issue 9: the benchmarks meet their targets): a provider package
 // (its schemas, its model double's HTTP server, its suite driver) is evaluated only when its adapter
 // is named. `node:http` is used by the model doubles alone, so its absence shows they never ran.
@@ -72,7 +83,7 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
 
   it("`run`'s verb, with what it imports statically, holds no retry's reading of earlier records", async () => {
     // Compiled at every `statecraft run`: only --retry reads an earlier run's records before the attempt.
-    const verb = (await readdir(BUNDLE_DIRECTORY)).find((name) => /^run-from-flags-[A-Z0-9]+\.mjs$/.test(name));
+    const verb = await verbChunk('run-from-flags');
     expect(verb).toBeDefined();
     const { origins, sources } = await staticallyReached(verb!);
     expect(origins).toContain('run');
@@ -81,7 +92,7 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
 
   it('`run list` and `run show`, with what they import statically, hold none of the run package: they read records, and start no attempt', async () => {
     // Compiled at every listing: run's launch, suite and land, with execa, are ~450 kB a reader never calls.
-    const verb = (await readdir(BUNDLE_DIRECTORY)).find((name) => /^run-show-[A-Z0-9]+\.mjs$/.test(name));
+    const verb = await verbChunk('run-show');
     expect(verb).toBeDefined();
     const { origins } = await staticallyReached(verb!);
     expect(origins).toContain('records');
@@ -91,8 +102,7 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
   it('the command and its bundle keep no compiled code between starts: no compile cache, code cache, snapshot or tunables', async () => {
     // A cache node reads back is code it runs as the operator, from a directory an agent with
     // --boundary none can write (decision 0201).
-    const files = (await readdir(BUNDLE_DIRECTORY)).filter((name) => name.endsWith('.mjs')).map((name) => join(BUNDLE_DIRECTORY, name));
-    const texts = await Promise.all([STATECRAFT_BIN, ...files].map(async (path) => ({ path, text: await readFile(path, 'utf8') })));
+    const texts = [{ path: STATECRAFT_BIN, text: await readFile(STATECRAFT_BIN, 'utf8') }, ...(await bundleFiles())];
     const tricks = /enableCompileCache|NODE_COMPILE_CACHE|cachedData|produceCachedData|startupSnapshot|snapshot-blob|GLIBC_TUNABLES/;
     expect(texts.filter(({ text }) => tricks.test(text)).map(({ path, text }) => `${path}: ${tricks.exec(text)?.[0]}`)).toEqual([]);
   });
@@ -100,8 +110,7 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
   it('the bundle leaves out the zod no verb runs: the JIT compiler (verbs run jitless) and the JSON Schema reading', async () => {
     // Each verb compiles the zod chunk at its start; zod's namespace taken as one value (`import
     // { z }`) keeps every export it has, used or not.
-    const files = (await readdir(BUNDLE_DIRECTORY)).filter((name) => name.endsWith('.mjs'));
-    const bundle = (await Promise.all(files.map((name) => readFile(join(BUNDLE_DIRECTORY, name), 'utf8')))).join('\n');
+    const bundle = (await bundleFiles()).map((file) => file.text).join('\n');
     const zod = [...bundle.matchAll(/^\/\/ node_modules\/zod\/(\S+)$/gm)].map((match) => match[1] ?? '');
     expect(zod).toContain('v4/core/schemas.js');
     expect(zod.filter((module) => /(^|\/)(compile|from-json-schema|json-schema-generator|json-schema)\.js$/.test(module))).toEqual([]);
@@ -109,11 +118,9 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
 
   it("only the bundle's chunks that name `require` make one as they load", async () => {
     // Each chunk that makes one builds a Module and its lookup paths at every start that loads it.
-    const files = (await readdir(BUNDLE_DIRECTORY)).filter((name) => name.endsWith('.mjs'));
     const making: string[] = [];
     const naming: string[] = [];
-    for (const name of files) {
-      const text = await readFile(join(BUNDLE_DIRECTORY, name), 'utf8');
+    for (const { name, text } of await bundleFiles()) {
       const rest = text.replace(/^import \{ createRequire as (\w+) \} from 'node:module'; const require = \1\(import\.meta\.url\);\n/, '');
       if (rest !== text) making.push(name);
       if (/\brequire\b/.test(rest)) naming.push(name);
@@ -124,8 +131,7 @@ describe('a start of the CLI evaluates only what its verb needs', () => {
   });
 
   it("the bundle carries zod's English messages alone (every start reads and hashes the whole file), and they still name what is wrong", async () => {
-    const files = (await readdir(BUNDLE_DIRECTORY)).filter((name) => name.endsWith('.mjs'));
-    const bundle = (await Promise.all(files.map((name) => readFile(join(BUNDLE_DIRECTORY, name), 'utf8')))).join('\n');
+    const bundle = (await bundleFiles()).map((file) => file.text).join('\n');
     const locales = [...bundle.matchAll(/^\/\/ node_modules\/zod\/v4\/locales\/(\S+)$/gm)].map((match) => match[1]);
     expect(locales).toEqual(['en.js']);
     // A manifest zod refuses: the message is zod's English one, naming the file and the field.
