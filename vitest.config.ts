@@ -19,6 +19,10 @@ export default defineConfig({
     // Two cores: process-heavy suites share them; files run in parallel, tests in a file in order.
     fileParallelism: true,
     maxWorkers: 2,
+    // A worker runs its files one after another in one module graph: each file importing the
+    // built packages afresh cost ~0.7 s, 170 s of the run. Hooks and state belong to the test file
+    // that makes them, never to a module's top level (docs/decisions/0392-test-files-share-modules.md).
+    isolate: false,
     coverage: {
       provider: 'v8',
       include: ['packages/*/src/**/*.ts'],

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { EventSchema } from '@statecraft/adapter';
 import type { ProtocolEvent } from '@statecraft/adapter';
 import { EventWriter, NativeStreamMapper, recordedStreamsDirectory, replayClaudePath, runSession } from '@statecraft/adapter-claude-code';
-import { makeSandbox } from '../../../test/fixtures/claude-code-adapter-process.js';
+import { sandboxMaker } from '../../../test/fixtures/claude-code-adapter-process.js';
+
+const makeSandbox = sandboxMaker();
 
 // R10.1: a settings-file cleanup failure is kept as evidence and changes no outcome. Removal
 // failures are hard to cause for real as root, so the session runs in-process with a settings

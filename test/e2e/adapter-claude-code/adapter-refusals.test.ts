@@ -3,7 +3,9 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeAdapterPath } from '@statecraft/adapter-claude-code';
-import { baseEnvironment, eventsOfType, makeSandbox, runAdapter } from '../../fixtures/claude-code-adapter-process.js';
+import { baseEnvironment, eventsOfType, runAdapter, sandboxMaker } from '../../fixtures/claude-code-adapter-process.js';
+
+const makeSandbox = sandboxMaker();
 
 // Before claude starts, the adapter still speaks the protocol: an init that applied nothing,
 // then an error naming the cause, so the supervisor records why (R5.4: fails visibly).

@@ -4,8 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MODEL_DOUBLE_API_KEY, loadScenario, scenarioPath, startModelDouble } from '@statecraft/adapter-claude-code';
 import type { ModelDouble } from '@statecraft/adapter-claude-code';
 import type { Request } from '@statecraft/adapter';
-import { baseEnvironment, eventsOfType, makeSandbox, runAdapter } from '../../fixtures/claude-code-adapter-process.js';
+import { baseEnvironment, eventsOfType, runAdapter, sandboxMaker } from '../../fixtures/claude-code-adapter-process.js';
 import type { AdapterRun, Sandbox } from '../../fixtures/claude-code-adapter-process.js';
+
+const makeSandbox = sandboxMaker();
 
 // The bundled adapter, run as a real process, against the real pinned `claude` talking only to
 // the model double on 127.0.0.1. No network, no real credential.

@@ -5,7 +5,9 @@ import { findAttemptProcesses, isLiving } from '@statecraft/adapter';
 import { superviseAdapter } from '@statecraft/run';
 import { MODEL_DOUBLE_API_KEY, claudeCodeAdapterPath, loadScenario, scenarioPath, startModelDouble } from '@statecraft/adapter-claude-code';
 import type { ModelDouble } from '@statecraft/adapter-claude-code';
-import { NO_LIMITS, baseEnvironment, makeSandbox, writeRequest } from '../../fixtures/claude-code-adapter-process.js';
+import { baseEnvironment, NO_LIMITS, sandboxMaker, writeRequest } from '../../fixtures/claude-code-adapter-process.js';
+
+const makeSandbox = sandboxMaker();
 
 // Issue 4, done-when: the setsid descendant of a Bash tool call is gone after a deadline kill.
 // docs/facts.md item 10: the Bash tool's commands escape claude's process group, so this is the

@@ -5,7 +5,9 @@ import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { readEventStream } from '@statecraft/adapter';
 import { recordedStreamsDirectory, replayClaudePath } from '@statecraft/adapter-claude-code';
-import { baseEnvironment, makeSandbox, runAdapter } from '../../fixtures/claude-code-adapter-process.js';
+import { baseEnvironment, runAdapter, sandboxMaker } from '../../fixtures/claude-code-adapter-process.js';
+
+const makeSandbox = sandboxMaker();
 
 // A provider that writes one native line without end must not grow the adapter's memory with it:
 // the adapter reads claude's stdout through the seam's bounded line splitter (R7.5), exactly as

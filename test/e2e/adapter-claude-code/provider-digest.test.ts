@@ -2,7 +2,9 @@ import { realpath } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { hashFile, readFileIdentity } from '@statecraft/adapter';
 import { pinnedClaudePath } from '@statecraft/adapter-claude-code';
-import { baseEnvironment, eventsOfType, makeSandbox, runAdapter } from '../../fixtures/claude-code-adapter-process.js';
+import { baseEnvironment, eventsOfType, runAdapter, sandboxMaker } from '../../fixtures/claude-code-adapter-process.js';
+
+const makeSandbox = sandboxMaker();
 
 // Issue 10 item 7: the supervisor hashed the provider at planning; the adapter is handed that
 // digest instead of reading hundreds of megabytes again — but only while the file is the one

@@ -4,9 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { digestFile } from '@statecraft/adapter';
 import { pinnedClaudePath, recordedStreamsDirectory, replayClaudePath, writeAlteredStreams } from '@statecraft/adapter-claude-code';
-import { baseEnvironment, eventsOfType, makeSandbox, runAdapter } from '../../fixtures/claude-code-adapter-process.js';
+import { baseEnvironment, eventsOfType, runAdapter, sandboxMaker } from '../../fixtures/claude-code-adapter-process.js';
 import type { AdapterRun } from '../../fixtures/claude-code-adapter-process.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
+
+const makeSandbox = sandboxMaker();
 
 // The mapping, tested across a real process boundary: the adapter is given a fake `claude`
 // (testdata/replay-claude.mjs) that prints a native stream recorded from the pinned binary

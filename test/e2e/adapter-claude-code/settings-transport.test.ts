@@ -3,9 +3,11 @@ import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildClaudeArgv, recordedStreamsDirectory, replayClaudePath, settingsDocumentFor } from '@statecraft/adapter-claude-code';
-import { baseEnvironment, makeSandbox, runAdapter } from '../../fixtures/claude-code-adapter-process.js';
+import { baseEnvironment, runAdapter, sandboxMaker } from '../../fixtures/claude-code-adapter-process.js';
 import type { AdapterRunOptions } from '../../fixtures/claude-code-adapter-process.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
+
+const makeSandbox = sandboxMaker();
 
 // R10.1: allow and deny rules and hooks travel in a private temporary settings file — created
 // exclusively, mode 0600, outside the workspace, removed afterwards even on interruption — and

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeHookPolicy, recordedStreamsDirectory } from '@statecraft/adapter-codex';
-import { replay, roots } from '../../fixtures/codex-adapter-process.js';
+import { codexReplays } from '../../fixtures/codex-adapter-process.js';
+
+const { replay, roots } = codexReplays();
 
 // R10.1's rules for the settings file, applied to Codex's one config document: private, made per
 // attempt in the attempt's TMPDIR (outside the workspace, and never under the TMPDIR Codex is

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { recordedStreamsDirectory, writeAlteredStreams } from '@statecraft/adapter-codex';
-import { replay, roots } from '../../fixtures/codex-adapter-process.js';
+import { codexReplays } from '../../fixtures/codex-adapter-process.js';
 import type { Replayed } from '../../fixtures/codex-adapter-process.js';
+
+const { replay, roots } = codexReplays();
 
 // The mapping table (decision 0060), row by row, across a real process boundary:
 // the bundled adapter is given a fake `codex` (testdata/replay-codex.mjs) that prints a native
