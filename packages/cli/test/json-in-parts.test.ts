@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonInParts } from '../src/json-in-parts.js';
+import { ELEMENTS_PER_PART, jsonInParts } from '../src/json-in-parts.js';
 
 const oneStringify = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 const joined = (value: unknown) => [...jsonInParts(value)].join('');
@@ -15,12 +15,12 @@ const summary = (index: number) => ({
 });
 
 describe('a --json document written in parts is the bytes of the one stringify (R11)', () => {
-  it('a list of 2,500 summaries between other fields is written in parts whose bytes are exactly the one stringify', () => {
+  it('a list of two and a half parts of summaries between other fields is written in parts whose bytes are exactly the one stringify', () => {
     const value = {
       target: '/repo',
       chain: '/home/chain.jsonl',
       tornTail: { offset: 3, bytes: 2, sha256: 'ab' },
-      attempts: Array.from({ length: 2500 }, (_, index) => summary(index)),
+      attempts: Array.from({ length: 2.5 * ELEMENTS_PER_PART }, (_, index) => summary(index)),
       after: 'end',
     };
     const parts = [...jsonInParts(value)];
@@ -28,12 +28,12 @@ describe('a --json document written in parts is the bytes of the one stringify (
     expect(parts.join('')).toBe(oneStringify(value));
   });
 
-  it('long lists of 1,001 and 2,000 elements around a short one, and one of exactly a part (1,000), are written as the one stringify writes them', () => {
+  it('long lists of a part and one element and of two parts around a short one, and one of exactly a part, are written as the one stringify writes them', () => {
     const value = {
-      first: Array.from({ length: 1001 }, (_, index) => index),
+      first: Array.from({ length: ELEMENTS_PER_PART + 1 }, (_, index) => index),
       middle: [1, 2],
-      second: Array.from({ length: 1000 }, (_, index) => summary(index)),
-      last: Array.from({ length: 2000 }, () => 'x'),
+      second: Array.from({ length: ELEMENTS_PER_PART }, (_, index) => summary(index)),
+      last: Array.from({ length: 2 * ELEMENTS_PER_PART }, () => 'x'),
     };
     expect(joined(value)).toBe(oneStringify(value));
   });
@@ -47,7 +47,7 @@ describe('a --json document written in parts is the bytes of the one stringify (
       3,
       null,
       new Date(0),
-      { toJSON: () => ({ attempts: Array.from({ length: 1500 }, (_, index) => index) }) },
+      { toJSON: () => ({ attempts: Array.from({ length: 1.5 * ELEMENTS_PER_PART }, (_, index) => index) }) },
     ]) {
       const parts = [...jsonInParts(value)];
       expect(parts).toEqual([oneStringify(value)]);
