@@ -14,18 +14,19 @@ const NESTED_CLOSE = '\n  ]\n]';
 const ELEMENT_INDENT = '    ';
 
 /**
- * Parts of long arrays whose text was rendered before the array was printed, by array: the text
+ * Parts of long arrays whose text was rendered before the array was printed, by array: the UTF-8
  * of part `index` (elements `[index * ELEMENTS_PER_PART, ...)`) as partText gives it, or undefined.
  */
-const renderedAhead = new WeakMap<readonly unknown[], (index: number) => string | undefined>();
+const renderedAhead = new WeakMap<readonly unknown[], (index: number) => Buffer | undefined>();
 
 /**
  * Tells jsonInParts that some parts of `elements` are already rendered: `textOf(index)` is part
- * `index`'s text, or undefined to render it here. The caller answers for that text being exactly
- * partText of those elements as they are when printed (`run list` renders its attempts while the
- * chain is still read: commands/attempt-parts-ahead.ts).
+ * `index`'s text in UTF-8, or undefined to render it here. The caller answers for that text being
+ * exactly partText of those elements as they are when printed (`run list` renders its attempts
+ * while the chain is still read: commands/attempt-parts-ahead.ts). Held as bytes, the text is
+ * encoded while the reading waits on its worker, and outside the heap the collector copies.
  */
-export function useRenderedParts(elements: readonly unknown[], textOf: (index: number) => string | undefined): void {
+export function useRenderedParts(elements: readonly unknown[], textOf: (index: number) => Buffer | undefined): void {
   renderedAhead.set(elements, textOf);
 }
 
@@ -36,14 +37,14 @@ export function partText(elements: readonly unknown[]): string {
 }
 
 /**
- * `JSON.stringify(value, null, 2)` followed by a newline, as consecutive pieces of text: a
- * top-level array longer than one part (`run list`'s 100,000 summaries) is stringified a part
- * at a time, so the whole document (tens of MB) and its UTF-8 copy, which would be most of
+ * `JSON.stringify(value, null, 2)` followed by a newline, as consecutive pieces (text, or the
+ * UTF-8 of a part rendered ahead): a top-level array longer than one part (`run list`'s 100,000
+ * summaries) is stringified a part at a time, so the whole document (tens of MB) and its UTF-8 copy, which would be most of
  * `run list`'s peak memory, are never held at once (decision 0023). The pieces joined are exactly
  * the bytes of the one stringify (json-in-parts.test.ts holds them to it). Anything other
  * than a plain object of plain data, or a value no long array sits at the top of, is one piece.
  */
-export function* jsonInParts(value: unknown): Generator<string> {
+export function* jsonInParts(value: unknown): Generator<string | Buffer> {
   const longKeys = longArrayKeys(value);
   if (longKeys.length === 0) {
     yield `${JSON.stringify(value, null, 2)}\n`;
@@ -64,8 +65,8 @@ export function* jsonInParts(value: unknown): Generator<string> {
     const elements = object[key]!;
     const ahead = renderedAhead.get(elements);
     for (let start = 0; start < elements.length; start += ELEMENTS_PER_PART) {
-      const text = ahead?.(start / ELEMENTS_PER_PART) ?? partText(elements.slice(start, start + ELEMENTS_PER_PART));
-      yield `${start === 0 ? '' : ',\n'}${text}`;
+      if (start !== 0) yield ',\n';
+      yield ahead?.(start / ELEMENTS_PER_PART) ?? partText(elements.slice(start, start + ELEMENTS_PER_PART));
     }
   }
   yield `${pieces[longKeys.length]!}\n`;

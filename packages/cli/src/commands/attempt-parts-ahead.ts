@@ -12,8 +12,8 @@ import { ELEMENTS_PER_PART, partText, useRenderedParts } from '../json-in-parts.
  * rendered is rendered when printed, from the final summaries, as without this.
  */
 export class AttemptPartsAhead {
-  /** The text of each part rendered so far, or undefined where it was dropped or not rendered. */
-  private readonly texts: (string | undefined)[] = [];
+  /** The UTF-8 text of each part rendered so far, or undefined where it was dropped or not rendered. */
+  private readonly texts: (Buffer | undefined)[] = [];
   readonly summaries: AttemptSummaries = startAttemptSummaries((index) => {
     const part = Math.floor(index / ELEMENTS_PER_PART);
     if (part < this.texts.length) this.texts[part] = undefined;
@@ -33,7 +33,7 @@ export class AttemptPartsAhead {
       }
       elements.push(summary);
     }
-    this.texts.push(partText(elements));
+    this.texts.push(Buffer.from(partText(elements)));
   }
 
   /** Every attempt's summary (AttemptSummaries.finish), with the parts still rendered handed to jsonInParts. */
