@@ -39,10 +39,11 @@ export function partText(elements: readonly unknown[]): string {
 /**
  * `JSON.stringify(value, null, 2)` followed by a newline, as consecutive pieces (text, or the
  * UTF-8 of a part rendered ahead): a top-level array longer than one part (`run list`'s 100,000
- * summaries) is stringified a part at a time, so the whole document (tens of MB) and its UTF-8 copy, which would be most of
- * `run list`'s peak memory, are never held at once (decision 0023). The pieces joined are exactly
- * the bytes of the one stringify (json-in-parts.test.ts holds them to it). Anything other
- * than a plain object of plain data, or a value no long array sits at the top of, is one piece.
+ * summaries) is stringified a part at a time, so the whole document (tens of MB) and its UTF-8
+ * copy, which would be most of `run list`'s peak memory, are never held at once (decision 0023).
+ * The pieces joined are exactly the bytes of the one stringify (json-in-parts.test.ts holds them
+ * to it). Anything other than a plain object of plain data, or a value no long array sits at the
+ * top of, is one piece.
  */
 export function* jsonInParts(value: unknown): Generator<string | Buffer> {
   const longKeys = longArrayKeys(value);
