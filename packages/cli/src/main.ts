@@ -20,6 +20,18 @@ import { registerKeys } from './commands/register-keys.js';
 import { STATECRAFT_VERSION } from './statecraft-version.js';
 import { isRunReference } from './commands/run-reference.js';
 import { writeHumanLines } from './render/human-lines.js';
+import { terminalSafeValue } from './render/terminal-safe-text.js';
+
+/**
+ * A usage error of commander's, safe for a terminal: it quotes the command line (an unknown option,
+ * a value it refused), which anyone who composes the command can fill with line breaks and escapes.
+ * Every character is made inert, then the one line break commander writes itself, before its
+ * suggestion, is put back: a forged one starts a line with `(Did you mean`, never one of its own.
+ */
+function usageErrorText(text: string): string {
+  const safe = terminalSafeValue(text.replace(/^error: /, 'statecraft: ').replace(/\n$/, ''));
+  return `${safe.replaceAll('\\u000a(Did you mean ', '\n(Did you mean ')}\n`;
+}
 
 const program = new Command('statecraft')
   .description(
@@ -31,7 +43,7 @@ const program = new Command('statecraft')
   .configureOutput({
     writeErr: (text) => process.stderr.write(text),
     // commander's own usage errors read like every other refusal of statecraft's, with what to do next.
-    outputError: (text, write) => write(`${text.replace(/^error: /, 'statecraft: ')}  next: see statecraft --help, or statecraft <verb> --help\n`),
+    outputError: (text, write) => write(`${usageErrorText(text)}  next: see statecraft --help, or statecraft <verb> --help\n`),
   })
   .addHelpText(
     'after',
