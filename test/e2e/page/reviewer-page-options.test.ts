@@ -1,5 +1,6 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { dir } from 'tmp-promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
@@ -46,6 +47,34 @@ describe('run show --html: its options and faults', () => {
     expect(over.stderr).toContain(blocked);
     expect(await readdir(scratch.path)).toEqual(['a-directory']);
     expect(await readdir(blocked)).toEqual([]);
+  });
+
+  it('-o under a file, or naming something other than a file, fails (exit 4) naming the path given, and leaves what is there as it was', async () => {
+    const place = join(scratch.path, 'not-pages');
+    await mkdir(place);
+    const file = join(place, 'a-file');
+    await writeFile(file, 'not a directory\n');
+    const under = join(file, 'page.html');
+    const shown = await runStatecraft(['run', 'show', targets.repository.path, runId, '--html', '-o', under], home());
+    expect(shown.exitCode, shown.stderr).toBe(4);
+    // Not the temporary name beside it, which was never made.
+    expect(shown.stderr.startsWith(`statecraft: ${under}: `), shown.stderr).toBe(true);
+    // A page is renamed into place: over a pipe, a link or (as root) a device, it would take its place.
+    const fifo = join(place, 'a-fifo');
+    await execa('mkfifo', [fifo]);
+    const link = join(place, 'a-link');
+    await symlink(file, link);
+    for (const [path, kind] of [
+      [fifo, (info: Awaited<ReturnType<typeof lstat>>) => info.isFIFO()],
+      [link, (info: Awaited<ReturnType<typeof lstat>>) => info.isSymbolicLink()],
+    ] as const) {
+      const over = await runStatecraft(['run', 'show', targets.repository.path, runId, '--html', '-o', path], home());
+      expect(over.exitCode, over.stderr).toBe(4);
+      expect(over.stderr).toContain(`statecraft: ${path}: cannot write the page: something other than a file is there`);
+      expect(kind(await lstat(path))).toBe(true);
+    }
+    expect(await readFile(file, 'utf8')).toBe('not a directory\n');
+    expect((await readdir(place)).sort()).toEqual(['a-fifo', 'a-file', 'a-link']);
   });
 
   it('an unknown run is refused (exit 2) as run show refuses it, and no page is written', async () => {
