@@ -177,7 +177,7 @@ export { isLive, type LockHolder, LockHolderSchema, readLockInstance } from './l
 export { acquireRepositoryLock } from './lock/repository-lock.js';
 export { type AppendUnderLock, type OpenedChain, openChainToAppend, underTargetLock } from './lock/under-target-lock.js';
 export { type CoverageVerdict, type Posture, PostureSchema, type QualificationLabel, requiredNotApplied } from './posture.js';
-export { checkProductHomeWritable, productHomeLayout, resolveProductHome, targetKey } from './product-home.js';
+export { checkProductHomeWritable, productHomeLayout, refuseDanglingLink, resolveProductHome, targetKey } from './product-home.js';
 export { checkQualification, type ManifestToCheck, type RecordSignature } from './qualification/check-qualification.js';
 export { QualificationIdSchema, QualificationRecordSchema } from './qualification/qualification-record.js';
 export { readSignedBundle } from './signing/read-signed-bundle.js';

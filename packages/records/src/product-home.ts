@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmdirSync, statSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readlinkSync, rmdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
@@ -63,11 +63,22 @@ export function checkProductHomeWritable(home: string): void {
   namingTheHome(home, () => {
     let existing = resolve(home);
     for (let found = statSync(existing, { throwIfNoEntry: false }); found === undefined; found = statSync(existing, { throwIfNoEntry: false })) {
+      refuseDanglingLink(existing);
       if (dirname(existing) === existing) break;
       existing = dirname(existing);
     }
     rmdirSync(mkdtempSync(join(existing, '.statecraft-home-probe-')));
   });
+}
+
+/**
+ * A path that is a symbolic link to nothing: no directory can be made there (mkdir answers
+ * EEXIST), and probing its parent instead would pass a home no verb can make.
+ */
+export function refuseDanglingLink(path: string): void {
+  if (lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true) {
+    throw Object.assign(new Error(`ENOENT: a symbolic link to ${readlinkSync(path)}, which does not exist, '${path}'`), { code: 'ENOENT', path });
+  }
 }
 
 function namingTheHome(home: string, step: () => void): void {

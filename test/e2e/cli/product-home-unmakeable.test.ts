@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
@@ -46,6 +46,11 @@ const PLACES: Record<string, Place> = {
     await writeFile(file, 'not a directory\n');
     return { home: join(file, 'home'), why: 'a component is a regular file' };
   },
+  'a symbolic link to nothing': async () => {
+    const home = join(await scratch.make('statecraft-home-link'), 'home');
+    await symlink('/proc/statecraft-nope', home);
+    return { home, why: 'mkdir through a link to nothing answers EEXIST, and its parent takes a directory' };
+  },
   'a path under a read-only directory': async () => {
     const readOnly = await createSmallProductHome(1024 * 1024, { readOnly: true });
     mounted.push(readOnly);
@@ -60,6 +65,7 @@ const WRITING_VERBS: Record<string, (target: string) => string[]> = {
   accept: (target) => ['accept', target, '20261202T024107Z-5e36a1', '--json'],
   qualify: () => ['qualify', '--fixture', '--json'],
   'run reconcile': (target) => ['run', 'reconcile', target, '--json'],
+  'keys generate': () => ['keys', 'generate', '--json'],
 };
 
 describe('a product home statecraft cannot make (issue 29 item 10)', () => {
@@ -100,6 +106,8 @@ describe('a product home statecraft cannot make (issue 29 item 10)', () => {
         const { run, elapsed } = await timed(args, place.home);
         expect(elapsed, `${args.join(' ')}: ${place.why}`).toBeLessThan(PROMPTLY_MS);
         expect([0, 1, 4], `${args.join(' ')}: ${run.stderr}`).toContain(run.exitCode);
+        // doctor never reports health where `run` would fail: a home that cannot be made is a finding.
+        if (args[0] === 'doctor' && place.home !== '/proc') expect(run.exitCode, run.stdout).not.toBe(0);
         parseJson(run);
         if (run.exitCode === 4) expect(parseJson<Failed>(run).failed.path ?? '').toContain(place.home);
       }

@@ -1,4 +1,4 @@
-import { generateSigningKey, signingKeyPaths, type SigningKey } from '@statecraft/records';
+import { checkProductHomeWritable, generateSigningKey, signingKeyPaths, type SigningKey } from '@statecraft/records';
 import { signingKeyOrRefusal } from './signing-options.js';
 import type { z } from 'zod';
 import type { Answer } from '../answer.js';
@@ -16,6 +16,8 @@ export type KeysGenerateValue = z.infer<typeof KeysGenerateAnswerSchema>;
  * that trust only the old one.
  */
 export async function generateKeys(options: { home: string; replace: boolean; environment: NodeJS.ProcessEnv }): Promise<Answer<KeysGenerateValue>> {
+  // A home that cannot be made fails here, naming it, as for every verb that writes the home.
+  checkProductHomeWritable(options.home);
   const made = await generateSigningKey(options.home, { replace: options.replace });
   if ('existing' in made) {
     throw new CliError(`refused: a signing key is already there (${made.existing}); nothing was changed`, EXIT.refused, {

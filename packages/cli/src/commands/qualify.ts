@@ -14,7 +14,7 @@ import {
 } from '@statecraft/adapter';
 import { suiteHomes } from '@statecraft/environment';
 import { runNegativeSuite, type NegativeSuiteAnswer } from '@statecraft/run';
-import { writeQualificationRecord, productHomeLayout } from '@statecraft/records';
+import { writeQualificationRecord, productHomeLayout, refuseDanglingLink } from '@statecraft/records';
 import { signingKeyOrRefusal } from './signing-options.js';
 import { targetsTheHomeNames } from '@statecraft/run';
 import type { z } from 'zod';
@@ -65,6 +65,11 @@ async function ensureWritableHome(home: string): Promise<void> {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && dirname(path) !== path) {
+        try {
+          refuseDanglingLink(path);
+        } catch (dangling) {
+          throw unwritable(path, records, dangling);
+        }
         path = dirname(path);
         continue;
       }

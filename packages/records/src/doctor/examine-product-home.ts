@@ -9,7 +9,7 @@ import { parseTargetName, TARGET_NAME_BYTES } from '../chain/target-name.js';
 import { ATTEMPT_TAG_VARIABLE, findAttemptProcesses, readRegularFile } from '@statecraft/adapter';
 import { readRememberedWritablePaths } from '../writable-paths-remembered.js';
 import { listQualificationRecords } from '../qualification/qualification-store.js';
-import { productHomeLayout } from '../product-home.js';
+import { checkProductHomeWritable, productHomeLayout } from '../product-home.js';
 import type { AttemptAccount } from '../read/attempt-account.js';
 import { describeEvidenceFindings, examineAttemptEvidence } from './examine-attempt-evidence.js';
 import { foldAttempts } from '../read/fold-attempts.js';
@@ -120,7 +120,7 @@ export async function examineProductHome(home: string): Promise<HomeExamination>
     info = await stat(home);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { home, exists: false, targets: [], findings: [] };
+    if (code === 'ENOENT') return { home, exists: false, targets: [], findings: homeThatCannotBeMade(home) };
     return { home, exists: false, targets: [], findings: [unusable(home, `the product home's path does not resolve (${code ?? (error as Error).message})`)] };
   }
   if (!info.isDirectory()) {
@@ -178,6 +178,19 @@ async function examineQualificationRecords(home: string): Promise<Finding[]> {
   } catch (error) {
     const directory = join(home, 'qualifications');
     return [unusable(directory, `cannot list the qualification records (${(error as Error).message})`)];
+  }
+}
+
+/**
+ * A missing home is an empty one only where `run` could make it: under /proc, /sys, a file, a
+ * read-only mount or a link to nothing it cannot (product-home.ts), and `run` exits 4 there.
+ */
+function homeThatCannotBeMade(home: string): Finding[] {
+  try {
+    checkProductHomeWritable(home);
+    return [];
+  } catch (error) {
+    return [unusable(home, (error as Error).message.slice(home.length + 2))];
   }
 }
 

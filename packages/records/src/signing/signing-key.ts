@@ -1,5 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { makeDirectories } from '@statecraft/adapter';
 import { join } from 'node:path';
 import { productHomeLayout } from '../product-home.js';
 import { writeFileDurably } from '../durable-write.js';
@@ -117,7 +118,8 @@ export async function generateSigningKey(home: string, options: { replace: boole
     () => false,
   );
   if (present && !options.replace) return { existing: paths.privateKey };
-  await mkdir(paths.directory, { recursive: true, mode: 0o700 });
+  // Not node's recursive mkdir: under /proc it retries for ever (make-directories.ts).
+  makeDirectories(paths.directory, 0o700);
   const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const privatePem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const publicPem = pair.publicKey.export({ type: 'spki', format: 'pem' }).toString();
