@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { lstat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dir } from 'tmp-promise';
 import { describe, expect, it } from 'vitest';
@@ -76,10 +77,22 @@ describe('statecraft export and verify', () => {
       }
       expect(existsSync(nowhere().home)).toBe(false);
 
-      // An existing path is never written over.
+      // An existing path is never written over: a file, nor a link, even one to nothing.
       const again = await runStatecraft(['export', repository.path, account.runId, '-o', tar], { home: targets.home.path });
       expect(again.exitCode).toBe(2);
       expect(again.stderr).toContain('already exists');
+      for (const [name, to] of [
+        ['dangling.tar', join(out.path, 'nothing-here')],
+        ['dangling-directory/', join(out.path, 'nothing-there')],
+      ]) {
+        const link = join(out.path, name);
+        await symlink(to, link.replace(/\/$/, ''));
+        const over = await runStatecraft(['export', repository.path, account.runId, '-o', link], { home: targets.home.path });
+        expect(over.exitCode, over.stderr).toBe(2);
+        expect(over.stderr).toContain('already exists');
+        expect((await lstat(link.replace(/\/$/, ''))).isSymbolicLink()).toBe(true);
+        expect(existsSync(to)).toBe(false);
+      }
     } finally {
       await out.cleanup();
     }

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { openTargetRecords } from '../read/open-target-records.js';
@@ -51,7 +51,9 @@ export async function writeRunBundle(input: {
       return { kind: 'refused', message: `run ${input.runId} has no record for ${records.target}` };
   } else if (records.kind === 'failed') return { kind: 'failed', path: records.path, message: records.message };
   else return { kind: 'refused', message: records.message };
-  if (existsSync(input.output) && !(input.form === 'directory' && readdirSync(input.output).length === 0))
+  // Looked at, not followed: a link, even one to nothing, is something a bundle would replace.
+  const there = lstatSync(input.output, { throwIfNoEntry: false });
+  if (there !== undefined && !(input.form === 'directory' && there.isDirectory() && readdirSync(input.output).length === 0))
     return { kind: 'refused', message: `${input.output} already exists: a bundle is never written over anything` };
   const tip = records.entries.at(-1);
   if (tip === undefined) return { kind: 'refused', message: `the chain of ${records.target} is empty` };
