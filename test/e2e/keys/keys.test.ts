@@ -117,4 +117,19 @@ describe('keys generate and keys show', () => {
       expect(refused.stderr).toContain(says);
     }
   });
+
+  it('a key named by a device or a huge file is refused at once (exit 2) naming it, never read whole: STATECRAFT_SIGNING_KEY and --trust alike', async () => {
+    const home = await scratch.make('statecraft-keys-home');
+    const huge = join(await scratch.make('statecraft-keys-huge'), 'huge.pem');
+    await writeFile(huge, Buffer.alloc(8 * 1024 * 1024, 0x41));
+    for (const path of ['/dev/zero', huge]) {
+      // It read the whole of /dev/zero until a string could hold no more: seconds, and half a GB.
+      const shown = await runStatecraft(['keys', 'show'], { home, env: { STATECRAFT_SIGNING_KEY: path }, timeoutMs: 15_000 });
+      expect(shown.exitCode, shown.stderr).toBe(2);
+      expect(shown.stderr).toContain(`${path}: the signing key cannot be read`);
+      const trusted = await runStatecraft(['verify', join(home, 'no-bundle.tar'), '--trust', path], { home, timeoutMs: 15_000 });
+      expect(trusted.exitCode, trusted.stderr).toBe(2);
+      expect(trusted.stderr).toContain(`${path}: the trusted key cannot be read`);
+    }
+  });
 });

@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { makeDirectories } from '@statecraft/adapter';
+import { stat } from 'node:fs/promises';
+import { makeDirectories, readRegularFile } from '@statecraft/adapter';
 import { join } from 'node:path';
 import { productHomeLayout } from '../product-home.js';
 import { writeFileDurably } from '../durable-write.js';
@@ -55,6 +55,8 @@ export function requireP256(key: KeyObject, path: string): void {
   }
 }
 
+const KEY_FILE_MAX_BYTES = 64 * 1024;
+
 /**
  * A PEM key file, read and parsed as a P-256 `private` or `public` key; each fault is a problem
  * naming the file: unreadable, not PEM, not that kind of key, another curve.
@@ -62,7 +64,9 @@ export function requireP256(key: KeyObject, path: string): void {
 export async function readP256Key(path: string, kind: 'private' | 'public', what: string): Promise<KeyObject> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // A regular file, read to a bound: a P-256 key in PEM is a few hundred bytes, and a device or
+    // a huge file named as one must cost neither a hang nor its size in memory.
+    text = await readRegularFile(path, KEY_FILE_MAX_BYTES);
   } catch (error) {
     throw new SigningKeyProblem(path, `${what} cannot be read (${(error as Error).message})`, error);
   }
