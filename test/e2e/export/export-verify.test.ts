@@ -93,6 +93,10 @@ describe('statecraft export and verify', () => {
         expect((await lstat(link.replace(/\/$/, ''))).isSymbolicLink()).toBe(true);
         expect(existsSync(to)).toBe(false);
       }
+      // Where nothing can be made, the failure names the place asked for, not a staging name.
+      const unmade = await runStatecraft(['export', repository.path, account.runId, '-o', '/proc/statecraft-nope/'], { home: targets.home.path });
+      expect(unmade.exitCode, unmade.stderr).toBe(4);
+      expect(unmade.stderr).toMatch(/^statecraft: \/proc\/statecraft-nope\/?: /);
     } finally {
       await out.cleanup();
     }

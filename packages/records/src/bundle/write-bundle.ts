@@ -111,7 +111,13 @@ async function writeSources(
     chainTip: { seq: tip.record.seq, digest: tip.digest },
     files,
   });
-  const staging = mkdtempSync(join(input.form === 'directory' ? dirname(input.output) : tmpdir(), '.statecraft-export-'));
+  let staging: string;
+  try {
+    // A directory is staged beside where it goes, to be renamed into place.
+    staging = mkdtempSync(join(input.form === 'directory' ? dirname(input.output) : tmpdir(), '.statecraft-export-'));
+  } catch (error) {
+    return { kind: 'failed', path: input.output, message: `cannot stage the bundle beside it (${(error as Error).message})` };
+  }
   try {
     const bytes = manifestBytes(manifest);
     writeFileSync(join(staging, MANIFEST_PATH), bytes);
