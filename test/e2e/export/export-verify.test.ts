@@ -84,7 +84,7 @@ describe('statecraft export and verify', () => {
       for (const [name, to] of [
         ['dangling.tar', join(out.path, 'nothing-here')],
         ['dangling-directory/', join(out.path, 'nothing-there')],
-      ]) {
+      ] as const) {
         const link = join(out.path, name);
         await symlink(to, link.replace(/\/$/, ''));
         const over = await runStatecraft(['export', repository.path, account.runId, '-o', link], { home: targets.home.path });
