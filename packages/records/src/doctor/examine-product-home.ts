@@ -108,9 +108,11 @@ export interface HomeExamination {
 /**
  * Checks the product home and every chain it holds — links, torn tails, dangling intents, stale
  * locks — and every attempt's kept files: re-digested against the chain, and the outcome classified
- * again from the kept stream. Read-only. A missing home is an empty
- * home, not a finding; a home `run` could not use (a path that does not resolve, no permission,
- * a read-only file system) is one, so doctor never reports health where `run` would fail.
+ * again from the kept stream. Read-only, but for the probe of a missing home's place (a directory
+ * made and removed at once, as `run` probes it). A missing home is an empty home, not a finding,
+ * where it could be made; a home `run` could not use (a path that does not resolve or cannot be
+ * made, no permission, a read-only file system) is one, so doctor never reports health where `run`
+ * would fail.
  */
 export async function examineProductHome(home: string): Promise<HomeExamination> {
   // Attempt files made from here on belong to runs that started while doctor read: not judged.
