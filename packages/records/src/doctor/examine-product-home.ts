@@ -192,7 +192,8 @@ function homeThatCannotBeMade(home: string): Finding[] {
     checkProductHomeWritable(home);
     return [];
   } catch (error) {
-    return [unusable(home, (error as Error).message.slice(home.length + 2))];
+    // Its message names the home already (product-home.ts), as unusable's own would.
+    return [{ kind: 'home-unusable', path: home, message: (error as Error).message }];
   }
 }
 
