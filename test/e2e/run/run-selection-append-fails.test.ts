@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { readChainRecords } from '../../fixtures/relink-chain.js';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
@@ -24,20 +24,12 @@ const home = (fileSizeLimit?: number) => ({ home: targets.home.path, timeoutMs: 
 const runTwo = (target: string, fileSizeLimit?: number) =>
   runStatecraft(['run', target, '--adapter', 'fixture', '--attempts', '2', '--prompt', 'scenario: complete', '--json'], home(fileSizeLimit));
 
-/** The chain's lines, each checked to link to the line before it: no fork, nothing lost in between. */
-function linkedLines(chain: string): { kind: string; runId?: string }[] {
-  const text = readFileSync(chain, 'utf8');
-  expect(text.endsWith('\n')).toBe(true);
-  let prev = 'genesis';
-  return text
-    .slice(0, -1)
-    .split('\n')
-    .map((line, seq) => {
-      const record = JSON.parse(line) as { kind: string; runId?: string; seq: number; prev: string };
-      expect({ seq: record.seq, prev: record.prev }).toEqual({ seq, prev });
-      prev = createHash('sha256').update(line).digest('hex');
-      return record;
-    });
+/** The chain's records, each checked to link to the line before it, the file ending with a whole line. */
+async function linkedLines(chain: string): Promise<{ kind: string; runId?: string }[]> {
+  expect(readFileSync(chain, 'utf8').endsWith('\n')).toBe(true);
+  const records = await readChainRecords(chain);
+  records.forEach(({ record }, seq) => expect({ seq: record.seq, prev: record.prev }).toEqual({ seq, prev: records[seq - 1]?.digest ?? 'genesis' }));
+  return records.map(({ record }) => record as { kind: string; runId?: string });
 }
 
 describe('a selection the disk refuses (R8.4)', () => {
@@ -75,7 +67,7 @@ describe('a selection the disk refuses (R8.4)', () => {
     expect(many.selection.failed.message).toContain('none was chosen: name one with --attempt');
 
     // The attempts' records stand and link; the partial selection is gone, not left as a torn tail.
-    const records = linkedLines(chain);
+    const records = await linkedLines(chain);
     expect(records.slice(earlier - 1, earlier).map((record) => record.kind)).toEqual(['selection']);
     const appended = records.slice(earlier);
     expect(appended.map((record) => record.kind).sort()).toEqual(['intent', 'intent', 'outcome', 'outcome']);
@@ -91,6 +83,6 @@ describe('a selection the disk refuses (R8.4)', () => {
     // The next run appends after them, its selection included.
     const next = await runTwo(target.path);
     expect(next.exitCode, next.stderr).toBe(0);
-    expect(linkedLines(chain).map((record) => record.kind)).toHaveLength(earlier + 4 + 5);
+    expect((await linkedLines(chain)).map((record) => record.kind)).toHaveLength(earlier + 4 + 5);
   });
 });
