@@ -56,6 +56,7 @@
  * - doctor/unrecorded-attempt-files.ts attempt directories no intent names, and what their run left in the repository (doctor)
  * - git/git-process.ts       one short git process, run to its end (git/git.ts, run's coverage/git-for-reading.ts)
  * - git/git.ts               git run in a directory with no shell, no hooks and none of the supervisor's git variables
+ * - git/in-worktree-turn.ts  changes to the worktree registrations made one at a time in this process (git dies reading one half made)
  * - git/registered-git-directory.ts a worktree's git directory found from the repository's side, and git's options for a worktree an agent could write (R12)
  * - git/resolve-target.ts    the target repository and its base commit (one rev-parse), keyed as the product home files it
  * - git/workspace-git-as-made.ts the workspace's .git pointer and registration as statecraft made them: compared, and put back at an attempt's end
@@ -169,6 +170,7 @@ export { examineAttemptEvidence } from './doctor/examine-attempt-evidence.js';
 export { examineProductHome, type Finding, type HomeExamination } from './doctor/examine-product-home.js';
 export { runGitProcess } from './git/git-process.js';
 export { runGit } from './git/git.js';
+export { inWorktreeTurn } from './git/in-worktree-turn.js';
 export { registeredGitDirectory, untrustedWorktreeGitOptions } from './git/registered-git-directory.js';
 export { type ResolvedTarget, resolveTarget } from './git/resolve-target.js';
 export { restoreWorkspaceGit, type WorkspaceGitRestoration } from './git/workspace-git-as-made.js';

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { lstat, readFile, realpath, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { runGit, untrustedWorktreeGitOptions } from '@statecraft/records';
+import { inWorktreeTurn, runGit, untrustedWorktreeGitOptions } from '@statecraft/records';
 
 /** Where fresh worktrees of candidates are made: the target's state directory, kept out of git (R8.6). */
 export const CHECKS_DIRECTORY = join('.statecraft', 'state', 'checks');
@@ -55,7 +55,7 @@ export async function makeCandidateWorktree(
   writeFileSync(ownerFileOf(path), `${JSON.stringify(owner)}\n`, { mode: 0o600 });
   mkdirSync(path, { mode: 0o755 });
   // Git first (runGit spawns before it returns), then what is set up beside it.
-  const adding = runGit(target, ['worktree', 'add', '--detach', '--quiet', path, commit]);
+  const adding = inWorktreeTurn(() => runGit(target, ['worktree', 'add', '--detach', '--quiet', path, commit]));
   let settleAdded: (added: boolean) => void = () => undefined;
   hooks.onAdded?.(
     path,
@@ -197,7 +197,7 @@ export async function removeMadeWorktree(target: string, worktree: MadeWorktree)
   const gone =
     own &&
     (await rm(worktree.path, { recursive: true, force: true }).then(
-      () => rm(worktree.gitDir, { recursive: true, force: true }).then(() => true),
+      () => inWorktreeTurn(() => rm(worktree.gitDir, { recursive: true, force: true })).then(() => true),
       () => false,
     ));
   if (gone !== true) return removeCandidateWorktree(target, worktree.path);
@@ -212,7 +212,7 @@ export async function removeMadeWorktree(target: string, worktree: MadeWorktree)
  * git forgets the registration (`worktree prune`), as the leftover sweep does.
  */
 export async function removeCandidateWorktree(target: string, path: string): Promise<'removed' | { notRemoved: string }> {
-  const removed = await runGit(target, ['worktree', 'remove', '--force', '--force', path]);
+  const removed = await inWorktreeTurn(() => runGit(target, ['worktree', 'remove', '--force', '--force', path]));
   if (!removed.ok) {
     // fs.rm does not follow symbolic links: nothing outside the worktree is reached through one a check left.
     const gone = await rm(path, { recursive: true, force: true }).then(
@@ -220,7 +220,7 @@ export async function removeCandidateWorktree(target: string, path: string): Pro
       (error: unknown) => (error as Error).message,
     );
     if (gone !== undefined) return { notRemoved: `git worktree remove ${path}: ${removed.stderr}; rm: ${gone}` };
-    await runGit(target, ['worktree', 'prune']);
+    await inWorktreeTurn(() => runGit(target, ['worktree', 'prune']));
   }
   await rm(ownerFileOf(path), { force: true }).catch(() => undefined);
   return 'removed';

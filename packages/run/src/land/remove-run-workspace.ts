@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { runGit } from '@statecraft/records';
+import { inWorktreeTurn, runGit } from '@statecraft/records';
 import type { PrunedAttempt } from '@statecraft/records';
 
 /**
@@ -23,7 +23,7 @@ export async function removeRunWorkspace(
     await rm(path, { recursive: true, force: true });
     workspace = path;
   }
-  const pruned = await runGit(target, ['worktree', 'prune']);
+  const pruned = await inWorktreeTurn(() => runGit(target, ['worktree', 'prune']));
   if (!pruned.ok) return { failed: `git worktree prune in ${target}: ${pruned.stderr}` };
   const tip = await runGit(target, ['rev-parse', '-q', '--verify', `${ref}^{commit}`]);
   if (keepBranch || !tip.ok) return { runId, workspace, branch: 'none', branchCommit: 'none' };

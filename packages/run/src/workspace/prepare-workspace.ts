@@ -1,7 +1,7 @@
 import { lstatSync, mkdirSync, readdirSync, realpathSync, rmdirSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runGit } from '@statecraft/records';
+import { inWorktreeTurn, runGit } from '@statecraft/records';
 import { excludeStateDirectory } from './exclude-state.js';
 import { attemptWorkspaceLocation, STATE_DIRECTORY, workspaceLocation } from '@statecraft/records';
 import { registeredGitDirectory, untrustedWorktreeGitOptions } from '@statecraft/records';
@@ -76,7 +76,7 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
   const branchExists = request.mode === 'retry' && (await runGit(request.target.path, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
   mkdirSync(join(request.target.path, STATE_DIRECTORY, 'workspaces'), { recursive: true });
   // A retry whose worktree was deleted is restored from the run's branch, keeping its commits.
-  if (branchExists) await runGit(request.target.path, ['worktree', 'prune']);
+  if (branchExists) await inWorktreeTurn(() => runGit(request.target.path, ['worktree', 'prune']));
   // `git worktree add` checks the branch out itself, as its own child `git reset --hard
   // --no-recurse-submodules`: submodules are not entered, and no hook runs (runGit's
   // core.hooksPath reaches the child through git's own environment). The directory exists before
@@ -85,7 +85,7 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
   if (existing === 'absent') mkdirSync(path, { mode: 0o755 });
   const workspace: PreparedWorkspace = { path: realpathSync(path), branch, how: branchExists ? 'restored' : 'created' };
   // Git first (runGit spawns before it returns), then what is set up beside it.
-  const adding = runGit(request.target.path, args);
+  const adding = inWorktreeTurn(() => runGit(request.target.path, args));
   let settleAdded: (added: boolean) => void = () => undefined;
   request.onDirectory?.(
     workspace.path,
@@ -114,7 +114,7 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
 async function deleteNewBranch(target: ResolvedTarget, branch: string): Promise<string> {
   const exists = await runGit(target.path, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]);
   if (!exists.ok) return '';
-  const deleted = await runGit(target.path, ['branch', '--delete', '--force', branch]);
+  const deleted = await inWorktreeTurn(() => runGit(target.path, ['branch', '--delete', '--force', branch]));
   return deleted.ok ? '' : `; its branch ${branch} could not be deleted (${deleted.stderr})`;
 }
 
@@ -125,10 +125,10 @@ async function deleteNewBranch(target: ResolvedTarget, branch: string): Promise<
  */
 export async function withdrawWorkspace(target: ResolvedTarget, workspace: PreparedWorkspace): Promise<'withdrawn' | { failed: string }> {
   if (workspace.how === 'reused') return 'withdrawn';
-  const removed = await runGit(target.path, ['worktree', 'remove', '--force', workspace.path]);
+  const removed = await inWorktreeTurn(() => runGit(target.path, ['worktree', 'remove', '--force', workspace.path]));
   if (!removed.ok) return { failed: `git worktree remove ${workspace.path}: ${removed.stderr}` };
   if (workspace.how === 'restored') return 'withdrawn';
-  const deleted = await runGit(target.path, ['branch', '--delete', '--force', workspace.branch]);
+  const deleted = await inWorktreeTurn(() => runGit(target.path, ['branch', '--delete', '--force', workspace.branch]));
   return deleted.ok ? 'withdrawn' : { failed: `git branch --delete ${workspace.branch}: ${deleted.stderr}` };
 }
 
