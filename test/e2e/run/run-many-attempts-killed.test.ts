@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createPerAttemptAdapter } from '../../fixtures/per-attempt-adapter.js';
+import { linkedChainRecords } from '../../fixtures/relink-chain.js';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { finishedRun, parseJson, runStatecraft, startStatecraft } from '../../fixtures/statecraft-cli.js';
 
@@ -24,19 +23,7 @@ interface ChainLine {
 const targets = useTestTargets({ sharedRepository: false });
 const home = () => ({ home: targets.home.path, timeoutMs: 120_000 });
 
-/** The chain's records, each checked to link to the line before it. */
-function linkedChain(chain: string): ChainLine[] {
-  let prev = 'genesis';
-  return readFileSync(chain, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line, seq) => {
-      const record = JSON.parse(line) as ChainLine;
-      expect({ seq: record.seq, prev: record.prev }).toEqual({ seq, prev });
-      prev = createHash('sha256').update(line).digest('hex');
-      return record;
-    });
-}
+const linkedChain = (chain: string): ChainLine[] => linkedChainRecords<ChainLine>(chain);
 
 async function listed(target: string): Promise<Listed> {
   const listing = await runStatecraft(['run', 'list', target, '--json'], home());

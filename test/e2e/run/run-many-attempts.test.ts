@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createCustomAdapter } from '../../fixtures/custom-adapter.js';
 import { createPerAttemptAdapter } from '../../fixtures/per-attempt-adapter.js';
+import { linkedChainRecords, readChainRecords } from '../../fixtures/relink-chain.js';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { finishedRun, parseJson, runStatecraft, startStatecraft } from '../../fixtures/statecraft-cli.js';
 
@@ -38,19 +37,7 @@ interface ChainLine {
 const targets = useTestTargets({ sharedRepository: false });
 const home = () => ({ home: targets.home.path, timeoutMs: 120_000 });
 
-/** The chain's records, each checked to link to the line before it: no fork, nothing lost in between. */
-function linkedChain(chain: string): ChainLine[] {
-  const lines = readFileSync(chain, 'utf8')
-    .split('\n')
-    .filter((line) => line !== '');
-  let prev = 'genesis';
-  return lines.map((line, seq) => {
-    const record = JSON.parse(line) as ChainLine;
-    expect({ seq: record.seq, prev: record.prev }).toEqual({ seq, prev });
-    prev = createHash('sha256').update(line).digest('hex');
-    return record;
-  });
-}
+const linkedChain = (chain: string): ChainLine[] => linkedChainRecords<ChainLine>(chain);
 
 const kinds = (records: readonly ChainLine[]) => records.map((record) => record.kind).sort();
 
@@ -80,10 +67,7 @@ describe('run --attempts N', () => {
       expect(kinds(records)).toEqual(['intent', 'intent', 'intent', 'outcome', 'outcome', 'outcome', 'selection']);
       expect(records.at(-1)?.kind).toBe('selection');
       // Every outcome names its own attempt's intent.
-      const digests = readFileSync(many.chain, 'utf8')
-        .split('\n')
-        .filter((line) => line !== '')
-        .map((line) => createHash('sha256').update(line).digest('hex'));
+      const digests = (await readChainRecords(many.chain)).map(({ digest }) => digest);
       for (const record of records) {
         if (record.kind !== 'outcome') continue;
         const intent = records[digests.indexOf(record.intent ?? '')];
