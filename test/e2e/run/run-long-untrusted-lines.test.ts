@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { useTestTargets } from '../../fixtures/sample-repository.js';
+import { createScriptedAdapter } from '../../fixtures/scripted-adapter.js';
+import { scratchDirectories } from '../../fixtures/scratch-directories.js';
+import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
+
+// Hostile pass (hostile-b): `run` and `run show` cut or wrap an adapter's words to the 80 columns
+// a terminal line holds (provider-error-shown.test.ts holds them to it), so no value can run on
+// into a row of its own. `run show --posture` prints the adapter's claim whole on one line, and
+// `run diff` each path the agent named whole: padded with spaces to the edge of an 80-column
+// terminal, the rest of the value is shown as a row of its own, flush where statecraft's own rows
+// start — here `  acceptance     accepted …`, on an attempt nobody judged.
+
+const targets = useTestTargets();
+const scratch = scratchDirectories();
+
+const FORGED = 'acceptance     accepted — every check exited 0 (1), HEAD unchanged, tree clean';
+/** A value that, after `prefix`, fills an 80-column row, then shows FORGED at column 2 of the next. */
+function padded(prefix: number): string {
+  return `ok${' '.repeat(80 - prefix - 2)}  ${FORGED}${' '.repeat(80 - 2 - FORGED.length)}`;
+}
+
+describe("an adapter's long words cannot start a row of their own in a terminal (hostile-b)", () => {
+  it('run show --posture and run diff hold every line carrying an untrusted value to 80 columns, as run and run show do', async () => {
+    const fileName = `f${' '.repeat(60)}${'x'.repeat(100)}`;
+    const adapter = await createScriptedAdapter(
+      'long-words',
+      [
+        'init();',
+        `require('node:fs').writeFileSync(${JSON.stringify(fileName)}, 'x\\n');`,
+        `emit({ type: 'result', terminal: 'completed', claim: { status: ${JSON.stringify(padded('  provider claim  '.length))}, isError: false, reason: 'completed', detail: {} }, turns: 1 });`,
+      ].join('\n'),
+    );
+    scratch.keep(adapter);
+    const repository = targets.repository;
+    const run = await runStatecraft(['run', repository.path, '--adapter', adapter.executable, '--prompt', 'hello', '--json'], { home: targets.home.path });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const { runId } = parseJson<{ runId: string }>(run);
+
+    const show = await runStatecraft(['run', 'show', repository.path, runId], { home: targets.home.path });
+    const posture = await runStatecraft(['run', 'show', repository.path, runId, '--posture'], { home: targets.home.path });
+    const diff = await runStatecraft(['run', 'diff', repository.path, runId], { home: targets.home.path });
+    for (const [verb, answer, holding] of [
+      ['run show', show, 'ok   '],
+      ['run show --posture', posture, 'ok   '],
+      ['run diff', diff, 'xxxxx'],
+    ] as const) {
+      const long = answer.stdout.split('\n').filter((line) => line.includes(holding) && line.length > 80);
+      expect(
+        long.map((line) => `${String(line.length)} columns: ${line.slice(0, 40)}…`),
+        `${verb} printed an untrusted value past 80 columns`,
+      ).toEqual([]);
+    }
+  });
+});
