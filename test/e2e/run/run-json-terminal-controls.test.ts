@@ -4,7 +4,7 @@ import { createScriptedAdapter } from '../../fixtures/scripted-adapter.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
-// Hostile pass (hostile-b): the human rendering escapes C1 controls (NEL U+0085, CSI U+009B), the
+// The human rendering escapes C1 controls (NEL U+0085, CSI U+009B), the
 // Unicode line and paragraph separators and the bidi overrides an adapter puts in its words. The
 // `--json` rendering of the same verbs prints them raw: JSON.stringify escapes only U+0000-U+001F,
 // so an adapter's claim, refusal or message reaches the operator's terminal as an 8-bit CSI
@@ -19,7 +19,7 @@ const scratch = scratchDirectories();
 const RAW_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
 const HOSTILE = 'ok\u009b1A\u009b2Kacceptance accepted\u0085NEL\u2028LS\u202eRLO\u2066LRI';
 
-describe('--json output carries no raw terminal control an adapter wrote (hostile-b)', () => {
+describe('--json output carries no raw terminal control an adapter wrote', () => {
   it('run, run show and run list --json escape C1 controls, line separators and bidi marks, and still parse to the exact words', async () => {
     const adapter = await createScriptedAdapter(
       'json-controls',

@@ -4,7 +4,7 @@ import { createScriptedAdapter } from '../../fixtures/scripted-adapter.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
-// Hostile pass (hostile-b): `run` and `run show` cut or wrap an adapter's words to the 80 columns
+// `run` and `run show` cut or wrap an adapter's words to the 80 columns
 // a terminal line holds (provider-error-shown.test.ts holds them to it), so no value can run on
 // into a row of its own. `run show --posture` prints the adapter's claim whole on one line, and
 // `run diff` each path the agent named whole: padded with spaces to the edge of an 80-column
@@ -20,7 +20,7 @@ function padded(prefix: number): string {
   return `ok${' '.repeat(80 - prefix - 2)}  ${FORGED}${' '.repeat(80 - 2 - FORGED.length)}`;
 }
 
-describe("an adapter's long words cannot start a row of their own in a terminal (hostile-b)", () => {
+describe("an adapter's long words cannot start a row of their own in a terminal", () => {
   it('run show --posture and run diff hold every line carrying an untrusted value to 80 columns, as run and run show do', async () => {
     const fileName = `f${' '.repeat(60)}${'x'.repeat(100)}`;
     const adapter = await createScriptedAdapter(

@@ -8,19 +8,16 @@ import { createScriptedAdapter } from '../../fixtures/scripted-adapter.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
-// Hostile pass (hostile-b): the agent makes a repository of its own in a subdirectory of its
-// workspace — its `.git/config` naming a `core.fsmonitor` command — and leaves a file in it
-// modified. Left untracked, the operator's `git status` in the workspace never enters it. But
-// statecraft commits the candidate with `git add -A`, which records the subdirectory as a gitlink
-// in the workspace's index; from then on the operator's plain `git status` in the workspace path
-// `run` printed checks that "submodule" for changes by running git inside it, which obeys the
-// agent's configuration: the agent's command runs as the operator, outside any boundary, after
-// the attempt. `doctor` names nothing.
+// The agent makes a repository of its own in a subdirectory of its workspace — its config naming
+// a `core.fsmonitor` command — and leaves a file in it modified. Left untracked, the operator's
+// `git status` in the workspace never enters it; committed by `git add -A` as a gitlink, it would:
+// the operator's git would check that "submodule" by running git inside it, as the agent
+// configured it, outside any boundary, after the attempt. Statecraft's commit leaves it out.
 
 const targets = useTestTargets({ sharedRepository: false });
 const scratch = scratchDirectories();
 
-function nestedRepositoryBody(marker: string): string {
+function nestedRepositoryBody(marker: string, gitFile: boolean): string {
   const hook = `touch '${marker}'; false`;
   return [
     "const { execFileSync } = require('node:child_process');",
@@ -28,11 +25,12 @@ function nestedRepositoryBody(marker: string): string {
     'init();',
     "const git = (cwd, ...args) => execFileSync('git', ['-c', 'user.name=agent', '-c', 'user.email=agent@example.invalid', ...args], { cwd, encoding: 'utf8' });",
     "fs.mkdirSync('vendored');",
-    "git('vendored', 'init', '--quiet');",
+    // Its git directory in the workspace itself, or beside it, named by a `.git` file.
+    gitFile ? "git('.', 'init', '--quiet', '--separate-git-dir', '.vendored-git', 'vendored');" : "git('vendored', 'init', '--quiet');",
     "fs.writeFileSync('vendored/file.txt', 'one\\n');",
     "git('vendored', 'add', 'file.txt');",
     "git('vendored', 'commit', '--quiet', '-m', 'the agent\\'s own repository');",
-    `fs.appendFileSync('vendored/.git/config', '[core]\\n\\tfsmonitor = ' + JSON.stringify(${JSON.stringify(hook)}) + '\\n');`,
+    `fs.appendFileSync(${JSON.stringify(gitFile ? '.vendored-git/config' : 'vendored/.git/config')}, '[core]\\n\\tfsmonitor = ' + JSON.stringify(${JSON.stringify(hook)}) + '\\n');`,
     // Modified after its commit: git has a reason to look inside.
     "fs.writeFileSync('vendored/file.txt', 'two\\n');",
     "emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'completed', detail: {} }, turns: 1 });",
@@ -45,11 +43,14 @@ interface Account {
   workspace: string;
 }
 
-describe('a repository the agent makes inside its workspace runs nothing as the operator after the attempt (hostile-b)', () => {
-  it("the operator's git status in the workspace runs no command the agent's nested repository names; doctor names the workspace otherwise", async () => {
+describe('a repository the agent makes inside its workspace runs nothing as the operator after the attempt', () => {
+  it.each([
+    ['its git directory inside it', false],
+    ['a .git file naming a git directory beside it', true],
+  ])("the operator's git status in the workspace runs no command the agent's nested repository names (%s)", async (_, gitFile) => {
     const repository = await targets.fresh();
     const marker = join(await scratch.make('statecraft-nested-hook'), 'ran');
-    const adapter = await createScriptedAdapter('nested-repository', nestedRepositoryBody(marker));
+    const adapter = await createScriptedAdapter('nested-repository', nestedRepositoryBody(marker, gitFile));
     scratch.keep(adapter);
     const manifestFile = `${adapter.executable}.manifest.json`;
     const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as { requiresCommands: string[] };

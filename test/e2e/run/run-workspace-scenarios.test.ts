@@ -85,7 +85,7 @@ describe('the candidate of a completed attempt, identified by statecraft before 
     expect(account.candidate.madeBy).toBe('statecraft');
     expect(account.candidate.changedPaths).toEqual(['answer.txt']);
     expect(account.candidate.commit).not.toBe(account.baseCommit);
-    expect(account.candidate.ignored.note).toMatch(/git add -A: files git ignores are not part of the candidate/);
+    expect(account.candidate.ignored.note).toMatch(/git add -A: files git ignores, and repositories made inside it, are not part of the candidate/);
     expect(account.headCommit).toBe(account.candidate.commit);
     expect(account.workspaceDirty).toBe(false);
     expect(await repository.git('rev-parse', account.branch)).toBe(account.candidate.commit);

@@ -51,6 +51,9 @@ export function startCandidateReads(workspace: string, gitDirectory: string, bas
 
 const HEAD_IDS = ['rev-parse', 'HEAD', 'HEAD^{tree}'] as const;
 
+/** An untracked entry that is a directory: under --untracked-files=all, only a repository of its own is listed so. */
+const isNestedRepository = (entry: string): boolean => entry.startsWith('? ') && entry.endsWith('/');
+
 /**
  * Identifies the candidate of a completed attempt (R13.2), before its outcome is appended: the
  * workspace HEAD if the tree is clean, else a commit of the work tree (`git add -A`) with a fixed
@@ -99,14 +102,23 @@ export async function identifyCandidate(
     return { kind: 'not-identified', message: status.message };
   }
   const entries = status.stdout.split('\0').filter((entry) => entry !== '');
-  const ignored = entries.filter((entry) => entry.startsWith('! ')).map((entry) => entry.slice(2));
+  // A repository the agent made in its workspace is listed whole, `? path/`, under
+  // --untracked-files=all. `git add -A` would commit it as a gitlink (its commit id, which no
+  // one else has), and the operator's own git in the workspace would then enter it and run what
+  // its configuration names, as the operator: it is left out, untracked, as ignored files are.
+  const nested = entries.filter(isNestedRepository).map((entry) => entry.slice(2, -1));
+  const ignored = [...entries.filter((entry) => entry.startsWith('! ')).map((entry) => entry.slice(2)), ...nested.map((path) => `${path}/`)];
   // A rename's entry is followed by its source path, which has no status of its own: still dirty.
-  const dirty = entries.some((entry) => !entry.startsWith('# ') && !entry.startsWith('! '));
+  const dirty = entries.some((entry) => !entry.startsWith('# ') && !entry.startsWith('! ') && !isNestedRepository(entry));
   if (dirty) {
     // Read before the commit: they name the agent's head, not the candidate. Settled, then dropped.
     await idsBeside;
     const added = await git(['add', '-A']);
     if (!added.ok) return { kind: 'not-identified', message: added.message };
+    if (nested.length > 0) {
+      const unstaged = await git(['rm', '--cached', '-r', '-f', '-q', '--ignore-unmatch', '--', ...nested]);
+      if (!unstaged.ok) return { kind: 'not-identified', message: unstaged.message };
+    }
     const committed = await git([
       '-c',
       `user.name=${STATECRAFT_GIT_IDENTITY.name}`,
