@@ -10,11 +10,11 @@
  * - boundary-profile.ts       the protected evidence boundary's profile: hidden, writable, read-only paths; the on/none choice (R12)
  * - operator-git-identity.ts  the operator's git identity carried into the boundary (GIT_CONFIG_GLOBAL); run reads it
  * - homes-to-hide.ts          the homes the boundary hides (the operator's, root's, /home's), and the PATH entries inside them
- * - boundary/adapter-reachable.ts what the agent's processes can still do to the adapter (attach unless Yama, reopen its descriptors): residuals (R12)
+ * - boundary/adapter-reachable.ts what the agent's processes can still do to the adapter (write its memory unless Yama): residuals (R12)
  * - boundary/boundary-after-probe.ts an established boundary widened after its probe: paths made read-only or hidden, recorded in its profile (R12, R13.3, R13.5)
  * - boundary/boundary-probe.ts the self-test run inside the sandbox before each launch, and the descriptor closer (R12)
  * - boundary/bwrap-boundary.ts the boundary's mechanism on Linux (bubblewrap): establish, wrap the child (R12)
- * - boundary/keyring-filter.ts the seccomp filter that keeps a launch off the operator's session keyring (R12)
+ * - boundary/seccomp-filter.ts the seccomp filter that keeps a launch off the operator's session keyring (R12)
  * - boundary/launch-descriptors.ts the descriptors a launch is handed, and the closer that shuts the rest (R12)
  * - boundary/product-home-views.ts every other mount reaching the product home, from the mount table, hidden and probed too (R12)
  * - boundary/run-quietly.ts  bwrap and the probe run with a fixed PATH, their output whole, a time limit counted once their input is given
@@ -65,9 +65,9 @@ export {
   establishBoundary,
   type EstablishedBoundary,
 } from './boundary/bwrap-boundary.js';
+export { adapterReachableResiduals, readPtraceScope } from './boundary/adapter-reachable.js';
 export { withHiddenPaths, withReadOnlyPaths } from './boundary/boundary-after-probe.js';
 export { productHomeViewsIn } from './boundary/product-home-views.js';
-export { adapterReachableResiduals, readPtraceScope } from './boundary/adapter-reachable.js';
 export { checkManagedPaths, expandManagedPaths, prepareManagedPaths, type ProtectedLocation } from './managed-paths/managed-paths.js';
 export { supervisorProtectedLocations } from './managed-paths/supervisor-protected-locations.js';
 export { resolvedThroughLinks } from './managed-paths/resolved-through-links.js';

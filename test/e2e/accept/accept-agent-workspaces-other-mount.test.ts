@@ -38,7 +38,7 @@ async function acceptWithView(source: string, view: string, args: string[]): Pro
 }
 
 describe("the agents' workspaces, seen through another mount of the repository's directory (R13.3, R12)", () => {
-  it.skipIf(!isRoot)('are never read by a check: a candidate whose check reads another agent\'s leftovers is not accepted', async () => {
+  it.skipIf(!isRoot)("are never read by a check: a candidate whose check reads another agent's leftovers is not accepted", async () => {
     const repository = await targets.fresh();
     const view = await scratch.make('statecraft-view');
     const seen = join(view, basename(repository.path), '.statecraft', 'state', 'workspaces');

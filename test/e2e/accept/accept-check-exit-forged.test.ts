@@ -35,7 +35,10 @@ async function judge(forge: boolean): Promise<{ exitCode: number; acceptance: Ac
   const declaration = { project: { commands: ['python3'] }, acceptance: { checks } };
   const repository = await repositoryWithSuite(targets, { checks }, { '.statecraft/environment.json': `${JSON.stringify(declaration)}\n` });
   const home = { home: targets.home.path };
-  const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', writePrompt('write', 'check.py', checkScript(forge)), '--json'], home);
+  const run = await runStatecraft(
+    ['run', repository.path, '--adapter', 'fixture', '--prompt', writePrompt('write', 'check.py', checkScript(forge)), '--json'],
+    home,
+  );
   expect(run.exitCode).toBe(0);
   const { runId } = parseJson<{ runId: string }>(run);
   const judged = await runStatecraft(['accept', repository.path, runId, '--json'], { ...home, timeoutMs: 120_000 });

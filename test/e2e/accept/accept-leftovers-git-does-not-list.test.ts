@@ -44,8 +44,7 @@ async function judge(checks: string[], script: string): Promise<{ exitCode: numb
   return { exitCode: judged.exitCode, acceptance: parseJson<Acceptance>(judged) };
 }
 
-const XATTR_READ = (path: string): string =>
-  `python3 -c "import os,sys; sys.exit(0 if os.getxattr(${path}, 'user.verdict') == b'pass' else 1)"`;
+const XATTR_READ = (path: string): string => `python3 -c "import os,sys; sys.exit(0 if os.getxattr(${path}, 'user.verdict') == b'pass' else 1)"`;
 const XATTR_WRITE = (path: string): string => `python3 -c "import os; os.setxattr(${path}, 'user.verdict', b'pass')"`;
 
 /** [what the first check leaves, the planting script, the second check that reads it]. */

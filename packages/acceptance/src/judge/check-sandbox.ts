@@ -87,7 +87,9 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
     exposed: request.choice.expose ?? [],
   });
   const established = await establishBoundary({
-    profile,
+    // /proc read-only: no process of a check writes another's memory, bwrap's own included, through
+    // which the check's exit status leaves the sandbox (seccomp-filter.ts denies the other ways).
+    profile: { ...profile, procReadOnly: true },
     environment: environment.variables,
     workspace: request.worktree,
     ...(request.worktreeReady === undefined ? {} : { workspaceReady: request.worktreeReady }),

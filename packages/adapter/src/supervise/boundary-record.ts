@@ -51,6 +51,8 @@ const BoundaryProfileSchema = z.strictObject({
   readOnly: z.array(BoundaryPathSchema),
   /** Links made again inside a hidden home: a managed path declared through a link there, leading to where it is bound. */
   links: z.array(z.strictObject({ path: z.string().min(1), target: z.string().min(1), role: BoundaryPathRoleSchema })).optional(),
+  /** /proc mounted read-only (an acceptance's checks): no process inside writes another's memory through /proc/<pid>/mem. */
+  procReadOnly: z.literal(true).optional(),
 });
 export type BoundaryProfile = z.infer<typeof BoundaryProfileSchema>;
 
@@ -67,7 +69,7 @@ export const ProbeCheckSchema = z.strictObject({
     'supervisor-hidden',
     'no-capabilities',
     'descriptors-closed',
-    /** The operator's keyrings out of reach: the keyring system calls filtered (keyring-filter.ts), /proc/keys unreadable. */
+    /** The operator's keyrings out of reach: the keyring system calls filtered (seccomp-filter.ts), /proc/keys unreadable. */
     'keyrings',
   ]),
   /** True when the boundary held for this check. */

@@ -3,15 +3,16 @@ import type { BoundaryResidual } from '@statecraft/adapter';
 
 /**
  * What the boundary does not deny between the adapter and the processes the agent starts (R12).
- * They run inside the same sandbox as the adapter, as the same uid, in the same PID namespace: the
- * boundary keeps the agent from the records and the supervisor, not from the adapter (nor from the
- * provider it runs). A process that can attach to the adapter — ptrace, `pidfd_getfd`,
- * `process_vm_writev`, a write to `/proc/<pid>/mem` — can take its stdout, the stream the
- * supervisor classifies, and forge any event, a `result` included: an attempt whose agent was
- * refused can then read `completed`. The kernel grants each of these as ptrace "attach" access,
- * which Yama (`kernel.yama.ptrace_scope` 1 or more) refuses to anything but an ancestor — and the
- * agent's processes are the adapter's descendants. So it is open unless Yama says 1 or more, read
- * here once per launch (one small procfs read), and named on the attempt when open.
+ * They run inside the same sandbox as the adapter, as the same uid, in the same PID namespace.
+ * The seccomp filter denies every system call that attaches to another process (ptrace,
+ * `pidfd_getfd`, `process_vm_readv`, `process_vm_writev`: seccomp-filter.ts), but a write to
+ * `/proc/<pid>/mem` is an open and a write: /proc stays writable for an adapter's sandbox, since
+ * a nested user namespace (Codex's own sandbox makes one) writes its uid map there. Through it a
+ * process could rewrite the adapter's memory and forge the events it writes, a result included.
+ * The kernel grants it as ptrace "attach" access, which Yama (`kernel.yama.ptrace_scope` 1 or
+ * more) refuses to anything but an ancestor — and the agent's processes are the adapter's
+ * descendants. So it is open unless Yama says 1 or more, read here once per launch (one small
+ * procfs read), and named on the attempt when open. A check's sandbox mounts /proc read-only.
  *
  * Reopening the adapter's stdout through `/proc/<pid>/fd/1` (which asks only for "read" access,
  * which Yama does not restrict) is not a way in: the supervisor hands it a socket, and the kernel
@@ -44,9 +45,9 @@ export function adapterReachableResiduals(scope: PtraceScope): BoundaryResidual[
     {
       id: 'adapter-attachable',
       statement:
-        'the processes the agent starts can attach to the adapter and to the provider it runs (ptrace, pidfd_getfd, process_vm_writev, writes to /proc/<pid>/mem): ' +
+        'the processes the agent starts can write the memory of the adapter and of the provider it runs through /proc/<pid>/mem: ' +
         `they share its uid and PID namespace and ${why} (kernel.yama.ptrace_scope 1 or more closes this), ` +
-        'so they can take its stdout or rewrite its memory and forge the events it writes, a result included',
+        'so they can rewrite what it writes and forge its events, a result included',
     },
   ];
 }

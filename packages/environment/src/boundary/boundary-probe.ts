@@ -1,6 +1,6 @@
 import { ProbeCheckSchema, type ProbeCheck } from '@statecraft/adapter';
 import { ATTEMPT_TAG_VARIABLE } from '@statecraft/adapter';
-import { DENIED_KEYRING_CALLS } from './keyring-filter.js';
+import { DENIED_KEYRING_CALLS } from './seccomp-filter.js';
 
 /** What a held `keyrings` check says: the calls the filter denies are named by the mechanism, the filter's presence measured. */
 const KEYRING_HELD = `a seccomp filter is in force (Seccomp 2), denying ${DENIED_KEYRING_CALLS.join(', ')}`;

@@ -11,10 +11,10 @@ import { BWRAP_RESIDUALS, type BoundaryPath, type BoundaryProfile, type Boundary
 import { CLOSER_SCRIPT, GATE_GO, GATED_CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
 import { runQuietly } from './run-quietly.js';
 import { findProductHomeViews, type ProductHomeView } from './product-home-views.js';
-import { adapterReachableResiduals, readPtraceScope } from './adapter-reachable.js';
 import { startTimeOfThisProcess } from '@statecraft/adapter';
 import { FIRST_LAUNCH_DESCRIPTOR, openedAhead, openLaunchDescriptors, type LaunchDescriptors, type OpenedAhead } from './launch-descriptors.js';
-import { keyringFilterProgram } from './keyring-filter.js';
+import { adapterReachableResiduals, readPtraceScope } from './adapter-reachable.js';
+import { seccompFilterProgram } from './seccomp-filter.js';
 
 /**
  * The protected evidence boundary's mechanism on Linux: bubblewrap (R12). One file, the same hooks
@@ -119,8 +119,12 @@ function orderedBinds(profile: BoundaryProfile): { entry: BoundaryPath; writable
 export function profileArguments(profile: BoundaryProfile, workspace: BoundaryPath, write: (entry: BoundaryPath) => string): string[] {
   const args = ['--unshare-user', '--uid', SANDBOX_ID, '--gid', SANDBOX_ID, '--unshare-pid', '--unshare-ipc', '--die-with-parent', '--new-session'];
   args.push('--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
-  // The keys the sandbox could view, by description, listed without a system call (keyring-filter.ts denies the calls).
+  // The keys the sandbox could view, by description, listed without a system call (seccomp-filter.ts denies the calls).
   for (const file of PROC_KEY_FILES.filter((path) => existsSync(path))) args.push('--ro-bind', '/dev/null', file);
+  // Read-only, so no process inside writes another's memory through /proc/<pid>/mem (seccomp-filter.ts
+  // denies the other ways to attach). A check's sandbox only: a nested user namespace, as Codex's own
+  // sandbox makes, writes its uid map there.
+  if (profile.procReadOnly === true) args.push('--remount-ro', '/proc');
   // The homes first, as empty tmpfs: what is hidden or bound below one is laid over it after.
   const homes = profile.hidden.filter(isHome);
   for (const entry of homes) args.push('--perms', entry.role === 'operator-home' ? '0700' : '0755', '--tmpfs', write(entry));
@@ -204,7 +208,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
       "the supervisor's start time could not be read from /proc/self/stat, so the probe could not tell it from another process",
     );
   }
-  const filter = keyringFilterProgram();
+  const filter = seccompFilterProgram();
   if ('refused' in filter) return refusedBoundary('probe-failed', filter.refused);
   const args = profileArguments(profile, workspace, (entry) => entry.path);
   // Resolved once, here, before anything of the launch runs: each spawn binds what is found now, or
@@ -303,8 +307,8 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
           profileDigest: profileDigest(profile),
           profile,
           probe,
-          // Yama read once per launch: whether the agent's processes can attach to the adapter (adapter-reachable.ts).
-          residuals: [...BWRAP_RESIDUALS, ...adapterReachableResiduals(readPtraceScope())],
+          // Yama read once per launch: whether the agent's processes can write the adapter's memory (adapter-reachable.ts).
+          residuals: [...BWRAP_RESIDUALS, ...(profile.procReadOnly === true ? [] : adapterReachableResiduals(readPtraceScope()))],
         },
       },
     };
@@ -461,7 +465,7 @@ export type BoundaryAvailability = z.infer<typeof BoundaryAvailabilitySchema>;
 export async function checkBoundaryAvailability(path: string | undefined): Promise<BoundaryAvailability> {
   const bwrap = findExecutableOnPath('bwrap', path);
   if (bwrap === undefined) return { available: false, reason: 'bwrap-missing', message: `no bwrap on PATH (${path ?? 'not set'}): ${INSTALL}, ${WAY_OUT}` };
-  const filter = keyringFilterProgram();
+  const filter = seccompFilterProgram();
   if ('refused' in filter) return { available: false, reason: 'probe-failed', message: `${filter.refused}; ${WAY_OUT}` };
   const args = profileArguments({ hidden: [], writable: [], readOnly: [] }, { path: '/', role: 'workspace' }, (entry) => entry.path);
   const descriptors = openLaunchDescriptors([]);

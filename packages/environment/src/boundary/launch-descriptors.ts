@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, mkdtempSync, openSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { keyringFilterProgram } from './keyring-filter.js';
+import { seccompFilterProgram } from './seccomp-filter.js';
 
 /** O_PATH: a handle on where a path leads, opened without reading it (not in node's constants). Node adds O_CLOEXEC itself. */
 const O_PATH = 0o10000000;
@@ -23,7 +23,7 @@ export interface LaunchDescriptors {
  * Each is opened at the real path found when the boundary was established, its last component
  * unfollowed, and must be there still: the descriptor's own path (/proc/self/fd/N) is that path and
  * it is no link. Else nothing is handed and the spawn is refused, naming the path. The filter comes
- * last (keyring-filter.ts), from a file made for this spawn and removed at once.
+ * last (seccomp-filter.ts), from a file made for this spawn and removed at once.
  */
 export function openLaunchDescriptors(sources: readonly string[]): LaunchDescriptors {
   const opened: number[] = [];
@@ -72,7 +72,7 @@ function openBindSource(source: string): number {
 }
 
 function openFilter(): number {
-  const filter = keyringFilterProgram();
+  const filter = seccompFilterProgram();
   if ('refused' in filter) throw new Error(filter.refused);
   const directory = mkdtempSync(join(tmpdir(), 'statecraft-seccomp-'));
   try {

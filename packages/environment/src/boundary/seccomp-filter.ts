@@ -1,19 +1,30 @@
 /**
- * The seccomp filter every launch in the boundary gets (R12): the kernel's keyring system calls —
- * `add_key`, `request_key`, `keyctl` — answer EPERM inside. The sandbox inherits the operator's
- * session keyring, and through it (or by uid) the user keyring: without the filter an agent or a
- * check reads, unlinks, overwrites and plants keys that outlive the attempt. A new session keyring
- * would not do: the user keyring follows the uid. A classic BPF program, read by bwrap from a
- * descriptor (`--seccomp FD`); written here, since no npm package builds one and it takes four opcodes.
+ * The seccomp filter every launch in the boundary gets (R12). It answers EPERM to two kinds of
+ * system calls:
+ *
+ * - The kernel's keyring calls (`add_key`, `request_key`, `keyctl`). The sandbox inherits the
+ *   operator's session keyring, and through it (or by uid) the user keyring: without the filter an
+ *   agent or a check reads, unlinks, overwrites and plants keys that outlive the attempt. A new
+ *   session keyring would not do: the user keyring follows the uid.
+ * - The calls that attach to another process of the sandbox (`ptrace`, `process_vm_readv`,
+ *   `process_vm_writev`, `pidfd_getfd`). Every process inside shares one uid: a tool the agent
+ *   starts could take the adapter's stdout or rewrite its memory and forge its events, and a check
+ *   could take bwrap's own descriptor that carries the check's exit status out and write another.
+ *   Yama refuses these only where `ptrace_scope` is 1 or more; the filter does so everywhere. The
+ *   fourth way, a write to `/proc/<pid>/mem`, is closed by mounting /proc read-only (bwrap-boundary.ts).
+ *
+ * A classic BPF program, read by bwrap from a descriptor (`--seccomp FD`); written here, since no
+ * npm package builds one and it takes four opcodes.
  */
 
 /** The system calls denied, by name, as the boundary record says. */
 export const DENIED_KEYRING_CALLS = ['add_key', 'request_key', 'keyctl'] as const;
+const DENIED_ATTACH_CALLS = ['ptrace', 'process_vm_readv', 'process_vm_writev', 'pidfd_getfd'] as const;
 
 /** A process architecture as the kernel names it in `seccomp_data.arch`, with the numbers of the denied calls there. */
 interface Audited {
   arch: number;
-  /** add_key, request_key, keyctl (and their x32 numbers on x86_64). */
+  /** add_key, request_key, keyctl, then ptrace, process_vm_readv, process_vm_writev, pidfd_getfd (and their x32 numbers on x86_64). */
   calls: readonly number[];
 }
 
@@ -27,12 +38,19 @@ const X32_BIT = 0x4000_0000;
  */
 const ARCHITECTURES: Readonly<Record<string, readonly Audited[]>> = {
   x64: [
-    { arch: 0xc000003e, calls: [248, 249, 250, X32_BIT | 248, X32_BIT | 249, X32_BIT | 250] },
-    { arch: 0x40000003, calls: [286, 287, 288] },
+    {
+      arch: 0xc000003e,
+      calls: [
+        ...[248, 249, 250, 101, 310, 311, 438],
+        // x32: the shared numbers with the x32 bit, and its own ptrace and process_vm_* (521, 539, 540).
+        ...[248, 249, 250, 101, 310, 311, 438, 521, 539, 540].map((call) => X32_BIT | call),
+      ],
+    },
+    { arch: 0x40000003, calls: [286, 287, 288, 26, 347, 348, 438] },
   ],
   arm64: [
-    { arch: 0xc00000b7, calls: [217, 218, 219] },
-    { arch: 0x40000028, calls: [309, 310, 311] },
+    { arch: 0xc00000b7, calls: [217, 218, 219, 117, 270, 271, 438] },
+    { arch: 0x40000028, calls: [309, 310, 311, 26, 376, 377, 438] },
   ],
 };
 
@@ -47,11 +65,11 @@ const RET_ERRNO_EPERM = 0x0005_0000 | 1;
 const RET_KILL_PROCESS = 0x8000_0000;
 
 /** The filter's program for this host, or why the boundary cannot be set up here. */
-export function keyringFilterProgram(architecture: string = process.arch): { program: Buffer } | { refused: string } {
+export function seccompFilterProgram(architecture: string = process.arch): { program: Buffer } | { refused: string } {
   const audited = ARCHITECTURES[architecture];
   if (audited === undefined) {
     return {
-      refused: `the keyring system calls cannot be denied on this architecture (${architecture}): statecraft knows their numbers on x64 and arm64 only, and a sandbox that shares the operator's keyrings is no boundary`,
+      refused: `the keyring and process-attaching system calls cannot be denied on this architecture (${architecture}): statecraft knows their numbers on x64 and arm64 only, and a sandbox that shares the operator's keyrings is no boundary`,
     };
   }
   const instructions: [number, number, number, number][] = [];
