@@ -89,7 +89,7 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
   const established = await establishBoundary({
     // /proc read-only: no process of a check writes another's memory, bwrap's own included, through
     // which the check's exit status leaves the sandbox (seccomp-filter.ts denies the other ways).
-    profile: { ...profile, procReadOnly: true },
+    profile: { ...profile, checks: true },
     environment: environment.variables,
     workspace: request.worktree,
     ...(request.worktreeReady === undefined ? {} : { workspaceReady: request.worktreeReady }),

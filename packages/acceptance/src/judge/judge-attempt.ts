@@ -14,6 +14,7 @@ import {
 } from './candidate-worktree.js';
 import { prepareCheckSandbox, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
 import { emptyCheckTemporaryDirectory, removeCheckTemporaryDirectory } from './check-temporary-directory.js';
+import { readWorktreeShape, restoreWorktreeShape } from './worktree-shape.js';
 import { changedNothing, checkedOutOtherwise, decideAfterSuite, decideBeforeSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
 import { findLinksOutsideCandidate } from './links-outside-candidate.js';
 import { mintReceipt } from './mint-receipt.js';
@@ -219,6 +220,8 @@ async function runSuiteOverCandidate(
       where.target,
       where.gitDirectory,
     );
+    // The worktree as checked out, before any check: what git does not compare is compared with it after each.
+    const made = await readWorktreeShape(worktree);
     const ran = await runSuite({
       cwd: worktree,
       commands: suite.suite === 'none' ? [] : suite.suite.commands,
@@ -234,7 +237,10 @@ async function runSuiteOverCandidate(
       readWorktree: (options) => readWorktreeAfterSuite(judged.worktree, options),
       clearForNextCheck: async (reading) => {
         const tmp = setup.sandbox.temporaryDirectory;
-        const [left, emptied] = await Promise.all([removeIgnoredPaths(worktree, reading.ignoredPaths ?? []), emptyCheckTemporaryDirectory(tmp)]);
+        const [left, emptied] = await Promise.all([
+          removeIgnoredPaths(worktree, reading.ignoredPaths ?? []).then(async (left) => [...left, ...(await restoreWorktreeShape(worktree, made))]),
+          emptyCheckTemporaryDirectory(tmp),
+        ]);
         return emptied ? left : [...left, `TMPDIR ${tmp}`];
       },
       candidateCommit: judged.candidate.commit,

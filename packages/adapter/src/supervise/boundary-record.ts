@@ -52,7 +52,7 @@ const BoundaryProfileSchema = z.strictObject({
   /** Links made again inside a hidden home: a managed path declared through a link there, leading to where it is bound. */
   links: z.array(z.strictObject({ path: z.string().min(1), target: z.string().min(1), role: BoundaryPathRoleSchema })).optional(),
   /** /proc mounted read-only (an acceptance's checks): no process inside writes another's memory through /proc/<pid>/mem. */
-  procReadOnly: z.literal(true).optional(),
+  checks: z.literal(true).optional(),
 });
 export type BoundaryProfile = z.infer<typeof BoundaryProfileSchema>;
 

@@ -1,9 +1,9 @@
 import { ProbeCheckSchema, type ProbeCheck } from '@statecraft/adapter';
 import { ATTEMPT_TAG_VARIABLE } from '@statecraft/adapter';
-import { DENIED_KEYRING_CALLS } from './seccomp-filter.js';
+import { DENIED_ATTACH_CALLS, DENIED_KEYRING_CALLS } from './seccomp-filter.js';
 
 /** What a held `keyrings` check says: the calls the filter denies are named by the mechanism, the filter's presence measured. */
-const KEYRING_HELD = `a seccomp filter is in force (Seccomp 2), denying ${DENIED_KEYRING_CALLS.join(', ')}`;
+const KEYRING_HELD = `a seccomp filter is in force (Seccomp 2), denying ${DENIED_KEYRING_CALLS.join(', ')} (and ${DENIED_ATTACH_CALLS.join(', ')})`;
 
 /** The line that opens a gate: an `on-go` probe's checks, and a gated launch's command (GATED_CLOSER_SCRIPT). */
 export const GATE_GO = 'go';

@@ -46,6 +46,8 @@ export type BoundaryLaunch = {
   sources: readonly string[];
   /** The launch set up beside the probe: its descriptors, opened and checked with the probe's; any later spawn opens its own. */
   ahead?: OpenedAhead;
+  /** An acceptance's checks: the filter also denies changing extended attributes (the profile's `checks`). */
+  checks?: true;
 };
 
 /** The boundary once its probe has held: the launch, and the record of what was applied and probed. */
@@ -124,7 +126,7 @@ export function profileArguments(profile: BoundaryProfile, workspace: BoundaryPa
   // Read-only, so no process inside writes another's memory through /proc/<pid>/mem (seccomp-filter.ts
   // denies the other ways to attach). A check's sandbox only: a nested user namespace, as Codex's own
   // sandbox makes, writes its uid map there.
-  if (profile.procReadOnly === true) args.push('--remount-ro', '/proc');
+  if (profile.checks === true) args.push('--remount-ro', '/proc');
   // The homes first, as empty tmpfs: what is hidden or bound below one is laid over it after.
   const homes = profile.hidden.filter(isHome);
   for (const entry of homes) args.push('--perms', entry.role === 'operator-home' ? '0700' : '0755', '--tmpfs', write(entry));
@@ -240,12 +242,12 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
     let descriptors: LaunchDescriptors;
     let launchDescriptors: LaunchDescriptors | undefined;
     try {
-      descriptors = openLaunchDescriptors(sources);
+      descriptors = openLaunchDescriptors(sources, profile);
     } catch (error) {
       return refusedBoundary('probe-failed', (error as Error).message);
     }
     try {
-      launchDescriptors = request.onLaunch === undefined ? undefined : openLaunchDescriptors(sources);
+      launchDescriptors = request.onLaunch === undefined ? undefined : openLaunchDescriptors(sources, profile);
     } catch (error) {
       descriptors.close();
       return refusedBoundary('probe-failed', (error as Error).message);
@@ -301,6 +303,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
         env,
         args,
         sources,
+        ...(profile.checks === true ? { checks: true as const } : {}),
         record: {
           mechanism: 'bwrap',
           version,
@@ -308,7 +311,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
           profile,
           probe,
           // Yama read once per launch: whether the agent's processes can write the adapter's memory (adapter-reachable.ts).
-          residuals: [...BWRAP_RESIDUALS, ...(profile.procReadOnly === true ? [] : adapterReachableResiduals(readPtraceScope()))],
+          residuals: [...BWRAP_RESIDUALS, ...(profile.checks === true ? [] : adapterReachableResiduals(readPtraceScope()))],
         },
       },
     };

@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, mkdtempSync, openSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { BoundaryProfile } from '@statecraft/adapter';
 import { seccompFilterProgram } from './seccomp-filter.js';
 
 /** O_PATH: a handle on where a path leads, opened without reading it (not in node's constants). Node adds O_CLOEXEC itself. */
@@ -25,14 +26,14 @@ export interface LaunchDescriptors {
  * it is no link. Else nothing is handed and the spawn is refused, naming the path. The filter comes
  * last (seccomp-filter.ts), from a file made for this spawn and removed at once.
  */
-export function openLaunchDescriptors(sources: readonly string[]): LaunchDescriptors {
+export function openLaunchDescriptors(sources: readonly string[], profile: Pick<BoundaryProfile, 'checks'> = {}): LaunchDescriptors {
   const opened: number[] = [];
   const close = () => {
     for (const descriptor of opened.splice(0)) closeSync(descriptor);
   };
   try {
     for (const source of sources) opened.push(openBindSource(source));
-    opened.push(openFilter());
+    opened.push(openFilter(profile.checks === true));
   } catch (error) {
     close();
     throw error;
@@ -71,8 +72,8 @@ function openBindSource(source: string): number {
   throw new Error(`the bind source ${source} is no longer what the boundary was set up with: ${problem}; nothing was started`);
 }
 
-function openFilter(): number {
-  const filter = seccompFilterProgram();
+function openFilter(checks: boolean): number {
+  const filter = seccompFilterProgram(process.arch, { checks });
   if ('refused' in filter) throw new Error(filter.refused);
   const directory = mkdtempSync(join(tmpdir(), 'statecraft-seccomp-'));
   try {

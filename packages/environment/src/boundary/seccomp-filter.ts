@@ -13,16 +13,22 @@
  *   Yama refuses these only where `ptrace_scope` is 1 or more; the filter does so everywhere. The
  *   fourth way, a write to `/proc/<pid>/mem`, is closed by mounting /proc read-only (bwrap-boundary.ts).
  *
+ * - For an acceptance's checks, the calls that change extended attributes (`setxattr` and its
+ *   kin): git compares no attribute, so one an earlier check set on a tracked file, or on the
+ *   TMPDIR, would reach the checks after it, which read them (worktree-shape.ts compares the rest).
+ *
  * A classic BPF program, read by bwrap from a descriptor (`--seccomp FD`); written here, since no
  * npm package builds one and it takes four opcodes.
  */
 
 /** The system calls denied, by name, as the boundary record says. */
 export const DENIED_KEYRING_CALLS = ['add_key', 'request_key', 'keyctl'] as const;
-const DENIED_ATTACH_CALLS = ['ptrace', 'process_vm_readv', 'process_vm_writev', 'pidfd_getfd'] as const;
+export const DENIED_ATTACH_CALLS = ['ptrace', 'process_vm_readv', 'process_vm_writev', 'pidfd_getfd'] as const;
 
 /** A process architecture as the kernel names it in `seccomp_data.arch`, with the numbers of the denied calls there. */
 interface Audited {
+  /** setxattr, lsetxattr, fsetxattr, removexattr, lremovexattr, fremovexattr, setxattrat, removexattrat: a check's sandbox only. */
+  xattr: readonly number[];
   arch: number;
   /** add_key, request_key, keyctl, then ptrace, process_vm_readv, process_vm_writev, pidfd_getfd (and their x32 numbers on x86_64). */
   calls: readonly number[];
@@ -45,12 +51,13 @@ const ARCHITECTURES: Readonly<Record<string, readonly Audited[]>> = {
         // x32: the shared numbers with the x32 bit, and its own ptrace and process_vm_* (521, 539, 540).
         ...[248, 249, 250, 101, 310, 311, 438, 521, 539, 540].map((call) => X32_BIT | call),
       ],
+      xattr: [...[188, 189, 190, 197, 198, 199, 463, 466], ...[188, 189, 190, 197, 198, 199, 463, 466].map((call) => X32_BIT | call)],
     },
-    { arch: 0x40000003, calls: [286, 287, 288, 26, 347, 348, 438] },
+    { arch: 0x40000003, calls: [286, 287, 288, 26, 347, 348, 438], xattr: [226, 227, 228, 235, 236, 237, 463, 466] },
   ],
   arm64: [
-    { arch: 0xc00000b7, calls: [217, 218, 219, 117, 270, 271, 438] },
-    { arch: 0x40000028, calls: [309, 310, 311, 26, 376, 377, 438] },
+    { arch: 0xc00000b7, calls: [217, 218, 219, 117, 270, 271, 438], xattr: [5, 6, 7, 14, 15, 16, 463, 466] },
+    { arch: 0x40000028, calls: [309, 310, 311, 26, 376, 377, 438], xattr: [226, 227, 228, 235, 236, 237, 463, 466] },
   ],
 };
 
@@ -65,7 +72,7 @@ const RET_ERRNO_EPERM = 0x0005_0000 | 1;
 const RET_KILL_PROCESS = 0x8000_0000;
 
 /** The filter's program for this host, or why the boundary cannot be set up here. */
-export function seccompFilterProgram(architecture: string = process.arch): { program: Buffer } | { refused: string } {
+export function seccompFilterProgram(architecture: string = process.arch, options: { checks?: boolean } = {}): { program: Buffer } | { refused: string } {
   const audited = ARCHITECTURES[architecture];
   if (audited === undefined) {
     return {
@@ -73,7 +80,8 @@ export function seccompFilterProgram(architecture: string = process.arch): { pro
     };
   }
   const instructions: [number, number, number, number][] = [];
-  for (const { arch, calls } of audited) {
+  for (const { arch, calls: always, xattr } of audited) {
+    const calls = options.checks === true ? [...always, ...xattr] : always;
     // Per architecture: load the arch, skip the block unless it matches; load the number, deny the listed ones, allow the rest.
     instructions.push([LD_W_ABS, 0, 0, SECCOMP_DATA_ARCH], [JEQ_K, 0, calls.length + 3, arch], [LD_W_ABS, 0, 0, SECCOMP_DATA_NR]);
     calls.forEach((call, index) => instructions.push([JEQ_K, calls.length - index, 0, call]));

@@ -77,7 +77,7 @@ export function spawnContained(target: ContainedProcess, choice: ContainmentChoi
   const untagged: Record<string, string> = { ...tagged };
   delete untagged[ATTEMPT_TAG_VARIABLE];
   // Opened for this spawn, handed to bwrap as 3, 4, … and closed here once it is spawned; a bind source that moved throws (launch-descriptors.ts).
-  const opened = choice.boundary.ahead?.take() ?? openLaunchDescriptors(choice.boundary.sources);
+  const opened = choice.boundary.ahead?.take() ?? openLaunchDescriptors(choice.boundary.sources, choice.boundary);
   // The pipe the closer says it reached the gate on: the slot after the launch's descriptors.
   const readyDescriptor = 3 + opened.descriptors.length;
   const { file, args } = boundaryCommand(choice.boundary, target.executable, target.args, {
