@@ -111,6 +111,8 @@ export async function readWorktreeAfterSuite(
   const [status, pointerKept] = await Promise.all([
     runGit(path, [
       ...untrustedWorktreeGitOptions(gitDir, path),
+      // Never writes the index (a refresh would): its bytes are compared between checks (worktree-shape.ts).
+      '--no-optional-locks',
       'status',
       '--porcelain=v2',
       '--branch',

@@ -221,7 +221,7 @@ async function runSuiteOverCandidate(
       where.gitDirectory,
     );
     // The worktree as checked out, before any check: what git does not compare is compared with it after each.
-    const made = await readWorktreeShape(worktree);
+    const made = await readWorktreeShape(worktree, judged.worktree.gitDir);
     const ran = await runSuite({
       cwd: worktree,
       commands: suite.suite === 'none' ? [] : suite.suite.commands,
@@ -238,7 +238,10 @@ async function runSuiteOverCandidate(
       clearForNextCheck: async (reading) => {
         const tmp = setup.sandbox.temporaryDirectory;
         const [left, emptied] = await Promise.all([
-          removeIgnoredPaths(worktree, reading.ignoredPaths ?? []).then(async (left) => [...left, ...(await restoreWorktreeShape(worktree, made))]),
+          removeIgnoredPaths(worktree, reading.ignoredPaths ?? []).then(async (left) => [
+            ...left,
+            ...(await restoreWorktreeShape(worktree, judged.worktree.gitDir, made)),
+          ]),
           emptyCheckTemporaryDirectory(tmp),
         ]);
         return emptied ? left : [...left, `TMPDIR ${tmp}`];
