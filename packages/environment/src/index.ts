@@ -67,7 +67,7 @@ export {
 } from './boundary/bwrap-boundary.js';
 export { adapterReachableResiduals, readPtraceScope } from './boundary/adapter-reachable.js';
 export { withHiddenPaths, withReadOnlyPaths } from './boundary/boundary-after-probe.js';
-export { productHomeViewsIn } from './boundary/product-home-views.js';
+export { findOtherViews, productHomeViewsIn } from './boundary/product-home-views.js';
 export { checkManagedPaths, expandManagedPaths, prepareManagedPaths, type ProtectedLocation } from './managed-paths/managed-paths.js';
 export { supervisorProtectedLocations } from './managed-paths/supervisor-protected-locations.js';
 export { resolvedThroughLinks } from './managed-paths/resolved-through-links.js';

@@ -1,6 +1,6 @@
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { withHiddenPaths } from '@statecraft/environment';
+import { findOtherViews, withHiddenPaths } from '@statecraft/environment';
 import type { BoundaryPath } from '@statecraft/adapter';
 import { runGit, STATE_DIRECTORY, workspaceLocation } from '@statecraft/records';
 import type { CheckSandbox } from './check-sandbox.js';
@@ -25,12 +25,16 @@ export async function withAgentWorkspacesHidden(sandbox: CheckSandbox, target: s
   if (root === undefined) return sandbox;
   const own = dirname(workspaceLocation(root, 'any').path);
   const others = (await otherWorktrees(root, gitDirectory)).map((worktree) => join(worktree, STATE_DIRECTORY));
+  // A mount reaches a directory under one path: another mount of the repository (a bind mount of a
+  // parent, a volume mounted twice) shows the same workspaces under another, hidden as well, as
+  // the product home's other views are (product-home-views.ts).
+  const views = [own, ...others].flatMap((path) => viewsOf(path));
   const profile = sandbox.established.record.profile;
   const hidden: string[] = profile.hidden.map((entry) => entry.path);
   const needed = [...profile.writable, ...profile.readOnly].map((entry) => entry.path);
   const added: BoundaryPath[] = [];
   // Shorter paths first: a state directory inside another worktree's (its agents' workspaces) is hidden with it.
-  for (const path of [own, ...others.sort((a, b) => a.length - b.length)]) {
+  for (const path of [own, ...[...others, ...views].sort((a, b) => a.length - b.length)]) {
     if (hidden.some((above) => isSameOrBelow(path, above)) || needed.some((other) => isSameOrBelow(other, path) || isSameOrBelow(path, other))) continue;
     const kind = await lstat(path).catch(() => undefined);
     if (kind?.isDirectory() !== true || (await realpath(path).catch(() => undefined)) !== path) continue;
@@ -39,6 +43,15 @@ export async function withAgentWorkspacesHidden(sandbox: CheckSandbox, target: s
   }
   const established = withHiddenPaths(sandbox.established, added);
   return { ...sandbox, established, boundary: established.record };
+}
+
+/** The other paths at which a directory is reached; none when the mount table cannot be read (the path itself is still hidden). */
+function viewsOf(path: string): string[] {
+  try {
+    return findOtherViews(path).map((view) => view.path);
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Containment } from '@statecraft/adapter';
 import { BWRAP_RESIDUALS, type BoundaryPath, type BoundaryProfile, type BoundaryRecord, type ProbeCheck } from '@statecraft/adapter';
 import { CLOSER_SCRIPT, GATE_GO, GATED_CLOSER_SCRIPT, PROBE_SCRIPT, readProbeOutput } from './boundary-probe.js';
 import { runQuietly } from './run-quietly.js';
-import { findProductHomeViews, type ProductHomeView } from './product-home-views.js';
+import { findOtherViews, type ProductHomeView } from './product-home-views.js';
 import { startTimeOfThisProcess } from '@statecraft/adapter';
 import { FIRST_LAUNCH_DESCRIPTOR, openedAhead, openLaunchDescriptors, type LaunchDescriptors, type OpenedAhead } from './launch-descriptors.js';
 import { adapterReachableResiduals, readPtraceScope } from './adapter-reachable.js';
@@ -194,7 +194,7 @@ export async function establishBoundary(request: BoundaryRequest): Promise<Bound
   // Every other mount that reaches the home is hidden and probed as the home is (product-home-views.ts).
   let views: ProductHomeView[];
   try {
-    views = findProductHomeViews(home.path);
+    views = findOtherViews(home.path);
   } catch (error) {
     // Unread, a view would go unhidden and unprobed: refused, as a probe that cannot run is.
     return refusedBoundary('probe-failed', `the mount table could not be read to find other mounts reaching the product home (${(error as Error).message})`);

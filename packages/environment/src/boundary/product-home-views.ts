@@ -95,7 +95,10 @@ export function productHomeViewsIn(mountInfo: string, home: string, exists: (pat
   return [...views.values()];
 }
 
-/** The other views of the product home on this machine, from this process's mount table (read once per call). */
-export function findProductHomeViews(home: string): ProductHomeView[] {
-  return productHomeViewsIn(readFileSync('/proc/self/mountinfo', 'utf8'), realPathOf(home));
+/**
+ * The other views of a directory on this machine — the product home, or the agents' workspaces an
+ * acceptance's checks must not see — from this process's mount table (read once per call).
+ */
+export function findOtherViews(directory: string): ProductHomeView[] {
+  return productHomeViewsIn(readFileSync('/proc/self/mountinfo', 'utf8'), realPathOf(directory));
 }
