@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { terminalSafeJson } from './render/terminal-safe-text.js';
 
 /**
  * Elements of a long array written per part: ~43 KB of text for `run list`'s summaries. A string
@@ -32,7 +33,7 @@ export function useRenderedParts(elements: readonly unknown[], textOf: (index: n
 
 /** One part's elements as the one stringify writes them inside a top-level key's array, without the separator before them. */
 export function partText(elements: readonly unknown[]): string {
-  const nested = JSON.stringify([elements], null, 2);
+  const nested = terminalSafeJson(JSON.stringify([elements], null, 2));
   return nested.slice(NESTED_OPEN.length, nested.length - NESTED_CLOSE.length);
 }
 
@@ -42,23 +43,23 @@ export function partText(elements: readonly unknown[]): string {
  * summaries) is stringified a part at a time, so the whole document (tens of MB) and its UTF-8
  * copy, which would be most of `run list`'s peak memory, are never held at once (decision 0023).
  * The pieces joined are exactly the bytes of the one stringify (json-in-parts.test.ts holds them
- * to it). Anything other than a plain object of plain data, or a value no long array sits at the
+ * to it), made terminal-safe (terminal-safe-text.ts). Anything other than a plain object of plain data, or a value no long array sits at the
  * top of, is one piece.
  */
 export function* jsonInParts(value: unknown): Generator<string | Buffer> {
   const longKeys = longArrayKeys(value);
   if (longKeys.length === 0) {
-    yield `${JSON.stringify(value, null, 2)}\n`;
+    yield `${terminalSafeJson(JSON.stringify(value, null, 2))}\n`;
     return;
   }
   const object = value as Record<string, unknown[]>;
   // The document around each long array: stringified with a marker in its place, split there.
   const marker = `statecraft-json-part-${randomUUID()}`;
-  const frame = JSON.stringify({ ...object, ...Object.fromEntries(longKeys.map((key) => [key, [marker]])) }, null, 2);
+  const frame = terminalSafeJson(JSON.stringify({ ...object, ...Object.fromEntries(longKeys.map((key) => [key, [marker]])) }, null, 2));
   const pieces = frame.split(`${ELEMENT_INDENT}${JSON.stringify(marker)}`);
   // The marker found elsewhere (in a value) would make the split wrong: then the one stringify.
   if (pieces.length !== longKeys.length + 1) {
-    yield `${JSON.stringify(value, null, 2)}\n`;
+    yield `${terminalSafeJson(JSON.stringify(value, null, 2))}\n`;
     return;
   }
   for (const [index, key] of longKeys.entries()) {

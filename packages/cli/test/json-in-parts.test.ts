@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ELEMENTS_PER_PART, jsonInParts } from '../src/json-in-parts.js';
 
-const oneStringify = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+// The one stringify, its U+2028 (which a terminal would break the line at) written as an escape.
+const oneStringify = (value: unknown) => `${JSON.stringify(value, null, 2).replaceAll('\u2028', '\\u2028')}\n`;
 const joined = (value: unknown) => [...jsonInParts(value)].join('');
 
 const summary = (index: number) => ({
@@ -26,6 +27,7 @@ describe('a --json document written in parts is the bytes of the one stringify (
     const parts = [...jsonInParts(value)];
     expect(parts.length).toBeGreaterThan(3);
     expect(parts.join('')).toBe(oneStringify(value));
+    expect(JSON.parse(parts.join(''))).toEqual(value);
   });
 
   it('long lists of a part and one element and of two parts around a short one, and one of exactly a part, are written as the one stringify writes them', () => {

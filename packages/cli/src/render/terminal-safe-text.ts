@@ -21,3 +21,17 @@ function escaped(character: string): string {
 export function terminalSafeValue(text: string): string {
   return text.replace(UNSAFE, escaped);
 }
+
+// What JSON.stringify leaves as it is: it escapes C0 inside strings, and writes only its own line
+// breaks and spaces outside them. One without `g` to look, whose lastIndex never moves.
+const UNSAFE_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const EVERY_UNSAFE_IN_JSON = new RegExp(UNSAFE_IN_JSON.source, 'g');
+
+/**
+ * A JSON document's text (JSON.stringify's) with each character terminalSafeValue escapes written
+ * as a `\u` escape: `--json` shows no raw C1 control, line separator or bidi mark in a terminal,
+ * and still parses to the exact same value.
+ */
+export function terminalSafeJson(text: string): string {
+  return UNSAFE_IN_JSON.test(text) ? text.replace(EVERY_UNSAFE_IN_JSON, escaped) : text;
+}
