@@ -20,6 +20,7 @@
  * - judge/links-outside-candidate.ts the candidate's symbolic links (mode 120000, as git holds them) whose targets leave its tree
  * - judge/check-invocation.ts a check as argv (simple, R9.2) or through /bin/sh -c (marked shell)
  * - judge/candidate-worktree.ts a fresh detached worktree of the candidate; HEAD and dirty paths after a check
+ * - judge/worktree-shape.ts  the worktree's entries, types, modes and index as checked out, brought back after each check (R13.3)
  * - judge/run-suite.ts       the checks in order, each supervised with its deadline, the worktree read after each; the unrun counted
  * - judge/decide-verdict.ts  the closed set of verdicts, each with its reason (R13.4), before the suite and after it
  * - judge/mint-receipt.ts    the receipt of an accepted candidate (R13.6)

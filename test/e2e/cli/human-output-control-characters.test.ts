@@ -4,7 +4,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { repositoryWithSuite, writePrompt } from '../../fixtures/acceptance-repository.js';
 import { createScriptedAdapter } from '../../fixtures/scripted-adapter.js';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
-import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
+import { parseJson, runStatecraft, type CliRun } from '../../fixtures/statecraft-cli.js';
+
+/**
+ * `run show --posture` as one line per row: a row wider than 80 columns goes on under its value
+ * column (18 spaces in), and its pieces joined give it whole, as --json carries it.
+ */
+function unwrapped(answer: CliRun): CliRun {
+  return { ...answer, stdout: answer.stdout.replace(/\n {18}/g, '') };
+}
 
 const targets = useTestTargets();
 const removals: (() => Promise<void>)[] = [];
@@ -33,7 +41,7 @@ emit({ type: 'result', terminal: 'completed', claim: { status: 'success' + E + '
     expect(text.exitCode, text.stderr).toBe(1);
     const listed = parseJson<{ attempts: { runId: string }[] }>(await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path }));
     const runId = listed.attempts[0]!.runId;
-    const shown = await runStatecraft(['run', 'show', repository.path, runId, '--posture'], { home: targets.home.path });
+    const shown = unwrapped(await runStatecraft(['run', 'show', repository.path, runId, '--posture'], { home: targets.home.path }));
     const shownJson = parseJson<{ outcome: string; providerClaim: { status: string } }>(
       await runStatecraft(['run', 'show', repository.path, runId, '--json'], { home: targets.home.path }),
     );
@@ -77,7 +85,7 @@ emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isErro
     expect(run.exitCode, run.stderr).toBe(1);
     const listed = parseJson<{ attempts: { runId: string }[] }>(await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path }));
     const runId = listed.attempts[0]!.runId;
-    const shown = await runStatecraft(['run', 'show', repository.path, runId, '--posture'], { home: targets.home.path });
+    const shown = unwrapped(await runStatecraft(['run', 'show', repository.path, runId, '--posture'], { home: targets.home.path }));
     const shownJson = parseJson<{ acceptance: { verdict: string; candidate: { changedPaths: string[] } } }>(
       await runStatecraft(['run', 'show', repository.path, runId, '--json'], { home: targets.home.path }),
     );
@@ -154,7 +162,7 @@ emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isErro
       expect(ran.exitCode, ran.stderr).toBe(1);
       const listed = parseJson<{ attempts: { runId: string }[] }>(await runStatecraft(['run', 'list', repository.path, '--json'], { home: targets.home.path }));
       const runId = listed.attempts[0]!.runId;
-      const shown = await runStatecraft(['run', 'show', repository.path, runId, '--posture'], { home: targets.home.path });
+      const shown = unwrapped(await runStatecraft(['run', 'show', repository.path, runId, '--posture'], { home: targets.home.path }));
       // The summary of `run` cuts the error to its column: nothing in it obeyed; run show --posture says it whole.
       expect(ran.stdout).not.toMatch(/^acceptance: accepted/m);
       expect(ran.stdout).not.toMatch(UNSAFE);
@@ -179,7 +187,7 @@ emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isErro
     expect(accepted.stdout).toMatch(/^acceptance of run .*: failed/m);
     // The output's own lines, at whatever break a terminal would obey, each shown behind its `|`.
     expect(accepted.stdout).toContain(`    | out\n    | ${FORGED}\n    | ${FORGED}\n    | ${FORGED}\\u000b`);
-    const shown = await runStatecraft(['run', 'show', repository.path, runId, '--posture'], { home: targets.home.path });
+    const shown = unwrapped(await runStatecraft(['run', 'show', repository.path, runId, '--posture'], { home: targets.home.path }));
     for (const [label, output] of [
       ['accept', accepted.stdout],
       ['run show', shown.stdout],

@@ -6,10 +6,11 @@ import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
 // `run` and `run show` cut or wrap an adapter's words to the 80 columns
 // a terminal line holds (provider-error-shown.test.ts holds them to it), so no value can run on
-// into a row of its own. `run show --posture` prints the adapter's claim whole on one line, and
+// into a row of its own. `run show --posture` printed the adapter's claim whole on one line, and
 // `run diff` each path the agent named whole: padded with spaces to the edge of an 80-column
-// terminal, the rest of the value is shown as a row of its own, flush where statecraft's own rows
-// start — here `  acceptance     accepted …`, on an attempt nobody judged.
+// terminal, the rest of the value showed as a row of its own, flush where statecraft's own rows
+// start — here `  acceptance     accepted …`, on an attempt nobody judged. (The patch `run diff`
+// prints after its rows is the agent's text, line for line as git writes it.)
 
 const targets = useTestTargets();
 const scratch = scratchDirectories();
@@ -45,7 +46,9 @@ describe("an adapter's long words cannot start a row of their own in a terminal"
       ['run show --posture', posture, 'ok   '],
       ['run diff', diff, 'xxxxx'],
     ] as const) {
-      const long = answer.stdout.split('\n').filter((line) => line.includes(holding) && line.length > 80);
+      // run diff's patch, after its rows and a blank line, is the agent's text line for line, as git writes it.
+      const rows = verb === 'run diff' ? answer.stdout.split('\n\n')[0]! : answer.stdout;
+      const long = rows.split('\n').filter((line) => line.includes(holding) && line.length > 80);
       expect(
         long.map((line) => `${String(line.length)} columns: ${line.slice(0, 40)}…`),
         `${verb} printed an untrusted value past 80 columns`,

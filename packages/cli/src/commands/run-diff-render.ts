@@ -1,5 +1,6 @@
 import { terminalSafeValue } from '../render/terminal-safe-text.js';
 import type { HumanLines } from '../render/human-lines.js';
+import { fitToWidth } from '../render/fit-to-width.js';
 import type { RunDiffValue } from './run-diff.js';
 
 const short = (commit: string): string => commit.slice(0, 12);
@@ -22,6 +23,6 @@ export function renderDiff(value: RunDiffValue): HumanLines {
     const counts = file.additions === 'binary' ? 'binary' : `+${String(file.additions)} -${String(file.deletions)}`;
     lines.push(`  ${file.status.padEnd(2)} ${counts.padEnd(12)} ${terminalSafeValue(file.path)}`);
   }
-  if (value.patch !== '') lines.push('', ...value.patch.replace(/\n$/, '').split('\n'));
-  return lines;
+  // The rows fit the terminal; the patch is the agent's text, shown line for line as git writes it.
+  return [...fitToWidth(lines, 18), ...(value.patch === '' ? [] : ['', ...value.patch.replace(/\n$/, '').split('\n')])];
 }

@@ -1,3 +1,4 @@
+import { fitToWidth } from '../render/fit-to-width.js';
 import {
   describeClassification,
   describeFieldDisagreements,
@@ -15,7 +16,10 @@ import { renderAcceptance } from './accept-render.js';
 import { describeErrorCodes, type ProviderError } from './provider-error.js';
 import { describeCandidateChanges, describeCandidateMaker } from '../render/describe-candidate.js';
 import { describePlacedName } from '../render/placed-name.js';
-import type { HumanLines } from '../render/human-lines.js';
+import type { HumanLines, HumanSpans } from '../render/human-lines.js';
+
+/** Where a row's value starts (`  provider claim  …`): a row of an adapter's words wider than a terminal goes on under it. */
+const VALUE_COLUMN = 18;
 
 const short = (commit: string): string => (commit === 'not-recorded' ? commit : commit.slice(0, 12));
 
@@ -29,7 +33,6 @@ function describeStream(streamError: AttemptAccount['streamError']): string {
   if (streamError.kind === 'read-failure') return `read failure at line ${streamError.lineNumber}: ${streamError.reason}`;
   return 'no result: the stream ended without a terminal event';
 }
-
 /**
  * The recorded coverage with both limits, whatever the verdict (R9.3); a record written before
  * coverage existed reads `not-checked`, never as covered.
@@ -67,9 +70,9 @@ function describeRefusalCount(account: AttemptAccount): string {
 }
 
 /** The provider's own words for its error, whole as the answer keeps them; the writer keeps them on their line. */
-function describeProviderError(error: ProviderError | undefined): string[] {
+function describeProviderError(error: ProviderError | undefined): readonly (string | HumanSpans)[] {
   if (error === undefined || error === 'none') return [];
-  return [`  provider error  ${error.text}${error.cut ? ' …' : ''}${describeErrorCodes(error)}`];
+  return fitToWidth([`  provider error  ${error.text}${error.cut ? ' …' : ''}${describeErrorCodes(error)}`], VALUE_COLUMN);
 }
 
 function list(items: readonly string[]): string {
@@ -189,22 +192,25 @@ export function renderAccount(
     `  workspace       ${account.workspace} (branch ${account.branch})`,
     `  commits         base ${short(account.baseCommit)} → head ${short(account.headCommit)}${account.workspaceDirty === true ? ' + uncommitted changes' : ''}${account.headIs === 'stale' ? ' (stale: the run branch has moved on)' : ''}`,
     `  candidate       ${describeCandidate(account.candidate)}`,
-    `  provider claim  ${describeClaim(account.providerClaim)}`,
+    ...fitToWidth([`  provider claim  ${describeClaim(account.providerClaim)}`], VALUE_COLUMN),
     ...describeProviderError(account.providerError),
     `  refusals        ${describeRefusalCount(account)}${account.unverifiableRefusalAccount ? ' (unverifiable: structured-refusals degraded)' : ''}`,
-    ...refusals.map((line) => `                  ${line}`),
+    ...fitToWidth(
+      refusals.map((line) => `                  ${line}`),
+      VALUE_COLUMN,
+    ),
     `  cost            ${describeCost(account.cost)}`,
     `  turns           ${String(account.turns)}`,
     `  timed out       ${String(account.timedOut)} (deadline ${account.deadline.milliseconds} ms)`,
-    `  stream          ${describeStream(account.streamError)}`,
+    ...fitToWidth([`  stream          ${describeStream(account.streamError)}`], VALUE_COLUMN),
     ...(account.evidence === 'kept' || account.evidence === 'not-recorded'
       ? []
       : account.evidence.notKept.map((failure) => `  not kept        ${failure.message}`)),
     ...(account.adapterError === 'none' || account.adapterError === 'not-recorded'
       ? []
-      : [`  adapter error   ${account.adapterError.code}: ${account.adapterError.message}`]),
+      : fitToWidth([`  adapter error   ${account.adapterError.code}: ${account.adapterError.message}`], VALUE_COLUMN)),
     'posture',
-    `  adapter         ${p.adapter.name} ${p.adapter.version} ${p.adapter.digest}`,
+    ...fitToWidth([`  adapter         ${p.adapter.name} ${p.adapter.version} ${p.adapter.digest}`], VALUE_COLUMN),
     `  qualification   ${p.qualification.verdict}: ${p.qualification.reason}`,
     `  capabilities    required ${list(p.capabilities.requested.required)}; preferred ${list(p.capabilities.requested.preferred)}`,
     `                  applied ${p.capabilities.applied === 'not-recorded' ? 'not-recorded' : list(p.capabilities.applied)}; not applied ${list(p.capabilities.notApplied)}; degraded ${list(p.capabilities.degraded)}`,
