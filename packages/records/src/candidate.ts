@@ -4,7 +4,8 @@ import { AttemptStartSchema, CandidateMadeBySchema, CountSchema, EarlierCommitSc
 const CommitId = z.string().regex(/^[0-9a-f]{40,64}$/);
 
 /** What statecraft says about the files git ignores when it commits the work tree (R13.2). */
-export const IGNORED_FILES_NOTE = 'the work tree is committed with git add -A: files git ignores, and repositories made inside it, are not part of the candidate';
+export const IGNORED_FILES_NOTE =
+  'the work tree is committed with git add -A: files git ignores, and repositories made inside it, are not part of the candidate';
 
 /**
  * The candidate (R13.2): the commit on the run's branch that acceptance judges, identified by
