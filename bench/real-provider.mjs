@@ -36,18 +36,31 @@ export async function measureRealProvider(rounds = 31) {
       ANTHROPIC_BASE_URL: double.baseUrlFor(SCENARIO),
       ANTHROPIC_API_KEY: MODEL_DOUBLE_API_KEY,
     };
-    // The bare invocation is the adapter's own: the same flags and an equivalent settings document.
+    // The bare invocation is the adapter's own: the same flags (the sandboxed default inside the
+    // boundary asks for claude's bypass mode, which it allows as root only with IS_SANDBOX) and an
+    // equivalent settings document.
     const settings = join(mkdtempSync(join(tmpdir(), 'statecraft-bench-settings-')), 'settings.json');
     writeFileSync(settings, JSON.stringify({ permissions: { allow: [], deny: [] } }));
-    const bareArgs = ['--print', '--output-format', 'stream-json', '--verbose', '--include-hook-events', '--settings', settings];
+    const bareArgs = [
+      '--print',
+      '--output-format',
+      'stream-json',
+      '--verbose',
+      '--include-hook-events',
+      '--settings',
+      settings,
+      '--permission-mode',
+      'bypassPermissions',
+    ];
+    const bareEnv = { ...env, IS_SANDBOX: '1' };
     const runArgs = ['run', repository, '--adapter', claudeCodeAdapterPath(), '--prompt', PROMPT, '--json'];
     // One warm-up of each, not counted: the first run pays the file cache and the digest cache's miss.
-    await timed(join(bin, 'claude'), bareArgs, { env, input: PROMPT, cwd: repository });
+    await timed(join(bin, 'claude'), bareArgs, { env: bareEnv, input: PROMPT, cwd: repository });
     await timed(STATECRAFT, runArgs, { env });
     const bare = [];
     const run = [];
     for (let round = 0; round < rounds; round += 1) {
-      bare.push((await timed(join(bin, 'claude'), bareArgs, { env, input: PROMPT, cwd: repository })).ms);
+      bare.push((await timed(join(bin, 'claude'), bareArgs, { env: bareEnv, input: PROMPT, cwd: repository })).ms);
       const answer = await timed(STATECRAFT, runArgs, { env });
       if (answer.code !== 0) throw new Error(`statecraft run exited ${answer.code}:\n${answer.stdout}`);
       run.push(answer.ms);
