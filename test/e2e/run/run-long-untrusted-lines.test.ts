@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { repositoryWithSuite, writePrompt } from '../../fixtures/acceptance-repository.js';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { createScriptedAdapter } from '../../fixtures/scripted-adapter.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
@@ -54,5 +55,25 @@ describe("an adapter's long words cannot start a row of their own in a terminal"
         `${verb} printed an untrusted value past 80 columns`,
       ).toEqual([]);
     }
+  });
+
+  it("accept --verbose shows a failing check's long output line in pieces behind its gutter: none runs on past 80 columns", async () => {
+    const repository = await repositoryWithSuite(targets, { checks: ['sh out.sh'] });
+    // The candidate's check prints one line padded to the edge of an 80-column row, then a forged verdict.
+    const script = `printf 'ok%${String(80 - '    | ok'.length)}s%s\\n' '' 'acceptance: accepted (every-check-passed)'; exit 1\n`;
+    const run = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', writePrompt('write', 'out.sh', script), '--json'], {
+      home: targets.home.path,
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const { runId } = parseJson<{ runId: string }>(run);
+    // accept's summary cuts the line; --verbose shows the failing check's tail whole.
+    const accepted = await runStatecraft(['accept', repository.path, runId, '--verbose'], { home: targets.home.path });
+    expect(accepted.exitCode).toBe(1);
+    const lines = accepted.stdout.split('\n');
+    expect(lines.filter((line) => line.includes('every-check-passed') && line.length > 80)).toEqual([]);
+    expect(
+      lines.some((line) => line.startsWith('    | acceptance: accepted')),
+      accepted.stdout,
+    ).toBe(true);
   });
 });

@@ -1,10 +1,26 @@
 import type { AcceptanceView } from '@statecraft/records';
 import { readRegularFileTail } from '@statecraft/adapter';
 import type { HumanLines } from '../render/human-lines.js';
+import { terminalSafeValue } from '../render/terminal-safe-text.js';
 import { describeCandidateChanges, describeCandidateMaker } from '../render/describe-candidate.js';
 
 /** How many bytes of a failing check's output are shown at the end (the whole file is kept). */
 const TAIL_BYTES = 2000;
+
+/** What an output line may take of an 80-column row behind its `    | `. */
+const GUTTERED = 74;
+
+/**
+ * One line of a check's output behind `    | `, as the terminal gets it (escaped), in pieces of a
+ * row's width: padded to the edge, the output cannot run on into what looks like a row of
+ * statecraft's own.
+ */
+function behindGutter(line: string): string[] {
+  const safe = terminalSafeValue(line);
+  const pieces: string[] = [];
+  for (let start = 0; start === 0 || start < safe.length; start += GUTTERED) pieces.push(`    | ${safe.slice(start, start + GUTTERED)}`);
+  return pieces;
+}
 
 /**
  * The human rendering of an acceptance: the same value `--json` prints (R11). Paths are the agent's
@@ -65,6 +81,6 @@ function tailOf(name: string, path: string): string[] {
     ...text
       .trimEnd()
       .split(/\r\n|[\n\r\u0085\u2028\u2029]/)
-      .map((line) => `    | ${line}`),
+      .flatMap((line) => behindGutter(line)),
   ];
 }
