@@ -1,7 +1,7 @@
 import { basename, dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { writeFiles, writePrompt } from '../../fixtures/acceptance-repository.js';
+import { type AcceptanceAnswer, writeFiles, writePrompt } from '../../fixtures/acceptance-repository.js';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 import { parseJson, runStatecraft, STATECRAFT_BIN, statecraftEnvironment, type CliRun } from '../../fixtures/statecraft-cli.js';
@@ -13,13 +13,6 @@ import { parseJson, runStatecraft, STATECRAFT_BIN, statecraftEnvironment, type C
 // shows the same workspaces under another path, and a check reads there what another agent left
 // outside its candidate. Made here with a private mount namespace (`unshare -m`, root), the check
 // names the second path; the same check over the repository's own path is refused its read.
-
-interface Acceptance {
-  verdict: string;
-  reason: string;
-  checks: { command: string; exitCode: number | null }[];
-  receipt: object | null;
-}
 
 const targets = useTestTargets({ sharedRepository: false });
 const scratch = scratchDirectories();
@@ -61,7 +54,7 @@ describe("the agents' workspaces, seen through another mount of the repository's
     const { runId } = parseJson<{ runId: string }>(judgedRun);
 
     const judged = await acceptWithView(dirname(repository.path), view, ['accept', repository.path, runId, '--json']);
-    const acceptance = parseJson<Acceptance>(judged);
+    const acceptance = parseJson<AcceptanceAnswer>(judged);
     expect(acceptance.checks.map((each) => each.exitCode)).toEqual([2]);
     expect(acceptance).toMatchObject({ verdict: 'failed', reason: 'check-failed', receipt: null });
     expect(judged.exitCode).toBe(1);

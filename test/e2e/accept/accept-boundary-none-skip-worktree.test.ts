@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repositoryWithSuite, writePrompt } from '../../fixtures/acceptance-repository.js';
+import { type AcceptanceAnswer, candidateRunning, repositoryWithSuite, writePrompt } from '../../fixtures/acceptance-repository.js';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
@@ -10,20 +10,9 @@ import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
 // .git pointer is guarded under `none` too (accept-each-check-sees-the-candidate.test.ts); the
 // index is not.
 
-interface Acceptance {
-  verdict: string;
-  reason: string;
-  checks: { command: string; exitCode: number | null }[];
-  receipt: object | null;
-}
-
 const targets = useTestTargets({ sharedRepository: false });
 
-function candidateRunning(script: string): string {
-  return `import { execSync } from 'node:child_process'; execSync(${JSON.stringify(script)});`;
-}
-
-async function judge(script: string): Promise<{ exitCode: number; acceptance: Acceptance }> {
+async function judge(script: string): Promise<{ exitCode: number; acceptance: AcceptanceAnswer }> {
   const checks = ['node build.mjs', 'grep -qx pass verdict.txt'];
   const declaration = { project: { commands: ['node', 'grep', 'git'] }, acceptance: { checks } };
   const repository = await repositoryWithSuite(
@@ -39,7 +28,7 @@ async function judge(script: string): Promise<{ exitCode: number; acceptance: Ac
   expect(run.exitCode).toBe(0);
   const { runId } = parseJson<{ runId: string }>(run);
   const judged = await runStatecraft(['accept', repository.path, runId, '--json', '--boundary', 'none'], { ...home, timeoutMs: 120_000 });
-  return { exitCode: judged.exitCode, acceptance: parseJson<Acceptance>(judged) };
+  return { exitCode: judged.exitCode, acceptance: parseJson<AcceptanceAnswer>(judged) };
 }
 
 describe('a check that hides its rewrite of a tracked file from the reading after it (--boundary none)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repositoryWithSuite, writePrompt } from '../../fixtures/acceptance-repository.js';
+import { type AcceptanceAnswer, repositoryWithSuite, writePrompt } from '../../fixtures/acceptance-repository.js';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
@@ -9,13 +9,6 @@ import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
 // descriptor (pidfd_getfd on pid 1, where no Yama restricts it) and writes 1 to it: the outer bwrap
 // exits 0 at once, as if the check had, while the check's own command goes on to exit 1. The
 // candidate fails its only check, and must not read `accepted`.
-
-interface Acceptance {
-  verdict: string;
-  reason: string;
-  checks: { command: string; exitCode: number | null }[];
-  receipt: object | null;
-}
 
 const targets = useTestTargets({ sharedRepository: false });
 
@@ -30,7 +23,7 @@ function checkScript(forge: boolean): string {
   return ['import ctypes, os, struct, time', ...(forge ? steal : []), 'time.sleep(2)', 'raise SystemExit(1)'].join('; ');
 }
 
-async function judge(forge: boolean): Promise<{ exitCode: number; acceptance: Acceptance }> {
+async function judge(forge: boolean): Promise<{ exitCode: number; acceptance: AcceptanceAnswer }> {
   const checks = ['python3 check.py'];
   const declaration = { project: { commands: ['python3'] }, acceptance: { checks } };
   const repository = await repositoryWithSuite(targets, { checks }, { '.statecraft/environment.json': `${JSON.stringify(declaration)}\n` });
@@ -42,7 +35,7 @@ async function judge(forge: boolean): Promise<{ exitCode: number; acceptance: Ac
   expect(run.exitCode).toBe(0);
   const { runId } = parseJson<{ runId: string }>(run);
   const judged = await runStatecraft(['accept', repository.path, runId, '--json'], { ...home, timeoutMs: 120_000 });
-  return { exitCode: judged.exitCode, acceptance: parseJson<Acceptance>(judged) };
+  return { exitCode: judged.exitCode, acceptance: parseJson<AcceptanceAnswer>(judged) };
 }
 
 describe("a check that writes its own exit into bwrap's eventfd (R13.3, R13.6)", () => {

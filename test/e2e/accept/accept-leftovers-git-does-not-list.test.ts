@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { repositoryWithSuite, writePrompt } from '../../fixtures/acceptance-repository.js';
+import { type AcceptanceAnswer, candidateRunning, repositoryWithSuite, writePrompt } from '../../fixtures/acceptance-repository.js';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
@@ -12,21 +12,9 @@ import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
 // candidate alone (run first, or run alone) and passes only on what the first check left behind:
 // a candidate that fails its suite must never read `accepted`.
 
-interface Acceptance {
-  verdict: string;
-  reason: string;
-  checks: { command: string; exitCode: number | null }[];
-  receipt: object | null;
-}
-
 const targets = useTestTargets({ sharedRepository: false });
 
-/** The candidate's one file, `build.mjs`: runs `script` in a shell, as candidate code a check runs would. */
-function candidateRunning(script: string): string {
-  return `import { execSync } from 'node:child_process'; execSync(${JSON.stringify(script)});`;
-}
-
-async function judge(checks: string[], script: string): Promise<{ exitCode: number; acceptance: Acceptance }> {
+async function judge(checks: string[], script: string): Promise<{ exitCode: number; acceptance: AcceptanceAnswer }> {
   const declaration = { project: { commands: ['node', 'test', 'sh', 'python3'] }, acceptance: { checks } };
   const repository = await repositoryWithSuite(
     targets,
@@ -41,7 +29,7 @@ async function judge(checks: string[], script: string): Promise<{ exitCode: numb
   expect(run.exitCode).toBe(0);
   const { runId } = parseJson<{ runId: string }>(run);
   const judged = await runStatecraft(['accept', repository.path, runId, '--json'], { ...home, timeoutMs: 120_000 });
-  return { exitCode: judged.exitCode, acceptance: parseJson<Acceptance>(judged) };
+  return { exitCode: judged.exitCode, acceptance: parseJson<AcceptanceAnswer>(judged) };
 }
 
 const XATTR_READ = (path: string): string => `python3 -c "import os,sys; sys.exit(0 if os.getxattr(${path}, 'user.verdict') == b'pass' else 1)"`;
