@@ -127,14 +127,17 @@ describe('statecraft run log: the kept stream as a timeline, once verified', () 
         const value = parseJson<Log>(log);
         expect(value.stream.state).toBe('altered');
         expect(value.events).toEqual([]);
-      } else expect(log.stdout).toContain('does not match its record');
+      } else {
+        // An entry's words go on under its 20-column label: joined, the message reads whole.
+        expect(log.stdout.replace(/\n {20}/g, '')).toContain('does not match its record');
+      }
     }
     // A forged event appended, and the file removed: each said, nothing shown.
     await writeFile(path, `${kept}{"protocol":1,"seq":5,"type":"progress","kind":"message","tools":[],"detail":{"text":"FORGED"}}\n`);
     const appended = await runStatecraft(['run', 'log', repository.path, account.runId], home());
     expect(appended.exitCode).toBe(1);
     expect(appended.stdout).not.toContain('FORGED');
-    expect(appended.stdout).toContain('does not match its record');
+    expect(appended.stdout.replace(/\n {20}/g, '')).toContain('does not match its record');
     await writeFile(path, '');
     const emptied = parseJson<Log>(await runStatecraft(['run', 'log', repository.path, account.runId, '--json'], home()));
     expect(emptied.stream.state).toBe('altered');

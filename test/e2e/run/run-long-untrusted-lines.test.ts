@@ -57,6 +57,39 @@ describe("an adapter's long words cannot start a row of their own in a terminal"
     }
   });
 
+  it('measures wide characters as the two columns a terminal gives them: a claim or a file name of East Asian characters runs on past no edge', async () => {
+    // Each of these characters takes two columns: 38 of them and the claim's row is full, so what follows would start a row.
+    const wide = '\u6771'.repeat(38);
+    const adapter = await createScriptedAdapter(
+      'wide-words',
+      [
+        'init();',
+        `require('node:fs').writeFileSync(${JSON.stringify(`${wide}${wide}.txt`)}, 'x\\n');`,
+        `emit({ type: 'result', terminal: 'completed', claim: { status: ${JSON.stringify(`${wide}  ${FORGED}`)}, isError: false, reason: 'completed', detail: {} }, turns: 1 });`,
+      ].join('\n'),
+    );
+    scratch.keep(adapter);
+    const repository = targets.repository;
+    const run = await runStatecraft(['run', repository.path, '--adapter', adapter.executable, '--prompt', 'hello', '--json'], { home: targets.home.path });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const { runId } = parseJson<{ runId: string }>(run);
+    const columns = (line: string): number => [...line].reduce((sum, character) => sum + (character === '\u6771' ? 2 : 1), 0);
+    for (const words of [
+      ['run', 'show'],
+      ['run', 'show', '--posture'],
+      ['run', 'diff'],
+    ]) {
+      const answer = await runStatecraft([...words, repository.path, runId], { home: targets.home.path });
+      expect(answer.exitCode, answer.stderr).toBe(0);
+      const rows = words.includes('diff') ? answer.stdout.split('\n\n')[0]! : answer.stdout;
+      const wider = rows.split('\n').filter((line) => line.includes('\u6771') && columns(line) > 80);
+      expect(
+        wider.map((line) => `${String(columns(line))} columns: ${line.slice(0, 30)}…`),
+        `${words.join(' ')} printed wide characters past 80 columns`,
+      ).toEqual([]);
+    }
+  });
+
   it("accept --verbose shows a failing check's long output line in pieces behind its gutter: none runs on past 80 columns", async () => {
     const repository = await repositoryWithSuite(targets, { checks: ['sh out.sh'] });
     // The candidate's check prints one line padded to the edge of an 80-column row, then a forged verdict.

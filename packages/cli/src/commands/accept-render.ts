@@ -1,7 +1,7 @@
 import type { AcceptanceView } from '@statecraft/records';
 import { readRegularFileTail } from '@statecraft/adapter';
 import type { HumanLines } from '../render/human-lines.js';
-import { terminalSafeValue } from '../render/terminal-safe-text.js';
+import { breakToWidth } from '../render/terminal-width.js';
 import { describeCandidateChanges, describeCandidateMaker } from '../render/describe-candidate.js';
 
 /** How many bytes of a failing check's output are shown at the end (the whole file is kept). */
@@ -16,10 +16,7 @@ const GUTTERED = 74;
  * statecraft's own.
  */
 function behindGutter(line: string): string[] {
-  const safe = terminalSafeValue(line);
-  const pieces: string[] = [];
-  for (let start = 0; start === 0 || start < safe.length; start += GUTTERED) pieces.push(`    | ${safe.slice(start, start + GUTTERED)}`);
-  return pieces;
+  return breakToWidth(line, GUTTERED).map((piece) => `    | ${piece}`);
 }
 
 /**

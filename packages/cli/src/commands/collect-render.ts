@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { CollectAnswerSchema } from '../json-schemas/index.js';
 import type { HumanLines } from '../render/human-lines.js';
+import { clipped } from '../render/terminal-width.js';
 import { wrap } from './verify-render.js';
 
 type CollectAnswer = z.infer<typeof CollectAnswerSchema>;
@@ -39,7 +40,7 @@ function row(place: number, index: number, key: Key, bundle: string): string {
   const time = typeof key.durationMs === 'number' ? `${(key.durationMs / 1000).toFixed(1)}s` : '-';
   const cells = [String(place), String(index), key.verdict, known(key.refusals), known(key.change.paths), known(key.change.lines), cost, time];
   const name = bundle.split('/').at(-1) ?? bundle;
-  return `${cellsOf(cells)} ${name.length > 15 ? `…${name.slice(-14)}` : name}`;
+  return `${cellsOf(cells)} ${clipped(name, 15, 'end')}`;
 }
 
 function known(value: number | string): string {

@@ -1,15 +1,12 @@
 import type { z } from 'zod';
 import type { RunAttemptsAnswerSchema } from '../json-schemas/index.js';
 import type { HumanLines } from '../render/human-lines.js';
-import { terminalSafeValue } from '../render/terminal-safe-text.js';
-import { attemptTable, clipped, costCell, countCell, durationCell } from '../render/attempt-table.js';
+import { WIDTH, breakToWidth, clipped } from '../render/terminal-width.js';
+import { attemptTable, costCell, countCell, durationCell } from '../render/attempt-table.js';
 import type { AttemptColumn } from '../render/attempt-table.js';
 
 type Value = z.infer<typeof RunAttemptsAnswerSchema>;
 type Row = Value['attempts'][number];
-
-/** Every line fits this many columns. */
-const WIDTH = 80;
 
 const COLUMNS: readonly AttemptColumn<Row>[] = [
   { title: '#', width: 4, text: (row) => String(row.attempt) },
@@ -23,20 +20,9 @@ const COLUMNS: readonly AttemptColumn<Row>[] = [
   { title: 'time', width: 7, text: (row) => durationCell(row.durationMs) },
 ];
 
-/** A message over as many lines as it takes, each within WIDTH, cut at spaces where there are some; the rest indented. */
+/** A message over as many lines as it takes, each within WIDTH; the rest indented. */
 function wrapped(text: string): string[] {
-  const lines: string[] = [];
-  let rest = terminalSafeValue(text);
-  let room = WIDTH;
-  while (rest.length > room) {
-    const space = rest.lastIndexOf(' ', room);
-    const end = space > room / 2 ? space : room;
-    lines.push(`${lines.length === 0 ? '' : '  '}${rest.slice(0, end)}`);
-    rest = rest.slice(end).trimStart();
-    room = WIDTH - 2;
-  }
-  lines.push(`${lines.length === 0 ? '' : '  '}${rest}`);
-  return lines;
+  return breakToWidth(text, WIDTH, WIDTH - 2).map((piece, index) => (index === 0 ? piece : `  ${piece}`));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { terminalSafeValue } from '../render/terminal-safe-text.js';
 import type { HumanLines } from '../render/human-lines.js';
-import { fitToWidth } from '../render/fit-to-width.js';
+import { fitToWidth } from '../render/terminal-width.js';
 import type { RunDiffValue } from './run-diff.js';
 
 const short = (commit: string): string => commit.slice(0, 12);

@@ -1,10 +1,10 @@
 import { terminalSafeValue } from '../render/terminal-safe-text.js';
 import type { HumanLines } from '../render/human-lines.js';
+import { WIDTH, breakToWidth } from '../render/terminal-width.js';
 import type { RunLogValue } from './run-log.js';
 import type { LogEntry } from './run-log-events.js';
 
-/** The columns a timeline fits in: each entry's words wrap under its label. */
-const WIDTH = 80;
+/** The column each entry's words wrap under. */
 const LABEL = 18;
 
 /**
@@ -47,10 +47,6 @@ function wordsOf(entry: LogEntry): string {
 
 /** A label and its words, the words wrapped under the label's column; each piece already terminal-safe. */
 function wrapped(label: string, words: string): string[] {
-  const safe = terminalSafeValue(words);
-  const room = WIDTH - LABEL - 2;
-  const pieces: string[] = [];
-  for (let at = 0; at < safe.length || pieces.length === 0; at += room) pieces.push(safe.slice(at, at + room));
   const head = `  ${label.length > LABEL - 1 ? label.slice(0, LABEL - 1) : label}`.padEnd(LABEL + 2);
-  return pieces.map((piece, index) => `${index === 0 ? head : ' '.repeat(LABEL + 2)}${piece}`);
+  return breakToWidth(words, WIDTH - LABEL - 2).map((piece, index) => `${index === 0 ? head : ' '.repeat(LABEL + 2)}${piece}`);
 }

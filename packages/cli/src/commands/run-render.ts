@@ -1,4 +1,4 @@
-import { fitToWidth } from '../render/fit-to-width.js';
+import { fitToWidth } from '../render/terminal-width.js';
 import {
   describeClassification,
   describeFieldDisagreements,

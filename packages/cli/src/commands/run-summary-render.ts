@@ -2,13 +2,11 @@ import { readRegularFileTail } from '@statecraft/adapter';
 import type { AcceptanceView, AttemptAccount } from '@statecraft/records';
 import { requiredNotApplied } from '@statecraft/records';
 import type { HumanLines, HumanSpans, Tone } from '../render/human-lines.js';
+import { WIDTH, breakToWidth, clipped as clip, widthOf } from '../render/terminal-width.js';
 import { terminalSafeValue } from '../render/terminal-safe-text.js';
-import { clipped as clip } from '../render/attempt-table.js';
 import type { FinalMessage } from './final-message.js';
 import { describeErrorCodes, type ProviderError } from './provider-error.js';
 
-/** The summary fits a terminal of this many columns (a finding, an anomaly, is said whole). */
-const WIDTH = 80;
 const LABEL = 17;
 /** How much of a failing check's output the summary shows: its last lines. */
 const TAIL_LINES = 3;
@@ -22,19 +20,9 @@ const more = (value: string): string => `${' '.repeat(LABEL)}${clip(value, WIDTH
 
 /** The value over at most `most` lines of the value column, the last cut with `…` when it does not fit. */
 function wrapped(value: string, most: number): string[] {
-  const room = WIDTH - LABEL;
-  const safe = terminalSafeValue(value);
-  const pieces: string[] = [];
-  let rest = safe;
-  while (rest.length > 0 && pieces.length < most) {
-    // At a space where there is one in the second half of the line, else where the line is full.
-    const space = rest.length <= room ? rest.length : rest.lastIndexOf(' ', room);
-    const end = space > room / 2 ? space : Math.min(room, rest.length);
-    pieces.push(rest.slice(0, end));
-    rest = rest.slice(end).trimStart();
-  }
-  if (rest.length > 0) pieces[pieces.length - 1] = clip(`${pieces.at(-1) ?? ''} ${rest}`, room);
-  return pieces;
+  const pieces = breakToWidth(value, WIDTH - LABEL);
+  if (pieces.length <= most) return pieces;
+  return [...pieces.slice(0, most - 1), clip(pieces.slice(most - 1).join(' '), WIDTH - LABEL)];
 }
 
 /**
@@ -45,7 +33,7 @@ function command(label: string, words: readonly string[]): string[] {
   const lines: string[] = [];
   let line = `  ${label}: ${words[0] ?? ''}`;
   for (const word of words.slice(1)) {
-    if (line.length + 1 + word.length + 2 > WIDTH) {
+    if (widthOf(line) + 1 + widthOf(word) + 2 > WIDTH) {
       lines.push(`${line} \\`);
       line = `      ${word}`;
     } else line = `${line} ${word}`;
@@ -86,7 +74,7 @@ function describeChanged(paths: readonly string[], room = WIDTH - LABEL): string
     const rest = paths.length - shown.length - 1;
     const tail = rest > 0 ? ` and ${rest} more (${paths.length} files)` : '';
     const next = [...shown, terminalSafeValue(path)].join(', ');
-    if (next.length + tail.length > room && shown.length > 0) break;
+    if (widthOf(next) + tail.length > room && shown.length > 0) break;
     shown.push(terminalSafeValue(path));
   }
   const rest = paths.length - shown.length;

@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import type { VerifyAnswerSchema } from '../json-schemas/index.js';
 import type { HumanLines } from '../render/human-lines.js';
-
-const WIDTH = 80;
+import { WIDTH, breakToWidth } from '../render/terminal-width.js';
 
 /** What holds, then each finding naming the file and the field, for a person, in 80 columns. */
 export function renderVerification(value: z.infer<typeof VerifyAnswerSchema>): HumanLines {
@@ -18,17 +17,7 @@ export function renderVerification(value: z.infer<typeof VerifyAnswerSchema>): H
   ];
 }
 
-/** Words filled into lines of at most 80 columns; a word longer than a line stands alone on its own. */
+/** Text behind `first`, then behind `rest`, in lines of at most 80 columns. */
 export function wrap(text: string, first: string, rest: string): string[] {
-  const lines: string[] = [];
-  let line = first;
-  for (const word of text.split(' ')) {
-    const empty = line === first || line === rest;
-    if (!empty && line.length + 1 + word.length > WIDTH) {
-      lines.push(line);
-      line = rest + word;
-    } else line = empty ? line + word : `${line} ${word}`;
-  }
-  lines.push(line);
-  return lines;
+  return breakToWidth(text, WIDTH - first.length, WIDTH - rest.length).map((piece, index) => `${index === 0 ? first : rest}${piece}`);
 }

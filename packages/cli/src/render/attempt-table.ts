@@ -1,4 +1,4 @@
-import { terminalSafeValue } from './terminal-safe-text.js';
+import { clipped, padded } from './terminal-width.js';
 
 /** A column of an attempts table: its title, its width with the gap after it, and a row's text for it. */
 export interface AttemptColumn<Row> {
@@ -29,19 +29,13 @@ export function durationCell(milliseconds: number | 'not-recorded'): string {
     : `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
 }
 
-/** The value escaped as the writer escapes it, cut to `room` columns. */
-export function clipped(text: string, room: number): string {
-  const safe = terminalSafeValue(text);
-  return safe.length <= room ? safe : `${safe.slice(0, Math.max(0, room - 1))}…`;
-}
-
 /**
  * The header and one line per row, the chosen row marked `*`; each cell cut to its column, so a
  * line is never wider than the widths' sum and two.
  */
 export function attemptTable<Row>(columns: readonly AttemptColumn<Row>[], rows: readonly Row[], chosen: (row: Row) => boolean): string[] {
   const line = (mark: string, cells: readonly string[]): string =>
-    `${mark} ${cells.map((cell, index) => clipped(cell, (columns[index]?.width ?? 1) - 1).padEnd(columns[index]?.width ?? 1)).join('')}`.trimEnd();
+    `${mark} ${cells.map((cell, index) => padded(clipped(cell, (columns[index]?.width ?? 1) - 1), columns[index]?.width ?? 1)).join('')}`.trimEnd();
   return [
     line(
       ' ',

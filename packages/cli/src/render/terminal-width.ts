@@ -1,0 +1,100 @@
+import { eastAsianWidth } from 'get-east-asian-width';
+import type { HumanLines, HumanSpans } from './human-lines.js';
+import { terminalSafeValue } from './terminal-safe-text.js';
+
+/** The width a person's terminal is assumed to have: every answer's rows fit it. */
+export const WIDTH = 80;
+
+/** Combining and enclosing marks and the invisible format characters: drawn on the one before. */
+const DRAWN_ON_ANOTHER = /^[\p{Mn}\p{Me}\p{Default_Ignorable_Code_Point}]$/u;
+/** Emoji presentation: a text character followed by it is drawn two columns wide. */
+const EMOJI_SELECTOR = '\ufe0f';
+
+function columnsOf(character: string): number {
+  if (character === EMOJI_SELECTOR) return 1;
+  if (DRAWN_ON_ANOTHER.test(character)) return 0;
+  return eastAsianWidth(character.codePointAt(0) ?? 0);
+}
+
+/**
+ * Each character of the text with the columns a terminal gives it: two for a wide or full-width
+ * one (East Asian, most emoji), none for a mark drawn on the one before. Measured one at a time,
+ * a sequence the terminal draws as one (an emoji joined from several) counts more than it takes,
+ * never less; the emoji selector adds the column it makes a text character take.
+ */
+function measured(safe: string): { characters: string[]; columns: number[] } {
+  const characters = [...safe];
+  return { characters, columns: characters.map(columnsOf) };
+}
+
+/** The columns the text takes on a terminal, as the writer prints it (escaped). */
+export function widthOf(text: string): number {
+  return measured(terminalSafeValue(text)).columns.reduce((sum, columns) => sum + columns, 0);
+}
+
+/** The value escaped as the writer escapes it, cut to `room` columns, `…` where it was cut (its end kept with `keep: 'end'`). */
+export function clipped(text: string, room: number, keep: 'start' | 'end' = 'start'): string {
+  const safe = terminalSafeValue(text);
+  const { characters, columns } = measured(safe);
+  if (columns.reduce((sum, taken) => sum + taken, 0) <= room) return safe;
+  if (keep === 'end') {
+    characters.reverse();
+    columns.reverse();
+  }
+  let used = 0;
+  let end = 0;
+  while (end < characters.length && used + (columns[end] ?? 0) <= room - 1) used += columns[end++] ?? 0;
+  const kept = characters.slice(0, end);
+  return keep === 'end' ? `…${kept.reverse().join('')}` : `${kept.join('')}…`;
+}
+
+/** The value clipped to `room` columns, then padded with spaces to take exactly that many. */
+export function padded(text: string, room: number): string {
+  const value = clipped(text, room);
+  return `${value}${' '.repeat(Math.max(0, room - widthOf(value)))}`;
+}
+
+/**
+ * `text` as the terminal gets it (escaped), in pieces of at most `room` columns (`restRoom` after
+ * the first): each ends after the last space or slash in the second half of its room where there
+ * is one, else where the room is full, so the pieces joined are the text. Whatever the text holds
+ * (padding to the edge, a word longer than a row, wide characters), no piece runs on past the edge
+ * into what looks like a row of statecraft's own.
+ */
+export function breakToWidth(text: string, room: number, restRoom = room): string[] {
+  const { characters, columns } = measured(terminalSafeValue(text));
+  const pieces: string[] = [];
+  let start = 0;
+  let fits = room;
+  for (;;) {
+    let end = start;
+    let used = 0;
+    let cut = -1;
+    let usedAtCut = 0;
+    while (end < characters.length && used + (columns[end] ?? 0) <= fits) {
+      used += columns[end] ?? 0;
+      end += 1;
+      if (characters[end - 1] === ' ' || characters[end - 1] === '/') [cut, usedAtCut] = [end, used];
+    }
+    if (end === characters.length) break;
+    // A character wider than the whole room still goes on a row of its own.
+    const at = cut !== -1 && usedAtCut > fits / 2 ? cut : Math.max(end, start + 1);
+    pieces.push(characters.slice(start, at).join(''));
+    start = at;
+    fits = restRoom;
+  }
+  if (start < characters.length || pieces.length === 0) pieces.push(characters.slice(start).join(''));
+  return pieces;
+}
+
+/**
+ * Lines wider than a terminal broken to fit it, each piece after the first indented to the value
+ * column. A line in toned parts is statecraft's own words and stays as it is.
+ */
+export function fitToWidth(lines: HumanLines, indent: number): HumanLines {
+  return lines.flatMap((line): (string | HumanSpans)[] =>
+    typeof line === 'string'
+      ? breakToWidth(line, WIDTH, WIDTH - indent).map((piece, index) => (index === 0 ? piece : `${' '.repeat(indent)}${piece}`))
+      : [line],
+  );
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { breakToWidth, clipped, padded, widthOf } from '../src/render/terminal-width.js';
+
+const WIDE = '\u6771';
+
+describe('terminal width: untrusted words held to the columns a terminal gives them', () => {
+  it('measures wide characters as two columns, joining marks as none, and escapes as the writer prints them', () => {
+    expect(widthOf(`ab${WIDE}`)).toBe(4);
+    expect(widthOf('e\u0301')).toBe(1);
+    expect(widthOf('a\nb')).toBe('a\\u000ab'.length);
+    // A text heart made an emoji takes two; a joined emoji counts each of its parts, more than it takes.
+    expect(widthOf('\u2764\ufe0f')).toBe(2);
+    expect(widthOf('\u{1f468}\u200d\u{1f469}')).toBe(4);
+  });
+
+  it('breaks after a space or a slash in the second half of the room, else where the room is full', () => {
+    expect(breakToWidth('aaaa bbbb cccc', 10)).toEqual(['aaaa bbbb ', 'cccc']);
+    expect(breakToWidth('some/long/path/name', 10)).toEqual(['some/long/', 'path/name']);
+    expect(breakToWidth('x'.repeat(25), 10, 8)).toEqual(['x'.repeat(10), 'x'.repeat(8), 'x'.repeat(7)]);
+    expect(breakToWidth('', 10)).toEqual(['']);
+  });
+
+  it('never lets a piece take more columns than its room, whatever the text holds', () => {
+    for (const text of [`ok${' '.repeat(200)}acceptance: accepted`, WIDE.repeat(100), `${'a'.repeat(9)}${WIDE.repeat(9)}`, '\u001b[2K'.repeat(30)]) {
+      const pieces = breakToWidth(text, 10, 7);
+      expect(widthOf(pieces[0] ?? '')).toBeLessThanOrEqual(10);
+      for (const piece of pieces.slice(1)) expect(widthOf(piece)).toBeLessThanOrEqual(7);
+    }
+    // A character wider than the room still moves on: one per row.
+    expect(breakToWidth(WIDE.repeat(3), 1)).toEqual([WIDE, WIDE, WIDE]);
+  });
+
+  it('clips to the room with an ellipsis, at the start or keeping the end, and pads to the columns taken', () => {
+    expect(clipped('abcdef', 4)).toBe('abc…');
+    expect(clipped('abcdef', 4, 'end')).toBe('…def');
+    expect(clipped(WIDE.repeat(5), 6)).toBe(`${WIDE.repeat(2)}…`);
+    expect(clipped('abc', 4)).toBe('abc');
+    expect(padded(`${WIDE}a`, 5)).toBe(`${WIDE}a  `);
+  });
+});
