@@ -59,22 +59,30 @@ describe('recorded Claude Code streams replayed through a real child', () => {
     expect(init?.provider).not.toMatchObject({ digest: await digestFile(pinnedClaudePath()) });
   });
 
-  it('carries each terminal denial verbatim, exactly once, before the result, and counts nothing itself (R1.4, R10.2, R7.4)', async () => {
-    const native = (await readFile(recorded('denied'), 'utf8')).split('\n').filter((line) => line.includes('"type":"result"'))[0] ?? '';
-    const denials = (JSON.parse(native) as { permission_denials: unknown[] }).permission_denials;
+  it('carries each denial verbatim as claude tells of it, exactly once, before the result, and counts nothing itself (R1.4, R10.2, R7.4)', async () => {
+    const lines = (await readFile(recorded('denied'), 'utf8')).split('\n');
+    const notice = JSON.parse(lines.find((line) => line.includes('"subtype":"permission_denied"')) ?? '') as { tool_use_id: string };
+    const denials = (JSON.parse(lines.find((line) => line.includes('"type":"result"')) ?? '') as { permission_denials: { tool_use_id: string }[] })
+      .permission_denials;
+    // The terminal list names the same call: it is not counted a second time.
+    expect(denials.map((denial) => denial.tool_use_id)).toEqual([notice.tool_use_id]);
     const run = await replay(recorded('denied'));
-    expect(eventsOfType(run, 'refusal').map((event) => event.verbatim)).toEqual(denials);
+    // It reads as the list's entry does (the tool, the call, its input as the assistant gave it), with the notice whole.
+    expect(eventsOfType(run, 'refusal').map((event) => event.verbatim)).toEqual([{ ...denials[0], notice }]);
     // Refusals come before the terminal result: after it, the supervisor interprets nothing (R7.4).
-    expect(run.events.map((event) => event.type).slice(-2)).toEqual(['refusal', 'result']);
+    expect(run.events.map((event) => event.type).at(-1)).toBe('result');
     expect(JSON.stringify(terminalOf(run))).not.toMatch(/"refusalCount"|"refusals"/);
   });
 
   it('carries a denial with a __proto__ key whole, as the refusal and in the claim: the native line is not copied key by key (R1.4, R8.2)', async () => {
     // zod's loose object copies a line key by key and leaves `__proto__` out.
+    // No notice: the terminal list's entry is the refusal.
     const stream = await altered('denied', (lines) =>
-      lines.map((line) =>
-        line.includes('"type":"result"') ? line.replace('"permission_denials":[{', '"permission_denials":[{"__proto__":{"tool_name":"Read"},') : line,
-      ),
+      lines
+        .filter((line) => !line.includes('"subtype":"permission_denied"'))
+        .map((line) =>
+          line.includes('"type":"result"') ? line.replace('"permission_denials":[{', '"permission_denials":[{"__proto__":{"tool_name":"Read"},') : line,
+        ),
     );
     const native = (await readFile(stream, 'utf8')).split('\n').filter((line) => line.includes('"type":"result"'))[0] ?? '';
     const denials = JSON.stringify((JSON.parse(native) as { permission_denials: unknown[] }).permission_denials);
@@ -119,7 +127,8 @@ describe('recorded Claude Code streams replayed through a real child', () => {
     );
     const run = await replay(stream);
     expect(terminalOf(run)).toBeUndefined();
-    expect(eventsOfType(run, 'refusal')).toHaveLength(0);
+    // The denial claude told of as it happened is kept; nothing is read from the result.
+    expect(eventsOfType(run, 'refusal').map((event) => (event.verbatim as { notice?: { subtype?: string } }).notice?.subtype)).toEqual(['permission_denied']);
     expect(run.otherLines[0]).toContain('permission_denials');
   });
 
@@ -133,11 +142,12 @@ describe('recorded Claude Code streams replayed through a real child', () => {
     expect(isUtf8(lastLine)).toBe(false);
   });
 
-  it('invents no result for a truncated stream: the supervisor will read no-result (R7.5)', async () => {
+  it('invents no result for a truncated stream, and keeps the denial claude told of before it ended: the supervisor will read no-result (R7.5, R10.2)', async () => {
     const stream = await altered('denied', (lines) => lines.filter((line) => !line.includes('"type":"result"')));
     const run = await replay(stream);
     expect(run.events[0]?.type).toBe('init');
-    expect(run.events.some((event) => event.type === 'result' || event.type === 'refusal')).toBe(false);
+    expect(run.events.some((event) => event.type === 'result')).toBe(false);
+    expect(eventsOfType(run, 'refusal')).toHaveLength(1);
     expect(run.otherLines).toEqual([]);
   });
 

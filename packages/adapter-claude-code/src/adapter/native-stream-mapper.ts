@@ -21,9 +21,12 @@ export type { MappedLine } from '@statecraft/adapter';
 const SYSTEM_KINDS: Readonly<Record<string, string>> = {
   hook_started: 'hook',
   hook_response: 'hook',
-  // The mid-stream notice of a denial: progress, never counted (the terminal list is, R10.2).
+  // The mid-stream notice of a denial: progress, and the refusal itself (refusalAtNotice).
   permission_denied: 'permission-denied-notice',
 };
+
+/** How many calls without a result are remembered for the notices that may name them. */
+const CALLS_HELD = 1024;
 
 /** What identifies a native event in its summary, when it is too large to carry whole. */
 function summaryHead(json: unknown): Record<string, unknown> {
@@ -41,6 +44,10 @@ export class NativeStreamMapper {
   private init: NativeInit | undefined;
   private readonly gate = new HeldUntilInit();
   private ended = false;
+  /** The tool-use ids refused at their notice, each skipped once in the terminal list. */
+  private readonly refusedAtNotice = new Set<string>();
+  /** Each call's input as claude's assistant message gave it, until its result: what a notice refers to. */
+  private readonly callInputs = new Map<string, unknown>();
 
   constructor(private readonly context: MapperContext) {}
 
@@ -56,8 +63,10 @@ export class NativeStreamMapper {
     const { type, subtype } = parsed.native;
     if (type === 'system' && subtype === 'init') return this.mapInit(json);
     if (type === 'result') return this.mapResult(json);
+    this.noteCalls(type, json);
     const detail = progressDetail(json, line, summaryHead(json));
-    return this.release([this.progressFor(type, subtype, json, detail)]);
+    const refusal = type === 'system' && subtype === 'permission_denied' ? this.refusalAtNotice(json) : undefined;
+    return this.release([this.progressFor(type, subtype, json, detail), ...(refusal === undefined ? [] : [refusal])]);
   }
 
   /** At the end of a native stream that never sent its init: an init naming what is unknown, then what was held. */
@@ -140,9 +149,41 @@ export class NativeStreamMapper {
     return { type: 'progress', kind: 'native', tools: [], detail };
   }
 
-  /** One refusal per terminal denial, verbatim and once (R10.2); the supervisor counts them (R1.4). */
+  /** Calls the assistant makes are remembered by id until their result comes back (at most CALLS_HELD). */
+  private noteCalls(type: string, json: unknown): void {
+    const content = (json as { message?: { content?: unknown } }).message?.content;
+    if (!Array.isArray(content)) return;
+    for (const block of content as { type?: unknown; id?: unknown; tool_use_id?: unknown; input?: unknown }[]) {
+      if (type === 'assistant' && block.type === 'tool_use' && typeof block.id === 'string') {
+        this.callInputs.set(block.id, block.input);
+        if (this.callInputs.size > CALLS_HELD) this.callInputs.delete(this.callInputs.keys().next().value as string);
+      }
+      if (type === 'user' && block.type === 'tool_result' && typeof block.tool_use_id === 'string') this.callInputs.delete(block.tool_use_id);
+    }
+  }
+
+  /**
+   * A denial refused as claude tells of it: a session that never reaches its result (the agent
+   * kills its claude, the deadline) keeps it. It reads as the terminal list's entry does (the
+   * tool, the call's id, its input as the assistant's call gave it) with the notice whole. Only a
+   * notice naming its tool and call can be matched to the terminal list; one that does not stays
+   * progress, and the list counts it.
+   */
+  private refusalAtNotice(json: unknown): EventDraft | undefined {
+    const { tool_name: tool, tool_use_id: id } = json as { tool_name?: unknown; tool_use_id?: unknown };
+    if (typeof tool !== 'string' || tool === '' || typeof id !== 'string' || this.refusedAtNotice.has(id)) return undefined;
+    this.refusedAtNotice.add(id);
+    const input = this.callInputs.get(id);
+    return { type: 'refusal', tool, verbatim: { tool_name: tool, tool_use_id: id, ...(input === undefined ? {} : { tool_input: input }), notice: json } };
+  }
+
+  /** One refusal per terminal denial, verbatim and once (R10.2): a call refused at its notice is not counted again. */
   private refusalsFor(result: NativeResult): EventDraft[] {
-    return result.permission_denials.map((denial) => ({
+    const unmatched = result.permission_denials.filter((denial) => {
+      const id = denial['tool_use_id'];
+      return !(typeof id === 'string' && this.refusedAtNotice.delete(id));
+    });
+    return unmatched.map((denial) => ({
       type: 'refusal' as const,
       tool: typeof denial.tool_name === 'string' && denial.tool_name !== '' ? denial.tool_name : ('not-recorded' as const),
       verbatim: denial,
