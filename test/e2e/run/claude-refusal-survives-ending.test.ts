@@ -40,15 +40,20 @@ const endings: Array<[how: string, replies: ScriptedReply[], deadline: string]> 
 let double: ModelDouble | undefined;
 let bin = '';
 beforeAll(async () => {
-  double = await startModelDouble(
-    endings.map(([, replies], index) =>
+  double = await startModelDouble([
+    ...endings.map(([, replies], index) =>
       ScenarioSchema.parse({
         name: `denied-then-no-result-${index}`,
         description: 'A call a deny rule names, denied by claude, then a session that never reaches its result.',
         replies: [{ kind: 'tool-use', tool: 'Bash', input: { command: DENIED } }, ...replies],
       }),
     ),
-  );
+    ScenarioSchema.parse({
+      name: 'blocked-then-no-result',
+      description: 'A call a whole-tool rule blocks with its hook (no notice), then a model that stops answering.',
+      replies: [{ kind: 'tool-use', tool: 'Bash', input: { command: DENIED } }, { kind: 'hang' }],
+    }),
+  ]);
   bin = await scratch.make('statecraft-cc-ending-bin-');
   await symlink(pinnedClaudePath(), join(bin, 'claude'));
 });
@@ -101,4 +106,27 @@ describe('statecraft run --adapter claude-code: a denial claude made is a refusa
     },
     160_000,
   );
+
+  it("when a hook's block, which sends no notice, is followed by a model that stops answering until the deadline", async () => {
+    // A rule naming the whole tool is a PreToolUse hook that blocks each call: claude tells of it
+    // only in its hook_response, which names the tool, not the call.
+    const repository = await createSampleRepository();
+    scratch.keep(repository);
+    const home = await createProductHome();
+    scratch.keep(home);
+    const env = {
+      PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin`,
+      HOME: await scratch.make('statecraft-cc-ending-home-'),
+      ANTHROPIC_BASE_URL: double?.baseUrlFor('blocked-then-no-result') ?? '',
+      ANTHROPIC_API_KEY: MODEL_DOUBLE_API_KEY,
+    };
+    const answer = await runStatecraft(
+      ['run', repository.path, '--adapter', claudeCodeAdapterPath(), '--prompt', 'Do the scripted work.', '--deadline', '10s', '--json', '--deny', 'Bash'],
+      { home: home.path, env, timeoutMs: 150_000 },
+    );
+    const value = parseJson<{ outcome: string; timedOut: boolean; refusalCount: number; refusals: { verbatim: unknown }[] }>(answer);
+    expect(value.timedOut).toBe(true);
+    expect(value.refusalCount).toBe(1);
+    expect(value.refusals[0]?.verbatim).toMatchObject({ tool_name: 'Bash', tool_input: { command: DENIED }, hook: { exit_code: 2 } });
+  }, 160_000);
 });

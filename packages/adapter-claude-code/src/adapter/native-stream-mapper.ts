@@ -44,10 +44,10 @@ export class NativeStreamMapper {
   private init: NativeInit | undefined;
   private readonly gate = new HeldUntilInit();
   private ended = false;
-  /** The tool-use ids refused at their notice, each skipped once in the terminal list. */
+  /** The tool-use ids refused as claude told of them, each skipped once in the terminal list. */
   private readonly refusedAtNotice = new Set<string>();
-  /** Each call's input as claude's assistant message gave it, until its result: what a notice refers to. */
-  private readonly callInputs = new Map<string, unknown>();
+  /** Each call's tool and input as claude's assistant message gave them, until its result: what a notice refers to. */
+  private readonly pendingCalls = new Map<string, { tool: unknown; input: unknown }>();
 
   constructor(private readonly context: MapperContext) {}
 
@@ -65,7 +65,14 @@ export class NativeStreamMapper {
     if (type === 'result') return this.mapResult(json);
     this.noteCalls(type, json);
     const detail = progressDetail(json, line, summaryHead(json));
-    const refusal = type === 'system' && subtype === 'permission_denied' ? this.refusalAtNotice(json) : undefined;
+    const refusal =
+      type !== 'system'
+        ? undefined
+        : subtype === 'permission_denied'
+          ? this.refusalAtNotice(json)
+          : subtype === 'hook_response'
+            ? this.refusalAtHookBlock(json)
+            : undefined;
     return this.release([this.progressFor(type, subtype, json, detail), ...(refusal === undefined ? [] : [refusal])]);
   }
 
@@ -153,12 +160,12 @@ export class NativeStreamMapper {
   private noteCalls(type: string, json: unknown): void {
     const content = (json as { message?: { content?: unknown } }).message?.content;
     if (!Array.isArray(content)) return;
-    for (const block of content as { type?: unknown; id?: unknown; tool_use_id?: unknown; input?: unknown }[]) {
+    for (const block of content as { type?: unknown; id?: unknown; name?: unknown; tool_use_id?: unknown; input?: unknown }[]) {
       if (type === 'assistant' && block.type === 'tool_use' && typeof block.id === 'string') {
-        this.callInputs.set(block.id, block.input);
-        if (this.callInputs.size > CALLS_HELD) this.callInputs.delete(this.callInputs.keys().next().value as string);
+        this.pendingCalls.set(block.id, { tool: block.name, input: block.input });
+        if (this.pendingCalls.size > CALLS_HELD) this.pendingCalls.delete(this.pendingCalls.keys().next().value as string);
       }
-      if (type === 'user' && block.type === 'tool_result' && typeof block.tool_use_id === 'string') this.callInputs.delete(block.tool_use_id);
+      if (type === 'user' && block.type === 'tool_result' && typeof block.tool_use_id === 'string') this.pendingCalls.delete(block.tool_use_id);
     }
   }
 
@@ -171,10 +178,31 @@ export class NativeStreamMapper {
    */
   private refusalAtNotice(json: unknown): EventDraft | undefined {
     const { tool_name: tool, tool_use_id: id } = json as { tool_name?: unknown; tool_use_id?: unknown };
-    if (typeof tool !== 'string' || tool === '' || typeof id !== 'string' || this.refusedAtNotice.has(id)) return undefined;
+    if (typeof tool !== 'string' || tool === '' || typeof id !== 'string') return undefined;
+    return this.refusedNow(tool, id, 'notice', json);
+  }
+
+  /**
+   * A `PreToolUse` hook's block (exit 2) sends no notice, and its `hook_response` names the tool, not
+   * the call: it is refused as it arrives only when one call of that tool awaits its result, so
+   * the call is known; else the terminal list counts it.
+   */
+  private refusalAtHookBlock(json: unknown): EventDraft | undefined {
+    const { hook_name: name, exit_code: exitCode } = json as { hook_name?: unknown; exit_code?: unknown };
+    if (exitCode !== 2 || typeof name !== 'string' || !name.startsWith('PreToolUse:')) return undefined;
+    const tool = name.slice('PreToolUse:'.length);
+    const waiting = [...this.pendingCalls].filter(([, call]) => call.tool === tool);
+    const [only] = waiting;
+    if (tool === '' || waiting.length !== 1 || only === undefined) return undefined;
+    return this.refusedNow(tool, only[0], 'hook', json);
+  }
+
+  /** The refusal of one call, once: it reads as the terminal list's entry does, with what told of it whole. */
+  private refusedNow(tool: string, id: string, told: 'notice' | 'hook', json: unknown): EventDraft | undefined {
+    if (this.refusedAtNotice.has(id)) return undefined;
     this.refusedAtNotice.add(id);
-    const input = this.callInputs.get(id);
-    return { type: 'refusal', tool, verbatim: { tool_name: tool, tool_use_id: id, ...(input === undefined ? {} : { tool_input: input }), notice: json } };
+    const input = this.pendingCalls.get(id)?.input;
+    return { type: 'refusal', tool, verbatim: { tool_name: tool, tool_use_id: id, ...(input === undefined ? {} : { tool_input: input }), [told]: json } };
   }
 
   /** One refusal per terminal denial, verbatim and once (R10.2): a call refused at its notice is not counted again. */
