@@ -1,7 +1,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, readdirSync, readSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { EventStreamReader, openRegularFileSync } from '@statecraft/adapter';
+import { DEFAULT_MAX_LINE_BYTES, EventStreamReader, openRegularFileSync } from '@statecraft/adapter';
 import { BundleManifestSchema, manifestBytes, MANIFEST_PATH, MANIFEST_SIGNATURE_PATH, type BundleManifest, type BundleRole } from './bundle-manifest.js';
 
 /** The roles whose files are read whole: records and documents, each bounded; the rest are only digested (the stream is also read). */
@@ -18,6 +18,16 @@ const HELD_ROLES: ReadonlySet<BundleRole> = new Set([
 ]);
 /** The most of one held file kept in memory: larger is no record statecraft writes, and is read as altered. */
 const HELD_BYTES = 32 * 1024 * 1024;
+/**
+ * The most the reading keeps of the whole bundle, whatever its manifest lists: held files, git
+ * bundle heads and stream readers together. Past it a file is still digested, but not kept, and
+ * that is a finding: a bundle of many files each under the per-file bound must not add up.
+ */
+const KEPT_BUDGET_BYTES = HELD_BYTES + HELD_BYTES / 2;
+/** What one stream reader may keep at once: a partial line, the init and terminal events, a malformed line's evidence. */
+const STREAM_READER_BYTES = 4 * (DEFAULT_MAX_LINE_BYTES + 1);
+/** The most names of files not regular, or not in the manifest, the reading keeps: the rest are counted. */
+export const NAMED_BOUND = 100;
 
 /** One file as found in the bundle. */
 export interface FoundFile {
@@ -42,7 +52,14 @@ export type BundleReading =
       /** `manifest.sigstore.json`, when the bundle carries one: the manifest's signature. */
       manifestSignature?: Buffer;
       files: Map<string, FoundFile>;
+      /** Entries that are not regular files (the first NAMED_BOUND), and how many there were in all. */
       notRegular: string[];
+      notRegularCount: number;
+      /** Files the manifest does not list (the first NAMED_BOUND), and how many there were in all: digested by nobody. */
+      unlisted: string[];
+      unlistedCount: number;
+      /** Files of a held role (or a stream, a git bundle) that the reading did not keep: past their bound, or the bundle's. */
+      notKept: { path: string; why: string }[];
     }
   | { kind: 'unreadable'; path: string; message: string };
 
@@ -80,6 +97,26 @@ class FileCollector {
   manifestSignature: Buffer | undefined;
   readonly files = new Map<string, FoundFile>();
   readonly notRegular: string[] = [];
+  notRegularCount = 0;
+  readonly unlisted: string[] = [];
+  unlistedCount = 0;
+  readonly notKept: { path: string; why: string }[] = [];
+  /** What is left of KEPT_BUDGET_BYTES. */
+  private budget = KEPT_BUDGET_BYTES;
+  private roles: Map<string, BundleRole> | undefined;
+
+  /** An entry that is not a regular file: named (up to the bound) and counted. */
+  notRegularEntry(path: string): void {
+    this.notRegularCount += 1;
+    if (this.notRegular.length < NAMED_BOUND) this.notRegular.push(path);
+  }
+
+  /** Takes `bytes` of the budget, or says there is not room. */
+  private take(bytes: number): boolean {
+    if (bytes > this.budget) return false;
+    this.budget -= bytes;
+    return true;
+  }
 
   /** Starts one file: what its chunks go to, and what to call at its end. */
   begin(path: string): { push: (chunk: Buffer) => void; finish: () => void } {
@@ -87,23 +124,52 @@ class FileCollector {
     if (path === MANIFEST_SIGNATURE_PATH) return this.beginSignature();
     if (this.manifest === undefined) throw new UnreadableBundle(MANIFEST_PATH, `is not the bundle's first file (${path} comes before it)`);
     if (this.files.has(path)) throw new UnreadableBundle(path, 'appears twice in the bundle');
-    const role = this.manifest.files.find((file) => file.path === path)?.role;
+    this.roles ??= new Map(this.manifest.files.map((file) => [file.path, file.role]));
+    const role = this.roles.get(path);
+    if (role === undefined) {
+      // Not read: it is a finding whatever it holds, and a bundle of many such must not add up.
+      this.unlistedCount += 1;
+      if (this.unlisted.length < NAMED_BOUND) this.unlisted.push(path);
+      return { push: () => undefined, finish: () => undefined };
+    }
     const hash: Hash = createHash('sha256');
-    const held: Buffer[] | undefined = role !== undefined && HELD_ROLES.has(role) ? [] : undefined;
-    const reader = role === 'stream' ? new EventStreamReader() : undefined;
-    const head: Buffer[] | undefined = role === 'git-bundle' ? [] : undefined;
+    let held: Buffer[] | undefined = HELD_ROLES.has(role) ? [] : undefined;
+    let reader = role === 'stream' ? new EventStreamReader() : undefined;
+    if (reader !== undefined && !this.take(STREAM_READER_BYTES)) {
+      reader = undefined;
+      this.notKept.push({ path, why: 'was not read as a stream: the bundle holds more than a verifier reads in bounded memory' });
+    }
+    const headBound = role === 'git-bundle' && this.take(GIT_BUNDLE_HEAD_BYTES) ? GIT_BUNDLE_HEAD_BYTES : 0;
+    if (role === 'git-bundle' && headBound === 0)
+      this.notKept.push({ path, why: 'its header was not read: the bundle holds more than a verifier reads in bounded memory' });
+    const head: Buffer[] | undefined = headBound > 0 ? [] : undefined;
     let bytes = 0;
+    let heldBytes = 0;
     return {
       push: (chunk) => {
         hash.update(chunk);
         bytes += chunk.length;
-        if (held !== undefined && bytes <= HELD_BYTES) held.push(Buffer.from(chunk));
-        if (head !== undefined && bytes - chunk.length < GIT_BUNDLE_HEAD_BYTES)
-          head.push(Buffer.from(chunk.subarray(0, GIT_BUNDLE_HEAD_BYTES - (bytes - chunk.length))));
+        if (held !== undefined) {
+          if (bytes > HELD_BYTES || !this.take(chunk.length)) {
+            this.notKept.push({
+              path,
+              why:
+                bytes > HELD_BYTES
+                  ? `is larger than any such file statecraft writes (over ${HELD_BYTES} bytes): it was not read`
+                  : 'was not read: the bundle holds more than a verifier reads in bounded memory',
+            });
+            this.budget += heldBytes;
+            held = undefined;
+          } else {
+            held.push(Buffer.from(chunk));
+            heldBytes += chunk.length;
+          }
+        }
+        if (head !== undefined && bytes - chunk.length < headBound) head.push(Buffer.from(chunk.subarray(0, headBound - (bytes - chunk.length))));
         reader?.push(chunk);
       },
       finish: () => {
-        const content = held !== undefined && bytes <= HELD_BYTES ? Buffer.concat(held) : undefined;
+        const content = held === undefined ? undefined : Buffer.concat(held);
         this.files.set(path, {
           sha256: hash.digest('hex'),
           bytes,
@@ -169,6 +235,10 @@ class FileCollector {
       ...(this.manifestSignature === undefined ? {} : { manifestSignature: this.manifestSignature }),
       files: this.files,
       notRegular: this.notRegular,
+      notRegularCount: this.notRegularCount,
+      unlisted: this.unlisted,
+      unlistedCount: this.unlistedCount,
+      notKept: this.notKept,
     };
   }
 }
@@ -191,7 +261,7 @@ async function readTarBundle(path: string): Promise<BundleReading> {
       onReadEntry: (entry) => {
         if (failure !== undefined) return entry.resume();
         if (entry.type !== 'File' && entry.type !== 'OldFile') {
-          if (entry.type !== 'Directory') collector.notRegular.push(entry.path);
+          if (entry.type !== 'Directory') collector.notRegularEntry(entry.path);
           return entry.resume();
         }
         try {
@@ -240,7 +310,7 @@ function refuseCutTar(path: string): void {
 
 function readDirectoryBundle(root: string): BundleReading {
   const collector = new FileCollector();
-  const paths = walk(root, root, collector.notRegular);
+  const paths = walk(root, root, (path) => collector.notRegularEntry(path));
   for (const path of [MANIFEST_PATH, ...paths.filter((path) => path !== MANIFEST_PATH)]) {
     if (path === MANIFEST_PATH && !paths.includes(MANIFEST_PATH)) continue;
     const file = collector.begin(path);
@@ -251,13 +321,13 @@ function readDirectoryBundle(root: string): BundleReading {
 }
 
 /** Every regular file under a directory, relative and `/`-separated; anything else is named as not regular. */
-function walk(root: string, directory: string, notRegular: string[]): string[] {
+function walk(root: string, directory: string, notRegular: (path: string) => void): string[] {
   const found: string[] = [];
   for (const entry of readdirSync(directory, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
     const at = join(directory, entry.name);
     if (entry.isDirectory()) found.push(...walk(root, at, notRegular));
     else if (entry.isFile()) found.push(relative(root, at).split('\\').join('/'));
-    else notRegular.push(relative(root, at));
+    else notRegular(relative(root, at));
   }
   return found;
 }

@@ -24,6 +24,46 @@ export interface BundleFinding {
   message: string;
 }
 
+/** The most findings a verification lists: past it they are counted, and one more finding says how many were left out. */
+export const FINDINGS_BOUND = 200;
+
+/**
+ * The findings of a verification, held to FINDINGS_BOUND whatever the bundle: a crafted file of a
+ * million bad lines is a million findings, and neither the verifier's memory nor its answer may
+ * grow with them. `count` is every finding, listed or not.
+ */
+export class FindingList {
+  private readonly listed: BundleFinding[] = [];
+  private omitted = 0;
+  private firstOmitted: BundleFinding | undefined;
+
+  get count(): number {
+    return this.listed.length + this.omitted;
+  }
+
+  add(finding: BundleFinding): void {
+    if (this.listed.length < FINDINGS_BOUND) this.listed.push(finding);
+    else {
+      this.omitted += 1;
+      this.firstOmitted ??= finding;
+    }
+  }
+
+  /** The findings listed, then, when some were left out, one that says how many and where the first of them was. */
+  list(): BundleFinding[] {
+    const first = this.firstOmitted;
+    if (first === undefined) return [...this.listed];
+    return [
+      ...this.listed,
+      {
+        check: first.check,
+        file: first.file,
+        message: `and ${this.omitted} more finding${this.omitted === 1 ? '' : 's'}, not listed (the first ${FINDINGS_BOUND} are; this file is where the first left out was)`,
+      },
+    ];
+  }
+}
+
 /** What a check found holding, said in a sentence. */
 export interface BundleHold {
   check: BundleCheckName;
@@ -54,45 +94,45 @@ type Read = Extract<BundleReading, { kind: 'read' }>;
  * record that carries it. Signatures are the caller's (they need the trusted keys).
  */
 export function verifyBundleContents(bundle: Read): BundleVerification {
-  const found: BundleFinding[] = [];
+  const found = new FindingList();
   const holds: BundleHold[] = [];
   const finding = (check: BundleCheckName, file: string, message: string, field?: string): void => {
-    found.push({ check, file, message, ...(field === undefined ? {} : { field }) });
+    found.add({ check, file, message, ...(field === undefined ? {} : { field }) });
   };
-  const before = found.length;
+  const before = found.count;
   checkFiles(bundle, finding);
-  if (found.length === before) holds.push({ check: 'files', message: `every file's digest matches the manifest (${bundle.manifest.files.length} files)` });
+  if (found.count === before) holds.push({ check: 'files', message: `every file's digest matches the manifest (${bundle.manifest.files.length} files)` });
 
   const lines = readLines(bundle, RECORDS_PATH, finding);
-  const beforeLinks = found.length;
+  const beforeLinks = found.count;
   checkLinks(bundle, lines, finding);
-  if (found.length === beforeLinks && lines.length > 0)
+  if (found.count === beforeLinks && lines.length > 0)
     holds.push({ check: 'links', message: `the run's ${lines.length} records link to the records before them` });
 
-  const beforeOutcome = found.length;
+  const beforeOutcome = found.count;
   let classified = 0;
   for (const intent of lines.filter((line) => line.record.kind === 'intent')) classified += checkAttempt(bundle, lines, intent, finding);
-  if (found.length === beforeOutcome && classified > 0)
+  if (found.count === beforeOutcome && classified > 0)
     holds.push({ check: 'outcome', message: 'the kept files are the recorded ones; the stream classifies as recorded' });
 
-  const beforeReceipt = found.length;
+  const beforeReceipt = found.count;
   let receipts = 0;
   for (const line of lines) if (line.record.kind === 'acceptance') receipts += checkAcceptance(bundle, lines, line, line.record, finding);
-  if (found.length === beforeReceipt && receipts > 0) holds.push({ check: 'receipt', message: "the receipt's checks and candidate agree with the records" });
+  if (found.count === beforeReceipt && receipts > 0) holds.push({ check: 'receipt', message: "the receipt's checks and candidate agree with the records" });
 
   checkEveryFileNamed(bundle, lines, finding);
 
-  const beforeQualification = found.length;
+  const beforeQualification = found.count;
   const qualifications = checkQualifications(bundle, lines, finding);
-  if (found.length === beforeQualification && qualifications > 0)
+  if (found.count === beforeQualification && qualifications > 0)
     holds.push({ check: 'qualification', message: `the qualification records name the adapter the run used (${qualifications})` });
   const git = verifyGitBundle(
     bundle,
     lines.map((line) => line.record),
   );
   holds.push(...git.holds);
-  found.push(...git.findings);
-  return { runId: bundle.manifest.runId, target: bundle.manifest.target, holds, findings: found };
+  for (const gitFinding of git.findings) found.add(gitFinding);
+  return { runId: bundle.manifest.runId, target: bundle.manifest.target, holds, findings: found.list() };
 }
 
 type Report = (check: BundleCheckName, file: string, message: string, field?: string) => void;
@@ -113,8 +153,13 @@ function checkFiles(bundle: Read, finding: Report): void {
         'sha256',
       );
   }
-  for (const path of bundle.files.keys()) if (!listed.has(path)) finding('files', path, 'is in the bundle and not in its manifest');
+  for (const path of bundle.unlisted) finding('files', path, 'is in the bundle and not in its manifest');
+  if (bundle.unlistedCount > bundle.unlisted.length)
+    finding('files', MANIFEST_PATH, `and ${bundle.unlistedCount - bundle.unlisted.length} more files of the bundle are not in it`, 'files');
   for (const path of bundle.notRegular) finding('files', path, 'is not a regular file');
+  if (bundle.notRegularCount > bundle.notRegular.length)
+    finding('files', MANIFEST_PATH, `and ${bundle.notRegularCount - bundle.notRegular.length} more entries of the bundle are not regular files`);
+  for (const { path, why } of bundle.notKept) finding('files', path, why);
 }
 
 /** The records of a file of chain lines, each parsed as the chain's reader parses it; a line that is not one is a finding. */
@@ -124,34 +169,40 @@ function readLines(bundle: Read, path: string, finding: Report): Line[] {
     finding('links', path, 'is missing or too large to hold records');
     return [];
   }
-  const text = content.toString('utf8');
-  if (text.length > 0 && !text.endsWith('\n')) finding('links', path, 'its last line has no newline: it was cut');
+  if (content.length > 0 && content[content.length - 1] !== NEWLINE) finding('links', path, 'its last line has no newline: it was cut');
   const lines: Line[] = [];
-  text
-    .split('\n')
-    .slice(0, text.endsWith('\n') ? -1 : undefined)
-    .forEach((line, index) => {
-      const number = index + 1;
-      let json: unknown;
-      try {
-        json = JSON.parse(line);
-      } catch {
-        return finding('links', path, 'is not JSON', `line ${number}`);
-      }
-      const parsed = ChainRecordSchema.safeParse(json);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        return finding('links', path, `is not a chain record (${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''})`, `line ${number}`);
-      }
-      lines.push({ number, digest: createHash('sha256').update(line).digest('hex'), record: parsed.data });
-    });
+  let bad = 0;
+  for (const { number, line } of linesOf(content)) {
+    // Past the bound, one more finding says the rest was not read: a file of a million bad lines is not a million findings.
+    if (bad === FINDINGS_BOUND) {
+      finding('links', path, `the lines after these ${FINDINGS_BOUND} that are not records were not read`, `line ${number}`);
+      break;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch {
+      bad += 1;
+      finding('links', path, 'is not JSON', `line ${number}`);
+      continue;
+    }
+    const parsed = ChainRecordSchema.safeParse(json);
+    if (!parsed.success) {
+      bad += 1;
+      const issue = parsed.error.issues[0];
+      finding('links', path, `is not a chain record (${issue?.path.join('.') ?? ''}: ${issue?.message ?? ''})`, `line ${number}`);
+      continue;
+    }
+    lines.push({ number, digest: createHash('sha256').update(line).digest('hex'), record: parsed.data });
+  }
   return lines;
 }
 
 /** Each record's `prev` is the digest of the line before it in the chain: one of the run's, or an anchor. */
 function checkLinks(bundle: Read, lines: readonly Line[], finding: Report): void {
   const bySeq = new Map<number, string>();
-  for (const anchor of anchorDigests(bundle, finding)) bySeq.set(anchor.seq, anchor.digest);
+  const wanted = new Set([bundle.manifest.chainTip.seq, ...lines.map((line) => line.record.seq - 1)]);
+  for (const anchor of anchorDigests(bundle, wanted, finding)) bySeq.set(anchor.seq, anchor.digest);
   let previous: Line | undefined;
   for (const line of lines) {
     const { record } = line;
@@ -185,24 +236,49 @@ function checkLinks(bundle: Read, lines: readonly Line[], finding: Report): void
     finding('links', MANIFEST_PATH, `the record at seq ${tip.seq} is not the chain's tip it names`, 'chainTip.digest');
 }
 
-/** The anchors' seqs and digests: each a whole chain line, read for its seq alone. */
-function anchorDigests(bundle: Read, finding: Report): { seq: number; digest: string }[] {
+/** The anchors' seqs and digests, of the seqs wanted alone: each a whole chain line, read for its seq alone. */
+function anchorDigests(bundle: Read, wanted: ReadonlySet<number>, finding: Report): { seq: number; digest: string }[] {
   const content = bundle.files.get(ANCHORS_PATH)?.content;
   if (content === undefined) return [];
-  const text = content.toString('utf8');
-  return text
-    .split('\n')
-    .slice(0, -1)
-    .flatMap((line, index) => {
-      try {
-        const seq: unknown = (JSON.parse(line) as { seq?: unknown }).seq;
-        if (typeof seq === 'number' && Number.isInteger(seq)) return [{ seq, digest: createHash('sha256').update(line).digest('hex') }];
-      } catch {
-        // named below
+  const found: { seq: number; digest: string }[] = [];
+  let bad = 0;
+  for (const { number, line, ended } of linesOf(content)) {
+    if (!ended) break;
+    try {
+      const seq: unknown = (JSON.parse(line) as { seq?: unknown }).seq;
+      if (typeof seq === 'number' && Number.isInteger(seq)) {
+        if (wanted.has(seq)) found.push({ seq, digest: createHash('sha256').update(line).digest('hex') });
+        continue;
       }
-      finding('links', ANCHORS_PATH, 'is not a chain record', `line ${index + 1}`);
-      return [];
-    });
+    } catch {
+      // named below
+    }
+    if (bad === FINDINGS_BOUND) {
+      finding('links', ANCHORS_PATH, `the lines after these ${FINDINGS_BOUND} that are not chain records were not read`, `line ${number}`);
+      break;
+    }
+    bad += 1;
+    finding('links', ANCHORS_PATH, 'is not a chain record', `line ${number}`);
+  }
+  return found;
+}
+
+const NEWLINE = 0x0a;
+
+/** The lines of a held file, one at a time (never all at once: a file of millions of short lines must not become millions of strings), each 1-based; `ended` when a newline follows it. */
+function* linesOf(content: Buffer): Generator<{ number: number; line: string; ended: boolean }> {
+  let start = 0;
+  let number = 0;
+  while (start < content.length) {
+    const end = content.indexOf(NEWLINE, start);
+    number += 1;
+    if (end < 0) {
+      yield { number, line: content.toString('utf8', start), ended: false };
+      return;
+    }
+    yield { number, line: content.toString('utf8', start, end), ended: true };
+    start = end + 1;
+  }
 }
 
 /** One attempt: its outcome names its intent, its kept files are the ones recorded, and the stream classifies as recorded. Returns 1 when classified. */

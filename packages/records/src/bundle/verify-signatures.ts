@@ -5,7 +5,7 @@ import type { TrustedKey } from '../signing/trusted-keys.js';
 import { verifySignedBundle } from '../signing/verify-signed-bundle.js';
 import { MANIFEST_PATH, MANIFEST_SIGNATURE_PATH } from './bundle-manifest.js';
 import type { BundleReading } from './read-bundle.js';
-import type { BundleFinding, BundleHold } from './verify-bundle.js';
+import { FindingList, type BundleFinding, type BundleHold } from './verify-bundle.js';
 
 type Read = Extract<BundleReading, { kind: 'read' }>;
 
@@ -20,7 +20,7 @@ const SIGNED = { receipt: 'receipt-signature', qualification: 'qualification-sig
  * verify is a finding; one that does says only that the bytes are what that key signed.
  */
 export async function verifyBundleSignatures(bundle: Read, trusted: readonly TrustedKey[]): Promise<{ holds: BundleHold[]; findings: BundleFinding[] }> {
-  const findings: BundleFinding[] = [];
+  const findings = new FindingList();
   const holds: BundleHold[] = [];
   const carried = carriedKeys(bundle, findings);
   const keys = trusted.length > 0 ? trusted : carried;
@@ -41,7 +41,7 @@ export async function verifyBundleSignatures(bundle: Read, trusted: readonly Tru
     signedPaths.add(signaturePath);
     const listed = bundle.manifest.files.find((entry) => entry.path === signaturePath);
     if (listed !== undefined && listed.role !== SIGNED[file.role])
-      findings.push({ check: 'signatures', file: signaturePath, field: 'role', message: `is listed as ${listed.role}, not ${SIGNED[file.role]}` });
+      findings.add({ check: 'signatures', file: signaturePath, field: 'role', message: `is listed as ${listed.role}, not ${SIGNED[file.role]}` });
     const signature = bundle.files.get(signaturePath)?.content?.toString('utf8');
     const check = await verifySignedBundle(signature, { record }, keys);
     const what = file.role === 'qualification' ? 'the qualification record' : 'the receipt';
@@ -49,41 +49,41 @@ export async function verifyBundleSignatures(bundle: Read, trusted: readonly Tru
     else if (check.status === 'unsigned') {
       unsigned += 1;
       if (trusted.length > 0)
-        findings.push({
+        findings.add({
           check: 'signatures',
           file: file.path,
           message: `is unsigned: with trusted keys given, ${what} is not believed${file.role === 'qualification' ? ' (the adapter reads unqualified)' : ''}`,
         });
     } else if (check.status === 'untrusted')
-      findings.push({
+      findings.add({
         check: 'signatures',
         file: signaturePath,
         field: 'verificationMaterial.publicKey.hint',
         message: `signed by key ${check.keyId.slice(0, 16)}…, which is ${trusted.length > 0 ? 'not a trusted key' : 'not among the keys the bundle carries'}`,
       });
-    else findings.push({ check: 'signatures', file: signaturePath, message: `does not verify: ${check.reason}` });
+    else findings.add({ check: 'signatures', file: signaturePath, message: `does not verify: ${check.reason}` });
   }
   const manifestCheck = await verifySignedBundle(bundle.manifestSignature?.toString('utf8'), { record: bundle.manifest }, keys);
   if (manifestCheck.status === 'verified') verified += 1;
   else if (manifestCheck.status === 'unsigned') {
     if (trusted.length > 0)
-      findings.push({
+      findings.add({
         check: 'signatures',
         file: MANIFEST_PATH,
         message: 'is unsigned: with trusted keys given, nothing vouches for the bundle as a whole (export it from a home with a signing key)',
       });
   } else if (manifestCheck.status === 'untrusted')
-    findings.push({
+    findings.add({
       check: 'signatures',
       file: MANIFEST_SIGNATURE_PATH,
       field: 'verificationMaterial.publicKey.hint',
       message: `signed by key ${manifestCheck.keyId.slice(0, 16)}…, which is ${trusted.length > 0 ? 'not a trusted key' : 'not among the keys the bundle carries'}`,
     });
-  else findings.push({ check: 'signatures', file: MANIFEST_SIGNATURE_PATH, message: `does not verify: ${manifestCheck.reason}` });
+  else findings.add({ check: 'signatures', file: MANIFEST_SIGNATURE_PATH, message: `does not verify: ${manifestCheck.reason}` });
   for (const file of bundle.manifest.files)
     if ((file.role === 'receipt-signature' || file.role === 'qualification-signature') && !signedPaths.has(file.path))
-      findings.push({ check: 'signatures', file: file.path, message: 'signs no record the bundle carries' });
-  if (findings.length === 0 && verified > 0)
+      findings.add({ check: 'signatures', file: file.path, message: 'signs no record the bundle carries' });
+  if (findings.count === 0 && verified > 0)
     holds.push({
       check: 'signatures',
       message:
@@ -91,13 +91,13 @@ export async function verifyBundleSignatures(bundle: Read, trusted: readonly Tru
           ? `${verified} signature${verified === 1 ? '' : 's'} verify against a trusted key`
           : `${verified} signature${verified === 1 ? '' : 's'} verify against the keys the bundle carries (none trusted: give --trust)`,
     });
-  if (findings.length === 0 && unsigned > 0 && trusted.length === 0)
+  if (findings.count === 0 && unsigned > 0 && trusted.length === 0)
     holds.push({ check: 'signatures', message: `${unsigned} record${unsigned === 1 ? ' is' : 's are'} unsigned` });
-  return { holds, findings };
+  return { holds, findings: findings.list() };
 }
 
 /** The public keys the bundle carries (`keys/<id>.pub`): each a PEM ECDSA P-256 key named by its id. */
-function carriedKeys(bundle: Read, findings: BundleFinding[]): TrustedKey[] {
+function carriedKeys(bundle: Read, findings: FindingList): TrustedKey[] {
   const keys: TrustedKey[] = [];
   for (const file of bundle.manifest.files.filter((entry) => entry.role === 'public-key')) {
     const content = bundle.files.get(file.path)?.content;
@@ -107,10 +107,10 @@ function carriedKeys(bundle: Read, findings: BundleFinding[]): TrustedKey[] {
       requireP256(publicKey, file.path);
       const keyId = keyIdOf(publicKey);
       if (file.path !== `keys/${keyId}.pub`)
-        findings.push({ check: 'signatures', file: file.path, message: `holds key ${keyId.slice(0, 16)}…, not the one its name says` });
+        findings.add({ check: 'signatures', file: file.path, message: `holds key ${keyId.slice(0, 16)}…, not the one its name says` });
       keys.push({ path: file.path, publicKey, keyId });
     } catch (error) {
-      findings.push({ check: 'signatures', file: file.path, message: `is not an ECDSA P-256 public key (${(error as Error).message})` });
+      findings.add({ check: 'signatures', file: file.path, message: `is not an ECDSA P-256 public key (${(error as Error).message})` });
     }
   }
   return keys;
