@@ -2,6 +2,7 @@ import { createHash, type Hash } from 'node:crypto';
 import { closeSync, fstatSync, lstatSync, readdirSync, readSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { DEFAULT_MAX_LINE_BYTES, EventStreamReader, openRegularFileSync } from '@statecraft/adapter';
+import { strayHeader } from './tar-headers.js';
 import { BundleManifestSchema, manifestBytes, MANIFEST_PATH, MANIFEST_SIGNATURE_PATH, type BundleManifest, type BundleRole } from './bundle-manifest.js';
 
 /** The roles whose files are read whole: records and documents, each bounded; the rest are only digested (the stream is also read). */
@@ -60,6 +61,8 @@ export type BundleReading =
       unlistedCount: number;
       /** Files of a held role (or a stream, a git bundle) that the reading did not keep: past their bound, or the bundle's. */
       notKept: { path: string; why: string }[];
+      /** In a tar, the first header that export never writes and node-tar would not hand over as a member (tar-headers.ts). */
+      strayMembers: { path: string; why: string }[];
     }
   | { kind: 'unreadable'; path: string; message: string };
 
@@ -101,6 +104,7 @@ class FileCollector {
   readonly unlisted: string[] = [];
   unlistedCount = 0;
   readonly notKept: { path: string; why: string }[] = [];
+  readonly strayMembers: { path: string; why: string }[] = [];
   /** What is left of KEPT_BUDGET_BYTES. */
   private budget = KEPT_BUDGET_BYTES;
   private roles: Map<string, BundleRole> | undefined;
@@ -239,54 +243,73 @@ class FileCollector {
       unlisted: this.unlisted,
       unlistedCount: this.unlistedCount,
       notKept: this.notKept,
+      strayMembers: this.strayMembers,
     };
   }
 }
 
 async function readTarBundle(path: string): Promise<BundleReading> {
   refuseCutTar(path);
-  const { list } = await import('tar');
+  const { Parser } = await import('tar');
   const collector = new FileCollector();
   let failure: Error | undefined;
   // The entry being read: one still open when the file ends was cut short, whether or not the parser says so.
   let reading: string | undefined;
+  const fail = (error: Error): void => {
+    failure ??= new UnreadableBundle(path, `is not a readable tar (${error.message})`);
+  };
+  const parser = new Parser({
+    strict: true,
+    onwarn: (code: string, message: string | Error) => {
+      failure ??= new UnreadableBundle(path, `is not a readable tar (${code}: ${typeof message === 'string' ? message : message.message})`);
+    },
+    onReadEntry: (entry) => {
+      if (failure !== undefined) return entry.resume();
+      if (entry.type !== 'File' && entry.type !== 'OldFile') {
+        if (entry.type !== 'Directory') collector.notRegularEntry(entry.path);
+        return entry.resume();
+      }
+      try {
+        const file = collector.begin(entry.path.replace(/^\.\//, ''));
+        reading = entry.path;
+        entry.on('data', (chunk: Buffer) => {
+          if (failure === undefined) file.push(chunk);
+        });
+        entry.on('end', () => {
+          reading = undefined;
+          if (failure === undefined) file.finish();
+        });
+      } catch (error) {
+        failure = error instanceof Error ? error : new Error(String(error));
+        entry.resume();
+      }
+    },
+  });
+  parser.on('error', fail);
+  const fd = openRegularFileSync(path);
   try {
-    list({
-      file: path,
-      sync: true,
-      strict: true,
-      onwarn: (code: string, message: string | Error) => {
-        failure ??= new UnreadableBundle(path, `is not a readable tar (${code}: ${typeof message === 'string' ? message : message.message})`);
-      },
-      onReadEntry: (entry) => {
-        if (failure !== undefined) return entry.resume();
-        if (entry.type !== 'File' && entry.type !== 'OldFile') {
-          if (entry.type !== 'Directory') collector.notRegularEntry(entry.path);
-          return entry.resume();
-        }
-        try {
-          const file = collector.begin(entry.path.replace(/^\.\//, ''));
-          reading = entry.path;
-          entry.on('data', (chunk: Buffer) => {
-            if (failure === undefined) file.push(chunk);
-          });
-          entry.on('end', () => {
-            reading = undefined;
-            if (failure === undefined) file.finish();
-          });
-        } catch (error) {
-          failure = error instanceof Error ? error : new Error(String(error));
-          entry.resume();
-        }
-      },
-    });
+    const stray = strayHeader(fd);
+    if (stray !== undefined) collector.strayMembers.push(stray);
+    for (;;) {
+      // A fresh buffer each time: the parser may hold on to part of one it was given.
+      const chunk = Buffer.allocUnsafe(TAR_READ_BYTES);
+      const read = readSync(fd, chunk, 0, chunk.length, null);
+      if (read === 0) break;
+      parser.write(chunk.subarray(0, read));
+    }
+    parser.end();
   } catch (error) {
     throw new UnreadableBundle(path, `is not a readable tar (${(error as Error).message})`);
+  } finally {
+    closeSync(fd);
   }
   if (failure !== undefined) throw failure;
   if (reading !== undefined) throw new UnreadableBundle(path, `is cut short: ${reading} ends before its size`);
   return collector.done();
 }
+
+/** How much of a tar is read at once. */
+const TAR_READ_BYTES = 1024 * 1024;
 
 /** The size of a tar's block, and its end: two blocks of zeros. */
 const TAR_BLOCK = 512;

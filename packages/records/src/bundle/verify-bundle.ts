@@ -160,6 +160,7 @@ function checkFiles(bundle: Read, finding: Report): void {
   if (bundle.notRegularCount > bundle.notRegular.length)
     finding('files', MANIFEST_PATH, `and ${bundle.notRegularCount - bundle.notRegular.length} more entries of the bundle are not regular files`);
   for (const { path, why } of bundle.notKept) finding('files', path, why);
+  for (const { path, why } of bundle.strayMembers) finding('files', path, why);
 }
 
 /** The records of a file of chain lines, each parsed as the chain's reader parses it; a line that is not one is a finding. */
