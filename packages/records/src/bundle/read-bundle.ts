@@ -4,6 +4,7 @@ import { join, relative } from 'node:path';
 import { DEFAULT_MAX_LINE_BYTES, EventStreamReader, openRegularFileSync } from '@statecraft/adapter';
 import { strayHeader } from './tar-headers.js';
 import { BundleManifestSchema, manifestBytes, MANIFEST_PATH, MANIFEST_SIGNATURE_PATH, type BundleManifest, type BundleRole } from './bundle-manifest.js';
+import { parseBoundedJson } from '../bounded-json.js';
 
 /** The roles whose files are read whole: records and documents, each bounded; the rest are only digested (the stream is also read). */
 const HELD_ROLES: ReadonlySet<BundleRole> = new Set([
@@ -215,7 +216,7 @@ class FileCollector {
         const text = Buffer.concat(chunks);
         let json: unknown;
         try {
-          json = JSON.parse(text.toString('utf8'));
+          json = parseBoundedJson(text.toString('utf8'));
         } catch (error) {
           throw new UnreadableBundle(MANIFEST_PATH, `is not JSON (${(error as Error).message})`);
         }

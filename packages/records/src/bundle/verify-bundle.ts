@@ -11,6 +11,7 @@ import { MANIFEST_PATH, type BundleManifest } from './bundle-manifest.js';
 import { ANCHORS_PATH, RECORDS_PATH } from './collect-bundle.js';
 import type { BundleReading, FoundFile } from './read-bundle.js';
 import { verifyGitBundle } from './verify-git-bundle.js';
+import { parseBoundedJson } from '../bounded-json.js';
 
 /** What a verification looks at, one word each, in the order it is told. */
 export type BundleCheckName = 'files' | 'links' | 'outcome' | 'receipt' | 'qualification' | 'signatures' | 'candidate';
@@ -181,7 +182,7 @@ function readLines(bundle: Read, path: string, finding: Report): Line[] {
     }
     let json: unknown;
     try {
-      json = JSON.parse(line);
+      json = parseBoundedJson(line);
     } catch {
       bad += 1;
       finding('links', path, 'is not JSON', `line ${number}`);
@@ -246,7 +247,7 @@ function anchorDigests(bundle: Read, wanted: ReadonlySet<number>, finding: Repor
   for (const { number, line, ended } of linesOf(content)) {
     if (!ended) break;
     try {
-      const seq: unknown = (JSON.parse(line) as { seq?: unknown }).seq;
+      const seq: unknown = (parseBoundedJson(line) as { seq?: unknown } | null)?.seq;
       if (typeof seq === 'number' && Number.isInteger(seq)) {
         if (wanted.has(seq)) found.push({ seq, digest: createHash('sha256').update(line).digest('hex') });
         continue;
@@ -359,7 +360,7 @@ function checkAcceptance(bundle: Read, lines: readonly Line[], line: Line, recor
   if (content === undefined) return 1;
   let json: unknown;
   try {
-    json = JSON.parse(content.toString('utf8'));
+    json = parseBoundedJson(content.toString('utf8'));
   } catch {
     finding('receipt', path, 'is not JSON');
     return 1;
@@ -427,7 +428,7 @@ function checkQualifications(bundle: Read, lines: readonly Line[], finding: Repo
     count += 1;
     let json: unknown;
     try {
-      json = JSON.parse(content.toString('utf8'));
+      json = parseBoundedJson(content.toString('utf8'));
     } catch {
       finding('qualification', file.path, 'is not JSON');
       continue;

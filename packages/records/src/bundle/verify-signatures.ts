@@ -6,6 +6,7 @@ import { verifySignedBundle } from '../signing/verify-signed-bundle.js';
 import { MANIFEST_PATH, MANIFEST_SIGNATURE_PATH } from './bundle-manifest.js';
 import type { BundleReading } from './read-bundle.js';
 import { FindingList, type BundleFinding, type BundleHold } from './verify-bundle.js';
+import { parseBoundedJson } from '../bounded-json.js';
 
 type Read = Extract<BundleReading, { kind: 'read' }>;
 
@@ -33,7 +34,7 @@ export async function verifyBundleSignatures(bundle: Read, trusted: readonly Tru
     if (content === undefined) continue;
     let record: unknown;
     try {
-      record = JSON.parse(content.toString('utf8'));
+      record = parseBoundedJson(content.toString('utf8'));
     } catch {
       continue; // the receipt's or the qualification's own check names it
     }

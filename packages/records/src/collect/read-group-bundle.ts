@@ -7,6 +7,7 @@ import { readBundle, type BundleReading } from '../bundle/read-bundle.js';
 import { verifyBundleContents } from '../bundle/verify-bundle.js';
 import { verifyBundleSignatures } from '../bundle/verify-signatures.js';
 import type { TrustedKey } from '../signing/trusted-keys.js';
+import { parseBoundedJson } from '../bounded-json.js';
 
 /** A bundle that verified with the trusted keys and holds one attempt of a run group. */
 export interface GroupBundle {
@@ -51,7 +52,7 @@ function chainEntries(reading: Extract<BundleReading, { kind: 'read' }>): ChainE
     .split('\n')
     .filter((line) => line !== '')
     .map((line, index) => ({
-      record: ChainRecordSchema.parse(JSON.parse(line)),
+      record: ChainRecordSchema.parse(parseBoundedJson(line)),
       digest: createHash('sha256').update(line).digest('hex'),
       lineNumber: index + 1,
     }));

@@ -13,6 +13,7 @@ import { signStatement } from '../signing/sign-statement.js';
 import { signedBundlePath } from '../signing/signed-bundle-path.js';
 import { qualificationStatement } from '../signing/signed-statement.js';
 import type { SigningKey } from '../signing/signing-key.js';
+import { parseBoundedJson } from '../bounded-json.js';
 
 /**
  * Qualification records in the product home: `<home>/qualifications/<id>.json` (R3.1, R8.4). The
@@ -160,7 +161,7 @@ async function readRecordFile(path: string): Promise<ShowQualificationAnswer> {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseBoundedJson(text);
   } catch (error) {
     return { kind: 'invalid', path, message: `${path}: not JSON (${(error as Error).message})` };
   }

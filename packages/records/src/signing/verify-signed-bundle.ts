@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { IN_TOTO_PAYLOAD_TYPE, IN_TOTO_STATEMENT_TYPE, type InTotoStatement } from './signed-statement.js';
 import type { TrustedKey } from './trusted-keys.js';
+import { parseBoundedJson } from '../bounded-json.js';
 
 /**
  * What a signature is checked against: the record as its file holds it (JSON.parse of its bytes),
@@ -32,7 +33,7 @@ export async function verifySignedBundle(bundleJson: unknown, expected: SignedCo
   if (bundleJson === undefined) return { status: 'unsigned' };
   if (typeof bundleJson === 'string') {
     try {
-      bundleJson = JSON.parse(bundleJson) as unknown;
+      bundleJson = parseBoundedJson(bundleJson);
     } catch {
       return { status: 'invalid', reason: 'the bundle is not JSON' };
     }
@@ -87,7 +88,7 @@ export async function verifySignedBundle(bundleJson: unknown, expected: SignedCo
 function statementOf(payload: Buffer): InTotoStatement | string {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(payload.toString('utf8'));
+    parsed = parseBoundedJson(payload.toString('utf8'));
   } catch {
     return 'dsseEnvelope.payload: not JSON';
   }
@@ -104,9 +105,14 @@ function contentMismatch(payload: Buffer, statement: InTotoStatement, expected: 
     const digest = createHash('sha256').update(payload).digest('hex');
     return digest === expected.payloadSha256 ? undefined : `dsseEnvelope.payload: sha256 ${digest}, not ${expected.payloadSha256}`;
   }
-  return canonicalJson(statement.predicate) === canonicalJson(expected.record)
-    ? undefined
-    : 'dsseEnvelope.payload.predicate: differs from the record it sits beside';
+  let same: boolean;
+  try {
+    same = canonicalJson(statement.predicate) === canonicalJson(expected.record);
+  } catch {
+    // A value handed over already parsed, and nested past what the comparison's recursion takes.
+    return 'dsseEnvelope.payload.predicate: cannot be compared with the record it sits beside (nested too deep)';
+  }
+  return same ? undefined : 'dsseEnvelope.payload.predicate: differs from the record it sits beside';
 }
 
 /** JSON with every object's keys sorted: two readings of one record compare equal whatever their key order. */
