@@ -10,8 +10,22 @@ export const LINE_BOUND = 4 * 1024 * 1024;
 /** How deep a provider's detail is searched for its words. */
 const DEPTH_BOUND = 12;
 
-/** One kept stream line as a timeline entry: what kind of event, and its words. Never throws. */
+/**
+ * One kept stream line as a timeline entry: what kind of event, and its words. Never throws: the
+ * line is the adapter's, its values the provider's and the agent's (a refusal's verbatim holds the
+ * tool input the agent chose), and a reading that threw here was taken for the stream itself being
+ * unreadable: the page and the log said the kept stream was missing and showed no timeline at all.
+ */
 export function entryOfLine(line: number, text: string): LogEntry {
+  try {
+    return entryOfEvent(line, text);
+  } catch {
+    // Whatever the line holds that the reading cannot take (a value nested past any recursion): shown as its text.
+    return notAnEvent(line, text);
+  }
+}
+
+function entryOfEvent(line: number, text: string): LogEntry {
   let event: unknown;
   try {
     event = JSON.parse(text);
@@ -114,5 +128,10 @@ function findCommand(value: unknown, depth = 0): string | undefined {
 }
 
 function stringify(value: unknown): string {
-  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'not-recorded');
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? 'not-recorded';
+  } catch {
+    return 'a value nested too deep to show here (the kept stream holds it)';
+  }
 }
