@@ -251,6 +251,7 @@ class FileCollector {
 
 async function readTarBundle(path: string): Promise<BundleReading> {
   refuseCutTar(path);
+  refuseCompressed(path);
   const { Parser } = await import('tar');
   const collector = new FileCollector();
   let failure: Error | undefined;
@@ -261,6 +262,9 @@ async function readTarBundle(path: string): Promise<BundleReading> {
   };
   const parser = new Parser({
     strict: true,
+    // Never decompressed: a bundle is read 1:1 with its bytes (refuseCompressed says why).
+    brotli: false,
+    zstd: false,
     onwarn: (code: string, message: string | Error) => {
       failure ??= new UnreadableBundle(path, `is not a readable tar (${code}: ${typeof message === 'string' ? message : message.message})`);
     },
@@ -311,6 +315,38 @@ async function readTarBundle(path: string): Promise<BundleReading> {
 
 /** How much of a tar is read at once. */
 const TAR_READ_BYTES = 1024 * 1024;
+
+/** The first bytes of a gzip stream, which node-tar inflates whatever the options (up to 1000 bytes read for each one given). */
+const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
+
+/**
+ * Export writes a plain tar, read 1:1 with its bytes. A compressed one is not a bundle export
+ * writes, and reading it would read up to a thousand times its size: refused from its first
+ * bytes, which must be a ustar header (magic, and a checksum that holds), and not gzip's.
+ */
+function refuseCompressed(path: string): void {
+  const fd = openRegularFileSync(path);
+  try {
+    const first = Buffer.alloc(TAR_BLOCK);
+    const read = readSync(fd, first, 0, TAR_BLOCK, 0);
+    const notTar = (why: string): UnreadableBundle =>
+      new UnreadableBundle(path, `is not the plain tar export writes (${why}): a compressed or other archive is not read`);
+    if (first.subarray(0, GZIP_MAGIC.length).equals(GZIP_MAGIC)) throw notTar('it starts as a gzip stream: compressed');
+    if (read < TAR_BLOCK || first.toString('latin1', 257, 262) !== 'ustar') throw notTar('its first block is not a ustar header: compressed, or not a tar');
+    const recorded = parseInt(
+      first
+        .toString('latin1', 148, 156)
+        .replace(/[\0 ]+$/, '')
+        .trim(),
+      8,
+    );
+    let sum = 0;
+    for (let index = 0; index < TAR_BLOCK; index += 1) sum += index >= 148 && index < 156 ? 0x20 : (first[index] ?? 0);
+    if (recorded !== sum) throw notTar("its first header's checksum does not hold");
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** The size of a tar's block, and its end: two blocks of zeros. */
 const TAR_BLOCK = 512;
