@@ -108,7 +108,29 @@ class FileCollector {
   readonly strayMembers: { path: string; why: string }[] = [];
   /** What is left of KEPT_BUDGET_BYTES. */
   private budget = KEPT_BUDGET_BYTES;
-  private roles: Map<string, BundleRole> | undefined;
+  private listing: Map<string, { role: BundleRole; bytes: number }> | undefined;
+
+  /** The manifest's files by path (the first of a path listed twice, itself a finding). */
+  private listed(): Map<string, { role: BundleRole; bytes: number }> {
+    if (this.listing === undefined) {
+      this.listing = new Map();
+      for (const file of this.manifest?.files ?? []) if (!this.listing.has(file.path)) this.listing.set(file.path, { role: file.role, bytes: file.bytes });
+    }
+    return this.listing;
+  }
+
+  /** For a directory's file: the size the manifest lists it at, or `unlisted` (it is then only named). */
+  listedBytes(path: string): number | 'unlisted' {
+    return this.listed().get(path)?.bytes ?? 'unlisted';
+  }
+
+  /** A listed file left unread: a finding, and not also one that it is missing. */
+  skip(path: string, why: string): void {
+    this.notKept.push({ path, why });
+    this.skipped.add(path);
+  }
+
+  readonly skipped = new Set<string>();
 
   /** An entry that is not a regular file: named (up to the bound) and counted. */
   notRegularEntry(path: string): void {
@@ -129,8 +151,7 @@ class FileCollector {
     if (path === MANIFEST_SIGNATURE_PATH) return this.beginSignature();
     if (this.manifest === undefined) throw new UnreadableBundle(MANIFEST_PATH, `is not the bundle's first file (${path} comes before it)`);
     if (this.files.has(path)) throw new UnreadableBundle(path, 'appears twice in the bundle');
-    this.roles ??= new Map(this.manifest.files.map((file) => [file.path, file.role]));
-    const role = this.roles.get(path);
+    const role = this.listed().get(path)?.role;
     if (role === undefined) {
       // Not read: it is a finding whatever it holds, and a bundle of many such must not add up.
       this.unlistedCount += 1;
@@ -174,6 +195,7 @@ class FileCollector {
         reader?.push(chunk);
       },
       finish: () => {
+        if (this.skipped.has(path)) return;
         const content = held === undefined ? undefined : Buffer.concat(held);
         this.files.set(path, {
           sha256: hash.digest('hex'),
@@ -373,8 +395,17 @@ function readDirectoryBundle(root: string): BundleReading {
   const paths = walk(root, root, (path) => collector.notRegularEntry(path));
   for (const path of [MANIFEST_PATH, ...paths.filter((path) => path !== MANIFEST_PATH)]) {
     if (path === MANIFEST_PATH && !paths.includes(MANIFEST_PATH)) continue;
+    // A directory's file costs its maker nothing to make long (a sparse file of a terabyte): only
+    // what the manifest lists is read, and only at the size it lists; the rest is a finding unread.
+    const listed = path === MANIFEST_PATH || path === MANIFEST_SIGNATURE_PATH ? undefined : collector.listedBytes(path);
     const file = collector.begin(path);
-    readChunks(join(root, path), (chunk) => file.push(chunk));
+    if (listed === 'unlisted') continue;
+    readChunks(
+      join(root, path),
+      (chunk) => file.push(chunk),
+      listed,
+      (size) => collector.skip(path, `is ${String(size)} bytes, not the ${String(listed)} its manifest lists: not read`),
+    );
     file.finish();
   }
   return collector.done();
@@ -392,8 +423,11 @@ function walk(root: string, directory: string, notRegular: (path: string) => voi
   return found;
 }
 
-/** One file's bytes in bounded chunks, each handed over before the next is read into the same buffer. */
-function readChunks(path: string, onChunk: (chunk: Buffer) => void): void {
+/**
+ * One file's bytes in bounded chunks, each handed over before the next is read into the same
+ * buffer; with `expected`, a file of another size is not read at all (`otherSize` is told its size).
+ */
+function readChunks(path: string, onChunk: (chunk: Buffer) => void, expected?: number, otherSize?: (size: number) => void): void {
   const buffer = Buffer.allocUnsafe(1024 * 1024);
   let fd: number;
   try {
@@ -402,6 +436,11 @@ function readChunks(path: string, onChunk: (chunk: Buffer) => void): void {
     throw new UnreadableBundle(path, (error as Error).message);
   }
   try {
+    const { size } = fstatSync(fd);
+    if (expected !== undefined && size !== expected) {
+      otherSize?.(size);
+      return;
+    }
     for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) onChunk(buffer.subarray(0, read));
   } finally {
     closeSync(fd);
