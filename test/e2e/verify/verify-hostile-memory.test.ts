@@ -91,6 +91,26 @@ describe('verify of a crafted bundle keeps its memory bounded', () => {
     expect(run.stdout).toContain('more entries of the bundle are not regular files');
   }, 240_000);
 
+  it('a manifest listing a hundred and seventy thousand files does not cost ten times its size', async () => {
+    // 20 MB of manifest, each entry a finding twice over: parsed whole, JSON costs ten times its bytes.
+    const root = await scratch.make('statecraft-hostile-manifest');
+    const files = Array.from({ length: 170_000 }, (_, index) => ({ path: `f/${String(index)}`, role: 'request', sha256: '0'.repeat(64), bytes: 1 }));
+    const manifest = {
+      kind: 'statecraft-bundle',
+      bundleVersion: 1,
+      exportedAt: new Date().toISOString(),
+      statecraft: { version: '0.0.0' },
+      target: { path: '/nowhere', key: 'nowhere' },
+      runId: 'run-hostile',
+      chainTip: { seq: 0, digest: '0'.repeat(64) },
+      files,
+    };
+    writeFileSync(join(root, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
+    const { run, peakMB } = await verifyMeasured(root);
+    expect([1, 2], run.stderr).toContain(run.exitCode);
+    expect(peakMB, `peak RSS ${peakMB.toFixed(0)} MB`).toBeLessThan(150);
+  }, 240_000);
+
   it('a records file of many short lines does not become a finding, held in memory, for each', async () => {
     // Two bytes a line: each line that is not a record is one finding object, with its message.
     const records = Buffer.from('x\n'.repeat(2 * MEBIBYTE));

@@ -21,6 +21,20 @@ const HELD_ROLES: ReadonlySet<BundleRole> = new Set([
 /** The most of one held file kept in memory: larger is no record statecraft writes, and is read as altered. */
 const HELD_BYTES = 32 * 1024 * 1024;
 /**
+ * The most of a document parsed whole (JSON) that statecraft writes far smaller than HELD_BYTES:
+ * parsed, JSON costs ten times its bytes in memory, so a manifest or a signature the size of a
+ * chain's record would cost the verifier hundreds of MB. A run's manifest lists a few files per
+ * attempt and check (150 bytes each); a Sigstore bundle or a receipt is a few kB; a key, less.
+ */
+const DOCUMENT_BYTES: Partial<Record<BundleRole | 'manifest' | 'manifest-signature', number>> = {
+  manifest: 4 * 1024 * 1024,
+  'manifest-signature': 1024 * 1024,
+  receipt: 1024 * 1024,
+  'receipt-signature': 1024 * 1024,
+  'qualification-signature': 1024 * 1024,
+  'public-key': 64 * 1024,
+};
+/**
  * The most the reading keeps of the whole bundle, whatever its manifest lists: held files, git
  * bundle heads and stream readers together. Past it a file is still digested, but not kept, and
  * that is a finding: a bundle of many files each under the per-file bound must not add up.
@@ -171,17 +185,18 @@ class FileCollector {
     const head: Buffer[] | undefined = headBound > 0 ? [] : undefined;
     let bytes = 0;
     let heldBytes = 0;
+    const bound = DOCUMENT_BYTES[role] ?? HELD_BYTES;
     return {
       push: (chunk) => {
         hash.update(chunk);
         bytes += chunk.length;
         if (held !== undefined) {
-          if (bytes > HELD_BYTES || !this.take(chunk.length)) {
+          if (bytes > bound || !this.take(chunk.length)) {
             this.notKept.push({
               path,
               why:
-                bytes > HELD_BYTES
-                  ? `is larger than any such file statecraft writes (over ${HELD_BYTES} bytes): it was not read`
+                bytes > bound
+                  ? `is larger than any such file statecraft writes (over ${bound} bytes): it was not read`
                   : 'was not read: the bundle holds more than a verifier reads in bounded memory',
             });
             this.budget += heldBytes;
@@ -215,7 +230,7 @@ class FileCollector {
     return {
       push: (chunk) => {
         bytes += chunk.length;
-        if (bytes > HELD_BYTES) throw new UnreadableBundle(MANIFEST_SIGNATURE_PATH, 'is larger than any signature');
+        if (bytes > (DOCUMENT_BYTES['manifest-signature'] ?? HELD_BYTES)) throw new UnreadableBundle(MANIFEST_SIGNATURE_PATH, 'is larger than any signature');
         chunks.push(Buffer.from(chunk));
       },
       finish: () => {
@@ -231,7 +246,7 @@ class FileCollector {
     return {
       push: (chunk) => {
         bytes += chunk.length;
-        if (bytes > HELD_BYTES) throw new UnreadableBundle(MANIFEST_PATH, 'is larger than any manifest');
+        if (bytes > (DOCUMENT_BYTES.manifest ?? HELD_BYTES)) throw new UnreadableBundle(MANIFEST_PATH, 'is larger than any manifest statecraft writes');
         chunks.push(Buffer.from(chunk));
       },
       finish: () => {
