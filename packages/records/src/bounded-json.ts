@@ -4,7 +4,7 @@
  * a value recursively (canonical JSON, JSON.stringify) can take before the stack overflows, which
  * is a few thousand levels: ten thousand brackets are only 20 kB.
  */
-export const JSON_DEPTH_BOUND = 512;
+const JSON_DEPTH_BOUND = 512;
 
 /**
  * JSON.parse, refusing (a SyntaxError, as JSON.parse throws for text that is not JSON) a text

@@ -43,7 +43,7 @@ const KEPT_BUDGET_BYTES = HELD_BYTES + HELD_BYTES / 2;
 /** What one stream reader may keep at once: a partial line, the init and terminal events, a malformed line's evidence. */
 const STREAM_READER_BYTES = 4 * (DEFAULT_MAX_LINE_BYTES + 1);
 /** The most names of files not regular, or not in the manifest, the reading keeps: the rest are counted. */
-export const NAMED_BOUND = 100;
+const NAMED_BOUND = 100;
 
 /** One file as found in the bundle. */
 export interface FoundFile {

@@ -26,7 +26,7 @@ export interface BundleFinding {
 }
 
 /** The most findings a verification lists: past it they are counted, and one more finding says how many were left out. */
-export const FINDINGS_BOUND = 200;
+const FINDINGS_BOUND = 200;
 
 /**
  * The findings of a verification, held to FINDINGS_BOUND whatever the bundle: a crafted file of a
