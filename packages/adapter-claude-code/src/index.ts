@@ -5,7 +5,8 @@
  * Modules:
  * - manifest.ts                     the manifest: tokens, commands, credential path, managed paths, prerequisites (R10.5, R10.6)
  * - paths.ts                        where the bundled executable, scenarios, recorded streams and the pinned claude live
- * - adapter/main.ts                 the executable's entry: `run --request <file>`, prompt on stdin
+ * - adapter/main.ts                 the executable's entry: `run --request <file>`, prompt on stdin; `hook --deny-unseen`
+ * - adapter/deny-unseen-hook.ts     while deny rules exist, a Bash command that hides what it runs from them is blocked (the seam's reading)
  * - adapter/jitless-schemas.ts      zod's per-schema JIT off, set before any schema is built: one parse each does not pay it back
  * - adapter/start-session.ts        request (opened by the seam's kit) → provider → settings file, private config → argv → session
  * - adapter/provider.ts             `claude`, resolved by the seam's kit (R10.7); its version is read from its own init (R10.2)
@@ -29,7 +30,9 @@
  * What this package does not claim: that the session cannot write outside the workspace when it
  * runs without the evidence boundary (`--boundary none`: `workspace-write` is then not applied, and
  * claude's own permission prompts are all that stands); that the allowlist in force is observable
- * (it is recorded `not-recorded`, R10.3); containment of hostile code (R5.3).
+ * (it is recorded `not-recorded`, R10.3); that a deny rule sees what the seam's shell reading does
+ * not (a program another starts, `git -C . push`, a git alias: docs/providers.md); containment of
+ * hostile code (R5.3).
  */
 export { CLAUDE_CODE_MANIFEST } from './manifest.js';
 export {

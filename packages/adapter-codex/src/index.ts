@@ -13,9 +13,6 @@
  * - adapter/config-document.ts      the one config document: model provider, workspace-write sandbox, the hook (R10.1)
  * - adapter/argv.ts                 codex's argv: exec --json, hooks trusted for this invocation only
  * - adapter/tool-rules.ts           the request's `Tool(pattern)` rules, as the hook applies them to a Bash call
- * - adapter/command-line-reading.ts a Bash command line as the rules read it: every reading, its simple commands, each one's words and program
- * - adapter/deny-judgeability.ts    what a deny rule cannot judge, so the hook denies it unseen (fail closed); what hides a command from allow rules too
- * - adapter/fail-closed-names.ts    bash's keywords and builtins, and the programs, a rule cannot judge a command by; variables run as code
  * - adapter/hook-policy.ts          what the hook enforces, carried in its own command line
  * - adapter/pre-tool-use-hook.ts    the hook: denies, and records each denial in the private channel first (R14.2)
  * - adapter/denial-record.ts        the shape of one denial record in the channel
@@ -52,8 +49,7 @@ export { configDocumentFor } from './adapter/config-document.js';
 export { encodeHookPolicy, decodeHookPolicy, HookPolicySchema } from './adapter/hook-policy.js';
 export type { HookPolicy } from './adapter/hook-policy.js';
 export { parseToolRules, matchingDenyRule, allowedBy, permittedUnderStrict } from './adapter/tool-rules.js';
-export { plainSimpleCommand } from './adapter/command-line-reading.js';
-export { unjudgeableUnderDeny } from './adapter/deny-judgeability.js';
+export { plainSimpleCommand, unjudgeableUnderDeny } from '@statecraft/adapter';
 export { terminalStateFor } from './adapter/terminal-state.js';
 export { NativeStreamMapper } from './adapter/native-stream-mapper.js';
 export type { MappedLine, MapperContext, CodexConfiguration } from './adapter/native-stream-mapper.js';

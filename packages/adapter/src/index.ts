@@ -40,6 +40,8 @@
  * - stream/refusal-tally.ts refusals kept bounded: a count, a running digest, the first few
  * - supervise/find-attempt-processes.ts an attempt's living processes found by its tag in /proc (R7.3): run kills them, doctor names them
  * - supervise/boundary-record.ts  the protected evidence boundary's shapes: profile, probe findings, record, residuals (R12)
+ * - shell-reading/*        a Bash command line as deny and allow rules read it, and what that reading cannot judge (fail closed, R14.2):
+ *                          the Codex hook and the Claude Code adapter's hook apply the same reading
  * - adapter-kit/*          what every adapter executable shares: the event writer (NDJSON out, stamped, schema-checked),
  *                          the event draft, and the provider's stdout split into bounded byte lines (R1.2, R7.5)
  * - adapter-kit/read-request.ts            the request file read and checked against the protocol (R1.2)
@@ -186,6 +188,8 @@ export {
   writeEnding,
 } from './adapter-kit/provider-child.js';
 export { providerLines } from './adapter-kit/provider-lines.js';
+export { plainSimpleCommand, readingsOf, simpleCommands } from './shell-reading/command-line-reading.js';
+export { hiddenFromEveryRule, unjudgeableUnderDeny } from './shell-reading/deny-judgeability.js';
 export { HeldUntilInit, type MappedLine, parseNativeLine, progressDetail, type StreamMapperContext } from './adapter-kit/native-line-mapping.js';
 export { HangReplySchema, HttpErrorReplySchema, loadScenarioFile, loadScenarioFiles, scenarioSchemaFor } from './adapter-kit/model-scenario.js';
 export { type ScriptedExchange, type ScriptedModelDouble, sendJson, startScriptedModelServer } from './adapter-kit/scripted-model-server.js';

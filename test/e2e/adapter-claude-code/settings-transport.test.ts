@@ -62,6 +62,13 @@ describe('the settings transport', () => {
       hooks: {
         PreToolUse: [
           { matcher: 'WebFetch', hooks: [{ type: 'command', command: "echo 'statecraft: the WebFetch tool is denied by the rule WebFetch' >&2; exit 2" }] },
+          // While deny rules exist, the adapter itself blocks a Bash command that hides what it runs from them.
+          {
+            matcher: 'Bash',
+            hooks: [
+              { type: 'command', command: expect.stringMatching(/^'[^']+' '[^']+statecraft-adapter-claude-code\.cjs' 'hook' '--deny-unseen'$/) as unknown },
+            ],
+          },
           { matcher: 'Bash', hooks: [{ type: 'command', command: 'exit 2' }] },
         ],
       },

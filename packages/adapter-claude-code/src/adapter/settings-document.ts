@@ -13,9 +13,11 @@ export interface ClaudeSettingsDocument {
  * Translates the request's neutral limits: allow rules → `permissions.allow`, deny rules with a
  * pattern → `permissions.deny` (a denied call leaves a `permission_denials` entry, R10.3), a deny
  * rule naming a whole tool → a `PreToolUse` hook that blocks its every call (whole-tool-rule.ts),
- * and each before-tool hook → a `PreToolUse` hook matched on its tool (docs/facts.md item 8).
+ * and each before-tool hook → a `PreToolUse` hook matched on its tool (docs/facts.md item 8). While
+ * deny rules exist, `denyUnseenHook` (deny-unseen-hook.ts) is matched on Bash before the request's
+ * own hooks: a command that hides what it runs from the rules is blocked, and so a refusal.
  */
-export function settingsDocumentFor(limits: Request['limits']): ClaudeSettingsDocument {
+export function settingsDocumentFor(limits: Request['limits'], denyUnseenHook?: string): ClaudeSettingsDocument {
   const wholeTools = limits.deny.filter(isWholeToolRule);
   const document: ClaudeSettingsDocument = {
     permissions: { allow: [...limits.allow], deny: limits.deny.filter((rule) => !isWholeToolRule(rule)) },
@@ -23,6 +25,7 @@ export function settingsDocumentFor(limits: Request['limits']): ClaudeSettingsDo
   };
   const preToolUse = [
     ...wholeTools.map((tool) => ({ matcher: tool, hooks: [{ type: 'command' as const, command: blockingHookCommand(tool) }] })),
+    ...(denyUnseenHook !== undefined && limits.deny.length > 0 ? [{ matcher: 'Bash', hooks: [{ type: 'command' as const, command: denyUnseenHook }] }] : []),
     ...limits.hooks.map((hook) => ({ matcher: hook.tool, hooks: [{ type: 'command' as const, command: hook.command }] })),
   ];
   if (preToolUse.length > 0) document.hooks.PreToolUse = preToolUse;

@@ -2,6 +2,7 @@ import { appliedPermissionMode, openSession } from '@statecraft/adapter';
 import type { Manifest } from '@statecraft/adapter';
 import { buildClaudeArgv, CLAUDE_PERMISSION_MODE, type ClaudePermissionMode } from './argv.js';
 import { CLAUDE_CONFIG_VARIABLE, makePrivateConfigDirectory } from './config-directory.js';
+import { denyUnseenHookCommand } from './deny-unseen-hook.js';
 import type { EventWriter } from './event-writer.js';
 import { NativeStreamMapper } from './native-stream-mapper.js';
 import { CLAUDE_COMMAND, resolveClaude } from './provider.js';
@@ -14,13 +15,13 @@ import { writePrivateSettingsFile } from './settings-file.js';
  * before claude starts is still spoken in the protocol (an init, then an `error` event) so the
  * supervisor records why (R5.4: fails visibly, never widened).
  */
-export async function startSession(manifest: Manifest, requestPath: string, prompt: Buffer, writer: EventWriter): Promise<number> {
+export async function startSession(manifest: Manifest, requestPath: string, prompt: Buffer, writer: EventWriter, adapterExecutable: string): Promise<number> {
   const opened = openSession(manifest, CLAUDE_COMMAND.command, requestPath, prompt, writer);
   if (opened.kind === 'failed') return opened.exitCode;
   const { adapter, request, requested, fail } = opened;
   const provider = await resolveClaude(request.provider?.executable ?? null, process.env, request.knownDigests ?? []);
   if (provider.kind === 'not-found') return fail('provider-not-found', provider.message);
-  const settings = writePrivateSettingsFile(settingsDocumentFor(request.limits), request.workspace);
+  const settings = writePrivateSettingsFile(settingsDocumentFor(request.limits, denyUnseenHookCommand(process.execPath, adapterExecutable)), request.workspace);
   if (settings.kind === 'refused') return fail('settings-refused', settings.message, provider.identity);
   let configDirectory: string;
   try {

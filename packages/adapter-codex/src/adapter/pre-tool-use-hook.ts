@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
+import { unjudgeableUnderDeny } from '@statecraft/adapter';
 import { appendToChannel, awaitAcknowledgement } from './denial-acknowledgement.js';
 import type { Denial } from './denial-record.js';
 import { decodeHookPolicy, type HookPolicy } from './hook-policy.js';
-import { unjudgeableUnderDeny } from './deny-judgeability.js';
 import { HOOKED_TOOL, allowedBy, matchingDenyRule, parseToolRules, permittedUnderStrict } from './tool-rules.js';
 
 interface HookInput {

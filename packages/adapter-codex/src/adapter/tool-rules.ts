@@ -1,5 +1,4 @@
-import { plainSimpleCommand, readingsOf, simpleCommands } from './command-line-reading.js';
-import { hiddenFromEveryRule } from './deny-judgeability.js';
+import { hiddenFromEveryRule, plainSimpleCommand, readingsOf, simpleCommands } from '@statecraft/adapter';
 
 /**
  * The request's provider-neutral tool rules (`Tool` or `Tool(pattern)`, the form the CLI's

@@ -1,4 +1,4 @@
-import { WRAPPER_PROGRAMS } from '@statecraft/adapter';
+import { WRAPPER_PROGRAMS } from '../coverage/command-reading.js';
 
 /**
  * The names a deny rule cannot judge a command by. The keywords and builtins come from bash's own
