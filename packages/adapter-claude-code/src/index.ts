@@ -6,6 +6,7 @@
  * - manifest.ts                     the manifest: tokens, commands, credential path, managed paths, prerequisites (R10.5, R10.6)
  * - paths.ts                        where the bundled executable, scenarios, recorded streams and the pinned claude live
  * - adapter/main.ts                 the executable's entry: `run --request <file>`, prompt on stdin; `hook --deny-unseen`
+ * - adapter/unmatched-deny-rule.ts  a deny rule claude accepts and never matches (`Write(…)`): refused before claude starts, naming the one that holds
  * - adapter/deny-unseen-hook.ts     while deny rules exist, a Bash command that hides what it runs from them is blocked (the seam's reading)
  * - adapter/jitless-schemas.ts      zod's per-schema JIT off, set before any schema is built: one parse each does not pay it back
  * - adapter/start-session.ts        request (opened by the seam's kit) → provider → settings file, private config → argv → session

@@ -3,6 +3,7 @@ import type { Manifest } from '@statecraft/adapter';
 import { buildClaudeArgv, CLAUDE_PERMISSION_MODE, type ClaudePermissionMode } from './argv.js';
 import { CLAUDE_CONFIG_VARIABLE, makePrivateConfigDirectory } from './config-directory.js';
 import { denyUnseenHookCommand } from './deny-unseen-hook.js';
+import { unmatchedDenyRule } from './unmatched-deny-rule.js';
 import type { EventWriter } from './event-writer.js';
 import { NativeStreamMapper } from './native-stream-mapper.js';
 import { CLAUDE_COMMAND, resolveClaude } from './provider.js';
@@ -19,6 +20,8 @@ export async function startSession(manifest: Manifest, requestPath: string, prom
   const opened = openSession(manifest, CLAUDE_COMMAND.command, requestPath, prompt, writer);
   if (opened.kind === 'failed') return opened.exitCode;
   const { adapter, request, requested, fail } = opened;
+  const unmatched = unmatchedDenyRule(request.limits.deny);
+  if (unmatched !== undefined) return fail('invocation-refused', unmatched);
   const provider = await resolveClaude(request.provider?.executable ?? null, process.env, request.knownDigests ?? []);
   if (provider.kind === 'not-found') return fail('provider-not-found', provider.message);
   const settings = writePrivateSettingsFile(settingsDocumentFor(request.limits, denyUnseenHookCommand(process.execPath, adapterExecutable)), request.workspace);
