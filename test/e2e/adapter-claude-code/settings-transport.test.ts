@@ -59,6 +59,8 @@ describe('the settings transport', () => {
     // WebFetch, denied whole, is blocked by a hook: a deny rule would remove it, leaving no refusal.
     expect(settings.content).toEqual({
       permissions: { allow: ['Bash(touch:*)'], deny: ['Bash(rm:*)'] },
+      // Above every settings file the agent may write: none of them can turn the hooks off.
+      disableAllHooks: false,
       hooks: {
         PreToolUse: [
           { matcher: 'WebFetch', hooks: [{ type: 'command', command: "echo 'statecraft: the WebFetch tool is denied by the rule WebFetch' >&2; exit 2" }] },

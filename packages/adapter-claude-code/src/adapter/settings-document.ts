@@ -4,6 +4,8 @@ import { blockingHookCommand, isWholeToolRule } from './whole-tool-rule.js';
 /** The part of Claude Code's settings document the adapter writes (R10.1). */
 export interface ClaudeSettingsDocument {
   permissions: { allow: string[]; deny: string[] };
+  /** Set (false) whenever the document carries hooks: see settingsDocumentFor. */
+  disableAllHooks?: false;
   hooks: {
     PreToolUse?: Array<{ matcher: string; hooks: Array<{ type: 'command'; command: string }> }>;
   };
@@ -28,6 +30,13 @@ export function settingsDocumentFor(limits: Request['limits'], denyUnseenHook?: 
     ...(denyUnseenHook !== undefined && limits.deny.length > 0 ? [{ matcher: 'Bash', hooks: [{ type: 'command' as const, command: denyUnseenHook }] }] : []),
     ...limits.hooks.map((hook) => ({ matcher: hook.tool, hooks: [{ type: 'command' as const, command: hook.command }] })),
   ];
-  if (preToolUse.length > 0) document.hooks.PreToolUse = preToolUse;
+  if (preToolUse.length > 0) {
+    document.hooks.PreToolUse = preToolUse;
+    // claude reloads its settings files mid-session, and under the sandboxed (bypass) permissions the
+    // agent may write three of them (the workspace's .claude/settings.json and settings.local.json,
+    // the private CLAUDE_CONFIG_DIR's settings.json): one `disableAllHooks: true` there turned every
+    // hook off, the denying ones included. This document, given by --settings, outranks them all.
+    document.disableAllHooks = false;
+  }
   return document;
 }
