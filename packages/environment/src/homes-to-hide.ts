@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
+import { findOtherViews } from './boundary/product-home-views.js';
 
 /** A home the boundary hides under an empty tmpfs (boundary-profile.ts): the operator's own, writable; another's, read-only. */
 export interface HiddenHome {
@@ -27,7 +28,10 @@ export function isSameOrBelow(path: string, parent: string): boolean {
  * The homes hidden from the child: the operator's (`HOME`, its real path), and
  * root's and each directory of /home besides it. A parent comes before what lies below it (a
  * HOME inside /home/alice is laid over alice's hidden home). A HOME that is not an absolute
- * directory, or is `/`, hides nothing of its own; the others are hidden still.
+ * directory, or is `/`, hides nothing of its own; the others are hidden still. Every other path at
+ * which one of them, or a part of one, is reached (a bind mount of the home or of a parent, as the
+ * product home's are found: product-home-views.ts) is hidden too, read-only and empty: hidden at its
+ * path alone, the operator's home was read whole through a bind mount of its parent elsewhere.
  */
 export function homesToHide(home: string | undefined): HiddenHome[] {
   let own: string | undefined;
@@ -47,7 +51,19 @@ export function homesToHide(home: string | undefined): HiddenHome[] {
     const covering = homes.filter((entry) => isSameOrBelow(entry.path, own));
     homes.splice(0, homes.length, ...homes.filter((entry) => !covering.includes(entry)), { path: own, role: 'operator-home' });
   }
+  for (const view of homes.flatMap((entry) => otherViewsOf(entry.path))) {
+    if (view !== '/' && !homes.some((entry) => isSameOrBelow(view, entry.path))) homes.push({ path: view, role: 'other-home' });
+  }
   return homes.sort((a, b) => a.path.length - b.path.length);
+}
+
+/** The other paths at which `home` or a part of it is reached, from the mount table; none when it cannot be read. */
+function otherViewsOf(home: string): string[] {
+  try {
+    return findOtherViews(home).map((view) => view.path);
+  } catch {
+    return [];
+  }
 }
 
 /** A PATH entry named so is a tool's `bin` (or pyenv's `shims`): the tool's prefix, its parent, holds what its programs run. */
