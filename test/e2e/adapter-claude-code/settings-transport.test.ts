@@ -135,6 +135,9 @@ describe('the argv builder', () => {
         '--include-hook-events',
         '--settings',
         '/tmp/a.json',
+        // No other settings source: the agent may write every one (claude-settings-sources.test.ts).
+        '--setting-sources',
+        '',
         '--max-turns',
         '1',
         '--disallowedTools',

@@ -61,6 +61,11 @@ export function buildClaudeArgv(invocation: ClaudeInvocation): ClaudeArgv {
     }
   }
   const argv: string[] = [...BASE_CLAUDE_ARGS, '--settings', invocation.settingsPath];
+  // No settings file but the adapter's own: claude reloads the others mid-session, and the agent may
+  // write every one of them (the workspace's .claude/settings.json and settings.local.json, the
+  // private configuration's settings.json). Their `env` reached the adapter's own hook (a
+  // NODE_OPTIONS --require made it answer "allow"), their `disableAllHooks` every hook.
+  argv.push('--setting-sources', '');
   // A flag, not the settings document's `defaultMode`: a command-line mode wins over a repository's
   // own `.claude/settings.json`, and claude's init reports the mode it took (read back for R2.4).
   if (invocation.permissionMode !== 'default') argv.push('--permission-mode', CLAUDE_PERMISSION_MODE[invocation.permissionMode]);
