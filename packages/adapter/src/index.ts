@@ -41,7 +41,7 @@
  * - supervise/find-attempt-processes.ts an attempt's living processes found by its tag in /proc (R7.3): run kills them, doctor names them
  * - supervise/boundary-record.ts  the protected evidence boundary's shapes: profile, probe findings, record, residuals (R12)
  * - shell-reading/*        a Bash command line as deny and allow rules read it, and what that reading cannot judge (fail closed, R14.2):
- *                          the Codex hook and the Claude Code adapter's hook apply the same reading
+ *                          every adapter's deny hook applies the same reading
  * - adapter-kit/*          what every adapter executable shares: the event writer (NDJSON out, stamped, schema-checked),
  *                          the event draft, and the provider's stdout split into bounded byte lines (R1.2, R7.5)
  * - adapter-kit/read-request.ts            the request file read and checked against the protocol (R1.2)

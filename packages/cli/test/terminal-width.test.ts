@@ -16,6 +16,8 @@ describe('terminal width: untrusted words held to the columns a terminal gives t
   it('breaks after a space or a slash in the second half of the room, else where the room is full', () => {
     expect(breakToWidth('aaaa bbbb cccc', 10)).toEqual(['aaaa bbbb ', 'cccc']);
     expect(breakToWidth('some/long/path/name', 10)).toEqual(['some/long/', 'path/name']);
+    // A full row followed by a space ends there; the space is not carried to the next row.
+    expect(breakToWidth('aaaa bbbb cccc', 9)).toEqual(['aaaa bbbb', 'cccc']);
     expect(breakToWidth('x'.repeat(25), 10, 8)).toEqual(['x'.repeat(10), 'x'.repeat(8), 'x'.repeat(7)]);
     expect(breakToWidth('', 10)).toEqual(['']);
   });

@@ -11,6 +11,7 @@
  * - bundle/verify-git-bundle.ts a bundle's git bundle: one ref, at the candidate the records name, needing only the base
  * - bundle/collect-bundle.ts what a run's bundle holds: its chain lines and their anchors, kept files, receipts, qualification records
  * - bundle/read-bundle.ts    reads a bundle (tar or directory) once, in bounded memory: digests, held records, the stream read
+ * - bundle/tar-headers.ts    every header of a tar walked first: a member another tar would read otherwise is a finding
  * - bundle/verify-bundle.ts  a bundle checked with its own bytes alone: digests, links, the outcome again, the receipt
  * - bundle/signing-keys-used.ts the public keys of the signatures a bundle carries, from the product home or STATECRAFT_SIGNING_KEY
  * - bundle/verify-signatures.ts each receipt's and qualification record's signature in a bundle, against trusted or carried keys
@@ -104,6 +105,7 @@
  * - signing/verify-signed-bundle.ts a record's bundle checked with Sigstore's verifier against the trusted keys
  * - workspace-location.ts    where a run's workspace and branch are in the target (.statecraft/state, kept out of git)
  * - failed-file.ts          a failed write step carries the file it was writing, so the failure names it
+ * - bounded-json.ts         JSON parsed only within a nesting depth: what a bundle or a record holds cannot overflow the stack
  * - remembered-bwrap-version.ts bwrap's version for the boundary record, remembered by the binary's identity (environment asks, records keeps)
  * - remembered-digests.ts   file digests remembered by identity: a provider binary hashed once, not per attempt
  * - remembered-entry-file.ts one cache entry in the product home, read against its schema and written whole

@@ -56,10 +56,11 @@ export function padded(text: string, room: number): string {
 
 /**
  * `text` as the terminal gets it (escaped), in pieces of at most `room` columns (`restRoom` after
- * the first): each ends after the last space or slash in the second half of its room where there
- * is one, else where the room is full, so the pieces joined are the text. Whatever the text holds
- * (padding to the edge, a word longer than a row, wide characters), no piece runs on past the edge
- * into what looks like a row of statecraft's own.
+ * the first): each ends where the room is full when a space follows (the space is left out), else
+ * after the last space or slash in the second half of its room where there is one, else where the
+ * room is full; so the pieces joined are the text, but for a space at a full row. Whatever the
+ * text holds (padding to the edge, a word longer than a row, wide characters), no piece runs on
+ * past the edge into what looks like a row of statecraft's own.
  */
 export function breakToWidth(text: string, room: number, restRoom = room): string[] {
   const { characters, columns } = measured(terminalSafeValue(text));
@@ -77,6 +78,12 @@ export function breakToWidth(text: string, room: number, restRoom = room): strin
       if (characters[end - 1] === ' ' || characters[end - 1] === '/') [cut, usedAtCut] = [end, used];
     }
     if (end === characters.length) break;
+    if (characters[end] === ' ' && end > start) {
+      pieces.push(characters.slice(start, end).join(''));
+      start = end + 1;
+      fits = restRoom;
+      continue;
+    }
     // A character wider than the whole room still goes on a row of its own.
     const at = cut !== -1 && usedAtCut > fits / 2 ? cut : Math.max(end, start + 1);
     pieces.push(characters.slice(start, at).join(''));
