@@ -36,6 +36,9 @@ export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.
   // `git` is looked up on PATH from `cwd`, often the agent's workspace: an empty or relative entry
   // would run a `git` the agent planted there, as the supervisor (R5.1's reasoning, path-entries.ts).
   const path = env['PATH'] === undefined ? {} : { PATH: keepAbsolutePathEntries(env['PATH']).kept };
+  // Already stopped: no git is started. One started and killed at once could still finish first
+  // on a loaded host (a status takes milliseconds), and its answer would read as git's own.
+  if (signal?.aborted === true) return Promise.resolve(stoppedBefore(signal));
   return new Promise((resolve) => {
     const child = execFile(
       'git',
@@ -48,8 +51,7 @@ export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.
           return;
         }
         if (signal?.aborted === true) {
-          const stopped = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
-          resolve({ exitCode: undefined, stdout, stderr, failure: `git was stopped: ${stopped}`, stopped });
+          resolve({ ...stoppedBefore(signal), stdout, stderr });
           return;
         }
         // A number: git's exit code. A string (ENOENT, ERR_CHILD_PROCESS_STDIO_MAXBUFFER …): it did not run to its end.
@@ -63,11 +65,16 @@ export function runGitProcess(cwd: string, args: readonly string[], env: NodeJS.
     function kill(): void {
       child.kill('SIGKILL');
     }
-    if (signal?.aborted === true) kill();
-    else signal?.addEventListener('abort', kill, { once: true });
+    signal?.addEventListener('abort', kill, { once: true });
     // `input`: what a batch command (`cat-file --batch`) reads; else stdin is closed at once. A git
     // that exits before reading it all makes the write fail (EPIPE): its exit status says what happened.
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(input);
   });
+}
+
+/** The answer of a git `signal` stopped: killed, or never started, with the signal's reason in words. */
+function stoppedBefore(signal: AbortSignal): GitProcessAnswer {
+  const stopped = signal.reason instanceof Error ? signal.reason.message : String(signal.reason);
+  return { exitCode: undefined, stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), failure: `git was stopped: ${stopped}`, stopped };
 }
