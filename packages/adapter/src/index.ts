@@ -125,6 +125,7 @@ export { type DriverScenario, type EvidenceKind, type MeasurementContext, type P
 export { DEFAULT_MAX_LINE_BYTES, OVERSIZE_EVIDENCE_BYTES } from './stream/line-splitter.js';
 export { EventStreamReader, type StreamReading } from './stream/event-stream-reader.js';
 export { readEventStream } from './stream/read-event-stream.js';
+export { nestsDeeperThan } from './stream/nesting-bound.js';
 export {
   REFUSAL_EXCERPT_COUNT,
   REFUSAL_EXCERPT_LINE_BYTES,

@@ -1,3 +1,5 @@
+import { nestsDeeperThan } from '@statecraft/adapter';
+
 /**
  * The deepest nesting of JSON statecraft reads from a file it did not just write (a bundle, a
  * signature, a qualification record): far past any record it writes, far short of what comparing
@@ -7,22 +9,12 @@
 const JSON_DEPTH_BOUND = 512;
 
 /**
- * JSON.parse, refusing (a SyntaxError, as JSON.parse throws for text that is not JSON) a text
- * nested deeper than the bound, found by one pass over its characters before anything is built.
+ * JSON.parse, refusing (a SyntaxError, as JSON.parse throws for text that is not JSON) a value
+ * nested deeper than the bound: JSON.parse itself reads any depth, and the seam's walk
+ * (nestsDeeperThan, the stream reader's) measures it without recursion.
  */
 export function parseBoundedJson(text: string, bound: number = JSON_DEPTH_BOUND): unknown {
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === 0x5c) index += 1;
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) inString = true;
-    else if (code === 0x5b || code === 0x7b) {
-      depth += 1;
-      if (depth > bound) throw new SyntaxError(`nested deeper than ${String(bound)} levels`);
-    } else if (code === 0x5d || code === 0x7d) depth -= 1;
-  }
-  return JSON.parse(text) as unknown;
+  const value = JSON.parse(text) as unknown;
+  if (nestsDeeperThan(value, bound)) throw new SyntaxError(`nested deeper than ${String(bound)} levels`);
+  return value;
 }
