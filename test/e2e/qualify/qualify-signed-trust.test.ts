@@ -153,6 +153,30 @@ describe('signed qualification records, and trust', () => {
     expect(ran.stderr).toContain(junk);
   });
 
+  // A CI secret that is missing often arrives as an empty variable: read as "no trust configured",
+  // a forged unsigned record would qualify the adapter on every verb that weighs trust.
+  it.each([
+    ['empty', ''],
+    ['only separators', '::'],
+  ])('STATECRAFT_TRUSTED_KEYS set but naming no key (%s) is refused (exit 2) on every verb that trusts, never read as no trust', async (_, value) => {
+    const forged = await homeWith([{ from: ours.record.path, name: `${ours.record.id}.json` }]);
+    const repository = await targets.fresh();
+    for (const args of [
+      ['qualifications', 'check', fixture],
+      ['run', repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete'],
+      ['env', 'plan', repository.path, '--adapter', 'fixture'],
+    ]) {
+      const ran = await runStatecraft(args, { home: forged, env: { STATECRAFT_TRUSTED_KEYS: value } });
+      expect(ran.exitCode, `${args.join(' ')}: ${ran.stdout}`).toBe(2);
+      expect(ran.stderr).toContain('STATECRAFT_TRUSTED_KEYS');
+      expect(ran.stderr).toContain('names no key file');
+    }
+    const bundle = join(await scratch.make('statecraft-no-bundle'), 'absent.tar');
+    const verified = await runStatecraft(['verify', bundle], { home: forged, env: { STATECRAFT_TRUSTED_KEYS: value } });
+    expect(verified.exitCode).toBe(2);
+    expect(verified.stderr).toContain('names no key file');
+  });
+
   it('run --trust: the qualification label believes only a record a trusted key signed; without trust its reason says who signed', async () => {
     const repository = await targets.fresh();
     const label = async (home: string, ...extra: string[]) => {
