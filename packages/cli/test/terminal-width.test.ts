@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakToWidth, clipped, padded, widthOf } from '../src/render/terminal-width.js';
+import { breakToRows, breakToWidth, clipped, padded, widthOf } from '../src/render/terminal-width.js';
 
 const WIDE = '\u6771';
 
@@ -20,6 +20,14 @@ describe('terminal width: untrusted words held to the columns a terminal gives t
     expect(breakToWidth('aaaa bbbb cccc', 9)).toEqual(['aaaa bbbb', 'cccc']);
     expect(breakToWidth('x'.repeat(25), 10, 8)).toEqual(['x'.repeat(10), 'x'.repeat(8), 'x'.repeat(7)]);
     expect(breakToWidth('', 10)).toEqual(['']);
+  });
+
+  it('holds a text to a number of rows: the last holds the rest of the text from where it starts, cut with an ellipsis', () => {
+    expect(breakToRows('aaaa bbbb cccc', 10, 2)).toEqual(['aaaa bbbb ', 'cccc']);
+    // Rejoining the pieces after a break at a space doubled the space: "… an  a…".
+    expect(breakToRows('aaaa bbbb cccc dddd eeee', 10, 2)).toEqual(['aaaa bbbb ', 'cccc dddd…']);
+    expect(breakToRows('some/long/path/name/more', 10, 2)).toEqual(['some/long/', 'path/name…']);
+    expect(breakToRows(`${WIDE.repeat(12)}`, 10, 2)).toEqual([WIDE.repeat(5), `${WIDE.repeat(4)}…`]);
   });
 
   it('never lets a piece take more columns than its room, whatever the text holds', () => {

@@ -13,6 +13,8 @@ function expectShort(ran: CliRun): string[] {
   const lines = ran.stdout.trimEnd().split('\n');
   expect(lines.length, ran.stdout).toBeLessThanOrEqual(14);
   for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+  // A value broken over rows reads as its words: no space doubled where a row was cut.
+  for (const line of lines) expect(line.slice(17), line).not.toMatch(/\S {2}\S/);
   expect(ran.stdout).not.toContain('\u001b');
   // No requirement numbers or internal words in what a person reads.
   expect(ran.stdout).not.toMatch(/\bR\d+(\.\d+)?\b|claims nothing|fsync/);
@@ -63,6 +65,17 @@ describe('run, accept and run show answer in short; the details are asked for (i
       expect(posture.stdout).toMatch(/^ {2}residuals$/m);
       expect(posture.stdout).toMatch(/^ {2}coverage: not-applicable/m);
       expect(posture.stdout).toMatch(/^ {2}boundary {8}bubblewrap/m);
+    }
+  });
+
+  it('a verdict too long for its two rows is cut at the end of its second, its words whole before the cut', async () => {
+    const repository = await repositoryWithSuite(targets, { checks: [CHECK] });
+    const { ran, shown } = await runAndShow(repository, ['--accept', '--prompt', 'scenario: complete']);
+    for (const output of [ran, shown]) {
+      const lines = expectShort(output);
+      const at = lines.findIndex((line) => line.startsWith('  acceptance     not-attempted — the attempt changed nothing since it started:'));
+      expect(at, output.stdout).toBeGreaterThan(0);
+      expect(lines[at + 1]).toMatch(/^ {17}its candidate [0-9a-f]{12} is the base commit; only what an a\S*…$/);
     }
   });
 

@@ -2,7 +2,7 @@ import { readRegularFileTail } from '@statecraft/adapter';
 import type { AcceptanceView, AttemptAccount } from '@statecraft/records';
 import { requiredNotApplied } from '@statecraft/records';
 import type { HumanLines, HumanSpans, Tone } from '../render/human-lines.js';
-import { WIDTH, breakToWidth, clipped as clip, widthOf } from '../render/terminal-width.js';
+import { WIDTH, breakToRows, clipped as clip, widthOf } from '../render/terminal-width.js';
 import { terminalSafeValue } from '../render/terminal-safe-text.js';
 import type { FinalMessage } from './final-message.js';
 import { describeErrorCodes, type ProviderError } from './provider-error.js';
@@ -20,9 +20,7 @@ const more = (value: string): string => `${' '.repeat(LABEL)}${clip(value, WIDTH
 
 /** The value over at most `most` lines of the value column, the last cut with `…` when it does not fit. */
 function wrapped(value: string, most: number): string[] {
-  const pieces = breakToWidth(value, WIDTH - LABEL);
-  if (pieces.length <= most) return pieces;
-  return [...pieces.slice(0, most - 1), clip(pieces.slice(most - 1).join(' '), WIDTH - LABEL)];
+  return breakToRows(value, WIDTH - LABEL, most);
 }
 
 /**

@@ -63,8 +63,23 @@ export function padded(text: string, room: number): string {
  * past the edge into what looks like a row of statecraft's own.
  */
 export function breakToWidth(text: string, room: number, restRoom = room): string[] {
-  const { characters, columns } = measured(terminalSafeValue(text));
-  const pieces: string[] = [];
+  return piecesOf(measured(terminalSafeValue(text)), room, restRoom).map(({ text: piece }) => piece);
+}
+
+/**
+ * As breakToWidth, over at most `rows` pieces of `room` columns: where the text needs more, the
+ * last row holds what is left of it from where that row starts, cut with `…`.
+ */
+export function breakToRows(text: string, room: number, rows: number): string[] {
+  const safe = measured(terminalSafeValue(text));
+  const pieces = piecesOf(safe, room, room);
+  if (pieces.length <= rows) return pieces.map(({ text: piece }) => piece);
+  const last = pieces[rows - 1]?.start ?? 0;
+  return [...pieces.slice(0, rows - 1).map(({ text: piece }) => piece), clipped(safe.characters.slice(last).join(''), room)];
+}
+
+function piecesOf({ characters, columns }: { characters: string[]; columns: number[] }, room: number, restRoom: number): { text: string; start: number }[] {
+  const pieces: { text: string; start: number }[] = [];
   let start = 0;
   let fits = room;
   for (;;) {
@@ -79,18 +94,18 @@ export function breakToWidth(text: string, room: number, restRoom = room): strin
     }
     if (end === characters.length) break;
     if (characters[end] === ' ' && end > start) {
-      pieces.push(characters.slice(start, end).join(''));
+      pieces.push({ text: characters.slice(start, end).join(''), start });
       start = end + 1;
       fits = restRoom;
       continue;
     }
     // A character wider than the whole room still goes on a row of its own.
     const at = cut !== -1 && usedAtCut > fits / 2 ? cut : Math.max(end, start + 1);
-    pieces.push(characters.slice(start, at).join(''));
+    pieces.push({ text: characters.slice(start, at).join(''), start });
     start = at;
     fits = restRoom;
   }
-  if (start < characters.length || pieces.length === 0) pieces.push(characters.slice(start).join(''));
+  if (start < characters.length || pieces.length === 0) pieces.push({ text: characters.slice(start).join(''), start });
   return pieces;
 }
 
