@@ -48,3 +48,46 @@ describe('the timeline of a stream read in chunks', () => {
     }
   });
 });
+
+describe("the timeline that reads only what it lists (an export's page)", () => {
+  function listed(bytes: Buffer, chunk: number, bound: number, words: number) {
+    const log = new StreamLog(bound, { words });
+    for (let at = 0; at < bytes.length; at += chunk) log.push(Buffer.from(bytes.subarray(at, at + chunk)));
+    const artifact = { path: 'stream.ndjson', sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length };
+    return log.finish(artifact, { kind: 'read', sha256: artifact.sha256, bytes: artifact.bytes });
+  }
+
+  it('stops at the first line past the bound, says where it starts, and counts nothing after it, whatever the chunks', () => {
+    const bytes = stream();
+    const lines = bytes.toString('utf8').split('\n');
+    const bound = 100;
+    const where = Buffer.byteLength(lines.slice(0, bound).join('\n')) + 1;
+    for (const chunk of [1, 3, 9, 10, 64, 1000, bytes.length]) {
+      const value = listed(bytes, chunk, bound, 1_000_000);
+      expect(value.events).toHaveLength(bound);
+      expect({ chunk, listedBytes: value.listedBytes, omitted: value.omitted, refusals: value.omittedRefusals }).toEqual({
+        chunk,
+        listedBytes: where,
+        omitted: 0,
+        refusals: 0,
+      });
+    }
+  });
+
+  it('stops before the line whose words pass the bound, unless it is the first; a stream it lists whole has no listedBytes', () => {
+    const texts = ['a'.repeat(30), 'b'.repeat(30), 'c'.repeat(30)];
+    const bytes = Buffer.from(texts.map((text, seq) => `${progress(seq, text)}\n`).join(''));
+    const first = Buffer.byteLength(`${progress(0, texts[0] ?? '')}\n`);
+    expect(listed(bytes, 7, 100, 10)).toMatchObject({ listedBytes: first });
+    expect(listed(bytes, 7, 100, 10).events).toHaveLength(1);
+    expect(listed(bytes, 7, 100, 59).events).toHaveLength(1);
+    expect(listed(bytes, 7, 100, 60).events).toHaveLength(2);
+    const whole = listed(bytes, 7, 100, 90);
+    expect(whole.events).toHaveLength(3);
+    expect(whole.listedBytes).toBeUndefined();
+    // The last line without a newline is listed, or stopped at, as any other.
+    const unended = bytes.subarray(0, bytes.length - 1);
+    expect(listed(unended, 5, 2, 1000)).toMatchObject({ listedBytes: 2 * first });
+    expect(listed(unended, 5, 3, 1000).listedBytes).toBeUndefined();
+  });
+});

@@ -5,6 +5,7 @@ import { dir } from 'tmp-promise';
 import { describe, expect, it } from 'vitest';
 import { judgedRun, operatorRepository } from '../../fixtures/operator-repository.js';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
+import { createScriptedAdapter } from '../../fixtures/scripted-adapter.js';
 import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
 // `statecraft export` then `statecraft verify` on a machine with no product home, end to end.
@@ -129,6 +130,55 @@ describe('the page an export carries', () => {
     }
   });
 });
+
+describe("the timeline of an export's page", () => {
+  it('lists the first lines and reads no further, saying how far it read; run show --html still counts the rest', async () => {
+    const adapter = await createScriptedAdapter(
+      'long-timeline',
+      [
+        'init();',
+        "for (let i = 0; i < 5100; i += 1) emit({ type: 'progress', kind: 'message', tools: [], detail: { text: 'step ' + i } });",
+        "emit({ type: 'refusal', tool: 'Bash', verbatim: { command: 'git push' } });",
+        "emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isError: false, reason: 'completed', detail: {} }, turns: 1 });",
+      ].join('\n'),
+    );
+    const out = await dir({ unsafeCleanup: true });
+    try {
+      const repository = await targets.fresh();
+      const run = await runStatecraft(['run', repository.path, '--adapter', adapter.executable, '--prompt', 'hi', '--json'], { home: targets.home.path });
+      const { runId, artifacts } = parseJson<{ runId: string; artifacts: { stream: { path: string } } }>(run);
+      const stream = readFileSync(artifacts.stream.path);
+      // The first 5,000 lines: the init and 4,999 progress events, each with its newline.
+      const listed = stream.toString('utf8').split('\n').slice(0, 5000).join('\n').length + 1;
+
+      const directory = join(out.path, 'evidence/');
+      const exported = await runStatecraft(['export', repository.path, runId, '-o', directory], { home: targets.home.path });
+      expect(exported.exitCode, exported.stderr).toBe(0);
+      const page = readFileSync(join(directory, 'page.html'), 'utf8');
+      expect(page.match(/<li class="event /g)).toHaveLength(5000);
+      expect(omittedNote(page)).toBe(
+        `and the rest of the stream, not read into lines for this page: the lines listed are its first ${listed} of ${stream.length} bytes, and the refusals after them are not counted here (the outcome card gives the record's count); statecraft verify of this bundle reads every line, statecraft run log lists them, and the kept stream has them all`,
+      );
+      expect(parseJson<Verified>(await runStatecraft(['verify', directory, '--json'], nowhere())).holds.map((hold) => hold.check)).toContain('outcome');
+
+      const shown = join(out.path, 'shown.html');
+      // Exit 1: a refused attempt; the page is written all the same.
+      const show = await runStatecraft(['run', 'show', repository.path, runId, '--html', '-o', shown], { home: targets.home.path });
+      expect(show.exitCode, show.stderr).toBe(1);
+      expect(omittedNote(readFileSync(shown, 'utf8'))).toBe(
+        'and 103 more lines, not listed here, 1 of them refusals: statecraft run log lists them, and the kept stream has them all',
+      );
+    } finally {
+      await out.cleanup();
+      await adapter.remove();
+    }
+  });
+});
+
+/** The words of the note that says what the timeline leaves out. */
+function omittedNote(page: string): string {
+  return /<p class="note" id="timeline-omitted">([^<]*)<\/p>/.exec(page)?.[1]?.replace(/&#39;/g, "'") ?? '';
+}
 
 /** The evidence card's words, markup removed. */
 function evidenceCard(page: string): string {

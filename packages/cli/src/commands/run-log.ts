@@ -75,7 +75,14 @@ function readPrompt(artifact: Artifact): RunLogValue['prompt'] {
   return { path: artifact.path, state, text: text.slice(0, PROMPT_BOUND), cut };
 }
 
-export type StreamLogValue = { stream: RunLogValue['stream']; events: LogEntry[]; omitted: number; omittedRefusals: number };
+export type StreamLogValue = {
+  stream: RunLogValue['stream'];
+  events: LogEntry[];
+  omitted: number;
+  omittedRefusals: number;
+  /** Set when the reading stopped listing (StreamLog's `listOnly`): the bytes its events span, line ends included; nothing after them was split into lines. */
+  listedBytes?: number;
+};
 
 /**
  * The stream read once: hashed, and split into lines as it is read, so what is shown is the very
@@ -104,7 +111,10 @@ const REFUSAL_WORD = Buffer.from('"refusal"');
 /**
  * The timeline of a stream, fed its bytes in chunks by whoever reads it (here, or the reviewer's
  * page, from the one pass that also digests and classifies it): the first `bound` lines as
- * entries, the rest counted with their refusals.
+ * entries, the rest counted with their refusals. With `listOnly`, the reading stops at the first
+ * line past `bound` lines or past `listOnly.words` characters of their words, and the rest is
+ * not split into lines at all: an export's page, whose stream no one classifies in that pass, then
+ * reads no more of a long stream than it lists (decision 0440), and says how far that was.
  */
 export class StreamLog {
   private readonly events: LogEntry[] = [];
@@ -113,18 +123,32 @@ export class StreamLog {
   private line = 0;
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  /** Bytes of the stream before the chunk being pushed. */
+  private offset = 0;
+  private words = 0;
+  /** With `listOnly`, once the listing stopped: where the first line not listed starts. */
+  private listedBytes: number | undefined;
 
-  constructor(private readonly bound: number) {}
+  constructor(
+    private readonly bound: number,
+    private readonly listOnly?: { words: number },
+  ) {}
 
   push(chunk: Buffer): void {
+    if (this.listedBytes !== undefined) return;
     let start = 0;
     // Where the refusal word is next found in this chunk: searched once per occurrence, not once per line.
-    let word = chunk.indexOf(REFUSAL_WORD);
+    let word = this.listOnly === undefined ? chunk.indexOf(REFUSAL_WORD) : -1;
     for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
-      this.finishLine(chunk.subarray(start, end), word !== -1 && word + REFUSAL_WORD.length <= end);
+      const lineStart = this.offset + start - this.pendingBytes;
+      if (!this.finishLine(chunk.subarray(start, end), word !== -1 && word + REFUSAL_WORD.length <= end)) {
+        this.listedBytes = lineStart;
+        return;
+      }
       start = end + 1;
       if (word !== -1 && word < start) word = chunk.indexOf(REFUSAL_WORD, start);
     }
+    this.offset += chunk.length;
     const rest = chunk.subarray(start);
     this.pendingBytes += rest.length;
     // Past the bound only the size is kept: an endless line costs no memory. Copied: the chunk is only lent.
@@ -134,31 +158,45 @@ export class StreamLog {
 
   /** The reading of the bytes pushed: the entries, or none unless they are the sealed stream's. */
   finish(artifact: Artifact, reading: KeptFileReading): StreamLogValue {
-    if (this.pendingBytes > 0) this.finishLine(Buffer.alloc(0), false);
+    if (this.listedBytes === undefined && this.pendingBytes > 0) {
+      const lineStart = this.offset - this.pendingBytes;
+      if (!this.finishLine(Buffer.alloc(0), false)) this.listedBytes = lineStart;
+    }
     const { state, message } = stateOf(artifact, reading);
     const stream = { path: artifact.path, state, ...(message === undefined ? {} : { message }) };
-    return state === 'verified'
-      ? { stream, events: this.events, omitted: this.omitted, omittedRefusals: this.omittedRefusals }
-      : { stream, events: [], omitted: 0, omittedRefusals: 0 };
+    if (state !== 'verified') return { stream, events: [], omitted: 0, omittedRefusals: 0 };
+    const value = { stream, events: this.events, omitted: this.omitted, omittedRefusals: this.omittedRefusals };
+    return this.listedBytes === undefined ? value : { ...value, listedBytes: this.listedBytes };
   }
 
-  /** `lastHoldsWord`: whether the refusal word lies within `last`, the line's part in the chunk being read. */
-  private finishLine(last: Buffer, lastHoldsWord: boolean): void {
+  /**
+   * `lastHoldsWord`: whether the refusal word lies within `last`, the line's part in the chunk
+   * being read. False when the line is past what `listOnly` lists: it is not read.
+   */
+  private finishLine(last: Buffer, lastHoldsWord: boolean): boolean {
     const bytes = this.pendingBytes + last.length;
     const pieces = this.pending.length;
     const whole = bytes > LINE_BOUND ? undefined : pieces === 0 ? last : Buffer.concat([...this.pending, last]);
     this.pending = [];
     this.pendingBytes = 0;
+    if (this.listOnly !== undefined && this.events.length >= this.bound) return false;
     this.line += 1;
     if (this.events.length < this.bound) {
-      this.events.push(whole === undefined ? overlongLine(this.line, bytes) : entryOfLine(this.line, whole.toString('utf8')));
-      return;
+      const entry = whole === undefined ? overlongLine(this.line, bytes) : entryOfLine(this.line, whole.toString('utf8'));
+      if (this.listOnly !== undefined) {
+        // The same rule as the page's: the entry whose words pass the bound is not listed, unless it is the first.
+        this.words += (entry.text?.length ?? 0) + (entry.command?.length ?? 0);
+        if (this.words > this.listOnly.words && this.events.length > 0) return false;
+      }
+      this.events.push(entry);
+      return true;
     }
     this.omitted += 1;
     // Only a line holding the word is decoded: its bytes hold it exactly when its text does. A
     // line read across chunks is searched whole; one inside a chunk was searched with the chunk.
     const holdsWord = pieces === 0 ? lastHoldsWord : whole?.includes(REFUSAL_WORD) === true;
     if (whole !== undefined && holdsWord && isRefusalLine(whole.toString('utf8'))) this.omittedRefusals += 1;
+    return true;
   }
 }
 

@@ -8,7 +8,7 @@ import { runDiff, type RunDiffValue } from '../../commands/run-diff.js';
 import type { Artifact, KeptFileReading, KeptStreamConsumer } from '@statecraft/records';
 import { EmbedHead, embedKeptFile, EMBED_BOUND, type EmbeddedFile } from './embedded-file.js';
 import { readSignatureStates, type SignatureStates } from './signature-states.js';
-import { TIMELINE_ENTRIES } from './timeline-section.js';
+import { TIMELINE_ENTRIES, TIMELINE_WORDS } from './timeline-section.js';
 
 export type ShownAccount = z.infer<typeof RunShowAnswerSchema>;
 
@@ -18,6 +18,11 @@ export interface ReviewerEvidence {
   /** `run show`'s exit code for the attempt: 0 only when it completed and its evidence holds. */
   exitCode: ExitCode;
   log: RunLogValue;
+  /**
+   * Where the timeline's reading stopped, when it did not read the whole stream into lines (an
+   * export's page): the bytes its lines span, of the stream's; `whole` otherwise.
+   */
+  timelineRead: 'whole' | { listedBytes: number; streamBytes: number };
   /** The candidate against its base, or why git could not compare them. */
   diff: RunDiffValue | { unavailable: string };
   files: EmbeddedFile[];
@@ -43,7 +48,8 @@ export interface ReviewerPageOptions {
  */
 export async function gatherReviewerEvidence(options: ReviewerPageOptions): Promise<ReviewerEvidence> {
   const bound = options.embedBound ?? EMBED_BOUND;
-  const streamPass = new StreamPass(bound);
+  // An export's page reads the stream into lines only as far as it lists them: nothing in its pass classifies the rest (decision 0440).
+  const streamPass = new StreamPass(bound, options.classifyStream === false);
   const shown = await runShow({
     home: options.home,
     target: options.target,
@@ -71,6 +77,8 @@ export async function gatherReviewerEvidence(options: ReviewerPageOptions): Prom
     shown: account,
     exitCode: shown.exitCode,
     log,
+    timelineRead:
+      streamRead.listedBytes === undefined || stream === 'not-recorded' ? 'whole' : { listedBytes: streamRead.listedBytes, streamBytes: stream.bytes },
     diff,
     files: keptFiles(account, bound, streamPass),
     signatures: await readSignatureStates(options.home, account),
@@ -79,11 +87,13 @@ export async function gatherReviewerEvidence(options: ReviewerPageOptions): Prom
 
 /** The page's readers of run show's one pass over the stream: the timeline and the embedded start. */
 class StreamPass implements KeptStreamConsumer {
-  private readonly log = new StreamLog(TIMELINE_ENTRIES);
+  private readonly log: StreamLog;
   private readonly head: EmbedHead;
   private reading: KeptFileReading | undefined;
 
-  constructor(bound: number) {
+  /** `listOnly`: the timeline reads no further into lines than the page lists (StreamLog). */
+  constructor(bound: number, listOnly: boolean) {
+    this.log = new StreamLog(TIMELINE_ENTRIES, listOnly ? { words: TIMELINE_WORDS } : undefined);
     this.head = new EmbedHead(bound);
   }
 

@@ -29,7 +29,7 @@ export async function renderReviewerPage(options: ReviewerPageOptions): Promise<
   const sections: (string | (string | Buffer)[])[] = [
     summarySection(evidence),
     comparisonSection(evidence),
-    timelineSection(evidence.log),
+    timelineSection(evidence.log, evidence.timelineRead),
     diffSection(evidence.diff),
     checksSection(evidence),
     postureSection(evidence),

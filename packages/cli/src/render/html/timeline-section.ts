@@ -5,7 +5,7 @@ type Entry = RunLogValue['events'][number];
 
 /** How many events the page lists, and how many characters of their words: a long stream must not make a long page. */
 export const TIMELINE_ENTRIES = 5000;
-const WORDS_BOUND = 2 * 1024 * 1024;
+export const TIMELINE_WORDS = 2 * 1024 * 1024;
 
 /** The first entries, within both bounds. */
 function shownEntries(events: readonly Entry[]): Entry[] {
@@ -13,7 +13,7 @@ function shownEntries(events: readonly Entry[]): Entry[] {
   let words = 0;
   for (const entry of events) {
     words += (entry.text?.length ?? 0) + (entry.command?.length ?? 0);
-    if (shown.length >= TIMELINE_ENTRIES || (words > WORDS_BOUND && shown.length > 0)) break;
+    if (shown.length >= TIMELINE_ENTRIES || (words > TIMELINE_WORDS && shown.length > 0)) break;
     shown.push(entry);
   }
   return shown;
@@ -46,11 +46,12 @@ function entryItem(entry: Entry): string {
 /**
  * The agent's messages and tool calls in order, each refusal marked; none of it unless the stream is
  * the one sealed. `log` holds only the events the page may list (TIMELINE_ENTRIES); the rest are
- * counted, with their refusals. In parts, each entry already bytes: thousands of entries joined into
- * one string would be held again, at twice the size once one character is past Latin-1
- * (page-document.ts).
+ * counted, with their refusals, unless the reading stopped where the listing does (`read`, an
+ * export's page): then what was not read is said by its bytes, and the refusals in it are not
+ * counted. In parts, each entry already bytes: thousands of entries joined into one string would
+ * be held again, at twice the size once one character is past Latin-1 (page-document.ts).
  */
-export function timelineSection(log: RunLogValue): (string | Buffer)[] {
+export function timelineSection(log: RunLogValue, read: 'whole' | { listedBytes: number; streamBytes: number } = 'whole'): (string | Buffer)[] {
   const head = '<h2>Timeline</h2>';
   const prompt =
     log.prompt.state === 'verified' && log.prompt.text !== undefined
@@ -65,9 +66,11 @@ export function timelineSection(log: RunLogValue): (string | Buffer)[] {
   const refusals = rest.filter((entry) => entry.type === 'refusal').length + log.omittedRefusals;
   const more = rest.length + log.omitted;
   const omitted =
-    more > 0
-      ? `<p class="note" id="timeline-omitted">and ${String(more)} more lines, not listed here${refusals > 0 ? `, ${String(refusals)} of them refusals` : ''}: statecraft run log lists them, and the kept stream has them all</p>`
-      : '';
+    read !== 'whole' && read.listedBytes < read.streamBytes
+      ? `<p class="note" id="timeline-omitted">and the rest of the stream, not read into lines for this page: the lines listed are its first ${String(read.listedBytes)} of ${String(read.streamBytes)} bytes, and the refusals after them are not counted here (the outcome card gives the record's count); statecraft verify of this bundle reads every line, statecraft run log lists them, and the kept stream has them all</p>`
+      : more > 0
+        ? `<p class="note" id="timeline-omitted">and ${String(more)} more lines, not listed here${refusals > 0 ? `, ${String(refusals)} of them refusals` : ''}: statecraft run log lists them, and the kept stream has them all</p>`
+        : '';
   return [
     `<section id="timeline">${head}${prompt}
 <ol class="timeline">
