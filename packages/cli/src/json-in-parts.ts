@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { terminalSafeJson } from './render/terminal-safe-text.js';
 
@@ -35,6 +36,20 @@ export function useRenderedParts(elements: readonly unknown[], textOf: (index: n
 export function partText(elements: readonly unknown[]): string {
   const nested = terminalSafeJson(JSON.stringify([elements], null, 2));
   return nested.slice(NESTED_OPEN.length, nested.length - NESTED_CLOSE.length);
+}
+
+const DEL = 0x7f;
+
+/**
+ * partText's UTF-8, made for a part rendered ahead. Every character terminalSafeJson escapes is
+ * DEL or past ASCII, so UTF-8 bytes all ASCII and holding no DEL have none: two native scans of the
+ * bytes the part is encoded into anyway, where the pattern would walk the text character by
+ * character. Anything else is made terminal-safe as partText makes it.
+ */
+export function partBytes(elements: readonly unknown[]): Buffer {
+  const nested = JSON.stringify([elements], null, 2);
+  const bytes = Buffer.from(nested.slice(NESTED_OPEN.length, nested.length - NESTED_CLOSE.length));
+  return isAscii(bytes) && !bytes.includes(DEL) ? bytes : Buffer.from(partText(elements));
 }
 
 /**

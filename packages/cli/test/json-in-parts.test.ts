@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ELEMENTS_PER_PART, jsonInParts } from '../src/json-in-parts.js';
+import { ELEMENTS_PER_PART, jsonInParts, partBytes, partText } from '../src/json-in-parts.js';
 
 // The one stringify, its U+2028 (which a terminal would break the line at) written as an escape.
 const oneStringify = (value: unknown) => `${JSON.stringify(value, null, 2).replaceAll('\u2028', '\\u2028')}\n`;
@@ -53,6 +53,15 @@ describe('a --json document written in parts is the bytes of the one stringify (
     ]) {
       const parts = [...jsonInParts(value)];
       expect(parts).toEqual([oneStringify(value)]);
+    }
+  });
+});
+
+describe('a part rendered ahead as bytes', () => {
+  it('is the UTF-8 of partText, whatever its characters: plain ASCII, DEL, C1 controls, separators, bidi marks, other text', () => {
+    for (const adapter of ['fixture 1.0.0', 'a\u007fb', 'c\u0085d', 'e\u2028f', 'g\u202eh', 'caf\u00e9 \u4e2d', '"\\\u0001']) {
+      const elements = Array.from({ length: 3 }, (_, index) => ({ ...summary(index), adapter }));
+      expect(partBytes(elements).equals(Buffer.from(partText(elements))), adapter).toBe(true);
     }
   });
 });

@@ -1,5 +1,5 @@
 import { startAttemptSummaries, type AttemptSummaries, type AttemptSummary, type LiveHolder } from '@statecraft/records';
-import { ELEMENTS_PER_PART, partText, useRenderedParts } from '../json-in-parts.js';
+import { ELEMENTS_PER_PART, partBytes, useRenderedParts } from '../json-in-parts.js';
 
 /**
  * `run list --json`'s attempts rendered a part at a time while the chain is still being read,
@@ -33,7 +33,7 @@ export class AttemptPartsAhead {
       }
       elements.push(summary);
     }
-    this.texts.push(Buffer.from(partText(elements)));
+    this.texts.push(partBytes(elements));
   }
 
   /** Every attempt's summary (AttemptSummaries.finish), with the parts still rendered handed to jsonInParts. */
