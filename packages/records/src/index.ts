@@ -202,7 +202,7 @@ export { describeEarlierFinalVerdict, findEarlierFinalVerdict, isFinalVerdict } 
 export { foldAttempts, type LiveHolder } from './read/fold-attempts.js';
 export { type Landing, landingsIn, readLandedIsReachable } from './read/landed-receipt-state.js';
 export { type AttemptList, type AttemptSummaries, type AttemptSummary, startAttemptSummaries } from './read/list-attempts.js';
-export { openTargetRecords, openTargetSummaries } from './read/open-target-records.js';
+export { openTargetRecords, openTargetSummaries, type OpenedTargetRecords } from './read/open-target-records.js';
 export { attemptFilesElsewhere, namedElsewhereByRecord } from './read/own-evidence-paths.js';
 export { describeClassification, type OutcomeCheck, reclassifyAttempt, sameClassification } from './read/reclassify-attempt.js';
 export {

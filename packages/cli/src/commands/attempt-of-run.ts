@@ -1,4 +1,4 @@
-import { foldAttempts, openTargetRecords, type AttemptAccount } from '@statecraft/records';
+import { foldAttempts, openTargetRecords, type AttemptAccount, type OpenedTargetRecords } from '@statecraft/records';
 import { CliError, IoFailure } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 
@@ -7,7 +7,13 @@ import { EXIT } from '../exit-codes.js';
  * attempt (`run diff`, `run log`): the run's latest attempt unless one is named. A broken chain, an
  * unknown target, run or attempt is refused (exit 2), as `run show` refuses them.
  */
-export async function attemptOfRun(options: { home: string; target: string; runId: string; attempt?: number }): Promise<AttemptAccount> {
+export async function attemptOfRun(options: {
+  home: string;
+  target: string;
+  runId: string;
+  attempt?: number;
+  records?: OpenedTargetRecords;
+}): Promise<AttemptAccount> {
   const account = await findAttemptOfRun(options);
   if (account === undefined)
     throw new CliError(`refused: run ${options.runId} has no record for ${options.target}`, EXIT.refused, { hint: `statecraft run list ${options.target}` });
@@ -15,8 +21,15 @@ export async function attemptOfRun(options: { home: string; target: string; runI
 }
 
 /** The same, with a run the chain does not hold answered as undefined: for a caller that refuses it in its own words. */
-export async function findAttemptOfRun(options: { home: string; target: string; runId: string; attempt?: number }): Promise<AttemptAccount | undefined> {
-  const records = await openTargetRecords(options.home, options.target);
+export async function findAttemptOfRun(options: {
+  home: string;
+  target: string;
+  runId: string;
+  attempt?: number;
+  /** The target's records as the caller opened them: not opened and verified again. */
+  records?: OpenedTargetRecords;
+}): Promise<AttemptAccount | undefined> {
+  const records = options.records ?? (await openTargetRecords(options.home, options.target));
   if (records.kind === 'refused')
     throw new CliError(`refused: ${records.message}`, EXIT.refused, { hint: 'statecraft doctor reports every chain; nothing was repaired' });
   if (records.kind === 'failed') throw new IoFailure(records.path, records.message);

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { writeRunBundle, type BundleSource } from '@statecraft/records';
+import { writeRunBundle, type BundleSource, type OpenedTargetRecords } from '@statecraft/records';
 import type { Answer } from '../answer.js';
 import { CliError, IoFailure } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -21,8 +21,12 @@ export async function exportRun(options: { home: string; target: string; runId: 
   const output = resolve(given);
   // The manifest is signed with the home's key (or STATECRAFT_SIGNING_KEY) when there is one: collect believes only a signed bundle.
   const signer = await signingKeyOrRefusal(options.home, process.env);
-  const page = await reviewerPage(options);
+  // Opened and verified once: the page and the bundle are made from the same reading of the chain.
+  const { openRecordsOrRefuse } = await import('./run-show.js');
+  const records = await openRecordsOrRefuse(options.home, options.target);
+  const page = await reviewerPage({ ...options, records });
   const writing = await writeRunBundle({
+    records,
     home: options.home,
     target: options.target,
     runId: options.runId,
@@ -54,10 +58,17 @@ async function reviewerPage(options: {
   home: string;
   target: string;
   runId: string;
+  records: OpenedTargetRecords;
 }): Promise<{ sources: BundleSource[]; digested: Map<string, { sha256: string; bytes: number }> }> {
   const { renderReviewerPage } = await import('../render/html/reviewer-page.js');
   // The stream is not classified again for the page: verify does it from the bundle, wherever it is read (decision 0351).
-  const page = await renderReviewerPage({ home: options.home, target: options.target, runId: options.runId, classifyStream: false });
+  const page = await renderReviewerPage({
+    home: options.home,
+    target: options.target,
+    runId: options.runId,
+    classifyStream: false,
+    records: options.records,
+  });
   const digested = new Map<string, { sha256: string; bytes: number }>();
   for (const file of page.evidence.files) if (file.reading.kind === 'read') digested.set(file.path, { sha256: file.reading.sha256, bytes: file.reading.size });
   return { sources: [{ path: 'page.html', role: 'reviewer-page', from: { kind: 'bytes', bytes: page.html } }], digested };

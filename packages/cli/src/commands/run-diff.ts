@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { runGitForReading } from '@statecraft/run';
-import type { AttemptAccount } from '@statecraft/records';
+import type { AttemptAccount, OpenedTargetRecords } from '@statecraft/records';
 import type { RunDiffAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { CliError } from '../errors.js';
@@ -22,7 +22,14 @@ const DIFF_OPTIONS = ['--no-ext-diff', '--no-textconv', '--no-color', '--no-rena
  * recorded, read from the repository with git (no program it names is run). Exit 0 with a
  * candidate; 1 when the attempt has none (not completed, or not identified), said with why.
  */
-export async function runDiff(options: { home: string; target: string; runId: string; attempt?: number }): Promise<Answer<RunDiffValue>> {
+export async function runDiff(options: {
+  home: string;
+  target: string;
+  runId: string;
+  attempt?: number;
+  /** The target's records as the caller opened them: not opened and verified again. */
+  records?: OpenedTargetRecords;
+}): Promise<Answer<RunDiffValue>> {
   const account = await attemptOfRun(options);
   const head = { target: account.target, runId: account.runId, attempt: account.attempt, baseCommit: account.baseCommit };
   const candidate = account.candidate;

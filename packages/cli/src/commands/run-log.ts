@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { readKeptFile, type AttemptAccount, type KeptFileReading } from '@statecraft/records';
-import type { Artifact } from '@statecraft/records';
+import type { Artifact, OpenedTargetRecords } from '@statecraft/records';
 import type { RunLogAnswerSchema } from '../json-schemas/index.js';
 import type { Answer } from '../answer.js';
 import { EXIT } from '../exit-codes.js';
@@ -30,6 +30,8 @@ export async function runLog(options: {
   entries?: number;
   /** The stream's timeline as a StreamLog read it already, in the pass that digested it: not read again. */
   streamRead?: StreamLogValue;
+  /** The target's records as the caller opened them: not opened and verified again. */
+  records?: OpenedTargetRecords;
 }): Promise<Answer<RunLogValue>> {
   const account = await attemptOfRun(options);
   const prompt = readPrompt(account.artifacts.prompt);

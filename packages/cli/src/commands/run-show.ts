@@ -11,6 +11,7 @@ import {
   openTargetSummaries,
   startAttemptSummaries,
   type KeptStreamConsumer,
+  type OpenedTargetRecords,
 } from '@statecraft/records';
 import { requiredNotApplied } from '@statecraft/records';
 import type { RunListAnswerSchema, RunShowAnswerSchema } from '../json-schemas/index.js';
@@ -26,12 +27,18 @@ import { readRunSelection } from './run-selection.js';
 import { renderSelection } from '../render/ranked-attempts.js';
 
 /** Opens the target's chain read-only; a broken link refuses (exit 2) naming the record (R8.4). */
-async function openOrRefuse(home: string, target: string) {
+export async function openRecordsOrRefuse(home: string, target: string): Promise<OpenedTargetRecords> {
   const records = await openTargetRecords(home, target);
   if (records.kind === 'refused')
     throw new CliError(`refused: ${records.message}`, EXIT.refused, { hint: 'statecraft doctor reports every chain; nothing was repaired' });
   if (records.kind === 'failed') throw new IoFailure(records.path, records.message);
   if (records.kind === 'unknown-target') throw unknownTarget(records.message);
+  return records;
+}
+
+/** The target's records, opened here unless the caller opened them already, with every attempt folded. */
+async function openOrRefuse(home: string, target: string, opened?: OpenedTargetRecords) {
+  const records = opened ?? (await openRecordsOrRefuse(home, target));
   return { ...records, accounts: foldAttempts(records.chain, records.targetDirectory, records.entries, records.live) };
 }
 
@@ -86,8 +93,10 @@ export async function runShow(options: {
   streamAlsoTo?: KeptStreamConsumer;
   /** false: the stream is digested, not classified again (an export's page, decision 0351). */
   classifyStream?: boolean;
+  /** The target's records as the caller opened them (openRecordsOrRefuse): the page's readers share one verified reading. */
+  records?: OpenedTargetRecords;
 }): Promise<Answer<z.infer<typeof RunShowAnswerSchema>>> {
-  const opened = await openOrRefuse(options.home, options.target);
+  const opened = await openOrRefuse(options.home, options.target, options.records);
   const ofRun = opened.accounts.filter((account) => account.runId === options.runId);
   if (ofRun.length === 0)
     throw new CliError(`refused: run ${options.runId} has no record for ${opened.target}`, EXIT.refused, { hint: `statecraft run list ${opened.target}` });

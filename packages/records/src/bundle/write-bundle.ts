@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { openTargetRecords } from '../read/open-target-records.js';
+import { openTargetRecords, type OpenedTargetRecords } from '../read/open-target-records.js';
 import { readKeptFile, type KeptFileReading } from '../read/read-kept-file.js';
 import { createHash } from 'node:crypto';
 import { signStatement } from '../signing/sign-statement.js';
@@ -44,8 +44,10 @@ export async function writeRunBundle(input: {
    * reviewer's page reads the attempt's files): not read a second time before they are copied.
    */
   digested?: ReadonlyMap<string, { sha256: string; bytes: number }>;
+  /** The target's records as the caller opened them for the page: the bundle is made from the same verified reading, not a second one. */
+  records?: OpenedTargetRecords;
 }): Promise<BundleWriting> {
-  const records = await openTargetRecords(input.home, input.target);
+  const records = input.records ?? (await openTargetRecords(input.home, input.target));
   if (records.kind === 'opened') {
     if (!records.entries.some((entry) => entry.record.kind === 'intent' && entry.record.runId === input.runId))
       return { kind: 'refused', message: `run ${input.runId} has no record for ${records.target}` };

@@ -24,6 +24,9 @@ export type TargetRecords<R extends LinkedRecord = ChainEntry['record']> =
   | { kind: 'unknown-target'; path: string; message: string }
   | { kind: 'failed'; path: string; message: string };
 
+/** A target's records as one opening read them: what the readers of one attempt share. */
+export type OpenedTargetRecords = Extract<TargetRecords, { kind: 'opened' }>;
+
 /**
  * Opens one target's records read-only. The target is named the way `run` names it (its git top
  * level); a target that is no longer a repository is looked up by its absolute path, so records

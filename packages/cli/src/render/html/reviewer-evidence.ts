@@ -2,10 +2,10 @@ import type { z } from 'zod';
 import type { RunShowAnswerSchema } from '../../json-schemas/index.js';
 import { asCliError } from '../../errors.js';
 import type { ExitCode } from '../../exit-codes.js';
-import { runShow } from '../../commands/run-show.js';
+import { openRecordsOrRefuse, runShow } from '../../commands/run-show.js';
 import { notRecordedStream, readStream, runLog, StreamLog, type RunLogValue, type StreamLogValue } from '../../commands/run-log.js';
 import { runDiff, type RunDiffValue } from '../../commands/run-diff.js';
-import type { Artifact, KeptFileReading, KeptStreamConsumer } from '@statecraft/records';
+import type { Artifact, KeptFileReading, KeptStreamConsumer, OpenedTargetRecords } from '@statecraft/records';
 import { EmbedHead, embedKeptFile, EMBED_BOUND, type EmbeddedFile } from './embedded-file.js';
 import { readSignatureStates, type SignatureStates } from './signature-states.js';
 import { TIMELINE_ENTRIES, TIMELINE_WORDS } from './timeline-section.js';
@@ -39,6 +39,8 @@ export interface ReviewerPageOptions {
   embedBound?: number;
   /** false: the stream is digested, not classified again: the page an export carries (decision 0351). */
   classifyStream?: boolean;
+  /** The target's records, opened by the caller (an export makes its bundle from the same reading); else opened here. */
+  records?: OpenedTargetRecords;
 }
 
 /**
@@ -50,9 +52,12 @@ export async function gatherReviewerEvidence(options: ReviewerPageOptions): Prom
   const bound = options.embedBound ?? EMBED_BOUND;
   // An export's page reads the stream into lines only as far as it lists them: nothing in its pass classifies the rest (decision 0440).
   const streamPass = new StreamPass(bound, options.classifyStream === false);
+  // Opened and verified once for everything the page reads: the account, its timeline, its diff.
+  const records = options.records ?? (await openRecordsOrRefuse(options.home, options.target));
   const shown = await runShow({
     home: options.home,
     target: options.target,
+    records,
     runId: options.runId,
     ...attemptOf(options),
     streamAlsoTo: streamPass,
@@ -60,7 +65,7 @@ export async function gatherReviewerEvidence(options: ReviewerPageOptions): Prom
   });
   const account = shown.value;
   // The attempt `run show` chose, by number: a later attempt appended meanwhile is not mixed in.
-  const same = { home: options.home, target: options.target, runId: account.runId, attempt: account.attempt };
+  const same = { home: options.home, target: options.target, runId: account.runId, attempt: account.attempt, records };
   const stream = account.artifacts.stream;
   // Only what the page lists is kept: a long stream's events, held whole, would cost its size again in memory.
   const streamRead = stream === 'not-recorded' ? notRecordedStream() : streamPass.timeline(stream);
