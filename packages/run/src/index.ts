@@ -21,6 +21,7 @@
  * - launch/outcome-reserve.ts     room held from the intent to the outcome, so a home the stream filled still takes the outcome (R8.4)
  * - reconcile/reconcile-dangling-intents.ts under the lock, each intent whose supervisor was lost concluded interrupted (supervisor-lost) (R8.3)
  * - reconcile/lost-attempt-result.ts the result of such an attempt: its kept stream read again, each kept file's digest as it stands
+ * - reconcile/restore-lost-workspace-git.ts such an attempt's workspace git put back as statecraft made it (issue 29 item 3)
  * - launch/end-of-attempt-bound.ts the bound on the end's git (the tree the agent left is read within 10-60 s, or at the operator's interrupt)
  * - launch/intent-files.ts       the intent's request, prompt and reserve, written beside the probe and withdrawn when no intent follows
  * - launch/workspace-start.ts    the workspace as the attempt finds it, read before the intent (bounded); unread, the attempt is refused
@@ -88,6 +89,7 @@ export {
   suitePlanDigest,
 } from './coverage/index.js';
 export { reconcileDanglingIntents } from './reconcile/reconcile-dangling-intents.js';
+export type { LostWorkspaceGit } from './reconcile/restore-lost-workspace-git.js';
 export { landAttempt } from './land/land-attempt.js';
 export { landFromBundle } from './land/land-from-bundle.js';
 export { pruneTarget } from './land/prune-target.js';

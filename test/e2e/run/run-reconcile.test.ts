@@ -85,7 +85,19 @@ describe('run reconcile: attempts whose supervisor was lost (issue 29 item 11)',
     const value = parseJson<Reconciled>(closed);
     expect(value.chain).toBe(chain);
     expect(value.reconciled).toEqual([
-      { runId, attempt: 1, intentLine: 1, outcomeLine: 2, outcome: 'interrupted', cause: 'supervisor-lost', stream: 'kept', stderr: 'kept', survivors: [] },
+      {
+        runId,
+        attempt: 1,
+        intentLine: 1,
+        outcomeLine: 2,
+        outcome: 'interrupted',
+        cause: 'supervisor-lost',
+        stream: 'kept',
+        stderr: 'kept',
+        survivors: [],
+        // The hanging fixture changed nothing of its workspace's git: nothing was put back.
+        workspaceGit: { workspace: join(target.path, '.statecraft', 'state', 'workspaces', runId), state: 'restored', restored: [] },
+      },
     ]);
     // Appended, never rewritten: the chain as it was, then one line.
     const chainAfter = await readFile(chain);

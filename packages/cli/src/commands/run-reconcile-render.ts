@@ -1,5 +1,6 @@
 import type { HumanLines } from '../render/human-lines.js';
 import type { RunReconcileValue } from './run-reconcile.js';
+import { lostWorkspaceGitNote } from './workspace-git-note.js';
 
 /** `run reconcile` for a person: each attempt closed, at which lines, with what evidence; or that none dangled. */
 export function renderReconciliation(value: RunReconcileValue): HumanLines {
@@ -16,6 +17,7 @@ export function renderReconciliation(value: RunReconcileValue): HumanLines {
     lines.push(
       `  run ${closed.runId} attempt ${closed.attempt}: intent line ${closed.intentLine}, outcome line ${closed.outcomeLine}; ${evidence}${survivors}`,
     );
+    lines.push(...lostWorkspaceGitNote(closed.workspaceGit).map((line) => `    ${line}`));
   }
   lines.push(`see: statecraft run show ${value.target} <run-id>`);
   return lines;

@@ -15,6 +15,22 @@ export const ReconciledAttemptSchema = z.strictObject({
   stderr: z.enum(['kept', 'not-found']),
   /** Processes of the attempt still running, found by its attempt tag: recorded as survivors, not killed. */
   survivors: z.array(CountSchema),
+  /**
+   * The attempt's workspace (derived from its run id) and its git pointer and registration: gone
+   * (`no-workspace`), named by no registration (`not-registered`: do not run git there), or put
+   * back as statecraft made them, each change `restored` named (none when it was as made), and
+   * `failed` saying what could not be.
+   */
+  workspaceGit: z.discriminatedUnion('state', [
+    z.strictObject({ workspace: z.string(), state: z.literal('no-workspace') }),
+    z.strictObject({ workspace: z.string(), state: z.literal('not-registered') }),
+    z.strictObject({
+      workspace: z.string(),
+      state: z.literal('restored'),
+      restored: z.array(z.strictObject({ path: z.string(), what: z.string() })),
+      failed: z.string().optional(),
+    }),
+  ]),
 });
 
 /** `statecraft run reconcile --json`: the target, its chain, and every attempt closed (none when nothing dangled). */

@@ -13,8 +13,9 @@ import { outcomeReservePath, releaseOutcomeReserve } from '../launch/outcome-res
 import { removeDeadAttemptTemporaryDirectory } from '@statecraft/records';
 import { acquireRepositoryLock } from '@statecraft/records';
 import { isRunId } from '@statecraft/records';
-import { resolveTarget } from '@statecraft/records';
+import { resolveTarget, type ResolvedTarget } from '@statecraft/records';
 import { lostAttemptResult } from './lost-attempt-result.js';
+import { restoreLostWorkspaceGit, type LostWorkspaceGit } from './restore-lost-workspace-git.js';
 
 /** One dangling intent closed: where its intent and its new outcome stand, and what evidence was found. */
 interface ReconciledAttempt {
@@ -27,6 +28,8 @@ interface ReconciledAttempt {
   stderr: 'kept' | 'not-found';
   /** Processes of the attempt still running when it was reconciled (found by its attempt tag): recorded as survivors. */
   survivors: number[];
+  /** The workspace's git pointer and registration, put back as statecraft made them where the agent had changed them. */
+  workspaceGit: LostWorkspaceGit;
 }
 
 export type Reconciliation =
@@ -72,7 +75,7 @@ export async function reconcileDanglingIntents(request: { home: string; target: 
     );
     let position: ChainPosition = { head: opening.head, nextSeq: opening.nextSeq, length: opening.length, torn: opening.torn };
     for (const intent of dangling) {
-      const closed = await closeIntent(paths, intent, position);
+      const closed = await closeIntent(paths, target, intent, position);
       position = closed.position;
       reconciled.push(closed.reconciled);
     }
@@ -92,6 +95,7 @@ export async function reconcileDanglingIntents(request: { home: string; target: 
 
 async function closeIntent(
   paths: ReturnType<typeof chainPaths>,
+  target: ResolvedTarget,
   intent: ChainEntry & { record: IntentRecord },
   position: ChainPosition,
 ): Promise<{ position: ChainPosition; reconciled: ReconciledAttempt }> {
@@ -109,6 +113,8 @@ async function closeIntent(
     since: intent.record.at,
     holding: 'attempt',
   });
+  // Its supervisor died before the end of the attempt put the workspace's git back: done here, as it would have.
+  const workspaceGit = await restoreLostWorkspaceGit(target, intent.record);
   const resultArtifact = await writingFile(join(paths.directory, names.result), () =>
     keepArtifact(paths.directory, names.result, `${JSON.stringify(lost.result, null, 2)}\n`),
   );
@@ -142,6 +148,7 @@ async function closeIntent(
       stream: lost.stream === 'not-recorded' ? 'not-found' : 'kept',
       stderr: lost.stderr === 'not-recorded' ? 'not-found' : 'kept',
       survivors,
+      workspaceGit,
     },
   };
 }
