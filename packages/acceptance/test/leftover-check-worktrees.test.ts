@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -60,5 +60,23 @@ describe('check worktrees a killed judge left behind', () => {
     expect(listed).toContain(live.path);
     expect(listed).not.toContain(dead.path);
     expect(listed).not.toContain(unowned);
+  });
+
+  it('leaves alone what a judge does not make there: an entry of another name, and a link or a file of a worktree’s name (never followed)', async () => {
+    const target = repository();
+    const checks = join(target.path, CHECKS_DIRECTORY);
+    mkdirSync(checks, { recursive: true });
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'statecraft-leftovers-outside-')));
+    made.push(outside);
+    writeFileSync(join(outside, 'kept.txt'), 'not the judge’s\n');
+    writeFileSync(join(checks, 'notes.txt'), 'a file a commit put here\n');
+    symlinkSync(outside, join(checks, 'run-linked-1-0000abcd'));
+    writeFileSync(join(checks, 'run-file-1-0000abcd'), 'a file of a worktree’s name\n');
+
+    const removed = await removeLeftoverCheckWorktrees(target.path, CHECKS_DIRECTORY);
+
+    expect(removed).toEqual([]);
+    expect(readdirSync(checks).sort()).toEqual(['notes.txt', 'run-file-1-0000abcd', 'run-linked-1-0000abcd']);
+    expect(readFileSync(join(outside, 'kept.txt'), 'utf8')).toBe('not the judge’s\n');
   });
 });

@@ -104,6 +104,7 @@
  * - signing/trusted-keys.ts  the public keys an operator trusts: --trust and STATECRAFT_TRUSTED_KEYS
  * - signing/verify-signed-bundle.ts a record's bundle checked with Sigstore's verifier against the trusted keys
  * - workspace-location.ts    where a run's workspace and branch are in the target (.statecraft/state, kept out of git)
+ * - state-directory-own.ts   why the target's .statecraft/state is not statecraft's own to use (a link on the way to it)
  * - failed-file.ts          a failed write step carries the file it was writing, so the failure names it
  * - bounded-json.ts         JSON parsed only within a nesting depth: what a bundle or a record holds cannot overflow the stack
  * - remembered-bwrap-version.ts bwrap's version for the boundary record, remembered by the binary's identity (environment asks, records keeps)
@@ -216,6 +217,7 @@ export { readWorkspaceFreshness } from './read/workspace-freshness.js';
 export { type Receipt, ReceiptSchema } from './receipt.js';
 export { isRunId, newRunId } from './run-id.js';
 export { attemptWorkspaceLocation, runWorkspaceLocations, STATE_DIRECTORY, workspaceLocation } from './workspace-location.js';
+export { stateDirectoryNotOwn } from './state-directory-own.js';
 export { writeFileDurably } from './durable-write.js';
 export { bwrapVersionMemo } from './remembered-bwrap-version.js';
 export { digestFileCached, knownDigestOf } from './remembered-digests.js';

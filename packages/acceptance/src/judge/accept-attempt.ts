@@ -10,6 +10,7 @@ import {
   type Receipt,
   type SigningKey,
 } from '@statecraft/records';
+import { stateDirectoryNotOwn } from '@statecraft/records';
 import type { BoundaryChoice } from '@statecraft/environment';
 import {
   chainPaths,
@@ -97,6 +98,9 @@ export async function acceptAttempt(request: AcceptRequest): Promise<Acceptance>
   // written (an earlier boundary's managed path, an agent's workspace) carries filters git would run.
   const writable = await targetInWritablePlace(target, request.home);
   if (writable !== undefined) return { kind: 'refused', reason: 'target', message: writable.message.replace('nothing appended', 'nothing judged') };
+  // The checks' worktrees are made, and a killed judge's removed, under the state directory: never through a link.
+  const notOwn = stateDirectoryNotOwn(target.path);
+  if (notOwn !== undefined) return { kind: 'refused', reason: 'target', message: `${notOwn}; nothing judged, nothing appended` };
   const paths = chainPaths(targetDirectoryIn(request.home, target.key));
   // The check worktree's removal, running beside the receipt and the append: done before the lock goes.
   const progress: { cleared?: Promise<void> | undefined; kept?: string | undefined } = {};

@@ -75,11 +75,27 @@ const LINKS_NAMED = 20;
  * The verdict before the suite runs, when there is one (R13.3): a candidate holding links that
  * leave its tree fails without its suite, since a check would read through them bytes that are
  * not the candidate's — unless it changed the authority set too, which a person decides first.
+ * So does one holding statecraft's state directory: landed, it would put there what statecraft
+ * then makes its workspaces in and removes (a link there leads that removal anywhere).
  */
-export function decideBeforeSuite(input: { touched: readonly string[]; links: readonly LinkOutside[]; checks: number }): Decision | undefined {
-  const { touched, links, checks } = input;
-  if (links.length === 0) return undefined;
+export function decideBeforeSuite(input: {
+  touched: readonly string[];
+  links: readonly LinkOutside[];
+  /** The candidate's changed paths at or under statecraft's state directory (`.statecraft/state`). */
+  stateEntries: readonly string[];
+  checks: number;
+}): Decision | undefined {
+  const { touched, links, stateEntries, checks } = input;
+  if (links.length === 0 && stateEntries.length === 0) return undefined;
   if (touched.length > 0) return authorityTouched(touched);
+  if (stateEntries.length > 0) {
+    const named = stateEntries.slice(0, LINKS_NAMED);
+    if (stateEntries.length > LINKS_NAMED) named.push(`and ${stateEntries.length - LINKS_NAMED} more`);
+    return decided(
+      'state-directory-in-candidate',
+      `the candidate holds statecraft's state directory, where statecraft makes and removes the agents' workspaces and the checks' worktrees in the checkout it lands in: ${named.join(', ')}; ${checks} check${checks === 1 ? '' : 's'} did not run`,
+    );
+  }
   const named = links.slice(0, LINKS_NAMED).map((link) => `${link.path} -> ${link.target}`);
   if (links.length > LINKS_NAMED) named.push(`and ${links.length - LINKS_NAMED} more`);
   return decided(

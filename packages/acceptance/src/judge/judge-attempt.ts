@@ -1,6 +1,7 @@
 import { readRecordedCoverage } from '@statecraft/adapter';
 import type { BoundaryChoice } from '@statecraft/environment';
 import type { AcceptanceRecord, Candidate, ChainEntry, IntentRecord, OutcomeRecord } from '@statecraft/records';
+import { STATE_DIRECTORY } from '@statecraft/records';
 import { withAgentWorkspacesHidden } from './agent-workspaces-hidden.js';
 import { findAuthorityCheckedOutOtherwise } from './authority-checked-out.js';
 import { withAuthorityReadOnly } from './authority-read-only.js';
@@ -113,7 +114,8 @@ export async function judgeAttempt(request: JudgeRequest, where: Where, attempt:
   const checks = suite.suite.commands.length;
   if (worktree.kind === 'failed') return withoutWorktree(as(decided('candidate-unavailable', worktree.message), { ...known, checksNotRun: checks }));
   if ('failed' in links) return withoutWorktree(as(decided('candidate-unavailable', links.failed), { ...known, checksNotRun: checks }));
-  const before = decideBeforeSuite({ touched, links, checks });
+  const stateEntries = candidate.changedPaths.filter((path) => touchesAuthority(path, STATE_DIRECTORY));
+  const before = decideBeforeSuite({ touched, links, stateEntries, checks });
   if (before !== undefined) return withoutWorktree(as(before, { ...known, checksNotRun: checks }));
   const converted = touched.length > 0 ? [] : await findAuthorityCheckedOutOtherwise(worktree.path, suite.authority.atBase);
   if (converted.length > 0) return withoutWorktree(as(checkedOutOtherwise(converted, checks), { ...known, checksNotRun: checks }));

@@ -29,6 +29,7 @@ export const AcceptanceReasonSchema = z.enum([
   'tree-dirty',
   'authority-touched',
   'link-outside-candidate',
+  'state-directory-in-candidate',
   'attempt-refused',
   'attempt-interrupted',
   'attempt-failed',
@@ -56,6 +57,8 @@ export const VERDICT_OF_REASON: Readonly<Record<AcceptanceReason, AcceptanceVerd
   'authority-touched': 'authority-change',
   // The candidate's bytes include what a link of it reaches outside its tree: it fails, unjudged by its suite.
   'link-outside-candidate': 'failed',
+  // statecraft makes and removes the agents' workspaces and the checks' worktrees there: a candidate never holds it.
+  'state-directory-in-candidate': 'failed',
   'attempt-refused': 'not-attempted',
   'attempt-interrupted': 'not-attempted',
   'attempt-failed': 'not-attempted',

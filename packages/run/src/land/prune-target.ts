@@ -15,6 +15,7 @@ import {
   openChainToAppend,
   underTargetLock,
   writingFile,
+  stateDirectoryNotOwn,
   type OpenedChain,
 } from '@statecraft/records';
 import { removeRunWorkspace } from './remove-run-workspace.js';
@@ -50,6 +51,9 @@ export async function pruneTarget(request: {
   const target = resolution.target;
   const paths = chainPaths(targetDirectoryIn(request.home, target.key));
   if (!existsSync(paths.chain)) return { kind: 'pruned', target: target.path, removed: [], kept: [], record: 'none' };
+  // The workspaces are removed from under the state directory: never through a link there.
+  const notOwn = stateDirectoryNotOwn(target.path);
+  if (notOwn !== undefined) return { kind: 'refused', reason: 'target', message: `${notOwn}; nothing removed` };
   return underTargetLock({
     paths,
     holder: { runId: 'prune', attempt: 1, holding: 'prune' },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { inWorktreeTurn, runGit } from '@statecraft/records';
 import { excludeStateDirectory } from './exclude-state.js';
 import { attemptWorkspaceLocation, STATE_DIRECTORY, workspaceLocation } from '@statecraft/records';
-import { registeredGitDirectory, untrustedWorktreeGitOptions } from '@statecraft/records';
+import { registeredGitDirectory, stateDirectoryNotOwn, untrustedWorktreeGitOptions } from '@statecraft/records';
 import type { EndOfAttemptGit } from './end-of-attempt-git.js';
 import type { ResolvedTarget } from '@statecraft/records';
 
@@ -53,6 +53,9 @@ export async function prepareWorkspace(request: WorkspaceRequest): Promise<Works
     request.besideOthers === undefined
       ? workspaceLocation(request.target.path, request.runId)
       : attemptWorkspaceLocation(request.target.path, request.runId, request.besideOthers);
+  // The workspace is made under the state directory and later removed from it: never through a link.
+  const notOwn = stateDirectoryNotOwn(request.target.path);
+  if (notOwn !== undefined) return { kind: 'refused', reason: 'foreign-directory', path, message: `${notOwn}; nothing was made` };
   // Synchronous up to `git worktree add` for a new run: launch checks the chain — CPU work that
   // holds the event loop — while git makes the worktree, so git has to be started first.
   excludeStateDirectory(request.target.commonDirectory);
