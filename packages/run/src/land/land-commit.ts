@@ -1,4 +1,4 @@
-import { runGit } from '@statecraft/records';
+import { runGit, STATE_DIRECTORY } from '@statecraft/records';
 import type { LandMethod } from '@statecraft/records';
 
 export interface LandGitRequest {
@@ -13,7 +13,7 @@ export interface LandGitRequest {
 
 export type LandGitAnswer =
   | { kind: 'landed'; branch: string; before: string; commit: string; method: LandMethod }
-  | { kind: 'refused'; reason: 'detached' | 'dirty' | 'conflict' | 'already-landed' | 'git-failed'; message: string };
+  | { kind: 'refused'; reason: 'detached' | 'dirty' | 'conflict' | 'already-landed' | 'state-directory' | 'git-failed'; message: string };
 
 /**
  * Brings `candidate` into the checkout's current branch, authored by the operator's own git
@@ -22,7 +22,8 @@ export type LandGitAnswer =
  * conflict refuses with the branch, index and work tree untouched; the branch then moves by a
  * fast-forward to the commit made there, which git itself refuses before writing anything if a file
  * it would write is in the way. Uncommitted changes to tracked files, or a merge in progress,
- * refuse: the operator's work in progress is never mixed into a landing.
+ * refuse: the operator's work in progress is never mixed into a landing. So does a candidate that
+ * changes statecraft's state directory (changesStateDirectory).
  */
 export async function landCandidate(request: LandGitRequest): Promise<LandGitAnswer> {
   const { target, candidate } = request;
@@ -42,6 +43,8 @@ export async function landCandidate(request: LandGitRequest): Promise<LandGitAns
       message: `${target} has uncommitted changes (${inProgress.ok ? 'a merge in progress' : first}): commit or set them aside, then land`,
     };
   }
+  const state = await changesStateDirectory(target, before.stdout, candidate);
+  if (state !== undefined) return state;
   const landed = await runGit(target, ['merge-base', '--is-ancestor', candidate, before.stdout]);
   if (landed.ok) return { kind: 'refused', reason: 'already-landed', message: `the candidate ${candidate} is already in ${branch.stdout}` };
   const fastForward = await runGit(target, ['merge-base', '--is-ancestor', before.stdout, candidate]);
@@ -79,4 +82,24 @@ export async function landCandidate(request: LandGitRequest): Promise<LandGitAns
 
 function gitFailed(target: string, what: string, stderr: string): LandGitAnswer {
   return { kind: 'refused', reason: 'git-failed', message: `git ${what} in ${target} failed: ${stderr}; nothing was changed` };
+}
+
+/**
+ * A refusal when the candidate changes anything at or under statecraft's state directory since
+ * it left the branch (decision 0420): there statecraft makes and removes the agents' workspaces
+ * and the checks' worktrees, and a link landed there leads that removal anywhere. A receipt
+ * minted before such a candidate failed, or carried in a bundle, may still name one.
+ */
+async function changesStateDirectory(target: string, head: string, candidate: string): Promise<LandGitAnswer | undefined> {
+  const base = await runGit(target, ['merge-base', head, candidate]);
+  if (!base.ok) return gitFailed(target, 'merge-base', base.stderr);
+  const changed = await runGit(target, ['diff', '--no-ext-diff', '--no-renames', '--name-only', '-z', base.stdout, candidate, '--', STATE_DIRECTORY]);
+  if (!changed.ok) return gitFailed(target, 'diff --name-only', changed.stderr);
+  const paths = changed.stdout.split('\0').filter((path) => path !== '');
+  if (paths.length === 0) return undefined;
+  return {
+    kind: 'refused',
+    reason: 'state-directory',
+    message: `the candidate ${candidate} changes statecraft's state directory (${paths.slice(0, 3).join(', ')}${paths.length > 3 ? ', …' : ''}), where statecraft makes and removes worktrees: it is not landed; nothing was changed`,
+  };
 }
