@@ -265,4 +265,38 @@ describe('statecraft collect: a run group over three machines', () => {
       }
     }
   });
+
+  it('a landing refused after it fetched the candidate (a dirty checkout, then one already holding it) leaves no branch of it behind', async () => {
+    const bundles = machines.map((one) => one.bundle);
+    const clone = join(scratch.path, 'operator-clone');
+    await git(scratch.path, 'clone', '--quiet', origin.path, clone);
+    // At the base, whatever an earlier test landed into the origin.
+    await git(clone, 'reset', '--quiet', '--hard', base);
+    const home = join(scratch.path, 'collector-refused-landing');
+    expect((await runStatecraft(['collect', ...bundles, clone, ...trusting(...machines)], { home, timeoutMs: 60_000 })).exitCode).toBe(0);
+    const branches = () => git(clone, 'for-each-ref', '--format=%(refname)', 'refs/heads/statecraft/');
+    const land = () => runStatecraft(['land', clone, '--group', 'g', ...bundles.flatMap((bundle) => ['--bundle', bundle]), ...trusting(...machines)], { home });
+
+    writeFileSync(join(clone, 'README.md'), 'the operator, mid-edit\n');
+    const dirty = await land();
+    expect(dirty.exitCode, dirty.stderr).toBe(2);
+    expect(dirty.stderr).toContain('uncommitted changes');
+    expect(await branches()).toBe('');
+
+    await git(clone, 'checkout', '--quiet', '--', 'README.md');
+    const landed = await land();
+    expect(landed.exitCode, landed.stderr).toBe(0);
+    const holding = await git(clone, 'rev-parse', 'HEAD');
+    // Landed already, and this home's land record removed from sight by a fresh home: refused after the fetch.
+    const other = join(scratch.path, 'collector-refused-landing-2');
+    expect((await runStatecraft(['collect', ...bundles, clone, ...trusting(...machines)], { home: other, timeoutMs: 60_000 })).exitCode).toBe(0);
+    const fetchedBefore = await branches();
+    await git(clone, 'branch', '-D', fetchedBefore.replace('refs/heads/', ''));
+    const again = await runStatecraft(['land', clone, '--group', 'g', ...bundles.flatMap((bundle) => ['--bundle', bundle]), ...trusting(...machines)], {
+      home: other,
+    });
+    expect(again.exitCode, again.stderr).toBe(2);
+    expect(await branches()).toBe('');
+    expect(await git(clone, 'rev-parse', 'HEAD')).toBe(holding);
+  });
 });

@@ -36,7 +36,8 @@ export interface LandFromBundleRequest {
  * chose, taken from its bundle. Under the target's lock: the bundle whose manifest digest the
  * selection holds is verified again with the trusted keys, its attempt must stand accepted, its git
  * bundle is fetched into the target, and the commit fetched must be the candidate the verified
- * receipt names; it is then landed as `land` lands, and a land record appended here.
+ * receipt names; it is then landed as `land` lands, and a land record appended here. A refusal
+ * after the fetch deletes the branch the fetch made: a refused landing leaves the target as it was.
  */
 export async function landFromBundle(request: LandFromBundleRequest): Promise<Landed> {
   const resolution = await resolveTarget(request.target);
@@ -90,22 +91,29 @@ async function landChosen(request: LandFromBundleRequest, target: ResolvedTarget
   const gitBundle = found.reading.manifest.files.find((file) => file.role === 'git-bundle');
   if (gitBundle === undefined) return refused('no-candidate', `${found.path} carries no git bundle of its candidate: export it again with this statecraft`);
   const scratch = mkdtempSync(join(tmpdir(), 'statecraft-land-'));
+  let branch = '';
+  let made = false;
+  const withdrawn = async (refusal: Landed): Promise<Landed> =>
+    refusal.kind === 'refused' && made ? { ...refusal, message: `${refusal.message}${await withdrawFetchedBranch(target.path, branch)}` } : refusal;
   try {
     const extracted = await extractBundleFile(found.path, gitBundle, scratch);
     if (typeof extracted === 'string') return refused('receipt-changed', extracted);
-    const branch = `refs/heads/${found.intent.branch}`;
+    branch = `refs/heads/${found.intent.branch}`;
+    made = !(await runGit(target.path, ['rev-parse', '--verify', '--quiet', branch])).ok;
     // The pack is untrusted bytes: git checks every object it brings before any ref moves.
     const fetched = await runGit(target.path, ['-c', 'transfer.fsckObjects=true', 'fetch', '--quiet', '--no-tags', extracted.path, `${branch}:${branch}`]);
-    if (!fetched.ok) return refused('fetch', `git fetch of the candidate from ${found.path} into ${target.path}: ${fetched.stderr}`);
+    if (!fetched.ok) return await withdrawn(refused('fetch', `git fetch of the candidate from ${found.path} into ${target.path}: ${fetched.stderr}`));
     const tip = await runGit(target.path, ['rev-parse', '--verify', '--quiet', `${branch}^{commit}`]);
     if (!tip.ok || tip.stdout !== candidate)
-      return refused('stale', `${found.path}: the git bundle brought ${tip.ok ? tip.stdout : 'nothing'}, not the candidate ${candidate} the receipt names`);
+      return await withdrawn(
+        refused('stale', `${found.path}: the git bundle brought ${tip.ok ? tip.stdout : 'nothing'}, not the candidate ${candidate} the receipt names`),
+      );
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
   const how = request.squash ? 'Squash' : 'Merge';
   const message = `${how} statecraft run ${runId} attempt ${attempt} (group ${request.group}, index ${found.intent.group.index})\n\nAccepted by statecraft; receipt sha256 ${receiptFile.sha256}.\n`;
-  return landAndRecord({
+  const landed = await landAndRecord({
     target: target.path,
     paths,
     opening,
@@ -117,6 +125,19 @@ async function landChosen(request: LandFromBundleRequest, target: ResolvedTarget
     acceptance: acceptance.digest,
     receipt: { path: receiptFile.path, sha256: receiptFile.sha256 },
   });
+  return landed.kind === 'refused' ? withdrawn(landed) : landed;
+}
+
+/**
+ * Deletes the branch a refused landing's fetch made, where it still points at what was fetched:
+ * a refusal changes nothing in the target, and no record of this home names that branch, so no
+ * `prune` would ever remove it. A branch that was there before the fetch is left as it is.
+ */
+async function withdrawFetchedBranch(target: string, branch: string): Promise<string> {
+  const tip = await runGit(target, ['rev-parse', '--verify', '--quiet', branch]);
+  if (!tip.ok) return '';
+  const deleted = await runGit(target, ['update-ref', '-d', branch, tip.stdout]);
+  return deleted.ok ? '' : `; the branch ${branch} it fetched could not be deleted (${deleted.stderr})`;
 }
 
 function chosenOf(selection: SelectionRecord): SelectionRecord['ranked'][number] | undefined {
