@@ -1,5 +1,5 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
@@ -123,6 +123,24 @@ describe('run reconcile puts back the git of a lost attempt’s workspace (issue
     expect(closed.exitCode, closed.stderr).toBe(0);
     expect(closed.stdout).toContain(`the attempt left ${join(workspace, '.git')} a directory`);
     expect(closed.stdout).toContain('restored as statecraft made it');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('a state directory that holds a link by the time of the reconcile: nothing is removed or written through it, and the answer says so', async () => {
+    const repository = await targets.fresh();
+    const marker = join(await scratch.make('statecraft-reconcile-hook'), 'ran');
+    const workspace = await plantedThenLost(repository, await plantingAdapter('directory', marker));
+    // The workspaces moved elsewhere and a link put in their place: what reconcile would follow.
+    const workspaces = join(repository.path, '.statecraft', 'state', 'workspaces');
+    const elsewhere = join(await scratch.make('statecraft-reconcile-elsewhere'), 'workspaces');
+    await rename(workspaces, elsewhere);
+    await symlink(elsewhere, workspaces);
+    const planted = join(elsewhere, workspace.split('/').at(-1)!, '.git');
+
+    const closed = await runStatecraft(['run', 'reconcile', repository.path, '--json'], { home: targets.home.path });
+    expect(closed.exitCode, closed.stderr).toBe(0);
+    expect(parseJson<Reconciled>(closed).reconciled[0]?.workspaceGit).toMatchObject({ workspace, state: 'not-own' });
+    expect(lstatSync(planted).isDirectory(), 'the planted .git behind the link was left as it was').toBe(true);
     expect(existsSync(marker)).toBe(false);
   });
 });

@@ -16,6 +16,7 @@ export function workspaceGitNote(launch: Extract<Launch, { kind: 'concluded' }>)
 /** The same for an attempt `run reconcile` concluded after its supervisor was lost; nothing when there was nothing to put back. */
 export function lostWorkspaceGitNote(found: LostWorkspaceGit): string[] {
   if (found.state === 'no-workspace') return [];
+  if (found.state === 'not-own') return [`${found.why}; its git was not put back: do not run git in ${found.workspace}`];
   return found.state === 'not-registered' ? notRegistered(found.workspace) : restorationLines(found, found.workspace);
 }
 

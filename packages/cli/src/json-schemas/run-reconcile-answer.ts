@@ -17,13 +17,16 @@ export const ReconciledAttemptSchema = z.strictObject({
   survivors: z.array(CountSchema),
   /**
    * The attempt's workspace (derived from its run id) and its git pointer and registration: gone
-   * (`no-workspace`), named by no registration (`not-registered`: do not run git there), or put
+   * (`no-workspace`), named by no registration (`not-registered`: do not run git there), under a
+   * state directory that holds a link (`not-own`: nothing is done through it), or put
    * back as statecraft made them, each change `restored` named (none when it was as made), and
    * `failed` saying what could not be.
    */
   workspaceGit: z.discriminatedUnion('state', [
     z.strictObject({ workspace: z.string(), state: z.literal('no-workspace') }),
     z.strictObject({ workspace: z.string(), state: z.literal('not-registered') }),
+    /** The state directory holds a link (decision 0420): nothing was put back, `why` says where. */
+    z.strictObject({ workspace: z.string(), state: z.literal('not-own'), why: z.string() }),
     z.strictObject({
       workspace: z.string(),
       state: z.literal('restored'),

@@ -3,6 +3,7 @@ import {
   attemptWorkspaceLocation,
   registeredGitDirectory,
   restoreWorkspaceGit,
+  stateDirectoryNotOwn,
   workspaceLocation,
   type IntentRecord,
   type ResolvedTarget,
@@ -11,7 +12,7 @@ import {
 
 /** What became of a lost attempt's workspace git: no workspace left, none registered there, or what was put back. */
 export type LostWorkspaceGit = { workspace: string } & (
-  { state: 'no-workspace' } | { state: 'not-registered' } | ({ state: 'restored' } & WorkspaceGitRestoration)
+  { state: 'no-workspace' } | { state: 'not-registered' } | { state: 'not-own'; why: string } | ({ state: 'restored' } & WorkspaceGitRestoration)
 );
 
 /**
@@ -25,6 +26,9 @@ export type LostWorkspaceGit = { workspace: string } & (
 export async function restoreLostWorkspaceGit(target: ResolvedTarget, intent: IntentRecord): Promise<LostWorkspaceGit> {
   const own = attemptWorkspaceLocation(target.path, intent.runId, intent.attempt);
   const { path } = intent.branch === own.branch ? own : workspaceLocation(target.path, intent.runId);
+  // Nothing is removed or written through a link on the way to the workspace (decision 0420).
+  const notOwn = stateDirectoryNotOwn(target.path);
+  if (notOwn !== undefined) return { workspace: path, state: 'not-own', why: notOwn };
   const found = await lstat(path).catch(() => undefined);
   if (found?.isDirectory() !== true) return { workspace: path, state: 'no-workspace' };
   const gitDirectory = await registeredGitDirectory(target.commonDirectory, path);
