@@ -8,11 +8,12 @@ import {
   writeGitIdentityFile,
   selectPassedNames,
   type BoundaryChoice,
+  type GitIdentity,
 } from '@statecraft/environment';
 import { bwrapVersionMemo } from '@statecraft/records';
 import type { EnvironmentRecord } from '@statecraft/adapter';
 import { readOperatorGitIdentity } from '@statecraft/run';
-import { makeCheckTemporaryDirectory, removeCheckTemporaryDirectory } from './check-temporary-directory.js';
+import { emptyCheckTemporaryDirectory, makeCheckTemporaryDirectory, removeCheckTemporaryDirectory } from './check-temporary-directory.js';
 
 /** What every check of one suite runs with: the constructed environment, the attempt tag and the boundary. */
 export interface CheckSandbox {
@@ -20,6 +21,8 @@ export interface CheckSandbox {
   attemptTag: string;
   /** The checks' private TMPDIR, writable inside the boundary and removed after the suite. */
   temporaryDirectory: string;
+  /** The operator's git identity, written into the TMPDIR again each time it is emptied between checks. */
+  gitIdentity: GitIdentity;
   /** `undefined` under `--boundary none`: the checks then run under the supervisor's own containment. */
   established: EstablishedBoundary | undefined;
   boundary: BoundaryRecord;
@@ -70,7 +73,7 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
   });
   const ready = (established: EstablishedBoundary | undefined, boundary: BoundaryRecord): CheckSandboxSetup => ({
     kind: 'ready',
-    sandbox: { environment, attemptTag, temporaryDirectory, established, boundary },
+    sandbox: { environment, attemptTag, temporaryDirectory, gitIdentity: identity, established, boundary },
   });
   if (request.choice.kind === 'none') {
     return ready(undefined, noBoundaryRecord(request.choice.chosenBy));
@@ -102,4 +105,18 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
     return { kind: 'refused', reason: 'boundary', message: `${established.message}; no check was run` };
   }
   return ready(established.boundary, established.boundary.record);
+}
+
+/**
+ * The checks' TMPDIR emptied for the next check, and what the sandbox put there written again (the
+ * operator's git identity, which GIT_CONFIG_GLOBAL names): true when it holds exactly that.
+ */
+export async function emptyForNextCheck(sandbox: CheckSandbox): Promise<boolean> {
+  if (!(await emptyCheckTemporaryDirectory(sandbox.temporaryDirectory))) return false;
+  try {
+    writeGitIdentityFile(sandbox.gitIdentity, sandbox.temporaryDirectory);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -13,8 +13,8 @@ import {
   removeMadeWorktree,
   type MadeWorktree,
 } from './candidate-worktree.js';
-import { prepareCheckSandbox, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
-import { emptyCheckTemporaryDirectory, removeCheckTemporaryDirectory } from './check-temporary-directory.js';
+import { emptyForNextCheck, prepareCheckSandbox, type CheckSandbox, type CheckSandboxRequest, type CheckSandboxSetup } from './check-sandbox.js';
+import { removeCheckTemporaryDirectory } from './check-temporary-directory.js';
 import { readWorktreeShape, restoreWorktreeShape } from './worktree-shape.js';
 import { changedNothing, checkedOutOtherwise, decideAfterSuite, decideBeforeSuite, decided, notAttempted, type Decision } from './decide-verdict.js';
 import { findLinksOutsideCandidate } from './links-outside-candidate.js';
@@ -244,7 +244,7 @@ async function runSuiteOverCandidate(
             ...left,
             ...(await restoreWorktreeShape(worktree, judged.worktree.gitDir, made)),
           ]),
-          emptyCheckTemporaryDirectory(tmp),
+          emptyForNextCheck(setup.sandbox),
         ]);
         return emptied ? left : [...left, `TMPDIR ${tmp}`];
       },
