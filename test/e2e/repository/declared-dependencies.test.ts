@@ -123,7 +123,7 @@ describe('declared dependencies are the used ones', () => {
       .map((name) => `${name} (${used.get(name)?.[0] ?? ''})`);
     const everywhere = usedUnder([root]);
     const scripts = Object.values(rootManifest.scripts ?? {}).join(' ');
-    const commandOf: Record<string, string> = { typescript: 'tsc', eslint: 'eslint', vitest: 'vitest' };
+    const commandOf: Record<string, string> = { typescript: 'tsc', eslint: 'eslint', vitest: 'vitest', 'npm-run-all2': 'run-p' };
     const unused = rootDev.filter(
       (name) => !everywhere.has(name) && !new RegExp(`\\b${commandOf[name] ?? name}\\b`).test(scripts) && USED_WITHOUT_IMPORT[name] === undefined,
     );
