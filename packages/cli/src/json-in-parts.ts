@@ -34,7 +34,12 @@ export function useRenderedParts(elements: readonly unknown[], textOf: (index: n
 
 /** One part's elements as the one stringify writes them inside a top-level key's array, without the separator before them. */
 export function partText(elements: readonly unknown[]): string {
-  const nested = terminalSafeJson(JSON.stringify([elements], null, 2));
+  return terminalSafeJson(stringifiedPart(elements));
+}
+
+/** The part as stringify writes it nested, before terminal-safe escaping (which neither bracket line needs). */
+function stringifiedPart(elements: readonly unknown[]): string {
+  const nested = JSON.stringify([elements], null, 2);
   return nested.slice(NESTED_OPEN.length, nested.length - NESTED_CLOSE.length);
 }
 
@@ -47,9 +52,9 @@ const DEL = 0x7f;
  * character. Anything else is made terminal-safe as partText makes it.
  */
 export function partBytes(elements: readonly unknown[]): Buffer {
-  const nested = JSON.stringify([elements], null, 2);
-  const bytes = Buffer.from(nested.slice(NESTED_OPEN.length, nested.length - NESTED_CLOSE.length));
-  return isAscii(bytes) && !bytes.includes(DEL) ? bytes : Buffer.from(partText(elements));
+  const text = stringifiedPart(elements);
+  const bytes = Buffer.from(text);
+  return isAscii(bytes) && !bytes.includes(DEL) ? bytes : Buffer.from(terminalSafeJson(text));
 }
 
 /**
