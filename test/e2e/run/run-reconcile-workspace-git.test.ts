@@ -1,7 +1,6 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { readFile, rename, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { doctorOf } from '../../fixtures/doctor-findings.js';
@@ -10,6 +9,7 @@ import { useTestTargets, type SampleRepository } from '../../fixtures/sample-rep
 import { createScriptedAdapter } from '../../fixtures/scripted-adapter.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 import { STATECRAFT_BIN, parseJson, runStatecraft, statecraftEnvironment } from '../../fixtures/statecraft-cli.js';
+import { until } from '../../fixtures/until.js';
 
 // Issue 29 item 3, on the verb that concludes an attempt whose supervisor was lost: the agent
 // replaced its workspace's `.git` and the supervisor was killed before the end of the attempt put
@@ -53,11 +53,6 @@ async function plantingAdapter(plant: Plant, marker: string): Promise<string> {
   const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as { requiresCommands: string[] };
   await writeFile(manifestFile, JSON.stringify({ ...manifest, requiresCommands: ['node', 'git'] }, null, 2));
   return adapter.executable;
-}
-
-async function until(ready: () => boolean, ms: number): Promise<boolean> {
-  for (const started = Date.now(); Date.now() - started < ms; await sleep(50)) if (ready()) return true;
-  return ready();
 }
 
 /** Runs the planting agent and kills its supervisor with SIGKILL once it has planted: the workspace. */

@@ -1,7 +1,6 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { processesWithArgument } from '../../fixtures/processes-with-argument.js';
@@ -9,6 +8,7 @@ import { useTestTargets, type SampleRepository } from '../../fixtures/sample-rep
 import { createScriptedAdapter } from '../../fixtures/scripted-adapter.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 import { STATECRAFT_BIN, parseJson, runStatecraft, statecraftEnvironment } from '../../fixtures/statecraft-cli.js';
+import { until } from '../../fixtures/until.js';
 
 // The agent writes its workspace, its `.git` pointer included. statecraft's own git never follows
 // that pointer (it names the registered git directory), but the operator's does: the first
@@ -146,12 +146,6 @@ describe("after an attempt the workspace's git is what statecraft made: the oper
     await expectGitAsMade(repository, parseJson<Account>(run).workspace);
   });
 });
-
-/** Polls until `ready` holds or `ms` pass; answers whether it held. */
-async function until(ready: () => boolean, ms: number): Promise<boolean> {
-  for (const started = Date.now(); Date.now() - started < ms; await sleep(50)) if (ready()) return true;
-  return ready();
-}
 
 describe('doctor names a workspace whose git is not what statecraft made (workspace-git-changed)', () => {
   it('a supervisor killed while its agent had replaced .git: doctor names the workspace; a retry of the run restores it', async () => {

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { copyFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { processesWithArgument } from '../../fixtures/processes-with-argument.js';
@@ -9,6 +8,7 @@ import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { createScriptedAdapter } from '../../fixtures/scripted-adapter.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 import { STATECRAFT_BIN, statecraftEnvironment } from '../../fixtures/statecraft-cli.js';
+import { until } from '../../fixtures/until.js';
 
 // What statecraft spawns leads a session of its own (spawn-adapter.ts), out of the shell's process
 // group: a supervisor killed outright (SIGKILL, the OOM killer) no longer takes its adapter with it
@@ -19,12 +19,6 @@ import { STATECRAFT_BIN, statecraftEnvironment } from '../../fixtures/statecraft
 
 const targets = useTestTargets();
 const scratch = scratchDirectories();
-
-/** Polls until `ready` holds or `ms` pass; answers whether it held. */
-async function until(ready: () => boolean, ms: number): Promise<boolean> {
-  for (const started = Date.now(); Date.now() - started < ms; await sleep(25)) if (ready()) return true;
-  return ready();
-}
 
 /** A supervisor of `adapter` in the background, as an operator's terminal would start it, with these extra words and variables. */
 function superviseInBackground(adapter: string, words: string[], env: Record<string, string> = {}) {
@@ -40,7 +34,7 @@ async function killSupervisorThenAllGone(supervisor: ReturnType<typeof supervise
   expect(supervisor.pid).toBeDefined();
   process.kill(supervisor.pid!, 'SIGKILL');
   await supervisor;
-  const gone = await until(() => processesWithArgument(argument).length === 0, 5_000);
+  const gone = await until(() => processesWithArgument(argument).length === 0, 5_000, 25);
   // Whatever is left is this test's to end, so nothing outlives it.
   for (const pid of processesWithArgument(argument)) process.kill(pid, 'SIGKILL');
   return gone;
@@ -68,7 +62,7 @@ describe('a supervisor killed outright (R7.2, R7.3)', () => {
     await copyFile(`${adapter.executable}.manifest.json`, `${wrapper}.manifest.json`);
     try {
       const supervisor = superviseInBackground(wrapper, []);
-      expect(await until(() => existsSync(started), 20_000), 'the adapter started').toBe(true);
+      expect(await until(() => existsSync(started), 20_000, 25), 'the adapter started').toBe(true);
       expect(processesWithArgument(adapter.executable).length, 'the adapter runs').toBeGreaterThanOrEqual(1);
       // This attempt's own unshare (its argv names the wrapper), not another test's.
       const ours = new Set(processesWithArgument(wrapper));
@@ -83,8 +77,10 @@ describe('a supervisor killed outright (R7.2, R7.3)', () => {
     const { adapter, started } = await adapterThatRunsOn('outlives-its-group-supervisor', 2);
     try {
       const supervisor = superviseInBackground(adapter.executable, [], { STATECRAFT_CONTAINMENT: 'process-group' });
-      expect(await until(() => existsSync(started), 20_000), 'the adapter started').toBe(true);
-      expect(await until(() => processesWithArgument(adapter.executable).length >= 4, 5_000), 'statecraft, the adapter and its two descendants run').toBe(true);
+      expect(await until(() => existsSync(started), 20_000, 25), 'the adapter started').toBe(true);
+      expect(await until(() => processesWithArgument(adapter.executable).length >= 4, 5_000, 25), 'statecraft, the adapter and its two descendants run').toBe(
+        true,
+      );
       expect(await killSupervisorThenAllGone(supervisor, adapter.executable), 'the adapter and its descendants ended with their supervisor').toBe(true);
     } finally {
       await adapter.remove();
@@ -95,7 +91,7 @@ describe('a supervisor killed outright (R7.2, R7.3)', () => {
     const { adapter, started } = await adapterThatRunsOn('outlives-its-supervisor');
     try {
       const supervisor = superviseInBackground(adapter.executable, []);
-      expect(await until(() => existsSync(started), 20_000), 'the adapter started').toBe(true);
+      expect(await until(() => existsSync(started), 20_000, 25), 'the adapter started').toBe(true);
       expect(
         processesWithArgument(adapter.executable).length,
         'statecraft, unshare and the adapter: the PID namespace ran, not the fallback',
