@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakToRows, breakToWidth, clipped, padded, widthOf } from '../src/render/terminal-width.js';
+import { breakToRows, breakToWidth, clipped, fitRows, padded, shortDigest, shortDigests, widthOf } from '../src/render/terminal-width.js';
 
 const WIDE = '\u6771';
 
@@ -16,8 +16,9 @@ describe('terminal width: untrusted words held to the columns a terminal gives t
   it('breaks after a space or a slash in the second half of the room, else where the room is full', () => {
     expect(breakToWidth('aaaa bbbb cccc', 10)).toEqual(['aaaa bbbb ', 'cccc']);
     expect(breakToWidth('some/long/path/name', 10)).toEqual(['some/long/', 'path/name']);
-    // A full row followed by a space ends there; the space is not carried to the next row.
-    expect(breakToWidth('aaaa bbbb cccc', 9)).toEqual(['aaaa bbbb', 'cccc']);
+    // A full row followed by a space ends after the space before it: the pieces joined are the text.
+    expect(breakToWidth('aaaa bbbb cccc', 9)).toEqual(['aaaa ', 'bbbb cccc']);
+    expect(breakToWidth('aaaaaaaa bbbb', 8)).toEqual(['aaaaaaaa', ' bbbb']);
     expect(breakToWidth('x'.repeat(25), 10, 8)).toEqual(['x'.repeat(10), 'x'.repeat(8), 'x'.repeat(7)]);
     expect(breakToWidth('', 10)).toEqual(['']);
   });
@@ -46,5 +47,26 @@ describe('terminal width: untrusted words held to the columns a terminal gives t
     expect(clipped(WIDE.repeat(5), 6)).toBe(`${WIDE.repeat(2)}…`);
     expect(clipped('abc', 4)).toBe('abc');
     expect(padded(`${WIDE}a`, 5)).toBe(`${WIDE}a  `);
+  });
+
+  it('fits each row to 80 columns, the rest of a broken row under its value', () => {
+    const value = `${'word '.repeat(30)}end`;
+    const rows = fitRows([`adapter   ${value}`, `  qualification  ${value}`, `no label here ${value}`, [{ text: 'x'.repeat(100), tone: 'good' }]]);
+    for (const row of rows.slice(0, -1)) {
+      expect(typeof row).toBe('string');
+      expect(widthOf(row as string)).toBeLessThanOrEqual(80);
+    }
+    const starts = (rows.slice(0, -1) as string[]).map((row) => /^ */.exec(row)?.[0].length);
+    expect(starts).toEqual([0, 10, 10, 2, 17, 17, 0, 2, 2]);
+    // A row in toned parts is statecraft's own and is left whole.
+    expect(rows.at(-1)).toEqual([{ text: 'x'.repeat(100), tone: 'good' }]);
+  });
+
+  it('shows a digest by its first 12 digits, alone or written in a text; a key id and other words stay whole', () => {
+    const hex = 'ab'.repeat(32);
+    expect(shortDigest(`sha256:${hex}`)).toBe('sha256:abababababab');
+    expect(shortDigest(hex)).toBe('abababababab');
+    expect(shortDigest('not-recorded')).toBe('not-recorded');
+    expect(shortDigests(`adapter (sha256:${hex}), not sha256:${hex}0; key ${hex}`)).toBe(`adapter (sha256:abababababab), not sha256:${hex}0; key ${hex}`);
   });
 });

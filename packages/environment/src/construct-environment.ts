@@ -58,7 +58,7 @@ export function selectPassedNames(request: NameSelectionRequest): NameSelection 
         name: entry.name,
         origin: entry.origin,
         family: 'supervisor-set',
-        message: `${entry.name} requested by ${askedBy(entry)}: refused; the supervisor sets it to bind the child to its attempt (R5.5), so it is not anyone's to pass — drop it`,
+        message: `${entry.name} requested by ${askedBy(entry)}: refused; the supervisor sets it to bind the child to its attempt, so it is not anyone's to pass — drop it`,
       });
       continue;
     }
@@ -68,7 +68,7 @@ export function selectPassedNames(request: NameSelectionRequest): NameSelection 
       name: entry.name,
       origin: entry.origin,
       family,
-      message: `${entry.name} (${family} credential family) requested by the ${entry.origin === 'adapter' ? "adapter's manifest" : entry.origin}: refused on construction; publication credentials are never placed in the child (R5.2)`,
+      message: `${entry.name} (${family} credential family) requested by the ${entry.origin === 'adapter' ? "adapter's manifest" : entry.origin}: refused on construction; publication credentials are never placed in the child`,
     });
   }
   if (refusals.length > 0) {

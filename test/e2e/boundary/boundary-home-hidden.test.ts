@@ -8,7 +8,7 @@ import { PASSES_HOME } from '../../fixtures/managed-path-adapters.js';
 import { commitRepositoryAt, useTestTargets } from '../../fixtures/sample-repository.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
 import { createScriptedAdapter } from '../../fixtures/scripted-adapter.js';
-import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
+import { parseJson, rowsRejoined, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
 // Issue 29 item 15, through the built CLI: inside the boundary the operator's home is an empty
 // tmpfs (their credential files out of reach), and so are root's home and every home in /home;
@@ -239,8 +239,9 @@ describe('the boundary hides the homes (issue 29 item 15)', () => {
       { path: join(home, '.claude', '.credentials.json'), role: 'adapter-exposed' },
     ]);
     const human = await runStatecraft(['env', 'plan', repository.path, '--adapter', 'claude-code'], { home: targets.home.path, env: { HOME: home } });
-    expect(human.stdout).toContain(`hidden    ${home} (your home, an empty writable tmpfs)`);
-    expect(human.stdout).toContain(`exposed        ${join(home, '.claude', '.credentials.json')} (read-only)`);
+    const rows = rowsRejoined(human.stdout, 10, 17);
+    expect(rows).toContain(`hidden    ${home} (your home, an empty writable tmpfs)`);
+    expect(rows).toContain(`exposed        ${join(home, '.claude', '.credentials.json')} (read-only)`);
   });
 
   it("accept's checks run with the homes hidden too; with --boundary none the same check reads them", async () => {

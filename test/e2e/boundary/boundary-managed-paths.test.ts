@@ -6,7 +6,7 @@ import { findExecutableOnPath, packageRootOf } from '@statecraft/adapter';
 import { managedPathAdapters, PASSES_HOME } from '../../fixtures/managed-path-adapters.js';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
-import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
+import { parseJson, rowsRejoined, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
 const targets = useTestTargets({ sharedRepository: false });
 const scratch = scratchDirectories();
@@ -115,7 +115,7 @@ describe("an adapter's managed paths are checked before they are made or bound w
     expect(answer.refused.message).toContain('the product home');
     const human = await runStatecraft(['env', 'plan', repository.path, '--adapter', adapter], { home: targets.home.path });
     expect(human.exitCode).toBe(2);
-    expect(human.stdout).toContain(`REFUSED        the adapter's managed path ${JSON.stringify(planted)}`);
+    expect(rowsRejoined(human.stdout, 17)).toContain(`REFUSED        the adapter's managed path ${JSON.stringify(planted)}`);
     expect(existsSync(planted)).toBe(false);
     // The same adapter's run is refused for the same path: the plan read what the launch reads.
     expect(await expectRefusedWithNothingLeft(await runWith(repository.path, adapter), repository)).toContain(planted);

@@ -4,14 +4,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { repositoryWithSuite, writePrompt } from '../../fixtures/acceptance-repository.js';
 import { createScriptedAdapter } from '../../fixtures/scripted-adapter.js';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
-import { parseJson, runStatecraft, type CliRun } from '../../fixtures/statecraft-cli.js';
+import { parseJson, rowsRejoined, runStatecraft, type CliRun } from '../../fixtures/statecraft-cli.js';
 
 /**
  * `run show --posture` as one line per row: a row wider than 80 columns goes on under its value
  * column (18 spaces in), and its pieces joined give it whole, as --json carries it.
  */
 function unwrapped(answer: CliRun): CliRun {
-  return { ...answer, stdout: answer.stdout.replace(/\n {18}/g, '') };
+  return { ...answer, stdout: rowsRejoined(answer.stdout, 18) };
 }
 
 const targets = useTestTargets();
@@ -221,7 +221,7 @@ emit({ type: 'result', terminal: 'completed', claim: { status: 'success', isErro
     expectShownNeverObeyed(doctor.stdout, 'doctor');
     const listed = await runStatecraft(['qualifications', 'list'], { home: targets.home.path });
     expectShownNeverObeyed(listed.stdout, 'qualifications list');
-    expect(listed.stdout).toMatch(/^unreadable: .*hostile\.json: field "kind".*Unrecognized key: "k\\u000aacceptance: accepted/m);
+    expect(rowsRejoined(listed.stdout, 2)).toMatch(/^unreadable: .*hostile\.json: field "kind".*Unrecognized key: "k\\u000aacceptance: accepted/m);
     await rm(join(targets.home.path, 'qualifications', 'hostile.json'));
   });
 });

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { scratchDirectories } from '../../fixtures/scratch-directories.js';
-import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
+import { parseJson, rowsRejoined, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
 // With a signing key, `qualify` signs its record (<id>.sigstore.json beside it: an in-toto
 // statement whose subject is the adapter's digest and whose predicate is the record). Where trust
@@ -142,7 +142,7 @@ describe('signed qualification records, and trust', () => {
     expect(document.reason).toContain('only a record signed by one of them qualifies');
     const text = await runStatecraft(['qualifications', 'check', fixture, '--trust', ours.publicKeyFile], { home });
     expect(text.exitCode).toBe(1);
-    expect(text.stdout).toMatch(says);
+    expect(rowsRejoined(text.stdout, 4)).toMatch(says);
   });
 
   it('--trust with a file that is no public key is refused naming it (exit 2)', async () => {

@@ -59,6 +59,6 @@ export async function describeAuthorityThroughLinks(repository: string, baseComm
   if (found.length > LINKS_NAMED) named.push(`and ${found.length - LINKS_NAMED} more`);
   return (
     `${named.join('; ')} at the base ${baseCommit}: a link protects only itself, not the files it reaches, so a candidate could rewrite ` +
-    `those unseen (R13.5); statecraft does not follow links: declare the path it points to in "acceptance.authority" instead, or remove the link`
+    `those unseen; statecraft does not follow links: declare the path it points to in "acceptance.authority" instead, or remove the link`
   );
 }

@@ -65,7 +65,7 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
     attempt: request.attempt,
     temporaryDirectory,
     extra: [
-      { name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the checks, including ones that left their group (R7.3)' },
+      { name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the checks, including ones that left their group' },
       ...gitIdentityBinding(writeGitIdentityFile(identity, temporaryDirectory)),
     ],
     // With the boundary on, bwrap's PID namespace is the containment (R12); else the supervisor's choice, probed once and cached.
@@ -97,9 +97,7 @@ export async function prepareCheckSandbox(request: CheckSandboxRequest): Promise
     workspace: request.worktree,
     ...(request.worktreeReady === undefined ? {} : { workspaceReady: request.worktreeReady }),
     rememberVersion: bwrapVersionMemo(request.productHome),
-  }).catch(
-    (error: unknown) => ({ kind: 'refused', message: `the protected evidence boundary (R12) could not be set up (${(error as Error).message})` }) as const,
-  );
+  }).catch((error: unknown) => ({ kind: 'refused', message: `the protected evidence boundary could not be set up (${(error as Error).message})` }) as const);
   if (established.kind === 'refused') {
     await removeCheckTemporaryDirectory(temporaryDirectory);
     return { kind: 'refused', reason: 'boundary', message: `${established.message}; no check was run` };

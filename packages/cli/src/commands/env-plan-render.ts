@@ -3,14 +3,15 @@ import type { EnvPlanValue, PlannedAdapter } from './env-plan.js';
 import { describePlacedName } from '../render/placed-name.js';
 import { describeProviderIdentity } from '../render/provider-identity.js';
 import type { HumanLines } from '../render/human-lines.js';
+import { fitRows, shortDigest, shortDigests } from '../render/terminal-width.js';
 
 function renderAdapter(adapter: PlannedAdapter): string[] {
   const lines = [`adapter   ${adapter.name} ${adapter.version}  ${adapter.executable}`];
   lines.push(`  managed paths  ${adapter.managedPaths.length === 0 ? 'none declared' : adapter.managedPaths.join(', ')}`);
   if (adapter.exposed.length > 0) lines.push(`  exposed        ${adapter.exposed.map((entry) => entry.path).join(', ')} (read-only)`);
-  lines.push(`  provider       ${adapter.provider === 'none' ? 'none found' : `${adapter.provider.executable}  ${adapter.provider.digest}`}`);
+  lines.push(`  provider       ${adapter.provider === 'none' ? 'none found' : `${adapter.provider.executable}  ${shortDigest(adapter.provider.digest)}`}`);
   if (adapter.provider !== 'none') lines.push(`                 ${describeProviderIdentity(adapter.provider.identity, adapter.provider.digest)}`);
-  lines.push(`  qualification  ${adapter.qualification.verdict}: ${adapter.qualification.reason}`);
+  lines.push(`  qualification  ${adapter.qualification.verdict}: ${shortDigests(adapter.qualification.reason)}`);
   for (const check of adapter.prerequisites) lines.push(`  ${check.state === 'present' ? 'present' : 'ABSENT '}        ${check.detail}`);
   const names = adapter.environment.names.map((entry) => describePlacedName(entry, '(secret, redacted)'));
   lines.push(
@@ -46,5 +47,5 @@ export function renderEnvPlan(value: EnvPlanValue): HumanLines {
   lines.push(`hidden    ${[...(yours === undefined ? [] : [`${yours.path} (your home, an empty writable tmpfs)`]), ...others].join(', ') || 'no home'}`);
   lines.push(`exposed   ${value.homes.exposed.map((entry) => entry.path).join(', ') || 'nothing of the homes'} (read-only; run --expose <path> adds more)`);
   lines.push('wrote nothing');
-  return lines;
+  return fitRows(lines);
 }

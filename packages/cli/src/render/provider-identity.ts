@@ -1,4 +1,5 @@
 import type { ProviderIdentification } from '@statecraft/adapter';
+import { shortDigest } from './terminal-width.js';
 
 /**
  * A provider's identity as a human line shows it (R3.1): its digest alone when it is the
@@ -6,6 +7,6 @@ import type { ProviderIdentification } from '@statecraft/adapter';
  */
 export function describeProviderIdentity(identity: ProviderIdentification, executableDigest: string): string {
   if (identity.kind === 'unidentifiable') return `UNIDENTIFIABLE: ${identity.message}`;
-  if (identity.files.length === 0) return `identity ${identity.digest} (the executable's own)`;
-  return `identity ${identity.digest} (the executable ${executableDigest}, ${identity.files.map((file) => `${file.path} ${file.digest}`).join(', ')})`;
+  if (identity.files.length === 0) return `identity ${shortDigest(identity.digest)} (the executable's own)`;
+  return `identity ${shortDigest(identity.digest)} (the executable ${shortDigest(executableDigest)}, ${identity.files.map((file) => `${file.path} ${shortDigest(file.digest)}`).join(', ')})`;
 }

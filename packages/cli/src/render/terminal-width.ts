@@ -56,11 +56,10 @@ export function padded(text: string, room: number): string {
 
 /**
  * `text` as the terminal gets it (escaped), in pieces of at most `room` columns (`restRoom` after
- * the first): each ends where the room is full when a space follows (the space is left out), else
- * after the last space or slash in the second half of its room where there is one, else where the
- * room is full; so the pieces joined are the text, but for a space at a full row. Whatever the
- * text holds (padding to the edge, a word longer than a row, wide characters), no piece runs on
- * past the edge into what looks like a row of statecraft's own.
+ * the first): each ends after the last space or slash in the second half of its room where there is
+ * one, else where the room is full; so the pieces joined are the text, always. Whatever the text
+ * holds (padding to the edge, a word longer than a row, wide characters), no piece runs on past the
+ * edge into what looks like a row of statecraft's own.
  */
 export function breakToWidth(text: string, room: number, restRoom = room): string[] {
   return piecesOf(measured(terminalSafeValue(text)), room, restRoom).map(({ text: piece }) => piece);
@@ -93,12 +92,6 @@ function piecesOf({ characters, columns }: { characters: string[]; columns: numb
       if (characters[end - 1] === ' ' || characters[end - 1] === '/') [cut, usedAtCut] = [end, used];
     }
     if (end === characters.length) break;
-    if (characters[end] === ' ' && end > start) {
-      pieces.push({ text: characters.slice(start, end).join(''), start });
-      start = end + 1;
-      fits = restRoom;
-      continue;
-    }
     // A character wider than the whole room still goes on a row of its own.
     const at = cut !== -1 && usedAtCut > fits / 2 ? cut : Math.max(end, start + 1);
     pieces.push({ text: characters.slice(start, at).join(''), start });
@@ -119,4 +112,35 @@ export function fitToWidth(lines: HumanLines, indent: number): HumanLines {
       ? breakToWidth(line, WIDTH, WIDTH - indent).map((piece, index) => (index === 0 ? piece : `${' '.repeat(indent)}${piece}`))
       : [line],
   );
+}
+
+/** The longest label a row's value is indented past when the row is broken. */
+const LONGEST_LABEL = 24;
+
+/**
+ * The column a row's value starts at: after its label (words with single spaces between them) and
+ * the two or more spaces that end it, or two columns past the row's own indent where it has none.
+ */
+function valueColumn(row: string): number {
+  const labelled = /^( *\S+(?: \S+)*? {2,})\S/.exec(row);
+  if (labelled?.[1] !== undefined && labelled[1].length <= LONGEST_LABEL) return labelled[1].length;
+  return (/^ */.exec(row)?.[0].length ?? 0) + 2;
+}
+
+/**
+ * Rows wider than a terminal broken to fit it, each piece after the first indented to the row's
+ * own value column (valueColumn). A row in toned parts is statecraft's own words and stays as it is.
+ */
+export function fitRows(lines: HumanLines): HumanLines {
+  return lines.flatMap((line): (string | HumanSpans)[] => (typeof line === 'string' ? [...fitToWidth([line], valueColumn(line))] : [line]));
+}
+
+/** A `sha256:<hex>` digest as a person reads it in a row: its first 12 digits (the whole in `--json`). */
+export function shortDigest(digest: string): string {
+  return /^[0-9a-f]{64}$/.test(digest) ? digest.slice(0, 12) : shortDigests(digest);
+}
+
+/** Every `sha256:<hex>` digest written in the text cut to its first 12 digits; a key's id (bare hex) stays whole. */
+export function shortDigests(text: string): string {
+  return text.replace(/\bsha256:([0-9a-f]{12})[0-9a-f]{52}\b/g, 'sha256:$1');
 }

@@ -416,7 +416,7 @@ function refusedBoundary(reason: BoundaryRefusalReason, why: string, probe: Prob
     kind: 'refused',
     reason,
     probe,
-    message: `the protected evidence boundary (R12) cannot be established: ${why}; ${reason === 'bwrap-missing' ? `${INSTALL}, ` : ''}${WAY_OUT}. Refused before spawn`,
+    message: `the protected evidence boundary cannot be established: ${why}; ${reason === 'bwrap-missing' ? `${INSTALL}, ` : ''}${WAY_OUT}. Refused before spawn`,
   };
 }
 

@@ -113,7 +113,7 @@ function refusedByLiveHolder(holder: LockHolder, what = 'holds this target'): Lo
   return {
     kind: 'refused',
     holder,
-    message: `${describeHolder(holder, what)} ` + `(pid ${holder.pid} on ${holder.host}, since ${holder.since}); refused, nothing appended (R8.5)`,
+    message: `${describeHolder(holder, what)} ` + `(pid ${holder.pid} on ${holder.host}, since ${holder.since}); refused, nothing appended`,
   };
 }
 

@@ -80,7 +80,7 @@ export async function checkQualification(input: {
     const digests = [...new Set(sameVersion.map((entry) => entry.record.adapter.digest))].join(', ');
     return unqualified(
       `${adapter.name} ${adapter.version} is qualified with digest ${digests}, but this binary's digest is ${adapter.digest}: ` +
-        'the same version string with different content is not the qualified binary (R3.3)',
+        'the same version string with different content is not the qualified binary',
     );
   }
   const current = sameBinary.filter((entry) => fitsThisSuite(entry.record));
@@ -190,9 +190,9 @@ function providerMismatch(records: readonly StoredRecord[], provider: ProviderTo
     ),
   ].join(', ');
   if (provider?.kind === 'unidentifiable')
-    return `${provider.message}; this adapter binary is qualified with ${recorded}, and no record vouches for a provider that cannot be identified (R3.1)`;
+    return `${provider.message}; this adapter binary is qualified with ${recorded}, and no record vouches for a provider that cannot be identified`;
   const asked = provider === undefined ? 'no provider' : `provider ${describeProvider(provider)}`;
-  return `this adapter binary is qualified with ${recorded}, not with ${asked}: what is qualified is the pair, and a provider upgrade invalidates it (R3.1)`;
+  return `this adapter binary is qualified with ${recorded}, not with ${asked}: what is qualified is the pair, and a provider upgrade invalidates it`;
 }
 
 /**
@@ -204,10 +204,10 @@ function manifestMismatch(records: readonly StoredRecord[], manifest: ManifestTo
   const unbound = records.filter((entry) => entry.record.adapter.manifestDigest === 'not-recorded').map((entry) => entry.id);
   const bound = [...new Set(records.map((entry) => entry.record.adapter.manifestDigest).filter((digest) => digest !== 'not-recorded'))];
   const before = `qualified before manifests were bound (record ${unbound.join(', ')}): no record says which manifest it was measured with; qualify again`;
-  if (bound.length === 0) return `this adapter binary was ${before}, so the manifest ${manifest.path} (${manifest.digest}) is not vouched for (R3.1)`;
+  if (bound.length === 0) return `this adapter binary was ${before}, so the manifest ${manifest.path} (${manifest.digest}) is not vouched for`;
   return (
     `this adapter binary is qualified with the manifest digest ${bound.join(', ')}, not with the manifest ${manifest.path} (${manifest.digest}): ` +
-    'the manifest decides the capability tokens, the environment passed and the writable managed paths, so another manifest is not the qualified adapter (R2.2, R3.1)' +
+    'the manifest decides the capability tokens, the environment passed and the writable managed paths, so another manifest is not the qualified adapter' +
     (unbound.length === 0 ? '' : `; it was also ${before}`)
   );
 }

@@ -41,7 +41,7 @@ export function findEarlierFinalVerdict(entries: readonly ChainEntry<RunChainRec
 export function describeEarlierFinalVerdict(earlier: EarlierFinalVerdict, attempt: { target: string; runId: string; attempt: number }): string {
   return (
     `run ${attempt.runId} attempt ${attempt.attempt} was already judged ${earlier.verdict} (${earlier.reason}) at ${earlier.at} (chain line ${earlier.line}); ` +
-    'a recorded verdict is final and the same attempt is not judged again (R13.4, R8.5); nothing judged, nothing appended. ' +
+    'a recorded verdict is final and the same attempt is not judged again; nothing judged, nothing appended. ' +
     `For a new judgement make a new attempt: statecraft run ${attempt.target} --retry ${attempt.runId}`
   );
 }

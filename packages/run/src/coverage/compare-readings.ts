@@ -23,7 +23,7 @@ export function compareReadings(plan: { digests: CoverageDigests }, launch: { di
 export function driftMessage(details: readonly string[]): string {
   return (
     `command coverage drifted between planning and launch: ${details.join('; ')}. ` +
-    'The launch reads the base commit, not the working tree (R9.4): commit the change, or undo it. ' +
+    'The launch reads the base commit, not the working tree: commit the change, or undo it. ' +
     'Refused before spawn, nothing appended.'
   );
 }

@@ -87,7 +87,7 @@ async function setUpBeforeIntent(
     attempt: number,
     temporaryDirectory,
     extra: [
-      { name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group (R7.3)' },
+      { name: ATTEMPT_TAG_VARIABLE, value: attemptTag, why: 'finds every process of the attempt, including ones that left its group' },
       ...gitIdentityBinding(identityFile),
     ],
     // With the boundary on, bwrap's PID namespace is the containment (R12), and the residuals follow it.

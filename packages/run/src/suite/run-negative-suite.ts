@@ -187,7 +187,7 @@ async function runCases(context: SuiteContext, options: RunNegativeSuiteOptions,
           report = {
             ...report,
             status: 'fail',
-            detail: `${changes.join('; ')}. It changed while this row ran, so no verdict can bind the bytes that ran the suite (R3.1). The row's own finding: ${verdict.status}: ${verdict.detail}`,
+            detail: `${changes.join('; ')}. It changed while this row ran, so no verdict can bind the bytes that ran the suite. The row's own finding: ${verdict.status}: ${verdict.detail}`,
           };
         }
       }
