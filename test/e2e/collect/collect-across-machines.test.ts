@@ -9,6 +9,7 @@ import { repositoryWithSuite, writePrompt } from '../../fixtures/acceptance-repo
 import type { SampleRepository } from '../../fixtures/sample-repository.js';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
+import { relinkChain } from '../../fixtures/relink-chain.js';
 
 // A run group spread over machines, simulated on this one: each "machine" its own product home,
 // clone of the origin repository and signing key; one attempt on each with the group and index an
@@ -298,5 +299,56 @@ describe('statecraft collect: a run group over three machines', () => {
     expect(again.exitCode, again.stderr).toBe(2);
     expect(await branches()).toBe('');
     expect(await git(clone, 'rev-parse', 'HEAD')).toBe(holding);
+  });
+
+  it("never moves a branch of the target's own: a trusted bundle whose records name one is refused before any fetch", async () => {
+    // A signer the operator trusts, whose records name the target's `release` instead of the run's
+    // own branch: before judging, the intent is rewritten and relinked, so the receipt and the
+    // export's signature are over the rewritten records.
+    const home = join(scratch.path, 'forger', 'home');
+    const clone = join(scratch.path, 'forger', 'clone');
+    await git(scratch.path, 'clone', '--quiet', origin.path, clone);
+    await git(clone, 'reset', '--quiet', '--hard', base);
+    expect((await runStatecraft(['keys', 'generate'], { home })).exitCode).toBe(0);
+    const ran = await runStatecraft(
+      [
+        'run',
+        clone,
+        '--adapter',
+        'fixture',
+        '--prompt',
+        writePrompt('write', 'answer.txt', 'forty-two'),
+        '--group',
+        'forged',
+        '--index',
+        '0',
+        '--attempts',
+        '1',
+        '--json',
+      ],
+      { home, timeoutMs: 120_000 },
+    );
+    expect(ran.exitCode, ran.stderr).toBe(0);
+    const runId = parseJson<{ runId: string }>(ran).runId;
+    const chain = parseJson<{ records: { chain: string } }>(ran).records.chain;
+    await git(clone, 'branch', 'release', `statecraft/${runId}`);
+    await relinkChain(chain, (record) => (record.kind === 'intent' ? { ...record, branch: 'release' } : record));
+    expect((await runStatecraft(['accept', clone, runId], { home })).exitCode).toBe(0);
+    const bundle = join(scratch.path, 'forged.tar');
+    expect((await runStatecraft(['export', clone, runId, '-o', bundle], { home })).exitCode).toBe(0);
+
+    const target = join(scratch.path, 'operator-with-release');
+    await git(scratch.path, 'clone', '--quiet', origin.path, target);
+    await git(target, 'reset', '--quiet', '--hard', base);
+    await git(target, 'branch', 'release', base);
+    const key = ['--trust', signingKeyPaths(home).publicKey];
+    const collector = join(scratch.path, 'collector-forged');
+    const collected = await runStatecraft(['collect', bundle, target, ...key, '--json'], { home: collector, timeoutMs: 60_000 });
+    expect(collected.exitCode, collected.stderr).toBe(0);
+    const landed = await runStatecraft(['land', target, '--group', 'forged', '--bundle', bundle, ...key], { home: collector });
+    expect(landed.exitCode, landed.stdout).toBe(2);
+    expect(landed.stderr).toContain('its records name the branch release');
+    expect(await git(target, 'rev-parse', 'release')).toBe(base);
+    expect(await git(target, 'rev-parse', 'HEAD')).toBe(base);
   });
 });
