@@ -13,8 +13,8 @@ function expectRowsFit(ran: CliRun): void {
   expect(ran.stdout, ran.args.join(' ')).not.toMatch(/sha256:[0-9a-f]{13}/);
 }
 
-describe('env plan, qualify and qualifications answer in rows that fit a terminal; whole digests are in --json', () => {
-  it('a qualified fixture: env plan, qualify, and the record listed, shown and checked', async () => {
+describe('env plan, qualify, qualifications, keys, doctor and export answer in rows that fit a terminal; whole digests are in --json', () => {
+  it('a qualified fixture: env plan, qualify, the record listed, shown and checked; a key made, the home examined, a run exported', async () => {
     const home = targets.home.path;
     const qualified = await runStatecraft(['qualify', '--fixture'], { home });
     expect(qualified.exitCode, qualified.stdout + qualified.stderr).toBe(0);
@@ -30,8 +30,13 @@ describe('env plan, qualify and qualifications answer in rows that fit a termina
     const digest = record!.adapter.digest;
     expect(qualified.stdout).toContain(`adapter   fixture 1.0.0  ${digest.slice(0, 'sha256:'.length + 12)}\n`);
 
+    const ran = await runStatecraft(['run', targets.repository.path, '--adapter', 'fixture', '--prompt', 'scenario: complete'], { home });
+    expect(ran.exitCode, ran.stderr).toBe(0);
     const answers = [
       await runStatecraft(['env', 'plan', targets.repository.path, '--adapter', 'fixture'], { home }),
+      await runStatecraft(['keys', 'generate'], { home }),
+      await runStatecraft(['doctor'], { home }),
+      await runStatecraft(['export', targets.repository.path, 'latest', '-o', `${home}/exported/`], { home }),
       await runStatecraft(['qualifications'], { home }),
       await runStatecraft(['qualifications', 'show', record!.id], { home }),
       await runStatecraft(['qualifications', 'check', fixtureAdapterPath()], { home }),
@@ -41,7 +46,7 @@ describe('env plan, qualify and qualifications answer in rows that fit a termina
       expectRowsFit(answer);
     }
     // The details are still there when asked for: each case's evidence, the digest whole in --json.
-    expect(answers[2]!.stdout).toContain('received no signal');
+    expect(answers[5]!.stdout).toContain('received no signal');
     const checked = parseJson<{ adapter: { digest: string } }>(await runStatecraft(['qualifications', 'check', fixtureAdapterPath(), '--json'], { home }));
     expect(checked.adapter.digest).toBe(digest);
   });

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { artifactDigest, relinkChain, type ForgedRecord } from '../../fixtures/relink-chain.js';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
-import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
+import { parseJson, rowsRejoined, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
 interface Artifact {
   path: string;
@@ -79,7 +79,7 @@ describe('doctor and run show re-digest every file kept beside the chain (R8.4, 
     const human = await runStatecraft(['doctor'], { home: targets.home.path });
     expect(human.exitCode).toBe(1);
     expect(human.stdout).toContain('altered-artifact');
-    expect(human.stdout).toContain(account.artifacts.stream.path);
+    expect(rowsRejoined(human.stdout, 4)).toContain(account.artifacts.stream.path);
 
     const shown = await show(target.path, account, '--json');
     expect(shown.exitCode).toBe(1);

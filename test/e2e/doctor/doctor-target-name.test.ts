@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
 import { doctorSteps } from '../../fixtures/doctor-findings.js';
-import { runStatecraft } from '../../fixtures/statecraft-cli.js';
+import { rowsRejoined, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
 const targets = useTestTargets({ sharedRepository: false });
 const { attempt, doctor, findingsOf } = doctorSteps(() => targets.home.path);
@@ -27,7 +27,7 @@ describe("doctor checks target.json against the chain's intents and the key its 
     expect(found[0]?.message).toContain(`the chain's intents record the target ${target.path}, never ${other.path}`);
     expect(found[0]?.message).toContain(`the path ${other.path} derives to the key`);
     const human = await runStatecraft(['doctor'], { home: targets.home.path });
-    expect(human.stdout).toContain(`target-name-disagrees: ${file}`);
+    expect(rowsRejoined(human.stdout, 4)).toContain(`target-name-disagrees: ${file}`);
   });
 
   it('target.json naming a key it is not filed under is a finding', async () => {

@@ -1,5 +1,6 @@
 import type { HomeExamination } from '@statecraft/records';
 import type { HumanLines } from '../render/human-lines.js';
+import { fitRows } from '../render/terminal-width.js';
 
 /** The human rendering of doctor's examination; a finding's message quotes record fields, each kept to its line (human-lines.ts). */
 export function renderExamination(value: HomeExamination): HumanLines {
@@ -18,5 +19,5 @@ export function renderExamination(value: HomeExamination): HumanLines {
     lines.push(`${value.findings.length} finding${value.findings.length === 1 ? '' : 's'} (nothing was repaired):`);
     for (const finding of value.findings) lines.push(`  ${finding.kind}: ${finding.message}`);
   }
-  return lines;
+  return fitRows(lines);
 }

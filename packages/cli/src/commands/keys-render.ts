@@ -1,9 +1,10 @@
 import type { HumanLines } from '../render/human-lines.js';
+import { fitRows } from '../render/terminal-width.js';
 import type { KeysGenerateValue, KeysShowValue } from './keys.js';
 
 /** `keys show`: the key id, where the key is, and the public key to hand a verifier. */
 export function renderKeysShow(value: KeysShowValue): HumanLines {
-  return [
+  return fitRows([
     `signing key ${value.keyId}`,
     `  ECDSA P-256 with SHA-256`,
     value.source === 'product-home'
@@ -12,7 +13,7 @@ export function renderKeysShow(value: KeysShowValue): HumanLines {
     ...(value.publicKeyPath === null ? [] : [`  public key  ${value.publicKeyPath}`]),
     '',
     ...value.publicKey.trimEnd().split('\n'),
-  ];
+  ]);
 }
 
 /** `keys generate`: as `keys show`, and what a replaced key or STATECRAFT_SIGNING_KEY means for signing. */
