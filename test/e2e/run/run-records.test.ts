@@ -10,7 +10,7 @@ import { isAlive } from '../../fixtures/attempt-stream.js';
 import { processesWithArgument } from '../../fixtures/processes-with-argument.js';
 import { type SampleRepository, useTestTargets } from '../../fixtures/sample-repository.js';
 import { spawnWitness } from '../../fixtures/spawn-witness.js';
-import { finishedRun, parseJson, runStatecraft, startStatecraft } from '../../fixtures/statecraft-cli.js';
+import { finishedRun, parseJson, rowsRejoined, runStatecraft, startStatecraft } from '../../fixtures/statecraft-cli.js';
 
 interface Account {
   runId: string;
@@ -237,7 +237,7 @@ describe('the record chain is append-only, hash-linked and durable (R8.4, R8.5)'
     const later = await runStatecraft(['run', target.path, '--adapter', 'fixture', '--prompt', 'scenario: complete'], { home: targets.home.path });
     expect(later.exitCode).toBe(0);
     expect(deadTemporary(), "the killed attempt's TMPDIR, once its lock was taken over").toEqual([]);
-    expect(later.stdout).toContain(`took over       the lock of run ${live.runId} attempt 1, whose supervisor (pid ${hung.pid}) was gone`);
+    expect(rowsRejoined(later.stdout, 18)).toContain(`took over       the lock of run ${live.runId} attempt 1, whose supervisor (pid ${hung.pid}) was gone`);
     const list = parseJson<List>(await runStatecraft(['run', 'list', target.path, '--json'], { home: targets.home.path }));
     expect(list.attempts.map((attempt) => attempt.state)).toEqual(['dangling', 'concluded']);
   });

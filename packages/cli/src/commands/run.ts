@@ -22,6 +22,7 @@ import { readStreamEnding } from './provider-error.js';
 import { workspaceGitNote } from './workspace-git-note.js';
 import { withReceiptState } from './receipt-state.js';
 import { writeHumanLines, type HumanLines } from '../render/human-lines.js';
+import { fitToWidth } from '../render/terminal-width.js';
 
 export interface RunOptions {
   home: string;
@@ -216,7 +217,7 @@ export function uncommittedNote(uncommitted: UncommittedPaths, base: string): Hu
 function renderOpening(shown: {
   truncatedTail: 'none' | { bytes: number; offset: number };
   reclaimedLock: 'none' | 'unreadable' | { runId: string; attempt: number; pid: number };
-}): string[] {
+}): HumanLines {
   const lines: string[] = [];
   if (shown.reclaimedLock === 'unreadable') lines.push('  took over       an unreadable lock left on this target (its holder unknown)');
   else if (shown.reclaimedLock !== 'none') {
@@ -230,7 +231,7 @@ function renderOpening(shown: {
       `  cut             a torn final line of ${shown.truncatedTail.bytes} bytes at offset ${shown.truncatedTail.offset} (an append that never finished)`,
     );
   }
-  return lines.length === 0 ? [] : ['before the attempt', ...lines];
+  return lines.length === 0 ? [] : ['before the attempt', ...fitToWidth(lines, 18)];
 }
 
 /**
