@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { useTestTargets } from '../../fixtures/sample-repository.js';
-import { parseJson, runStatecraft } from '../../fixtures/statecraft-cli.js';
+import { parseJson, rowsRejoined, runStatecraft } from '../../fixtures/statecraft-cli.js';
 
 // Issue 30 item 1, through the built CLI with the fixture adapter (no provider): the permission
 // mode an attempt is given — `sandboxed` by default inside the boundary, `strict` on request and
@@ -110,7 +110,7 @@ describe('run --permissions', () => {
 
   it('says how to permit a call when a strict attempt is refused, and only then', async () => {
     const repository = await targets.fresh();
-    const hint = '  to permit      strict permits a tool call only where an --allow rule names it,';
+    const hint = "  to permit      strict permits a tool call only where an --allow rule names it, e.g. --allow 'Bash(npm test:*)'";
     for (const [extra, said] of [
       [['--permissions', 'strict'], true],
       [[], false],
@@ -120,7 +120,7 @@ describe('run --permissions', () => {
         env: { NO_COLOR: '1' },
       });
       expect(answer.exitCode, extra.join(' ')).toBe(1);
-      expect(answer.stdout.includes(hint), answer.stdout).toBe(said);
+      expect(rowsRejoined(answer.stdout, 17).includes(hint), answer.stdout).toBe(said);
       for (const line of answer.stdout.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
     }
     const completed = await runStatecraft(['run', repository.path, '--adapter', 'fixture', '--prompt', PROMPT, '--permissions', 'strict'], {
