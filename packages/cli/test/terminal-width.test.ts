@@ -18,7 +18,7 @@ describe('terminal width: untrusted words held to the columns a terminal gives t
     expect(breakToWidth('some/long/path/name', 10)).toEqual(['some/long/', 'path/name']);
     // A full row followed by a space ends after the space before it: the pieces joined are the text.
     expect(breakToWidth('aaaa bbbb cccc', 9)).toEqual(['aaaa ', 'bbbb cccc']);
-    expect(breakToWidth('aaaaaaaa bbbb', 8)).toEqual(['aaaaaaaa', ' bbbb']);
+    expect(breakToWidth('aaaaaaaa bbbb', 8)).toEqual(['aaaaaaa', 'a bbbb']);
     expect(breakToWidth('x'.repeat(25), 10, 8)).toEqual(['x'.repeat(10), 'x'.repeat(8), 'x'.repeat(7)]);
     expect(breakToWidth('', 10)).toEqual(['']);
   });

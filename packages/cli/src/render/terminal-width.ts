@@ -57,9 +57,10 @@ export function padded(text: string, room: number): string {
 /**
  * `text` as the terminal gets it (escaped), in pieces of at most `room` columns (`restRoom` after
  * the first): each ends after the last space or slash in the second half of its room where there is
- * one, else where the room is full; so the pieces joined are the text, always. Whatever the text
- * holds (padding to the edge, a word longer than a row, wide characters), no piece runs on past the
- * edge into what looks like a row of statecraft's own.
+ * one, else where the room is full (a character short of it where a space would start the next);
+ * so the pieces joined are the text, always. Whatever the text holds (padding to the edge, a word
+ * longer than a row, wide characters), no piece runs on past the edge into what looks like a row
+ * of statecraft's own.
  */
 export function breakToWidth(text: string, room: number, restRoom = room): string[] {
   return piecesOf(measured(terminalSafeValue(text)), room, restRoom).map(({ text: piece }) => piece);
@@ -92,8 +93,10 @@ function piecesOf({ characters, columns }: { characters: string[]; columns: numb
       if (characters[end - 1] === ' ' || characters[end - 1] === '/') [cut, usedAtCut] = [end, used];
     }
     if (end === characters.length) break;
-    // A character wider than the whole room still goes on a row of its own.
-    const at = cut !== -1 && usedAtCut > fits / 2 ? cut : Math.max(end, start + 1);
+    // A character wider than the whole room still goes on a row of its own. A long word that
+    // fills the row to its edge leaves its last character to the next: no row starts with a space.
+    const full = characters[end] === ' ' && end - 1 > start ? end - 1 : end;
+    const at = cut !== -1 && usedAtCut > fits / 2 ? cut : Math.max(full, start + 1);
     pieces.push({ text: characters.slice(start, at).join(''), start });
     start = at;
     fits = restRoom;
