@@ -137,7 +137,8 @@ describe('a request to place a credential family in the child is refused on cons
         expect(selection.kind).toBe('refused');
         if (selection.kind !== 'refused') return;
         expect(selection.refusals).toEqual([expect.objectContaining({ name, family: 'supervisor-set' })]);
-        expect(selection.message).toContain('R5.5');
+        expect(selection.message).toContain('the supervisor sets it to bind the child to its attempt');
+        expect(selection.message).not.toMatch(/\bR\d/);
       }
     },
   );
