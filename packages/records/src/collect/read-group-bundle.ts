@@ -8,6 +8,7 @@ import { verifyBundleContents } from '../bundle/verify-bundle.js';
 import { verifyBundleSignatures } from '../bundle/verify-signatures.js';
 import type { TrustedKey } from '../signing/trusted-keys.js';
 import { parseBoundedJson } from '../bounded-json.js';
+import { attemptWorkspaceLocation, workspaceLocation } from '../workspace-location.js';
 
 /** A bundle that verified with the trusted keys and holds one attempt of a run group. */
 export interface GroupBundle {
@@ -41,6 +42,10 @@ export async function readGroupBundle(path: string, trusted: readonly TrustedKey
   if (intent === undefined) return { why: 'holds no attempt' };
   if (intents.length > 1) return { why: `holds ${intents.length} attempts: a group's bundle holds one` };
   if (intent.group === undefined) return { why: 'belongs to no group: its attempt was not run with --group' };
+  // A landing fetches into the branch these records name: only one statecraft names from the run
+  // id is ever believed, never a branch of the target's own (its main, its release).
+  const own = [...new Set([workspaceLocation('', intent.runId).branch, attemptWorkspaceLocation('', intent.runId, intent.attempt).branch])];
+  if (!own.includes(intent.branch)) return { why: `its records name the branch ${intent.branch}, not the run's own (${own.join(' or ')})` };
   const digest = createHash('sha256').update(manifestBytes(reading.manifest)).digest('hex');
   return { path, digest, reading, entries, intent: intent as IntentRecord & { group: RunGroup } };
 }

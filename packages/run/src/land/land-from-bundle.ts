@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  attemptWorkspaceLocation,
   chainPaths,
   extractBundleFile,
   failedPath,
@@ -14,7 +13,6 @@ import {
   runGit,
   targetDirectoryIn,
   underTargetLock,
-  workspaceLocation,
   type ChainPaths,
   type OpenedChain,
   type ResolvedTarget,
@@ -90,14 +88,6 @@ async function landChosen(request: LandFromBundleRequest, target: ResolvedTarget
   const { runId, attempt } = acceptance.record;
   if (await readLandedIsReachable(target.path, landingsIn(opening.entries), runId, attempt, candidate))
     return { kind: 'refused', reason: 'already-landed', message: `run ${runId} attempt ${attempt} is already landed; nothing landed` };
-  // The fetch writes the branch the bundle's records name into the target: only one of the run's
-  // own (as statecraft names them from the run id) is ever written, never a branch of the target's.
-  const own = [workspaceLocation('', runId).branch, attemptWorkspaceLocation('', runId, attempt).branch];
-  if (!own.includes(found.intent.branch))
-    return refused(
-      'foreign-branch',
-      `${found.path}: its records name the branch ${found.intent.branch}, not the run's own (${[...new Set(own)].join(' or ')}): a landing fetches into statecraft's branches only`,
-    );
   const gitBundle = found.reading.manifest.files.find((file) => file.role === 'git-bundle');
   if (gitBundle === undefined) return refused('no-candidate', `${found.path} carries no git bundle of its candidate: export it again with this statecraft`);
   const scratch = mkdtempSync(join(tmpdir(), 'statecraft-land-'));
